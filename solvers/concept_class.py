@@ -1,0 +1,353 @@
+"""Concept classes: finite sets of 0/1 functions on a finite domain.
+
+A concept class C is stored as a boolean matrix of shape (concepts, points): ``matrix[c, j]`` is the
+label concept ``c`` gives to point ``j``. Seed 000 (000_a63ee94629bf251e.txt) calls the set of concepts
+consistent with the examples so far the *version space*; here a version space is an integer bitset over
+concept indices (bit ``c`` set when concept ``c`` is still consistent), and ``split(V, j)`` gives the two
+version spaces (V_x^0, V_x^1) that the two possible labels of point ``j`` leave.
+
+A class is a *set* of functions: duplicate rows are merged on construction, keeping the first
+occurrence, so ``len(C)`` is the number of distinct functions.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+
+__all__ = ["ConceptClass"]
+
+
+def _as_point(p) -> tuple[int, ...]:
+    if isinstance(p, (int, np.integer)) and not isinstance(p, bool):
+        return (int(p),)
+    try:
+        items = list(p)
+    except TypeError:
+        raise ValueError(f"point {p!r} is not an integer or a list of integers") from None
+    out = []
+    for v in items:
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            if isinstance(v, float) and float(v).is_integer():
+                v = int(v)
+            else:
+                raise ValueError(f"point {p!r} has a non-integer coordinate {v!r}; points are tuples of integers")
+        out.append(int(v))
+    return tuple(out)
+
+
+class ConceptClass:
+    """An immutable finite concept class.
+
+    Parameters
+    ----------
+    matrix : array-like of 0/1, shape (concepts, points)
+        Row ``c`` is the truth table of concept ``c`` over the points.
+    points : sequence of int tuples, optional
+        The feature vector of each point (column). For a bare matrix, point ``j`` is ``(j,)``.
+    names : sequence of str, optional
+        A name for each concept (before duplicate merging).
+    family, params : provenance, optional
+        The family and parameters the class was made from (see :mod:`solvers.families`).
+
+    Raises
+    ------
+    ValueError
+        If the matrix is empty, ragged, not 0/1, or the points do not match its columns.
+
+    Examples
+    --------
+    >>> C = ConceptClass.from_matrix([[0, 1], [1, 1], [0, 1]])
+    >>> len(C), C.n_points, C.points
+    (2, 2, ((0,), (1,)))
+    >>> V0, V1 = C.split(C.full, 0)
+    >>> bin(V0), bin(V1)
+    ('0b1', '0b10')
+    """
+
+    __slots__ = ("_matrix", "_points", "_names", "family", "params", "_columns", "_point_index", "_evaluator")
+
+    def __init__(self, matrix, points=None, *, names=None, family=None, params=None, evaluator=None):
+        m = _validate_matrix(matrix)
+        # Merge duplicate rows, keeping the first occurrence (a class is a set of functions).
+        if m.shape[0] > 1:
+            packed = np.packbits(m, axis=1)
+            _, first = np.unique(packed, axis=0, return_index=True)
+            if len(first) < m.shape[0]:
+                keep = np.sort(first)
+                m = m[keep]
+                if names is not None:
+                    names = [list(names)[i] for i in keep]
+        m = np.ascontiguousarray(m)
+        m.setflags(write=False)
+        self._matrix = m
+        if points is None:
+            pts = tuple((j,) for j in range(m.shape[1]))
+        else:
+            pts = tuple(_as_point(p) for p in points)
+            if len(pts) != m.shape[1]:
+                raise ValueError(
+                    f"{len(pts)} points given for a matrix with {m.shape[1]} columns; give one point per column"
+                )
+            if len(set(pts)) != len(pts):
+                raise ValueError("points repeat; each column must be a distinct point")
+        self._points = pts
+        self._names = tuple(names) if names is not None else None
+        if self._names is not None and len(self._names) != m.shape[0]:
+            raise ValueError(f"{len(self._names)} names given for {m.shape[0]} concepts; give one name per row")
+        self.family = family
+        self.params = dict(params) if params else {}
+        self._columns = None
+        self._point_index = None
+        self._evaluator = evaluator
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def from_matrix(cls, matrix, points=None, **kw) -> "ConceptClass":
+        """Build a class from a 0/1 matrix (concepts x points) and optional point vectors."""
+        return cls(matrix, points, **kw)
+
+    @classmethod
+    def from_callable(cls, concepts: Iterable, domain: Sequence, f: Callable, **kw) -> "ConceptClass":
+        """Build ``{x -> f(c, x) : c in concepts}`` over ``domain``."""
+        concepts = list(concepts)
+        domain = [_as_point(x) for x in domain]
+        mat = np.array([[bool(f(c, x)) for x in domain] for c in concepts], dtype=bool).reshape(len(concepts), len(domain))
+        return cls(mat, domain, **kw)
+
+    @classmethod
+    def from_file(cls, path) -> "ConceptClass":
+        """Load a class from ``.json`` (``{"matrix": [[0,1,..],..], "points": optional}``), ``.csv`` or ``.npy``."""
+        p = Path(path)
+        if not p.exists():
+            raise ValueError(f"file {str(p)!r} does not exist; give the path of a .json, .csv or .npy class file")
+        if p.is_dir():
+            raise ValueError(f"{str(p)!r} is a directory; give the path of a .json, .csv or .npy class file")
+        suffix = p.suffix.lower()
+        if suffix == ".json":
+            try:
+                data = json.loads(p.read_text())
+            except (json.JSONDecodeError, UnicodeDecodeError) as e:
+                raise ValueError(f"{p}: not valid JSON ({e}); write {{\"matrix\": [[0,1,...],...]}}") from None
+            if isinstance(data, list):
+                data = {"matrix": data}
+            if not isinstance(data, dict) or "matrix" not in data:
+                raise ValueError(f"{p}: expected a JSON object with a \"matrix\" key (rows of 0/1)")
+            try:
+                return cls(data["matrix"], data.get("points"), names=data.get("names"),
+                           family=data.get("family"), params=data.get("params"))
+            except ValueError as e:
+                raise ValueError(f"{p}: {e}") from None
+        if suffix == ".csv":
+            try:
+                text = p.read_text()
+            except UnicodeDecodeError:
+                raise ValueError(f"{p}: not a text file; a .csv class has one row of 0/1 per concept") from None
+            rows = [r for r in csv.reader(text.splitlines()) if r and any(c.strip() for c in r)]
+            parsed = []
+            for i, r in enumerate(rows, 1):
+                cells = [c.strip() for c in r]
+                for c in cells:
+                    if c not in ("0", "1"):
+                        raise ValueError(f"{p}: row {i} has the entry {c!r}; every entry must be 0 or 1")
+                parsed.append([int(c) for c in cells])
+            try:
+                return cls(parsed)
+            except ValueError as e:
+                raise ValueError(f"{p}: {e}") from None
+        if suffix == ".npy":
+            try:
+                arr = np.load(p, allow_pickle=False)
+            except (ValueError, OSError) as e:
+                raise ValueError(f"{p}: not a readable .npy array ({e}); save a 2-d 0/1 array with numpy.save") from None
+            try:
+                return cls(arr)
+            except ValueError as e:
+                raise ValueError(f"{p}: {e}") from None
+        raise ValueError(f"{p}: unknown file type {suffix!r}; use .json, .csv or .npy")
+
+    def to_json(self) -> dict:
+        """The class as a JSON-able dict ``{"matrix", "points", ...}`` that :meth:`from_file` reads back."""
+        out = {"matrix": self._matrix.astype(np.uint8).tolist(), "points": [list(p) for p in self._points]}
+        if self._names is not None:
+            out["names"] = list(self._names)
+        if self.family is not None:
+            out["family"] = self.family
+            out["params"] = self.params
+        return out
+
+    # ------------------------------------------------------------------ data
+    @property
+    def matrix(self) -> np.ndarray:
+        """Read-only bool array of shape (concepts, points)."""
+        return self._matrix
+
+    @property
+    def points(self) -> tuple[tuple[int, ...], ...]:
+        return self._points
+
+    @property
+    def names(self):
+        return self._names
+
+    @property
+    def n_concepts(self) -> int:
+        return self._matrix.shape[0]
+
+    @property
+    def n_points(self) -> int:
+        return self._matrix.shape[1]
+
+    def __len__(self) -> int:
+        return self._matrix.shape[0]
+
+    def __repr__(self) -> str:
+        src = f" {self.family} {self.params}" if self.family else ""
+        return f"<ConceptClass{src}: {self.n_concepts} concepts x {self.n_points} points>"
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, ConceptClass):
+            return NotImplemented
+        return self._points == other._points and np.array_equal(self._matrix, other._matrix)
+
+    def __hash__(self) -> int:
+        return hash((self._points, self._matrix.tobytes()))
+
+    def fingerprint(self) -> str:
+        """A stable hex digest of the matrix and points (for result stores and caches)."""
+        import hashlib
+
+        h = hashlib.sha256()
+        h.update(np.asarray(self._matrix.shape, dtype=np.int64).tobytes())
+        h.update(np.packbits(self._matrix, axis=1).tobytes())
+        h.update(repr(self._points).encode())
+        return h.hexdigest()[:32]
+
+    # ------------------------------------------------------------------ points
+    def index_of(self, x) -> int:
+        """The column index of point ``x`` (an int tuple, an int, or a 1-d array)."""
+        if self._point_index is None:
+            self._point_index = {p: j for j, p in enumerate(self._points)}
+        key = _as_point(np.asarray(x).ravel().tolist() if isinstance(x, np.ndarray) else x)
+        try:
+            return self._point_index[key]
+        except KeyError:
+            raise ValueError(f"point {key} is not in the domain of this class") from None
+
+    def label(self, c: int, x) -> int:
+        """The label concept ``c`` gives point ``x``."""
+        return int(self._matrix[c, self.index_of(x)])
+
+    # ------------------------------------------------------------------ version spaces
+    @property
+    def full(self) -> int:
+        """The bitset of all concepts: the first version space."""
+        return (1 << self.n_concepts) - 1
+
+    @property
+    def columns(self) -> tuple[int, ...]:
+        """``columns[j]``: the bitset of concepts that label point ``j`` with 1."""
+        if self._columns is None:
+            self._columns = _column_bitsets(self._matrix)
+        return self._columns
+
+    def split(self, V: int, j: int) -> tuple[int, int]:
+        """(V_x^0, V_x^1) for the point with column index ``j`` (seed 000's xi_0 and xi_1)."""
+        V1 = V & self.columns[j]
+        return V ^ V1, V1
+
+    def version_space(self, examples: Iterable[tuple[object, int]], V: int | None = None) -> int:
+        """The bitset of concepts consistent with the labelled ``examples`` (points and 0/1 labels)."""
+        V = self.full if V is None else V
+        for x, y in examples:
+            V0, V1 = self.split(V, self.index_of(x))
+            V = V1 if y else V0
+        return V
+
+    def concepts_of(self, V: int) -> list[int]:
+        """The concept indices in bitset ``V``, in increasing order."""
+        out = []
+        while V:
+            low = V & -V
+            out.append(low.bit_length() - 1)
+            V ^= low
+        return out
+
+    def restrict(self, concepts: Sequence[int]) -> "ConceptClass":
+        """The subclass made of the given concept indices (same points)."""
+        idx = np.asarray(sorted(set(int(c) for c in concepts)), dtype=np.int64)
+        if idx.size == 0:
+            raise ValueError("a subclass needs at least one concept")
+        names = [self._names[i] for i in idx] if self._names is not None else None
+        return ConceptClass(self._matrix[idx], self._points, names=names)
+
+    def log2_size(self) -> int:
+        """floor(log2 |C|): the Halving bound (seed 004)."""
+        return self.n_concepts.bit_length() - 1
+
+
+def _column_bitsets(matrix: np.ndarray) -> tuple[int, ...]:
+    """Pack each column of a bool matrix into an int whose bit c is matrix[c, j]."""
+    packed = np.packbits(matrix.T, axis=1, bitorder="little")  # (points, ceil(concepts/8))
+    return tuple(int.from_bytes(row.tobytes(), "little") for row in packed)
+
+
+def _validate_matrix(matrix) -> np.ndarray:
+    if isinstance(matrix, np.ndarray):
+        arr = matrix
+    else:
+        if not isinstance(matrix, (list, tuple)):
+            raise ValueError("the matrix must be a list of rows of 0/1 (one row per concept)")
+        if len(matrix) == 0:
+            raise ValueError("the matrix is empty; a class needs at least one concept (one row)")
+        lengths = set()
+        for i, row in enumerate(matrix):
+            if not isinstance(row, (list, tuple, np.ndarray)):
+                raise ValueError(f"row {i + 1} is not a list; the matrix must be a list of rows of 0/1")
+            lengths.add(len(row))
+        if len(lengths) > 1:
+            raise ValueError(f"the matrix is ragged (row lengths {sorted(lengths)}); every row needs one entry per point")
+        try:
+            arr = np.array(matrix, dtype=object)
+        except ValueError:
+            raise ValueError("the matrix is ragged; every row needs one entry per point") from None
+    if arr.ndim != 2:
+        raise ValueError(f"the matrix must be 2-d (concepts x points), got {arr.ndim} dimension(s)")
+    if arr.shape[0] == 0:
+        raise ValueError("the matrix is empty; a class needs at least one concept (one row)")
+    if arr.shape[1] == 0:
+        raise ValueError("the matrix has no columns; a class needs at least one point")
+    if arr.dtype == bool:
+        return arr.astype(bool, copy=True)
+    flat = arr.ravel()
+    ok = np.fromiter(
+        (
+            (not isinstance(v, str)) and (v is not None) and _is01(v)
+            for v in flat
+        ),
+        dtype=bool,
+        count=flat.size,
+    ) if arr.dtype == object else np.isin(arr, (0, 1))
+    if not ok.all():
+        bad = flat[int(np.argmin(ok))]
+        where = np.unravel_index(int(np.argmin(ok)), arr.shape)
+        raise ValueError(
+            f"entry {bad!r} at row {where[0] + 1}, column {where[1] + 1} is not 0 or 1; every entry must be 0 or 1"
+        )
+    return arr.astype(bool)
+
+
+def _is01(v) -> bool:
+    try:
+        return v == 0 or v == 1
+    except Exception:  # noqa: BLE001 - anything that cannot be compared is invalid
+        return False
+
+
+def _log2_floor(n: int) -> int:
+    return int(math.floor(math.log2(n))) if n > 0 else -1

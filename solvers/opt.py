@@ -1,0 +1,467 @@
+"""The exact solver for Opt(C), the Littlestone dimension.
+
+Seed 000 (000_a63ee94629bf251e.txt) defines Opt(C) as the best worst-case number of mistakes of any
+learner, and the optimal algorithm that predicts 1 iff Opt(xi_1(V, x)) >= Opt(xi_0(V, x)). Its value
+satisfies the recurrence (DESIGN.md)::
+
+    Opt(V) = -1                                              if V is empty
+    Opt(V) = 0                                               if no point splits V
+    Opt(V) = max over x splitting V of 1 + min(Opt(V_x^0), Opt(V_x^1))   otherwise
+
+and the bounds Opt(V) <= floor(log2 |V|) (Halving, seeds 000 and 004) and Opt(V) <= |V| - 1 (CON).
+
+The search answers decision queries "Opt(V) >= d?" (an AND-OR search: some point x, both children
+>= d - 1) with
+
+* a memo of proven bounds [lower, upper] per version space (a bitset over concept indices);
+* the cardinality bound: "Opt(V) >= d" needs |V| >= 2^d, and a split is only worth trying when both
+  sides hold >= 2^(d-1) concepts;
+* candidate splits inherited from the parent: a point constant on V is constant on every subset of V,
+  and points inducing the same or the complementary split of V are merged, so a child scans only the
+  parent's distinct splits;
+* Opt(V) <= the number of distinct splits of V (each round uses one up);
+* the most balanced splits first, and the smaller child checked first.
+
+Opt(C) itself is found by asking d = floor(log2 |C|) first and going down. A time limit or Ctrl-C stops
+the search and returns the bounds proven so far (lower <= Opt(C) <= upper). The memo is bounded in
+bytes: when it is full the older half is dropped, so a large instance slows down instead of running out
+of memory.
+
+Examples
+--------
+>>> from solvers.families import make
+>>> r = opt(make("thresholds", N=7))
+>>> r.value, r.lower, r.upper
+(3, 3, 3)
+>>> r.tree.depth
+3
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from .concept_class import ConceptClass
+from .certificate import MistakeTree
+from .table import MAX_TABLE_POINTS, OptTable, TableStop
+
+__all__ = ["opt", "OptResult", "Solver"]
+
+_DEFAULT_MEMO_BYTES = 4 * 2**30
+
+
+class _Stop(Exception):
+    """Raised inside the search when the time limit is reached."""
+
+
+@dataclass(frozen=True)
+class OptResult:
+    """The outcome of :func:`opt`.
+
+    Attributes
+    ----------
+    value : int or None
+        Opt(C) when proven (``lower == upper``), else None.
+    lower, upper : int
+        Proven bounds: ``lower <= Opt(C) <= upper``.
+    tree : MistakeTree or None
+        A mistake tree of depth ``lower`` (the lower-bound certificate); None if the class is empty.
+    stats : dict
+        ``nodes`` (expanded search nodes), ``memo`` (entries at the end), ``seconds``, ``queries``
+        (the decision queries asked at the root and their answers), ``stopped`` (None, "time limit"
+        or "interrupted").
+    """
+
+    value: Optional[int]
+    lower: int
+    upper: int
+    tree: Optional[MistakeTree]
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def solved(self) -> bool:
+        return self.lower == self.upper
+
+    def __repr__(self) -> str:
+        return f"OptResult(value={self.value}, lower={self.lower}, upper={self.upper}, stats={self.stats})"
+
+
+class Solver:
+    """The search state for one concept class: the memo of proven bounds and the root's splits.
+
+    A Solver is what :func:`opt` runs and what :class:`solvers.soa.SOA` keeps: every version space it
+    has settled stays in the memo (up to ``memo_bytes``), so later questions about subsets are fast.
+
+    Parameters
+    ----------
+    C : ConceptClass
+    memo_bytes : int, optional
+        Approximate memory the memo may use (default 4 GiB).
+    """
+
+    def __init__(self, C: ConceptClass, *, memo_bytes: int | None = None):
+        if not isinstance(C, ConceptClass):
+            raise TypeError("Solver needs a ConceptClass")
+        self.C = C
+        self.full = C.full
+        self.memo: dict[int, tuple[int, int]] = {}
+        self.moves: dict[int, int] = {}  # V -> a point index proving memo[V][0]
+        self.memo_bytes = int(memo_bytes if memo_bytes is not None else _DEFAULT_MEMO_BYTES)
+        if self.memo_bytes <= 0:
+            raise ValueError("memo_bytes must be positive")
+        self._memo_used = 0
+        self.nodes = 0
+        self.evictions = 0
+        self._deadline: float | None = None
+        self._progress: Callable | None = None
+        self._next_report = 0.0
+        self._root_bounds = None
+        self.table: OptTable | None = None
+        # The root's distinct splits: one point per class of same-or-complementary columns.
+        self.root_masks, self.root_points = self._distinct_splits(self.full, C.columns)
+
+    # ------------------------------------------------------------------ helpers
+    @staticmethod
+    def _distinct_splits(V: int, columns) -> tuple[list[int], list[int]]:
+        masks: list[int] = []
+        idxs: list[int] = []
+        seen = set()
+        low = V & -V
+        for j, col in enumerate(columns):
+            s = col & V
+            if s == 0 or s == V:
+                continue
+            key = s if s & low else V ^ s
+            if key in seen:
+                continue
+            seen.add(key)
+            masks.append(s)
+            idxs.append(j)
+        return masks, idxs
+
+    def _store(self, V: int, lo: int, hi: int) -> None:
+        old = self.memo.get(V)
+        if old is None:
+            self._memo_used += (V.bit_length() >> 3) + 120
+            if self._memo_used > self.memo_bytes:
+                self._evict()
+        self.memo[V] = (lo, hi)
+
+    def _evict(self) -> None:
+        """Drop the older half of the memo (dicts keep insertion order)."""
+        self.evictions += 1
+        drop = len(self.memo) // 2
+        keys = []
+        for i, k in enumerate(self.memo):
+            if i >= drop:
+                break
+            keys.append(k)
+        for k in keys:
+            del self.memo[k]
+            self.moves.pop(k, None)
+            self._memo_used -= (k.bit_length() >> 3) + 120
+
+    def _tick(self) -> None:
+        now = time.monotonic()
+        if self._deadline is not None and now >= self._deadline:
+            raise _Stop()
+        if self._progress is not None and now >= self._next_report:
+            self._next_report = now + 1.0
+            self._progress(self._progress_info())
+
+    def _progress_info(self) -> dict:
+        lo, hi = self._root_bounds if self._root_bounds else (None, None)
+        return {"lower": lo, "upper": hi, "nodes": self.nodes, "memo": len(self.memo)}
+
+    def bounds(self, V: int) -> tuple[int, int]:
+        """Proven bounds (lower, upper) on Opt(V) from the memo and the cheap rules, without search."""
+        n = V.bit_count()
+        if n == 0:
+            return -1, -1
+        if n == 1:
+            return 0, 0
+        lo, hi = 1, n.bit_length() - 1
+        e = self.memo.get(V)
+        if e is not None:
+            lo, hi = max(lo, e[0]), min(hi, e[1])
+        return lo, hi
+
+    # ------------------------------------------------------------------ the search
+    def at_least(self, V: int, d: int) -> bool:
+        """Decide Opt(V) >= d (may raise the internal stop signal under a deadline)."""
+        return self._at_least(V, V.bit_count(), d, self.root_masks, self.root_points)
+
+    def _at_least(self, V: int, n: int, d: int, cmasks: list[int], cidx: list[int]) -> bool:
+        # Hot loop: written for speed. n == |V|; cmasks/cidx are the parent's distinct splits.
+        if d <= 1:
+            return n >= 1 if d <= 0 else n >= 2
+        if n < (1 << d):
+            return False
+        memo = self.memo
+        e = memo.get(V)
+        if e is not None:
+            if e[0] >= d:
+                return True
+            if e[1] < d:
+                return False
+            lo, hi = e
+        else:
+            lo, hi = 1, n.bit_length() - 1
+        self.nodes += 1
+        if not self.nodes & 1023:
+            self._tick()
+        need = 1 << (d - 1)
+        low = V & -V
+        seen = set()
+        masks: list[int] = []
+        idxs: list[int] = []
+        good = []
+        for s, j in zip(cmasks, cidx):
+            s &= V
+            if s == 0 or s == V:
+                continue
+            key = s if s & low else V ^ s
+            if key in seen:
+                continue
+            seen.add(key)
+            masks.append(s)
+            idxs.append(j)
+            k1 = s.bit_count()
+            k0 = n - k1
+            m = k0 if k0 < k1 else k1
+            if m >= need:
+                good.append((m, k1, s, j))
+        if len(masks) < hi:
+            hi = len(masks)  # Opt(V) <= number of distinct splits of V
+        if hi < d or not good:
+            self._store(V, lo, min(hi, d - 1))
+            return False
+        if d == 2:  # both sides hold >= 2 concepts, so each has Opt >= 1
+            self._store(V, 2, hi)
+            self.moves[V] = good[0][3]
+            return True
+        good.sort(key=_first, reverse=True)
+        for m, k1, s, j in good:
+            s0 = V ^ s
+            if k1 <= n - k1:
+                ok = self._at_least(s, k1, d - 1, masks, idxs) and self._at_least(s0, n - k1, d - 1, masks, idxs)
+            else:
+                ok = self._at_least(s0, n - k1, d - 1, masks, idxs) and self._at_least(s, k1, d - 1, masks, idxs)
+            if ok:
+                self._store(V, d, hi)
+                self.moves[V] = j
+                return True
+        self._store(V, lo, d - 1)
+        return False
+
+    def value(self, V: int | None = None) -> int:
+        """Opt(V) exactly (V defaults to the whole class). Uses and fills the memo."""
+        V = self.full if V is None else V
+        lo, hi = self.bounds(V)
+        n = V.bit_count()
+        while lo < hi:
+            if self._at_least(V, n, hi, self.root_masks, self.root_points):
+                lo = hi
+            else:
+                hi -= 1
+        return lo
+
+    def _solve_root(self, queries: list) -> tuple[int, int]:
+        V = self.full
+        n = V.bit_count()
+        lo, hi = self.bounds(V)
+        if n >= 2:
+            hi = min(hi, len(self.root_masks))
+        self._root_bounds = (lo, hi)
+        while lo < hi:
+            d = hi
+            t0 = time.monotonic()
+            try:
+                ok = self._at_least(V, n, d, self.root_masks, self.root_points)
+            finally:
+                self._root_bounds = (lo, hi)
+            queries.append({"d": d, "answer": ok, "seconds": round(time.monotonic() - t0, 4)})
+            if ok:
+                lo = d
+            else:
+                hi = d - 1
+            self._root_bounds = (lo, hi)
+            if self._progress is not None:
+                self._progress(self._progress_info())
+        return lo, hi
+
+    # ------------------------------------------------------------------ certificates
+    def mistake_tree(self, V: int, d: int):
+        """A mistake tree of depth ``d`` for V as nested dicts (requires Opt(V) >= d)."""
+        return self._tree(V, d, self.root_masks, self.root_points)
+
+    def _tree(self, V: int, d: int, cmasks, cidx):
+        if d <= 0:
+            return None
+        n = V.bit_count()
+        masks, idxs = self._distinct_splits(V, cmasks)
+        idxs = [cidx[i] for i in idxs]
+        j = self.moves.get(V)
+        cols = self.C.columns
+        if j is not None:
+            V1 = V & cols[j]
+            V0 = V ^ V1
+            if not (self.at_least(V0, d - 1) and self.at_least(V1, d - 1)):
+                j = None
+        if j is None:
+            order = sorted(range(len(masks)), key=lambda i: -min(masks[i].bit_count(), n - masks[i].bit_count()))
+            for i in order:
+                V1 = masks[i]
+                V0 = V ^ V1
+                if self.at_least(V0, d - 1) and self.at_least(V1, d - 1):
+                    j = idxs[i]
+                    break
+            else:
+                raise RuntimeError("internal error: no split proves the claimed depth")
+        V1 = V & cols[j]
+        V0 = V ^ V1
+        return {"point": j, "0": self._tree(V0, d - 1, masks, idxs), "1": self._tree(V1, d - 1, masks, idxs)}
+
+
+def _first(t):
+    return t[0]
+
+
+def _table_seconds(N: int) -> float:
+    """A rough cost model of the table engine on this kind of machine (measured: N=16 takes ~4 s)."""
+    return 3.0**N * N * 6e-9
+
+
+ENGINES = ("auto", "search", "table")
+
+
+def opt(
+    C: ConceptClass,
+    *,
+    time_limit: float | None = None,
+    jobs: int = 1,
+    memo_bytes: int | None = None,
+    progress: Callable[[dict], None] | None = None,
+    solver: Solver | None = None,
+    engine: str = "auto",
+) -> OptResult:
+    """Compute Opt(C), the Littlestone dimension of ``C``, with a mistake-tree certificate.
+
+    Parameters
+    ----------
+    C : ConceptClass
+    time_limit : float, optional
+        Seconds after which the search stops and the proven bounds are returned.
+    jobs : int
+        Worker processes for the root query (1 = this process only).
+    memo_bytes : int, optional
+        Memory the memo may use (default 4 GiB); past it the older half is dropped.
+    progress : callable, optional
+        Called about once a second with ``{"lower", "upper", "nodes", "memo"}``.
+    solver : Solver, optional
+        Reuse an existing solver (and its memo) for ``C``.
+    engine : {"auto", "search", "table"}
+        ``search``: the decision search over version spaces. ``table``: the bottom-up table over all
+        3^N subcubes (:mod:`solvers.table`), for classes whose points fall into N <= 17 classes of
+        equal-or-complementary columns. ``auto`` (default) tries the search first and moves to the
+        table when the search has spent a fraction of the table's estimated cost.
+
+    Returns
+    -------
+    OptResult
+        ``value`` (None unless solved), ``lower``, ``upper``, ``tree`` (depth ``lower``), ``stats``.
+        A time limit or Ctrl-C returns the bounds proven so far.
+
+    Raises
+    ------
+    ValueError
+        If the time limit, the number of jobs or the engine is invalid.
+    """
+    if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+        raise ValueError(f"time limit {time_limit!r} is not positive; give a number of seconds > 0")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs={jobs!r}: give a whole number of worker processes >= 1")
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; use one of {', '.join(ENGINES)}")
+    t0 = time.monotonic()
+    deadline = t0 + time_limit if time_limit is not None else None
+    S = solver if solver is not None else Solver(C, memo_bytes=memo_bytes)
+    N = len(S.root_masks)
+    if engine == "table" and N > MAX_TABLE_POINTS:
+        raise ValueError(
+            f"the table engine handles at most {MAX_TABLE_POINTS} distinct points and this class has {N}; "
+            "use engine 'search' or 'auto'"
+        )
+    queries: list = []
+    stopped = None
+    nodes0 = S.nodes
+    used = "search"
+    lo, hi = S.bounds(S.full)
+    S._root_bounds = (lo, hi)
+    try:
+        if engine != "table":
+            budget = deadline
+            if engine == "auto" and N <= MAX_TABLE_POINTS:
+                cut = t0 + max(0.02, 0.25 * _table_seconds(N))
+                budget = cut if deadline is None else min(deadline, cut)
+            S._deadline = budget
+            S._progress = progress
+            S._next_report = t0 + 1.0
+            try:
+                if jobs > 1:
+                    from ._parallel import solve_root_parallel
+
+                    lo, hi = solve_root_parallel(S, jobs, queries)
+                else:
+                    lo, hi = S._solve_root(queries)
+            except _Stop:
+                lo, hi = S._root_bounds
+                if budget == deadline:
+                    stopped = "time limit"
+        if lo < hi and stopped is None and N <= MAX_TABLE_POINTS:
+            used = "table"
+            if S.table is None:
+                S.table = OptTable(C, S.root_points)
+            up = hi
+            report = None
+            if progress is not None:
+                def report(info):
+                    progress({"lower": max(lo, info["lower"]), "upper": up, "nodes": S.nodes,
+                              "memo": len(S.memo), "sweeps": info["sweeps"]})
+            S.table.fill(deadline, report)
+            lo = hi = S.table.value()
+    except (_Stop, TableStop):
+        stopped = "time limit"
+        lo, hi = S._root_bounds
+        if S.table is not None and S.table.value() > lo:
+            lo = S.table.value()  # every value in a partly filled table is a proven lower bound
+            used = "table"
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+        lo, hi = S._root_bounds
+    finally:
+        S._deadline = None
+        S._progress = None
+    tree = None
+    if lo >= 0:
+        if used == "table" and S.table is not None and S.table.value() >= lo:
+            root = S.table.mistake_tree(d=lo)
+        else:
+            # The tree of depth `lo` is rebuilt from the memo's recorded moves (a memo hit per node).
+            root = S.mistake_tree(S.full, lo)
+        tree = MistakeTree(lo, root, C)
+    stats = {
+        "engine": used,
+        "nodes": S.nodes - nodes0,
+        "memo": len(S.memo),
+        "evictions": S.evictions,
+        "seconds": round(time.monotonic() - t0, 4),
+        "queries": queries,
+        "stopped": stopped,
+        "root_splits": N,
+    }
+    if S.table is not None:
+        stats["table_sweeps"] = S.table.sweeps
+    return OptResult(lo if lo == hi else None, lo, hi, tree, stats)

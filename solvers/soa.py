@@ -1,0 +1,87 @@
+"""The optimal learner SOA (the "optimal algorithm" of seed 000).
+
+Source: 000_a63ee94629bf251e.txt, section 2.3.3: on input x, predict 1 iff
+Opt(xi_1(V, x)) >= Opt(xi_0(V, x)), 0 otherwise (ties go to 1), where V is the current version space.
+Its worst-case number of mistakes on C is exactly Opt(C): after a mistake on x the version space becomes
+the side whose Opt is the smaller, and min(Opt(V_x^0), Opt(V_x^1)) <= Opt(V) - 1 whenever x splits V.
+"""
+
+from __future__ import annotations
+
+from .concept_class import ConceptClass
+from .opt import Solver
+
+__all__ = ["SOA"]
+
+
+class SOA:
+    """The Standard Optimal Algorithm for a finite class.
+
+    Parameters
+    ----------
+    C : ConceptClass
+    solver : Solver, optional
+        A solver for ``C`` whose memo to reuse (for instance the one :func:`solvers.opt` filled).
+
+    Examples
+    --------
+    >>> from solvers.families import make
+    >>> learner = SOA(make("thresholds", N=7))
+    >>> learner.predict_one((4,))
+    1
+    >>> learner.learn_one((4,), 0)
+    >>> learner.predict_one((6,))
+    0
+    >>> learner.mistake_bound().value
+    3
+    """
+
+    name = "soa"
+
+    def __init__(self, C: ConceptClass, *, solver: Solver | None = None):
+        if not isinstance(C, ConceptClass):
+            raise TypeError("SOA needs a ConceptClass")
+        self.C = C
+        self.solver = solver if solver is not None else Solver(C)
+        if self.solver.C is not C and self.solver.C != C:
+            raise ValueError("the solver given to SOA was built for another class")
+        self.V = C.full
+
+    def _split(self, x) -> tuple[int, int]:
+        return self.C.split(self.V, self.C.index_of(x))
+
+    def predict_one(self, x) -> int:
+        """1 iff Opt(V_x^1) >= Opt(V_x^0) (Opt of the empty set is -1)."""
+        V0, V1 = self._split(x)
+        if not V1:
+            return 0
+        if not V0:
+            return 1
+        return int(self.solver.value(V1) >= self.solver.value(V0))
+
+    def learn_one(self, x, y) -> None:
+        """Keep the concepts that agree with label ``y`` on ``x``.
+
+        Raises
+        ------
+        ValueError
+            If no concept of the class is consistent with the examples so far and this one.
+        """
+        if y not in (0, 1):
+            raise ValueError(f"label {y!r} is not 0 or 1")
+        V0, V1 = self._split(x)
+        V = V1 if y else V0
+        if not V:
+            raise ValueError(f"no concept of the class labels the examples so far and ({x}, {y}); the sequence is not realizable")
+        self.V = V
+
+    def state_key(self):
+        """The version space: SOA's behaviour from now on depends on nothing else."""
+        return self.V
+
+    def mistake_bound(self):
+        """Opt(C): SOA makes at most Opt(C) mistakes on any realizable sequence (seed 000)."""
+        from types import SimpleNamespace
+
+        return SimpleNamespace(value=self.solver.value(self.C.full), formula="Opt(C)",
+                               source="000_a63ee94629bf251e.txt")
