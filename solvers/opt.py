@@ -43,6 +43,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+import numpy as np
+
 from .concept_class import ConceptClass
 from .certificate import MistakeTree
 from .table import MAX_TABLE_POINTS, OptTable, TableStop
@@ -50,6 +52,14 @@ from .table import MAX_TABLE_POINTS, OptTable, TableStop
 __all__ = ["opt", "OptResult", "Solver"]
 
 _DEFAULT_MEMO_BYTES = 4 * 2**30
+_WIDE = 2048  # candidate lists longer than this are filtered with numpy (see Solver._filter_wide)
+
+
+class _WideList(list):
+    """A long list of candidate splits that also carries them as a (splits x words) uint64 matrix,
+    so that children can filter it with numpy instead of a Python loop."""
+
+    __slots__ = ("words",)
 
 
 class _Stop(Exception):
@@ -121,6 +131,16 @@ class Solver:
         self.table: OptTable | None = None
         # The root's distinct splits: one point per class of same-or-complementary columns.
         self.root_masks, self.root_points = self._distinct_splits(self.full, C.columns)
+        self._nwords = (C.n_concepts + 63) // 64
+        if len(self.root_masks) > _WIDE:
+            # The root's splits as a (splits x words) uint64 matrix, bit c of the row = concept c.
+            sub = np.ascontiguousarray(C.matrix[:, self.root_points].T)
+            packed = np.packbits(sub, axis=1, bitorder="little")
+            pad = self._nwords * 8 - packed.shape[1]
+            if pad:
+                packed = np.hstack([packed, np.zeros((packed.shape[0], pad), dtype=np.uint8)])
+            self.root_masks = _WideList(self.root_masks)
+            self.root_masks.words = np.ascontiguousarray(packed).view("<u8")
 
     # ------------------------------------------------------------------ helpers
     @staticmethod
@@ -210,14 +230,21 @@ class Solver:
         else:
             lo, hi = 1, n.bit_length() - 1
         self.nodes += 1
-        if not self.nodes & 1023:
+        if not self.nodes & 63:
             self._tick()
         need = 1 << (d - 1)
+        if type(cmasks) is _WideList:
+            masks, idxs, good = self._filter_wide(V, n, need, cmasks, cidx)
+            if masks is None:  # no split is balanced enough: fail without building the list
+                self._store(V, lo, min(hi, d - 1))
+                return False
+            cmasks = ()
+        else:
+            masks = []
+            idxs = []
+            good = []
         low = V & -V
         seen = set()
-        masks: list[int] = []
-        idxs: list[int] = []
-        good = []
         for s, j in zip(cmasks, cidx):
             s &= V
             if s == 0 or s == V:
@@ -255,6 +282,33 @@ class Solver:
                 return True
         self._store(V, lo, d - 1)
         return False
+
+    def _filter_wide(self, V: int, n: int, need: int, cmasks: _WideList, cidx: list[int]):
+        """A wide candidate list restricted to V, with numpy: (masks, idxs, good) as in _at_least,
+        or (None, None, None) when no split leaves both sides >= need concepts."""
+        A = cmasks.words
+        Vw = np.frombuffer(V.to_bytes(self._nwords * 8, "little"), dtype="<u8")
+        S = A & Vw
+        c1 = np.bitwise_count(S).sum(axis=1, dtype=np.int64)
+        m = np.minimum(c1, n - c1)
+        if not (m >= need).any():
+            return None, None, None
+        idx = np.flatnonzero(m > 0)
+        rows = S[idx]
+        low = (V & -V).bit_length() - 1
+        flip = ((rows[:, low >> 6] >> np.uint64(low & 63)) & np.uint64(1)) == 0
+        canon = rows.copy()
+        canon[flip] ^= Vw  # the side holding V's lowest concept: same or complementary splits coincide
+        _, first = np.unique(canon.view(np.dtype((np.void, canon.shape[1] * 8))).ravel(), return_index=True)
+        keep = idx[np.sort(first)]
+        sub = S[keep]
+        masks = [int.from_bytes(row.tobytes(), "little") for row in sub]
+        if len(masks) > _WIDE:
+            masks = _WideList(masks)
+            masks.words = sub
+        idxs = [cidx[i] for i in keep]
+        good = [(int(m[i]), int(c1[i]), mk, j) for i, mk, j in zip(keep, masks, idxs) if m[i] >= need]
+        return masks, idxs, good
 
     def value(self, V: int | None = None) -> int:
         """Opt(V) exactly (V defaults to the whole class). Uses and fills the memo."""
