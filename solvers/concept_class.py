@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import csv
 import json
-import math
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
@@ -74,6 +73,10 @@ class ConceptClass:
 
     def __init__(self, matrix, points=None, *, names=None, family=None, params=None, evaluator=None):
         m = _validate_matrix(matrix)
+        if names is not None:
+            names = [str(v) for v in names]
+            if len(names) != m.shape[0]:
+                raise ValueError(f"{len(names)} names given for {m.shape[0]} concepts; give one name per row")
         # Merge duplicate rows, keeping the first occurrence (a class is a set of functions).
         if m.shape[0] > 1:
             packed = np.packbits(m, axis=1)
@@ -82,7 +85,7 @@ class ConceptClass:
                 keep = np.sort(first)
                 m = m[keep]
                 if names is not None:
-                    names = [list(names)[i] for i in keep]
+                    names = [names[i] for i in keep]
         m = np.ascontiguousarray(m)
         m.setflags(write=False)
         self._matrix = m
@@ -265,6 +268,8 @@ class ConceptClass:
         """The bitset of concepts consistent with the labelled ``examples`` (points and 0/1 labels)."""
         V = self.full if V is None else V
         for x, y in examples:
+            if isinstance(y, bool) or y not in (0, 1):
+                raise ValueError(f"label {y!r} of point {x} is not 0 or 1")
             V0, V1 = self.split(V, self.index_of(x))
             V = V1 if y else V0
         return V
@@ -283,6 +288,9 @@ class ConceptClass:
         idx = np.asarray(sorted(set(int(c) for c in concepts)), dtype=np.int64)
         if idx.size == 0:
             raise ValueError("a subclass needs at least one concept")
+        if idx[0] < 0 or idx[-1] >= self.n_concepts:
+            bad = int(idx[0]) if idx[0] < 0 else int(idx[-1])
+            raise ValueError(f"concept index {bad} is out of range; give indices 0..{self.n_concepts - 1}")
         names = [self._names[i] for i in idx] if self._names is not None else None
         return ConceptClass(self._matrix[idx], self._points, names=names)
 
@@ -335,6 +343,7 @@ def _validate_matrix(matrix) -> np.ndarray:
     ) if arr.dtype == object else np.isin(arr, (0, 1))
     if not ok.all():
         bad = flat[int(np.argmin(ok))]
+        bad = bad.item() if isinstance(bad, np.generic) else bad
         where = np.unravel_index(int(np.argmin(ok)), arr.shape)
         raise ValueError(
             f"entry {bad!r} at row {where[0] + 1}, column {where[1] + 1} is not 0 or 1; every entry must be 0 or 1"
@@ -348,6 +357,3 @@ def _is01(v) -> bool:
     except Exception:  # noqa: BLE001 - anything that cannot be compared is invalid
         return False
 
-
-def _log2_floor(n: int) -> int:
-    return int(math.floor(math.log2(n))) if n > 0 else -1

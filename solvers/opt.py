@@ -270,8 +270,15 @@ class Solver:
             self.moves[V] = good[0][3]
             return True
         good.sort(key=_first, reverse=True)
+        d1 = d - 1
         for m, k1, s, j in good:
             s0 = V ^ s
+            e0 = memo.get(s0)
+            if e0 is not None and e0[1] < d1:
+                continue
+            e1 = memo.get(s)
+            if e1 is not None and e1[1] < d1:
+                continue
             if k1 <= n - k1:
                 ok = self._at_least(s, k1, d - 1, masks, idxs) and self._at_least(s0, n - k1, d - 1, masks, idxs)
             else:
@@ -433,7 +440,8 @@ def opt(
     ValueError
         If the time limit, the number of jobs or the engine is invalid.
     """
-    if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not time_limit > 0):
         raise ValueError(f"time limit {time_limit!r} is not positive; give a number of seconds > 0")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs={jobs!r}: give a whole number of worker processes >= 1")
@@ -451,7 +459,7 @@ def opt(
     queries: list = []
     stopped = None
     nodes0 = S.nodes
-    used = "search"
+    used = "table" if engine == "table" else "search"
     lo, hi = S.bounds(S.full)
     S._root_bounds = (lo, hi)
     try:
@@ -465,9 +473,17 @@ def opt(
             S._next_report = t0 + 1.0
             try:
                 if jobs > 1:
-                    from ._parallel import solve_root_parallel
+                    # Worker processes cost about a second to start: try half a second here first.
+                    S._deadline = t0 + 0.5 if budget is None else min(budget, t0 + 0.5)
+                    try:
+                        lo, hi = S._solve_root(queries)
+                    except _Stop:
+                        if S._deadline == budget:
+                            raise
+                        from ._parallel import solve_root_parallel
 
-                    lo, hi = solve_root_parallel(S, jobs, queries)
+                        S._deadline = budget
+                        lo, hi = solve_root_parallel(S, jobs, queries)
                 else:
                     lo, hi = S._solve_root(queries)
             except _Stop:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .concept_class import ConceptClass
 from .opt import Solver
+from .table import OptTable
 
 __all__ = ["SOA"]
 
@@ -21,7 +22,9 @@ class SOA:
     ----------
     C : ConceptClass
     solver : Solver, optional
-        A solver for ``C`` whose memo to reuse (for instance the one :func:`solvers.opt` filled).
+        A solver for ``C`` whose memo (or table) to reuse, for instance ``opt(C, solver=S)``'s.
+        Without one, a new solver is made; classes over at most 12 distinct points get the table
+        engine (:mod:`solvers.table`) at once, which makes every prediction a table look-up.
 
     Examples
     --------
@@ -29,8 +32,8 @@ class SOA:
     >>> learner = SOA(make("thresholds", N=7))
     >>> learner.predict_one((4,))
     1
-    >>> learner.learn_one((4,), 0)
-    >>> learner.predict_one((6,))
+    >>> learner.learn_one((4,), 0)      # so the threshold t is in {5, 6, 7, 8}
+    >>> learner.predict_one((5,))       # Opt({5}) = 0 < Opt({6, 7, 8}) = 1
     0
     >>> learner.mistake_bound().value
     3
@@ -46,6 +49,23 @@ class SOA:
         if self.solver.C is not C and self.solver.C != C:
             raise ValueError("the solver given to SOA was built for another class")
         self.V = C.full
+        S = self.solver
+        if S.table is None and solver is None and len(S.root_points) <= 12:
+            S.table = OptTable(C, S.root_points)
+        if S.table is not None:
+            S.table.fill()
+            # Each column is constant on C, or equal / complementary to one of the table's points.
+            where = {m: j for j, m in enumerate(S.root_masks)}
+            full = C.full
+            self._eff = []
+            for col in C.columns:
+                if col == 0 or col == full:
+                    self._eff.append(None)
+                elif col in where:
+                    self._eff.append((where[col], 0))
+                else:
+                    self._eff.append((where[full ^ col], 1))
+            self.p = S.table.root
 
     def _split(self, x) -> tuple[int, int]:
         return self.C.split(self.V, self.C.index_of(x))
@@ -57,6 +77,10 @@ class SOA:
             return 0
         if not V0:
             return 1
+        T = self.solver.table
+        if T is not None:
+            j, flip = self._eff[self.C.index_of(x)]
+            return int(T.U[T.child(self.p, j, 1 ^ flip)] >= T.U[T.child(self.p, j, flip)])
         return int(self.solver.value(V1) >= self.solver.value(V0))
 
     def learn_one(self, x, y) -> None:
@@ -67,12 +91,16 @@ class SOA:
         ValueError
             If no concept of the class is consistent with the examples so far and this one.
         """
-        if y not in (0, 1):
+        if isinstance(y, bool) or y not in (0, 1):
             raise ValueError(f"label {y!r} is not 0 or 1")
         V0, V1 = self._split(x)
         V = V1 if y else V0
         if not V:
             raise ValueError(f"no concept of the class labels the examples so far and ({x}, {y}); the sequence is not realizable")
+        T = self.solver.table
+        if T is not None and V != self.V:
+            j, flip = self._eff[self.C.index_of(x)]
+            self.p = T.child(self.p, j, y ^ flip)
         self.V = V
 
     def state_key(self):
@@ -83,5 +111,7 @@ class SOA:
         """Opt(C): SOA makes at most Opt(C) mistakes on any realizable sequence (seed 000)."""
         from types import SimpleNamespace
 
-        return SimpleNamespace(value=self.solver.value(self.C.full), formula="Opt(C)",
+        T = self.solver.table
+        value = T.value() if T is not None else self.solver.value(self.C.full)
+        return SimpleNamespace(value=value, formula="Opt(C)",
                                source="000_a63ee94629bf251e.txt")
