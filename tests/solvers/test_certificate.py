@@ -1,0 +1,328 @@
+"""Mistake trees: verify_tree accepts the solver's trees and rejects tampered ones; export and reload."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solvers.certificate import MistakeTree, TreeError, load_tree, verify_tree
+from solvers.concept_class import ConceptClass
+from solvers.families import make
+from solvers.opt import opt
+
+from .brute import matrices, opt_brute, tree_ok_brute
+
+SETTINGS = settings(max_examples=80, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+
+CUBE3 = ConceptClass.from_matrix([[(i >> b) & 1 for b in range(3)] for i in range(8)])  # Opt = 3
+
+
+def solved_tree(C):
+    r = opt(C)
+    return r.tree.to_json(), r.value
+
+
+def internal_paths(root, prefix=()):
+    """Paths (tuples of "0"/"1") to every internal node."""
+    if root is None:
+        return []
+    out = [prefix]
+    for b in ("0", "1"):
+        out += internal_paths(root[b], prefix + (b,))
+    return out
+
+
+def node_at(root, path):
+    for b in path:
+        root = root[b]
+    return root
+
+
+def set_at(tree, path, value):
+    """Replace the node at ``path`` (a non-empty path) in the JSON tree."""
+    parent = node_at(tree["root"], path[:-1])
+    parent[path[-1]] = value
+
+
+# ---------------------------------------------------------------------------------------- acceptance
+def test_verify_accepts_solver_tree():
+    t, v = solved_tree(CUBE3)
+    assert v == 3
+    assert verify_tree(t, CUBE3) == 3
+
+
+def test_treeerror_is_valueerror():
+    assert issubclass(TreeError, ValueError)
+
+
+def test_depth_zero_tree():
+    C = ConceptClass.from_matrix([[0, 1]])
+    assert verify_tree({"depth": 0, "root": None}, C) == 0
+
+
+def test_hand_built_tree():
+    C = ConceptClass.from_matrix([[0, 0], [0, 1], [1, 0], [1, 1]])
+    t = {"depth": 2, "root": {"point": 0, "0": {"point": 1, "0": None, "1": None},
+                              "1": {"point": 1, "0": None, "1": None}}}
+    assert verify_tree(t, C) == 2
+    # the same tree from a JSON string round trip
+    assert verify_tree(json.loads(json.dumps(t)), C) == 2
+
+
+@SETTINGS
+@given(matrices())
+def test_verify_accepts_random_solver_trees(rows):
+    C = ConceptClass.from_matrix(rows)
+    t, v = solved_tree(C)
+    assert verify_tree(t, C) == v == opt_brute(rows)
+    # a smaller-depth tree (the top levels, cut to leaves) is also a valid certificate
+    if v >= 1:
+        cut = copy.deepcopy(t)
+
+        def trim(node, level):
+            if level == v - 1:
+                return None
+            return {"point": node["point"], "0": trim(node["0"], level + 1), "1": trim(node["1"], level + 1)}
+
+        cut = {"depth": v - 1, "root": trim(t["root"], 0)}
+        assert verify_tree(cut, C) == v - 1
+
+
+@st.composite
+def random_trees(draw, n_points, depth):
+    def build(level):
+        if level == depth:
+            return None
+        j = draw(st.integers(0, n_points - 1))
+        return {"point": j, "0": build(level + 1), "1": build(level + 1)}
+
+    return {"depth": depth, "root": build(0)}
+
+
+@SETTINGS
+@given(matrices(max_rows=10, max_cols=5), st.data())
+def test_verify_agrees_with_brute_on_random_trees(rows, data):
+    """verify_tree accepts a random complete tree exactly when every path is realised (brute check)."""
+    C = ConceptClass.from_matrix(rows)
+    depth = data.draw(st.integers(0, 4), label="depth")
+    t = data.draw(random_trees(C.n_points, depth), label="tree")
+    ok = tree_ok_brute(t["root"], depth, C.matrix)
+    if ok:
+        assert verify_tree(t, C) == depth
+        assert depth <= opt_brute(rows)
+    else:
+        with pytest.raises(TreeError):
+            verify_tree(t, C)
+
+
+# ---------------------------------------------------------------------------------------- rejection
+def _rejects(t, C):
+    with pytest.raises(TreeError) as ei:
+        verify_tree(t, C)
+    assert "\n" not in str(ei.value)
+    return str(ei.value)
+
+
+def test_leaf_at_wrong_depth():
+    t, v = solved_tree(CUBE3)
+    bad = copy.deepcopy(t)
+    bad["root"]["0"] = None  # a leaf at depth 1
+    _rejects(bad, CUBE3)
+    bad = copy.deepcopy(t)
+    bad["root"]["1"]["0"]["1"] = {"point": 0, "0": None, "1": None}  # one level too deep
+    _rejects(bad, CUBE3)
+
+
+@pytest.mark.parametrize("j", [3, 99, -1, True, False, "0", 1.0, None, [0]])
+def test_point_out_of_range_or_not_int(j):
+    t, _ = solved_tree(CUBE3)
+    bad = copy.deepcopy(t)
+    bad["root"]["point"] = j
+    _rejects(bad, CUBE3)
+    bad = copy.deepcopy(t)
+    bad["root"]["1"]["1"]["point"] = j
+    _rejects(bad, CUBE3)
+
+
+@pytest.mark.parametrize("node", [[], [0, None, None], 5, "leaf", {"point": 0}, {"point": 0, "0": None},
+                                  {"point": 0, "0": None, "1": None, "extra": 1}, {"0": None, "1": None}])
+def test_non_dict_or_malformed_node(node):
+    t, _ = solved_tree(CUBE3)
+    bad = copy.deepcopy(t)
+    bad["root"]["0"]["1"] = node
+    _rejects(bad, CUBE3)
+
+
+def test_same_point_twice_on_a_path():
+    t, _ = solved_tree(CUBE3)
+    bad = copy.deepcopy(t)
+    j = bad["root"]["point"]
+    bad["root"]["1"]["point"] = j  # x_j = 1 then x_j asked again: the "0" child is realised by none
+    msg = _rejects(bad, CUBE3)
+    assert "realised" in msg or "realized" in msg
+
+
+def test_unrealised_path_in_thresholds():
+    # points 1..3, concepts x >= t for t = 1..4 (built here, independent of families.py)
+    C = ConceptClass.from_matrix([[int(x >= t) for x in (1, 2, 3)] for t in range(1, 5)], points=[1, 2, 3])
+    # x=3 labelled 0 then x=1 labelled 1 is realised by no threshold
+    t = {"depth": 2, "root": {"point": 2, "0": {"point": 0, "0": None, "1": None},
+                              "1": {"point": 0, "0": None, "1": None}}}
+    _rejects(t, C)
+    ok = {"depth": 2, "root": {"point": 1, "0": {"point": 2, "0": None, "1": None},
+                               "1": {"point": 0, "0": None, "1": None}}}
+    assert verify_tree(ok, C) == 2
+
+
+def test_depth_claim_larger_than_tree():
+    t, v = solved_tree(CUBE3)
+    _rejects({"depth": v + 1, "root": t["root"]}, CUBE3)
+    _rejects({"depth": 1, "root": None}, CUBE3)
+
+
+def test_depth_claim_smaller_than_tree():
+    t, v = solved_tree(CUBE3)
+    _rejects({"depth": v - 1, "root": t["root"]}, CUBE3)
+
+
+@pytest.mark.parametrize("tree", [None, [], "tree", {"root": None}, {"depth": 0},
+                                  {"depth": -1, "root": None}, {"depth": True, "root": None},
+                                  {"depth": "0", "root": None}, {"depth": 0.0, "root": None}])
+def test_malformed_top_level(tree):
+    _rejects(tree, CUBE3)
+
+
+@SETTINGS
+@given(matrices(min_rows=2), st.data())
+def test_random_tampering_rejected(rows, data):
+    C = ConceptClass.from_matrix(rows)
+    t, v = solved_tree(C)
+    if v < 1:
+        return
+    paths = internal_paths(t["root"])
+    path = data.draw(st.sampled_from(paths), label="path")
+    kind = data.draw(st.sampled_from(["leaf", "range", "nondict", "repeat", "deeper", "claim"]), label="kind")
+    bad = copy.deepcopy(t)
+    if kind == "leaf":
+        if not path:
+            bad["root"] = None
+        else:
+            set_at(bad, path, None)
+    elif kind == "range":
+        node_at(bad["root"], path)["point"] = data.draw(st.sampled_from([C.n_points, C.n_points + 5, -1]))
+    elif kind == "nondict":
+        if not path:
+            bad["root"] = [bad["root"]]
+        else:
+            set_at(bad, path, data.draw(st.sampled_from([[], 0, "x", (None, None)])))
+    elif kind == "repeat":
+        if not path:
+            return
+        parent = node_at(bad["root"], path[:-1])
+        node_at(bad["root"], path)["point"] = parent["point"]
+    elif kind == "deeper":
+        leaf_parent = node_at(bad["root"], path)
+        # extend one leaf below this node by one level
+        b = "0" if leaf_parent["0"] is None else None
+        if b is None:
+            return
+        leaf_parent[b] = {"point": 0, "0": None, "1": None}
+    elif kind == "claim":
+        bad["depth"] = v + data.draw(st.integers(1, 3))
+    with pytest.raises(TreeError):
+        verify_tree(bad, C)
+
+
+# ---------------------------------------------------------------------------------------- export
+@pytest.mark.parametrize("d", [0, 1, 2, 3, 4])
+def test_to_networkx_size(d):
+    C = ConceptClass.from_matrix([[(i >> b) & 1 for b in range(max(d, 1))] for i in range(2 ** max(d, 1))])
+    r = opt(C)
+    assert r.value == max(d, 1)
+    tree = r.tree if d == r.value else MistakeTree(0, None, C)
+    G = tree.to_networkx()
+    depth = tree.depth
+    assert G.number_of_nodes() == 2 ** (depth + 1) - 1
+    assert G.number_of_edges() == 2 ** (depth + 1) - 2
+    assert nx.is_arborescence(G)
+    leaves = [k for k in G if G.out_degree(k) == 0]
+    assert len(leaves) == 2 ** depth
+    for u, v, a in G.edges(data=True):
+        assert a["label"] in (0, 1)
+
+
+@SETTINGS
+@given(matrices())
+def test_to_networkx_size_random(rows):
+    C = ConceptClass.from_matrix(rows)
+    r = opt(C)
+    G = r.tree.to_networkx()
+    assert G.number_of_nodes() == 2 ** (r.value + 1) - 1
+    assert nx.is_arborescence(G)
+    # internal nodes carry the point index that the JSON tree names
+    pts = sorted(a["point"] for _, a in G.nodes(data=True) if a["point"] >= 0)
+
+    def collect(node):
+        return [] if node is None else [node["point"]] + collect(node["0"]) + collect(node["1"])
+
+    assert pts == sorted(collect(r.tree.root))
+
+
+def test_to_dot():
+    r = opt(make("thresholds", N=7))
+    dot = r.tree.to_dot()
+    assert isinstance(dot, str)
+    assert dot.lstrip().startswith("digraph")
+    assert dot.rstrip().endswith("}")
+    assert dot.count("->") == 2 ** (r.value + 1) - 2
+
+
+def test_write_and_reload(tmp_path):
+    C = make("thresholds", N=15)
+    r = opt(C)
+    assert r.value == 4
+    p = tmp_path / "t.json"
+    r.tree.write(p)
+    data = load_tree(p)
+    assert data == r.tree.to_json()
+    assert verify_tree(data, C) == 4
+    q = tmp_path / "t.dot"
+    r.tree.write(q)
+    assert q.read_text().lstrip().startswith("digraph")
+    g = tmp_path / "t.graphml"
+    r.tree.write(g)
+    H = nx.read_graphml(g)
+    assert H.number_of_nodes() == 2 ** 5 - 1
+    assert H.number_of_edges() == 2 ** 5 - 2
+    gv = tmp_path / "t.gv"
+    r.tree.write(gv)
+    assert gv.read_text().startswith("digraph")
+
+
+def test_save_dumps_consistent(tmp_path):
+    r = opt(CUBE3)
+    p = tmp_path / "s.json"
+    r.tree.save(p)
+    assert json.loads(p.read_text()) == r.tree.to_json() == json.loads(r.tree.dumps())
+
+
+def test_write_unknown_extension(tmp_path):
+    r = opt(CUBE3)
+    with pytest.raises(ValueError):
+        r.tree.write(tmp_path / "t.png")
+
+
+def test_load_tree_errors(tmp_path):
+    with pytest.raises(TreeError):
+        load_tree(tmp_path / "missing.json")
+    p = tmp_path / "bad.json"
+    p.write_text("{not json")
+    with pytest.raises(TreeError) as ei:
+        load_tree(p)
+    assert "\n" not in str(ei.value)
