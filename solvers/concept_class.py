@@ -79,8 +79,9 @@ class ConceptClass:
                 raise ValueError(f"{len(names)} names given for {m.shape[0]} concepts; give one name per row")
         # Merge duplicate rows, keeping the first occurrence (a class is a set of functions).
         if m.shape[0] > 1:
-            packed = np.packbits(m, axis=1)
-            _, first = np.unique(packed, axis=0, return_index=True)
+            packed = np.ascontiguousarray(np.packbits(m, axis=1))
+            rows = packed.view(np.dtype((np.void, packed.shape[1]))).ravel()  # one opaque item per row
+            _, first = np.unique(rows, return_index=True)
             if len(first) < m.shape[0]:
                 keep = np.sort(first)
                 m = m[keep]
