@@ -1,0 +1,395 @@
+"""Benchmark the exact solver ``solvers.opt.opt`` against the naive baseline, and on a frontier list.
+
+Part 1 (the suite): a fixed list of small instances from ``solvers.families``. Each runs the naive
+memoised recursion of ``scripts/baseline_opt.py`` in its own subprocess (time limit per instance,
+default 60 s, and a cap on the total baseline time) and the real ``opt`` in this process. Both must
+agree on Opt whenever both finish: otherwise a ``MISMATCH`` line is printed and the exit status is 1.
+The table gives |C|, |X|, Opt, both times and their ratio (baseline / opt), then the geometric mean of
+the ratio over the instances whose baseline time is within 0.1-60 s, against the target (>= 1000x).
+
+Part 2 (the frontier): larger instances run with ``opt(C, time_limit=60)`` only, reporting the class
+build time and the solve time separately and whether the solve finished within the limit.
+
+Timing: ``time.perf_counter``. The opt time includes the Solver construction and the certificate: it
+is ``opt(C)`` on a freshly built class (no cached column bitsets). When one run takes under 0.1 s it
+is repeated (each time on a fresh copy of the class) and the median is reported. The baseline time is
+measured inside its subprocess around ``baseline_opt(C.matrix)`` (excluding interpreter start-up and
+the class build).
+
+Usage::
+
+    python scripts/bench_opt.py [--quick] [--skip-baseline] [--skip-frontier] [--only NAME]
+                                [--time-limit S] [--total-limit S] [--csv FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from solvers.concept_class import ConceptClass  # noqa: E402
+from solvers.families import make  # noqa: E402
+from solvers.opt import opt  # noqa: E402
+
+BASELINE = Path(__file__).resolve().parent / "baseline_opt.py"
+TARGET = 1000.0  # the target geometric-mean speed-up over the baseline
+
+# The fixed suite: (family, params). Sizes chosen so the baseline takes ~0.1-60 s on most of them; the
+# comments give its time on an idle 2-core AMD EPYC (2-4x more when the machine is loaded). The family
+# sizes the brief fixes (halfspaces n=3) or that have no size in range (decision-lists: n=3 takes
+# 0.01 s, n=4 over 60 s) are below 0.1 s, and one instance is past the baseline's reach.
+SUITE: list[tuple[str, dict]] = [
+    ("thresholds", {"N": 100}),                          # ~0.5 s
+    ("thresholds", {"N": 200}),                          # ~8 s
+    ("intervals", {"N": 14}),                            # ~0.2 s
+    ("intervals", {"N": 16}),                            # ~1 s
+    ("singletons", {"N": 14}),                           # ~0.2 s (2^N version spaces)
+    ("singletons", {"N": 18}),                           # ~3.5 s
+    ("all-functions", {"n": 10}),                        # ~0.5 s
+    ("all-functions", {"n": 11}),                        # ~2 s
+    ("monotone-conjunctions", {"n": 5}),                 # ~0.2 s
+    ("monotone-conjunctions", {"n": 6}),                 # > 60 s (one past the baseline's reach)
+    ("conjunctions", {"n": 4}),                          # ~1 s
+    ("monotone-disjunctions", {"n": 5, "k": 3}),         # ~0.17 s
+    ("monotone-disjunctions", {"n": 6, "k": 2}),         # ~2 s
+    ("disjunctions", {"n": 4, "k": 3}),                  # ~0.6 s
+    ("disjunctions", {"n": 4, "k": 4}),                  # ~1 s
+    ("disjunctions", {"n": 5, "k": 2}),                  # ~8 s
+    ("parities", {"n": 5}),                              # ~0.05 s
+    ("parities", {"n": 6}),                              # ~1.3 s
+    ("halfspaces", {"n": 3}),                            # ~0.013 s (n = 4 is past 60 s)
+    ("rectangles", {"N": 4}),                            # ~1 s
+    ("k-of-r", {"n": 6, "r": 3, "k": 2}),                # ~0.25 s
+    ("k-of-r", {"n": 6, "r": 2, "k": 1}),                # ~1.6 s
+    ("decision-lists", {"n": 3}),                        # ~0.013 s (n = 4 is past 60 s)
+    ("random", {"m": 300, "N": 10, "seed": 0}),          # ~0.2 s
+    ("random", {"m": 400, "N": 12, "seed": 0}),          # ~1.2 s
+    ("random", {"m": 1000, "N": 12, "seed": 0}),         # ~3 s
+]
+
+# --quick: tiny instances, a smoke test (the whole run, baseline included, takes a few seconds).
+QUICK_SUITE: list[tuple[str, dict]] = [
+    ("thresholds", {"N": 60}),
+    ("singletons", {"N": 8}),
+    ("all-functions", {"n": 3}),
+    ("parities", {"n": 4}),
+    ("random", {"m": 16, "N": 6, "p": 0.5, "seed": 1}),
+]
+
+FRONTIER: list[tuple[str, dict]] = [
+    ("thresholds", {"N": 10000}),
+    ("intervals", {"N": 200}),
+    ("all-functions", {"n": 16}),
+    ("monotone-conjunctions", {"n": 14}),
+    ("conjunctions", {"n": 10}),
+    ("monotone-disjunctions", {"n": 16, "k": 2}),
+    ("monotone-disjunctions", {"n": 12, "k": 3}),
+    ("monotone-disjunctions", {"n": 12, "k": 4}),
+    ("parities", {"n": 13}),
+    ("halfspaces", {"n": 4}),
+    ("rectangles", {"N": 20}),
+    ("random", {"m": 49152, "N": 16}),
+]
+
+QUICK_FRONTIER: list[tuple[str, dict]] = [
+    ("thresholds", {"N": 1000}),
+    ("all-functions", {"n": 8}),
+    ("parities", {"n": 6}),
+]
+
+
+FAMILY_NAMES = {f for f, _ in SUITE + QUICK_SUITE + FRONTIER + QUICK_FRONTIER}
+
+
+def label(family: str, params: dict) -> str:
+    return " ".join([family] + [f"{k}={v}" for k, v in params.items()])
+
+
+def machine_info() -> list[str]:
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:
+        usable = os.cpu_count()
+    cpu = platform.processor() or ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = ""
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal"):
+                mem = f", {int(line.split()[1]) / 2**20:.0f} GiB RAM"
+                break
+    except OSError:
+        pass
+    import numpy
+
+    try:
+        load = "load average %.2f %.2f %.2f" % os.getloadavg()
+    except (AttributeError, OSError):
+        load = ""
+    return [
+        f"machine: {os.cpu_count()} cores ({usable} usable){mem}; CPU: {cpu or 'unknown'}",
+        f"python {platform.python_version()} ({platform.python_implementation()}), numpy {numpy.__version__}, "
+        f"{platform.system()} {platform.release()}; {load}",
+    ]
+
+
+def fmt_s(s: float | None) -> str:
+    if s is None:
+        return "-"
+    if s >= 100:
+        return f"{s:.0f}"
+    if s >= 1:
+        return f"{s:.2f}"
+    if s >= 0.01:
+        return f"{s:.3f}"
+    return f"{s:.5f}"
+
+
+def fmt_ratio(r: float) -> str:
+    return f"{r:,.0f}" if r >= 10 else f"{r:.2f}"
+
+
+def opt_value(res) -> str:
+    return str(res.value) if res.value is not None else f"{res.lower}..{res.upper}"
+
+
+def fresh_copy(C: ConceptClass) -> ConceptClass:
+    """A new class with the same matrix and points, without the cached column bitsets."""
+    return ConceptClass(C.matrix, C.points, family=C.family, params=C.params)
+
+
+def time_opt(C: ConceptClass, time_limit: float | None):
+    """(result, seconds): ``opt`` on fresh copies; runs under 0.1 s are repeated and the median kept."""
+    times = []
+    res = None
+    spent = 0.0
+    while True:
+        D = fresh_copy(C)
+        t0 = time.perf_counter()
+        res = opt(D, time_limit=time_limit)
+        dt = time.perf_counter() - t0
+        times.append(dt)
+        spent += dt
+        if dt >= 0.1 or len(times) >= 7 or spent >= 0.5:
+            break
+    return res, statistics.median(times)
+
+
+def run_baseline(family: str, params: dict, time_limit: float) -> dict:
+    """The baseline on make(family, **params) in a subprocess: {"status", "value", "seconds"}."""
+    cmd = [sys.executable, str(BASELINE), family, *[f"{k}={v}" for k, v in params.items()],
+           "--json", "--time-limit", str(time_limit)]
+
+    def limit_memory():  # keep a runaway memo from taking the machine down
+        try:
+            import resource
+
+            cap = 8 * 2**30
+            resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+        except (ImportError, ValueError, OSError):
+            pass
+
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=time_limit + 120,
+                              preexec_fn=limit_memory if os.name == "posix" else None, cwd=str(ROOT))
+    except subprocess.TimeoutExpired:
+        return {"status": "timeout", "value": None, "seconds": None}
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    if not lines:
+        err = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        return {"status": f"error: {err}", "value": None, "seconds": None}
+    return json.loads(lines[-1])
+
+
+def markdown_table(header: list[str], rows: list[list[str]]) -> str:
+    right = [i > 0 for i in range(len(header))]
+    out = ["| " + " | ".join(header) + " |",
+           "|" + "|".join("---:" if r else ":---" for r in right) + "|"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def select(instances, only):
+    """The instances of family ``only``, or else those whose label contains ``only``."""
+    if not only:
+        return list(instances)
+    exact = [(f, p) for f, p in instances if f == only]
+    if exact or only in FAMILY_NAMES:
+        return exact
+    return [(f, p) for f, p in instances if only in label(f, p)]
+
+
+def bench_suite(instances, args, csv_rows) -> bool:
+    """Part 1. Returns True when no mismatch was found."""
+    ok = True
+    rows = []
+    ratios = []
+    baseline_budget = args.total_limit
+    print(f"## Suite: opt vs the naive baseline (baseline limit {args.time_limit:g} s per instance, "
+          f"{args.total_limit:g} s in all)\n", flush=True)
+    for family, params in instances:
+        name = label(family, params)
+        t0 = time.perf_counter()
+        C = make(family, **params)
+        build = time.perf_counter() - t0
+        base = {"status": "skipped", "value": None, "seconds": None}
+        if not args.skip_baseline:
+            if baseline_budget > 0:
+                lim = min(args.time_limit, baseline_budget)
+                base = run_baseline(family, params, lim)
+                baseline_budget -= base["seconds"] if base["seconds"] is not None else lim
+                if base.get("concepts") not in (None, C.n_concepts):
+                    print(f"MISMATCH {name}: the baseline subprocess built {base['concepts']} concepts, "
+                          f"this process {C.n_concepts}")
+                    ok = False
+            else:
+                base = {"status": "budget", "value": None, "seconds": None}
+        res, osec = time_opt(C, args.time_limit)
+        bsec = base["seconds"]
+        if base["status"] == "ok" and res.value is not None and base["value"] != res.value:
+            print(f"MISMATCH {name}: baseline Opt = {base['value']}, opt Opt = {res.value}", flush=True)
+            ok = False
+        if base["status"] == "ok" and res.value is None and not (res.lower <= base["value"] <= res.upper):
+            print(f"MISMATCH {name}: baseline Opt = {base['value']} outside opt's bounds "
+                  f"{res.lower}..{res.upper}", flush=True)
+            ok = False
+        if base["status"] == "ok":
+            bcell = fmt_s(bsec)
+            ratio = bsec / osec if osec > 0 else math.inf
+            rcell = fmt_ratio(ratio)
+            if 0.1 <= bsec <= 60 and res.value is not None:
+                ratios.append(ratio)
+        elif base["status"] in ("timeout", "memory"):
+            lim = args.time_limit
+            bcell = f">{lim:g}" if base["status"] == "timeout" else "out of memory"
+            rcell = f">{fmt_ratio(lim / osec)}" if base["status"] == "timeout" else "-"
+            ratio = None
+        else:
+            bcell = base["status"] if base["status"] in ("skipped", "budget") else "error"
+            rcell = "-"
+            ratio = None
+            if base["status"].startswith("error"):
+                print(f"baseline error on {name}: {base['status']}", flush=True)
+        value = opt_value(res)
+        if base["status"] == "ok" and res.value is None:
+            value = f"{base['value']} (opt: {res.lower}..{res.upper})"
+        rows.append([name, str(C.n_concepts), str(C.n_points), value, bcell, fmt_s(osec), rcell])
+        csv_rows.append({"section": "suite", "instance": name, "concepts": C.n_concepts, "points": C.n_points,
+                         "opt": value, "lower": res.lower, "upper": res.upper, "build_seconds": round(build, 6),
+                         "baseline_status": base["status"], "baseline_seconds": bsec, "opt_seconds": round(osec, 6),
+                         "ratio": ratio, "within_limit": res.value is not None})
+        print(f"  done {name}: baseline {bcell} s, opt {fmt_s(osec)} s", file=sys.stderr, flush=True)
+    print(markdown_table(["instance", r"\|C\|", r"\|X\|", "Opt", "baseline s", "opt s", "ratio"], rows))
+    print()
+    if ratios:
+        gm = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        verdict = "MEETS" if gm >= TARGET else "does NOT meet"
+        print(f"geometric mean ratio over the {len(ratios)} instances with baseline 0.1-60 s: "
+              f"{fmt_ratio(gm)}x ({verdict} the target of >= {TARGET:,.0f}x)")
+    elif not args.skip_baseline:
+        print("geometric mean ratio: no instance had a baseline time within 0.1-60 s")
+    print(flush=True)
+    return ok
+
+
+def bench_frontier(instances, args, csv_rows) -> None:
+    rows = []
+    slow = []
+    print(f"## Frontier: opt(C, time_limit={args.time_limit:g})\n", flush=True)
+    for family, params in instances:
+        name = label(family, params)
+        t0 = time.perf_counter()
+        C = make(family, **params)
+        build = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        res = opt(C, time_limit=args.time_limit)
+        solve = time.perf_counter() - t0
+        within = res.value is not None and solve <= args.time_limit
+        if not within:
+            slow.append(name)
+        rows.append([name, str(C.n_concepts), str(C.n_points), opt_value(res), fmt_s(build), fmt_s(solve),
+                     "yes" if within else "no"])
+        csv_rows.append({"section": "frontier", "instance": name, "concepts": C.n_concepts, "points": C.n_points,
+                         "opt": opt_value(res), "lower": res.lower, "upper": res.upper,
+                         "build_seconds": round(build, 6), "baseline_status": "", "baseline_seconds": None,
+                         "opt_seconds": round(solve, 6), "ratio": None, "within_limit": within})
+        print(f"  done {name}: {opt_value(res)} in {fmt_s(solve)} s (build {fmt_s(build)} s)",
+              file=sys.stderr, flush=True)
+        del C, res
+    print(markdown_table(["instance", r"\|C\|", r"\|X\|", "Opt", "build s", "solve s", f"within {args.time_limit:g} s"],
+                         rows))
+    print()
+    if slow:
+        print(f"not solved within {args.time_limit:g} s: " + "; ".join(slow))
+    else:
+        print(f"all frontier instances solved within {args.time_limit:g} s")
+    print(flush=True)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description="Benchmark opt against the naive baseline and on the frontier.")
+    ap.add_argument("--quick", action="store_true", help="a small subset (smoke test)")
+    ap.add_argument("--skip-baseline", action="store_true", help="do not run the baseline")
+    ap.add_argument("--skip-frontier", action="store_true", help="do not run the frontier list")
+    ap.add_argument("--only", metavar="NAME", help="only instances of this family (or whose label contains NAME)")
+    ap.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+                    help="per-instance limit for the baseline and for opt on the frontier (default 60)")
+    ap.add_argument("--total-limit", type=float, default=1200.0, metavar="S",
+                    help="cap on the total baseline time (default 1200); later baselines are skipped")
+    ap.add_argument("--csv", metavar="FILE", help="also write all rows to this CSV file")
+    args = ap.parse_args(argv)
+    if not args.time_limit > 0:
+        ap.error("--time-limit must be positive")
+
+    suite = select(QUICK_SUITE if args.quick else SUITE, args.only)
+    frontier = select(QUICK_FRONTIER if args.quick else FRONTIER, args.only)
+    for line in machine_info():
+        print(line)
+    print(f"started {time.strftime('%Y-%m-%d %H:%M:%S')}\n", flush=True)
+
+    csv_rows: list[dict] = []
+    ok = True
+    t_all = time.perf_counter()
+    if suite:
+        ok = bench_suite(suite, args, csv_rows)
+    if not args.skip_frontier and frontier:
+        bench_frontier(frontier, args, csv_rows)
+    if not suite and (args.skip_frontier or not frontier):
+        print(f"no instance matches --only {args.only!r}")
+    try:
+        load = " (load average %.2f %.2f %.2f)" % os.getloadavg()
+    except (AttributeError, OSError):
+        load = ""
+    print(f"total {time.perf_counter() - t_all:.1f} s{load}")
+    if args.csv and csv_rows:
+        with open(args.csv, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(csv_rows[0]))
+            w.writeheader()
+            w.writerows(csv_rows)
+    if not ok:
+        print("MISMATCH found: opt and the baseline disagree (see above)")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

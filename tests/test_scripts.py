@@ -1,0 +1,81 @@
+"""The benchmark scripts: the naive baseline's values and a smoke run of scripts/bench_opt.py."""
+
+import importlib.util
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = ROOT / "scripts"
+
+
+def _load(name):
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+baseline_opt = _load("baseline_opt").baseline_opt
+
+
+def thresholds(N):
+    """N points 1..N, the N + 1 concepts x >= t for t = 1..N+1."""
+    return [[int(x >= t) for x in range(1, N + 1)] for t in range(1, N + 2)]
+
+
+def all_functions(n):
+    return [[(f >> j) & 1 for j in range(n)] for f in range(2**n)]
+
+
+def singletons(N):
+    return [[int(i == j) for j in range(N)] for i in range(N)]
+
+
+def test_baseline_hand_known_values():
+    assert baseline_opt(thresholds(7)) == 3
+    assert baseline_opt(all_functions(3)) == 3
+    assert baseline_opt(singletons(5)) == 1
+    assert baseline_opt(np.array(singletons(5), dtype=bool)) == 1
+
+
+def test_baseline_small_cases():
+    assert baseline_opt([]) == -1
+    assert baseline_opt([[0, 1, 1]]) == 0
+    assert baseline_opt([[0, 1], [0, 1]]) == 0  # duplicate rows: nothing splits them
+    assert baseline_opt([[0], [1]]) == 1
+    assert baseline_opt(thresholds(2)) == 1  # 3 concepts: floor(log2 3) = 1
+    assert baseline_opt(singletons(5) + [[0] * 5]) == 1  # singletons plus the empty concept
+
+
+def test_baseline_agrees_with_opt_on_random_classes():
+    from solvers.concept_class import ConceptClass
+    from solvers.opt import opt
+
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        m = rng.integers(0, 2, size=(int(rng.integers(1, 12)), int(rng.integers(1, 6)))).astype(bool)
+        assert baseline_opt(m) == opt(ConceptClass.from_matrix(m)).value
+
+
+def test_baseline_time_limit():
+    with pytest.raises(TimeoutError):
+        baseline_opt(all_functions(5), time_limit=1e-9)
+
+
+def test_bench_quick_smoke():
+    t0 = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPTS / "bench_opt.py"), "--quick", "--skip-frontier"],
+        capture_output=True, text=True, timeout=60, cwd=str(ROOT),
+    )
+    elapsed = time.perf_counter() - t0
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert elapsed < 30, f"bench_opt.py --quick took {elapsed:.1f} s"
+    assert "MISMATCH" not in proc.stdout
+    assert "| instance |" in proc.stdout
+    assert "cores" in proc.stdout
