@@ -35,6 +35,9 @@ Examples
 (3, 3, 3)
 >>> r.tree.depth
 3
+>>> from solvers.soa import SOA
+>>> SOA(r.tree.C, solver=r.solver).mistake_bound().value   # the SOA reuses the solver's memo
+3
 """
 
 from __future__ import annotations
@@ -66,6 +69,10 @@ class _Stop(Exception):
     """Raised inside the search when the time limit is reached."""
 
 
+class _Budget(Exception):
+    """Raised inside the search when a warm-up query has used its node budget."""
+
+
 @dataclass(frozen=True)
 class OptResult:
     """The outcome of :func:`opt`.
@@ -79,9 +86,11 @@ class OptResult:
     tree : MistakeTree or None
         A mistake tree of depth ``lower`` (the lower-bound certificate); None if the class is empty.
     stats : dict
-        ``nodes`` (expanded search nodes), ``memo`` (entries at the end), ``seconds``, ``queries``
-        (the decision queries asked at the root and their answers), ``stopped`` (None, "time limit"
-        or "interrupted").
+        ``engine``, ``nodes`` (expanded search nodes), ``memo`` (entries at the end), ``seconds``,
+        ``queries`` (the decision queries asked at the root and their answers), ``stopped`` (None,
+        "time limit" or "interrupted").
+    solver : Solver
+        The solver that ran, with its memo (or table): pass it to ``SOA(C, solver=result.solver)``.
     """
 
     value: Optional[int]
@@ -89,6 +98,7 @@ class OptResult:
     upper: int
     tree: Optional[MistakeTree]
     stats: dict = field(default_factory=dict)
+    solver: Optional["Solver"] = field(default=None, repr=False, compare=False)
 
     @property
     def solved(self) -> bool:
@@ -125,6 +135,7 @@ class Solver:
         self.nodes = 0
         self.evictions = 0
         self._deadline: float | None = None
+        self._node_limit: int | None = None
         self._progress: Callable | None = None
         self._next_report = 0.0
         self._root_bounds = None
@@ -184,6 +195,8 @@ class Solver:
             self._memo_used -= (k.bit_length() >> 3) + 120
 
     def _tick(self) -> None:
+        if self._node_limit is not None and self.nodes >= self._node_limit:
+            raise _Budget()
         now = time.monotonic()
         if self._deadline is not None and now >= self._deadline:
             raise _Stop()
@@ -329,12 +342,40 @@ class Solver:
                 hi -= 1
         return lo
 
-    def _solve_root(self, queries: list) -> tuple[int, int]:
+    def _solve_root(self, queries: list, warmup_nodes: int = 2048, warmup_seconds: float = 0.25) -> tuple[int, int]:
         V = self.full
         n = V.bit_count()
         lo, hi = self.bounds(V)
         if n >= 2:
             hi = min(hi, len(self.root_masks))
+        self._root_bounds = (lo, hi)
+        # Warm-up: cheap upward queries lo+1, lo+2, ... under a small node budget, so that a real
+        # lower bound (and its tree) exists early even when refuting the top takes long.
+        deadline = self._deadline
+        self._node_limit = self.nodes + warmup_nodes
+        warm_end = time.monotonic() + warmup_seconds
+        if deadline is None or warm_end < deadline:
+            self._deadline = warm_end
+        try:
+            while lo + 1 < hi:
+                t0 = time.monotonic()
+                ok = self._at_least(V, n, lo + 1, self.root_masks, self.root_points)
+                queries.append({"d": lo + 1, "answer": ok, "seconds": round(time.monotonic() - t0, 4)})
+                if not ok:
+                    hi = lo
+                else:
+                    lo += 1
+                self._root_bounds = (lo, hi)
+                if self._progress is not None:
+                    self._progress(self._progress_info())
+        except _Budget:
+            pass
+        except _Stop:
+            if self._deadline == deadline:
+                raise  # the caller's own time limit
+        finally:
+            self._node_limit = None
+            self._deadline = deadline
         self._root_bounds = (lo, hi)
         while lo < hi:
             d = hi
@@ -534,4 +575,4 @@ def opt(
     }
     if S.table is not None:
         stats["table_sweeps"] = S.table.sweeps
-    return OptResult(lo if lo == hi else None, lo, hi, tree, stats)
+    return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S)
