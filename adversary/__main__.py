@@ -1,0 +1,8 @@
+"""``python -m adversary``: the ``littlestone`` command line (see :mod:`adversary.cli`)."""
+
+import sys
+
+from .cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,759 @@
+"""The ``littlestone`` command line: a thin layer that parses, calls the library, prints.
+
+Commands (DESIGN.md, section CLI)::
+
+    littlestone families [--json]
+    littlestone opt FAMILY k=v ... | --matrix FILE  [--json] [--tree OUT] [--time-limit S] [--jobs N]
+                    [--engine auto|search|table] [--quiet]
+    littlestone export FAMILY k=v ... | --matrix FILE  [-o FILE.json]
+    littlestone learners [--json]
+    littlestone verify TREE.json (FAMILY k=v ... | --matrix FILE)
+    littlestone verify WITNESS.json [--exact]
+    littlestone table FAMILY [k=v ...] --grid n=2..8 k=1..3  [--format md|csv|json] [--time-limit S] [--jobs N]
+
+Each command is a pair of functions, ``_add_<name>(parser)`` declaring its arguments and
+``_run_<name>(args) -> int`` running it, listed in :data:`COMMANDS`; a new command (``attack``)
+is one more pair and one more row.
+
+Results go to stdout; progress, notes and errors go to stderr. Every error the user can fix is one line
+``littlestone: error: <what to change>`` and exit code 2 (a failed verification is exit code 1, Ctrl-C
+is 130 after printing the bounds proven so far). Library errors are ``ValueError`` (``TreeError`` is
+one) whose message already says what to change; the CLI prints it on one line.
+
+Examples
+--------
+>>> main(["opt", "thresholds", "N=7", "--json", "--quiet"])  # doctest: +ELLIPSIS
+{"opt": 3, "lower": 3, "upper": 3, "concepts": 8, "points": 7, ...}
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import difflib
+import io
+import itertools
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+
+__all__ = ["main", "COMMANDS", "CLIError"]
+
+PROG = "littlestone"
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+TREE_FORMATS = (".json", ".dot", ".gv", ".graphml")
+
+
+class CLIError(Exception):
+    """A user error: printed as one line ``littlestone: error: <message>``, exit code 2."""
+
+
+# ---------------------------------------------------------------------------------------- output helpers
+def _one_line(text) -> str:
+    """Collapse a message to a single line (library messages may quote multi-line input)."""
+    return " ".join(str(text).split())
+
+
+def _error(message, code: int = EXIT_USAGE) -> int:
+    print(f"{PROG}: error: {_one_line(message)}", file=sys.stderr, flush=True)
+    return code
+
+
+def _note(message) -> None:
+    print(f"{PROG}: note: {_one_line(message)}", file=sys.stderr, flush=True)
+
+
+class _Progress:
+    """Progress on stderr: at most once a second and only after the first second; one updating line when
+    stderr is a terminal, plain lines otherwise; nothing when disabled (``--quiet``)."""
+
+    def __init__(self, enabled: bool = True):
+        self.enabled = enabled
+        self.t0 = time.monotonic()
+        self.next = self.t0 + 1.0
+        self.dirty = False
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.t0
+
+    def show(self, text: str) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now < self.next:
+            return
+        self.next = now + 1.0
+        err = sys.stderr
+        if _isatty(err):
+            err.write("\r" + text + "\033[K")
+            self.dirty = True
+        else:
+            err.write(text + "\n")
+        err.flush()
+
+    def close(self) -> None:
+        """Clear the updating line so the result prints on a clean line."""
+        if self.dirty:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+            self.dirty = False
+
+
+def _isatty(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _bounds_text(lo, hi) -> str:
+    lo = "?" if lo is None else lo
+    hi = "?" if hi is None else hi
+    return f"{lo} <= Opt <= {hi}"
+
+
+def _range_text(lo, hi) -> str:
+    """``3`` when the bounds meet, ``lo..hi`` otherwise (table cells)."""
+    if lo is None or hi is None:
+        return "?"
+    return str(lo) if lo == hi else f"{lo}..{hi}"
+
+
+def _params_text(params: dict) -> str:
+    return " ".join(f"{k}={v}" for k, v in params.items())
+
+
+# ---------------------------------------------------------------------------------------- argument types
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds; give e.g. 60 or 0.5") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds; give a number > 0")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; give a number of worker processes >= 1") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} workers is not possible; give a number of worker processes >= 1")
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line usage errors (``littlestone: error: ...``, exit code 2)."""
+
+    def error(self, message):  # noqa: D401 - argparse API
+        hint = f" (see '{self.prog} --help')"
+        self.exit(EXIT_USAGE, f"{PROG}: error: {_one_line(message)}{hint}\n")
+
+
+# ---------------------------------------------------------------------------------------- families and VC
+# solvers.families: make(name, **params), FAMILIES (name -> Family), parse_params(name, ["k=v", ...])
+# and describe() (one row per family); solvers.vc: vc_dimension(C, time_limit=) -> (lower, upper).
+def _families():
+    from solvers import families
+
+    return families
+
+
+def _check_family(name: str) -> None:
+    if "=" in name:
+        raise CLIError(f"{name!r} is a parameter, not a family; give the family name first, e.g. 'thresholds N=7'")
+    names = list(_families().FAMILIES)
+    if name not in names:
+        close = difflib.get_close_matches(name, names, n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise CLIError(f"unknown family {name!r}; {hint}choose one of: {', '.join(names)} (see 'littlestone families')")
+
+
+def _parse_params(name: str, items) -> dict:
+    """``["n=8", "k=2"]`` -> ``{"n": 8, "k": 2}`` for family ``name``: names and types are checked here,
+    ranges when the class is made."""
+    try:
+        return dict(_families().parse_params(name, list(items)))
+    except (ValueError, TypeError, KeyError) as e:
+        raise CLIError(_exc_text(e)) from None
+
+
+def _exc_text(e: BaseException) -> str:
+    if isinstance(e, KeyError) and e.args:
+        return f"missing parameter {e.args[0]!r}" if isinstance(e.args[0], str) else str(e.args[0])
+    return str(e) or type(e).__name__
+
+
+def _make(name: str, params: dict):
+    """``families.make(name, **params)`` with its errors (impossible values, too large) as CLIError."""
+    try:
+        return _families().make(name, **params)
+    except MemoryError:
+        raise
+    except (ValueError, TypeError, KeyError, OverflowError) as e:
+        text = _exc_text(e)
+        raise CLIError(text if text.startswith(name) else f"{name} {_params_text(params)}: {text}") from None
+
+
+# ---------------------------------------------------------------------------------------- the class a command reads
+def _add_class_source(p, *, what: str = "the class") -> None:
+    p.add_argument("target", nargs="*", metavar="FAMILY k=v", help=f"{what}: a family name and its parameters")
+    p.add_argument("--matrix", metavar="FILE", help=f"read {what} from a .json, .csv or .npy 0/1 matrix instead")
+
+
+def _load_class(args):
+    """The class named by ``FAMILY k=v ...`` or ``--matrix FILE``: (C, label, family, params)."""
+    from solvers.concept_class import ConceptClass
+
+    target = list(args.target)
+    if args.matrix is not None and target:
+        raise CLIError(f"give either a FAMILY with parameters or --matrix FILE, not both (got {target[0]!r} and --matrix)")
+    if args.matrix is None and not target:
+        raise CLIError("give a class: a FAMILY with k=v parameters (see 'littlestone families') or --matrix FILE")
+    if args.matrix is not None:
+        C = ConceptClass.from_file(args.matrix)  # ValueError says what is wrong with the file
+        return C, f"matrix {args.matrix}", C.family, dict(C.params)
+    name, items = target[0], target[1:]
+    _check_family(name)
+    params = _parse_params(name, items)
+    C = _make(name, params)
+    params = dict(C.params)  # defaults included
+    return C, f"{name} {_params_text(params)}".strip(), name, params
+
+
+# ---------------------------------------------------------------------------------------- families
+def _add_families(p) -> None:
+    p.add_argument("--json", action="store_true", help='print one JSON object {"families": [{name, params, size, opt, known, parameters, ...}]}')
+
+
+def _family_rows() -> list[dict]:
+    """``families.describe()``'s rows (name, params, size, opt, known, domain, description), each with
+    ``parameters``: every parameter's name, type, default (None when required) and meaning."""
+    fam = _families()
+    rows = [dict(r) for r in fam.describe()]
+    for row in rows:
+        row["parameters"] = [
+            {"name": p.name, "type": p.type.__name__, "default": p.default, "required": p.required, "doc": p.doc}
+            for p in fam.FAMILIES[row["name"]].params
+        ]
+    return rows
+
+
+def _run_families(args) -> int:
+    rows = _family_rows()
+    if args.json:
+        print(json.dumps({"families": _json_safe(rows)}))
+        return EXIT_OK
+    for i, r in enumerate(rows):
+        if i:
+            print()
+        params = ", ".join(
+            (p["name"] if p["required"] else f"{p['name']}={p['default']}") + (f" ({p['doc']})" if p.get("doc") else "")
+            for p in r["parameters"])
+        print(f"{r['name']}  {r.get('params', '')}".rstrip())
+        for key, label in (("description", ""), ("domain", "domain: "), ("size", "|C| = "),
+                           ("opt", "Opt(C) = "), ("known", "known: ")):
+            if r.get(key):
+                print(f"    {label}{r[key]}")
+        if params:
+            print(f"    parameters: {params}")
+    return EXIT_OK
+
+
+def _json_safe(obj):
+    """Tuples, sets and anything else JSON does not know (as text)."""
+    if isinstance(obj, dict):
+        return {str(k): _json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple, set, frozenset)):
+        return [_json_safe(v) for v in obj]
+    if obj is None or isinstance(obj, (bool, int, float, str)):
+        return obj
+    return str(obj)
+
+
+# ---------------------------------------------------------------------------------------- opt
+def _add_opt(p) -> None:
+    _add_class_source(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object (opt, lower, upper, concepts, points, seconds, ...)")
+    p.add_argument("--tree", metavar="OUT", help="write the mistake tree (certificate of the lower bound) to OUT: .json, .dot or .graphml")
+    p.add_argument("--time-limit", type=_positive_seconds, metavar="S", help="stop after S seconds and report the proven bounds")
+    p.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="worker processes (default 1)")
+    p.add_argument("--engine", choices=("auto", "search", "table"), default="auto",
+                   help="search over version spaces, the 3^N table for classes over <= 17 distinct points, or auto (default)")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def _check_output_path(path: str, formats, what: str) -> Path:
+    p = Path(path)
+    if p.suffix.lower() not in formats:
+        raise CLIError(f"{what} {path!r} has an unknown extension; name it with one of {', '.join(formats)}")
+    if p.is_dir():
+        raise CLIError(f"{what} {path!r} is a directory; give a file name")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise CLIError(f"the directory {str(parent)!r} for {what} {path!r} does not exist; create it first")
+    return p
+
+
+def _solve(C, *, time_limit, jobs, progress, engine="auto"):
+    from solvers.opt import opt
+
+    return opt(C, time_limit=time_limit, jobs=jobs, progress=progress, engine=engine)
+
+
+def _work_text(stats: dict) -> str:
+    text = f"{stats.get('nodes', 0):,} search nodes"
+    if stats.get("engine") == "table":
+        text += f", then the table engine over {stats.get('root_splits')} points ({stats.get('table_sweeps')} sweeps)"
+    return text
+
+
+def _run_opt(args) -> int:
+    tree_path = _check_output_path(args.tree, TREE_FORMATS, "the tree file") if args.tree else None
+    C, label, family, params = _load_class(args)
+    bar = _Progress(enabled=not args.quiet)
+
+    def progress(info):
+        parts = [_bounds_text(info.get("lower"), info.get("upper"))]
+        parts += [f"{info[k]:,} {what}" for k, what in (("nodes", "nodes"), ("memo", "memo entries"))
+                  if isinstance(info.get(k), int)]
+        bar.show(f"{PROG} opt: {', '.join(parts)}, {bar.elapsed():.0f} s")
+
+    try:
+        r = _solve(C, time_limit=args.time_limit, jobs=args.jobs, progress=progress, engine=args.engine)
+    finally:
+        bar.close()
+    stopped = r.stats.get("stopped")
+    tree_error = None
+    if tree_path is not None and r.tree is not None:
+        try:
+            r.tree.write(tree_path)
+        except (OSError, ValueError) as e:
+            tree_error = f"could not write the tree to {str(tree_path)!r}: {e}"
+    seconds = r.stats.get("seconds")
+    if args.json:
+        out = {
+            "opt": r.value, "lower": r.lower, "upper": r.upper,
+            "concepts": C.n_concepts, "points": C.n_points, "seconds": seconds,
+            "log2_size": C.log2_size(), "family": family, "params": params,
+            "matrix": args.matrix, "engine": r.stats.get("engine"), "nodes": r.stats.get("nodes"),
+            "memo": r.stats.get("memo"), "stopped": stopped,
+            "tree": str(tree_path) if tree_path is not None and tree_error is None else None,
+        }
+        print(json.dumps(_json_safe(out)))
+    else:
+        if r.value is not None:
+            value = str(r.value)
+        else:
+            why = {"time limit": f"stopped by the time limit of {args.time_limit:g} s" if args.time_limit else "stopped by the time limit",
+                   "interrupted": "interrupted by Ctrl-C"}.get(stopped, f"stopped: {stopped}")
+            value = f"{_bounds_text(r.lower, r.upper)}  (not solved: {why})"
+        rows = [
+            ("class", label),
+            ("size", f"|C| = {C.n_concepts} concepts, |X| = {C.n_points} points"),
+            ("Opt(C)", value),
+            ("floor(log2 |C|)", str(C.log2_size())),
+            ("time", f"{seconds:.3f} s ({_work_text(r.stats)})"),
+        ]
+        if tree_path is not None and tree_error is None and r.tree is not None:
+            rows.append(("tree", f"mistake tree of depth {r.tree.depth} written to {tree_path}"))
+        width = max(len(k) for k, _ in rows) + 2
+        for k, v in rows:
+            print(f"{k + ':':<{width}}{v}")
+    sys.stdout.flush()
+    if tree_error is not None:
+        return _error(tree_error, EXIT_FAILED)
+    return EXIT_INTERRUPTED if stopped == "interrupted" else EXIT_OK
+
+
+# ---------------------------------------------------------------------------------------- export
+def _add_export(p) -> None:
+    _add_class_source(p)
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (.json) instead of stdout")
+
+
+def _class_json_text(data: dict) -> str:
+    """The class as JSON, one matrix row and one point per line (readable, and loads with --matrix)."""
+    parts = []
+    for key, value in data.items():
+        if key in ("matrix", "points") and value:
+            rows = ",\n    ".join(json.dumps(r, separators=(",", ":")) for r in value)
+            parts.append(f"  {json.dumps(key)}: [\n    {rows}\n  ]")
+        else:
+            parts.append(f"  {json.dumps(key)}: {json.dumps(_json_safe(value))}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def _run_export(args) -> int:
+    out = _check_output_path(args.output, (".json",), "the output file") if args.output else None
+    C, label, _, _ = _load_class(args)
+    text = _class_json_text(C.to_json())
+    if out is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return EXIT_OK
+    try:
+        out.write_text(text)
+    except OSError as e:
+        raise CLIError(f"could not write {str(out)!r}: {e.strerror or e}") from None
+    print(f"wrote {label} ({C.n_concepts} concepts, {C.n_points} points) to {out}", file=sys.stderr)
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------------------- verify
+def _add_verify(p) -> None:
+    p.add_argument("file", metavar="FILE",
+                   help="a certificate to re-check: a mistake tree (.json, with its class) or a witness (carries its class)")
+    _add_class_source(p, what="the class of a mistake tree (a witness names its own)")
+    p.add_argument("--exact", action="store_true",
+                   help="witnesses on margin-halfspaces: check |x| <= R and the margin in exact rational arithmetic")
+
+
+def _certificate_kind(data) -> str:
+    """What a certificate file holds: ``"tree"`` or the file's ``"kind"``."""
+    if isinstance(data, dict) and "kind" in data:
+        return str(data["kind"])
+    return "tree"
+
+
+def _verify_tree_file(args, data) -> int:
+    from solvers.certificate import TreeError, verify_tree
+
+    C, label, _, _ = _load_class(args)
+    try:
+        depth = verify_tree(data, C)
+    except TreeError as e:
+        print(f"FAILED: {_one_line(e)} (tree {args.file}, class {label})", flush=True)
+        return EXIT_FAILED
+    print(f"OK: mistake tree of depth {depth} verified, so Opt(C) >= {depth}")
+    return EXIT_OK
+
+
+def _verify_witness_file(args, data) -> int:
+    """A witness (adversary.game): replayed from scratch on the class and learner it names."""
+    from adversary.game import verify_witness
+
+    if list(args.target) or args.matrix is not None:
+        given = "--matrix" if args.matrix is not None else repr(args.target[0])
+        raise CLIError(f"{args.file} is a witness, which names its own class; drop {given} and the class arguments")
+    r = verify_witness(data, exact=args.exact)
+    if not r.ok:
+        print(f"FAILED: {_one_line(r.message)} (witness {args.file})", flush=True)
+        return EXIT_FAILED
+    print(f"OK: {_one_line(r.message)}")
+    return EXIT_OK
+
+
+# kind -> checker (a file without "kind" is a mistake tree).
+VERIFIERS = {"tree": _verify_tree_file, "witness": _verify_witness_file}
+
+
+def _run_verify(args) -> int:
+    from solvers.certificate import load_tree
+
+    suffix = Path(args.file).suffix.lower()
+    if suffix in (".dot", ".gv", ".graphml"):
+        raise CLIError(f"{args.file} is a {suffix} drawing; verify reads the .json form of a tree (opt --tree OUT.json)")
+    data = load_tree(args.file)  # TreeError (a ValueError) for a missing or non-JSON file
+    kind = _certificate_kind(data)
+    check = VERIFIERS.get(kind)
+    if check is None:
+        raise CLIError(f"{args.file} has kind {kind!r}; verify knows {', '.join(repr(k) for k in VERIFIERS)}")
+    return check(args, data)
+
+
+# ---------------------------------------------------------------------------------------- learners
+# solvers.learners: LEARNERS (CLI name -> LearnerSpec with name, cls, params [(name, default, doc)],
+# needs_class, bound_params, bound_formula, source) and make_learner(name, params, C).
+def _add_learners(p) -> None:
+    p.add_argument("--json", action="store_true",
+                   help='print one JSON object {"learners": [{name, params, needs_class, bound, bound_params, source, ...}]}')
+
+
+def _learner_rows() -> list[dict]:
+    """One row per learner: its CLI name, class, one-line description, parameters with defaults,
+    whether it needs a finite class, its proven bound (formula, and the target parameters
+    ``mistake_bound`` takes) and the seed it comes from."""
+    from solvers.learners import LEARNERS
+
+    rows = []
+    for spec in dict.fromkeys(LEARNERS.values()):  # each learner once, in registry order
+        doc = (getattr(spec.cls, "__doc__", None) or "").strip()
+        summary = getattr(spec, "summary", "") or (doc.splitlines()[0].strip() if doc else "")
+        rows.append({
+            "name": spec.name,
+            "aliases": [key for key, s in LEARNERS.items() if s is spec and key != spec.name],
+            "class": getattr(spec.cls, "__name__", str(spec.cls)),
+            "description": summary,
+            "params": [{"name": n, "default": d, "doc": text} for n, d, text in spec.params],
+            "needs_class": bool(spec.needs_class),
+            "bound": spec.bound_formula,
+            "bound_params": list(spec.bound_params),
+            "source": spec.source,
+        })
+    return rows
+
+
+def _param_text(p: dict) -> str:
+    """``n`` for a required parameter, ``alpha=2`` (``strict=false``) for one with a default."""
+    if p["default"] is None:
+        return p["name"]
+    default = str(p["default"]).lower() if isinstance(p["default"], bool) else p["default"]
+    return f"{p['name']}={default}"
+
+
+def _run_learners(args) -> int:
+    rows = _learner_rows()
+    if args.json:
+        print(json.dumps({"learners": _json_safe(rows)}))
+        return EXIT_OK
+    for i, r in enumerate(rows):
+        if i:
+            print()
+        signature = " ".join(_param_text(p) for p in r["params"])
+        aliases = f"  (also: {', '.join(r['aliases'])})" if r["aliases"] else ""
+        print(f"{r['name']}  {signature}".rstrip() + aliases)
+        if r["description"]:
+            print(f"    {r['description']}")
+        if r["params"]:
+            width = max(len(_param_text(p)) for p in r["params"]) + 2
+            print("    parameters:")
+            for p in r["params"]:
+                print(f"      {_param_text(p):<{width}}{p['doc'] or ''}".rstrip())
+        print("    plays on: " + ("a finite class, which it is built from" if r["needs_class"]
+                                   else "0/1 or real vectors of its dimension"))
+        print(f"    bound: {r['bound']}")
+        if r["bound_params"]:
+            print(f"    bound arguments (the target's parameters): {', '.join(r['bound_params'])}")
+        print(f"    source: {r['source']}")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------------------- table
+def _add_table(p) -> None:
+    p.add_argument("target", nargs="+", metavar="FAMILY [k=v]", help="the family, then any fixed parameters")
+    p.add_argument("--grid", nargs="+", default=[], metavar="k=RANGE",
+                   help="parameters to vary: a..b (inclusive) or comma lists 1,2,5; one table row per combination")
+    p.add_argument("--format", choices=("md", "csv", "json"), default="md", help="output format (default md)")
+    p.add_argument("--time-limit", type=_positive_seconds, metavar="S", help="seconds per cell; a cell that runs out shows lo..hi")
+    p.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="cells computed in parallel (joblib)")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def _parse_grid_values(item: str) -> tuple[str, list[str]]:
+    key, eq, spec = item.partition("=")
+    key, spec = key.strip(), spec.strip()
+    if not eq or not key or not spec:
+        raise CLIError(f"grid entry {item!r} is not name=RANGE; write e.g. n=2..8 or k=1,2,5")
+    values: list[str] = []
+    for part in spec.split(","):
+        part = part.strip()
+        if not part:
+            raise CLIError(f"grid entry {item!r} has an empty item in its list; write e.g. {key}=1,2,5")
+        if ".." in part:
+            a, _, b = part.partition("..")
+            try:
+                lo, hi = int(a), int(b)
+            except ValueError:
+                raise CLIError(f"grid range {part!r} in {item!r} is not a..b with whole numbers; write e.g. {key}=2..8") from None
+            if hi < lo:
+                raise CLIError(f"grid range {part!r} in {item!r} is empty; write the smaller end first ({key}={hi}..{lo})")
+            values.extend(str(v) for v in range(lo, hi + 1))
+        else:
+            values.append(part)
+    return key, values
+
+
+def _table_cells(name: str, fixed_items, grid_items) -> tuple[list[str], list[dict]]:
+    """The grid's keys and its cells: the cartesian product of the ranges (the first key varies
+    slowest), each cell's parameters parsed (names and types checked) with the fixed ones added."""
+    grid = [_parse_grid_values(it) for it in grid_items]
+    keys = [k for k, _ in grid]
+    fixed = _parse_params(name, fixed_items)
+    for k in keys:
+        if keys.count(k) > 1:
+            raise CLIError(f"grid parameter {k!r} is given more than once; give each parameter once")
+        if k in fixed:
+            raise CLIError(f"parameter {k!r} is both fixed and in --grid; give it once")
+    cells = []
+    for combo in itertools.product(*(vals for _, vals in grid)):
+        cells.append({**fixed, **_parse_params(name, [f"{k}={v}" for k, v in zip(keys, combo)])})
+    return keys, cells
+
+
+def _table_cell(name: str, params: dict, time_limit, progress=None) -> dict:
+    """One cell: make the class, solve it, its VC dimension. Runs in a joblib worker with --jobs.
+    A cell whose parameters are impossible (``make`` raises) comes back as ``{"params", "skipped"}``."""
+    from solvers.vc import vc_dimension
+
+    t0 = time.monotonic()
+    try:
+        C = _families().make(name, **params)
+    except (ValueError, TypeError, KeyError, OverflowError) as e:
+        return {"params": params, "skipped": _exc_text(e)}
+    except MemoryError:
+        return {"params": params, "skipped": "out of memory making the class; lower the parameters"}
+    r = _solve(C, time_limit=time_limit, jobs=1, progress=progress)
+    vc_lo, vc_hi = vc_dimension(C, time_limit=time_limit)
+    # VC <= Opt (a shattered set of d points is a mistake tree of depth d): each bound tightens the other
+    # when a cell ran out of time.
+    lo, hi = max(r.lower, vc_lo), r.upper
+    vc_hi = min(vc_hi, hi)
+    return {
+        "params": dict(C.params), "concepts": C.n_concepts, "points": C.n_points,
+        "opt": lo if lo == hi else None, "lower": lo, "upper": hi, "log2_size": C.log2_size(),
+        "vc": vc_lo if vc_lo == vc_hi else None, "vc_lower": vc_lo, "vc_upper": vc_hi,
+        "seconds": round(time.monotonic() - t0, 4), "stopped": r.stats.get("stopped"),
+    }
+
+
+def _run_table(args) -> int:
+    """One row per cell: the parameters, |C|, |X|, Opt (``lo..hi`` if the cell ran out of time),
+    floor(log2 |C|), the VC dimension (``lo..hi`` likewise) and the cell's seconds (making the class,
+    Opt and VC). An unfinished cell's bounds combine the two searches through VC <= Opt."""
+    name, fixed = args.target[0], args.target[1:]
+    _check_family(name)
+    keys, cells = _table_cells(name, fixed, args.grid)
+    bar = _Progress(enabled=not args.quiet)
+    results: list[dict] = []
+    interrupted = False
+    try:
+        if args.jobs > 1 and len(cells) > 1:
+            from joblib import Parallel, delayed
+
+            runs = Parallel(n_jobs=args.jobs, return_as="generator")(
+                delayed(_table_cell)(name, c, args.time_limit) for c in cells)
+        else:
+            def progress(info, _done=results):  # inside the cell being solved
+                bar.show(f"{PROG} table: cell {len(_done) + 1}/{len(cells)}: "
+                         f"{_bounds_text(info.get('lower'), info.get('upper'))}, {bar.elapsed():.0f} s")
+
+            runs = (_table_cell(name, c, args.time_limit, progress) for c in cells)
+        for row in runs:
+            results.append(row)
+            bar.show(f"{PROG} table: {len(results)}/{len(cells)} cells done, {bar.elapsed():.0f} s")
+            if row.get("stopped") == "interrupted":
+                interrupted = True
+                break
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        bar.close()
+    rows = [r for r in results if "skipped" not in r]
+    skipped = [r for r in results if "skipped" in r]
+    if not rows and skipped and not interrupted:
+        raise CLIError(f"every cell of the grid is impossible, e.g. {_params_text(skipped[0]['params'])}: "
+                       f"{skipped[0]['skipped']}")
+    for r in skipped:  # after the run, so that a grid with nothing possible ends in one error line
+        _note(f"skipped {_params_text(r['params'])}: {r['skipped']}")
+    columns = list(dict.fromkeys([*keys, *(k for r in rows for k in r["params"] if k not in keys)]))
+    if args.format == "json":
+        print(json.dumps(_json_safe({"family": name, "grid": keys, "rows": rows,
+                                     "skipped": [{"params": r["params"], "reason": r["skipped"]} for r in skipped],
+                                     "complete": not interrupted})))
+    else:
+        header = [*columns, "|C|", "|X|", "Opt", "floor(log2 |C|)", "VC", "seconds"]
+        body = [[*(str(r["params"].get(k, "")) for k in columns), str(r["concepts"]), str(r["points"]),
+                 _range_text(r["lower"], r["upper"]), str(r["log2_size"]),
+                 _range_text(r["vc_lower"], r["vc_upper"]), f"{r['seconds']:.3f}"] for r in rows]
+        sys.stdout.write(_markdown(header, body) if args.format == "md" else _csv(header, body))
+    sys.stdout.flush()
+    if interrupted:
+        _note(f"interrupted: {len(rows)} of {len(cells)} cells computed")
+        return EXIT_INTERRUPTED
+    return EXIT_OK
+
+
+def _markdown(header, body) -> str:
+    esc = [[c.replace("|", "\\|") for c in row] for row in [header, *body]]
+    widths = [max(len(row[i]) for row in esc) for i in range(len(header))]
+    lines = ["| " + " | ".join(c.rjust(w) for c, w in zip(row, widths)) + " |" for row in esc]
+    lines.insert(1, "|" + "|".join("-" * (w + 1) + ":" for w in widths) + "|")
+    return "\n".join(lines) + "\n"
+
+
+def _csv(header, body) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    w.writerows(body)
+    return buf.getvalue()
+
+
+# ---------------------------------------------------------------------------------------- the parser
+# (name, help, declare arguments, run). `attack` is added here.
+COMMANDS = [
+    ("families", "list the concept-class families, their parameters, sizes and known values", _add_families, _run_families),
+    ("opt", "compute Opt(C), the Littlestone dimension, with a mistake-tree certificate", _add_opt, _run_opt),
+    ("export", "write a family's class as JSON (loads back with --matrix)", _add_export, _run_export),
+    ("learners", "list the online learners, their parameters and proven mistake bounds", _add_learners, _run_learners),
+    ("verify", "re-check a certificate: a mistake tree against a class, or a witness against a learner", _add_verify, _run_verify),
+    ("table", "Opt, floor(log2 |C|) and the VC dimension over a grid of parameters", _add_table, _run_table),
+]
+
+
+EXAMPLES = """examples:
+  littlestone families
+  littlestone opt thresholds N=7
+  littlestone opt --matrix class.json --json --tree tree.json --time-limit 60
+  littlestone verify tree.json --matrix class.json
+  littlestone learners
+  littlestone verify witness.json
+  littlestone export monotone-disjunctions n=4 k=2 -o class.json
+  littlestone table monotone-disjunctions --grid n=2..6 k=1..3 --format md --jobs 2
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Exact Opt(C) (the Littlestone dimension) of finite concept classes, with certificates.",
+                     epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, help_text, declare, run in COMMANDS:
+        p = sub.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".")
+        declare(p)
+        p.set_defaults(run=run, parser=p)
+    return parser
+
+
+def main(argv=None) -> int:
+    """Run the CLI on ``argv`` (default ``sys.argv[1:]``) and return the exit code."""
+    parser = build_parser()
+    try:
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # reported by the command's own parser, so the hint names its --help
+            args.parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    except SystemExit as e:  # --help (0) or a usage error already printed on one line (2)
+        return e.code if isinstance(e.code, int) else EXIT_USAGE
+    try:
+        return args.run(args)
+    except CLIError as e:
+        return _error(e)
+    except ValueError as e:  # library errors (TreeError included) say what to change
+        return _error(e)
+    except MemoryError:
+        return _error("out of memory; use a smaller class (lower the parameters)")
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr, flush=True)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # e.g. `littlestone export ... | head`: stop quietly (Python's recipe)
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return EXIT_FAILED
+    except OSError as e:
+        return _error(f"{getattr(e, 'filename', None) or ''} {e.strerror or e}".strip())
+    except Exception as e:  # noqa: BLE001 - a bug: still one line, with a way to see the traceback
+        if os.environ.get("LITTLESTONE_DEBUG"):
+            raise
+        return _error(f"internal error {type(e).__name__}: {e} (set LITTLESTONE_DEBUG=1 for the traceback)", EXIT_FAILED)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
