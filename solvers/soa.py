@@ -18,6 +18,10 @@ __all__ = ["SOA"]
 class SOA:
     """The Standard Optimal Algorithm for a finite class.
 
+    Rule: predict 1 iff Opt(V_x^1) >= Opt(V_x^0); keep the consistent concepts. Bound: Opt(C).
+
+    Source: 000_a63ee94629bf251e.txt (the optimal algorithm, section 2.3.3).
+
     Parameters
     ----------
     C : ConceptClass
@@ -107,11 +111,28 @@ class SOA:
         """The version space: SOA's behaviour from now on depends on nothing else."""
         return self.V
 
+    def get_params(self) -> dict:
+        """No parameters besides the class (the learner protocol of :mod:`solvers.learners`)."""
+        return {}
+
+    def __deepcopy__(self, memo):
+        """An independent learner: V and the table pointer are copied; the class, the solver (whose memo
+        and table are a cache of Opt values, true for every copy) and the column map are shared."""
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        new.__dict__.update(self.__dict__)
+        return new
+
     def mistake_bound(self):
-        """Opt(C): SOA makes at most Opt(C) mistakes on any realizable sequence (seed 000)."""
-        from types import SimpleNamespace
+        """Opt(C): SOA makes at most Opt(C) mistakes on any realizable sequence (seed 000).
+
+        Returns
+        -------
+        Bound
+            ``Bound(Opt(C), "Opt(C)", "000_a63ee94629bf251e.txt")``.
+        """
+        from .learners.base import Bound
 
         T = self.solver.table
         value = T.value() if T is not None else self.solver.value(self.C.full)
-        return SimpleNamespace(value=value, formula="Opt(C)",
-                               source="000_a63ee94629bf251e.txt")
+        return Bound(int(value), "Opt(C)", "000_a63ee94629bf251e.txt")

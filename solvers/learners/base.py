@@ -1,0 +1,363 @@
+"""The protocol every online learner follows, and the proven mistake bound each one states.
+
+The protocol is river's, with the two things the adversary needs added (DESIGN.md, "Learners"):
+
+* ``predict_one(x) -> 0 | 1`` -- the prediction on point ``x`` (an int tuple or a 1-d array);
+* ``learn_one(x, y)`` -- called every round with the true label ``y`` in {0, 1}; the learner decides
+  whether to update (a *conservative* learner, seed 004, changes its hypothesis only after a mistake);
+* ``state_key()`` -- a hashable, exact summary of everything that decides the learner's future
+  behaviour: two learners of the same type, built with the same parameters (and class), whose keys are
+  equal predict and update identically from then on. Weights are kept exact (ints, Fractions) so that
+  equal keys mean equal states; randomized learners include the state of their random generator;
+* ``copy.deepcopy(learner)`` -- an independent learner (caches and immutable data may be shared);
+* ``mistake_bound(**target_params) -> Bound`` -- the bound proven in the lecture notes, with its formula
+  and the seed file it comes from;
+* ``get_params() -> dict`` -- the JSON-able constructor parameters (the concept class excluded), so
+  that ``make_learner(learner.name, learner.get_params(), C)`` rebuilds it;
+* the class attribute ``name`` -- the learner's CLI name.
+
+Labels are 0/1 everywhere; anything else raises ``ValueError``.
+
+Sources: 000_a63ee94629bf251e.txt and 001_2c0ecd5dc478279c.txt (the mistake-bound model),
+004_fa953fd58877f776.txt (conservative algorithms).
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from numbers import Real
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+__all__ = [
+    "SEEDS",
+    "Bound",
+    "Learner",
+    "OnlineLearner",
+    "VersionSpaceLearner",
+    "check_label",
+    "binary_vector",
+    "real_vector",
+    "as_int",
+    "as_rational",
+    "as_bool",
+    "json_number",
+    "number",
+    "lg",
+    "rng_key",
+]
+
+#: The five lecture-note seeds; every bound's ``source`` is one of them.
+SEEDS = (
+    "000_a63ee94629bf251e.txt",
+    "001_2c0ecd5dc478279c.txt",
+    "002_37d85ee8ba8e1a1c.txt",
+    "003_b7ab3a55ff3b8df7.txt",
+    "004_fa953fd58877f776.txt",
+)
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A proven mistake bound: its value, its formula and the seed file that states it.
+
+    Parameters
+    ----------
+    value : int, float or math.inf
+        The number the formula gives for the parameters passed to ``mistake_bound`` (an int when
+        the value is a whole number). Mistakes are whole numbers, so a run respects the bound iff
+        ``mistakes <= value`` (equivalently ``mistakes <= floor(value)``).
+    formula : str
+        The formula, in the seed's letters, with anything derived here (rather than quoted) said so.
+    source : str
+        One of :data:`SEEDS`.
+
+    Examples
+    --------
+    >>> b = Bound(3, "floor(log2 |C|)", "004_fa953fd58877f776.txt")
+    >>> b.holds(3), b.holds(4)
+    (True, False)
+    >>> Bound(1, "x", "lecture.txt")
+    Traceback (most recent call last):
+    ...
+    ValueError: a bound's source must be one of the seed files 000_a63ee94629bf251e.txt, 001_2c0ecd5dc478279c.txt, 002_37d85ee8ba8e1a1c.txt, 003_b7ab3a55ff3b8df7.txt, 004_fa953fd58877f776.txt, not 'lecture.txt'
+    """
+
+    value: float
+    formula: str
+    source: str
+
+    def __post_init__(self):
+        if isinstance(self.value, bool) or not isinstance(self.value, Real):
+            raise ValueError(f"a bound's value must be a number or math.inf, not {self.value!r}")
+        if not isinstance(self.formula, str) or not self.formula.strip():
+            raise ValueError("a bound needs a non-empty formula")
+        if self.source not in SEEDS:
+            raise ValueError(f"a bound's source must be one of the seed files {', '.join(SEEDS)}, not {self.source!r}")
+
+    @property
+    def finite(self) -> bool:
+        return not math.isinf(self.value)
+
+    def holds(self, mistakes: int) -> bool:
+        """True iff ``mistakes`` does not exceed the bound."""
+        return mistakes <= self.value
+
+    def to_json(self) -> dict:
+        """``{"value", "formula", "source"}``, with an infinite value written as None (JSON has no inf)."""
+        return {"value": self.value if self.finite else None, "formula": self.formula, "source": self.source}
+
+
+@runtime_checkable
+class Learner(Protocol):
+    """What the referee and the adversaries rely on (see the module docstring)."""
+
+    name: str
+
+    def predict_one(self, x) -> int: ...
+
+    def learn_one(self, x, y) -> None: ...
+
+    def state_key(self): ...
+
+    def mistake_bound(self, **target_params) -> Bound: ...
+
+    def get_params(self) -> dict: ...
+
+
+class OnlineLearner:
+    """Base class of the learners in this package.
+
+    Subclasses keep their whole state in immutable values (ints, tuples, Fractions) that an update
+    *replaces*, never mutates; so a deep copy only has to copy the instance dict, plus the attributes
+    named in ``_deep_copied`` (a random generator). Shared read-only data (a concept class, an expert
+    matrix) is never copied.
+    """
+
+    name: str = ""
+    _deep_copied: tuple = ()
+
+    def predict_one(self, x) -> int:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def learn_one(self, x, y) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def state_key(self):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def mistake_bound(self, **target_params) -> Bound:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def get_params(self) -> dict:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def __deepcopy__(self, memo):
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        new.__dict__.update(self.__dict__)
+        for attr in self._deep_copied:
+            setattr(new, attr, copy.deepcopy(getattr(self, attr), memo))
+        return new
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{type(self).__name__}({args})"
+
+
+class VersionSpaceLearner(OnlineLearner):
+    """A learner over a finite class that keeps the version space V (seed 000, section 2.3.1).
+
+    ``V`` is a bitset over the concepts of ``C`` (bit c set while concept c agrees with every example
+    so far); ``learn_one`` keeps the concepts that agree with the label. A label that no concept of
+    ``C`` can give (the sequence is not realizable) raises ``ValueError`` and leaves the learner as it
+    was, as :class:`solvers.soa.SOA` does. The state key is ``V``: these learners' predictions depend on
+    nothing else (randomized ones add their generator's state).
+    """
+
+    def __init__(self, C):
+        from ..concept_class import ConceptClass
+
+        if not isinstance(C, ConceptClass):
+            raise ValueError(f"{self.name} is built from a ConceptClass, not {type(C).__name__}; pass a class")
+        self.C = C
+        self.V = C.full
+
+    def _column(self, x) -> int:
+        return self.C.index_of(x)
+
+    def learn_one(self, x, y) -> None:
+        y = check_label(y)
+        V0, V1 = self.C.split(self.V, self._column(x))
+        V = V1 if y else V0
+        if not V:
+            raise ValueError(
+                f"no concept of the class labels the examples so far and ({x}, {y}); the sequence is not realizable"
+            )
+        self.V = V
+        self._after_update()
+
+    def _after_update(self) -> None:
+        """Hook run after every accepted example (randomized halving draws its next hypothesis)."""
+
+    def state_key(self):
+        return self.V
+
+    def get_params(self) -> dict:
+        return {}
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(<{len(self.C)} concepts x {self.C.n_points} points>)"
+
+
+# ---------------------------------------------------------------------------------------- helpers
+def check_label(y) -> int:
+    """``y`` as the int 0 or 1; anything else (2, -1, 0.5, "1", True, None) raises ``ValueError``.
+
+    A numpy integer or numpy bool (an entry of a class's matrix) counts as its 0/1 value; Python's
+    True and False do not (as in :class:`solvers.soa.SOA`).
+    """
+    if isinstance(y, bool) or not isinstance(y, (int, np.integer, np.bool_)) or y not in (0, 1):
+        raise ValueError(f"label {y!r} is not 0 or 1; labels are the ints 0 and 1")
+    return int(y)
+
+
+def _items(x, who: str) -> list:
+    if isinstance(x, np.ndarray):
+        if x.ndim != 1:
+            raise ValueError(f"{who}: a point must be 1-d, got an array of shape {x.shape}")
+        return x.tolist()
+    if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)):
+        return [int(x)]
+    try:
+        return list(x)
+    except TypeError:
+        raise ValueError(f"{who}: point {x!r} is not a tuple of numbers") from None
+
+
+def binary_vector(x, n: int, who: str) -> tuple[int, ...]:
+    """``x`` as a tuple of n ints in {0, 1} (from a tuple, a list or a 1-d array)."""
+    items = _items(x, who)
+    if len(items) != n:
+        raise ValueError(f"{who}: point {tuple(items)} has {len(items)} coordinates; this learner takes n = {n}")
+    out = []
+    for v in items:
+        if isinstance(v, (str, bytes)) or v is None or not (v == 0 or v == 1):
+            raise ValueError(f"{who}: point {tuple(items)} has the coordinate {v!r}; coordinates must be 0 or 1")
+        out.append(1 if v == 1 else 0)
+    return tuple(out)
+
+
+def real_vector(x, d: int, who: str) -> tuple:
+    """``x`` as a tuple of d exact numbers: ints and Fractions stay exact, floats stay floats."""
+    items = _items(x, who)
+    if len(items) != d:
+        raise ValueError(f"{who}: point {tuple(items)} has {len(items)} coordinates; this learner takes d = {d}")
+    out = []
+    for v in items:
+        if isinstance(v, (bool, np.bool_)):
+            v = int(v)
+        elif isinstance(v, np.integer):
+            v = int(v)
+        elif isinstance(v, np.floating):
+            v = float(v)
+        if not isinstance(v, (int, Fraction, float)) or (isinstance(v, float) and not math.isfinite(v)):
+            raise ValueError(f"{who}: point {tuple(items)} has the coordinate {v!r}; coordinates must be finite numbers")
+        out.append(v)
+    return tuple(out)
+
+
+def as_int(value, name: str, who: str, *, low: int | None = None, high: int | None = None) -> int:
+    """An integer parameter (an int, or a string of one, as the CLI gives it), checked against a range."""
+    v = value
+    if isinstance(v, str):
+        try:
+            v = int(v.strip())
+        except ValueError:
+            raise ValueError(f"{who}: {name} must be an integer, got {value!r}; write e.g. {name}=4") from None
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+        if isinstance(v, float) and v.is_integer():
+            v = int(v)
+        else:
+            raise ValueError(f"{who}: {name} must be an integer, got {value!r}; write e.g. {name}=4")
+    v = int(v)
+    if low is not None and v < low:
+        raise ValueError(f"{who}: {name} must be at least {low}, got {v}; give {name} >= {low}")
+    if high is not None and v > high:
+        raise ValueError(f"{who}: {name} must be at most {high}, got {v}; give {name} <= {high}")
+    return v
+
+
+def as_rational(value, name: str, who: str) -> Fraction:
+    """An exact rational parameter: an int, a Fraction, a string ("3/2", "0.5") or a float (read as the
+    decimal it prints as, so 0.1 means 1/10)."""
+    v = value
+    if isinstance(v, (bool, np.bool_)):
+        raise ValueError(f"{who}: {name} must be a number, got {value!r}; write e.g. {name}=3/2")
+    if isinstance(v, (int, np.integer)):
+        return Fraction(int(v))
+    if isinstance(v, Fraction):
+        return v
+    if isinstance(v, (float, np.floating)):
+        if not math.isfinite(v):
+            raise ValueError(f"{who}: {name} must be finite, got {value!r}")
+        return Fraction(repr(float(v)))
+    if isinstance(v, str):
+        try:
+            return Fraction(v.strip())
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"{who}: {name} must be a number such as 2, 1.5 or 3/2, got {value!r}") from None
+    raise ValueError(f"{who}: {name} must be a number, got {value!r}; write e.g. {name}=3/2")
+
+
+def as_bool(value, name: str, who: str) -> bool:
+    """A flag: a bool, 0/1, or the strings true/false/1/0/yes/no."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in ("true", "false", "1", "0", "yes", "no"):
+        return value.strip().lower() in ("true", "1", "yes")
+    raise ValueError(f"{who}: {name} must be true or false, got {value!r}; write {name}=true or {name}=false")
+
+
+def json_number(q):
+    """A rational parameter as JSON: an int when whole, else the string "p/q" (``as_rational`` reads it back)."""
+    q = Fraction(q)
+    return int(q) if q.denominator == 1 else str(q)
+
+
+def number(q):
+    """A bound's value: an int when whole, else a float (math.inf stays math.inf)."""
+    if isinstance(q, float):
+        return int(q) if q.is_integer() else q
+    q = Fraction(q)
+    return int(q) if q.denominator == 1 else float(q)
+
+
+def lg(n: int):
+    """log2(n): an exact int when n is a power of two, else a float."""
+    if n > 0 and n & (n - 1) == 0:
+        return n.bit_length() - 1
+    return math.log2(n)
+
+
+def _freeze(v):
+    if isinstance(v, dict):
+        return tuple(sorted((k, _freeze(w)) for k, w in v.items()))
+    if isinstance(v, (list, tuple)):
+        return tuple(_freeze(w) for w in v)
+    if isinstance(v, np.ndarray):
+        return tuple(v.ravel().tolist())
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+def rng_key(rng: np.random.Generator):
+    """The exact state of a numpy Generator as a hashable value."""
+    return _freeze(rng.bit_generator.state)

@@ -1,0 +1,50 @@
+"""CON: predict with a concept consistent with the examples so far (the first one, in row order).
+
+Source: 004_fa953fd58877f776.txt (CON: h_t an arbitrary consistent concept, at most |C| - 1 mistakes);
+000_a63ee94629bf251e.txt states the same bound for "predicts according to the first remaining c".
+"""
+
+from __future__ import annotations
+
+from .base import Bound, VersionSpaceLearner
+
+__all__ = ["CON"]
+
+
+class CON(VersionSpaceLearner):
+    """CON: predict with the first concept of the version space (in the class's row order).
+
+    Rule: h_t is the lowest-indexed concept of C consistent with every example so far; predict h_t(x).
+    A mistake eliminates h_t (at least), and the target is never eliminated, so there are at most
+    |C| - 1 mistakes.
+
+    Source: 004_fa953fd58877f776.txt (CON, bound |C| - 1; the choice of h_t is arbitrary there, here it
+    is the first consistent row, as in 000_a63ee94629bf251e.txt's "first remaining c").
+
+    Parameters
+    ----------
+    C : ConceptClass
+
+    Examples
+    --------
+    >>> from solvers.concept_class import ConceptClass
+    >>> C = ConceptClass.from_matrix([[1, 0], [0, 1], [0, 0]])
+    >>> L = CON(C)
+    >>> L.predict_one((0,)), L.predict_one((1,))    # both with concept 0 = [1, 0]
+    (1, 0)
+    >>> L.learn_one((0,), 0)                        # eliminates concept 0; now concept 1 = [0, 1]
+    >>> L.predict_one((1,))
+    1
+    >>> L.mistake_bound().value
+    2
+    """
+
+    name = "con"
+
+    def predict_one(self, x) -> int:
+        first = (self.V & -self.V).bit_length() - 1
+        return (self.C.columns[self._column(x)] >> first) & 1
+
+    def mistake_bound(self) -> Bound:
+        """|C| - 1 mistakes on any realizable sequence (004's theorem for CON)."""
+        return Bound(len(self.C) - 1, "|C| - 1", "004_fa953fd58877f776.txt")

@@ -1,0 +1,53 @@
+"""The Halving algorithm (HAL): predict with the majority of the version space.
+
+Source: 004_fa953fd58877f776.txt (HAL, at most floor(log2 |C|) mistakes); the rule with ties to 1 is
+001_2c0ecd5dc478279c.txt's majority vote MV_F(x) = 1 iff |{f in F : f(x) = 1}| >= |F|/2, and seed 000's
+"predict 1 if |xi_1(V, x)| >= |xi_0(V, x)|".
+"""
+
+from __future__ import annotations
+
+from .base import Bound, VersionSpaceLearner
+
+__all__ = ["Halving"]
+
+
+class Halving(VersionSpaceLearner):
+    """Halving: predict the majority label of the concepts still consistent, ties to 1.
+
+    Rule: on x, predict 1 iff |V_x^1| >= |V_x^0| (001's MV_F(x) = 1 iff |{f : f(x) = 1}| >= |F|/2);
+    after the label, keep the consistent concepts. A mistake means the majority was wrong, so at least
+    half of V goes: |V_{t+1}| <= |V_t| / 2, and the mistakes number at most floor(log2 |C|).
+
+    Source: 004_fa953fd58877f776.txt (HAL, bound floor(log2 |C|)); 001_2c0ecd5dc478279c.txt (the
+    majority vote with ties to 1).
+
+    Parameters
+    ----------
+    C : ConceptClass
+
+    Examples
+    --------
+    >>> from solvers.concept_class import ConceptClass
+    >>> C = ConceptClass.from_matrix([[0, 0], [0, 1], [1, 1]])
+    >>> L = Halving(C)
+    >>> L.predict_one((0,))     # one concept says 1, two say 0
+    0
+    >>> L.predict_one((1,))     # two say 1
+    1
+    >>> L.learn_one((1,), 1)    # V = {01, 11}: a 1-1 tie on point 0 goes to 1
+    >>> L.predict_one((0,))
+    1
+    >>> L.mistake_bound()
+    Bound(value=1, formula='floor(log2 |C|)', source='004_fa953fd58877f776.txt')
+    """
+
+    name = "halving"
+
+    def predict_one(self, x) -> int:
+        V1 = self.V & self.C.columns[self._column(x)]
+        return int(2 * V1.bit_count() >= self.V.bit_count())
+
+    def mistake_bound(self) -> Bound:
+        """floor(log2 |C|) mistakes on any realizable sequence (004's theorem for HAL)."""
+        return Bound(self.C.log2_size(), "floor(log2 |C|)", "004_fa953fd58877f776.txt")

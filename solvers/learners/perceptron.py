@@ -1,0 +1,152 @@
+"""The homogeneous Perceptron, with the margin variant of seed 003.
+
+Sources: 001_2c0ecd5dc478279c.txt (Algorithm 2: w_0 = 0, predict sgn(<w, x>) with sgn(0) = +1, on a
+mistake w <- w + y x; Theorem 2: at most R^2/gamma^2 mistakes on a sequence separable with margin
+gamma), 003_b7ab3a55ff3b8df7.txt (the update on y w.x <= gamma as a gradient step of the hinge loss;
+the bound (R + D_2)^2/gamma^2 without separability) and 004_fa953fd58877f776.txt (the unrealizable
+case: M <= 1/gamma^2 + (2/gamma) TD_gamma for |x| <= 1).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from .base import Bound, OnlineLearner, as_int, as_rational, check_label, json_number, number, real_vector
+
+__all__ = ["Perceptron"]
+
+
+def _positive(value, name: str, who: str) -> Fraction:
+    if value is None:
+        raise ValueError(f"{who}: the mistake bound needs {name}=; give R= (max |x|) and gamma= (the margin)")
+    q = as_rational(value, name, who)
+    if q <= 0:
+        raise ValueError(f"{who}: {name} must be positive, got {q}; give {name} > 0")
+    return q
+
+
+class Perceptron(OnlineLearner):
+    """The Perceptron through the origin, labels 0/1 mapped to -1/+1 inside.
+
+    Rule: w_0 = 0. Predict 1 iff <w, x> >= 0 (001's sgn, with sgn(0) = +1). With ``margin = 0``, on a
+    mistake w <- w + y x (y in {-1, +1}). With ``margin > 0``, update w <- w + y x whenever
+    y <w, x> <= margin (003's hinge-loss step; this includes every mistake).
+
+    Bounds (``mistake_bound(R=, gamma=, TD=None, D2=None)``), for a unit vector w* and |x| <= R, with
+    R'^2 = R^2 + 2 margin (= R^2 for the plain Perceptron):
+
+    * separable, y <w*, x> >= gamma on every example: R'^2/gamma^2 (001's Theorem 2; with margin > 0,
+      001's proof with claim (1) read as |w_m|^2 <= m R'^2, since y <w, x> <= margin at an update;
+      this counts updates, hence mistakes);
+    * TD = TD_gamma = sum_i max(0, gamma - y_i <w*, x_i>) given: R'^2/gamma^2 + (2/gamma) TD (004 proves
+      1/gamma^2 + (2/gamma) TD_gamma for |x| <= 1 from sqrt(M) >= gamma M - TD_gamma; with
+      |w_M| <= R' sqrt(M) the same steps give ((R' + sqrt(R'^2 + 4 gamma TD)) / (2 gamma))^2, at most
+      this);
+    * D2 = (sum_i max(0, gamma - y_i <w*, x_i>)^2)^(1/2) given: (R' + D2)^2/gamma^2 (003, whose text
+      prints "(R+D_2)^/gamma^2" with the exponent lost).
+
+    Arithmetic is exact on ints and Fractions (w is a tuple of them); float inputs make w floats.
+
+    Source: 001_2c0ecd5dc478279c.txt (the algorithm and R^2/gamma^2); 003_b7ab3a55ff3b8df7.txt (the
+    margin update, the D_2 bound); 004_fa953fd58877f776.txt (the hinge bound with TD_gamma).
+
+    Parameters
+    ----------
+    d : int
+        The dimension.
+    margin : number, default 0
+        >= 0; with margin > 0 the learner also updates on correct predictions with y <w, x> <= margin.
+
+    Examples
+    --------
+    Seed 004's example (w_1 = w_2 = (0, 0), w_3 = (-1, 0), w_4 = (-0.2, 0.6)), its points read back
+    from the weights: a positive point first (sgn(0) = +1: no mistake), then (1, 0) negative, then
+    (0.8, 0.6) positive.
+
+    >>> from fractions import Fraction as F
+    >>> L = Perceptron(2)
+    >>> L.predict_one((F(3, 5), F(4, 5))); L.learn_one((F(3, 5), F(4, 5)), 1)
+    1
+    >>> L.predict_one((1, 0)); L.learn_one((1, 0), 0)
+    1
+    >>> L.w
+    (-1, 0)
+    >>> L.learn_one((F(4, 5), F(3, 5)), 1)
+    >>> [str(v) for v in L.w]
+    ['-1/5', '3/5']
+    >>> L.mistake_bound(R=1, gamma=F(1, 2)).value
+    4
+    """
+
+    name = "perceptron"
+
+    def __init__(self, d, *, margin=0):
+        who = self.name
+        self.d = as_int(d, "d", who, low=1)
+        self.margin = as_rational(margin, "margin", who)
+        if self.margin < 0:
+            raise ValueError(f"{who}: margin must be >= 0, got {self.margin}; give margin=0 for the plain Perceptron")
+        self.w = (0,) * self.d
+
+    def dot(self, x) -> object:
+        """<w, x>."""
+        x = real_vector(x, self.d, self.name)
+        return sum(a * b for a, b in zip(self.w, x))
+
+    def predict_one(self, x) -> int:
+        return int(self.dot(x) >= 0)
+
+    def learn_one(self, x, y) -> None:
+        y = check_label(y)
+        x = real_vector(x, self.d, self.name)
+        s = 1 if y == 1 else -1
+        m = sum(a * b for a, b in zip(self.w, x))
+        if self.margin > 0:
+            update = s * m <= self.margin
+        else:
+            update = (m >= 0) != (s == 1)  # a mistake: sgn(<w, x>) != y, with sgn(0) = +1
+        if update:
+            self.w = tuple(a + s * b for a, b in zip(self.w, x))
+
+    def state_key(self):
+        """The weight vector (exact when the inputs are ints or Fractions)."""
+        return self.w
+
+    def get_params(self) -> dict:
+        return {"d": self.d, "margin": json_number(self.margin)}
+
+    def mistake_bound(self, R=None, gamma=None, TD=None, D2=None) -> Bound:
+        """R'^2/gamma^2 (001), R'^2/gamma^2 + (2/gamma) TD (004) or (R' + D2)^2/gamma^2 (003); see the class."""
+        who = self.name
+        R = _positive(R, "R", who)
+        gamma = _positive(gamma, "gamma", who)
+        if TD is not None and D2 is not None:
+            raise ValueError(f"{who}: give TD= (004's total deviation) or D2= (003's D_2), not both")
+        R2 = R * R + 2 * self.margin
+        rname = "R^2" if self.margin == 0 else "(R^2 + 2 margin)"
+        if TD is None and D2 is None:
+            if self.margin == 0:
+                formula = "R^2/gamma^2 (|x| <= R, a unit w* with y <w*, x> >= gamma)"
+            else:
+                formula = ("(R^2 + 2 margin)/gamma^2 (derived here: 001's proof with |w_m|^2 <= m (R^2 + 2 margin), as "
+                           "y <w, x> <= margin at each update; bounds the updates)")
+            return Bound(number(R2 / (gamma * gamma)), formula, "001_2c0ecd5dc478279c.txt")
+        if TD is not None:
+            TD = as_rational(TD, "TD", who)
+            if TD < 0:
+                raise ValueError(f"{who}: TD must be >= 0, got {TD}")
+            formula = (f"{rname}/gamma^2 + (2/gamma) TD_gamma, TD_gamma = sum_i max(0, gamma - y_i <w*, x_i>) "
+                       f"(004 states 1/gamma^2 + (2/gamma) TD_gamma for |x| <= 1; rescaled to |x| <= R here)")
+            return Bound(number(R2 / (gamma * gamma) + 2 * TD / gamma), formula, "004_fa953fd58877f776.txt")
+        D2 = as_rational(D2, "D2", who)
+        if D2 < 0:
+            raise ValueError(f"{who}: D2 must be >= 0, got {D2}")
+        if self.margin == 0:
+            value = number((R + D2) ** 2 / (gamma * gamma))
+        else:
+            value = (math.sqrt(R2) + float(D2)) ** 2 / float(gamma * gamma)
+        rr = "R" if self.margin == 0 else "sqrt(R^2 + 2 margin)"
+        formula = (f"({rr} + D_2)^2/gamma^2, D_2 = (sum_i max(0, gamma - y_i <w*, x_i>)^2)^(1/2) (003, whose text "
+                   f"prints (R+D_2)^/gamma^2 with the exponent lost)")
+        return Bound(number(value) if isinstance(value, float) else value, formula, "003_b7ab3a55ff3b8df7.txt")

@@ -1,0 +1,236 @@
+"""Weighted majority over a finite set of experts, deterministic and randomized.
+
+The setting is seed 004's "Regret Minimization" / best-expert problem: labels need not come from any
+expert, and the goal is to do nearly as well as the best one. Seed 004 states only the regret form
+(average loss <= min_c Loss(c) + sqrt(log |C| / T), "Not in the course"), and seed 002 mentions RWM
+with one expert per OR function; neither gives the algorithms. The rules and the mistake bounds below
+are Littlestone and Warmuth's (The weighted majority algorithm, Information and Computation 108,
+1994), with their short proofs written out so that they can be checked.
+
+Source for the setting: 004_fa953fd58877f776.txt.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+
+from .base import Bound, OnlineLearner, as_int, as_rational, check_label, json_number, number, rng_key
+
+__all__ = ["WeightedMajority", "RandomizedWeightedMajority"]
+
+
+class _Experts(OnlineLearner):
+    """Shared state: the expert matrix (experts x points) and each expert's mistake count e_i.
+
+    Expert i has weight beta^(e_i); the state is the tuple of the e_i (exact, and compact).
+    """
+
+    def __init__(self, experts, beta=Fraction(1, 2)):
+        from ..concept_class import ConceptClass
+
+        who = self.name
+        if isinstance(experts, ConceptClass):
+            self.C = experts
+            self._matrix = experts.matrix
+        else:
+            try:
+                m = np.asarray(experts)
+            except Exception:  # noqa: BLE001 - anything numpy cannot read is not a matrix
+                raise ValueError(f"{who}: experts must be a 0/1 matrix (experts x points) or a ConceptClass") from None
+            if m.ndim != 2 or m.shape[0] == 0 or m.shape[1] == 0 or m.dtype == object or not np.isin(m, (0, 1)).all():
+                raise ValueError(f"{who}: experts must be a non-empty 2-d 0/1 matrix (experts x points) or a ConceptClass")
+            self.C = None
+            self._matrix = m.astype(bool)
+            self._matrix.setflags(write=False)
+        self.beta = as_rational(beta, "beta", who)
+        if not 0 < self.beta < 1:
+            raise ValueError(f"{who}: beta must be strictly between 0 and 1, got {self.beta}; give e.g. beta=1/2")
+        self.N = self._matrix.shape[0]
+        self.e = (0,) * self.N  # mistakes of each expert so far
+
+    def _index(self, x) -> int:
+        """The column of point x: the class's ``index_of``; for a bare matrix, point j is the column
+        index (an int, (j,) or a 1-element array)."""
+        if self.C is not None:
+            return self.C.index_of(x)
+        j = x
+        if isinstance(j, np.ndarray):
+            j = j.ravel().tolist()
+        if isinstance(j, (tuple, list)) and len(j) == 1:
+            j = j[0]
+        if isinstance(j, (bool, np.bool_)) or not isinstance(j, (int, np.integer)) or not 0 <= j < self._matrix.shape[1]:
+            raise ValueError(f"{self.name}: point {x!r} is not a column index 0..{self._matrix.shape[1] - 1} of the expert matrix")
+        return int(j)
+
+    def advice(self, x) -> tuple[int, ...]:
+        """Each expert's label for x."""
+        return tuple(int(v) for v in self._matrix[:, self._index(x)])
+
+    def weights(self) -> tuple[Fraction, ...]:
+        """beta^(e_i) for each expert, exact."""
+        return tuple(self.beta ** k for k in self.e)
+
+    def _charge(self, x, y) -> None:
+        """Every expert that got (x, y) wrong loses a factor beta."""
+        y = check_label(y)
+        col = self._matrix[:, self._index(x)]
+        self.e = tuple(k + 1 if bool(v) != bool(y) else k for k, v in zip(self.e, col))
+
+    def get_params(self) -> dict:
+        return {"beta": json_number(self.beta)}
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(<{self.N} experts>, beta={json_number(self.beta)!r})"
+
+
+class WeightedMajority(_Experts):
+    """Weighted Majority (Littlestone and Warmuth), for the best-expert setting of seed 004.
+
+    Rule: every expert starts with weight 1. Predict 1 iff the total weight of the experts saying 1 is
+    at least that of those saying 0 (ties to 1, as Halving's). After the label, multiply the weight of
+    every expert that was wrong by beta (every round, mistake or not). With beta -> 0 this is Halving.
+
+    Bound (``mistake_bound(m=...)``, m = the mistakes of the best expert, 0 when the labels come from
+    one of the experts): M <= (ln N + m ln(1/beta)) / ln(2/(1 + beta)). Proof: at a mistake at least
+    half of the total weight W is on experts that were wrong, so W shrinks by a factor at most
+    (1 + beta)/2; at the end W >= beta^m (the best expert's weight), and W started at N.
+
+    Source: 004_fa953fd58877f776.txt (the best-expert setting; 004 itself states only the regret form
+    Loss(online) <= min_c Loss(c) + sqrt(log |C| / T)); the algorithm and this bound are Littlestone and
+    Warmuth's (1994), not in the seeds.
+
+    Parameters
+    ----------
+    experts : ConceptClass or 0/1 matrix (experts x points)
+        The rows are the experts. For a bare matrix the points are the column indices; duplicate rows
+        are kept (a ConceptClass has merged them already).
+    beta : number in (0, 1), default 1/2
+        Kept exact.
+
+    Examples
+    --------
+    >>> L = WeightedMajority([[1, 0], [1, 1], [0, 0]], beta="1/2")
+    >>> L.predict_one(0), L.predict_one(1)          # 2 of 3 experts say 1, then 1 of 3
+    (1, 0)
+    >>> L.learn_one(0, 0)                           # experts 0 and 1 were wrong
+    >>> [str(w) for w in L.weights()]
+    ['1/2', '1/2', '1']
+    >>> L.predict_one(0)                            # weight 1 for 1, 1 for 0: a tie goes to 1
+    1
+    >>> round(L.mistake_bound(m=0).value, 3)        # ln 3 / ln(4/3)
+    3.819
+    """
+
+    name = "weighted-majority"
+
+    def predict_one(self, x) -> int:
+        col = self._matrix[:, self._index(x)]
+        ones = zeros = Fraction(0)
+        b = self.beta
+        for k, v in zip(self.e, col):
+            if v:
+                ones += b ** k
+            else:
+                zeros += b ** k
+        return int(ones >= zeros)
+
+    def learn_one(self, x, y) -> None:
+        self._charge(x, y)
+
+    def state_key(self):
+        """The mistake count of every expert (the weights are beta to these powers)."""
+        return self.e
+
+    def mistake_bound(self, m=0) -> Bound:
+        """(ln N + m ln(1/beta)) / ln(2/(1 + beta)) (Littlestone-Warmuth; see the class docstring)."""
+        m = as_int(m, "m", self.name, low=0)
+        b = float(self.beta)
+        value = (math.log(self.N) + m * math.log(1 / b)) / math.log(2 / (1 + b))
+        formula = ("(ln N + m ln(1/beta)) / ln(2/(1 + beta)), m = the best expert's mistakes (Littlestone-Warmuth's "
+                   "weighted majority bound, not in the seeds; 004 states only the regret form "
+                   "Loss(online) <= min_c Loss(c) + sqrt(log |C| / T))")
+        return Bound(number(value), formula, "004_fa953fd58877f776.txt")
+
+
+class RandomizedWeightedMajority(_Experts):
+    """Randomized Weighted Majority (Littlestone and Warmuth), for the best-expert setting of seed 004.
+
+    Rule: weights as in :class:`WeightedMajority` (start at 1, times beta for each mistake of the
+    expert, every round). Each round, predict with one expert drawn with probability proportional to
+    its weight (one draw per round from the learner's own ``numpy.random.Generator``, made after each
+    label; so P(predict 1) = W_1/W).
+
+    Bound (``mistake_bound(m=...)``), an expectation for labels fixed in advance:
+    E[M] <= (ln N + m ln(1/beta)) / (1 - beta). Proof: if a fraction F_t of the weight is wrong in round
+    t, the learner errs with probability F_t and W shrinks by the factor 1 - (1 - beta) F_t <=
+    exp(-(1 - beta) F_t); and beta^m <= W_final <= N exp(-(1 - beta) E[M]).
+
+    Source: 004_fa953fd58877f776.txt (the best-expert setting and the regret form only); seed 002 names
+    RWM; the algorithm and the bound are Littlestone and Warmuth's (1994), not in the seeds.
+
+    Parameters
+    ----------
+    experts : ConceptClass or 0/1 matrix (experts x points)
+    beta : number in (0, 1), default 1/2
+    seed : int, default 0
+        Seed of the generator; the state key includes the generator's state.
+
+    Examples
+    --------
+    >>> L = RandomizedWeightedMajority([[1, 0], [1, 1]], beta="1/3", seed=0)
+    >>> L.predict_one(0)                    # both experts say 1
+    1
+    >>> L.learn_one(1, 1)                   # expert 0 was wrong: weights 1/3 and 1
+    >>> [str(w) for w in L.weights()]
+    ['1/3', '1']
+    >>> round(L.mistake_bound(m=0).value, 4)   # ln 2 / (2/3)
+    1.0397
+    """
+
+    name = "randomized-weighted-majority"
+    _deep_copied = ("rng",)
+
+    def __init__(self, experts, beta=Fraction(1, 2), seed=0):
+        super().__init__(experts, beta)
+        self.seed = as_int(seed, "seed", self.name, low=0)
+        self.rng = np.random.default_rng(self.seed)
+        self._draw()
+
+    def _draw(self) -> None:
+        """h <- expert i with probability beta^(e_i) / W."""
+        w = self.weights()
+        u = Fraction(float(self.rng.random())) * sum(w)
+        acc = Fraction(0)
+        for i, wi in enumerate(w):
+            acc += wi
+            if u < acc:
+                self.h = i
+                return
+        self.h = self.N - 1  # not reached: u < W
+
+    def predict_one(self, x) -> int:
+        return int(self._matrix[self.h, self._index(x)])
+
+    def learn_one(self, x, y) -> None:
+        self._charge(x, y)
+        self._draw()
+
+    def state_key(self):
+        """(mistake counts, the expert drawn for this round, the generator's state)."""
+        return (self.e, self.h, rng_key(self.rng))
+
+    def get_params(self) -> dict:
+        return {"beta": json_number(self.beta), "seed": self.seed}
+
+    def mistake_bound(self, m=0) -> Bound:
+        """E[M] <= (ln N + m ln(1/beta)) / (1 - beta) (Littlestone-Warmuth; see the class docstring)."""
+        m = as_int(m, "m", self.name, low=0)
+        b = float(self.beta)
+        value = (math.log(self.N) + m * math.log(1 / b)) / (1 - b)
+        formula = ("E[M] <= (ln N + m ln(1/beta)) / (1 - beta), m = the best expert's mistakes, labels fixed in "
+                   "advance (Littlestone-Warmuth's randomized weighted majority bound, not in the seeds; 004 states "
+                   "only the regret form Loss(online) <= min_c Loss(c) + sqrt(log |C| / T))")
+        return Bound(number(value), formula, "004_fa953fd58877f776.txt")

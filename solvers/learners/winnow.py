@@ -1,0 +1,461 @@
+"""Winnow: a linear-threshold learner with multiplicative updates, and its variants in the seeds.
+
+Sources:
+
+* 000_a63ee94629bf251e.txt -- Winnow1 (Theta = n/2, predict 1 iff w.x > Theta, promotion doubles,
+  elimination zeroes; u + v <= n/Theta + 2k(lg Theta + 1) = 2 + 2k lg n for an OR of k variables);
+* 002_37d85ee8ba8e1a1c.txt -- Winnow (threshold n, predict + iff w.x >= n, double / halve; at most
+  2 + 3r(1 + lg n) mistakes for an OR of r variables) and Winnow for k-of-r functions (multiply /
+  divide by 1 + epsilon, epsilon = 1/(2k));
+* 003_b7ab3a55ff3b8df7.txt -- balanced Winnow (weights w+ and w-) and Winnow-R (weights never below
+  1/2; 5u + 4 mistakes);
+* 004_fa953fd58877f776.txt -- Winnow with a general parameter beta > 1 and threshold theta, its worked
+  example and its Lemmas 1 and 2 (v <= beta/(beta - 1) d/theta + beta u; w_i <= beta theta).
+
+Weights are kept exact (``fractions.Fraction``), so the state key is exact. In all variants the points
+are 0/1 vectors of length n; "the on-variables" of x are the i with x_i = 1.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from .base import (
+    Bound,
+    OnlineLearner,
+    as_bool,
+    as_int,
+    as_rational,
+    binary_vector,
+    check_label,
+    json_number,
+    lg,
+    number,
+)
+
+__all__ = ["Winnow", "Winnow1", "Winnow2", "BalancedWinnow", "WinnowR", "WinnowKofR"]
+
+_ONE = Fraction(1)
+_HALF = Fraction(1, 2)
+
+
+def _target_size(value, name: str, who: str, n: int) -> int:
+    if value is None:
+        raise ValueError(f"{who}: the mistake bound needs {name}=, the number of relevant variables of the target (0..{n})")
+    return as_int(value, name, who, low=0, high=n)
+
+
+class Winnow(OnlineLearner):
+    """Winnow with weights w, promotion factor alpha and threshold theta.
+
+    Rule: weights start at 1. Predict 1 iff w.x >= theta (w.x > theta when ``strict``). On a false
+    negative (label 1, predicted 0), *promotion*: multiply the weight of every on-variable by alpha. On
+    a false positive (label 0, predicted 1), *demotion*: divide those weights by alpha
+    (``demotion="divide"``) or set them to 0 (``demotion="zero"``, seed 000's elimination). Correct
+    predictions change nothing.
+
+    Bound, for a target that is an OR of r variables (``mistake_bound(r=...)``), derived here from the
+    seeds' arguments with general alpha and theta: each promotion multiplies a relevant weight by alpha,
+    relevant weights are never demoted, and a weight is promoted only while it is below theta (at most
+    theta when strict), so u <= r t with t = #{j >= 0 : alpha^j < theta} (002's count); the total
+    weight starts at n, grows by at most (alpha - 1) theta per promotion and falls by at least
+    (1 - 1/alpha) theta per halving demotion (theta per zeroing one) and stays >= 0, so
+    v <= alpha n / ((alpha - 1) theta) + alpha u (004's Lemma 1), respectively v <= n/theta + (alpha - 1) u
+    (000's Lemma 1). Hence u + v <= (1 + alpha) r t + alpha n / ((alpha - 1) theta) (divide) or
+    alpha r t + n / theta (zero).
+
+    Source: 004_fa953fd58877f776.txt (Winnow with beta and theta, Lemma 1; its worked example is the
+    first doctest below); 000_a63ee94629bf251e.txt for the zeroing demotion.
+
+    Parameters
+    ----------
+    n : int
+        The number of variables.
+    alpha : int, Fraction, str or float, default 2
+        The promotion factor (004's beta), > 1; kept exact (a float is read as the decimal it prints).
+    theta : number, optional
+        The threshold, > 0; default n (002, 003).
+    demotion : {"divide", "zero"}, default "divide"
+    strict : bool, default False
+        Predict 1 iff w.x > theta (000's Winnow1) instead of >= theta (002, 004).
+
+    Examples
+    --------
+    Seed 004's example: target x1 v x2, theta = 2, beta = 2.
+
+    >>> L = Winnow(4, alpha=2, theta=2)
+    >>> L.predict_one((0, 0, 1, 1)); L.learn_one((0, 0, 1, 1), 0)    # w.x = 2 >= 2: demotion
+    1
+    >>> [str(w) for w in L.w]
+    ['1', '1', '1/2', '1/2']
+    >>> L.learn_one((1, 0, 1, 0), 1); L.learn_one((0, 1, 0, 1), 1)     # two promotions
+    >>> [str(w) for w in L.w]
+    ['2', '2', '1', '1']
+    >>> L.mistake_bound(r=2).value      # 3 * 2 * 1 + 2 * 4 / 2; t = #{j : 2^j < 2} = 1
+    10
+    """
+
+    name = "winnow"
+
+    def __init__(self, n, *, alpha=2, theta=None, demotion="divide", strict=False):
+        who = self.name
+        self.n = as_int(n, "n", who, low=1)
+        self.alpha = as_rational(alpha, "alpha", who)
+        if self.alpha <= 1:
+            raise ValueError(f"{who}: alpha must be greater than 1, got {self.alpha}; give e.g. alpha=2")
+        self.theta = Fraction(self.n) if theta is None else as_rational(theta, "theta", who)
+        if self.theta <= 0:
+            raise ValueError(f"{who}: theta must be positive, got {self.theta}; give e.g. theta={self.n}")
+        if demotion not in ("divide", "zero"):
+            raise ValueError(f"{who}: demotion must be 'divide' or 'zero', got {demotion!r}")
+        self.demotion_rule = demotion
+        self.strict = as_bool(strict, "strict", who)
+        self.w = (_ONE,) * self.n
+
+    # ------------------------------------------------------------------ the rule
+    def score(self, x) -> Fraction:
+        """w.x for a 0/1 vector x."""
+        return self._score(binary_vector(x, self.n, self.name))
+
+    def _score(self, x: tuple) -> Fraction:
+        return sum((w for w, v in zip(self.w, x) if v), Fraction(0))
+
+    def _fires(self, s: Fraction) -> bool:
+        return s > self.theta if self.strict else s >= self.theta
+
+    def predict_one(self, x) -> int:
+        return int(self._fires(self.score(x)))
+
+    def learn_one(self, x, y) -> None:
+        y = check_label(y)
+        x = binary_vector(x, self.n, self.name)
+        yhat = self._fires(self._score(x))
+        if y == 1 and not yhat:
+            self.promotion(x)
+        elif y == 0 and yhat:
+            self.demotion(x)
+
+    def promotion(self, x) -> None:
+        """Multiply the weights of the on-variables of x by alpha."""
+        a = self.alpha
+        self.w = tuple(w * a if v else w for w, v in zip(self.w, x))
+
+    def demotion(self, x) -> None:
+        """Divide the weights of the on-variables of x by alpha, or zero them."""
+        if self.demotion_rule == "zero":
+            self.w = tuple(Fraction(0) if v else w for w, v in zip(self.w, x))
+        else:
+            a = self.alpha
+            self.w = tuple(w / a if v else w for w, v in zip(self.w, x))
+
+    # ------------------------------------------------------------------ protocol
+    def state_key(self):
+        """The weights, as exact Fractions."""
+        return self.w
+
+    def get_params(self) -> dict:
+        return {"n": self.n, "alpha": json_number(self.alpha), "theta": json_number(self.theta),
+                "demotion": self.demotion_rule, "strict": self.strict}
+
+    def promotions_per_weight(self) -> int:
+        """t: how many promotions one relevant weight can get (alpha^j must stay below theta)."""
+        t, w = 0, _ONE
+        while (w <= self.theta) if self.strict else (w < self.theta):
+            t += 1
+            w *= self.alpha
+        return t
+
+    def mistake_bound(self, r=None) -> Bound:
+        """The bound for an OR of r variables, derived in the class docstring."""
+        r = _target_size(r, "r", self.name, self.n)
+        a, theta, n = self.alpha, self.theta, self.n
+        t = self.promotions_per_weight()
+        rel = "<=" if self.strict else "<"
+        if self.demotion_rule == "divide":
+            value = (1 + a) * r * t + a * n / ((a - 1) * theta)
+            formula = (f"u + v <= (1 + alpha) r t + alpha n / ((alpha - 1) theta) for an OR of r variables, "
+                       f"t = #{{j >= 0 : alpha^j {rel} theta}} = {t} (derived here: 004's Lemma 1 "
+                       f"v <= beta/(beta - 1) d/theta + beta u, with u <= r t as in 002)")
+            return Bound(number(value), formula, "004_fa953fd58877f776.txt")
+        value = a * r * t + Fraction(n) / theta
+        formula = (f"u + v <= alpha r t + n / theta for an OR of r variables, t = #{{j >= 0 : alpha^j {rel} theta}} "
+                   f"= {t} (derived here with 000's Lemma 1 for zeroing: v <= n/theta + (alpha - 1) u, u <= r t)")
+        return Bound(number(value), formula, "000_a63ee94629bf251e.txt")
+
+
+class Winnow1(Winnow):
+    """Winnow1 of seed 000: Theta = n/2, predict 1 iff w.x > Theta, promotion doubles, elimination zeroes.
+
+    Rule: w = (1, ..., 1). Predict 1 iff w.x > n/2. If c(x) = 1 but w.x <= Theta, double every w_i with
+    x_i = 1 (promotion); if c(x) = 0 but w.x > Theta, zero every w_i with x_i = 1 (elimination).
+    Bound: u + v <= n/Theta + 2k(lg Theta + 1) = 2 + 2k lg n for a target that is an OR of k variables.
+
+    Source: 000_a63ee94629bf251e.txt (Winnow1 and its theorem).
+
+    Parameters
+    ----------
+    n : int
+
+    Examples
+    --------
+    >>> L = Winnow1(4)                      # Theta = 2
+    >>> L.predict_one((1, 1, 0, 0))         # w.x = 2 is not > 2
+    0
+    >>> L.learn_one((1, 1, 0, 0), 1)        # promotion
+    >>> L.learn_one((0, 1, 1, 0), 0)        # w.x = 3 > 2: elimination of x2, x3
+    >>> [int(w) for w in L.w]
+    [2, 0, 0, 1]
+    >>> L.mistake_bound(k=1).value          # 2 + 2 * 1 * lg 4
+    6
+    """
+
+    name = "winnow1"
+
+    def __init__(self, n):
+        n = as_int(n, "n", self.name, low=1)
+        super().__init__(n, alpha=2, theta=Fraction(n, 2), demotion="zero", strict=True)
+
+    def get_params(self) -> dict:
+        return {"n": self.n}
+
+    def mistake_bound(self, k=None) -> Bound:
+        """2 + 2k lg n for an OR of k variables (000)."""
+        k = _target_size(k, "k", self.name, self.n)
+        return Bound(number(2 + 2 * k * lg(self.n)), "n/Theta + 2k(lg Theta + 1) = 2 + 2k lg n (Theta = n/2), "
+                     "for an OR of k variables", "000_a63ee94629bf251e.txt")
+
+
+class Winnow2(Winnow):
+    """Winnow of seed 002 (the "basic version"): threshold n, double on false negatives, halve on false positives.
+
+    Rule: w = (1, ..., 1); output + iff w.x >= n; on a positive example predicted negative double w_i
+    for each x_i = 1; on a negative example predicted positive halve them. Bound: at most
+    2 + 3r(1 + lg n) mistakes when the target is an OR of r variables (r(1 + lg n) on positives, at
+    most twice that plus 2 on negatives).
+
+    Source: 002_37d85ee8ba8e1a1c.txt (the Winnow algorithm and its theorem).
+
+    Parameters
+    ----------
+    n : int
+
+    Examples
+    --------
+    >>> L = Winnow2(4)
+    >>> L.predict_one((1, 0, 0, 0))         # 1 < 4
+    0
+    >>> L.learn_one((1, 0, 0, 0), 1)
+    >>> [int(w) for w in L.w]
+    [2, 1, 1, 1]
+    >>> L.mistake_bound(r=1).value          # 2 + 3 * 1 * (1 + lg 4)
+    11
+    """
+
+    name = "winnow2"
+
+    def __init__(self, n):
+        n = as_int(n, "n", self.name, low=1)
+        super().__init__(n, alpha=2, theta=n, demotion="divide", strict=False)
+
+    def get_params(self) -> dict:
+        return {"n": self.n}
+
+    def mistake_bound(self, r=None) -> Bound:
+        """2 + 3r(1 + lg n) for an OR of r variables (002)."""
+        r = _target_size(r, "r", self.name, self.n)
+        return Bound(number(2 + 3 * r * (1 + lg(self.n))), "2 + 3r(1 + lg n), for an OR of r variables",
+                     "002_37d85ee8ba8e1a1c.txt")
+
+
+class WinnowR(Winnow2):
+    """Winnow-R of seed 003: Winnow (threshold n, double / halve) whose weights never go below 1/2.
+
+    Rule: as :class:`Winnow2`, except that a demotion sets w_i <- max(w_i / 2, 1/2). Bound: 5u + 4
+    mistakes (003; "as compared to 3u + 2" for Winnow), where u bounds the promotions; for an OR of r
+    variables u <= r(1 + lg n) (002's count), so at most 5r(1 + lg n) + 4.
+
+    Source: 003_b7ab3a55ff3b8df7.txt (Winnow-R, 5u + 4).
+
+    Parameters
+    ----------
+    n : int
+
+    Examples
+    --------
+    >>> L = WinnowR(2)                                      # threshold 2
+    >>> L.learn_one((1, 1), 0)                              # 2 >= 2: demotion to (1/2, 1/2)
+    >>> L.learn_one((1, 0), 1); L.learn_one((1, 0), 1)      # two promotions of x1: (2, 1/2)
+    >>> L.learn_one((1, 1), 0)                              # 5/2 >= 2: x2 stays at 1/2
+    >>> [str(w) for w in L.w]
+    ['1', '1/2']
+    >>> L.mistake_bound(r=1).value                          # 5 * 1 * (1 + lg 2) + 4
+    14
+    """
+
+    name = "winnow-r"
+
+    def demotion(self, x) -> None:
+        """Halve the weights of the on-variables of x, but never below 1/2."""
+        a = self.alpha
+        self.w = tuple(max(w / a, _HALF) if v else w for w, v in zip(self.w, x))
+
+    def mistake_bound(self, r=None) -> Bound:
+        """5u + 4 with u = r(1 + lg n) for an OR of r variables (003, with 002's u)."""
+        r = _target_size(r, "r", self.name, self.n)
+        return Bound(number(5 * r * (1 + lg(self.n)) + 4), "5u + 4 with u = r(1 + lg n) promotions, for an OR of "
+                     "r variables (003 states 5u + 4; u <= r(1 + lg n) is 002's count)", "003_b7ab3a55ff3b8df7.txt")
+
+
+class WinnowKofR(Winnow):
+    """Winnow for k-of-r functions (seed 002): multiply / divide by 1 + epsilon, epsilon = 1/(2k), threshold n.
+
+    Rule: w = (1, ..., 1); predict 1 iff w.x >= n; on a mistake on a positive example multiply the
+    weights of the on-variables by 1 + epsilon, on a mistake on a negative example divide them by it.
+    Target: "at least k of the r relevant variables are on".
+
+    Bound (``mistake_bound(r=...)``), derived here from 002's two inequalities. A relevant weight is
+    promoted only while it is below n, so it holds at most c = #{j >= 0 : (1 + eps)^j < n}
+    = ceil(log_(1+eps) n) chips (002 writes log_(1+eps) n, one chip short); a mistake on a positive puts
+    >= k chips on relevant weights and one on a negative removes <= k - 1, so
+    k M_pos - (k - 1) M_neg <= r c; the total weight gives M_neg <= (1 + eps) M_pos + (1 + eps)/eps.
+    With eps = 1/(2k), k - (k - 1)(1 + eps) = (k + 1)/(2k) and (1 + eps)/eps = 2k + 1, so exactly
+    M_pos <= 2k/(k + 1) (r c + (k - 1)(2k + 1)) and
+    M_pos + M_neg <= (4k + 1)/(k + 1) (r c + (k - 1)(2k + 1)) + 2k + 1.
+
+    Source: 002_37d85ee8ba8e1a1c.txt (Winnow for majority-vote functions).
+
+    Parameters
+    ----------
+    n : int
+    k : int
+        1 <= k <= n.
+
+    Examples
+    --------
+    >>> L = WinnowKofR(4, k=2)              # epsilon = 1/4
+    >>> L.learn_one((1, 1, 0, 0), 1)        # 2 < 4: promotion by 5/4
+    >>> [str(w) for w in L.w]
+    ['5/4', '5/4', '1', '1']
+    >>> L.mistake_bound(r=2).value          # c = 7 ((5/4)^6 < 4 <= (5/4)^7): 3 (2 * 7 + 5) + 5
+    62
+    """
+
+    name = "winnow-k-of-r"
+
+    def __init__(self, n, k):
+        n = as_int(n, "n", self.name, low=1)
+        self.k = as_int(k, "k", self.name, low=1, high=n)
+        super().__init__(n, alpha=1 + Fraction(1, 2 * self.k), theta=n, demotion="divide", strict=False)
+
+    def get_params(self) -> dict:
+        return {"n": self.n, "k": self.k}
+
+    def chips_per_weight(self) -> int:
+        """c = #{j >= 0 : (1 + 1/(2k))^j < n}, in integers: (2k + 1)^j < n (2k)^j."""
+        c, num, den = 0, 1, 1
+        while num < self.n * den:
+            c += 1
+            num *= 2 * self.k + 1
+            den *= 2 * self.k
+        return c
+
+    def mistake_bound(self, r=None) -> Bound:
+        """(4k + 1)/(k + 1) (r c + (k - 1)(2k + 1)) + 2k + 1 for a k-of-r target (derived from 002)."""
+        r = _target_size(r, "r", self.name, self.n)
+        k, c = self.k, self.chips_per_weight()
+        value = Fraction(4 * k + 1, k + 1) * (r * c + (k - 1) * (2 * k + 1)) + 2 * k + 1
+        formula = (f"(4k + 1)/(k + 1) (r c + (k - 1)(2k + 1)) + 2k + 1 with c = #{{j >= 0 : (1 + eps)^j < n}} = {c}, "
+                   f"eps = 1/(2k) (derived here by solving 002's inequalities k M_pos - (k - 1) M_neg <= r c and "
+                   f"M_neg <= (1 + eps) M_pos + (1 + eps)/eps exactly; 002 states only O(rk log n))")
+        return Bound(number(value), formula, "002_37d85ee8ba8e1a1c.txt")
+
+
+class BalancedWinnow(OnlineLearner):
+    """Balanced Winnow of seed 003: two weights per variable, the effective weight is their difference.
+
+    Rule: w+ = w- = (1, ..., 1) (003 gives no initial weights for this variant; these are its Winnow's
+    "Initialize w = 1"), threshold theta (default n, 003's Winnow's). Predict 1 iff (w+ - w-).x > theta.
+    Seed 003's updates, taken literally:
+
+    * if y = 1 but (w+ - w-).x <= theta: w+_i <- alpha w+_i and w-_i <- w-_i / alpha where x_i = 1;
+    * if y = 0 but (w+ - w-).x >= theta: w+_i <- w+_i / alpha and w-_i <- alpha w-_i where x_i = 1.
+
+    So at (w+ - w-).x = theta exactly the learner predicts 0 and, on label 0, still demotes (003's two
+    conditions overlap there). Seed 003 uses alpha = 2 and states no mistake bound for this variant.
+
+    Source: 003_b7ab3a55ff3b8df7.txt (balanced Winnow, w+ and w-).
+
+    Parameters
+    ----------
+    n : int
+    alpha : number, default 2
+        > 1.
+    theta : number, optional
+        Any rational threshold; default n.
+
+    Examples
+    --------
+    >>> L = BalancedWinnow(2)               # theta = 2; (w+ - w-).x = 0
+    >>> L.predict_one((1, 0))
+    0
+    >>> L.learn_one((1, 0), 1)              # promotion of x1: w+_1 = 2, w-_1 = 1/2
+    >>> str(L.score((1, 0)))
+    '3/2'
+    >>> L.mistake_bound().value
+    inf
+    """
+
+    name = "balanced-winnow"
+
+    def __init__(self, n, *, alpha=2, theta=None):
+        who = self.name
+        self.n = as_int(n, "n", who, low=1)
+        self.alpha = as_rational(alpha, "alpha", who)
+        if self.alpha <= 1:
+            raise ValueError(f"{who}: alpha must be greater than 1, got {self.alpha}; give e.g. alpha=2")
+        self.theta = Fraction(self.n) if theta is None else as_rational(theta, "theta", who)
+        self.wp = (_ONE,) * self.n
+        self.wm = (_ONE,) * self.n
+
+    def score(self, x) -> Fraction:
+        """(w+ - w-).x for a 0/1 vector x."""
+        return self._score(binary_vector(x, self.n, self.name))
+
+    def _score(self, x: tuple) -> Fraction:
+        return sum((p - m for p, m, v in zip(self.wp, self.wm, x) if v), Fraction(0))
+
+    def predict_one(self, x) -> int:
+        return int(self.score(x) > self.theta)
+
+    def learn_one(self, x, y) -> None:
+        y = check_label(y)
+        x = binary_vector(x, self.n, self.name)
+        s = self._score(x)
+        if y == 1 and s <= self.theta:
+            self.promotion(x)
+        elif y == 0 and s >= self.theta:
+            self.demotion(x)
+
+    def promotion(self, x) -> None:
+        """w+_i <- alpha w+_i, w-_i <- w-_i / alpha for the on-variables of x."""
+        a = self.alpha
+        self.wp = tuple(p * a if v else p for p, v in zip(self.wp, x))
+        self.wm = tuple(m / a if v else m for m, v in zip(self.wm, x))
+
+    def demotion(self, x) -> None:
+        """w+_i <- w+_i / alpha, w-_i <- alpha w-_i for the on-variables of x."""
+        a = self.alpha
+        self.wp = tuple(p / a if v else p for p, v in zip(self.wp, x))
+        self.wm = tuple(m * a if v else m for m, v in zip(self.wm, x))
+
+    def state_key(self):
+        """(w+, w-), as exact Fractions."""
+        return (self.wp, self.wm)
+
+    def get_params(self) -> dict:
+        return {"n": self.n, "alpha": json_number(self.alpha), "theta": json_number(self.theta)}
+
+    def mistake_bound(self) -> Bound:
+        """None is stated in 003: math.inf."""
+        return Bound(math.inf, "no bound stated in 003", "003_b7ab3a55ff3b8df7.txt")
