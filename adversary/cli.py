@@ -282,6 +282,7 @@ def _add_opt(p) -> None:
     _add_class_source(p)
     p.add_argument("--json", action="store_true", help="print one JSON object (opt, lower, upper, concepts, points, seconds, ...)")
     p.add_argument("--tree", metavar="OUT", help="write the mistake tree (certificate of the lower bound) to OUT: .json, .dot or .graphml")
+    p.add_argument("--proof", metavar="OUT", help="write the certificate of the upper bound to OUT (.json; check it with verify)")
     p.add_argument("--time-limit", type=_positive_seconds, metavar="S", help="stop after S seconds and report the proven bounds")
     p.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="worker processes (default 1)")
     p.add_argument("--engine", choices=("auto", "search", "table"), default="auto",
@@ -316,6 +317,7 @@ def _work_text(stats: dict) -> str:
 
 def _run_opt(args) -> int:
     tree_path = _check_output_path(args.tree, TREE_FORMATS, "the tree file") if args.tree else None
+    proof_path = _check_output_path(args.proof, (".json",), "the certificate file") if args.proof else None
     C, label, family, params = _load_class(args)
     bar = _Progress(enabled=not args.quiet)
 
@@ -336,6 +338,17 @@ def _run_opt(args) -> int:
             r.tree.write(tree_path)
         except (OSError, ValueError) as e:
             tree_error = f"could not write the tree to {str(tree_path)!r}: {e}"
+    proof_error = None
+    if proof_path is not None:
+        from solvers.certificate import ProofTooLarge
+
+        try:
+            proof = r.solver.upper_proof(r.upper)
+            proof_path.write_text(json.dumps(proof, separators=(",", ":")) + "\n")
+        except ProofTooLarge as e:
+            proof_error = f"no upper-bound certificate written: {e}"
+        except OSError as e:
+            proof_error = f"could not write the certificate to {str(proof_path)!r}: {e.strerror or e}"
     seconds = r.stats.get("seconds")
     if args.json:
         out = {
@@ -345,6 +358,7 @@ def _run_opt(args) -> int:
             "matrix": args.matrix, "engine": r.stats.get("engine"), "nodes": r.stats.get("nodes"),
             "memo": r.stats.get("memo"), "stopped": stopped,
             "tree": str(tree_path) if tree_path is not None and tree_error is None else None,
+            "proof": str(proof_path) if proof_path is not None and proof_error is None else None,
         }
         print(json.dumps(_json_safe(out)))
     else:
@@ -363,12 +377,14 @@ def _run_opt(args) -> int:
         ]
         if tree_path is not None and tree_error is None and r.tree is not None:
             rows.append(("tree", f"mistake tree of depth {r.tree.depth} written to {tree_path}"))
+        if proof_path is not None and proof_error is None:
+            rows.append(("proof", f"certificate of Opt(C) <= {r.upper} written to {proof_path}"))
         width = max(len(k) for k, _ in rows) + 2
         for k, v in rows:
             print(f"{k + ':':<{width}}{v}")
     sys.stdout.flush()
-    if tree_error is not None:
-        return _error(tree_error, EXIT_FAILED)
+    if tree_error is not None or proof_error is not None:
+        return _error(tree_error or proof_error, EXIT_FAILED)
     return EXIT_INTERRUPTED if stopped == "interrupted" else EXIT_OK
 
 
@@ -450,8 +466,22 @@ def _verify_witness_file(args, data) -> int:
     return EXIT_OK
 
 
+def _verify_upper_file(args, data) -> int:
+    """An upper-bound certificate (solvers.certificate.verify_upper), checked against its class."""
+    from solvers.certificate import TreeError, verify_upper
+
+    C, label, _, _ = _load_class(args)
+    try:
+        u = verify_upper(data, C)
+    except TreeError as e:
+        print(f"FAILED: {_one_line(e)} (certificate {args.file}, class {label})", flush=True)
+        return EXIT_FAILED
+    print(f"OK: upper-bound certificate verified ({len(data.get('entries', []))} entries), so Opt(C) <= {u}")
+    return EXIT_OK
+
+
 # kind -> checker (a file without "kind" is a mistake tree).
-VERIFIERS = {"tree": _verify_tree_file, "witness": _verify_witness_file}
+VERIFIERS = {"tree": _verify_tree_file, "witness": _verify_witness_file, "upper-bound": _verify_upper_file}
 
 
 def _run_verify(args) -> int:

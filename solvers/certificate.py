@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["MistakeTree", "verify_tree", "load_tree", "TreeError"]
+__all__ = ["MistakeTree", "verify_tree", "verify_upper", "load_tree", "TreeError", "ProofTooLarge"]
 
 
 class TreeError(ValueError):
@@ -165,3 +165,86 @@ def _fmt(path) -> str:
     if not path:
         return "the root"
     return " ".join(f"x{j}={b}" for j, b in path)
+
+
+# ---------------------------------------------------------------------------------------- upper bounds
+class ProofTooLarge(ValueError):
+    """The upper-bound certificate would exceed the size limit."""
+
+
+def verify_upper(proof: dict, C) -> int:
+    """Check an upper-bound certificate ``Opt(C) <= u`` against ``C`` from scratch; return ``u``.
+
+    The certificate is ``{"kind": "upper-bound", "bound": u, "entries": [{"path": [[j, b], ...],
+    "bound": h}, ...]}``. Each entry names a version space by the labelled examples that lead to it
+    (point ``j`` labelled ``b``) and claims Opt <= h for it. It is *valid* when, for every point x
+    that splits that version space V, one side V_x^b has fewer than 2^h concepts (so Opt(V_x^b) <= h-1
+    by the Halving bound, seeds 000 and 004) or is itself an entry claiming at most h - 1; or when V
+    holds fewer than 2^(h+1) concepts. By the recurrence of seed 000 (Opt(V) = max over splitting x of
+    1 + min(Opt(V_x^0), Opt(V_x^1))), induction on |V| shows every claim true. The root (empty path)
+    must be an entry claiming ``u``, or the whole class must have fewer than 2^(u+1) concepts.
+
+    Like :func:`verify_tree`, this uses only the boolean matrix, never the solver.
+
+    Raises
+    ------
+    TreeError
+        Saying which entry fails and why.
+    """
+    if not isinstance(proof, dict) or proof.get("kind") != "upper-bound":
+        raise TreeError('an upper-bound certificate is {"kind": "upper-bound", "bound": u, "entries": [...]}')
+    u = proof.get("bound")
+    entries = proof.get("entries")
+    if isinstance(u, bool) or not isinstance(u, int) or u < 0:
+        raise TreeError(f"bound {u!r} is not a whole number >= 0")
+    if not isinstance(entries, list):
+        raise TreeError('"entries" must be a list of {"path": [[j, b], ...], "bound": h}')
+    M = np.asarray(C.matrix, dtype=bool)
+    m, n_points = M.shape
+    if m < 2 ** (u + 1):
+        return u  # the Halving bound alone: Opt(C) <= floor(log2 |C|) <= u
+    claims: dict[bytes, int] = {}
+    masks = []
+    for i, e in enumerate(entries):
+        if not isinstance(e, dict) or not isinstance(e.get("path"), list):
+            raise TreeError(f"entry {i} is not {{\"path\": [[j, b], ...], \"bound\": h}}")
+        h = e.get("bound")
+        if isinstance(h, bool) or not isinstance(h, int) or h < 0:
+            raise TreeError(f"entry {i} claims bound {h!r}, not a whole number >= 0")
+        mask = np.ones(m, dtype=bool)
+        for step in e["path"]:
+            if (not isinstance(step, list) or len(step) != 2 or not isinstance(step[0], int)
+                    or isinstance(step[0], bool) or not 0 <= step[0] < n_points or step[1] not in (0, 1)):
+                raise TreeError(f"entry {i} has the path step {step!r}; give [point index, 0 or 1]")
+            mask &= M[:, step[0]] == bool(step[1])
+        key = np.packbits(mask).tobytes()
+        if key in claims:
+            h = min(h, claims[key])
+        claims[key] = h
+        masks.append((i, mask, h))
+    root = np.packbits(np.ones(m, dtype=bool)).tobytes()
+    if claims.get(root, u + 1) > u:
+        raise TreeError(f"no entry with the empty path claims Opt(C) <= {u}")
+    for i, mask, h in masks:
+        size = int(mask.sum())
+        if size < 2 ** (h + 1):
+            continue
+        if h == 0:
+            raise TreeError(f"entry {i} claims Opt <= 0 for {size} concepts")
+        rows = M[mask]
+        ones = rows.sum(axis=0)
+        small = 2**h
+        for j in np.flatnonzero((ones > 0) & (ones < size)):
+            c1 = int(ones[j])
+            if c1 < small or size - c1 < small:
+                continue
+            col = M[:, j]
+            k1 = np.packbits(mask & col).tobytes()
+            k0 = np.packbits(mask & ~col).tobytes()
+            if claims.get(k1, h) <= h - 1 or claims.get(k0, h) <= h - 1:
+                continue
+            raise TreeError(
+                f"entry {i} (path {_fmt(tuple(map(tuple, entries[i]['path'])))}, Opt <= {h}): point {int(j)} splits it "
+                f"into {size - c1} + {c1} concepts and neither side is shown to have Opt <= {h - 1}"
+            )
+    return u

@@ -49,7 +49,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from .concept_class import ConceptClass
-from .certificate import MistakeTree
+from .certificate import MistakeTree, ProofTooLarge
 from .table import MAX_TABLE_POINTS, OptTable, TableStop
 
 __all__ = ["opt", "OptResult", "Solver"]
@@ -395,6 +395,63 @@ class Solver:
         return lo, hi
 
     # ------------------------------------------------------------------ certificates
+    def upper_proof(self, h: int, V: int | None = None, *, limit: int = 100_000) -> dict:
+        """An upper-bound certificate "Opt(V) <= h" (see :func:`solvers.certificate.verify_upper`).
+
+        Walks the refutation the search proved: for every distinct split of a version space that
+        the Halving bound does not settle, one side with Opt <= h - 1 (from the memo, or asked
+        again if the memo dropped it). Raises :class:`ProofTooLarge` past ``limit`` entries.
+        """
+        T = self.table if self.table is not None and self.table.complete and V is None else None
+        V = self.full if V is None else V
+        entries: list[dict] = []
+        best: dict[int, int] = {}
+        stack = [(V, h, (), T.root if T is not None else None)]
+        while stack:
+            W, b, path, p = stack.pop()
+            if W.bit_count() < (1 << (b + 1)) or best.get(W, b + 1) <= b:
+                continue
+            best[W] = b
+            entries.append({"path": [list(step) for step in path], "bound": b})
+            if len(entries) > limit:
+                raise ProofTooLarge(
+                    f"the upper-bound certificate needs more than {limit} entries; "
+                    "raise the limit or use a smaller class"
+                )
+            if b == 0:
+                raise RuntimeError("internal error: a version space of >= 2 concepts claimed Opt <= 0")
+            masks, idxs = self._distinct_splits(W, self.root_masks)
+            for s1, i in zip(masks, idxs):
+                j = self.root_points[i]
+                side = None
+                for lab, child in ((1, s1), (0, W ^ s1)):
+                    if child.bit_count() < (1 << b):
+                        side = ()
+                        break
+                for lab, child in ((1, s1), (0, W ^ s1)):
+                    if side is not None:
+                        break
+                    if T is not None:  # the table knows Opt of every subcube exactly
+                        if T.value(T.child(p, i, lab)) <= b - 1:
+                            side = (child, lab)
+                        continue
+                    e = self.memo.get(child)
+                    if e is not None and e[1] <= b - 1:
+                        side = (child, lab)
+                if side is None and T is None:
+                    for lab, child in sorted(((1, s1), (0, W ^ s1)), key=lambda t: t[1].bit_count()):
+                        if not self.at_least(child, b):
+                            side = (child, lab)
+                            break
+                if side is None:
+                    raise RuntimeError(f"internal error: Opt <= {b} does not hold for a version space")
+                if side:
+                    child, lab = side
+                    # The checker looks children up by the set they hold, so the label of the
+                    # representative point j names the same set as any equivalent point's.
+                    stack.append((child, b - 1, path + ((j, lab),), T.child(p, i, lab) if T is not None else None))
+        return {"kind": "upper-bound", "bound": h, "concepts": self.C.n_concepts, "entries": entries}
+
     def mistake_tree(self, V: int, d: int):
         """A mistake tree of depth ``d`` for V as nested dicts (requires Opt(V) >= d)."""
         return self._tree(V, d, self.root_masks, self.root_points)
