@@ -10,6 +10,9 @@ Commands (DESIGN.md, section CLI)::
     littlestone verify TREE.json (FAMILY k=v ... | --matrix FILE)
     littlestone verify WITNESS.json [--exact]
     littlestone table FAMILY [k=v ...] --grid n=2..8 k=1..3  [--format md|csv|json] [--time-limit S] [--jobs N]
+    littlestone attack LEARNER [k=v ...] (--class FAMILY [k=v ...] | --matrix FILE)
+                       [--strategy exact|tree|beam|mcts|local|geometric|auto] [--time-limit S] [--seed N]
+                       [--jobs N] [--json] [--witness OUT.json] [--quiet]
 
 Each command is a pair of functions, ``_add_<name>(parser)`` declaring its arguments and
 ``_run_<name>(args) -> int`` running it, listed in :data:`COMMANDS`; a new command (``attack``)
@@ -39,6 +42,7 @@ import math
 import os
 import sys
 import time
+from fractions import Fraction
 from pathlib import Path
 
 __all__ = ["main", "COMMANDS", "CLIError"]
@@ -565,6 +569,233 @@ def _run_learners(args) -> int:
     return EXIT_OK
 
 
+# ---------------------------------------------------------------------------------------- attack
+# adversary.attack: attack(learner, C, learner_params=, strategy=, time_limit=, seed=, jobs=, progress=)
+# -> AttackResult (mistakes, bound, opt, verdict, witness, strategy, exact, stats, message).
+def _add_attack(p) -> None:
+    p.add_argument("learner", metavar="LEARNER", help="the learner to attack (see 'littlestone learners')")
+    p.add_argument("learner_params", nargs="*", metavar="k=v",
+                   help="the learner's parameters; n (or d) defaults from the class")
+    p.add_argument("--class", dest="cls", nargs="+", metavar="FAMILY k=v",
+                   help="the class: a family and its parameters (see 'littlestone families'), or "
+                        "margin-halfspaces d=D gamma=G [R=1]")
+    p.add_argument("--matrix", metavar="FILE", help="read the class from a .json, .csv or .npy 0/1 matrix instead")
+    p.add_argument("--strategy", default="auto", metavar="S",
+                   help="exact, tree, beam, mcts, local, geometric or auto (default)")
+    p.add_argument("--time-limit", type=_positive_seconds, metavar="S",
+                   help="stop after S seconds and report the best verified sequence found")
+    p.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the randomized strategies (default 0)")
+    p.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="worker processes (default 1)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object (mistakes, bound, verdict, opt, witness, strategy, exact, stats)")
+    p.add_argument("--witness", metavar="OUT.json", help="write the verified witness to OUT.json ('littlestone verify' re-checks it)")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def _kv_items(items, what: str) -> dict:
+    """``["n=5", "alpha=3/2"]`` -> ``{"n": "5", "alpha": "3/2"}`` (the library reads the strings)."""
+    out = {}
+    for item in items:
+        key, eq, value = str(item).partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq or not key or not value:
+            raise CLIError(f"{what} {item!r} is not name=value; write e.g. n=5")
+        if key in out:
+            raise CLIError(f"{what} {key!r} is given twice; give it once")
+        out[key] = value
+    return out
+
+
+def _margin_value(text: str):
+    """A margin-halfspaces parameter: an int, a decimal (read as it prints) or a rational string."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        f = float(text)
+    except ValueError:
+        return text  # "1/3": load_class reads rational strings exactly, and says what is wrong otherwise
+    return f if repr(f) == text or str(f) == text else text
+
+
+def _attack_class(args):
+    """The class of ``attack``: (class object or spec, label)."""
+    from adversary.game import MARGIN_FAMILY, load_class
+    from solvers.concept_class import ConceptClass
+
+    given = list(args.cls or [])
+    if args.matrix is not None and given:
+        raise CLIError(f"give either --class FAMILY k=v ... or --matrix FILE, not both (got --class {given[0]} and --matrix)")
+    if args.matrix is None and not given:
+        raise CLIError("give a class: --class FAMILY k=v ... (see 'littlestone families') or --matrix FILE")
+    if args.matrix is not None:
+        C = ConceptClass.from_file(args.matrix)
+        return C, f"matrix {args.matrix}"
+    name, items = given[0], given[1:]
+    if name == MARGIN_FAMILY:
+        params = {k: (int(v) if k == "d" and v.lstrip("-").isdigit() else _margin_value(v))
+                  for k, v in _kv_items(items, f"{MARGIN_FAMILY} parameter").items()}
+        H = load_class({"family": MARGIN_FAMILY, "params": params})  # WitnessError says what is wrong
+        return H, str(H)
+    names = [*_families().FAMILIES, MARGIN_FAMILY]
+    if "=" not in name and name not in names:
+        close = difflib.get_close_matches(name, names, n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise CLIError(f"unknown family {name!r}; {hint}choose one of: {', '.join(names)} (see 'littlestone families')")
+    _check_family(name)
+    params = _parse_params(name, items)
+    # load_class builds the family, or for a {0,1}^n family too large to list its implicit form.
+    C = load_class({"family": name, "params": params})
+    return C, f"{name} {_params_text(dict(C.params))}".strip()
+
+
+def _number_text(v) -> str:
+    if v is None or (isinstance(v, float) and math.isinf(v)):
+        return "none"
+    if isinstance(v, float) and not v.is_integer():
+        return f"{v:.4f}".rstrip("0")
+    return str(int(v)) if isinstance(v, float) else str(v)
+
+
+def _point_text(x) -> str:
+    items = []
+    for v in x:
+        if isinstance(v, str):  # a witness's exact rational "p/q"
+            try:
+                v = float(Fraction(v))
+            except (ValueError, ZeroDivisionError):
+                pass
+        if isinstance(v, float):
+            items.append(f"{v:.4g}")
+        else:
+            items.append(str(v))
+    return "(" + ", ".join(items) + ")"
+
+
+def _verdict_text(r, rounds) -> str:
+    """One line: the verdict and why (``rounds``: the 0-based indices of the mistakes)."""
+    m, b = r.mistakes, r.bound
+    bound = _number_text(b.value)
+    if r.verdict == "unbounded":
+        s, L = r.cycle
+        k = sum(1 for t in rounds if s <= t < s + L)
+        return (f"unbounded: no finite mistake bound; the cycle of examples {s + 1}..{s + L} "
+                f"({k} mistake{'s' if k != 1 else ''}) can be repeated for ever")
+    if r.verdict == "violates":
+        return (f"violates: {m} mistakes > the bound {bound}; the bound as stated is wrong for this class "
+                "(the witness is verified: re-check it with 'littlestone verify')")
+    if r.verdict == "tight":
+        return f"tight: {m} mistakes = the bound {bound}" + ("" if b.value == int(b.value) else f" (floor of {bound})")
+    if not b.finite:
+        return f"below: {m} mistakes; no bound is proven for this learner on this class"
+    return f"below: {m} mistakes < the bound {bound}"
+
+
+def _run_attack(args) -> int:
+    from adversary.attack import attack
+    from adversary.game import replay
+    from solvers.concept_class import ConceptClass
+
+    witness_path = _check_output_path(args.witness, (".json",), "the witness file") if args.witness else None
+    C, label = _attack_class(args)
+    learner_params = _kv_items(args.learner_params, "learner parameter")
+    bar = _Progress(enabled=not args.quiet)
+
+    def progress(info):
+        parts = [f"{info.get('strategy', '?')}: best {info.get('mistakes', 0)} mistakes"]
+        for key, what in (("nodes", "positions"), ("memo", "memo entries"), ("iterations", "iterations")):
+            if isinstance(info.get(key), int):
+                parts.append(f"{info[key]:,} {what}")
+        if info.get("strategy") == "opt":
+            parts = [f"Opt(C): {_bounds_text(info.get('opt_lower'), info.get('opt_upper'))}"]
+        bar.show(f"{PROG} attack: {', '.join(parts)}, {bar.elapsed():.0f} s")
+
+    try:
+        r = attack(args.learner, C, learner_params=learner_params, strategy=args.strategy,
+                   time_limit=args.time_limit, seed=args.seed, jobs=args.jobs, progress=progress)
+    finally:
+        bar.close()
+    stopped = r.stats.get("stopped")
+    witness_error = None
+    if witness_path is not None:
+        try:
+            witness_path.write_text(_witness_json_text(r.witness))
+        except OSError as e:
+            witness_error = f"could not write the witness to {str(witness_path)!r}: {e.strerror or e}"
+    if args.json:
+        out = r.to_json()
+        out["witness_file"] = str(witness_path) if witness_path is not None and witness_error is None else None
+        print(json.dumps(_json_safe(out)))
+    else:
+        w = r.witness
+        learner_text = f"{w['learner']['name']} {_params_text(w['learner']['params'])}".strip()
+        if isinstance(C, ConceptClass):
+            label = f"{label} ({C.n_concepts} concepts, {C.n_points} points)"
+        elif hasattr(C, "n_concepts") and hasattr(C, "n"):  # an implicit {0,1}^n class
+            label = f"{label} ({C.n_concepts} concepts, 2^{C.n} points, not listed)"
+        how = "the exact worst case" if r.exact and r.verdict != "unbounded" else (
+            "a cycle" if r.verdict == "unbounded" else "the best sequence found, not proven worst")
+        if stopped == "time limit":
+            how += f"; stopped by the time limit of {args.time_limit:g} s" if args.time_limit else "; stopped by its time budget"
+        elif stopped == "interrupted":
+            how += "; interrupted by Ctrl-C"
+        opt_text = str(r.opt) if r.opt is not None else (
+            _bounds_text(r.stats.get("opt_lower"), r.stats.get("opt_upper")) + " (not solved in the time given)"
+            if "opt_lower" in r.stats else "-- (not a finite class)" if r.witness["class"].get("family") == "margin-halfspaces"
+            else "-- (not computed: the class's points are not listed)")
+        bound_text = (f"{_number_text(r.bound.value)}  ({r.bound.formula}; {r.bound.source})" if r.bound.finite
+                      else f"none  ({r.bound.formula}; {r.bound.source})")
+        target = w.get("target")
+        target_text = (f"concept {target}" if isinstance(target, int)
+                       else "w = " + _point_text([float(v) if not isinstance(v, str) else float(Fraction(v)) for v in target["w"]]))
+        seq = w["sequence"]
+        rep = replay(w["learner"], seq, w["class"])
+        rows = [("learner", learner_text), ("class", label), ("strategy", f"{r.strategy} ({how})"),
+                ("mistakes", str(r.mistakes)), ("bound", bound_text), ("Opt(C)", opt_text),
+                ("verdict", _verdict_text(r, rep.rounds)), ("target", target_text)]
+        width = max(len(k) for k, _ in rows) + 2
+        for k, v in rows:
+            print(f"{k + ':':<{width}}{v}")
+        print(f"{'sequence:':<{width}}{len(seq)} example{'s' if len(seq) != 1 else ''} (x -> y; * marks a mistake, "
+              "with the learner's prediction)")
+        cycle = r.cycle
+        shown = seq if len(seq) <= MAX_SHOWN else seq[:MAX_SHOWN]
+        for t, (ex, p) in enumerate(zip(shown, rep.predictions)):
+            mark = f"  *  predicted {p}" if p != ex["y"] else ""
+            loop = ""
+            if cycle is not None and cycle[1] == 1 and t == cycle[0]:
+                loop = "  <- the cycle: repeat this example for ever"
+            elif cycle is not None and t == cycle[0]:
+                loop = "  <- the cycle starts"
+            elif cycle is not None and t == cycle[0] + cycle[1] - 1:
+                loop = "  <- the cycle ends: repeat from its start for ever"
+            print(f"  {t + 1:>4}  {_point_text(ex['x'])} -> {ex['y']}{mark}{loop}")
+        if len(seq) > MAX_SHOWN:
+            print(f"  ... {len(seq) - MAX_SHOWN} more (see --json or --witness)")
+        if witness_path is not None and witness_error is None:
+            print(f"{'witness:':<{width}}written to {witness_path} (check it with 'littlestone verify {witness_path}')")
+    sys.stdout.flush()
+    if witness_error is not None:
+        return _error(witness_error, EXIT_FAILED)
+    return EXIT_INTERRUPTED if stopped == "interrupted" else EXIT_OK
+
+
+MAX_SHOWN = 200  # examples printed by attack's human output
+
+
+def _witness_json_text(w: dict) -> str:
+    """A witness as JSON, one key per line and one example per line (readable; loads as usual)."""
+    parts = []
+    for key, value in w.items():
+        if key == "sequence" and value:
+            rows = ",\n    ".join(json.dumps(ex, separators=(", ", ": ")) for ex in value)
+            parts.append(f"  {json.dumps(key)}: [\n    {rows}\n  ]")
+        else:
+            parts.append(f"  {json.dumps(key)}: {json.dumps(_json_safe(value))}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
 # ---------------------------------------------------------------------------------------- table
 def _add_table(p) -> None:
     p.add_argument("target", nargs="+", metavar="FAMILY [k=v]", help="the family, then any fixed parameters")
@@ -717,13 +948,15 @@ def _csv(header, body) -> str:
 
 
 # ---------------------------------------------------------------------------------------- the parser
-# (name, help, declare arguments, run). `attack` is added here.
+# (name, help, declare arguments, run).
 COMMANDS = [
     ("families", "list the concept-class families, their parameters, sizes and known values", _add_families, _run_families),
     ("opt", "compute Opt(C), the Littlestone dimension, with a mistake-tree certificate", _add_opt, _run_opt),
     ("export", "write a family's class as JSON (loads back with --matrix)", _add_export, _run_export),
     ("learners", "list the online learners, their parameters and proven mistake bounds", _add_learners, _run_learners),
     ("verify", "re-check a certificate: a mistake tree against a class, or a witness against a learner", _add_verify, _run_verify),
+    ("attack", "search for the sequence that makes a learner err most, verified and held against its proven bound",
+     _add_attack, _run_attack),
     ("table", "Opt, floor(log2 |C|) and the VC dimension over a grid of parameters", _add_table, _run_table),
 ]
 
@@ -735,6 +968,8 @@ EXAMPLES = """examples:
   littlestone verify tree.json --matrix class.json
   littlestone learners
   littlestone verify witness.json
+  littlestone attack winnow2 --class monotone-disjunctions n=5 k=2 --strategy exact --witness w.json
+  littlestone attack perceptron --class margin-halfspaces d=5 gamma=0.2 --time-limit 20
   littlestone export monotone-disjunctions n=4 k=2 -o class.json
   littlestone table monotone-disjunctions --grid n=2..6 k=1..3 --format md --jobs 2
 """

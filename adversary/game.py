@@ -21,12 +21,27 @@ turns such a sequence into a **witness**, a JSON object anyone can re-check from
   (``points`` optional: point ``j`` is then ``[j]``);
 * ``{"family": "margin-halfspaces", "params": {"d": d, "gamma": g, "R": 1}}``: the implicit class of
   seed 001, section 3 (and 004, "Perceptron - Analysis"): homogeneous halfspaces x -> [<w*, x> >= 0]
-  in R^d with a unit-norm w*, on points with |x| <= R that w* separates with margin gamma.
+  in R^d with a unit-norm w*, on points with |x| <= R that w* separates with margin gamma;
+* the same ``{"family": NAME, "params": {...}}`` for a {0,1}^n family with a literal form
+  (monotone-disjunctions, disjunctions, monotone-conjunctions, conjunctions, parities, k-of-r) whose
+  domain has more than 2^12 points: an :class:`~adversary.implicit.ImplicitFamily`, listed by its
+  concepts (in ``make``'s row order) and never by its 2^n points. Points are 0/1 lists of length n,
+  and the witness must give the target (a concept index), which is checked on every example.
 
 ``"target"`` is, for a finite class, the index of a concept of the class *as built* (duplicate rows
 merged, see :class:`~solvers.concept_class.ConceptClass`), or null / absent ("some concept"); for
 margin halfspaces it is ``{"w": [...]}``. Other keys (``"bound"``, ``"verdict"``, ``"note"``) may be
 added; the referee ignores them.
+
+An optional ``"cycle": {"start": s, "length": L}`` claims that the learner has *no* finite mistake
+bound on the class: replaying the sequence from a fresh learner, its ``state_key()`` after example s
+(s = 0: before the first) equals its state after example s + L, the version space (for a finite
+class, the set of concepts consistent with the examples so far) is the same at both points, and at
+least one of the examples s+1..s+L is a mistake. The adversary can then repeat those L examples for
+ever, each time with the same mistakes, and every repetition stays realizable (by the same target).
+``state_key`` is exact by the learner protocol (:mod:`solvers.learners.base`), so equal keys mean the
+learner behaves the same from then on. On margin halfspaces the target w labels every example of the
+cycle with the margin, so the repetitions are realizable by w itself.
 
 The learner is always rebuilt by name from ``solvers.learners.make_learner`` and replayed from its
 initial state: a witness never carries learner state, and nothing a caller passes in is trusted.
@@ -75,6 +90,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
+from adversary.implicit import ImplicitFamily, prefers_implicit
 from solvers.concept_class import ConceptClass
 
 __all__ = [
@@ -141,19 +157,21 @@ class MarginHalfspaces:
         return f"{MARGIN_FAMILY} d={self.d} gamma={_num(self.gamma)} R={_num(self.R)}"
 
 
-def load_class(spec) -> "ConceptClass | MarginHalfspaces":
+def load_class(spec) -> "ConceptClass | MarginHalfspaces | ImplicitFamily":
     """Build the class a witness names.
 
     Parameters
     ----------
-    spec : dict, ConceptClass or MarginHalfspaces
+    spec : dict, ConceptClass, MarginHalfspaces or ImplicitFamily
         ``{"family": NAME, "params": {...}}``, ``{"matrix": [[...]], "points": [[...]]}`` or
         ``{"family": "margin-halfspaces", "params": {"d", "gamma", "R"}}`` (see the module docstring).
         A class already built is returned as it is.
 
     Returns
     -------
-    ConceptClass or MarginHalfspaces
+    ConceptClass, MarginHalfspaces or ImplicitFamily
+        A {0,1}^n family with a literal form and more than 2^12 points is an ImplicitFamily
+        (:func:`adversary.implicit.prefers_implicit`); it lists the same concepts in the same order.
 
     Raises
     ------
@@ -169,7 +187,7 @@ def load_class(spec) -> "ConceptClass | MarginHalfspaces":
     ...
     adversary.game.WitnessError: unknown family 'threshold'; known families: thresholds, ..., margin-halfspaces
     """
-    if isinstance(spec, (ConceptClass, MarginHalfspaces)):
+    if isinstance(spec, (ConceptClass, MarginHalfspaces, ImplicitFamily)):
         return spec
     if not isinstance(spec, dict):
         raise WitnessError(f'malformed witness: "class" must be an object, got {_type(spec)}; '
@@ -201,6 +219,8 @@ def load_class(spec) -> "ConceptClass | MarginHalfspaces":
     if not isinstance(name, str) or name not in families.FAMILIES:
         raise WitnessError(f"unknown family {name!r}; known families: {', '.join([*families.FAMILIES, MARGIN_FAMILY])}")
     try:
+        if prefers_implicit(name, params):  # {0,1}^n with n > 12: listed by its concepts only
+            return ImplicitFamily(name, params)
         return families.make(name, **params)
     except (ValueError, TypeError) as e:
         raise WitnessError(_one_line(e)) from None
@@ -232,6 +252,8 @@ def _class_spec(cls) -> dict:
     """The JSON form of a class for a witness: the family and all its parameters, or the matrix."""
     if isinstance(cls, MarginHalfspaces):
         return {"family": MARGIN_FAMILY, "params": dict(cls.params)}
+    if isinstance(cls, ImplicitFamily):
+        return {"family": cls.family, "params": dict(cls.params)}
     if cls.family is not None:
         from solvers import families
 
@@ -242,7 +264,7 @@ def _class_spec(cls) -> dict:
 
 
 def _class_text(cls) -> str:
-    if isinstance(cls, MarginHalfspaces):
+    if isinstance(cls, (MarginHalfspaces, ImplicitFamily)):
         return str(cls)
     if cls.family is not None:
         return f"{cls.family} {' '.join(f'{k}={v}' for k, v in cls.params.items())}".strip()
@@ -298,6 +320,11 @@ def _point(x, t: int, cls) -> tuple:
         if len(x) != cls.d:
             raise WitnessError(f"example {t}: x has {len(x)} coordinates; {cls} needs {cls.d}")
         return tuple(_natural(v, f"example {t}: coordinate") for v in x)
+    if isinstance(cls, ImplicitFamily):
+        try:
+            return cls.point(x)
+        except ValueError as e:
+            raise WitnessError(f"example {t}: {_one_line(e)}") from None
     try:
         return cls.points[cls.index_of(x)]
     except ValueError:
@@ -344,6 +371,8 @@ def check_realizable(cls, examples, target=None, *, exact: bool = False):
     """
     if isinstance(cls, MarginHalfspaces):
         return _check_margin(cls, examples, target, exact=exact)
+    if isinstance(cls, ImplicitFamily):
+        return _check_implicit(cls, examples, target)
     if target is None:
         V = cls.full
         for t, (x, y) in enumerate(examples, 1):
@@ -364,6 +393,24 @@ def check_realizable(cls, examples, target=None, *, exact: bool = False):
         label = int(row[cls.index_of(x)])
         if label != y:
             raise WitnessError(f"target concept {c} labels example {t} (x = {_show(x)}) {label}, not {y}")
+    return c
+
+
+def _check_implicit(F: ImplicitFamily, examples, target) -> int:
+    """The target of an implicit class: required, a concept index, and it labels every example."""
+    if target is None:
+        raise WitnessError(f'malformed witness: a witness on {F} needs "target": a concept index '
+                           f"(0..{F.n_concepts - 1}, in the family's row order)")
+    if isinstance(target, bool) or not isinstance(target, (int, np.integer)):
+        raise WitnessError(f"malformed witness: the target of a finite class is a concept index, got {_show(target)}")
+    c = int(target)
+    if not 0 <= c < F.n_concepts:
+        raise WitnessError(f"target concept {c} is out of range; the class has {F.n_concepts} concepts "
+                           f"(indices 0..{F.n_concepts - 1})")
+    for t, (x, y) in enumerate(examples, 1):
+        label = F.evaluate(c, x)  # from the concept's literals, independently of the search's caches
+        if label != y:
+            raise WitnessError(f"target concept {c} ({F.names[c]}) labels example {t} (x = {_show(x)}) {label}, not {y}")
     return c
 
 
@@ -468,6 +515,16 @@ def build_learner(name, params: Optional[dict] = None, cls=None):
         known = dict.fromkeys(s.name for s in L.LEARNERS.values())  # canonical names, aliases left out
         raise WitnessError(f"unknown learner {name!r}; known learners: {', '.join(known)}")
     finite = cls if isinstance(cls, ConceptClass) else None
+    if isinstance(cls, ImplicitFamily) and not spec.needs_class and spec.dim_param:
+        dim = spec.dim_param  # the class determines n, as make_learner does from a finite class's points
+        if dim not in params:
+            params = dict(params, **{dim: cls.n})
+        elif str(params[dim]).strip() != str(cls.n):
+            raise WitnessError(f"{spec.name}: {dim}={params[dim]} but the points of {cls} have {cls.n} "
+                               f"coordinates; give {dim}={cls.n}")
+    if isinstance(cls, ImplicitFamily) and spec.needs_class:
+        raise WitnessError(f"learner {name!r} needs a class built point by point, got {cls}; "
+                           f"lower n to at most 12, or attack a vector learner (e.g. winnow2)")
     if spec.needs_class and finite is None:
         where = str(cls) if isinstance(cls, MarginHalfspaces) else "no class"
         raise WitnessError(f"learner {name!r} needs a finite concept class, got {where}; "
@@ -679,6 +736,7 @@ class VerifyResult:
     ok: bool
     mistakes: Optional[int]
     message: str
+    cycle: Optional[tuple] = None  # (start, length, mistakes on the cycle) when a cycle was verified
 
     def __bool__(self) -> bool:
         return self.ok
@@ -691,8 +749,9 @@ def verify_witness(w, *, exact: bool = False) -> VerifyResult:
     ``sequence``, ``mistakes``; ``target`` required for margin halfspaces); the class (built from
     its family or matrix); every label 0 or 1 and every point in the domain; realizability, and that
     the target labels every example (for margin halfspaces: |w| = 1, |x| <= R, margin >= gamma);
-    the learner, rebuilt by name; and finally that replaying the sequence on the fresh learner gives
-    exactly the claimed number of mistakes.
+    the learner, rebuilt by name; that replaying the sequence on the fresh learner gives exactly the
+    claimed number of mistakes; and, when the witness has a ``"cycle"``, that the cycle closes (same
+    learner state and version space at both ends, at least one mistake on it: see the module docstring).
 
     Parameters
     ----------
@@ -747,9 +806,52 @@ def _verify(w, exact: bool) -> VerifyResult:
     if r.mistakes != claimed:
         return VerifyResult(False, r.mistakes, f"claims {claimed} mistakes, replay gives {r.mistakes}")
     noun = "mistake" if r.mistakes == 1 else "mistakes"
-    return VerifyResult(True, r.mistakes,
-                        f"witness verified: {name} makes {r.mistakes} {noun} on this sequence "
-                        f"({_target_text(cls, examples, target)})")
+    message = (f"witness verified: {name} makes {r.mistakes} {noun} on this sequence "
+               f"({_target_text(cls, examples, target)})")
+    cycle = None
+    if w.get("cycle") is not None:
+        cycle = _check_cycle(w["cycle"], name, params, cls, examples, r)
+        start, length, m = cycle
+        message += (f"; no finite mistake bound: the cycle of {length} example{'s' if length != 1 else ''} "
+                    f"({m} mistake{'s' if m != 1 else ''}), examples {start + 1}..{start + length}, "
+                    f"can be repeated for ever")
+    return VerifyResult(True, r.mistakes, message, cycle)
+
+
+def _check_cycle(cycle, name: str, params: dict, cls, examples, r: Replay) -> tuple[int, int, int]:
+    """Check a witness's ``"cycle"`` (see the module docstring); return (start, length, mistakes on it)."""
+    if not isinstance(cycle, dict) or set(cycle) != {"start", "length"}:
+        raise WitnessError('malformed witness: "cycle" must be {"start": s, "length": L} '
+                           "(the examples s+1..s+L bring the learner back to its state after example s)")
+    s, L = cycle["start"], cycle["length"]
+    for key, v, low in (("start", s, 0), ("length", L, 1)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low:
+            raise WitnessError(f'malformed witness: cycle "{key}" must be a whole number >= {low}, got {_show(v)}')
+    s, L = int(s), int(L)
+    if s + L > len(examples):
+        raise WitnessError(f"cycle: examples {s + 1}..{s + L} do not exist; the sequence has {len(examples)}")
+    where = "before the first example" if s == 0 else f"after example {s}"
+    model = build_learner(name, params, cls)
+    keys = {}
+    for t in range(s + L + 1):  # the state after t examples, for t = s and t = s + L
+        if t == s or t == s + L:
+            try:
+                keys[t] = model.state_key()
+            except Exception as e:  # noqa: BLE001 - a learner's failure is the witness's problem
+                raise WitnessError(f"cycle: learner {name} failed to report its state: {_one_line(e)}") from None
+        if t < s + L:
+            _run(model, name, examples[t:t + 1])
+    if keys[s] != keys[s + L]:
+        raise WitnessError(f"cycle: the learner's state {where} differs from its state after example {s + L}; "
+                           "the cycle does not close")
+    if isinstance(cls, ConceptClass):
+        if cls.version_space(examples[:s]) != cls.version_space(examples[:s + L]):
+            raise WitnessError(f"cycle: the version space {where} differs from the one after example {s + L} "
+                               "(the cycle's labels rule out concepts), so it cannot be repeated")
+    m = sum(1 for t in r.rounds if s <= t < s + L)
+    if m == 0:
+        raise WitnessError(f"cycle: no mistake among examples {s + 1}..{s + L}; repeating them gains nothing")
+    return s, L, m
 
 
 def _target_text(cls, examples, target) -> str:
@@ -815,7 +917,7 @@ class Game:
         self.predictions: list[int] = []
         self.mistakes = 0
         self._pending = None
-        finite = isinstance(self.cls, ConceptClass)
+        finite = isinstance(self.cls, (ConceptClass, ImplicitFamily))
         self.V = self.cls.full if finite else None
         self.target = None
         if target is not None or not finite:
@@ -828,7 +930,7 @@ class Game:
             return tuple(y for y in (0, 1) if _fits(self.cls, self.target, x, y))
         j = self.cls.index_of(x)
         if self.target is not None:
-            return (int(self.cls.matrix[self.target, j]),)
+            return (self.cls.label(self.target, x),)
         V0, V1 = self.cls.split(self.V, j)
         return tuple(y for y, V in ((0, V0), (1, V1)) if V)
 
@@ -873,6 +975,8 @@ class Game:
     def witness(self, *, extra=None) -> dict:
         """The game so far as a witness (re-checked by replaying from scratch)."""
         target = None if self.target is None else _json_target(self.cls, self.target)
+        if target is None and isinstance(self.cls, ImplicitFamily):  # its witnesses name the target
+            target = (self.V & -self.V).bit_length() - 1
         return make_witness(self.learner_name, self.learner_params, self.cls, self.examples, target, extra=extra)
 
 

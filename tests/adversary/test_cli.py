@@ -528,3 +528,121 @@ def test_ctrl_c_prints_bounds_writes_tree_exits_130(tmp_path, hard_npy):
     r = json.loads(out)
     assert r["stopped"] == "interrupted" and r["lower"] <= r["upper"]
     assert json.loads(tree.read_text())["depth"] == r["lower"]
+
+
+# ------------------------------------------------------------------------------------------ attack
+def test_attack_human_output(capsys, tmp_path):
+    wfile = tmp_path / "w.json"
+    code, out, err = run(capsys, "attack", "winnow2", "--class", "monotone-disjunctions", "n=4", "k=2",
+                         "--strategy", "exact", "--witness", wfile, "--quiet")
+    assert code == 0, err
+    assert field(out, "learner") == "winnow2 n=4"
+    assert field(out, "mistakes") == "7"
+    assert field(out, "bound").startswith("20  (2 + 3r(1 + lg n)") and "002_37d85ee8ba8e1a1c.txt" in field(out, "bound")
+    assert field(out, "Opt(C)") == "3"
+    assert field(out, "verdict") == "below: 7 mistakes < the bound 20"
+    assert field(out, "strategy").startswith("exact (the exact worst case")
+    lines = [l for l in out.splitlines() if l.lstrip()[:1].isdigit() and " -> " in l]
+    assert len(lines) == 7 and all("*  predicted" in l for l in lines)
+    assert code == main(["verify", str(wfile)]) == 0
+    assert "witness verified: winnow2 makes 7 mistakes" in capsys.readouterr().out
+
+
+def test_attack_json(capsys):
+    code, out, err = run(capsys, "attack", "halving", "--class", "thresholds", "N=7", "--json")
+    assert code == 0, err
+    r = json.loads(out)
+    assert {"mistakes", "bound", "verdict", "opt", "witness"} <= set(r)
+    assert (r["mistakes"], r["opt"], r["verdict"], r["strategy"], r["exact"]) == (3, 3, "tight", "exact", True)
+    assert r["bound"] == {"value": 3, "formula": "floor(log2 |C|)", "source": "004_fa953fd58877f776.txt"}
+    from adversary.game import verify_witness
+
+    assert verify_witness(r["witness"]).ok
+
+
+def test_attack_unbounded_perceptron_and_verify(capsys, tmp_path):
+    wfile = tmp_path / "cycle.json"
+    code, out, err = run(capsys, "attack", "perceptron", "--class", "monotone-disjunctions", "n=2", "k=1",
+                         "--witness", wfile, "--quiet")
+    assert code == 0, err
+    assert field(out, "verdict").startswith("unbounded: no finite mistake bound")
+    assert field(out, "bound").startswith("none  (no bound proven for perceptron")
+    assert "(0, 0) -> 0  *  predicted 1" in out
+    code, out, err = run(capsys, "verify", wfile)
+    assert code == 0 and "can be repeated for ever" in out
+    w = json.loads(wfile.read_text())
+    w["sequence"].insert(0, {"x": [1, 0], "y": 0})  # w becomes (-1, 0) first: the cycle no longer starts at 0
+    w["mistakes"] = 2
+    wfile.write_text(json.dumps(w))
+    code, out, err = run(capsys, "verify", wfile)
+    assert code == 1 and out.startswith("FAILED: cycle:")
+
+
+def test_attack_matrix_file(capsys, tmp_path):
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps({"matrix": [[0, 0, 0], [0, 0, 1], [0, 1, 1], [1, 1, 1]]}))
+    code, out, err = run(capsys, "attack", "con", "--matrix", path, "--json")
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["mistakes"] == 3 and r["verdict"] == "tight" and r["witness"]["class"]["matrix"]
+
+
+def test_attack_margin_halfspaces_parses(capsys):
+    import importlib.util
+
+    code, out, err = run(capsys, "attack", "perceptron", "--class", "margin-halfspaces", "d=2", "gamma=0.5",
+                         "--time-limit", "3", "--json", "--quiet")
+    if importlib.util.find_spec("adversary.strategies.geometric") is None:
+        assert_usage_error(code, out, err, contains="geometric")
+        return
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["class"] == {"family": "margin-halfspaces", "params": {"d": 2, "gamma": 0.5, "R": 1}}
+    assert r["bound"]["value"] == 4 and r["learner"]["params"]["d"] == 2 and r["opt"] is None
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["attack", "winnow3", "--class", "thresholds", "N=3"], "unknown learner 'winnow3'"),
+    (["attack", "halving", "--class", "thresholds", "N=3", "--strategy", "brute"], "unknown strategy 'brute'"),
+    (["attack", "winnow2", "n=4", "--class", "monotone-disjunctions", "n=3"], "give n=3"),
+    (["attack", "winnow2", "n", "--class", "monotone-disjunctions", "n=3"], "not name=value"),
+    (["attack", "halving", "--class", "thresholds", "N=0"], "N"),
+    (["attack", "halving", "--class", "threshold", "N=3"], "did you mean 'thresholds'"),
+    (["attack", "halving"], "give a class"),
+    (["attack", "perceptron", "--class", "margin-halfspaces", "d=2", "gamma=-1"], "gamma must be > 0"),
+    (["attack", "perceptron", "--class", "margin-halfspaces", "d=2", "gamma=0.5", "--strategy", "exact"], "finite class"),
+    (["attack", "halving", "--class", "margin-halfspaces", "d=2", "gamma=0.5"], "needs a finite concept class"),
+    (["attack", "randomized-halving", "--class", "thresholds", "N=3", "--strategy", "exact"], "deterministic learner"),
+    (["attack", "halving", "--class", "thresholds", "N=3", "--time-limit", "0"], "positive number of seconds"),
+    (["attack", "halving", "--class", "thresholds", "N=3", "--witness", "w.txt"], "extension"),
+])
+def test_attack_errors_are_one_line(capsys, argv, needle):
+    code, out, err = run(capsys, *argv)
+    assert_usage_error(code, out, err, contains=needle)
+
+
+def test_attack_time_limit_reports_best_so_far(capsys):
+    code, out, err = run(capsys, "attack", "winnow2", "--class", "monotone-disjunctions", "n=6", "k=3",
+                         "--strategy", "exact", "--time-limit", "1", "--json", "--quiet")
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["stats"]["stopped"] == "time limit" and not r["exact"] and r["mistakes"] >= 1
+
+
+@pytest.mark.skipif(os.name != "posix", reason="sends SIGINT")
+def test_attack_ctrl_c_prints_the_best_verified_sequence(tmp_path):
+    code = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+            "from adversary.cli import main; sys.exit(main())")
+    p = subprocess.Popen([sys.executable, "-c", code, "attack", "winnow2", "--class", "monotone-disjunctions", "n=6",
+                          "k=3", "--strategy", "exact", "--json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.5)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err
+    assert "Traceback" not in err
+    r = json.loads(out)
+    assert r["stats"]["stopped"] == "interrupted" and r["mistakes"] >= 1
+    from adversary.game import verify_witness
+
+    assert verify_witness(r["witness"]).ok

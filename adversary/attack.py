@@ -1,0 +1,550 @@
+"""Attack an online learner: search for the sequence that makes it err most, and hold it against its bound.
+
+The mistake-bound model (seed 000, 000_a63ee94629bf251e.txt; seed 001, 001_2c0ecd5dc478279c.txt,
+Definition 1) promises, for each learner, a bound M on its mistakes over *every* realizable sequence.
+:func:`attack` runs an adversary strategy (:mod:`adversary.strategies`) against the learner on a class,
+turns the best sequence it finds into a witness of the referee (:mod:`adversary.game`), re-verifies
+that witness from scratch, and reports
+
+* ``mistakes``, the learner's mistakes on the sequence (as the referee counts them);
+* ``bound``, the learner's proven bound *for this class* (:func:`bound_for`), with formula and source;
+* ``opt``, Opt(C) for a finite class when ``solvers.opt`` solves it in the time given;
+* ``verdict``: ``unbounded`` (a verified cycle: the learner has no finite mistake bound on the class),
+  ``violates`` (more mistakes than the bound: the bound as stated is wrong, and the witness shows it),
+  ``tight`` (exactly floor(bound) mistakes: the bound is met) or ``below``;
+* ``witness``, the referee's JSON (``littlestone verify`` accepts it), ``strategy``, ``exact`` (the
+  mistakes are the proven worst case) and search statistics.
+
+Nothing unverified reaches the caller: every candidate sequence is replayed by the referee, and a
+candidate the referee rejects is an internal error (a bug in a strategy), never a result.
+
+Strategy ``auto`` picks by the class: ``geometric`` on margin halfspaces; on a finite class, ``exact``
+for a deterministic learner (with most of the time when |C| |X| is small, a quarter otherwise) and,
+unless that proved the worst case, ``tree`` (when the Opt tree is known) and the anytime heuristics
+that are installed (``beam``, ``mcts``, ``local``), sharing the time left; the best verified result
+wins. Without a time limit ``auto`` gives itself :data:`AUTO_SECONDS`. A time limit or Ctrl-C returns
+the best verified sequence found so far (``stats["stopped"]``).
+
+Examples
+--------
+Winnow2 (seed 002) on monotone disjunctions of at most one of 3 variables:
+
+>>> from solvers.families import make
+>>> r = attack("winnow2", make("monotone-disjunctions", n=3, k=1), strategy="exact")
+>>> r.mistakes, r.exact, r.verdict, r.opt
+(3, True, 'below', 2)
+>>> r.bound.formula
+'2 + 3r(1 + lg n), for an OR of r variables'
+
+The Perceptron with sgn(0) = +1 (seed 001) on {0,1}^2 predicts 1 on x = 0 and cannot learn from it:
+
+>>> r = attack("perceptron", make("monotone-disjunctions", n=2, k=1), strategy="exact")
+>>> r.verdict, r.witness["cycle"]
+('unbounded', {'start': 0, 'length': 1})
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from solvers.concept_class import ConceptClass
+
+from .game import (
+    MarginHalfspaces,
+    WitnessError,
+    _class_spec,
+    _class_text,
+    _full_params,
+    build_learner,
+    load_class,
+    make_witness,
+    verify_witness,
+)
+from .strategies import STRATEGY_NAMES, available, get_strategy
+from .strategies.base import Found, Problem, StrategyError
+
+__all__ = ["attack", "AttackResult", "AttackError", "bound_for", "VERDICTS", "AUTO_SECONDS", "SMALL"]
+
+#: The verdicts, from the learner's best to its worst.
+VERDICTS = ("below", "tight", "violates", "unbounded")
+#: Seconds ``auto`` gives itself when no time limit is given.
+AUTO_SECONDS = 60.0
+#: ``auto`` calls a finite class small for ``exact`` when |C| * |X| is at most this.
+SMALL = 2048
+#: The most seconds spent on Opt(C) for the report (and the tree strategy).
+OPT_SECONDS = 30.0
+#: Learners whose predictions are random draws (their bounds bound an expectation).
+RANDOMIZED = ("randomized-halving", "randomized-weighted-majority")
+#: The heuristics ``auto`` runs after ``exact`` / ``tree``, in this order.
+HEURISTICS = ("beam", "mcts", "local")
+
+
+class AttackError(RuntimeError):
+    """An internal error: a strategy returned something the referee rejects (a bug, never a result)."""
+
+
+@dataclass
+class AttackResult:
+    """The outcome of :func:`attack` (see the module docstring).
+
+    Attributes
+    ----------
+    mistakes : int
+        The learner's mistakes on the witness's sequence, as the referee replays them.
+    bound : Bound
+        The learner's proven bound for this class (``value`` is ``math.inf`` when none is proven).
+    opt : int or None
+        Opt(C) when the class is finite and solved in the time given.
+    verdict : str
+        One of :data:`VERDICTS`.
+    witness : dict
+        The referee's witness (verified), with ``"cycle"`` for ``unbounded`` and the extra keys
+        ``"bound"``, ``"verdict"``, ``"opt"`` and ``"strategy"`` (which the referee ignores).
+    strategy : str
+        The strategy whose sequence this is.
+    exact : bool
+        True when ``mistakes`` is the learner's proven worst case on the class (or a cycle was found).
+    stats : dict
+        ``seconds``, ``stopped`` (None, "time limit" or "interrupted"), ``runs`` (one entry per
+        strategy run: name, mistakes, exact, seconds, its own stats), ``opt_lower``, ``opt_upper``.
+    message : str
+        The referee's one-line verdict on the witness.
+    """
+
+    mistakes: int
+    bound: Any
+    opt: Optional[int]
+    verdict: str
+    witness: dict
+    strategy: str
+    exact: bool
+    stats: dict = field(default_factory=dict)
+    message: str = ""
+
+    @property
+    def cycle(self) -> Optional[tuple]:
+        """(start, length) of the verified cycle, or None."""
+        c = self.witness.get("cycle")
+        return None if c is None else (c["start"], c["length"])
+
+    @property
+    def sequence(self) -> list:
+        """The witness's examples as ``[{"x": [...], "y": 0 or 1}, ...]``."""
+        return self.witness["sequence"]
+
+    def to_json(self) -> dict:
+        """A JSON-able dict: mistakes, bound (value/formula/source; an infinite value as null),
+        verdict, opt, witness, strategy, exact, cycle, stats."""
+        return {
+            "mistakes": self.mistakes,
+            "bound": self.bound.to_json(),
+            "verdict": self.verdict,
+            "opt": self.opt,
+            "strategy": self.strategy,
+            "exact": self.exact,
+            "cycle": None if self.cycle is None else {"start": self.cycle[0], "length": self.cycle[1]},
+            "learner": self.witness["learner"],
+            "class": self.witness["class"],
+            "message": self.message,
+            "stats": self.stats,
+            "witness": self.witness,
+        }
+
+
+# ---------------------------------------------------------------------------------------- bounds
+def _canonical(name: str) -> str:
+    from solvers.learners import LEARNERS
+
+    spec = LEARNERS.get(name)
+    return spec.name if spec is not None else name
+
+
+def bound_for(learner, cls):
+    """The learner's proven mistake bound on the class ``cls``, as a :class:`~solvers.learners.Bound`.
+
+    Class-based learners (Halving, CON, SOA, weighted majority) state their bound from the class
+    itself (``mistake_bound()``; weighted majority with m = 0, the target being one of its experts).
+    Vector learners need the target's parameters, which only some classes fix:
+
+    ==========================  ==============================  ====================================
+    learner                     class                           bound
+    ==========================  ==============================  ====================================
+    winnow1                     monotone-disjunctions n k       ``mistake_bound(k=k)`` (000)
+    winnow2, winnow-r, winnow   monotone-disjunctions n k       ``mistake_bound(r=k)`` (002, 003, 004)
+    winnow-k-of-r (its k)       k-of-r n r k, the same k        ``mistake_bound(r=r)`` (002)
+    conjunction-elimination     monotone-conjunctions n         n (001)
+    elim                        disjunctions n [k], and         n + 1 (004)
+                                monotone-disjunctions n [k]
+    perceptron (and any learner margin-halfspaces d gamma R     ``mistake_bound(R=R, gamma=gamma)`` (001)
+    whose bound takes R, gamma)
+    ==========================  ==============================  ====================================
+
+    Anything else gets ``Bound(math.inf, "no bound proven for <learner> on <class>: ...", source)``
+    with the learner's seed as the source; so do the randomized learners, whose bounds bound the
+    *expected* mistakes against a sequence fixed in advance, not one run against an adaptive adversary.
+
+    Parameters
+    ----------
+    learner : learner object
+        Only its ``name`` (and, for winnow-k-of-r, ``k``) and ``mistake_bound`` are used.
+    cls : ConceptClass or MarginHalfspaces
+
+    Examples
+    --------
+    >>> from solvers.families import make
+    >>> from solvers.learners import make_learner
+    >>> C = make("monotone-disjunctions", n=4, k=2)
+    >>> bound_for(make_learner("winnow2", {}, C), C).value        # 2 + 3 * 2 * (1 + lg 4)
+    20
+    >>> bound_for(make_learner("perceptron", {}, C), C).formula    # doctest: +ELLIPSIS
+    'no bound proven for perceptron on monotone-disjunctions n=4 k=2: ...'
+    """
+    from solvers.learners import LEARNERS, Bound
+
+    name = _canonical(getattr(learner, "name", ""))
+    spec = LEARNERS.get(name)
+    if spec is None:
+        raise ValueError(f"unknown learner {name!r}; known learners: {', '.join(dict.fromkeys(s.name for s in LEARNERS.values()))}")
+    where = _class_text(cls)
+
+    def none(reason: str):
+        return Bound(math.inf, f"no bound proven for {name} on {where}: {reason}", spec.source)
+
+    if name in RANDOMIZED:
+        return none("its bound (" + spec.bound_formula + ") bounds the expected mistakes against a sequence "
+                    "fixed in advance, not the mistakes of one run against an adaptive adversary")
+    if spec.needs_class:
+        return learner.mistake_bound()
+    if isinstance(cls, MarginHalfspaces):
+        if {"R", "gamma"} <= set(spec.bound_params):  # the Perceptron, and adapters that state its bound
+            return learner.mistake_bound(R=cls.R, gamma=cls.gamma)
+        return none("the seeds bound only the Perceptron on margin halfspaces")
+    family, params = cls.family, dict(cls.params or {})
+    if {"R", "gamma"} <= set(spec.bound_params):
+        return none("its bound R^2/gamma^2 needs a margin gamma > 0 that this class does not guarantee "
+                    "(attack it on margin-halfspaces d gamma R)")
+    if family == "monotone-disjunctions":
+        k = params.get("k", params.get("n"))
+        if name == "winnow1":
+            return learner.mistake_bound(k=k)
+        if name in ("winnow2", "winnow-r", "winnow"):
+            return learner.mistake_bound(r=k)
+        if name == "elim":
+            return learner.mistake_bound()
+    if family == "k-of-r" and name == "winnow-k-of-r":
+        if learner.k != params["k"]:
+            return none(f"the learner's k = {learner.k} is not the class's k = {params['k']}; give k={params['k']}")
+        return learner.mistake_bound(r=params["r"])
+    if family == "monotone-conjunctions" and name == "conjunction-elimination":
+        return learner.mistake_bound()
+    if family == "disjunctions" and name == "elim":
+        return learner.mistake_bound()
+    return none(f"its bound ({spec.bound_formula}) is proven for other classes")
+
+
+# ---------------------------------------------------------------------------------------- inputs
+def _trusted_class(cls):
+    """A finite class whose family name is kept only when its matrix is that family's (a matrix file
+    can claim any family; a bound or a witness must not rest on the claim)."""
+    if not isinstance(cls, ConceptClass) or cls.family is None:
+        return cls
+    from solvers import families
+
+    if cls.family in families.FAMILIES:
+        try:
+            if families.make(cls.family, **dict(cls.params or {})) == cls:
+                return cls
+        except (ValueError, TypeError, KeyError, OverflowError, MemoryError):
+            pass
+    return ConceptClass(cls.matrix, cls.points, names=cls.names)
+
+
+def _learner_name_params(learner, learner_params, cls) -> tuple[str, dict]:
+    from solvers.learners import LEARNERS
+
+    if isinstance(learner, str):
+        name, params = learner, dict(learner_params or {})
+    else:
+        if learner_params is not None:
+            raise ValueError("give the learner's parameters either in the learner object or as learner_params=, not both")
+        name = getattr(type(learner), "name", None) or getattr(learner, "name", None)
+        if not isinstance(name, str) or not hasattr(learner, "get_params"):
+            raise ValueError(f"a learner is a name (with learner_params=) or a learner object with name and "
+                             f"get_params(), got {type(learner).__name__}")
+        params = dict(learner.get_params())
+    spec = LEARNERS.get(name)
+    if spec is not None and isinstance(cls, MarginHalfspaces) and spec.dim_param and spec.dim_param not in params:
+        params[spec.dim_param] = cls.d  # the class determines the dimension
+    if (spec is not None and spec.name == "winnow-k-of-r" and "k" not in params
+            and isinstance(cls, ConceptClass) and cls.family == "k-of-r"):
+        params["k"] = cls.params["k"]  # Winnow for k-of-r functions on the class of k-of-r functions
+    return name, params
+
+
+def _check_options(strategy, time_limit, seed, jobs) -> None:
+    if strategy != "auto" and strategy not in STRATEGY_NAMES:
+        raise StrategyError(f"unknown strategy {strategy!r}; choose one of: auto, {', '.join(STRATEGY_NAMES)}")
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not time_limit > 0 or math.isnan(time_limit)):
+        raise ValueError(f"time limit {time_limit!r} is not positive; give a number of seconds > 0")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed {seed!r} is not a whole number; give e.g. seed=0")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs={jobs!r}: give a whole number of worker processes >= 1")
+
+
+# ---------------------------------------------------------------------------------------- attack
+def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str = "auto",
+           time_limit: Optional[float] = None, seed: int = 0, jobs: int = 1,
+           progress: Optional[Callable[[dict], None]] = None) -> AttackResult:
+    """Search for the sequence that makes ``learner`` err most on ``C``; verify it; judge the bound.
+
+    Parameters
+    ----------
+    learner : str or learner object
+        A learner name of ``solvers.learners.LEARNERS`` (parameters in ``learner_params``), or a
+        learner whose ``name`` and ``get_params()`` are used (it is never played or mutated: the
+        referee and the strategies build fresh ones). The dimension parameter (n or d) defaults from
+        the class.
+    C : ConceptClass, MarginHalfspaces or dict
+        The class, or a witness class spec (``{"family": ..., "params": ...}``, ``{"matrix": ...}``).
+    learner_params : dict, optional
+        The learner's parameters when ``learner`` is a name.
+    strategy : str
+        ``auto`` (default) or one of :data:`adversary.strategies.STRATEGY_NAMES`.
+    time_limit : float, optional
+        Seconds for the whole attack (Opt included); the best verified sequence found by then is
+        returned. ``auto`` without a limit uses :data:`AUTO_SECONDS`.
+    seed : int
+        Seed of every random choice (same seed, same result for the seeded strategies).
+    jobs : int
+        Worker processes a strategy may use.
+    progress : callable, optional
+        Called about once a second with ``{"strategy", "mistakes" (the best so far over all runs),
+        "seconds", ...}`` plus what the running strategy reports (``nodes``, ``memo``, ...).
+
+    Returns
+    -------
+    AttackResult
+
+    Raises
+    ------
+    ValueError
+        One line saying what to change: an unknown learner or strategy (``StrategyError``), impossible
+        parameters, a strategy that does not apply (``StrategyError``), a bad class.
+    AttackError
+        A strategy produced a sequence the referee rejects (a bug; never reported as a result).
+    """
+    t0 = time.monotonic()
+    _check_options(strategy, time_limit, seed, jobs)
+    cls = _trusted_class(load_class(C))
+    name, params = _learner_name_params(learner, learner_params, cls)
+    model = build_learner(name, params, cls)  # WitnessError (a ValueError): unknown name, bad parameters
+    name = _canonical(name)
+    params = _full_params(model, params)
+    bound = bound_for(model, cls)
+    budget = time_limit if time_limit is not None else (AUTO_SECONDS if strategy == "auto" else None)
+    deadline = None if budget is None else t0 + budget
+    problem = Problem(name, params, cls, _class_spec(cls), seed=seed, jobs=jobs)
+
+    # Which strategies, in order (each checked before any time is spent).
+    plan = _plan(strategy, problem)
+    stats: dict = {"runs": [], "stopped": None}
+    interrupted = False
+    best_so_far = {"mistakes": 0}
+
+    def report(info: dict) -> None:
+        if progress is not None:
+            progress({**info, "mistakes": best_so_far["mistakes"], "seconds": round(time.monotonic() - t0, 3)})
+
+    # Opt(C): for the report, and the tree strategy's mistake tree.
+    opt_value = None
+    if isinstance(cls, ConceptClass):
+        opt_value, interrupted = _opt(cls, problem, stats, deadline, report)
+
+    # The empty sequence is always a (verified) answer: what a Ctrl-C before any result returns.
+    empty_target = {"w": [1] + [0] * (cls.d - 1)} if isinstance(cls, MarginHalfspaces) else (
+        None if isinstance(cls, ConceptClass) else 0)  # an implicit class's witness names its target
+    candidates: list[tuple[str, Found]] = [("none", Found([], 0, empty_target, stats={}))]
+    for i, (sname, strat, share) in enumerate(plan):
+        if interrupted:
+            break
+        left = math.inf if deadline is None else deadline - time.monotonic()
+        if left <= 0 and candidates[1:]:
+            stats["stopped"] = "time limit"
+            break
+        run_deadline = None if deadline is None else time.monotonic() + max(left * share, 0.05)
+        if sname == "tree" and problem.opt_tree is None:
+            continue
+        last = {}
+
+        def on_progress(info: dict, _name=sname, _last=last) -> None:
+            if isinstance(info, dict):
+                _last.update(info)
+                m = info.get("mistakes")
+                if isinstance(m, int) and m > best_so_far["mistakes"]:
+                    best_so_far["mistakes"] = m
+                report({**info, "strategy": _name})
+
+        t1 = time.monotonic()
+        try:
+            found = strat.run(problem, deadline=run_deadline, progress=on_progress)
+        except StrategyError as e:
+            if strategy != "auto":
+                raise
+            stats["runs"].append({"strategy": sname, "error": str(e), "seconds": round(time.monotonic() - t1, 4)})
+            continue
+        except KeyboardInterrupt:
+            interrupted = True
+            found = _from_progress(last)
+            if found is None:
+                break
+            found.stats["stopped"] = "interrupted"
+        if not isinstance(found, Found):
+            raise AttackError(f"strategy {sname} returned {type(found).__name__}, not a Found")
+        run_stats = dict(found.stats or {})
+        stats["runs"].append({"strategy": sname, "mistakes": found.mistakes, "exact": bool(found.exact),
+                              "cycle": found.cycle, "seconds": round(time.monotonic() - t1, 4), "stats": run_stats})
+        candidates.append((sname, found))
+        if found.mistakes > best_so_far["mistakes"]:
+            best_so_far["mistakes"] = found.mistakes
+        report({"strategy": sname, "done": True})
+        if run_stats.get("stopped") == "interrupted":
+            interrupted = True
+        if found.cycle is not None or found.exact:
+            break  # the worst case is proven (or there is none): nothing left to find
+        if run_stats.get("stopped") == "time limit" and deadline is not None and time.monotonic() >= deadline:
+            stats["stopped"] = "time limit"
+
+    if interrupted:
+        stats["stopped"] = "interrupted"
+    elif (deadline is not None and time.monotonic() >= deadline - 0.05
+          and not any(f.exact or f.cycle is not None for _, f in candidates)):
+        stats["stopped"] = "time limit"  # the anytime strategies ran until the time was up
+    try:
+        return _best_verified(candidates, problem, cls, bound, opt_value, stats, t0)
+    except KeyboardInterrupt:  # a second Ctrl-C while verifying: verify only the best candidate, quickly
+        stats["stopped"] = "interrupted"
+        return _best_verified(candidates[:1], problem, cls, bound, opt_value, stats, t0)
+
+
+def _plan(strategy: str, problem: Problem) -> list:
+    """[(name, strategy object, share of the time left)], every one applicable (checked)."""
+    if strategy != "auto":
+        strat = get_strategy(strategy)
+        strat.check(problem)
+        return [(strategy, strat, 1.0)]
+    if isinstance(problem.cls, MarginHalfspaces):
+        if not available("geometric"):
+            raise StrategyError(f"strategy auto on {problem.cls} needs strategy geometric, which is not available "
+                                "in this installation")
+        strat = get_strategy("geometric")
+        strat.check(problem)
+        return [("geometric", strat, 1.0)]
+    plan = []
+    C = problem.cls
+    # A class listed point by point gets exact and tree first; an implicit one (2^n points) only the heuristics.
+    names = ["exact", "tree", *HEURISTICS] if problem.finite else list(HEURISTICS)
+    usable = []
+    for n in names:
+        if not available(n):
+            continue
+        strat = get_strategy(n)
+        try:
+            strat.check(problem)
+        except StrategyError:
+            continue
+        usable.append((n, strat))
+    if not usable:
+        raise StrategyError(f"no strategy applies to learner {problem.learner_name} on {_class_text(C)}")
+    small = problem.finite and C.n_concepts * C.n_points <= SMALL
+    rest = [u for u in usable if u[0] != "exact"]
+    for n, strat in usable:
+        if n == "exact":
+            plan.append((n, strat, 0.75 if small or not rest else 0.25))
+        elif n == "tree":
+            plan.append((n, strat, 0.1))
+        else:  # the heuristics share what is left equally
+            k = sum(1 for m, _ in rest if m in HEURISTICS and names.index(m) >= names.index(n))
+            plan.append((n, strat, 1.0 / max(k, 1)))
+    return plan
+
+
+def _opt(cls, problem: Problem, stats: dict, deadline, report) -> tuple[Optional[int], bool]:
+    """Opt(C) within min(a quarter of the time left, OPT_SECONDS); sets ``problem.opt_tree``."""
+    from solvers.opt import opt
+
+    left = math.inf if deadline is None else deadline - time.monotonic()
+    limit = max(min(left / 4, OPT_SECONDS), 0.01)
+    t1 = time.monotonic()
+
+    def on_progress(info):
+        report({"strategy": "opt", "opt_lower": info.get("lower"), "opt_upper": info.get("upper")})
+
+    r = opt(cls, time_limit=limit, progress=on_progress)
+    stats.update({"opt_lower": r.lower, "opt_upper": r.upper, "opt_seconds": round(time.monotonic() - t1, 4)})
+    if r.tree is not None:
+        problem.opt_tree = r.tree
+    return r.value, r.stats.get("stopped") == "interrupted"
+
+
+def _from_progress(info: dict) -> Optional[Found]:
+    """A candidate from a strategy's last progress report (when it was interrupted before returning)."""
+    seq = info.get("sequence")
+    if not isinstance(seq, list) or not isinstance(info.get("mistakes"), int):
+        return None
+    return Found(list(seq), info["mistakes"], info.get("target"), stats={})
+
+
+def _verdict(mistakes: int, bound, cycle: bool) -> str:
+    if cycle:
+        return "unbounded"
+    if bound.finite and mistakes > bound.value:
+        return "violates"
+    if bound.finite and mistakes == math.floor(bound.value):
+        return "tight"
+    return "below"
+
+
+def _witness(sname: str, found: Found, problem: Problem, cls, bound, opt_value) -> tuple[dict, Any]:
+    """The verified witness of one candidate, or AttackError."""
+    extra: dict = {}
+    if found.cycle is not None:
+        start, length = found.cycle
+        extra["cycle"] = {"start": int(start), "length": int(length)}
+    try:
+        w = make_witness(problem.learner_name, problem.learner_params, cls, found.sequence, found.target, extra=extra)
+    except WitnessError as e:
+        raise AttackError(f"internal error: strategy {sname}'s sequence is not a valid witness: {e}") from None
+    if w["mistakes"] != found.mistakes:
+        raise AttackError(f"internal error: strategy {sname} claims {found.mistakes} mistakes, "
+                          f"the referee counts {w['mistakes']}")
+    verdict = _verdict(w["mistakes"], bound, found.cycle is not None)
+    w.update({"bound": bound.to_json(), "verdict": verdict, "opt": opt_value, "strategy": sname})
+    v = verify_witness(w)
+    if not v.ok:
+        raise AttackError(f"internal error: the referee rejects strategy {sname}'s witness: {v.message}")
+    if found.cycle is not None and v.cycle is None:
+        raise AttackError(f"internal error: strategy {sname}'s cycle was not verified")
+    return w, v
+
+
+def _rank(item) -> tuple:
+    sname, found = item
+    return (found.cycle is not None, found.mistakes, bool(found.exact))
+
+
+def _best_verified(candidates, problem, cls, bound, opt_value, stats, t0) -> AttackResult:
+    # Every candidate is verified (a rejected one is a bug, reported loudly); the best one is returned.
+    best = None
+    for sname, found in sorted(candidates, key=_rank, reverse=True):
+        w, v = _witness(sname, found, problem, cls, bound, opt_value)
+        if best is None:
+            best = (sname, found, w, v)
+    sname, found, w, v = best
+    stats["seconds"] = round(time.monotonic() - t0, 4)
+    return AttackResult(mistakes=w["mistakes"], bound=bound, opt=opt_value, verdict=w["verdict"], witness=w,
+                        strategy=sname, exact=bool(found.exact), stats=stats, message=v.message)

@@ -1,0 +1,129 @@
+"""The one small interface every adversary strategy implements.
+
+A strategy plays the adversary's side of the mistake-bound game (seed 000, 000_a63ee94629bf251e.txt:
+Opt(C) is a max over targets and example sequences; seed 001, 001_2c0ecd5dc478279c.txt,
+Definition 1): it chooses the points and the labels, keeping the labels realizable, so as to make
+the learner err as often as possible. It is given a :class:`Problem` (which learner, on which class)
+and returns a :class:`Found` (a sequence, the mistakes it forces, and a target that labels it).
+
+Strategies never report anything the referee has not replayed: :func:`adversary.attack` turns every
+``Found`` into a witness and re-checks it with :func:`adversary.game.verify_witness` before it reaches
+the user. A strategy may therefore be heuristic, but it must be honest about ``exact`` (True only
+when the value is the proven worst case over all sequences) and about ``cycle``.
+
+Each strategy lives in its own module ``adversary/strategies/<name>.py`` and exposes a module-level
+``STRATEGY`` instance of a :class:`Strategy` subclass.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar, Optional
+
+__all__ = ["Problem", "Found", "Strategy", "StrategyError", "time_left"]
+
+
+class StrategyError(ValueError):
+    """The strategy cannot attack this learner / class (one line saying what to use instead)."""
+
+
+@dataclass
+class Problem:
+    """What to attack.
+
+    Attributes
+    ----------
+    learner_name, learner_params : str, dict
+        The learner as the registry knows it (``solvers.learners.make_learner``); the witness
+        records exactly these, and the referee rebuilds the learner from them.
+    cls : ConceptClass or MarginHalfspaces or other class object of :mod:`adversary.game`
+        The class the labels must stay consistent with.
+    class_spec : dict
+        The witness's ``"class"`` entry for ``cls``.
+    seed : int
+        Seed for every random choice of the strategy (same seed, same result).
+    opt_tree : MistakeTree, optional
+        A mistake tree for ``cls`` when one is known (the ``tree`` strategy uses it).
+    """
+
+    learner_name: str
+    learner_params: dict
+    cls: Any
+    class_spec: dict
+    seed: int = 0
+    opt_tree: Any = None
+    jobs: int = 1
+
+    def new_learner(self):
+        """A fresh learner, built by name exactly as the referee will build it."""
+        from adversary.game import build_learner
+
+        return build_learner(self.learner_name, self.learner_params, self.cls)
+
+    @property
+    def finite(self) -> bool:
+        from solvers.concept_class import ConceptClass
+
+        return isinstance(self.cls, ConceptClass)
+
+
+@dataclass
+class Found:
+    """What a strategy found.
+
+    Attributes
+    ----------
+    sequence : list of (x, y)
+        The examples in order: ``x`` a point of the class (an int tuple for finite classes, a
+        vector for margin halfspaces), ``y`` 0 or 1.
+    mistakes : int
+        The learner's mistakes on ``sequence`` (the referee recounts them).
+    target : int or dict or None
+        A concept index of the class labelling every example, ``{"w": [...]}`` for margin
+        halfspaces, or None to let the referee pick a consistent concept.
+    exact : bool
+        True only when ``mistakes`` is proven to be the learner's worst case on the class.
+    cycle : (start, length) or None
+        Set when ``sequence[start:start + length]`` leads the learner and the version space back to
+        the state they had at ``start`` with at least one mistake on the way: the adversary can
+        repeat it for ever, so the learner has no finite mistake bound on this class.
+    stats : dict
+        Search statistics (nodes, seconds, ...), reported as they are.
+    """
+
+    sequence: list
+    mistakes: int
+    target: Any = None
+    exact: bool = False
+    cycle: Optional[tuple[int, int]] = None
+    stats: dict = field(default_factory=dict)
+
+
+class Strategy:
+    """Base class: subclasses set ``name`` and implement :meth:`run` (and :meth:`check`)."""
+
+    name: ClassVar[str] = "?"
+    #: one line for ``littlestone attack --help`` and the docs
+    summary: ClassVar[str] = ""
+
+    def check(self, problem: Problem) -> None:
+        """Raise :class:`StrategyError` (one line) if this strategy cannot attack ``problem``."""
+
+    def run(self, problem: Problem, *, deadline: Optional[float] = None,
+            progress: Optional[Callable[[dict], None]] = None) -> Found:
+        """Attack until done or until ``deadline`` (a ``time.monotonic()`` instant).
+
+        Anytime strategies return the best sequence found so far when the deadline passes; they
+        must not raise because of it. ``progress``, when given, is called about once a second with
+        at least ``{"mistakes": best so far}``; it may also carry ``"sequence"`` and ``"target"``
+        (the best so far, as in :class:`Found`), which :func:`adversary.attack` verifies and returns
+        if a Ctrl-C stops the strategy before it returns. A strategy that catches Ctrl-C itself
+        returns its best ``Found`` with ``stats["stopped"] = "interrupted"``.
+        """
+        raise NotImplementedError
+
+
+def time_left(deadline: Optional[float]) -> float:
+    """Seconds until ``deadline`` (``inf`` without one)."""
+    return float("inf") if deadline is None else deadline - time.monotonic()

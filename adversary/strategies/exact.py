@@ -1,0 +1,396 @@
+"""The exact adversary: the true worst case of a deterministic learner on a finite class.
+
+The game (seed 000, 000_a63ee94629bf251e.txt; seed 001, 001_2c0ecd5dc478279c.txt, Definition 1):
+the adversary shows x, the learner predicts, the adversary answers with a label that leaves some
+concept of C consistent. Against a *deterministic* learner the adversary knows every prediction in
+advance, so the game is a longest-path problem: a position is (the learner's state, the version space
+V), a move is a point x and a realizable label y (V_x^y non-empty), and it gains 1 when y differs from
+the prediction. The worst case is
+
+    W(s, V) = max over moves (x, y) with V_x^y != {} of  [pred_s(x) != y] + W(step(s, x, y), V_x^y),
+
+0 when no move is left. This module computes W(initial state, C) by depth-first search with a memo
+keyed by ``(learner.state_key(), V)``; ``state_key`` is exact by the learner protocol
+(:mod:`solvers.learners.base`), so equal keys mean equal futures.
+
+Three facts keep the search small and exact:
+
+* **Useless examples are skipped.** W is monotone in V (a sequence realizable in V' is realizable in
+  any V containing V'), so a move that gains nothing and leaves the learner's state unchanged can
+  only shrink V and never helps. For a conservative learner (seed 004: it changes only after a
+  mistake) this leaves exactly the mistake examples; Halving and SOA, whose state is V, keep the
+  others too. A move that *is* a mistake is never skipped, even when the state does not change.
+* **Admissible bounds prune** (``prune=True``, the default): for Halving at most floor(log2 |V|)
+  mistakes remain (each one halves V; 004), for CON at most |V| - 1 (004), for SOA at most Opt(V)
+  (000), for weighted majority the potential bound from its current weights (see
+  ``_weighted_majority_bound``). A node stops as soon as its best move meets its bound, and a move
+  whose gain plus the child's bound cannot beat the best so far is not searched; the value found is
+  still exact. These are the learners' theorems applied to the rest of the game: with pruning the
+  search cannot find a violation of those four bounds (``ExactStrategy(prune=False)`` searches
+  without them). Weighted majority needs its bound to finish at all: it charges wrong experts on
+  every example, so its states never repeat and only the bound ends a line of play.
+* **A depth limit.** A line of play longer than :data:`MAX_DEPTH` examples without a repeated
+  position stops the search; the best sequence seen is returned, not marked exact.
+* **Cycles.** V only shrinks, so a position can repeat only with the same V. If a position repeats on
+  the current path with at least one mistake in between, the adversary can repeat that stretch for
+  ever: the learner has *no* finite mistake bound on this class, and the search stops with
+  ``Found.cycle = (start, length)`` (e.g. the Perceptron with sgn(0) = +1 on the point 0 labelled 0,
+  seed 001). A repeat with no mistake in between is a move that gains nothing; values computed
+  while such a cut depends on a position still on the path are not memoised (they depend on the
+  path), so the memo only ever holds true values W(s, V).
+
+The best sequence comes back as a linked suffix stored beside each value, and its target is the
+lowest concept of the final version space.
+
+Randomized learners (randomized-halving, randomized-weighted-majority) are refused: their worst case
+is a statement about expectations, not a longest path.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Callable, Optional
+
+from .base import Found, Problem, Strategy, StrategyError
+
+__all__ = ["ExactStrategy", "STRATEGY", "RANDOMIZED", "MAX_DEPTH"]
+
+#: Learners whose predictions are random draws: the exact search does not apply.
+RANDOMIZED = frozenset({"randomized-halving", "randomized-weighted-majority"})
+#: The longest sequence the search follows: a learner that wanders this far without repeating a
+#: position is beyond an exhaustive search, which then returns the best sequence seen, not exact.
+MAX_DEPTH = 5_000
+_CHECK_EVERY = 512  # nodes between two looks at the clock
+
+
+class _Stop(Exception):
+    """The deadline passed."""
+
+
+class _TooDeep(Exception):
+    """A line of play reached MAX_DEPTH examples without repeating a position."""
+
+
+class _Cycle(Exception):
+    """A position repeats on the path with a mistake in between."""
+
+    def __init__(self, moves: list, start: int):
+        self.moves, self.start = moves, start
+
+
+def _not_enumerated(strategy: str, cls) -> str:
+    """Why ``strategy`` cannot play on a class whose domain is not listed point by point."""
+    from adversary.game import MarginHalfspaces
+
+    if isinstance(cls, MarginHalfspaces):
+        return (f"strategy {strategy} needs a finite class, not {cls}; "
+                "use --strategy geometric (or auto) on margin-halfspaces")
+    return (f"strategy {strategy} needs a finite class with its points listed, and {cls} is too large "
+            "to list; use --strategy beam, mcts or local (or auto), or lower n")
+
+
+def _canonical(name: str) -> str:
+    from solvers.learners import LEARNERS
+
+    spec = LEARNERS.get(name)
+    return spec.name if spec is not None else name
+
+
+class ExactStrategy(Strategy):
+    """Depth-first search over (learner state, version space) with a memo: the exact worst case.
+
+    Parameters
+    ----------
+    prune : bool, default True
+        Use the admissible remaining-mistake bounds of Halving, CON and SOA (see the module docstring).
+
+    Examples
+    --------
+    Halving on thresholds over 7 points: the adversary forces floor(log2 8) = 3 mistakes.
+
+    >>> from solvers.families import make
+    >>> C = make("thresholds", N=7)
+    >>> found = STRATEGY.run(Problem("halving", {}, C, {"family": "thresholds", "params": {"N": 7}}))
+    >>> found.mistakes, found.exact, len(found.sequence)
+    (3, True, 3)
+    """
+
+    name = "exact"
+    summary = "exhaustive search over (learner state, version space): the true worst case, or a cycle"
+
+    def __init__(self, *, prune: bool = True):
+        self.prune = prune
+
+    def check(self, problem: Problem) -> None:
+        if not problem.finite:
+            raise StrategyError(_not_enumerated("exact", problem.cls))
+        name = _canonical(problem.learner_name)
+        if name in RANDOMIZED:
+            raise StrategyError(f"strategy exact needs a deterministic learner and {name} draws its predictions "
+                                "at random; use --strategy beam, mcts or local")
+
+    def run(self, problem: Problem, *, deadline: Optional[float] = None,
+            progress: Optional[Callable[[dict], None]] = None) -> Found:
+        self.check(problem)
+        search = _Search(problem, deadline, progress, prune=self.prune)
+        return search.run()
+
+
+class _Search:
+    """One exact search: its learner-state table, its memo and its path (owned by ``run``'s caller)."""
+
+    def __init__(self, problem: Problem, deadline, progress, *, prune: bool):
+        C = problem.cls
+        self.C = C
+        self.points = C.points
+        self.columns = C.columns
+        self.n_points = C.n_points
+        self.deadline = deadline
+        self.progress = progress
+        self.learner_name = _canonical(problem.learner_name)
+        root = problem.new_learner()
+        # Learner states, interned: id -> a learner in that state, its predictions on every point.
+        self.ids: dict = {}
+        self.reps: list = []
+        self.preds: list = []
+        self.steps: dict = {}
+        self.root = self._intern(root)
+        self.memo: dict = {}            # (state id, V) -> (W, suffix); suffix = ((j, y), suffix) or None
+        self.on_path: dict = {}         # (state id, V) -> depth, for the positions on the current path
+        self.path_moves: list = []      # the moves from the root to the current position
+        self.path_mistakes: list = []   # mistakes on the path up to each depth
+        self.best = 0                   # the most mistakes of any sequence seen (anytime answer)
+        self.best_moves: list = []
+        self.nodes = 0
+        self.t0 = time.monotonic()
+        self.next_report = self.t0 + 1.0
+        self.upper = self._upper_bound() if prune else None
+
+    # ------------------------------------------------------------------ the learner's side
+    def _intern(self, learner) -> int:
+        key = learner.state_key()
+        try:
+            sid = self.ids.get(key)
+        except TypeError:
+            raise StrategyError(f"learner {self.learner_name}: state_key() is not hashable; "
+                                "the exact search needs an exact, hashable state") from None
+        if sid is None:
+            sid = len(self.reps)
+            self.ids[key] = sid
+            self.reps.append(learner)
+            self.preds.append(None)
+        return sid
+
+    def _predictions(self, sid: int) -> tuple:
+        p = self.preds[sid]
+        if p is None:
+            L = self.reps[sid]
+            out = []
+            for x in self.points:
+                try:
+                    v = L.predict_one(x)
+                except (ValueError, TypeError, ArithmeticError) as e:
+                    raise StrategyError(f"learner {self.learner_name} failed to predict x = {x}: {e}") from None
+                if v is not True and v is not False and v != 0 and v != 1:
+                    raise StrategyError(f"learner {self.learner_name} predicted {v!r} on x = {x}; predictions must be 0 or 1")
+                out.append(int(v))
+            p = self.preds[sid] = tuple(out)
+        return p
+
+    def _step(self, sid: int, j: int, y: int) -> int:
+        key = (sid, j, y)
+        s2 = self.steps.get(key)
+        if s2 is None:
+            import copy
+
+            L = copy.deepcopy(self.reps[sid])
+            try:
+                L.learn_one(self.points[j], y)
+            except (ValueError, TypeError, ArithmeticError) as e:
+                raise StrategyError(f"learner {self.learner_name} failed to learn ({self.points[j]}, {y}): {e}") from None
+            s2 = self.steps[key] = self._intern(L)
+        return s2
+
+    def _upper_bound(self):
+        """An admissible bound on the mistakes left from (state, V), for learners that have one."""
+        name = self.learner_name
+        if name == "halving":
+            return lambda sid, V: V.bit_count().bit_length() - 1          # floor(log2 |V|), 004
+        if name == "con":
+            return lambda sid, V: V.bit_count() - 1                       # |V| - 1, 004
+        if name == "soa":
+            solver = getattr(self.reps[self.root], "solver", None)
+            if solver is not None and hasattr(solver, "value"):
+                return lambda sid, V: solver.value(V)                     # Opt(V), 000
+        if name == "weighted-majority":
+            return self._weighted_majority_bound
+        return None
+
+    def _weighted_majority_bound(self, sid: int, V: int) -> int:
+        """Weighted majority (Littlestone-Warmuth; 004's setting): a mistake leaves at most the fraction
+        (1 + beta)/2 of the total weight W, and the target, an expert of V that never errs again, keeps
+        its weight beta^e_c; so at most max{m : W ((1 + beta)/2)^m >= beta^e_c} more mistakes, the
+        largest over the targets c in V. Exact rational arithmetic: the bound is never off by one."""
+        L = self.reps[sid]
+        beta, e = L.beta, L.e
+        q = (1 + beta) / 2
+        W = sum(beta ** k for k in e)
+        worst = max(e[c] for c in self.C.concepts_of(V))  # the lightest target still consistent
+        floor_weight = beta ** worst
+        m, x = 0, W * q
+        while x >= floor_weight:
+            m += 1
+            x *= q
+        return m
+
+    # ------------------------------------------------------------------ the adversary's side
+    def _moves(self, sid: int, V: int) -> list:
+        """The useful moves from (sid, V): (gain, j, y, state id, V'), mistakes first."""
+        pred = self._predictions(sid)
+        columns = self.columns
+        found: dict = {}
+        for j in range(self.n_points):  # hot loop: one pass over the points per new position
+            V1 = V & columns[j]
+            if V1 == 0:
+                labels = ((0, V),)
+            elif V1 == V:
+                labels = ((1, V),)
+            else:
+                labels = ((0, V ^ V1), (1, V1))
+            p = pred[j]
+            for y, Vy in labels:
+                gain = 1 if p != y else 0
+                s2 = self._step(sid, j, y)
+                if s2 == sid and not gain:
+                    continue  # nothing learnt, nothing gained: V only shrank
+                key = (s2, Vy)
+                old = found.get(key)
+                if old is None or gain > old[0]:
+                    found[key] = (gain, j, y, s2, Vy)
+        moves = list(found.values())
+        moves.sort(key=lambda m: (-m[0], -m[4].bit_count()))
+        return moves
+
+    def _offer(self, mistakes: int, suffix=None) -> None:
+        """Record the path so far (plus ``suffix``) as the best sequence when it has more mistakes."""
+        if mistakes > self.best:
+            self.best = mistakes
+            moves = list(self.path_moves)
+            while suffix is not None:
+                move, suffix = suffix
+                moves.append(move)
+            self.best_moves = moves
+
+    def _tick(self) -> None:
+        now = time.monotonic()
+        if self.deadline is not None and now >= self.deadline:
+            raise _Stop
+        if self.progress is not None and now >= self.next_report:
+            self.next_report = now + 1.0
+            self.progress({"mistakes": self.best, "nodes": self.nodes, "memo": len(self.memo),
+                           "states": len(self.reps), "seconds": now - self.t0})
+
+    def _visit(self, sid: int, V: int, depth: int, mistakes: int):
+        """(W, suffix, cut): the value of (sid, V) avoiding the positions on the path, its best
+        continuation, and the smallest path depth the value depended on (``MAX_DEPTH + 1`` if none)."""
+        key = (sid, V)
+        hit = self.memo.get(key)
+        if hit is not None:
+            self._offer(mistakes + hit[0], hit[1])
+            return hit[0], hit[1], MAX_DEPTH + 1
+        self.nodes += 1
+        if self.nodes % _CHECK_EVERY == 0:
+            self._tick()
+        if depth >= MAX_DEPTH:
+            raise _TooDeep
+        self.on_path[key] = depth
+        self.path_mistakes.append(mistakes)
+        upper = self.upper
+        bound = upper(sid, V) if upper is not None else None
+        best, best_suffix, cut = 0, None, MAX_DEPTH + 1
+        if bound is None or bound > 0:
+            for gain, j, y, s2, V2 in self._moves(sid, V):
+                if bound is not None and (best >= bound or gain + upper(s2, V2) <= best):
+                    if best >= bound:
+                        break
+                    continue
+                k2 = (s2, V2)
+                d2 = self.on_path.get(k2)
+                if d2 is not None:
+                    if mistakes + gain - self.path_mistakes[d2] > 0:
+                        raise _Cycle(self.path_moves + [(j, y)], d2)
+                    cut = min(cut, d2)  # a repeat with no mistake: gains nothing, but the value depends on the path
+                    continue
+                self.path_moves.append((j, y))
+                if gain:
+                    self._offer(mistakes + 1)
+                v, suffix, c = self._visit(s2, V2, depth + 1, mistakes + gain)
+                self.path_moves.pop()
+                if c < cut:
+                    cut = c
+                if gain + v > best:
+                    best, best_suffix = gain + v, ((j, y), suffix)
+        del self.on_path[key]
+        self.path_mistakes.pop()
+        if cut >= depth:
+            self.memo[key] = (best, best_suffix)
+            cut = MAX_DEPTH + 1
+        return best, best_suffix, cut
+
+    # ------------------------------------------------------------------ driver
+    def _sequence(self, moves: list) -> tuple[list, int]:
+        """The examples of ``moves`` and the lowest concept consistent with them."""
+        V = self.C.full
+        seq = []
+        for j, y in moves:
+            V0, V1 = self.C.split(V, j)
+            V = V1 if y else V0
+            seq.append((self.points[j], y))
+        return seq, (V & -V).bit_length() - 1
+
+    def run(self) -> Found:
+        old_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old_limit, 3 * MAX_DEPTH + 1000))
+        stopped = None
+        cycle = None
+        try:
+            value, suffix, _ = self._visit(self.root, self.C.full, 0, 0)
+            moves = []
+            while suffix is not None:
+                move, suffix = suffix
+                moves.append(move)
+            exact = True
+        except _Cycle as c:
+            moves, cycle, exact = c.moves, (c.start, len(c.moves) - c.start), True
+        except _Stop:
+            moves, exact, stopped = self.best_moves, False, "time limit"
+        except _TooDeep:
+            # The learner keeps reaching new states without repeating one (e.g. weighted majority,
+            # whose weights fall on every example, without pruning): no exhaustive answer.
+            moves, exact, stopped = self.best_moves, False, "depth limit"
+        except KeyboardInterrupt:
+            moves, exact, stopped = self.best_moves, False, "interrupted"
+        finally:
+            sys.setrecursionlimit(old_limit)
+        seq, target = self._sequence(moves)
+        mistakes = self._count(moves)
+        stats = {"nodes": self.nodes, "memo": len(self.memo), "learner_states": len(self.reps),
+                 "seconds": round(time.monotonic() - self.t0, 4), "pruned": self.upper is not None,
+                 "stopped": stopped}
+        if self.progress is not None:
+            self.progress({"mistakes": mistakes, "nodes": self.nodes, "memo": len(self.memo),
+                           "states": len(self.reps), "seconds": stats["seconds"], "done": True})
+        return Found(seq, mistakes, target, exact=exact, cycle=cycle, stats=stats)
+
+    def _count(self, moves: list) -> int:
+        """The learner's mistakes along ``moves`` (from the cached predictions and steps)."""
+        sid, n = self.root, 0
+        for j, y in moves:
+            n += self._predictions(sid)[j] != y
+            sid = self._step(sid, j, y)
+        return n
+
+
+#: The instance :func:`adversary.strategies.get_strategy` returns.
+STRATEGY = ExactStrategy()
