@@ -22,7 +22,13 @@ perceptron                      Perceptron                R^2/gamma^2 (R, gamma)
 weighted-majority (wm)          WeightedMajority          (ln N + m ln(1/beta)) / ln(2/(1+beta)) (m)        004
 randomized-weighted-majority    RandomizedWeightedMaj.    E <= (ln N + m ln(1/beta)) / (1 - beta) (m)       004
 (rwm)
+sklearn-perceptron              SklearnPerceptron         R^2/gamma^2 (R, gamma); extra [sklearn]           001
+river                           RiverClassifier           none stated (inf); extra [river]                  001
 ==============================  ========================  ================================================  =====
+
+The last two are adapters (:mod:`.adapters`) for scikit-learn's Perceptron and any river classifier:
+optional extras, imported only when built (``pip install 'littlestone[sklearn]'``, ``[river]``);
+``LearnerSpec.extra`` names the extra.
 
 ``make_learner(name, params, C)`` builds one by CLI name; ``describe()`` gives the rows of the
 ``littlestone learners`` listing.
@@ -43,6 +49,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..soa import SOA
+from .adapters import RiverClassifier, SklearnPerceptron
 from .base import SEEDS, Bound, Learner, OnlineLearner
 from .con import CON
 from .elimination import ELIM, ConjunctionElimination
@@ -72,6 +79,8 @@ __all__ = [
     "Perceptron",
     "WeightedMajority",
     "RandomizedWeightedMajority",
+    "SklearnPerceptron",
+    "RiverClassifier",
     "REQUIRED",
     "LearnerSpec",
     "LEARNERS",
@@ -107,6 +116,9 @@ class LearnerSpec:
         class's points when it is not given.
     summary : str
         One line for listings.
+    extra : str or None
+        The optional extra (``pip install 'littlestone[EXTRA]'``) whose library of the same name the
+        learner needs, for the adapters of :mod:`.adapters`; None for this package's own learners.
     """
 
     name: str
@@ -118,6 +130,7 @@ class LearnerSpec:
     source: str
     dim_param: str | None = None
     summary: str = ""
+    extra: str | None = None
 
     @property
     def signature(self) -> str:
@@ -188,6 +201,18 @@ _SPECS = (
     LearnerSpec("randomized-weighted-majority", RandomizedWeightedMajority, (_BETA, _SEED), True, ("m",),
                 "E[M] <= (ln N + m ln(1/beta)) / (1 - beta) (Littlestone-Warmuth; 004 has the regret setting)",
                 SEEDS[4], summary="predict with an expert drawn in proportion to its weight"),
+    LearnerSpec("sklearn-perceptron", SklearnPerceptron, (("d", REQUIRED, "the dimension"),), False, ("R", "gamma"),
+                "R^2/gamma^2 (derived here: 001's proof bounds scikit-learn's updates, made iff y <w, x> <= 0)",
+                SEEDS[1], "d", extra="sklearn",
+                summary="scikit-learn's Perceptron(fit_intercept=False), partial_fit each round; w = 0 and "
+                        "<w, x> = 0 predict 0 (needs pip install 'littlestone[sklearn]')"),
+    LearnerSpec("river", RiverClassifier,
+                (("d", REQUIRED, "the dimension (features {i: x_i})"),
+                 ("model", "linear_model.Perceptron", "the river classifier, module.Class under river"),
+                 ("kwargs", "{}", "the model's keyword arguments, a JSON object")),
+                False, (), "no bound stated for an arbitrary river model (inf)", SEEDS[1], "d", extra="river",
+                summary="any river classifier by name, predict_one / learn_one on {i: x_i} "
+                        "(needs pip install 'littlestone[river]')"),
 )
 
 #: Other names the CLI accepts.

@@ -1,0 +1,381 @@
+"""The geometric adversary: the Perceptron on margin halfspaces in R^d, pushed to R^2/gamma^2 mistakes.
+
+The class (seed 001, 001_2c0ecd5dc478279c.txt, section 3; :class:`adversary.game.MarginHalfspaces`):
+a unit vector w*, points with |x| <= R and margin y <w*, x> >= gamma (y in {-1, +1}). Theorem 2 of
+seed 001 bounds the Perceptron by R^2/gamma^2 mistakes: |w_m|^2 <= m R^2 (claim 1) and
+<w*, w_m> >= gamma m (claim 2). The adversary here picks w* and the points.
+
+**The game in one line.** Write z = y x for a point x with label y in {-1, +1}. An update adds z to
+the weight vector, so w_k = z_1 + ... + z_k, and the adversary's move is a vector z with
+
+    <w*, z> >= gamma (the margin),   |z| <= R,   <w_k, z> <= 0 (the learner errs),
+
+where the last condition is the mistake for 001's Perceptron (sgn(0) = +1) when the point x = -z
+is labelled 0, and for scikit-learn's (class 1 iff <w, x> > 0) when x = z is labelled 1. Both
+update exactly on these moves, so a sequence of moves is a sequence of mistakes, and every mistake
+of either learner is such a move (scikit-learn also updates on <w, x> = 0 with label 0, a move with
+no mistake: never better than the same move as a mistake). The most mistakes the adversary can
+force is the longest sequence of moves. With w* = e_1 (the learners are rotation invariant) and
+z = (p, q), p >= gamma: a larger p only hurts (it grows <w*, w> = a faster and leaves less room for
+q), so p = gamma, a = k gamma after k moves, and the state is the perpendicular part b of w.
+
+* **d >= R^2/gamma^2 (in fact d >= m = floor(R^2/gamma^2)): the classic sequence.** x_i = R e_i for
+  i = 1..m, each orthogonal to the current w, so <w, x_i> = 0; w* = (1/sqrt m)(1, ..., 1, 0, ...),
+  margin R/sqrt(m) >= gamma. m mistakes, which is floor(R^2/gamma^2): the bound is met, in exact
+  rational arithmetic (the direction of w* is rational, and the referee's exact mode checks the
+  margin of the direction).
+* **3 <= d < m: a spiral, also m mistakes.** (Derived here, not in the seeds.) Take |q| = Q with
+  Q^2 = R^2 - gamma^2 and <b, q> = -a gamma (just enough to err). Then |b'|^2 = |b|^2 + Q^2 - 2 a gamma,
+  so |b_k|^2 = k R^2 - k^2 gamma^2, exactly the classic sequence's; the move exists when
+  |b| Q >= a gamma, i.e. k <= R^2/gamma^2 - 1 before the (k+1)-th mistake, so all m mistakes fit.
+  A circle of radius Q meets the line <b, q> = -a gamma as soon as q has two coordinates, so
+  d = 3 suffices. Points are rationals on a dyadic grid (step 2^-40, so floats hold them exactly);
+  each move keeps a little slack, which costs nothing unless R^2/gamma^2 is an integer, where the
+  last move needs equality and is lost to the grid (m - 1 mistakes, with a note in the stats).
+* **d = 2: an interval dynamic programme.** q is a scalar; from |b| = beta at step k the next
+  |b'| = | beta - |q| | for |q| in [k gamma^2 / beta, Q], an interval of reachable values. The sets
+  reachable after k moves are unions of intervals, computed forward exactly in floats; the sets from
+  which the last of them is still reachable, backward; the sequence is then played forward in exact
+  arithmetic, each time aiming at the middle of the widest viable interval. Its value is about half
+  of R^2/gamma^2. Seeded random rollouts (random reachable |b'| each step) run beside it as an
+  independent check; the best verified sequence is returned.
+* **d = 1:** one mistake (after it w points along w*, and no point with margin can be misclassified).
+
+``Found.exact`` is True only when the count is proven to be the worst case: it equals
+floor(R^2/gamma^2) (001's theorem for the plain Perceptron, ``margin=0``; the same proof bounds the
+updates of scikit-learn's), or d = 1 and one mistake was made.
+
+Examples
+--------
+>>> from adversary.game import load_class, make_witness, verify_witness
+>>> spec = {"family": "margin-halfspaces", "params": {"d": 4, "gamma": "1/2"}}
+>>> H = load_class(spec)
+>>> found = STRATEGY.run(Problem("perceptron", {"d": 4}, H, spec))
+>>> found.mistakes, found.exact, found.stats["construction"]
+(4, True, 'orthogonal')
+>>> w = make_witness("perceptron", {"d": 4}, spec, found.sequence, found.target)
+>>> verify_witness(w, exact=True).ok
+True
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from fractions import Fraction
+from typing import Callable, Optional
+
+import numpy as np
+
+from .base import Found, Problem, Strategy, StrategyError, time_left
+
+__all__ = ["GeometricStrategy", "STRATEGY", "CONVENTIONS", "GRID"]
+
+#: For each learner: (s, y) with the point x = s z shown and labelled y, so that <w, z> <= 0 is a mistake.
+CONVENTIONS = {
+    "perceptron": (-1, 0),          # 001: sgn(0) = +1, so <w, x> = 0 predicts 1; label 0 is a mistake
+    "sklearn-perceptron": (1, 1),   # decision <w, x> > 0 for class 1, so <w, x> = 0 predicts 0; label 1 errs
+}
+#: Coordinates off the classic sequence are multiples of 1/GRID (exact as floats too).
+GRID = 2**40
+_ROLLOUTS = 64          # random rollouts in d = 2 without a deadline
+_MAX_ROLLOUTS = 1024    # ... and at most this many with one
+
+
+def _up(q: Fraction) -> Fraction:
+    return Fraction(math.ceil(q * GRID), GRID)
+
+
+def _grid(v: float) -> Fraction:
+    return Fraction(round(v * GRID), GRID)
+
+
+def _dot(u, v):
+    return sum(a * b for a, b in zip(u, v))
+
+
+class _Play:
+    """One game of moves z against a fresh learner (the module docstring's z-game), in exact arithmetic."""
+
+    def __init__(self, problem: Problem, H):
+        self.learner = problem.new_learner()
+        self.s, self.y = CONVENTIONS[problem.learner_name]
+        self.R2 = H.R * H.R
+        self.w = (Fraction(0),) * H.d
+        self.sequence: list = []
+
+    def move(self, z) -> bool:
+        """Play z if it is inside the ball and the learner errs on it; return whether it was played."""
+        if _dot(z, z) > self.R2:
+            return False
+        x = tuple(self.s * v for v in z)
+        if self.learner.predict_one(x) == self.y:
+            return False
+        self.learner.learn_one(x, self.y)
+        self.sequence.append((x, self.y))
+        self.w = tuple(a + b for a, b in zip(self.w, z))
+        return True
+
+
+# ---------------------------------------------------------------------------------------- constructions
+def _orthogonal(problem: Problem, H, m: int):
+    """The classic sequence: z_i = R e_i (i < m), w* = (1/sqrt m) on the first m coordinates."""
+    play = _Play(problem, H)
+    for i in range(m):
+        z = tuple(H.R if j == i else 0 for j in range(H.d))
+        if not play.move(z):
+            break
+    r = math.isqrt(m)
+    c = Fraction(1, r) if r * r == m else 1 / math.sqrt(m)  # a float when 1/sqrt(m) is irrational
+    return play, [c] * m + [0] * (H.d - m)
+
+
+def _spiral(problem: Problem, H, m: int, z1: Fraction):
+    """3 <= d: |q| = Q and <b, q> = -a z1 each move, in the plane of coordinates 2 and 3."""
+    play = _Play(problem, H)
+    Q2 = H.R * H.R - z1 * z1
+    Qf = math.sqrt(float(Q2))
+    rest = (0,) * (H.d - 3)
+    for k in range(m):
+        a, b = play.w[0], play.w[1:3]
+        bf = np.array([float(v) for v in b])
+        nb = float(np.hypot(*bf))
+        if nb == 0.0:
+            bhat, alpha = np.array([1.0, 0.0]), 0.0
+        else:
+            bhat, alpha = bf / nb, float(a * z1) / nb
+        vhat = np.array([-bhat[1], bhat[0]])
+        for attempt in range(48):
+            eps = 0.0 if attempt == 0 else 2.0 ** (attempt - 44)
+            inward = alpha + eps
+            if inward > Qf:
+                break
+            along = max(math.sqrt(max(Qf * Qf - inward * inward, 0.0)) - eps, 0.0)
+            q = -inward * bhat + along * vhat
+            if play.move((z1, _grid(q[0]), _grid(q[1])) + rest):
+                break
+        if len(play.sequence) == k:  # no move was played: the spiral ends here
+            break
+    return play, [1] + [0] * (H.d - 1)
+
+
+# ---- d = 2: the interval dynamic programme -------------------------------------------------------------
+def _merge(intervals):
+    out = []
+    for lo, hi in sorted(i for i in intervals if i[0] <= i[1]):
+        if out and lo <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out
+
+
+def _intersect(A, B):
+    return _merge([(max(a, c), min(b, d)) for a, b in A for c, d in B])
+
+
+def _reach(beta: float, c: float, Q: float):
+    """|b'| reachable from |b| = beta when c = a z1: |q| in [c/beta, Q], |b'| = |beta - |q||."""
+    if c == 0.0:  # the first move, from w = 0
+        return 0.0, Q
+    if beta * Q < c:
+        return None
+    lo = max(0.0, c / beta - beta)
+    return lo, max(Q - beta, beta - c / beta)
+
+
+def _dp_sets(z1: float, Q: float, m: int):
+    """Forward sets S[k] (|b| after k moves) and viable sets V[k] (from which the last move is reachable)."""
+    S = [[(0.0, 0.0)]]
+    while len(S) <= m:
+        k = len(S) - 1
+        c = k * z1 * z1
+        nxt = []
+        for u, v in S[k]:
+            u = max(u, c / Q)
+            if u > v:
+                continue
+            if c == 0.0:
+                nxt.append((0.0, Q))
+            else:
+                nxt.append((max(0.0, c / v - v), max(Q - u, v - c / v)))
+        nxt = _merge(nxt)
+        if not nxt:
+            break
+        S.append(nxt)
+    K = len(S) - 1
+    V = [None] * (K + 1)
+    V[K] = S[K]
+    for k in range(K - 1, -1, -1):
+        c = k * z1 * z1
+        pieces = []
+        for e1, e2 in V[k + 1]:
+            r1 = (-e2 + math.sqrt(e2 * e2 + 4 * c)) / 2          # lo(beta) <= e2
+            r2 = (e1 + math.sqrt(e1 * e1 + 4 * c)) / 2           # beta - c/beta >= e1
+            low = max(r1, c / Q)
+            pieces += [(low, Q - e1), (max(low, r2), math.inf)]
+        V[k] = _intersect(S[k], _merge(pieces))
+    return S, V, K
+
+
+def _plane(problem: Problem, H, z1: Fraction, target_of: Callable, m: int):
+    """d = 2: play moves (z1, q), choosing each |b'| with ``target_of(k, reach interval)``."""
+    play = _Play(problem, H)
+    Q2 = H.R * H.R - z1 * z1
+    Qf = math.sqrt(float(Q2))
+    for k in range(m):
+        a, b = play.w
+        beta, c = abs(float(b)), float(a * z1)
+        reach = _reach(beta, c, Qf)
+        if reach is None:
+            break
+        goal = target_of(k, reach)
+        if goal is None:
+            break
+        sign = -1 if b > 0 else 1  # q points against b
+        options = [beta - goal, beta + goal]  # |q| giving |b'| = goal
+        need = c / beta if beta > 0 else 0.0
+        options = sorted((o for o in options if need <= o <= Qf), key=lambda o: -min(o - need, Qf - o))
+        for size in options or [min(max(need, 0.0), Qf)]:
+            played = False
+            for nudge in (0, 1, -1, 2, -2, 4, -4, 16, -16, 256, -256):
+                mag = max(_grid(size) + Fraction(nudge, GRID), Fraction(0))
+                if play.move((z1, sign * mag)):
+                    played = True
+                    break
+            if played:
+                break
+        else:
+            break
+    return play, [1, 0]
+
+
+def _widest(pieces):
+    best = max(pieces, key=lambda p: p[1] - p[0])
+    return (best[0] + best[1]) / 2
+
+
+# ---------------------------------------------------------------------------------------- the strategy
+class GeometricStrategy(Strategy):
+    """The Perceptron (``perceptron``, ``sklearn-perceptron``) on ``margin-halfspaces d gamma [R]``.
+
+    See the module docstring for the constructions: the classic orthogonal sequence (d >= m), a spiral
+    (3 <= d < m), an interval dynamic programme with random rollouts beside it (d = 2), one mistake
+    (d = 1); m = floor(R^2/gamma^2).
+    """
+
+    name = "geometric"
+    summary = ("Perceptron on margin-halfspaces: floor(R^2/gamma^2) mistakes for d >= 3 (orthogonal "
+               "sequence or spiral), an interval DP for d = 2")
+
+    def check(self, problem: Problem) -> None:
+        from adversary.game import MarginHalfspaces
+
+        if problem.learner_name not in CONVENTIONS:
+            raise StrategyError(f"strategy geometric attacks the Perceptron ({', '.join(CONVENTIONS)}), "
+                                f"not {problem.learner_name}; use exact, tree, beam, mcts or local")
+        if not isinstance(problem.cls, MarginHalfspaces):
+            raise StrategyError(f"strategy geometric plays on margin-halfspaces d gamma [R], not {problem.cls}; "
+                                "use exact, tree, beam, mcts or local on a finite class")
+
+    def run(self, problem: Problem, *, deadline: Optional[float] = None,
+            progress: Optional[Callable[[dict], None]] = None) -> Found:
+        self.check(problem)
+        t0 = time.monotonic()
+        H = problem.cls
+        d, gamma, R = H.d, H.gamma, H.R
+        ratio = R * R / (gamma * gamma)
+        m = math.floor(ratio)
+        try:
+            learner = problem.new_learner()
+        except ValueError as e:
+            raise StrategyError(" ".join(str(e).split())) from None
+        if getattr(learner, "d", d) != d:
+            raise StrategyError(f"strategy geometric: the learner has d = {learner.d} but the class has d = {d}; "
+                                f"give d={d}")
+        margin = getattr(learner, "margin", 0)
+        stats = {"bound": float(ratio), "floor": m}
+        if m == 0:  # gamma > R: no point has the margin, the game is empty
+            return self._found(problem, None, [1] + [0] * (d - 1), m, margin, dict(stats, construction="empty"), t0)
+
+        z1 = _up(gamma)  # the margin coordinate, on the grid (>= gamma)
+        if d >= m:
+            play, target = _orthogonal(problem, H, m)
+            stats["construction"] = "orthogonal"
+        elif d == 1:
+            play = _Play(problem, H)
+            play.move((R,))
+            target = [1]
+            stats["construction"] = "one-step"
+        elif d >= 3:
+            play, target = _spiral(problem, H, m, z1)
+            stats["construction"] = "spiral"
+        else:
+            play, target, extra = self._plane(problem, H, m, z1, deadline, progress)
+            stats.update(extra)
+        if len(play.sequence) < m and d >= 3 and ratio.denominator == 1:
+            stats["note"] = ("R^2/gamma^2 is an integer: the last move needs exact equality, which the "
+                             "rational grid cannot hold")
+        return self._found(problem, play, target, m, margin, stats, t0, progress)
+
+    # d = 2 ---------------------------------------------------------------------------------------------
+    def _plane(self, problem, H, m, z1, deadline, progress):
+        Qf = math.sqrt(float(H.R * H.R - z1 * z1))
+        S, V, K = _dp_sets(float(z1), Qf, m)
+
+        def planned(k, reach):
+            if k + 1 > K:
+                return None
+            pieces = _intersect([reach], V[k + 1]) or _intersect([reach], S[k + 1])
+            return _widest(pieces) if pieces else None
+
+        best, _ = _plane(problem, H, z1, planned, m)
+        extra = {"construction": "interval-dp", "dp_value": K, "rollouts": 0, "rollout_best": 0}
+        if progress is not None:
+            progress({"mistakes": len(best.sequence)})
+        rng = np.random.default_rng(problem.seed)
+        budget = _ROLLOUTS if deadline is None else _MAX_ROLLOUTS
+        last = time.monotonic()
+        for _ in range(budget):
+            if len(best.sequence) >= m or time_left(deadline) <= 0:
+                break
+
+            def rollout(k, reach):
+                return float(rng.uniform(*reach))
+
+            play, _ = _plane(problem, H, z1, rollout, m)
+            extra["rollouts"] += 1
+            extra["rollout_best"] = max(extra["rollout_best"], len(play.sequence))
+            if len(play.sequence) > len(best.sequence):
+                best = play
+                extra["construction"] = "random-rollout"
+            if progress is not None and time.monotonic() - last >= 1.0:
+                last = time.monotonic()
+                progress({"mistakes": len(best.sequence), "rollouts": extra["rollouts"]})
+        return best, [1, 0], extra
+
+    # ---------------------------------------------------------------------------------------------------
+    def _found(self, problem, play, target, m, margin, stats, t0, progress=None) -> Found:
+        from adversary.game import WitnessError, check_realizable
+
+        sequence = [] if play is None else play.sequence
+        mistakes = len(sequence)  # every move played was a mistake (``_Play.move``)
+        H = problem.cls
+        try:
+            check_realizable(H, sequence, {"w": target})
+        except WitnessError as e:  # pragma: no cover - a bug in a construction, never a claim
+            raise StrategyError(f"strategy geometric built a sequence the referee rejects: {e}") from None
+        try:
+            check_realizable(H, sequence, {"w": target}, exact=True)
+            stats["exact_check"] = True
+        except WitnessError:
+            stats["exact_check"] = False
+        plain = problem.learner_name == "sklearn-perceptron" or margin == 0
+        exact = plain and (mistakes == m or (H.d == 1 and mistakes == 1))
+        stats["seconds"] = round(time.monotonic() - t0, 4)
+        if progress is not None:
+            progress({"mistakes": mistakes, "done": True})
+        return Found(sequence, mistakes, {"w": target}, exact=exact, stats=stats)
+
+
+STRATEGY = GeometricStrategy()
