@@ -1,0 +1,425 @@
+"""What the heuristic strategies (``beam``, ``mcts``, ``local``) share: the arena they search in.
+
+The game is seed 000's (000_a63ee94629bf251e.txt): the adversary shows a point x, the learner
+predicts, the adversary reveals a label that leaves some concept consistent. A position is the pair
+(learner, version space V); a *move* is (x, y) with V_x^y non-empty, and it gains a mistake when y
+differs from the prediction. The :class:`Arena` gives the three strategies the same view of it on a
+finite :class:`~solvers.concept_class.ConceptClass` and on an
+:class:`~adversary.implicit.ImplicitFamily` (whose 2^n points are never listed):
+
+* ``split(V, x)``, ``label(c, x)``, ``lowest(V)``, ``members(V)`` -- version spaces as bitsets;
+* ``candidates(V, rng)`` -- the points worth trying: every point of a small domain, otherwise the
+  class's informative proposals (points that satisfy or falsify concepts of V over sparse and dense
+  backgrounds) or a sample;
+* ``moves(learner, V, points)`` -- the realizable moves from a position, mistakes first, with the
+  moves that gain nothing and leave the learner unchanged left out: they only shrink V, and a
+  smaller V never gives the adversary more (every sequence realizable in V' is realizable in V ⊇ V');
+* ``sharpen(learner, V, x, y)`` -- for 0/1 vector points, variants of a mistake point that stay a
+  mistake with the same realizable label: a *grown* one (bits added while the learner still errs) and
+  a *shrunk* one (bits removed while it still errs). Against a linear threshold learner (Winnow, seed
+  002) they are the promotion that moves the most weight and the demotion that removes the least,
+  which is what the seeds' potential arguments say an adversary should play;
+* ``predictions(learner, points, binary)`` -- the learner's predictions on many points at once: for
+  the Winnow family on 0/1 vectors (a linear threshold w.x >= theta, seed 002) one matrix product in floating point,
+  with every point whose score is within 1e-9 of theta re-predicted exactly by the learner itself
+  (the sum of n positive floats errs by at most n 2^-52 of it, far inside that margin); for every
+  other learner ``predict_one`` point by point. The game itself is always played by the learner;
+* ``potential(learner, V)`` -- the tie-break between positions with as many mistakes: log2 |V| (the
+  Halving potential, seed 004: more concepts left, more room to err). Measured against the exact
+  worst case of Winnow2 on monotone-disjunctions n <= 6 (scripts/bench_heuristics.py), Winnow's total
+  weight (seed 002's potential) ranked positions *worse* than log2 |V| or even chance, so it is not used.
+
+:func:`find_cycle` replays a sequence and reports a stretch that brings the learner and V back to
+where they were with a mistake on the way (no finite mistake bound); :func:`best_found` turns the
+result into a :class:`~adversary.strategies.base.Found`.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import time
+from fractions import Fraction
+from typing import Callable, Optional
+
+import numpy as np
+
+from adversary.implicit import ImplicitFamily
+from solvers import families
+from solvers.concept_class import ConceptClass
+
+from .base import Found, Problem, StrategyError
+
+__all__ = ["Arena", "Key", "advance", "predictions", "first_mistake", "find_cycle", "best_found", "check_problem", "Progress",
+           "replay_mistakes"]
+
+#: Domains up to this size are tried point by point at every position.
+ENUMERATE_UP_TO = 512
+
+
+def check_problem(name: str, problem: Problem):
+    """The problem's fresh learner; StrategyError (one line) unless the class is finite or implicit
+    and the learner can be built for it."""
+    if not isinstance(problem.cls, (ConceptClass, ImplicitFamily)):
+        raise StrategyError(f"{name} searches finite and {{0,1}}^n classes, not {problem.cls}; "
+                            "use --strategy geometric on margin-halfspaces")
+    from adversary.game import WitnessError
+
+    try:
+        learner = problem.new_learner()
+    except WitnessError as e:
+        raise StrategyError(str(e)) from None
+    if isinstance(problem.cls, ConceptClass):
+        probe = copy.deepcopy(learner)
+        try:
+            for x in problem.cls.points[:ENUMERATE_UP_TO]:
+                probe.predict_one(x)
+        except (ValueError, TypeError, IndexError) as e:
+            raise StrategyError(f"{problem.learner_name} cannot read the points of this class "
+                                f"(on {x}: {' '.join(str(e).split())}); attack it on a class of its points") from None
+    return learner
+
+
+class Key:
+    """A position's key ``(learner.state_key(), V)`` with its hash computed once (a state key can be a
+    tuple of many Fractions, whose hash is slow; dictionaries of positions look keys up repeatedly)."""
+
+    __slots__ = ("key", "_hash")
+
+    def __init__(self, learner, V: int):
+        self.key = (learner.state_key(), V)
+        self._hash = hash(self.key)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Key) and self._hash == other._hash and self.key == other.key
+
+
+def advance(learner, x, y):
+    """A copy of ``learner`` after ``learn_one(x, y)`` (the original is left as it was)."""
+    child = copy.deepcopy(learner)
+    child.learn_one(x, y)
+    return child
+
+
+class Arena:
+    """The game on a class, as the heuristic strategies see it (see the module docstring).
+
+    Parameters
+    ----------
+    cls : ConceptClass or ImplicitFamily
+    candidates : int
+        How many points ``candidates`` proposes on a domain too large to try in full.
+    """
+
+    def __init__(self, cls, *, candidates: int = 48):
+        self.cls = cls
+        self.count = candidates
+        self.implicit = cls if isinstance(cls, ImplicitFamily) else None
+        self.all_points = None
+        self._index = None
+        self.n_bits = None  # n when every 0/1 vector of length n is a point (sharpen applies)
+        if isinstance(cls, ImplicitFamily):
+            self.n_bits = cls.n
+        else:
+            self._index = {p: j for j, p in enumerate(cls.points)}
+            lengths = {len(p) for p in cls.points}
+            if len(lengths) == 1:
+                (n,) = lengths
+                if cls.n_points == 2**n and all(v in (0, 1) for p in cls.points for v in p):
+                    self.n_bits = n
+            if cls.n_points <= ENUMERATE_UP_TO:
+                self.all_points = list(cls.points)
+            elif cls.family in families.LITERAL_FAMILIES and self.n_bits is not None:
+                try:  # the same concepts in the same order: its proposals are points of this domain
+                    self.implicit = ImplicitFamily(cls.family, cls.params)
+                except ValueError:
+                    self.implicit = None
+        self._units = None
+        self._conservative_checks = 0  # non-mistake moves tried, and whether one changed the learner
+        self._changed = False
+
+    # ------------------------------------------------------------------ version spaces
+    @property
+    def full(self) -> int:
+        return self.cls.full
+
+    def split(self, V: int, x) -> tuple[int, int]:
+        if self._index is not None:
+            return self.cls.split(V, self._index[x])
+        return self.cls.split(V, x)
+
+    def label(self, c: int, x) -> int:
+        if self._index is not None:
+            return int(self.cls.matrix[c, self._index[x]])
+        return self.cls.label(c, x)
+
+    def members(self, V: int) -> list[int]:
+        return self.cls.concepts_of(V)
+
+    @staticmethod
+    def lowest(V: int) -> int:
+        return (V & -V).bit_length() - 1
+
+    def random_member(self, V: int, rng: np.random.Generator) -> int:
+        """A uniformly random concept of V."""
+        size = V.bit_count()
+        if size == 1:
+            return self.lowest(V)
+        if isinstance(self.cls, ImplicitFamily):
+            ms = self.cls.members(V)
+            return int(ms[rng.integers(len(ms))])
+        ms = self.cls.concepts_of(V)
+        return ms[int(rng.integers(len(ms)))]
+
+    # ------------------------------------------------------------------ points
+    def candidates(self, V: int, rng: np.random.Generator, count: Optional[int] = None) -> list:
+        """Points to try in a position with version space V (every point of a small domain)."""
+        if self.all_points is not None:
+            return self.all_points
+        count = self.count if count is None else count
+        if self.implicit is not None:
+            return self.implicit.proposals(rng, V, count)
+        picks = rng.choice(self.cls.n_points, size=min(count, self.cls.n_points), replace=False)
+        return [self.cls.points[j] for j in picks.tolist()]
+
+    def target_candidates(self, c: int, rng: np.random.Generator, count: Optional[int] = None) -> list:
+        """Points to try when the target is fixed to concept c (points it labels 1 and 0)."""
+        if self.all_points is not None:
+            return self.all_points
+        count = self.count if count is None else count
+        if self.implicit is not None:
+            half = self.implicit.proposals(rng, None, count // 2)
+            dens = (0.0, "one", 0.1, 0.25, 0.5, 0.75, 0.9, "all")
+            own = [self.implicit.satisfying(c, rng, dens[i % len(dens)]) if i % 2 else
+                   self.implicit.falsifying(c, rng, dens[i % len(dens)]) for i in range(count - len(half))]
+            return list(dict.fromkeys(own + half))
+        return self.candidates(self.full, rng, count)
+
+    # ------------------------------------------------------------------ moves
+    def moves(self, learner, V: int, points, *, quiet: bool = True) -> list:
+        """The realizable moves ``(x, y, mistake, V_x^y)`` from (learner, V) over ``points``.
+
+        Mistake moves come first (in the order of ``points``). Moves that gain nothing come after them
+        (when ``quiet``), and only while the learner has been seen to change on such a move: once 64
+        of them have left it unchanged it is taken to be conservative (seed 004) and they are skipped.
+        Either way :meth:`child` drops a no-gain move that leaves the learner's state unchanged.
+        """
+        hits, quiet_moves = [], []
+        want_quiet = quiet and (self._changed or self._conservative_checks < 64)
+        for x, p in zip(points, predictions(learner, points, binary=self.n_bits is not None)):
+            V0, V1 = self.split(V, x)
+            Vm = V1 if p == 0 else V0  # the label the learner did not predict
+            if Vm:
+                hits.append((x, 1 - p, True, Vm))
+            if want_quiet:
+                Vq = V0 if p == 0 else V1
+                if Vq and Vq != V:
+                    quiet_moves.append((x, p, False, Vq))
+        return hits + quiet_moves
+
+    def child(self, learner, x, y, mistake: bool):
+        """The learner after (x, y), or None for a no-gain move that leaves its state unchanged.
+
+        ``mistake`` must be exact (the learner's prediction differs from y). For the Winnow family,
+        whose ``learn_one`` is "promotion on a false negative, demotion on a false positive, nothing
+        otherwise" (seed 002), the child is made by calling that update directly (the prediction is
+        already known), which skips recomputing w.x."""
+        if self.n_bits is not None and _is_winnow(learner) and type(x) is tuple:
+            if not mistake:
+                return None  # conservative: a correct prediction changes nothing
+            new = copy.deepcopy(learner)
+            (new.promotion if y == 1 else new.demotion)(x)
+            return new
+        new = advance(learner, x, y)
+        if not mistake:
+            self._conservative_checks += 1
+            if new.state_key() == learner.state_key():
+                return None
+            self._changed = True
+        return new
+
+    def sharpen(self, learner, V: int, x, y: int, rng: np.random.Generator, *, target: Optional[int] = None) -> list:
+        """Variants of the mistake (x, y): bits added, and bits removed, while the learner still errs
+        and y stays realizable (the label of ``target`` when given). [] when points are not 0/1 vectors.
+
+        The first variant is the one that moves a monotone linear learner most for the least: grown
+        for y = 1 (the largest promotion), shrunk for y = 0 (the smallest demotion)."""
+        if self.n_bits is None:
+            return []
+        lin = _linear(learner)
+
+        def realizable(z: tuple) -> bool:
+            if target is not None:
+                return self.label(target, z) == y
+            V0, V1 = self.split(V, z)
+            return bool(V1 if y else V0)
+
+        out = []
+        for grow in ((True, False) if y == 1 else (False, True)):
+            z = list(x)
+            if lin is not None:  # hot loop: the score is updated one weight at a time
+                wf, theta, strict, tol = lin
+                score = sum(wf[i] for i in range(self.n_bits) if z[i])
+            for i in rng.permutation(self.n_bits).tolist():
+                if z[i] != (0 if grow else 1):
+                    continue
+                z[i] = 1 - z[i]
+                if lin is not None:
+                    s2 = score + wf[i] if grow else score - wf[i]
+                    if abs(s2 - theta) <= tol:
+                        wrong = learner.predict_one(tuple(z)) != y
+                    else:
+                        wrong = int(s2 > theta if strict else s2 >= theta) != y
+                else:
+                    wrong = learner.predict_one(tuple(z)) != y
+                if wrong and realizable(tuple(z)):
+                    if lin is not None:
+                        score = s2
+                else:
+                    z[i] = 1 - z[i]
+            z = tuple(z)
+            if z != tuple(x) and z not in out and learner.predict_one(z) != y:
+                out.append(z)
+        return out
+
+    def signature(self, learner, V: int):
+        """A summary of the position that is unchanged when the variables are renamed: for a learner
+        whose state is one number per variable (Winnow's weights, the Perceptron's w) on a domain of
+        0/1 vectors, the sorted pairs (state of x_i, |{c in V : c(e_i) = 1}|) and |V|; otherwise the
+        exact key. Positions of a symmetric class (monotone disjunctions: any renaming of the
+        variables) that differ only by a renaming share it, so the beam keeps one of them; it can
+        also merge positions that are not renamings of each other, which only costs diversity."""
+        key = learner.state_key()
+        n = self.n_bits
+        if n is None or not isinstance(key, tuple) or len(key) != n or not key:
+            return (key, V)
+        if not all(isinstance(v, (int, float, Fraction)) for v in key):
+            return (key, V)
+        unit = [tuple(int(j == i) for j in range(n)) for i in range(n)] if self._units is None else self._units
+        self._units = unit
+        counts = [(self.split(V, e)[1]).bit_count() for e in unit]
+        return (tuple(sorted(zip(key, counts))), V.bit_count())
+
+    def potential(self, learner, V: int) -> float:
+        """Tie-break between positions with as many mistakes: log2 |V| (see the module docstring)."""
+        return math.log2(V.bit_count()) if V else 0.0
+
+
+# ---------------------------------------------------------------------------------------- predictions
+def _is_winnow(learner) -> bool:
+    from solvers.learners.winnow import Winnow
+
+    return isinstance(learner, Winnow)
+
+
+def _linear(learner):
+    """(float weights, theta, strict, tolerance) when ``learner`` is of the Winnow family (it predicts
+    [w.x >= theta], or > when strict, on 0/1 points, with w >= 0), else None."""
+    if not _is_winnow(learner):
+        return None
+    theta = float(learner.theta)
+    return [float(v) for v in learner.w], theta, learner.strict, 1e-9 * max(1.0, abs(theta))
+
+
+def predictions(learner, points, *, binary: bool) -> list:
+    """The learner's predictions (0/1) on ``points``; see the module docstring. The fast path needs
+    ``binary``: the points are 0/1 vectors (the learner checks that itself on the slow path)."""
+    lin = _linear(learner) if binary and len(points) > 1 else None
+    if lin is None:
+        return [int(learner.predict_one(x)) for x in points]
+    wf, theta, strict, tol = lin
+    s = np.asarray(points, dtype=np.float64) @ np.asarray(wf)
+    out = (s > theta) if strict else (s >= theta)
+    out = out.astype(int).tolist()
+    for i in np.flatnonzero(np.abs(s - theta) <= tol).tolist():  # too close to call in floats
+        out[i] = int(learner.predict_one(points[i]))
+    return out
+
+
+def first_mistake(arena: "Arena", learner, points, *, V: Optional[int] = None, target: Optional[int] = None):
+    """The first of ``points`` on which the learner can be made to err: ``(x, y, V_x^y)`` with y the
+    label it does not predict, realizable in V, or, with ``target``, the target's label (V_x^y is then
+    None); None when there is no such point."""
+    binary = arena.n_bits is not None
+    batch = predictions(learner, points, binary=True) if binary and _is_winnow(learner) else None
+    for i, x in enumerate(points):
+        p = batch[i] if batch is not None else int(learner.predict_one(x))
+        if target is not None:
+            y = arena.label(target, x)
+            if y != p:
+                return x, y, None
+            continue
+        V0, V1 = arena.split(V, x)
+        Vm = V1 if p == 0 else V0
+        if Vm:
+            return x, 1 - p, Vm
+    return None
+
+
+# ---------------------------------------------------------------------------------------- results
+def replay_mistakes(learner, sequence) -> int:
+    """The mistakes of a copy of ``learner`` on ``[(x, y), ...]``."""
+    L = copy.deepcopy(learner)
+    m = 0
+    for x, y in sequence:
+        m += L.predict_one(x) != y
+        L.learn_one(x, y)
+    return m
+
+
+def find_cycle(arena: Arena, learner, sequence) -> Optional[tuple[int, int]]:
+    """(start, length) of a stretch of ``sequence`` that brings the learner's state and V back to where
+    they were after ``start`` examples with a mistake on the way, or None (the first such stretch)."""
+    L = copy.deepcopy(learner)
+    V = arena.full
+    seen = {}
+    made = 0
+    for t in range(len(sequence) + 1):
+        key = (L.state_key(), V)
+        if key in seen and seen[key][1] < made:
+            return seen[key][0], t - seen[key][0]
+        seen.setdefault(key, (t, made))
+        if t == len(sequence):
+            break
+        x, y = sequence[t]
+        made += L.predict_one(x) != y
+        L.learn_one(x, y)
+        V0, V1 = arena.split(V, x)
+        V = V1 if y else V0
+    return None
+
+
+def best_found(arena: Arena, learner, sequence, target: Optional[int], stats: dict) -> Found:
+    """A Found for ``sequence`` (mistakes recounted, target defaulting to the lowest consistent
+    concept, a cycle reported and the sequence cut right after it)."""
+    sequence = list(sequence)
+    if target is None:
+        V = arena.full
+        for x, y in sequence:
+            V0, V1 = arena.split(V, x)
+            V = V1 if y else V0
+        target = arena.lowest(V)
+    cycle = find_cycle(arena, learner, sequence)
+    if cycle is not None:
+        sequence = sequence[:cycle[0] + cycle[1]]
+    return Found(sequence=sequence, mistakes=replay_mistakes(learner, sequence), target=int(target),
+                 exact=False, cycle=cycle, stats=stats)
+
+
+class Progress:
+    """Calls ``progress({"mistakes": best, ...})`` at most about once a second."""
+
+    def __init__(self, callback: Optional[Callable[[dict], None]]):
+        self.callback = callback
+        self.last = time.monotonic()
+
+    def __call__(self, best: int, **more) -> None:
+        if self.callback is None:
+            return
+        now = time.monotonic()
+        if now - self.last >= 1.0:
+            self.last = now
+            self.callback({"mistakes": best, **more})
