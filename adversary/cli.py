@@ -442,17 +442,25 @@ def _certificate_kind(data) -> str:
     return "tree"
 
 
-def _verify_tree_file(args, data) -> int:
-    from solvers.certificate import TreeError, verify_tree
+def _verify_against_class(args, data, check, what: str, ok_text) -> int:
+    """Run a certificate checker that needs the class (a tree or an upper-bound certificate)."""
+    from solvers.certificate import TreeError
 
     C, label, _, _ = _load_class(args)
     try:
-        depth = verify_tree(data, C)
+        value = check(data, C)
     except TreeError as e:
-        print(f"FAILED: {_one_line(e)} (tree {args.file}, class {label})", flush=True)
+        print(f"FAILED: {_one_line(e)} ({what} {args.file}, class {label})", flush=True)
         return EXIT_FAILED
-    print(f"OK: mistake tree of depth {depth} verified, so Opt(C) >= {depth}")
+    print(f"OK: {ok_text(value)}")
     return EXIT_OK
+
+
+def _verify_tree_file(args, data) -> int:
+    from solvers.certificate import verify_tree
+
+    return _verify_against_class(args, data, verify_tree, "tree",
+                                 lambda d: f"mistake tree of depth {d} verified, so Opt(C) >= {d}")
 
 
 def _verify_witness_file(args, data) -> int:
@@ -472,16 +480,11 @@ def _verify_witness_file(args, data) -> int:
 
 def _verify_upper_file(args, data) -> int:
     """An upper-bound certificate (solvers.certificate.verify_upper), checked against its class."""
-    from solvers.certificate import TreeError, verify_upper
+    from solvers.certificate import verify_upper
 
-    C, label, _, _ = _load_class(args)
-    try:
-        u = verify_upper(data, C)
-    except TreeError as e:
-        print(f"FAILED: {_one_line(e)} (certificate {args.file}, class {label})", flush=True)
-        return EXIT_FAILED
-    print(f"OK: upper-bound certificate verified ({len(data.get('entries', []))} entries), so Opt(C) <= {u}")
-    return EXIT_OK
+    n = len(data.get("entries", [])) if isinstance(data.get("entries"), list) else 0
+    return _verify_against_class(args, data, verify_upper, "certificate",
+                                 lambda u: f"upper-bound certificate verified ({n} entries), so Opt(C) <= {u}")
 
 
 # kind -> checker (a file without "kind" is a mistake tree).

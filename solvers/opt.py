@@ -228,6 +228,7 @@ class Solver:
 
     def _at_least(self, V: int, n: int, d: int, cmasks: list[int], cidx: list[int]) -> bool:
         # Hot loop: written for speed. n == |V|; cmasks/cidx are the parent's distinct splits.
+        # (The split filter below is _distinct_splits inlined, with the sizes computed in the same pass.)
         if d <= 1:
             return n >= 1 if d <= 0 else n >= 2
         if n < (1 << d):
