@@ -9,20 +9,33 @@ the prediction. The worst case is
 
     W(s, V) = max over moves (x, y) with V_x^y != {} of  [pred_s(x) != y] + W(step(s, x, y), V_x^y),
 
-0 when no move is left. This module computes W(initial state, C) by depth-first search with a memo
-keyed by ``(learner.state_key(), V)``; ``state_key`` is exact by the learner protocol
-(:mod:`solvers.learners.base`), so equal keys mean equal futures.
+0 when no move is left. Because the learner is deterministic, a whole line of play is one fixed
+sequence, realizable by some concept c that the adversary might as well have fixed in advance; so
+also W(s, C) = max over c in C of W_c(s), where W_c is the longest path of the learner's states when
+every label is c's. This module has two searches, both depth-first with a memo keyed by the learner's
+exact ``state_key`` (:mod:`solvers.learners.base`: equal keys mean equal futures):
 
-Three facts keep the search small and exact:
+* ``mode="targets"`` (the default for learners whose state is not a version space: Winnow, the
+  Perceptron, the elimination algorithms): one search per target c over learner states alone. A
+  conservative learner (seed 004: it changes only after a mistake) is only shown the points it gets
+  wrong. A learner with ``symmetric_variables`` on 0/1 points is searched up to renaming the
+  variables (:mod:`._symmetry`): one target per orbit, states sorted within blocks of interchangeable
+  variables, one point per class of alike points. For Winnow2 on monotone disjunctions of 2 of 8
+  variables that is 3 targets and about 5,000 states instead of 37 targets x 256 points x every
+  version space.
+* ``mode="version-space"`` (the default for Halving, CON, SOA and weighted majority, whose state *is*
+  a version space or follows it): one search over (state, V), where the learners' own theorems prune.
+
+Facts that keep both searches small and exact:
 
 * **Useless examples are skipped.** W is monotone in V (a sequence realizable in V' is realizable in
   any V containing V'), so a move that gains nothing and leaves the learner's state unchanged can
-  only shrink V and never helps. For a conservative learner (seed 004: it changes only after a
-  mistake) this leaves exactly the mistake examples; Halving and SOA, whose state is V, keep the
-  others too. A move that *is* a mistake is never skipped, even when the state does not change.
-* **Admissible bounds prune** (``prune=True``, the default): for Halving at most floor(log2 |V|)
-  mistakes remain (each one halves V; 004), for CON at most |V| - 1 (004), for SOA at most Opt(V)
-  (000), for weighted majority the potential bound from its current weights (see
+  only shrink V and never helps. For a conservative learner this leaves exactly the mistake
+  examples; Halving and SOA, whose state is V, keep the others too. A move that *is* a mistake is
+  never skipped, even when the state does not change.
+* **Admissible bounds prune** (version-space mode, ``prune=True``, the default): for Halving at most
+  floor(log2 |V|) mistakes remain (each one halves V; 004), for CON at most |V| - 1 (004), for SOA at
+  most Opt(V) (000), for weighted majority the potential bound from its current weights (see
   ``_weighted_majority_bound``). A node stops as soon as its best move meets its bound, and a move
   whose gain plus the child's bound cannot beat the best so far is not searched; the value found is
   still exact. These are the learners' theorems applied to the rest of the game: with pruning the
@@ -37,10 +50,11 @@ Three facts keep the search small and exact:
   ``Found.cycle = (start, length)`` (e.g. the Perceptron with sgn(0) = +1 on the point 0 labelled 0,
   seed 001). A repeat with no mistake in between is a move that gains nothing; values computed
   while such a cut depends on a position still on the path are not memoised (they depend on the
-  path), so the memo only ever holds true values W(s, V).
+  path), so the memo only ever holds true values.
 
-The best sequence comes back as a linked suffix stored beside each value, and its target is the
-lowest concept of the final version space.
+The best sequence comes back as a linked suffix stored beside each value (with the renaming that
+carries it over when the memo hit was a renamed copy). Its target is the target searched in
+targets mode, else the lowest concept of the final version space.
 
 Randomized learners (randomized-halving, randomized-weighted-majority) are refused: their worst case
 is a statement about expectations, not a longest path.
@@ -52,15 +66,23 @@ import sys
 import time
 from typing import Callable, Optional
 
+import numpy as np
+
+from ._symmetry import Domain, canonical
 from .base import Found, Problem, Strategy, StrategyError
 
-__all__ = ["ExactStrategy", "STRATEGY", "RANDOMIZED", "MAX_DEPTH"]
+__all__ = ["ExactStrategy", "STRATEGY", "RANDOMIZED", "MAX_DEPTH", "MODES"]
 
 #: Learners whose predictions are random draws: the exact search does not apply.
 RANDOMIZED = frozenset({"randomized-halving", "randomized-weighted-majority"})
 #: The longest sequence the search follows: a learner that wanders this far without repeating a
 #: position is beyond an exhaustive search, which then returns the best sequence seen, not exact.
 MAX_DEPTH = 5_000
+#: The two searches (see the module docstring) and ``auto``, which picks by the learner.
+MODES = ("auto", "targets", "version-space")
+#: Learners searched over (state, version space) by ``auto``: their state is, or follows, V, and
+#: their theorems prune there.
+_VERSION_SPACE_LEARNERS = frozenset({"halving", "con", "soa", "weighted-majority"})
 _CHECK_EVERY = 512  # nodes between two looks at the clock
 
 
@@ -117,10 +139,14 @@ class ExactStrategy(Strategy):
     """
 
     name = "exact"
-    summary = "exhaustive search over (learner state, version space): the true worst case, or a cycle"
+    summary = "exhaustive search over learner states (per target, up to renaming the variables): the true worst case, or a cycle"
 
-    def __init__(self, *, prune: bool = True):
+    def __init__(self, *, prune: bool = True, mode: str = "auto", symmetry: bool = True):
+        if mode not in MODES:
+            raise ValueError(f"exact: mode must be one of {', '.join(MODES)}, got {mode!r}")
         self.prune = prune
+        self.mode = mode
+        self.symmetry = symmetry
 
     def check(self, problem: Problem) -> None:
         if not problem.finite:
@@ -130,44 +156,48 @@ class ExactStrategy(Strategy):
             raise StrategyError(f"strategy exact needs a deterministic learner and {name} draws its predictions "
                                 "at random; use --strategy beam, mcts or local")
 
+    def mode_for(self, problem: Problem) -> str:
+        """The search ``run`` uses on ``problem`` (``mode`` unless it is ``auto``)."""
+        if self.mode != "auto":
+            return self.mode
+        from solvers.learners.base import VersionSpaceLearner
+
+        name = _canonical(problem.learner_name)
+        if name in _VERSION_SPACE_LEARNERS or isinstance(problem.new_learner(), VersionSpaceLearner):
+            return "version-space"
+        return "targets"
+
     def run(self, problem: Problem, *, deadline: Optional[float] = None,
             progress: Optional[Callable[[dict], None]] = None) -> Found:
         self.check(problem)
-        search = _Search(problem, deadline, progress, prune=self.prune)
-        return search.run()
+        if self.mode_for(problem) == "targets":
+            return _TargetSearch(problem, deadline, progress, symmetry=self.symmetry).run()
+        return _Search(problem, deadline, progress, prune=self.prune).run()
 
 
-class _Search:
-    """One exact search: its learner-state table, its memo and its path (owned by ``run``'s caller)."""
+class _Learners:
+    """The learner's side, shared by both searches: its states interned, their predictions, their steps."""
 
-    def __init__(self, problem: Problem, deadline, progress, *, prune: bool):
+    def __init__(self, problem: Problem, deadline, progress):
         C = problem.cls
         self.C = C
         self.points = C.points
-        self.columns = C.columns
         self.n_points = C.n_points
         self.deadline = deadline
         self.progress = progress
         self.learner_name = _canonical(problem.learner_name)
         root = problem.new_learner()
-        # Learner states, interned: id -> a learner in that state, its predictions on every point.
         self.ids: dict = {}
-        self.reps: list = []
-        self.preds: list = []
-        self.steps: dict = {}
+        self.reps: list = []            # id -> a learner in that state
+        self.preds: list = []           # id -> its predictions on every point (a tuple), once asked
+        self.steps: dict = {}           # (id, j, y) -> id
         self.root = self._intern(root)
-        self.memo: dict = {}            # (state id, V) -> (W, suffix); suffix = ((j, y), suffix) or None
-        self.on_path: dict = {}         # (state id, V) -> depth, for the positions on the current path
-        self.path_moves: list = []      # the moves from the root to the current position
-        self.path_mistakes: list = []   # mistakes on the path up to each depth
-        self.best = 0                   # the most mistakes of any sequence seen (anytime answer)
-        self.best_moves: list = []
+        self._many = getattr(root, "predict_many", None) is not None
+        self._P = None
         self.nodes = 0
         self.t0 = time.monotonic()
         self.next_report = self.t0 + 1.0
-        self.upper = self._upper_bound() if prune else None
 
-    # ------------------------------------------------------------------ the learner's side
     def _intern(self, learner) -> int:
         key = learner.state_key()
         try:
@@ -186,17 +216,38 @@ class _Search:
         p = self.preds[sid]
         if p is None:
             L = self.reps[sid]
-            out = []
-            for x in self.points:
-                try:
-                    v = L.predict_one(x)
-                except (ValueError, TypeError, ArithmeticError) as e:
-                    raise StrategyError(f"learner {self.learner_name} failed to predict x = {x}: {e}") from None
-                if v is not True and v is not False and v != 0 and v != 1:
-                    raise StrategyError(f"learner {self.learner_name} predicted {v!r} on x = {x}; predictions must be 0 or 1")
-                out.append(int(v))
-            p = self.preds[sid] = tuple(out)
+            p = self._predict_many(L)
+            if p is None:
+                out = []
+                for x in self.points:
+                    try:
+                        v = L.predict_one(x)
+                    except (ValueError, TypeError, ArithmeticError) as e:
+                        raise StrategyError(f"learner {self.learner_name} failed to predict x = {x}: {e}") from None
+                    if v is not True and v is not False and v != 0 and v != 1:
+                        raise StrategyError(f"learner {self.learner_name} predicted {v!r} on x = {x}; "
+                                            "predictions must be 0 or 1")
+                    out.append(int(v))
+                p = tuple(out)
+            self.preds[sid] = p
         return p
+
+    def _predict_many(self, L):
+        """The learner's batched predictions (``predict_many``) on integer points, or None."""
+        if not self._many:
+            return None
+        if self._P is None:
+            try:
+                P = np.asarray(self.points)
+            except (ValueError, TypeError):
+                P = None
+            self._P = P if P is not None and P.ndim == 2 and P.dtype.kind in "iub" else False
+        if self._P is False:
+            return None
+        try:
+            return tuple(int(v) for v in L.predict_many(self._P))
+        except (ValueError, TypeError, ArithmeticError) as e:
+            raise StrategyError(f"learner {self.learner_name} failed to predict: {e}") from None
 
     def _step(self, sid: int, j: int, y: int) -> int:
         key = (sid, j, y)
@@ -211,6 +262,41 @@ class _Search:
                 raise StrategyError(f"learner {self.learner_name} failed to learn ({self.points[j]}, {y}): {e}") from None
             s2 = self.steps[key] = self._intern(L)
         return s2
+
+    def _count(self, moves: list) -> int:
+        """The learner's mistakes along ``moves`` (from the cached predictions and steps)."""
+        sid, n = self.root, 0
+        for j, y in moves:
+            n += self._predictions(sid)[j] != y
+            sid = self._step(sid, j, y)
+        return n
+
+    def _tick(self, **extra) -> None:
+        now = time.monotonic()
+        if self.deadline is not None and now >= self.deadline:
+            raise _Stop
+        if self.progress is not None and now >= self.next_report:
+            self.next_report = now + 1.0
+            self.progress({"mistakes": self.best, "nodes": self.nodes, "memo": self._memo_size(),
+                           "states": len(self.reps), "seconds": now - self.t0, **extra})
+
+
+class _Search(_Learners):
+    """One search over (learner state, version space): its memo and its path (owned by ``run``'s caller)."""
+
+    def __init__(self, problem: Problem, deadline, progress, *, prune: bool):
+        super().__init__(problem, deadline, progress)
+        self.columns = self.C.columns
+        self.memo: dict = {}            # (state id, V) -> (W, suffix); suffix = ((j, y), suffix) or None
+        self.on_path: dict = {}         # (state id, V) -> depth, for the positions on the current path
+        self.path_moves: list = []      # the moves from the root to the current position
+        self.path_mistakes: list = []   # mistakes on the path up to each depth
+        self.best = 0                   # the most mistakes of any sequence seen (anytime answer)
+        self.best_moves: list = []
+        self.upper = self._upper_bound() if prune else None
+
+    def _memo_size(self) -> int:
+        return len(self.memo)
 
     def _upper_bound(self):
         """An admissible bound on the mistakes left from (state, V), for learners that have one."""
@@ -281,15 +367,6 @@ class _Search:
                 move, suffix = suffix
                 moves.append(move)
             self.best_moves = moves
-
-    def _tick(self) -> None:
-        now = time.monotonic()
-        if self.deadline is not None and now >= self.deadline:
-            raise _Stop
-        if self.progress is not None and now >= self.next_report:
-            self.next_report = now + 1.0
-            self.progress({"mistakes": self.best, "nodes": self.nodes, "memo": len(self.memo),
-                           "states": len(self.reps), "seconds": now - self.t0})
 
     def _visit(self, sid: int, V: int, depth: int, mistakes: int):
         """(W, suffix, cut): the value of (sid, V) avoiding the positions on the path, its best
@@ -383,13 +460,216 @@ class _Search:
                            "states": len(self.reps), "seconds": stats["seconds"], "done": True})
         return Found(seq, mistakes, target, exact=exact, cycle=cycle, stats=stats)
 
-    def _count(self, moves: list) -> int:
-        """The learner's mistakes along ``moves`` (from the cached predictions and steps)."""
-        sid, n = self.root, 0
+
+class _TargetSearch(_Learners):
+    """One search per target c over the learner's states alone, W_c(s) (see the module docstring)."""
+
+    def __init__(self, problem: Problem, deadline, progress, *, symmetry: bool):
+        super().__init__(problem, deadline, progress)
+        root = self.reps[self.root]
+        self.conservative = bool(getattr(root, "conservative", False))
+        self.domain = None
+        if symmetry and getattr(root, "symmetric_variables", False):
+            D = Domain.of(self.points)
+            key = root.state_key()
+            if D is not None and isinstance(key, tuple) and len(key) == D.n:
+                self.domain = D
+        self.best = 0                   # the most mistakes of any sequence seen, over all targets
+        self.best_moves: list = []
+        self.best_target = 0
+        self.memo_total = 0
+        self.orbits = 0
+
+    def _memo_size(self) -> int:
+        return self.memo_total + len(self.memo)
+
+    # ------------------------------------------------------------------ targets
+    def _targets(self) -> list:
+        """(concept, how many concepts share its worst case): one per orbit under renamings when the
+        domain allows them, else every concept."""
+        M = self.C.matrix
+        D = self.domain
+        if D is None or not D.closed:
+            return [(c, 1) for c in range(len(M))]
+        seen: dict = {}
+        for c in range(len(M)):
+            key = D.target_key(M[c].astype(np.int8))
+            if key in seen:
+                seen[key][1] += 1
+            else:
+                seen[key] = [c, 1]
+        return [tuple(v) for v in seen.values()]
+
+    def _start(self, c: int) -> None:
+        """Prepare the search of target c."""
+        self.target = c
+        labels = self.C.matrix[c].astype(np.int8)
+        self.labels = labels
+        self.label_list = labels.tolist()
+        self.blocks = self.domain.blocks(labels) if self.domain is not None else None
+        self.canon: dict = {}
+        self.memo_total += len(getattr(self, "memo", ()))
+        self.memo: dict = {}            # canonical state -> (W_c, suffix, the state id it was found from)
+        self.on_path: dict = {}         # state id -> depth on the current path
+        self.path_moves: list = []
+        self.path_mistakes: list = []
+        self.pred_arrays: dict = getattr(self, "pred_arrays", {})
+
+    def _key(self, sid: int):
+        """The memo key of state ``sid``: itself, or its state key sorted within the blocks."""
+        if self.blocks is None:
+            return sid
+        k = self.canon.get(sid)
+        if k is None:
+            k = self.canon[sid] = canonical(self.reps[sid].state_key(), self.blocks)
+        return k
+
+    def _pred_array(self, sid: int) -> np.ndarray:
+        a = self.pred_arrays.get(sid)
+        if a is None:
+            a = self.pred_arrays[sid] = np.asarray(self._predictions(sid), dtype=np.int8)
+        return a
+
+    def _moves(self, sid: int) -> list:
+        """The useful moves from ``sid`` under the current target: (gain, j, y, child id), mistakes
+        first, one per class of children equal up to renaming."""
+        pred = self._pred_array(sid)
+        if self.conservative:
+            cand = np.flatnonzero(pred != self.labels)
+        else:
+            cand = np.arange(self.n_points)
+        if self.blocks is not None:
+            cand = self.domain.representatives(cand, self.blocks, self.reps[sid].state_key())
+        labels, on_path = self.label_list, self.on_path
+        found: dict = {}
+        for j in cand.tolist():
+            y = labels[j]
+            gain = 1 if pred[j] != y else 0
+            s2 = self._step(sid, j, y)
+            if s2 == sid and not gain:
+                continue  # nothing learnt, nothing gained
+            k2 = self._key(s2)
+            old = found.get(k2)
+            # renamed copies have one value; keep a mistake, and an exact repeat of the path (a cycle)
+            if old is None or gain > old[0] or (gain == old[0] and s2 in on_path and old[3] not in on_path):
+                found[k2] = (gain, j, y, s2)
+        moves = list(found.values())
+        moves.sort(key=lambda m: -m[0])
+        return moves
+
+    # ------------------------------------------------------------------ the search
+    def _flatten(self, suffix) -> list:
+        """The moves of a suffix, renamed into the coordinates of the position it hangs from."""
+        moves, cur = [], None
+        while suffix is not None:
+            if suffix[0] is None:  # (None, from state, to state, rest): rest was found from a renamed copy
+                _, src, dst, suffix = suffix
+                pm = self.domain.point_map(self.blocks, self.reps[src].state_key(), self.reps[dst].state_key())
+                cur = pm if cur is None else cur[pm]
+                continue
+            j, y, suffix = suffix
+            moves.append((j if cur is None else int(cur[j]), y))
+        return moves
+
+    def _version_space(self, moves: list) -> int:
+        V = self.C.full
         for j, y in moves:
-            n += self._predictions(sid)[j] != y
-            sid = self._step(sid, j, y)
-        return n
+            V = self.C.split(V, j)[y]
+        return V
+
+    def _offer(self, mistakes: int, suffix=None) -> None:
+        if mistakes > self.best:
+            self.best = mistakes
+            self.best_moves = list(self.path_moves) + self._flatten(suffix)
+            self.best_target = self.target
+
+    def _visit(self, sid: int, depth: int, mistakes: int):
+        """(W_c, suffix, cut) for state ``sid`` avoiding the states on the path (as ``_Search._visit``)."""
+        key = self._key(sid)
+        hit = self.memo.get(key)
+        if hit is not None:
+            value, suffix, src = hit
+            if src != sid:
+                suffix = (None, src, sid, suffix)
+            self._offer(mistakes + value, suffix)
+            return value, suffix, MAX_DEPTH + 1
+        self.nodes += 1
+        if self.nodes % _CHECK_EVERY == 0:
+            self._tick(target=f"{self.done_targets + 1}/{self.orbits}")
+        if depth >= MAX_DEPTH:
+            raise _TooDeep
+        self.on_path[sid] = depth
+        self.path_mistakes.append(mistakes)
+        best, best_suffix, cut = 0, None, MAX_DEPTH + 1
+        for gain, j, y, s2 in self._moves(sid):
+            d2 = self.on_path.get(s2)
+            if d2 is not None:
+                if mistakes + gain - self.path_mistakes[d2] > 0:
+                    raise _Cycle(self.path_moves + [(j, y)], d2)
+                cut = min(cut, d2)
+                continue
+            self.path_moves.append((j, y))
+            if gain:
+                self._offer(mistakes + 1)
+            v, suffix, c = self._visit(s2, depth + 1, mistakes + gain)
+            self.path_moves.pop()
+            if c < cut:
+                cut = c
+            if gain + v > best:
+                best, best_suffix = gain + v, (j, y, suffix)
+        del self.on_path[sid]
+        self.path_mistakes.pop()
+        if cut >= depth:
+            self.memo[key] = (best, best_suffix, sid)
+            cut = MAX_DEPTH + 1
+        return best, best_suffix, cut
+
+    def run(self) -> Found:
+        old_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old_limit, 3 * MAX_DEPTH + 1000))
+        stopped = cycle = None
+        exact = False
+        targets = self._targets()
+        self.orbits = len(targets)
+        self.done_targets = 0
+        try:
+            for c, _ in targets:
+                self._start(c)
+                value, suffix, _ = self._visit(self.root, 0, 0)
+                if value > self.best or self.done_targets == 0:
+                    self.best, self.best_moves, self.best_target = value, self._flatten(suffix), c
+                self.done_targets += 1
+            moves, target, exact = self.best_moves, self.best_target, True
+        except _Cycle as e:
+            # The learner's state repeats; the version space may still shrink on the first pass (the
+            # target is fixed, not V). A second pass repeats the whole position: the witness shows that.
+            length = len(e.moves) - e.start
+            moves, target, exact = e.moves, self.target, True
+            if self._version_space(moves[:e.start]) != self._version_space(moves):
+                moves = moves + moves[e.start:]
+            cycle = (len(moves) - length, length)
+        except _Stop:
+            moves, target, stopped = self.best_moves, self.best_target, "time limit"
+        except _TooDeep:
+            moves, target, stopped = self.best_moves, self.best_target, "depth limit"
+        except KeyboardInterrupt:
+            moves, target, stopped = self.best_moves, self.best_target, "interrupted"
+        finally:
+            sys.setrecursionlimit(old_limit)
+        seq = [(self.points[j], y) for j, y in moves]
+        mistakes = self._count(moves)
+        if exact and cycle is None and mistakes != self.best:  # the replayed sequence must be the value
+            raise RuntimeError(f"exact search: the best sequence replays to {mistakes} mistakes, "
+                               f"not the {self.best} it was found with; please report this")
+        seconds = round(time.monotonic() - self.t0, 4)
+        stats = {"mode": "targets", "nodes": self.nodes, "memo": self._memo_size(),
+                 "learner_states": len(self.reps), "targets": self.orbits, "targets_done": self.done_targets,
+                 "concepts": len(self.C), "symmetry": self.domain is not None, "seconds": seconds,
+                 "stopped": stopped}
+        if self.progress is not None:
+            self.progress({"mistakes": mistakes, "nodes": self.nodes, "memo": self._memo_size(),
+                           "states": len(self.reps), "seconds": seconds, "done": True})
+        return Found(seq, mistakes, target, exact=exact, cycle=cycle, stats=stats)
 
 
 #: The instance :func:`adversary.strategies.get_strategy` returns.

@@ -16,6 +16,18 @@ The protocol is river's, with the two things the adversary needs added (DESIGN.m
   that ``make_learner(learner.name, learner.get_params(), C)`` rebuilds it;
 * the class attribute ``name`` -- the learner's CLI name.
 
+Three optional declarations let the exact adversary (``adversary/strategies/exact.py``) search less;
+each is checked against the learner's own behaviour by ``tests/solvers/test_conformance.py``:
+
+* ``conservative`` (attribute or property, default False) -- True when a correct prediction never
+  changes the state (seed 004's conservative algorithms): then only mistakes move the game on;
+* ``symmetric_variables`` (default False) -- True when the points are length-n vectors, ``state_key()``
+  is a tuple with one entry per variable (entry i belongs to x_i) and the learner treats the variables
+  alike: permuting the coordinates of the state and of every point together permutes nothing else
+  (Winnow's weights all start at 1, the Perceptron's at 0);
+* ``predict_many(P)`` -- the predictions on the rows of the integer matrix ``P`` at once (a numpy
+  0/1 array), equal to ``predict_one`` row by row.
+
 Labels are 0/1 everywhere; anything else raises ``ValueError``.
 
 Sources: 000_a63ee94629bf251e.txt and 001_2c0ecd5dc478279c.txt (the mistake-bound model),
@@ -49,6 +61,7 @@ __all__ = [
     "number",
     "lg",
     "rng_key",
+    "linear_signs",
 ]
 
 #: The five lecture-note seeds; every bound's ``source`` is one of them.
@@ -140,6 +153,10 @@ class OnlineLearner:
 
     name: str = ""
     _deep_copied: tuple = ()
+    #: A correct prediction never changes the state (seed 004); see the module docstring.
+    conservative: bool = False
+    #: ``state_key()`` is one entry per variable and the rule treats the variables alike.
+    symmetric_variables: bool = False
 
     def predict_one(self, x) -> int:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -361,3 +378,33 @@ def _freeze(v):
 def rng_key(rng: np.random.Generator):
     """The exact state of a numpy Generator as a hashable value."""
     return _freeze(rng.bit_generator.state)
+
+
+def linear_signs(w, P, theta=0) -> np.ndarray:
+    """sign(<w, x> - theta) for every row x of the integer matrix ``P``, computed exactly.
+
+    ``w`` and ``theta`` are rationals (ints or Fractions): they are scaled to integers by their common
+    denominator, and the products are taken in int64 when they cannot overflow, in Python ints
+    otherwise. Used by the ``predict_many`` of linear-threshold learners (Winnow, Perceptron).
+
+    >>> from fractions import Fraction as F
+    >>> linear_signs((F(1, 2), 2), [[1, 0], [1, 1], [0, 1]], theta=2).tolist()
+    [-1, 1, 0]
+    """
+    vals = [Fraction(v) for v in w]
+    th = Fraction(theta)
+    den = math.lcm(th.denominator, *(v.denominator for v in vals))
+    ints = [v.numerator * (den // v.denominator) for v in vals]
+    t = th.numerator * (den // th.denominator)
+    P = np.asarray(P)
+    if P.dtype.kind not in "iub":
+        raise TypeError("linear_signs needs an integer matrix of points")
+    if P.ndim != 2 or P.shape[1] != len(ints):
+        raise ValueError(f"points must be rows of length {len(ints)}")
+    top = max([abs(t), *map(abs, ints)])
+    big = int(np.abs(P).max()) if P.size else 0
+    if top * (big * len(ints) + 1) < 2**62:
+        s = P.astype(np.int64) @ np.asarray(ints, dtype=np.int64) - t
+    else:
+        s = P.astype(object) @ np.asarray(ints, dtype=object) - t
+    return np.sign(s).astype(np.int8)

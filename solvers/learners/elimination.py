@@ -58,6 +58,7 @@ class ConjunctionElimination(OnlineLearner):
     """
 
     name = "conjunction-elimination"
+    conservative = True  # it removes variables only on a false negative
 
     def __init__(self, n):
         self.n = as_int(n, "n", self.name, low=1)
@@ -120,6 +121,8 @@ class ELIM(OnlineLearner):
     """
 
     name = "elim"
+
+    conservative = True  # a correct 0 means x satisfies no literal of L: nothing to delete
 
     def __init__(self, n):
         self.n = as_int(n, "n", self.name, low=1)

@@ -12,7 +12,9 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from .base import Bound, OnlineLearner, as_int, as_rational, check_label, json_number, number, real_vector
+import numpy as np
+
+from .base import Bound, OnlineLearner, as_int, as_rational, check_label, json_number, linear_signs, number, real_vector
 
 __all__ = ["Perceptron"]
 
@@ -96,6 +98,18 @@ class Perceptron(OnlineLearner):
 
     def predict_one(self, x) -> int:
         return int(self.dot(x) >= 0)
+
+    @property
+    def conservative(self) -> bool:
+        """Only mistakes update w, unless ``margin > 0`` (003's hinge step also updates near misses)."""
+        return self.margin == 0
+
+    #: w is one weight per coordinate, starting at 0: the rule treats the coordinates alike.
+    symmetric_variables = True
+
+    def predict_many(self, P):
+        """The predictions on the rows of the integer matrix ``P``, exactly."""
+        return (linear_signs(self.w, P, 0) >= 0).astype(np.int8)
 
     def learn_one(self, x, y) -> None:
         y = check_label(y)

@@ -21,6 +21,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import numpy as np
+
 from .base import (
     Bound,
     OnlineLearner,
@@ -31,6 +33,7 @@ from .base import (
     check_label,
     json_number,
     lg,
+    linear_signs,
     number,
 )
 
@@ -97,6 +100,8 @@ class Winnow(OnlineLearner):
     """
 
     name = "winnow"
+    conservative = True         # weights change only after a mistake
+    symmetric_variables = True  # one weight per variable, all starting at 1
 
     def __init__(self, n, *, alpha=2, theta=None, demotion="divide", strict=False):
         who = self.name
@@ -126,6 +131,11 @@ class Winnow(OnlineLearner):
 
     def predict_one(self, x) -> int:
         return int(self._fires(self.score(x)))
+
+    def predict_many(self, P):
+        """The predictions on the rows of the 0/1 matrix ``P``, exactly (one integer matrix product)."""
+        s = linear_signs(self.w, P, self.theta)
+        return (s > 0 if self.strict else s >= 0).astype(np.int8)
 
     def learn_one(self, x, y) -> None:
         y = check_label(y)

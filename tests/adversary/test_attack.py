@@ -236,7 +236,7 @@ def test_auto_on_margin_halfspaces_uses_geometric():
 
 
 def test_time_limit_returns_a_verified_best_so_far():
-    r = ok(attack("winnow2", make("monotone-disjunctions", n=6, k=3), strategy="exact", time_limit=1.0))
+    r = ok(attack("winnow2", make("monotone-disjunctions", n=12, k=3), strategy="exact", time_limit=1.0))
     assert not r.exact and r.stats["stopped"] == "time limit" and r.mistakes >= 1
     assert r.stats["seconds"] < 10
 
@@ -249,7 +249,7 @@ def test_ctrl_c_returns_the_best_verified_sequence():
         if info.get("strategy") == "exact" and not info.get("done"):
             raise KeyboardInterrupt
 
-    r = ok(attack("winnow2", make("monotone-disjunctions", n=5, k=2), strategy="exact", progress=progress))
+    r = ok(attack("winnow2", make("monotone-disjunctions", n=12, k=3), strategy="exact", progress=progress))
     assert r.stats["stopped"] == "interrupted" and not r.exact and r.mistakes >= 1
     assert all(isinstance(c["mistakes"], int) for c in calls)
 

@@ -622,7 +622,7 @@ def test_attack_errors_are_one_line(capsys, argv, needle):
 
 
 def test_attack_time_limit_reports_best_so_far(capsys):
-    code, out, err = run(capsys, "attack", "winnow2", "--class", "monotone-disjunctions", "n=6", "k=3",
+    code, out, err = run(capsys, "attack", "winnow2", "--class", "monotone-disjunctions", "n=12", "k=3",
                          "--strategy", "exact", "--time-limit", "1", "--json", "--quiet")
     assert code == 0, err
     r = json.loads(out)
@@ -633,7 +633,7 @@ def test_attack_time_limit_reports_best_so_far(capsys):
 def test_attack_ctrl_c_prints_the_best_verified_sequence(tmp_path):
     code = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
             "from adversary.cli import main; sys.exit(main())")
-    p = subprocess.Popen([sys.executable, "-c", code, "attack", "winnow2", "--class", "monotone-disjunctions", "n=6",
+    p = subprocess.Popen([sys.executable, "-c", code, "attack", "winnow2", "--class", "monotone-disjunctions", "n=12",
                           "k=3", "--strategy", "exact", "--json"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(2.5)

@@ -101,13 +101,76 @@ def matrix_classes(draw):
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+#: Every way the exact strategy can search (module docstring of adversary/strategies/exact.py).
+SEARCHES = {
+    "targets": ExactStrategy(mode="targets"),
+    "targets-plain": ExactStrategy(mode="targets", symmetry=False),
+    "version-space": ExactStrategy(mode="version-space"),
+}
+
+
 @SETTINGS
-@given(C=cube_classes(), name=st.sampled_from(["halving", "winnow1", "winnow2", "perceptron"]))
+@given(C=cube_classes(), name=st.sampled_from(["halving", "winnow1", "winnow2", "perceptron", "elim"]))
 def test_exact_equals_brute_force_on_cube_classes(C, name):
-    found = EXACT.run(problem(name, C))
-    assert exact_value(found) == brute_worst(make_learner(name, {}, C), C)
-    assert found.exact
-    check_found(found, name, C)
+    truth = brute_worst(make_learner(name, {}, C), C)
+    for how, strat in SEARCHES.items():
+        found = strat.run(problem(name, C))
+        assert exact_value(found) == truth, how
+        assert found.exact
+        check_found(found, name, C)
+
+
+@st.composite
+def full_cube_classes(draw):
+    """Some monotone disjunctions over the whole of {0,1}^n (n = 3 or 4): a domain closed under
+    renaming the variables, so the targets search uses its symmetry (the class itself need not be)."""
+    n = draw(st.integers(3, 4))
+    cube = list(itertools.product((0, 1), repeat=n))
+    subsets = [S for r in range(n + 1) for S in itertools.combinations(range(n), r)]
+    chosen = draw(st.lists(st.sampled_from(subsets), min_size=1, max_size=6, unique=True))
+    return ConceptClass([[int(any(x[i] for i in S)) for x in cube] for S in chosen], cube)
+
+
+@SETTINGS
+@given(C=full_cube_classes(), name=st.sampled_from(["winnow1", "winnow2", "winnow-r", "perceptron"]))
+def test_symmetry_changes_nothing_but_the_work(C, name):
+    # the version-space search is tested against the brute force above; the targets search with its
+    # renamings must give the same worst case, and its sequences (renamed out of memo hits) must replay
+    values = []
+    for how, strat in SEARCHES.items():
+        found = strat.run(problem(name, C))
+        assert found.exact, how
+        check_found(found, name, C)
+        values.append(exact_value(found))
+    assert len(set(values)) == 1, values
+
+
+@pytest.mark.parametrize("family, params", [
+    ("monotone-disjunctions", {"n": 4, "k": 2}), ("monotone-disjunctions", {"n": 4, "k": 4}),
+    ("monotone-conjunctions", {"n": 3}), ("conjunctions", {"n": 3}), ("parities", {"n": 3}),
+    ("disjunctions", {"n": 3, "k": 2}),
+])
+@pytest.mark.parametrize("name", ["winnow1", "winnow2", "perceptron", "conjunction-elimination"])
+def test_targets_search_on_symmetric_families(family, params, name):
+    C = make(family, **params)
+    results = [strat.run(problem(name, C)) for strat in SEARCHES.values()]
+    assert len({exact_value(f) for f in results}) == 1
+    for f in results:
+        check_found(f, name, C)
+    assert results[0].stats["targets"] <= len(C)
+
+
+def test_winnow_on_monotone_disjunctions_known_values():
+    # Worst cases found by this search (and by the version-space search where it finishes, n <= 5),
+    # each replayed by the referee: Winnow2 on ORs of at most 2 of n variables, n = 4, 5, 6.
+    for n, worst in ((4, 7), (5, 10), (6, 12)):
+        C = make("monotone-disjunctions", n=n, k=2)
+        found = EXACT.run(problem("winnow2", C))
+        assert found.exact and found.mistakes == worst
+        assert found.stats["targets"] == 3  # ORs of 0, 1 and 2 variables: one target each
+        check_found(found, "winnow2", C)
+    found = ExactStrategy(mode="version-space").run(problem("winnow2", make("monotone-disjunctions", n=4, k=2)))
+    assert found.mistakes == 7
 
 
 @SETTINGS
@@ -213,7 +276,7 @@ def test_margin_halfspaces_are_refused():
 def test_deadline_returns_the_best_so_far():
     import time
 
-    C = make("monotone-disjunctions", n=6, k=3)
+    C = make("monotone-disjunctions", n=9, k=3)
     found = EXACT.run(problem("winnow2", C), deadline=time.monotonic() + 0.3)
     assert not found.exact and found.stats["stopped"] == "time limit"
     assert found.mistakes >= 1

@@ -148,6 +148,110 @@ def test_conformance(spec):
     assert play(M, ex) == play(N, ex)
 
 
+# ---------------------------------------------------------------------------------------- declarations
+# The optional declarations the exact adversary relies on (solvers/learners/base.py) must be true of
+# the learner's own behaviour; a false one would make the exact worst case wrong.
+DECLARING = [s for s in SPECS if not s.extra]
+
+
+def _explore(builder, limit: int = 150):
+    """Up to ``limit`` states reachable by any examples (every point, both labels), breadth first,
+    each with the examples that reach it; ``builder()`` makes a fresh learner."""
+    from collections import deque
+
+    start = builder()
+    seen, out, todo = {start.state_key()}, [], deque([(start, ())])
+    while todo and len(out) < limit:
+        L, path = todo.popleft()
+        out.append((L, path))
+        for x in CLASS.points:
+            for y in (0, 1):
+                M = copy.deepcopy(L)
+                M.learn_one(x, y)
+                k = M.state_key()
+                if k not in seen:
+                    seen.add(k)
+                    todo.append((M, path + ((x, y),)))
+    return out
+
+
+def check_conservative(builder):
+    for L, _ in _explore(builder):
+        for x in CLASS.points:
+            M = copy.deepcopy(L)
+            M.learn_one(x, L.predict_one(x))
+            assert M.state_key() == L.state_key(), f"{L.name} changed after a correct prediction on {x}"
+
+
+def check_symmetric(builder):
+    rng = np.random.default_rng(0)
+    n = len(CLASS.points[0])
+    for L, path in _explore(builder, 60):
+        pi = rng.permutation(n)  # variable i of a point moves to position pi[i]
+
+        def rename(x):
+            out = [0] * n
+            for i, v in enumerate(x):
+                out[pi[i]] = v
+            return tuple(out)
+
+        B = builder()
+        for x, y in path:
+            B.learn_one(rename(x), y)
+        assert len(L.state_key()) == n
+        assert rename(L.state_key()) == B.state_key()
+        assert [L.predict_one(x) for x in CLASS.points] == [B.predict_one(rename(x)) for x in CLASS.points]
+
+
+@pytest.mark.parametrize("spec", DECLARING, ids=[s.name for s in DECLARING])
+def test_conservative_declaration(spec):
+    if getattr(build(spec), "conservative", False):
+        check_conservative(lambda: build(spec))
+
+
+@pytest.mark.parametrize("spec", DECLARING, ids=[s.name for s in DECLARING])
+def test_symmetric_variables_declaration(spec):
+    if getattr(build(spec), "symmetric_variables", False):
+        check_symmetric(lambda: build(spec))
+
+
+def test_false_declarations_are_caught():
+    from solvers.learners.winnow import BalancedWinnow
+
+    class Liar(BalancedWinnow):  # at (w+ - w-).x = theta it predicts 0 and, on label 0, still demotes
+        conservative = True
+
+    with pytest.raises(AssertionError, match="correct prediction"):
+        check_conservative(lambda: Liar(4, theta=3))
+
+    class Lopsided(Winnow2):  # one weight starts elsewhere: the variables are not alike
+        def __init__(self, n):
+            super().__init__(n)
+            self.w = (Fraction(2),) + self.w[1:]
+
+    with pytest.raises(AssertionError):
+        check_symmetric(lambda: Lopsided(4))
+
+
+@pytest.mark.parametrize("spec", DECLARING, ids=[s.name for s in DECLARING])
+def test_predict_many_equals_predict_one(spec):
+    if getattr(build(spec), "predict_many", None) is None:
+        return
+    P = np.array(CLASS.points)
+    for L, _ in _explore(lambda: build(spec), 60):
+        assert L.predict_many(P).tolist() == [L.predict_one(x) for x in CLASS.points]
+
+
+def test_declarations_are_made_where_expected():
+    # the exact adversary's speed on Winnow and the Perceptron rests on these
+    for name in ("winnow1", "winnow2", "winnow-r", "winnow-k-of-r", "winnow", "perceptron"):
+        L = make_learner(name, dict(EXTRA.get(name, {})), CLASS)
+        assert L.conservative and L.symmetric_variables and L.predict_many is not None
+    assert not make_learner("perceptron", {"margin": 1}, CLASS).conservative
+    assert not make_learner("balanced-winnow", {}, CLASS).conservative
+    assert not make_learner("halving", {}, CLASS).symmetric_variables
+
+
 def test_registry_names_and_aliases():
     for key, spec in LEARNERS.items():
         assert spec.cls.name == spec.name
