@@ -161,8 +161,9 @@ class Winnow(OnlineLearner):
 
     # ------------------------------------------------------------------ protocol
     def state_key(self):
-        """The weights, as exact Fractions."""
-        return self.w
+        """The weights, exactly, each as the pair (numerator, denominator) of its Fraction in lowest
+        terms (pairs of ints hash far faster than Fractions, and the exact search hashes many)."""
+        return tuple((w.numerator, w.denominator) for w in self.w)
 
     def get_params(self) -> dict:
         return {"n": self.n, "alpha": json_number(self.alpha), "theta": json_number(self.theta),
