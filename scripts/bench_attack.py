@@ -5,6 +5,12 @@ cycle), checks that the witness verifies (``attack`` always re-verifies it), and
 row per case: the worst case found, the learner's proven bound for the class, Opt(C), the verdict,
 the seconds of the search alone (Opt excluded), the positions searched and the learner states met.
 
+Baseline: for the learners the exact strategy searches per target (Winnow, the Perceptron, the
+elimination algorithms; see ``adversary/strategies/exact.py``), the same case is also run with
+``ExactStrategy(mode="version-space")``, the search over (learner state, version space) that was the
+exact strategy before the per-target search, capped at ``--baseline-limit`` seconds; the last column
+is the ratio of the two times, measured in this one run (">" when the baseline hit its cap).
+
 The headline target of issue 4: Winnow2 (seed 002) on monotone-disjunctions n=5 k=2 in under 10 s;
 its row is marked ``TARGET`` and the exit status is 1 if it takes longer (or does not finish).
 
@@ -57,6 +63,12 @@ FULL = QUICK + [
     TARGET,
     ("winnow2", "monotone-disjunctions", {"n": 5, "k": 1}),
     ("winnow1", "monotone-disjunctions", {"n": 6, "k": 2}),
+    ("winnow2", "monotone-disjunctions", {"n": 6, "k": 2}),
+    ("winnow2", "monotone-disjunctions", {"n": 7, "k": 2}),
+    ("winnow1", "monotone-disjunctions", {"n": 8, "k": 2}),
+    ("winnow2", "monotone-disjunctions", {"n": 8, "k": 1}),
+    ("winnow2", "monotone-disjunctions", {"n": 8, "k": 2}),
+    ("winnow1", "monotone-disjunctions", {"n": 10, "k": 2}),
 ]
 
 
@@ -68,7 +80,25 @@ def _num(v) -> str:
     return str(v)
 
 
-def run_case(learner: str, family: str, params: dict, time_limit: float) -> dict:
+def baseline_seconds(learner: str, C, limit: float) -> "float | None":
+    """Seconds of the version-space search on the same case (inf when it hits ``limit``), or None
+    when that is the search the exact strategy uses anyway."""
+    import time
+
+    from adversary.strategies.base import Problem
+    from adversary.strategies.exact import ExactStrategy
+    from solvers.learners import make_learner
+
+    L = make_learner(learner, {}, C)
+    problem = Problem(learner, L.get_params(), C, {})
+    if ExactStrategy().mode_for(problem) == "version-space":
+        return None
+    t = time.perf_counter()
+    found = ExactStrategy(mode="version-space").run(problem, deadline=time.monotonic() + limit)
+    return time.perf_counter() - t if found.exact else math.inf
+
+
+def run_case(learner: str, family: str, params: dict, time_limit: float, baseline_limit: float = 0) -> dict:
     C = make(family, **params)
     r = attack(learner, C, strategy="exact", time_limit=time_limit)
     assert verify_witness(r.witness).ok
@@ -81,7 +111,17 @@ def run_case(learner: str, family: str, params: dict, time_limit: float) -> dict
         "bound": _num(r.bound.value), "opt": _num(r.opt), "verdict": r.verdict,
         "seconds": run.get("seconds", math.nan), "positions": s.get("nodes"), "states": s.get("learner_states"),
         "exact": r.exact, "target": (learner, family, params) == TARGET,
+        "baseline": baseline_seconds(learner, C, baseline_limit) if baseline_limit > 0 else None,
     }
+
+
+def _ratio(row: dict, limit: float) -> str:
+    b, s = row["baseline"], row["seconds"]
+    if b is None:
+        return "- (same search)"
+    if math.isinf(b):
+        return f"> {limit / max(s, 1e-4):,.0f} (baseline > {limit:g} s)"
+    return f"{b / max(s, 1e-4):,.0f} ({b:.2f} s)"
 
 
 def main(argv=None) -> int:
@@ -90,18 +130,21 @@ def main(argv=None) -> int:
     ap.add_argument("--only", metavar="SUBSTRING", help="cases whose learner or class contains SUBSTRING")
     ap.add_argument("--time-limit", type=float, default=120.0, metavar="S", help="seconds per case (default 120)")
     ap.add_argument("--csv", metavar="FILE", help="also write the rows to FILE")
+    ap.add_argument("--baseline-limit", type=float, default=60.0, metavar="S",
+                    help="seconds the version-space baseline gets per case (default 60; 0 skips it)")
     args = ap.parse_args(argv)
     cases = QUICK if args.quick else FULL
     if args.only:
         cases = [c for c in cases if args.only in c[0] or args.only in c[1]]
     print(f"# exact adversary benchmark ({platform.python_implementation()} {platform.python_version()}, "
           f"{platform.machine()})\n")
-    header = ["learner", "class", "|C|", "|X|", "worst case", "bound", "Opt", "verdict", "seconds", "positions", "states"]
+    header = ["learner", "class", "|C|", "|X|", "worst case", "bound", "Opt", "verdict", "seconds", "positions", "states",
+              "speed-up vs version-space search"]
     print("| " + " | ".join(header) + " |")
     print("|" + "|".join("---" for _ in header) + "|")
     rows, status = [], 0
     for learner, family, params in cases:
-        row = run_case(learner, family, params, args.time_limit)
+        row = run_case(learner, family, params, args.time_limit, args.baseline_limit)
         rows.append(row)
         mark = ""
         if row["target"]:
@@ -110,7 +153,8 @@ def main(argv=None) -> int:
             status = status or (0 if ok else 1)
         print(f"| {row['learner']} | {row['class']} | {row['concepts']} | {row['points']} | {row['worst']} | "
               f"{row['bound']} | {row['opt']} | {row['verdict']} | {row['seconds']:.3f}{mark} | "
-              f"{row['positions'] if row['positions'] is not None else '-'} | {row['states'] if row['states'] is not None else '-'} |",
+              f"{row['positions'] if row['positions'] is not None else '-'} | {row['states'] if row['states'] is not None else '-'} | "
+              f"{_ratio(row, args.baseline_limit)} |",
               flush=True)
     if args.csv:
         with open(args.csv, "w", newline="") as f:

@@ -4,7 +4,8 @@
 name        what it does
 ==========  ====================================================================================
 exact       the true worst case of a deterministic learner on a finite class: depth-first search
-            over (learner state, version space) with a memo; finds cycles (no finite bound)
+            with a memo, per target over learner states (up to renaming the variables) or over
+            (learner state, version space); finds cycles (no finite bound)
 tree        plays the mistake tree of ``solvers.opt`` (seed 000): >= Opt(C) mistakes on any learner
 beam        beam search over sequences (anytime, seeded)
 mcts        Monte Carlo tree search, UCT with random playouts (anytime, seeded)

@@ -245,7 +245,7 @@ class _Learners:
         if self._P is False:
             return None
         try:
-            return tuple(int(v) for v in L.predict_many(self._P))
+            return tuple(np.asarray(L.predict_many(self._P), dtype=np.int64).tolist())
         except (ValueError, TypeError, ArithmeticError) as e:
             raise StrategyError(f"learner {self.learner_name} failed to predict: {e}") from None
 

@@ -126,11 +126,26 @@ class Winnow(OnlineLearner):
     def _score(self, x: tuple) -> Fraction:
         return sum((w for w, v in zip(self.w, x) if v), Fraction(0))
 
-    def _fires(self, s: Fraction) -> bool:
-        return s > self.theta if self.strict else s >= self.theta
+    def _image(self) -> tuple:
+        """(w, the weights over their common denominator D as ints, theta_num * D, theta_den, the
+        state key), cached per weight vector: the exact search asks one state about many points, and
+        Fraction sums and hashes were most of its time. A copy shares its original's cache."""
+        c = self.__dict__.get("_cache")
+        if c is None or c[0] is not self.w:
+            den = math.lcm(*(w.denominator for w in self.w))
+            ints = tuple(w.numerator * (den // w.denominator) for w in self.w)
+            key = tuple((w.numerator, w.denominator) for w in self.w)
+            c = self._cache = (self.w, ints, self.theta.numerator * den, self.theta.denominator, key)
+        return c
+
+    def _fires_on(self, x: tuple) -> bool:
+        """Whether w.x reaches theta (exceeds it when strict), in integers: theta_den * sum >= theta_num * D."""
+        _, ints, rhs, tden, _ = self._image()
+        total = tden * sum(i for i, v in zip(ints, x) if v)
+        return total > rhs if self.strict else total >= rhs
 
     def predict_one(self, x) -> int:
-        return int(self._fires(self.score(x)))
+        return int(self._fires_on(binary_vector(x, self.n, self.name)))
 
     def predict_many(self, P):
         """The predictions on the rows of the 0/1 matrix ``P``, exactly (one integer matrix product)."""
@@ -140,11 +155,13 @@ class Winnow(OnlineLearner):
     def learn_one(self, x, y) -> None:
         y = check_label(y)
         x = binary_vector(x, self.n, self.name)
-        yhat = self._fires(self._score(x))
+        yhat = self._fires_on(x)
         if y == 1 and not yhat:
             self.promotion(x)
+            self._image()  # cached now, so that copies of this state share it
         elif y == 0 and yhat:
             self.demotion(x)
+            self._image()
 
     def promotion(self, x) -> None:
         """Multiply the weights of the on-variables of x by alpha."""
@@ -163,7 +180,7 @@ class Winnow(OnlineLearner):
     def state_key(self):
         """The weights, exactly, each as the pair (numerator, denominator) of its Fraction in lowest
         terms (pairs of ints hash far faster than Fractions, and the exact search hashes many)."""
-        return tuple((w.numerator, w.denominator) for w in self.w)
+        return self._image()[4]
 
     def get_params(self) -> dict:
         return {"n": self.n, "alpha": json_number(self.alpha), "theta": json_number(self.theta),
