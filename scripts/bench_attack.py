@@ -80,7 +80,7 @@ def _num(v) -> str:
     return str(v)
 
 
-def baseline_seconds(learner: str, C, limit: float) -> "float | None":
+def baseline_seconds(learner: str, params: dict, C, limit: float) -> "float | None":
     """Seconds of the version-space search on the same case (inf when it hits ``limit``), or None
     when that is the search the exact strategy uses anyway."""
     import time
@@ -89,7 +89,7 @@ def baseline_seconds(learner: str, C, limit: float) -> "float | None":
     from adversary.strategies.exact import ExactStrategy
     from solvers.learners import make_learner
 
-    L = make_learner(learner, {}, C)
+    L = make_learner(learner, dict(params), C)
     problem = Problem(learner, L.get_params(), C, {})
     if ExactStrategy().mode_for(problem) == "version-space":
         return None
@@ -111,7 +111,8 @@ def run_case(learner: str, family: str, params: dict, time_limit: float, baselin
         "bound": _num(r.bound.value), "opt": _num(r.opt), "verdict": r.verdict,
         "seconds": run.get("seconds", math.nan), "positions": s.get("nodes"), "states": s.get("learner_states"),
         "exact": r.exact, "target": (learner, family, params) == TARGET,
-        "baseline": baseline_seconds(learner, C, baseline_limit) if baseline_limit > 0 else None,
+        "baseline": (baseline_seconds(learner, r.witness["learner"]["params"], C, baseline_limit)
+                     if baseline_limit > 0 else None),
     }
 
 
@@ -119,6 +120,8 @@ def _ratio(row: dict, limit: float) -> str:
     b, s = row["baseline"], row["seconds"]
     if b is None:
         return "- (same search)"
+    if b < 0.01 and s < 0.01:
+        return "- (both under 10 ms)"
     if math.isinf(b):
         return f"> {limit / max(s, 1e-4):,.0f} (baseline > {limit:g} s)"
     return f"{b / max(s, 1e-4):,.0f} ({b:.2f} s)"

@@ -478,6 +478,7 @@ class _TargetSearch(_Learners):
         self.best_moves: list = []
         self.best_target = 0
         self.memo_total = 0
+        self.memo: dict = {}
         self.orbits = 0
 
     def _memo_size(self) -> int:
@@ -493,6 +494,8 @@ class _TargetSearch(_Learners):
             return [(c, 1) for c in range(len(M))]
         seen: dict = {}
         for c in range(len(M)):
+            if c % 64 == 63:
+                self._tick(target="sorting the targets into orbits")
             key = D.target_key(M[c].astype(np.int8))
             if key in seen:
                 seen[key][1] += 1
@@ -508,7 +511,7 @@ class _TargetSearch(_Learners):
         self.label_list = labels.tolist()
         self.blocks = self.domain.blocks(labels) if self.domain is not None else None
         self.canon: dict = {}
-        self.memo_total += len(getattr(self, "memo", ()))
+        self.memo_total += len(self.memo)
         self.memo: dict = {}            # canonical state -> (W_c, suffix, the state id it was found from)
         self.on_path: dict = {}         # state id -> depth on the current path
         self.path_moves: list = []
@@ -629,10 +632,11 @@ class _TargetSearch(_Learners):
         sys.setrecursionlimit(max(old_limit, 3 * MAX_DEPTH + 1000))
         stopped = cycle = None
         exact = False
-        targets = self._targets()
-        self.orbits = len(targets)
-        self.done_targets = 0
+        self.orbits = self.done_targets = 0
+        self.target = 0
         try:
+            targets = self._targets()
+            self.orbits = len(targets)
             for c, _ in targets:
                 self._start(c)
                 value, suffix, _ = self._visit(self.root, 0, 0)
