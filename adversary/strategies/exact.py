@@ -120,12 +120,19 @@ def _canonical(name: str) -> str:
 
 
 class ExactStrategy(Strategy):
-    """Depth-first search over (learner state, version space) with a memo: the exact worst case.
+    """Depth-first search with a memo: the exact worst case (see the module docstring).
 
     Parameters
     ----------
     prune : bool, default True
-        Use the admissible remaining-mistake bounds of Halving, CON and SOA (see the module docstring).
+        In the version-space search, use the admissible remaining-mistake bounds of Halving, CON,
+        SOA and weighted majority.
+    mode : {"auto", "targets", "version-space"}, default "auto"
+        ``auto``: version space for Halving, CON, SOA, weighted majority (and any learner whose state
+        is a version space), targets for the others.
+    symmetry : bool, default True
+        In the targets search, search up to renaming the variables when the learner declares
+        ``symmetric_variables`` and the points are 0/1 vectors.
 
     Examples
     --------
@@ -136,6 +143,14 @@ class ExactStrategy(Strategy):
     >>> found = STRATEGY.run(Problem("halving", {}, C, {"family": "thresholds", "params": {"N": 7}}))
     >>> found.mistakes, found.exact, len(found.sequence)
     (3, True, 3)
+
+    Winnow2 (seed 002) on ORs of at most 2 of 6 variables: three targets up to renaming (ORs of 0, 1
+    and 2 variables), and the worst of them forces 12 mistakes.
+
+    >>> C = make("monotone-disjunctions", n=6, k=2)
+    >>> found = STRATEGY.run(Problem("winnow2", {"n": 6}, C, {}))
+    >>> found.mistakes, found.exact, found.stats["mode"], found.stats["targets"]
+    (12, True, 'targets', 3)
     """
 
     name = "exact"
