@@ -29,6 +29,10 @@ import numpy as np
 
 __all__ = ["Domain", "canonical"]
 
+#: Signatures of points are packed into one int64 when they fit in this many bits, else compared
+#: as rows (tests lower it to exercise both ways).
+PACK_BITS = 62
+
 
 class Domain:
     """The points of a finite class as a 0/1 matrix, with fast look-up of renamed points.
@@ -144,7 +148,7 @@ class Domain:
         if len(groups) == self.n:
             return candidates  # every variable alone in its group: no two points are alike
         radix = np.int64(self.n + 1)
-        if len(groups) * np.log2(self.n + 1) < 62:
+        if len(groups) * np.log2(self.n + 1) < PACK_BITS:
             sig = self.P[candidates].astype(np.int64) @ (radix ** gid)
             _, first = np.unique(sig, return_index=True)
         else:
