@@ -55,7 +55,8 @@ class VCResult:
     witness : tuple of int
         Column indices of a shattered set of ``lower`` points.
     stats : dict
-        ``nodes`` (sets tried), ``seconds``, ``stopped`` (None or "time limit").
+        ``nodes`` (sets tried), ``seconds``, ``stopped`` (None, "time limit" or "interrupted": Ctrl-C
+        returns the bounds found so far, as :func:`solvers.opt.opt` does).
     """
 
     lower: int
@@ -113,13 +114,18 @@ def vc_search(C: ConceptClass, *, time_limit: float | None = None) -> VCResult:
 
     best: list[int] = []
     nodes = 0
+    work = 0  # pattern classes examined since the last look at the clock
+    CHECK = 4096  # look at the clock after this many (a few milliseconds of work at most)
 
     def extend(S: list[int], classes: list[int], sizes: list[int], candidates: list[int]) -> None:
         # Hot loop: written for speed. classes: the (non-empty) pattern classes of S; sizes: their sizes.
-        nonlocal best, nodes
+        nonlocal best, nodes, work
         nodes += 1
-        if deadline is not None and nodes & 63 == 0 and time.monotonic() >= deadline:
-            raise _Stop
+        work += len(classes)
+        if deadline is not None and work >= CHECK:
+            work = 0
+            if time.monotonic() >= deadline:
+                raise _Stop
         if len(S) > len(best):
             best = list(S)
             if len(best) >= upper:
@@ -132,6 +138,12 @@ def vc_search(C: ConceptClass, *, time_limit: float | None = None) -> VCResult:
             return
         useful = []
         for k in candidates:
+            if deadline is not None:
+                work += len(classes)
+                if work >= CHECK:
+                    work = 0
+                    if time.monotonic() >= deadline:
+                        raise _Stop
             col = cols[k]
             for cls, n in zip(classes, sizes):
                 one = (cls & col).bit_count()
@@ -162,6 +174,10 @@ def vc_search(C: ConceptClass, *, time_limit: float | None = None) -> VCResult:
         finished = len(best) >= upper
         if not finished:
             stopped = "time limit"
+    except KeyboardInterrupt:  # Ctrl-C: the bounds proven so far, as opt returns them
+        finished = len(best) >= upper
+        if not finished:
+            stopped = "interrupted"
     lower = len(best)
     return VCResult(
         lower=lower,
