@@ -19,9 +19,15 @@ Each command is a pair of functions, ``_add_<name>(parser)`` declaring its argum
 is one more pair and one more row.
 
 Results go to stdout; progress, notes and errors go to stderr. Every error the user can fix is one line
-``littlestone: error: <what to change>`` and exit code 2 (a failed verification is exit code 1, Ctrl-C
-is 130 after printing the bounds proven so far). Library errors are ``ValueError`` (``TreeError`` is
-one) whose message already says what to change; the CLI prints it on one line.
+``littlestone: error: <what to change>``. Library errors are ``ValueError`` (``TreeError`` is one)
+whose message already says what to change; the CLI prints it on one line. Exit codes
+(:data:`EXIT_CODES`): 0 solved, 1 a verification failed (or an output could not be written), 2 bad
+input, 3 not solved within the limits given (the proven bounds are printed), 130 interrupted by Ctrl-C
+or SIGTERM (after printing what was finished).
+
+Output files (``--tree``, ``--proof``, ``--witness``, ``-o``) are checked before any computation
+starts, and written to a temporary file that is renamed into place, so a failed run never leaves half
+a file behind.
 
 Examples
 --------
@@ -40,15 +46,25 @@ import itertools
 import json
 import math
 import os
+import signal
 import sys
+import tempfile
 import time
 from fractions import Fraction
 from pathlib import Path
 
-__all__ = ["main", "COMMANDS", "CLIError"]
+__all__ = ["main", "COMMANDS", "CLIError", "EXIT_CODES"]
 
 PROG = "littlestone"
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNSOLVED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+#: The exit codes, as ``--help`` and the README list them.
+EXIT_CODES = (
+    (EXIT_OK, "solved (or done)"),
+    (EXIT_FAILED, "a verification failed, or an output file could not be written"),
+    (EXIT_USAGE, "bad input: the one-line error says what to change"),
+    (EXIT_UNSOLVED, "not solved within the limits given (--time-limit, --memory): the proven bounds are printed"),
+    (EXIT_INTERRUPTED, "interrupted by Ctrl-C (143 for SIGTERM), after printing and writing what was finished"),
+)
 TREE_FORMATS = (".json", ".dot", ".gv", ".graphml")
 
 
@@ -169,7 +185,32 @@ def _families():
     return families
 
 
+MARGIN_FAMILY = "margin-halfspaces"  # adversary.game.MARGIN_FAMILY, without importing the referee here
+#: The attack-only family, as ``littlestone families`` lists it.
+MARGIN_ROW = {
+    "name": MARGIN_FAMILY,
+    "params": "d gamma R=1",
+    "attack_only": True,
+    "description": ("attack only: unit-norm homogeneous halfspaces x -> [<w, x> >= 0] in R^d, every example "
+                    "within radius R and at margin >= gamma; an infinite class, so it has no Opt table"),
+    "domain": "R^d, |x| <= R",
+    "size": "infinite",
+    "opt": "",
+    "known": "the Perceptron makes at most R^2 / gamma^2 mistakes on it",
+    "parameters": [
+        {"name": "d", "type": "int", "default": None, "required": True, "doc": "the dimension, >= 1"},
+        {"name": "gamma", "type": "float", "default": None, "required": True,
+         "doc": "the margin, 0 < gamma <= R (a decimal or p/q)"},
+        {"name": "R", "type": "float", "default": 1, "required": False, "doc": "the radius, > 0"},
+    ],
+}
+
+
 def _check_family(name: str) -> None:
+    if name == MARGIN_FAMILY:
+        raise CLIError(f"{MARGIN_FAMILY} is an infinite class, for attacks only (e.g. 'littlestone attack perceptron "
+                       f"--class {MARGIN_FAMILY} d=5 gamma=0.2'); opt, export and table need a finite family "
+                       "(see 'littlestone families')")
     if "=" in name:
         raise CLIError(f"{name!r} is a parameter, not a family; give the family name first, e.g. 'thresholds N=7'")
     names = list(_families().FAMILIES)
@@ -246,7 +287,8 @@ def _family_rows() -> list[dict]:
             {"name": p.name, "type": p.type.__name__, "default": p.default, "required": p.required, "doc": p.doc}
             for p in fam.FAMILIES[row["name"]].params
         ]
-    return rows
+        row["attack_only"] = False
+    return [*rows, dict(MARGIN_ROW)]
 
 
 def _run_families(args) -> int:
@@ -260,7 +302,7 @@ def _run_families(args) -> int:
         params = ", ".join(
             (p["name"] if p["required"] else f"{p['name']}={p['default']}") + (f" ({p['doc']})" if p.get("doc") else "")
             for p in r["parameters"])
-        print(f"{r['name']}  {r.get('params', '')}".rstrip())
+        print(f"{r['name']}  {r.get('params', '')}".rstrip() + ("  (attack only)" if r.get("attack_only") else ""))
         for key, label in (("description", ""), ("domain", "domain: "), ("size", "|C| = "),
                            ("opt", "Opt(C) = "), ("known", "known: ")):
             if r.get(key):
@@ -295,6 +337,8 @@ def _add_opt(p) -> None:
 
 
 def _check_output_path(path: str, formats, what: str) -> Path:
+    """``path`` as an output file of ``what``: a known extension, in a directory that exists and
+    takes a new file (probed by creating and removing one), not a directory itself."""
     p = Path(path)
     if p.suffix.lower() not in formats:
         raise CLIError(f"{what} {path!r} has an unknown extension; name it with one of {', '.join(formats)}")
@@ -303,7 +347,86 @@ def _check_output_path(path: str, formats, what: str) -> Path:
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
         raise CLIError(f"the directory {str(parent)!r} for {what} {path!r} does not exist; create it first")
+    try:
+        fd, probe = tempfile.mkstemp(dir=parent, prefix=".littlestone-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise CLIError(f"cannot write {what} {path!r} ({e.strerror or e}); give a path in a writable directory") from None
     return p
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        if a.exists() and b.exists():
+            return os.path.samefile(a, b)
+    except OSError:
+        pass
+    return a.resolve() == b.resolve()
+
+
+def _check_outputs(outputs, inputs=()) -> list:
+    """Check every output file before any computation: ``outputs`` is ``[(path or None, formats, what,
+    option)]`` and ``inputs`` ``[(path or None, option)]``. An output must be writable, must not be an
+    input, and no two outputs may name one file. Returns the outputs as Paths (None where not given)."""
+    checked = []
+    for path, formats, what, option in outputs:
+        if path is None:
+            checked.append(None)
+            continue
+        p = _check_output_path(path, formats, what)
+        for q, (other, _, _, other_option) in zip(checked, outputs):
+            if q is not None and _same_file(p, q):
+                raise CLIError(f"{other_option} and {option} both name {path!r}; give each output its own file")
+        for src, src_option in inputs:
+            if src is not None and _same_file(p, Path(src)):
+                raise CLIError(f"{option} {path!r} is the input of {src_option}; writing it would overwrite the class, "
+                               "give another file name")
+        checked.append(p)
+    return checked
+
+
+def _write_atomic(path: Path, write) -> None:
+    """``write(tmp)`` into a temporary file beside ``path``, then rename it into place (a crash or a
+    failed write never leaves half a file at ``path``, nor destroys an older one)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.", suffix=path.suffix)
+    os.close(fd)
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a result file reads as any other file
+        write(Path(tmp))
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _write_text_atomic(path: Path, text: str) -> None:
+    _write_atomic(path, lambda tmp: tmp.write_text(text))
+
+
+def _usable_cpus() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def _cap_jobs(jobs: int, *, tasks: int | None = None) -> int:
+    """``--jobs`` lowered to the usable CPUs (and to the number of tasks), with a note when lowered."""
+    cpus = _usable_cpus()
+    cap = cpus if tasks is None else max(1, min(cpus, tasks))
+    if jobs <= cap:
+        return jobs
+    why = f"this machine has {cpus} usable CPU{'s' if cpus != 1 else ''}"
+    if tasks is not None and tasks < cpus:
+        why = f"there {'is' if tasks == 1 else 'are'} only {tasks} cell{'s' if tasks != 1 else ''} to compute"
+    _note(f"--jobs {jobs} lowered to {cap}: {why}")
+    return cap
 
 
 def _solve(C, *, time_limit, jobs, progress, engine="auto"):
@@ -320,9 +443,11 @@ def _work_text(stats: dict) -> str:
 
 
 def _run_opt(args) -> int:
-    tree_path = _check_output_path(args.tree, TREE_FORMATS, "the tree file") if args.tree else None
-    proof_path = _check_output_path(args.proof, (".json",), "the certificate file") if args.proof else None
+    tree_path, proof_path = _check_outputs(
+        [(args.tree, TREE_FORMATS, "the tree file", "--tree"), (args.proof, (".json",), "the certificate file", "--proof")],
+        [(args.matrix, "--matrix")])
     C, label, family, params = _load_class(args)
+    jobs = _cap_jobs(args.jobs)
     bar = _Progress(enabled=not args.quiet)
 
     def progress(info):
@@ -332,14 +457,14 @@ def _run_opt(args) -> int:
         bar.show(f"{PROG} opt: {', '.join(parts)}, {bar.elapsed():.0f} s")
 
     try:
-        r = _solve(C, time_limit=args.time_limit, jobs=args.jobs, progress=progress, engine=args.engine)
+        r = _solve(C, time_limit=args.time_limit, jobs=jobs, progress=progress, engine=args.engine)
     finally:
         bar.close()
     stopped = r.stats.get("stopped")
     tree_error = None
     if tree_path is not None and r.tree is not None:
         try:
-            r.tree.write(tree_path)
+            _write_atomic(tree_path, r.tree.write)
         except (OSError, ValueError) as e:
             tree_error = f"could not write the tree to {str(tree_path)!r}: {e}"
     proof_error = None
@@ -348,7 +473,7 @@ def _run_opt(args) -> int:
 
         try:
             proof = r.solver.upper_proof(r.upper)
-            proof_path.write_text(json.dumps(proof, separators=(",", ":")) + "\n")
+            _write_text_atomic(proof_path, json.dumps(proof, separators=(",", ":")) + "\n")
         except ProofTooLarge as e:
             proof_error = f"no upper-bound certificate written: {e}"
         except OSError as e:
@@ -387,9 +512,14 @@ def _run_opt(args) -> int:
         for k, v in rows:
             print(f"{k + ':':<{width}}{v}")
     sys.stdout.flush()
+    if tree_path is None and not args.json and not args.quiet and r.tree is not None and r.lower > 0:
+        _note(f"add --tree tree.json to write the mistake tree that proves Opt(C) >= {r.lower} "
+              "(check it with 'littlestone verify tree.json' and the class)")
     if tree_error is not None or proof_error is not None:
         return _error(tree_error or proof_error, EXIT_FAILED)
-    return EXIT_INTERRUPTED if stopped == "interrupted" else EXIT_OK
+    if stopped == "interrupted":
+        return _interrupted_code()
+    return EXIT_OK if r.value is not None else EXIT_UNSOLVED
 
 
 # ---------------------------------------------------------------------------------------- export
@@ -411,7 +541,7 @@ def _class_json_text(data: dict) -> str:
 
 
 def _run_export(args) -> int:
-    out = _check_output_path(args.output, (".json",), "the output file") if args.output else None
+    out, = _check_outputs([(args.output, (".json",), "the output file", "-o")], [(args.matrix, "--matrix")])
     C, label, _, _ = _load_class(args)
     text = _class_json_text(C.to_json())
     if out is None:
@@ -419,7 +549,7 @@ def _run_export(args) -> int:
         sys.stdout.flush()
         return EXIT_OK
     try:
-        out.write_text(text)
+        _write_text_atomic(out, text)
     except OSError as e:
         raise CLIError(f"could not write {str(out)!r}: {e.strerror or e}") from None
     print(f"wrote {label} ({C.n_concepts} concepts, {C.n_points} points) to {out}", file=sys.stderr)
@@ -700,8 +830,10 @@ def _run_attack(args) -> int:
     from adversary.game import replay
     from solvers.concept_class import ConceptClass
 
-    witness_path = _check_output_path(args.witness, (".json",), "the witness file") if args.witness else None
+    witness_path, = _check_outputs([(args.witness, (".json",), "the witness file", "--witness")],
+                                   [(args.matrix, "--matrix")])
     C, label = _attack_class(args)
+    jobs = _cap_jobs(args.jobs)
     learner_params = _kv_items(args.learner_params, "learner parameter")
     bar = _Progress(enabled=not args.quiet)
 
@@ -716,14 +848,14 @@ def _run_attack(args) -> int:
 
     try:
         r = attack(args.learner, C, learner_params=learner_params, strategy=args.strategy,
-                   time_limit=args.time_limit, seed=args.seed, jobs=args.jobs, progress=progress)
+                   time_limit=args.time_limit, seed=args.seed, jobs=jobs, progress=progress)
     finally:
         bar.close()
     stopped = r.stats.get("stopped")
     witness_error = None
     if witness_path is not None:
         try:
-            witness_path.write_text(_witness_json_text(r.witness))
+            _write_text_atomic(witness_path, _witness_json_text(r.witness))
         except OSError as e:
             witness_error = f"could not write the witness to {str(witness_path)!r}: {e.strerror or e}"
     if args.json:
@@ -781,7 +913,7 @@ def _run_attack(args) -> int:
     sys.stdout.flush()
     if witness_error is not None:
         return _error(witness_error, EXIT_FAILED)
-    return EXIT_INTERRUPTED if stopped == "interrupted" else EXIT_OK
+    return _interrupted_code() if stopped == "interrupted" else EXIT_OK
 
 
 MAX_SHOWN = 200  # examples printed by attack's human output
@@ -805,8 +937,13 @@ def _add_table(p) -> None:
     p.add_argument("--grid", nargs="+", default=[], metavar="k=RANGE",
                    help="parameters to vary: a..b (inclusive) or comma lists 1,2,5; one table row per combination")
     p.add_argument("--format", choices=("md", "csv", "json"), default="md", help="output format (default md)")
-    p.add_argument("--time-limit", type=_positive_seconds, metavar="S", help="seconds per cell; a cell that runs out shows lo..hi")
-    p.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="cells computed in parallel (joblib)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write the table to FILE instead of stdout, a row as each cell finishes")
+    p.add_argument("--time-limit", type=_positive_seconds, metavar="S",
+                   help="seconds per cell, for all of it (making the class, Opt and VC); a cell that runs out shows lo..hi "
+                        "(default: none)")
+    p.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
+                   help="cells computed in parallel (joblib; at most the usable CPUs); rows then come as cells finish")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
@@ -851,20 +988,36 @@ def _table_cells(name: str, fixed_items, grid_items) -> tuple[list[str], list[di
     return keys, cells
 
 
+OPT_SHARE = 0.8  # of a table cell's time limit, what Opt may use before the VC search has its turn
+
+
 def _table_cell(name: str, params: dict, time_limit, progress=None) -> dict:
-    """One cell: make the class, solve it, its VC dimension. Runs in a joblib worker with --jobs.
-    A cell whose parameters are impossible (``make`` raises) comes back as ``{"params", "skipped"}``."""
-    from solvers.vc import vc_dimension
+    """One cell: make the class, solve it, its VC dimension, all within ``time_limit`` seconds together.
+    Runs in a joblib worker with --jobs. A cell whose parameters are impossible (``make`` raises) comes
+    back as ``{"params", "skipped"}``; one stopped by Ctrl-C has ``stopped == "interrupted"`` and the
+    bounds proven by then (the VC search is then not started)."""
+    from solvers.vc import vc_search
 
     t0 = time.monotonic()
+    deadline = None if time_limit is None else t0 + time_limit
     try:
         C = _families().make(name, **params)
     except (ValueError, TypeError, KeyError, OverflowError) as e:
         return {"params": params, "skipped": _exc_text(e)}
     except MemoryError:
         return {"params": params, "skipped": "out of memory making the class; lower the parameters"}
-    r = _solve(C, time_limit=time_limit, jobs=1, progress=progress)
-    vc_lo, vc_hi = vc_dimension(C, time_limit=time_limit)
+
+    def left(share: float = 1.0):  # opt needs a positive limit; an exhausted cell still gets its cheap bounds
+        return None if deadline is None else max((deadline - time.monotonic()) * share, 1e-3)
+
+    r = _solve(C, time_limit=left(OPT_SHARE), jobs=1, progress=progress)  # VC gets the rest
+    stopped = r.stats.get("stopped")
+    if stopped == "interrupted":
+        vc_lo, vc_hi = 0, min(C.log2_size(), C.n_points)
+    else:
+        v = vc_search(C, time_limit=left())
+        vc_lo, vc_hi = v.lower, v.upper
+        stopped = stopped or v.stats.get("stopped")
     # VC <= Opt (a shattered set of d points is a mistake tree of depth d): each bound tightens the other
     # when a cell ran out of time.
     lo, hi = max(r.lower, vc_lo), r.upper
@@ -873,64 +1026,143 @@ def _table_cell(name: str, params: dict, time_limit, progress=None) -> dict:
         "params": dict(C.params), "concepts": C.n_concepts, "points": C.n_points,
         "opt": lo if lo == hi else None, "lower": lo, "upper": hi, "log2_size": C.log2_size(),
         "vc": vc_lo if vc_lo == vc_hi else None, "vc_lower": vc_lo, "vc_upper": vc_hi,
-        "seconds": round(time.monotonic() - t0, 4), "stopped": r.stats.get("stopped"),
+        "seconds": round(time.monotonic() - t0, 4), "stopped": stopped,
     }
 
 
+class _TableWriter:
+    """Writes the table a row at a time, flushed as each cell finishes, so that a run that is killed
+    keeps every finished row. The header waits for the first row (its parameter columns, defaults
+    included, come from the class); JSON is one object whose ``rows`` are written as they come."""
+
+    def __init__(self, fmt: str, name: str, keys: list, out):
+        self.fmt, self.name, self.keys, self.out = fmt, name, keys, out
+        self.columns = None
+        self.widths = None
+        self.rows = 0
+
+    def _header(self, row: dict) -> None:
+        self.columns = list(dict.fromkeys([*self.keys, *row["params"]]))
+        header = [*self.columns, "|C|", "|X|", "Opt", "floor(log2 |C|)", "VC", "seconds"]
+        if self.fmt == "json":
+            head = {"family": self.name, "grid": self.keys}
+            self.out.write(json.dumps(head)[:-1] + ', "rows": [\n')
+        elif self.fmt == "csv":
+            self.out.write(_csv(header, []))
+        else:
+            esc = [c.replace("|", "\\|") for c in header]
+            self.widths = [max(len(c), 6) for c in esc]  # room for "lo..hi" cells without knowing the rows
+            self.out.write("| " + " | ".join(c.rjust(w) for c, w in zip(esc, self.widths)) + " |\n")
+            self.out.write("|" + "|".join("-" * (w + 1) + ":" for w in self.widths) + "|\n")
+
+    def row(self, r: dict) -> None:
+        if self.columns is None:
+            self._header(r)
+        if self.fmt == "json":
+            self.out.write((",\n" if self.rows else "") + json.dumps(_json_safe(r)))
+        else:
+            body = [*(str(r["params"].get(k, "")) for k in self.columns), str(r["concepts"]), str(r["points"]),
+                    _range_text(r["lower"], r["upper"]), str(r["log2_size"]),
+                    _range_text(r["vc_lower"], r["vc_upper"]), f"{r['seconds']:.3f}"]
+            if self.fmt == "csv":
+                self.out.write(_csv(body, []))
+            else:
+                body = [c.replace("|", "\\|") for c in body]
+                self.out.write("| " + " | ".join(c.rjust(w) for c, w in zip(body, self.widths)) + " |\n")
+        self.rows += 1
+        self.out.flush()
+
+    def close(self, skipped: list, complete: bool) -> None:
+        if self.fmt == "json":
+            tail = {"skipped": [{"params": r["params"], "reason": r["skipped"]} for r in skipped], "complete": complete}
+            if self.columns is None:
+                self.out.write(json.dumps(_json_safe({"family": self.name, "grid": self.keys, "rows": [], **tail})) + "\n")
+            else:
+                self.out.write("\n], " + json.dumps(_json_safe(tail))[1:] + "\n")
+        self.out.flush()
+
+
 def _run_table(args) -> int:
-    """One row per cell: the parameters, |C|, |X|, Opt (``lo..hi`` if the cell ran out of time),
-    floor(log2 |C|), the VC dimension (``lo..hi`` likewise) and the cell's seconds (making the class,
-    Opt and VC). An unfinished cell's bounds combine the two searches through VC <= Opt."""
+    """One row per cell, written as the cell finishes: the parameters, |C|, |X|, Opt (``lo..hi`` if the
+    cell ran out of time), floor(log2 |C|), the VC dimension (``lo..hi`` likewise) and the cell's
+    seconds (making the class, Opt and VC). An unfinished cell's bounds combine the two searches
+    through VC <= Opt. With --jobs the rows come in the order the cells finish."""
     name, fixed = args.target[0], args.target[1:]
     _check_family(name)
+    out_path, = _check_outputs([(args.output, (f".{args.format}",), f"the {args.format} output file", "-o")])
     keys, cells = _table_cells(name, fixed, args.grid)
+    jobs = _cap_jobs(args.jobs, tasks=len(cells))
     bar = _Progress(enabled=not args.quiet)
-    results: list[dict] = []
+    done: list[dict] = []  # finished cells, in the order they finished
+    skipped: list[dict] = []
     interrupted = False
+    handle = None
+    writer = None
+
+    pending: list[str] = []  # skip notes wait for the first row: a grid with nothing possible ends in one error line
+
+    def emit(row: dict) -> None:
+        nonlocal handle, writer
+        bar.close()
+        if writer is None:
+            handle = sys.stdout if out_path is None else open(out_path, "w", encoding="utf-8")
+            writer = _TableWriter(args.format, name, keys, handle)
+            for text in pending:
+                _note(text)
+            pending.clear()
+        writer.row(row)
+
     try:
-        if args.jobs > 1 and len(cells) > 1:
+        if jobs > 1 and len(cells) > 1:
             from joblib import Parallel, delayed
 
-            runs = Parallel(n_jobs=args.jobs, return_as="generator")(
+            runs = Parallel(n_jobs=jobs, return_as="generator_unordered")(
                 delayed(_table_cell)(name, c, args.time_limit) for c in cells)
         else:
-            def progress(info, _done=results):  # inside the cell being solved
-                bar.show(f"{PROG} table: cell {len(_done) + 1}/{len(cells)}: "
+            def progress(info, _done=done, _skipped=skipped):  # inside the cell being solved
+                bar.show(f"{PROG} table: cell {len(_done) + len(_skipped) + 1}/{len(cells)}: "
                          f"{_bounds_text(info.get('lower'), info.get('upper'))}, {bar.elapsed():.0f} s")
 
             runs = (_table_cell(name, c, args.time_limit, progress) for c in cells)
         for row in runs:
-            results.append(row)
-            bar.show(f"{PROG} table: {len(results)}/{len(cells)} cells done, {bar.elapsed():.0f} s")
+            if "skipped" in row:
+                skipped.append(row)
+                bar.close()
+                text = f"skipped {_params_text(row['params'])}: {row['skipped']}"
+                _note(text) if writer is not None else pending.append(text)
+                continue
             if row.get("stopped") == "interrupted":
                 interrupted = True
+                emit(row)  # its bounds are proven; it is not counted as computed
                 break
+            done.append(row)
+            emit(row)
+            bar.show(f"{PROG} table: {len(done) + len(skipped)}/{len(cells)} cells done, {bar.elapsed():.0f} s")
     except KeyboardInterrupt:
         interrupted = True
     finally:
         bar.close()
-    rows = [r for r in results if "skipped" not in r]
-    skipped = [r for r in results if "skipped" in r]
-    if not rows and skipped and not interrupted:
+        if writer is not None:
+            writer.close(skipped, complete=not interrupted)
+        elif args.format == "json" and (interrupted or not skipped or done):
+            _TableWriter(args.format, name, keys, sys.stdout if out_path is None else open(out_path, "w")).close(
+                skipped, complete=not interrupted)
+        if handle is not None and handle is not sys.stdout:
+            handle.close()
+    if not done and skipped and len(skipped) == len(cells):
         raise CLIError(f"every cell of the grid is impossible, e.g. {_params_text(skipped[0]['params'])}: "
                        f"{skipped[0]['skipped']}")
-    for r in skipped:  # after the run, so that a grid with nothing possible ends in one error line
-        _note(f"skipped {_params_text(r['params'])}: {r['skipped']}")
-    columns = list(dict.fromkeys([*keys, *(k for r in rows for k in r["params"] if k not in keys)]))
-    if args.format == "json":
-        print(json.dumps(_json_safe({"family": name, "grid": keys, "rows": rows,
-                                     "skipped": [{"params": r["params"], "reason": r["skipped"]} for r in skipped],
-                                     "complete": not interrupted})))
-    else:
-        header = [*columns, "|C|", "|X|", "Opt", "floor(log2 |C|)", "VC", "seconds"]
-        body = [[*(str(r["params"].get(k, "")) for k in columns), str(r["concepts"]), str(r["points"]),
-                 _range_text(r["lower"], r["upper"]), str(r["log2_size"]),
-                 _range_text(r["vc_lower"], r["vc_upper"]), f"{r['seconds']:.3f}"] for r in rows]
-        sys.stdout.write(_markdown(header, body) if args.format == "md" else _csv(header, body))
-    sys.stdout.flush()
+    for text in pending:
+        _note(text)
+    if out_path is not None and writer is not None:
+        print(f"wrote {writer.rows} row{'s' if writer.rows != 1 else ''} to {out_path}", file=sys.stderr, flush=True)
     if interrupted:
-        _note(f"interrupted: {len(rows)} of {len(cells)} cells computed")
-        return EXIT_INTERRUPTED
+        _note(f"interrupted: {len(done)} of {len(cells)} cells computed")
+        return _interrupted_code()
+    unsolved = [r for r in done if r["opt"] is None or r["vc"] is None]
+    if unsolved:
+        _note(f"{len(unsolved)} of {len(done)} cells not solved within the time limit (shown as lo..hi)")
+        return EXIT_UNSOLVED
     return EXIT_OK
 
 
@@ -964,33 +1196,81 @@ COMMANDS = [
 ]
 
 
-EXAMPLES = """examples:
+EXAMPLES = """examples (they run in this order, in an empty directory):
   littlestone families
   littlestone opt thresholds N=7
+  littlestone export monotone-disjunctions n=4 k=2 -o class.json
   littlestone opt --matrix class.json --json --tree tree.json --time-limit 60
   littlestone verify tree.json --matrix class.json
   littlestone learners
+  littlestone attack winnow2 --class monotone-disjunctions n=5 k=2 --strategy exact --witness witness.json
   littlestone verify witness.json
-  littlestone attack winnow2 --class monotone-disjunctions n=5 k=2 --strategy exact --witness w.json
-  littlestone attack perceptron --class margin-halfspaces d=5 gamma=0.2 --time-limit 20
-  littlestone export monotone-disjunctions n=4 k=2 -o class.json
+  littlestone attack perceptron --class margin-halfspaces d=5 gamma=0.2 --time-limit 5
   littlestone table monotone-disjunctions --grid n=2..6 k=1..3 --format md --jobs 2
 """
 
 
+def _epilog() -> str:
+    codes = "\n".join(f"  {code:<4} {text}" for code, text in EXIT_CODES)
+    return f"{EXAMPLES}\nexit codes:\n{codes}\n"
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+
+        return version("littlestone")
+    except (ImportError, PackageNotFoundError):
+        return "unknown (not installed; run 'pip install .')"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Exact Opt(C) (the Littlestone dimension) of finite concept classes, with certificates.",
-                     epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+                     epilog=_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"{PROG} {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, help_text, declare, run in COMMANDS:
-        p = sub.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".")
+        p = sub.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".",
+                           epilog="exit codes: " + "; ".join(f"{c} {t.split(':')[0].split(' (')[0]}" for c, t in EXIT_CODES))
         declare(p)
         p.set_defaults(run=run, parser=p)
     return parser
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into an interrupt so that a run stopped by ``kill`` prints and writes what it
+    finished, exactly as Ctrl-C does."""
+
+
+_received: list = []  # the signals main()'s handler turned into interrupts during this run
+
+
+def _on_sigterm(signum, frame):
+    _received.append(signum)
+    raise Terminated()
+
+
+def _interrupted_code() -> int:
+    """130 for Ctrl-C; 128 + 15 = 143 when SIGTERM stopped the run (the shell's conventions)."""
+    return 128 + signal.SIGTERM if signal.SIGTERM in _received else EXIT_INTERRUPTED
+
+
 def main(argv=None) -> int:
     """Run the CLI on ``argv`` (default ``sys.argv[1:]``) and return the exit code."""
+    _received.clear()
+    previous = None
+    try:  # only the main thread may set handlers (a caller may run main() in a thread)
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except (ValueError, OSError):
+        pass
+    try:
+        return _main(argv)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main(argv) -> int:
     parser = build_parser()
     try:
         args, extra = parser.parse_known_args(argv)
@@ -1008,7 +1288,7 @@ def main(argv=None) -> int:
         return _error("out of memory; use a smaller class (lower the parameters)")
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr, flush=True)
-        return EXIT_INTERRUPTED
+        return _interrupted_code()
     except BrokenPipeError:  # e.g. `littlestone export ... | head`: stop quietly (Python's recipe)
         try:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
