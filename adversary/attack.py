@@ -70,6 +70,7 @@ from .game import (
     build_learner,
     load_class,
     make_witness,
+    target_words,
     verify_witness,
 )
 from .strategies import STRATEGY_NAMES, available, get_strategy
@@ -146,7 +147,8 @@ class AttackResult:
 
     def to_json(self) -> dict:
         """A JSON-able dict: mistakes, bound (value/formula/source; an infinite value as null),
-        verdict, opt, witness, strategy, exact, cycle, stats."""
+        verdict, opt, witness, strategy, exact, cycle, stats, and target_text: the witness's target
+        concept in words where its family can say it (:func:`adversary.game.target_words`), else None."""
         return {
             "mistakes": self.mistakes,
             "bound": self.bound.to_json(),
@@ -160,6 +162,7 @@ class AttackResult:
             "message": self.message,
             "stats": self.stats,
             "witness": self.witness,
+            "target_text": target_words(self.witness["class"], self.witness.get("target")),
         }
 
 

@@ -109,6 +109,7 @@ __all__ = [
     "VerifyResult",
     "Game",
     "load_class",
+    "target_words",
     "parse_sequence",
     "check_realizable",
     "build_learner",
@@ -869,8 +870,56 @@ def _target_text(cls, examples, target) -> str:
             return f"target w = ({w}); empty sequence"
         return (f"target w = ({w}), smallest margin {margin:.6g} >= gamma = {_num(cls.gamma)}, "
                 f"largest |x| {radius:.6g} <= R = {_num(cls.R)}")
-    name = f" ({cls.names[target]})" if cls.names is not None else ""
+    words = target_words(cls, target)
+    name = f" ({words})" if words is not None else ""
     return f"target concept {target}{name}"
+
+
+def target_words(cls, target) -> Optional[str]:
+    """Concept ``target`` of a class in words (``x1 v x3``), or None when the class cannot say it.
+
+    ``cls`` is a loaded class or a witness's class spec (``{"family": ..., "params": ...}`` or a
+    matrix with optional ``"names"``): a named concept reads as its name; a family's concept as
+    :func:`solvers.families.concept_text` words it (a ConceptClass only when it is the family's own
+    matrix, as :func:`load_class` builds it); anything else (a margin class's w, an unnamed matrix) is None.
+
+    Examples
+    --------
+    >>> target_words({"family": "monotone-disjunctions", "params": {"n": 4, "k": 2}}, 5)
+    'x1 v x3'
+    >>> target_words({"matrix": [[0, 1], [1, 1]]}, 1) is None
+    True
+    """
+    from solvers import families
+
+    if isinstance(cls, dict):
+        if "names" in cls and cls["names"] is not None:
+            names = cls["names"]
+            return str(names[target]) if isinstance(target, int) and 0 <= target < len(names) else None
+        family, params = cls.get("family"), cls.get("params") or {}
+    elif isinstance(cls, MarginHalfspaces) or not isinstance(target, (int, np.integer)):
+        return None
+    elif isinstance(cls, ImplicitFamily):
+        return cls.names[target]
+    elif isinstance(cls, ConceptClass):
+        if cls.names is not None:
+            return cls.names[target]
+        family, params = cls.family, dict(cls.params or {})
+        if family not in families.FAMILIES:
+            return None
+        try:
+            if families.make(family, **params) != cls:  # a matrix that only claims the family
+                return None
+        except (ValueError, TypeError):
+            return None
+    else:
+        return None
+    if not isinstance(family, str) or family not in families.FAMILIES or isinstance(target, bool):
+        return None
+    try:
+        return families.concept_text(family, params, int(target))
+    except (ValueError, TypeError):
+        return None
 
 
 # ---------------------------------------------------------------------------------------- playing

@@ -103,6 +103,7 @@ __all__ = [
     "literal_form",
     "LITERAL_FAMILIES",
     "MAX_LITERAL_CONCEPTS",
+    "concept_text",
 ]
 
 #: The largest matrix (concepts x points) ``make`` builds: 2^28 cells, e.g. 16384 x 16384.
@@ -1026,7 +1027,7 @@ class LiteralForm:
     --------
     >>> F = literal_form("monotone-disjunctions", n=3, k=1)
     >>> len(F), [F.name(c) for c in range(len(F))]
-    (4, ['0', 'x2', 'x1', 'x0'])
+    (4, ['false', 'x2', 'x1', 'x0'])
     >>> F.labels((0, 1, 0)).astype(int).tolist()        # the column of point (0, 1, 0)
     [0, 0, 1, 0]
     >>> bool((F.matrix([(0, 1, 0), (1, 1, 1)]) == make("monotone-disjunctions", n=3, k=1).matrix[:, [2, 7]]).all())
@@ -1069,16 +1070,17 @@ class LiteralForm:
         return _bits(self.pos[c], self.n), _bits(self.neg[c], self.n)
 
     def name(self, c: int) -> str:
-        """Concept c as a formula: ``x0 v ~x3``, ``x1 x2``, ``x0 + x4``, ``[2 of x0, x1, x5]``."""
+        """Concept c as a formula over x0 .. x{n-1} (x_i is coordinate i): ``x0 v ~x3``, ``x1 ^ x2``,
+        ``x0 + x4 (mod 2)``, ``at least 2 of {x0, x1, x5}``; a constant is ``true`` or ``false``."""
         P, N = self.literals(c)
-        lits = [f"x{i}" for i in P] + [f"~x{i}" for i in N]
+        lits = [f"~x{i}" if i in N else f"x{i}" for i in sorted(P + N)]
         if self.rule == "or":
-            return "1" if set(P) & set(N) else (" v ".join(lits) or "0")
+            return "true" if set(P) & set(N) else (" v ".join(lits) or "false")
         if self.rule == "and":
-            return "0" if set(P) & set(N) else (" ".join(lits) or "1")
+            return "false" if set(P) & set(N) else (" ^ ".join(lits) or "true")
         if self.rule == "xor":
-            return " + ".join(lits) or "0"
-        return f"[{self.k} of {', '.join(lits)}]"
+            return f"{' + '.join(lits)} (mod 2)" if lits else "false"
+        return f"at least {self.k} of {{{', '.join(lits)}}}"
 
 
 def literal_form(name: str, **params) -> LiteralForm:
@@ -1151,3 +1153,84 @@ def _full_words(n: int) -> np.ndarray:
 
 def _bits(words: np.ndarray, n: int) -> list[int]:
     return [i for i in range(n) if int(words[i // 64]) >> (i % 64) & 1]
+
+
+# ---------------------------------------------------------------------------------------- concepts in words
+def concept_text(name: str, params: dict, c: int) -> Optional[str]:
+    """Concept ``c`` (row ``c`` of ``make(name, **params)``) in words, or None where the family has no
+    natural wording (halfspaces, decision lists, random classes).
+
+    {0,1}^n families name variables x0 .. x{n-1} (x_i is coordinate i of a point) and read as
+    :meth:`LiteralForm.name`; on {1..N} the point is x; a rectangle is [a1, b1] x [a2, b2] over the grid
+    points (i, j); ``all-functions`` lists the points labelled 1. Constants are ``true`` and ``false``.
+    Works for any n the concepts allow (the domain is never built).
+
+    Raises
+    ------
+    ValueError
+        Bad parameters (as ``make`` says), or ``c`` out of range.
+
+    Examples
+    --------
+    >>> concept_text("monotone-disjunctions", {"n": 4, "k": 2}, 5)
+    'x1 v x3'
+    >>> concept_text("thresholds", {"N": 5}, 2), concept_text("thresholds", {"N": 5}, 5)
+    ('x >= 3', 'false')
+    >>> concept_text("intervals", {"N": 4}, 1), concept_text("rectangles", {"N": 2}, 1)
+    ('1 <= x <= 2', '[1, 1] x [1, 2]')
+    >>> concept_text("k-of-r", {"n": 5, "r": 3, "k": 2}, 0), concept_text("halfspaces", {"n": 2}, 0) is None
+    ('at least 2 of {x2, x3, x4}', True)
+    """
+    spec = _family(name)
+    full = resolve_params(name, params, limits=False)
+    if name not in _WORDS and name not in LITERAL_FAMILIES:
+        return None
+    count = spec.count(full)
+    if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 0 <= c < count:
+        raise ValueError(f"{name}: concept {c!r} is not an index of the class's {count} concepts; give 0 <= c < {count}")
+    c = int(c)
+    if name in _WORDS:
+        return _WORDS[name](full, c)
+    return literal_form(name, **full).name(c)
+
+
+def _interval(N: int, c: int) -> tuple[int, int]:
+    """The c-th interval [a, b], 1 <= a <= b <= N, in lexicographic order of (a, b)."""
+    for a in range(1, N + 1):
+        width = N - a + 1
+        if c < width:
+            return a, a + c
+        c -= width
+    raise AssertionError("index checked by the caller")
+
+
+def _interval_words(q, c):
+    if c == q["N"] * (q["N"] + 1) // 2:
+        return "false"
+    a, b = _interval(q["N"], c)
+    return f"x = {a}" if a == b else f"{a} <= x <= {b}"
+
+
+def _rectangle_words(q, c):
+    M = q["N"] * (q["N"] + 1) // 2
+    if c == M * M:
+        return "false"
+    (a1, b1), (a2, b2) = _interval(q["N"], c // M), _interval(q["N"], c % M)
+    return f"[{a1}, {b1}] x [{a2}, {b2}]"
+
+
+def _all_functions_words(q, c):
+    n = q["n"]
+    ones = [j for j in range(n) if c >> (n - 1 - j) & 1]
+    return "false" if not ones else "true" if len(ones) == n else f"x in {{{', '.join(map(str, ones))}}}"
+
+
+# family -> (params, index) -> words, for the families without a literal form
+_WORDS: dict[str, Callable] = {
+    "thresholds": lambda q, c: f"x >= {c + 1}" if c < q["N"] else "false",
+    "intervals": _interval_words,
+    "singletons": lambda q, c: f"x = {c + 1}" if c < q["N"] else "false",
+    "all-functions": _all_functions_words,
+    "rectangles": _rectangle_words,
+}
+

@@ -1,5 +1,6 @@
 """What the CLI prints reads as text: bounds as formulas in words, sources as titles, targets in words."""
 
+import json
 import re
 
 from adversary.cli import main
@@ -30,3 +31,36 @@ def test_learners_bound_lines_read_as_text(capsys):
     assert all(is_citation(s) for s in sources)
     perceptron = out.split("\nperceptron ", 1)[1].split("\n\n", 1)[0]
     assert "bound: R^2 / gamma^2 (R = max |x|, gamma = the margin" in perceptron
+
+
+def _field(out: str, key: str) -> str:
+    return next(line.split(":", 1)[1].strip() for line in out.splitlines() if line.startswith(key + ":"))
+
+
+def test_attack_names_the_target_in_words(capsys):
+    assert main(["attack", "winnow2", "--class", "monotone-disjunctions", "n=4", "k=2", "--strategy", "exact",
+                 "--quiet"]) == 0
+    target = _field(capsys.readouterr().out, "target")
+    m = re.fullmatch(r"concept (\d+): (x\d( v x\d)?|false)", target)
+    assert m, target
+    assert main(["attack", "winnow2", "--class", "monotone-disjunctions", "n=4", "k=2", "--strategy", "exact",
+                 "--quiet", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["witness"]["target"] == int(m.group(1)) and r["target_text"] == m.group(2)
+
+
+def test_attack_on_an_unnamed_matrix_prints_only_the_index(capsys, tmp_path):
+    path = tmp_path / "c.json"
+    path.write_text('{"matrix": [[0, 1, 1], [1, 0, 1], [1, 1, 0]]}')
+    assert main(["attack", "halving", "--matrix", str(path), "--quiet", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["target_text"] is None and isinstance(r["witness"]["target"], int)
+    assert main(["attack", "halving", "--matrix", str(path), "--quiet"]) == 0
+    assert re.fullmatch(r"concept \d", _field(capsys.readouterr().out, "target"))
+
+
+def test_attack_on_an_implicit_class_names_the_target(capsys):
+    assert main(["attack", "winnow2", "--class", "monotone-disjunctions", "n=13", "k=1", "--strategy", "beam",
+                 "--time-limit", "2", "--quiet"]) == 0
+    target = _field(capsys.readouterr().out, "target")
+    assert re.fullmatch(r"concept \d+: (x\d+|false)", target), target
