@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from adversary.cli import main
+from adversary.game import target_words
 from solvers.seeds import cite, is_citation
 
 
@@ -271,7 +272,7 @@ def test_verify_witness_ok(capsys, witness_file):
     assert code == 0, err
     assert err == ""
     assert out.strip() == (f"OK: witness verified: winnow2 makes {w['mistakes']} mistake{'s' * (w['mistakes'] != 1)} "
-                           f"on this sequence (target concept {w['target']})")
+                           f"on this sequence (target concept {w['target']} ({target_words(w['class'], w['target'])}))")
 
 
 def test_verify_margin_witness(capsys, tmp_path):

@@ -30,7 +30,7 @@ def test_no_file_name_citations_in_the_repository():
 def test_module_references_list_the_keys_they_use():
     """A module docstring that cites [KEY] lists it under References, and every key is known."""
     for p in _tracked_files():
-        if p.suffix != ".py" or not p.exists():
+        if p.suffix != ".py" or not p.exists() or p == ROOT / "solvers" / "seeds.py":  # the registry itself
             continue
         text = p.read_text()
         missing = sorted(k for k in set(KEY.findall(text)) if f".. [{k}] {REFERENCES[k].citation[:20]}" not in text)
