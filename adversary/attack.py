@@ -1,6 +1,6 @@
 """Attack an online learner: search for the sequence that makes it err most, and hold it against its bound.
 
-The mistake-bound model (seed 000, 000_a63ee94629bf251e.txt; seed 001, 001_2c0ecd5dc478279c.txt,
+The mistake-bound model ([Rivest94]; [Mehta],
 Definition 1) promises, for each learner, a bound M on its mistakes over *every* realizable sequence.
 :func:`attack` runs an adversary strategy (:mod:`adversary.strategies`) against the learner on a class,
 turns the best sequence it finds into a witness of the referee (:mod:`adversary.game`), re-verifies
@@ -25,9 +25,18 @@ that are installed (``beam``, ``mcts``, ``local``), sharing the time left; the b
 wins. Without a time limit ``auto`` gives itself :data:`AUTO_SECONDS`. A time limit or Ctrl-C returns
 the best verified sequence found so far (``stats["stopped"]``).
 
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [Mehta] Mehta, "Machine Learning Theory (CSC 431/531), Lecture 2: Realizable case and the Mistake Bound
+   Model"
+.. [15-859B] "15-859(B) Machine Learning Theory, 01/20/10: Online learning contd"
+.. [Roth] "Machine Learning (Notes from Prof. Dan Roth's Lectures at UIUC): Part 1" (2015)
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
+
 Examples
 --------
-Winnow2 (seed 002) on monotone disjunctions of at most one of 3 variables:
+Winnow2 ([15-859B]) on monotone disjunctions of at most one of 3 variables:
 
 >>> from solvers.families import make
 >>> r = attack("winnow2", make("monotone-disjunctions", n=3, k=1), strategy="exact")
@@ -36,7 +45,7 @@ Winnow2 (seed 002) on monotone disjunctions of at most one of 3 variables:
 >>> r.bound.formula
 '2 + 3r(1 + lg n), for an OR of r variables'
 
-The Perceptron with sgn(0) = +1 (seed 001) on {0,1}^2 predicts 1 on x = 0 and cannot learn from it:
+The Perceptron with sgn(0) = +1 ([Mehta]) on {0,1}^2 predicts 1 on x = 0 and cannot learn from it:
 
 >>> r = attack("perceptron", make("monotone-disjunctions", n=2, k=1), strategy="exact")
 >>> r.verdict, r.witness["cycle"]
@@ -61,6 +70,7 @@ from .game import (
     build_learner,
     load_class,
     make_witness,
+    target_words,
     verify_witness,
 )
 from .strategies import STRATEGY_NAMES, available, get_strategy
@@ -137,7 +147,8 @@ class AttackResult:
 
     def to_json(self) -> dict:
         """A JSON-able dict: mistakes, bound (value/formula/source; an infinite value as null),
-        verdict, opt, witness, strategy, exact, cycle, stats."""
+        verdict, opt, witness, strategy, exact, cycle, stats, and target_text: the witness's target
+        concept in words where its family can say it (:func:`adversary.game.target_words`), else None."""
         return {
             "mistakes": self.mistakes,
             "bound": self.bound.to_json(),
@@ -151,6 +162,7 @@ class AttackResult:
             "message": self.message,
             "stats": self.stats,
             "witness": self.witness,
+            "target_text": target_words(self.witness["class"], self.witness.get("target")),
         }
 
 
@@ -172,13 +184,13 @@ def bound_for(learner, cls):
     ==========================  ==============================  ====================================
     learner                     class                           bound
     ==========================  ==============================  ====================================
-    winnow1                     monotone-disjunctions n k       ``mistake_bound(k=k)`` (000)
-    winnow2, winnow-r, winnow   monotone-disjunctions n k       ``mistake_bound(r=k)`` (002, 003, 004)
-    winnow-k-of-r (its k)       k-of-r n r k, the same k        ``mistake_bound(r=r)`` (002)
-    conjunction-elimination     monotone-conjunctions n         n (001)
-    elim                        disjunctions n [k], and         n + 1 (004)
+    winnow1                     monotone-disjunctions n k       ``mistake_bound(k=k)`` ([Rivest94])
+    winnow2, winnow-r, winnow   monotone-disjunctions n k       ``mistake_bound(r=k)`` ([15-859B], [Roth], [OnlineAlgs])
+    winnow-k-of-r (its k)       k-of-r n r k, the same k        ``mistake_bound(r=r)`` ([15-859B])
+    conjunction-elimination     monotone-conjunctions n         n ([Mehta])
+    elim                        disjunctions n [k], and         n + 1 ([OnlineAlgs])
                                 monotone-disjunctions n [k]
-    perceptron (and any learner margin-halfspaces d gamma R     ``mistake_bound(R=R, gamma=gamma)`` (001)
+    perceptron (and any learner margin-halfspaces d gamma R     ``mistake_bound(R=R, gamma=gamma)`` ([Mehta])
     whose bound takes R, gamma)
     ==========================  ==============================  ====================================
 
@@ -221,7 +233,7 @@ def bound_for(learner, cls):
     if isinstance(cls, MarginHalfspaces):
         if {"R", "gamma"} <= set(spec.bound_params):  # the Perceptron, and adapters that state its bound
             return learner.mistake_bound(R=cls.R, gamma=cls.gamma)
-        return none("the seeds bound only the Perceptron on margin halfspaces")
+        return none("the lecture notes bound only the Perceptron on margin halfspaces")
     family, params = cls.family, dict(cls.params or {})
     if {"R", "gamma"} <= set(spec.bound_params):
         return none("its bound R^2/gamma^2 needs a margin gamma > 0 that this class does not guarantee "

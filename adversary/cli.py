@@ -827,7 +827,7 @@ def _verdict_text(r, rounds) -> str:
 
 def _run_attack(args) -> int:
     from adversary.attack import attack
-    from adversary.game import replay
+    from adversary.game import replay, target_words
     from solvers.concept_class import ConceptClass
 
     witness_path, = _check_outputs([(args.witness, (".json",), "the witness file", "--witness")],
@@ -882,7 +882,8 @@ def _run_attack(args) -> int:
         bound_text = (f"{_number_text(r.bound.value)}  ({r.bound.formula}; {r.bound.source})" if r.bound.finite
                       else f"none  ({r.bound.formula}; {r.bound.source})")
         target = w.get("target")
-        target_text = (f"concept {target}" if isinstance(target, int)
+        words = target_words(w["class"], target)
+        target_text = (f"concept {target}" + (f": {words}" if words else "") if isinstance(target, int)
                        else "w = " + _point_text([float(v) if not isinstance(v, str) else float(Fraction(v)) for v in target["w"]]))
         seq = w["sequence"]
         rep = replay(w["learner"], seq, w["class"])

@@ -1,6 +1,6 @@
 """The referee of the mistake-bound game: replay a sequence, enforce realizability, count mistakes.
 
-The game (seed 001, 001_2c0ecd5dc478279c.txt, Definition 1; seed 004, 004_fa953fd58877f776.txt,
+The game ([Mehta], Definition 1; [OnlineAlgs],
 "Online Model"): each round the adversary shows a point x_t, the learner predicts, the adversary
 reveals the label y_t; the labels must be *realizable*, i.e. some concept c of the class C gives
 y_t = c(x_t) for every t. A learner's mistake bound M is a claim about every such sequence, so a
@@ -20,7 +20,7 @@ turns such a sequence into a **witness**, a JSON object anyone can re-check from
 * ``{"matrix": [[0, 1, ...], ...], "points": [[...], ...]}``: a finite class from its 0/1 matrix
   (``points`` optional: point ``j`` is then ``[j]``);
 * ``{"family": "margin-halfspaces", "params": {"d": d, "gamma": g, "R": 1}}``: the implicit class of
-  seed 001, section 3 (and 004, "Perceptron - Analysis"): homogeneous halfspaces x -> [<w*, x> >= 0]
+  [Mehta], section 3 (and [OnlineAlgs], "Perceptron - Analysis"): homogeneous halfspaces x -> [<w*, x> >= 0]
   in R^d with a unit-norm w*, on points with |x| <= R that w* separates with margin gamma;
 * the same ``{"family": NAME, "params": {...}}`` for a {0,1}^n family with a literal form
   (monotone-disjunctions, disjunctions, monotone-conjunctions, conjunctions, parities, k-of-r) whose
@@ -49,7 +49,7 @@ initial state: a witness never carries learner state, and nothing a caller passe
 Numbers. Finite classes are checked exactly (points are integer tuples, labels 0 or 1). Margin
 halfspaces are checked in floating point with the tolerances 1e-9 the witness format states:
 ``abs(|w| - 1) <= 1e-9``, ``|x_t| <= R + 1e-9`` and ``s_t <w, x_t> >= gamma - 1e-9`` with
-``s_t = +1`` for y_t = 1 and -1 for y_t = 0 (seed 001's labels in {-1, +1}). Coordinates of x and w
+``s_t = +1`` for y_t = 1 and -1 for y_t = 0 ([Mehta]'s labels in {-1, +1}). Coordinates of x and w
 may be JSON numbers or strings of rationals (``"3/5"``): the learner gets ints and floats as they
 are and strings as Fractions (so a learner with exact arithmetic, like the Perceptron on ints and
 Fractions, replays exactly; ``make_witness`` writes Fractions back as ``"p/q"``). gamma and R are
@@ -61,6 +61,13 @@ violation of R^2 / gamma^2 could hinge on the last 1e-9.
 
 Every failure is a :class:`WitnessError` (a ``ValueError``) with a one-line message;
 :func:`verify_witness` returns it in a :class:`VerifyResult` instead of raising.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [Mehta] Mehta, "Machine Learning Theory (CSC 431/531), Lecture 2: Realizable case and the Mistake Bound
+   Model"
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
 
 Examples
 --------
@@ -102,6 +109,7 @@ __all__ = [
     "VerifyResult",
     "Game",
     "load_class",
+    "target_words",
     "parse_sequence",
     "check_realizable",
     "build_learner",
@@ -127,7 +135,7 @@ class WitnessError(ValueError):
 # ---------------------------------------------------------------------------------------- classes
 @dataclass(frozen=True)
 class MarginHalfspaces:
-    """The implicit class of seed 001, section 3: x -> [<w*, x> >= 0] with |w*| = 1, |x| <= R and
+    """The implicit class of [Mehta], section 3: x -> [<w*, x> >= 0] with |w*| = 1, |x| <= R and
     margin s <w*, x> >= gamma on every example (s = +1 for label 1, -1 for label 0).
 
     Parameters
@@ -862,15 +870,63 @@ def _target_text(cls, examples, target) -> str:
             return f"target w = ({w}); empty sequence"
         return (f"target w = ({w}), smallest margin {margin:.6g} >= gamma = {_num(cls.gamma)}, "
                 f"largest |x| {radius:.6g} <= R = {_num(cls.R)}")
-    name = f" ({cls.names[target]})" if cls.names is not None else ""
+    words = target_words(cls, target)
+    name = f" ({words})" if words is not None else ""
     return f"target concept {target}{name}"
+
+
+def target_words(cls, target) -> Optional[str]:
+    """Concept ``target`` of a class in words (``x1 v x3``), or None when the class cannot say it.
+
+    ``cls`` is a loaded class or a witness's class spec (``{"family": ..., "params": ...}`` or a
+    matrix with optional ``"names"``): a named concept reads as its name; a family's concept as
+    :func:`solvers.families.concept_text` words it (a ConceptClass only when it is the family's own
+    matrix, as :func:`load_class` builds it); anything else (a margin class's w, an unnamed matrix) is None.
+
+    Examples
+    --------
+    >>> target_words({"family": "monotone-disjunctions", "params": {"n": 4, "k": 2}}, 5)
+    'x1 v x3'
+    >>> target_words({"matrix": [[0, 1], [1, 1]]}, 1) is None
+    True
+    """
+    from solvers import families
+
+    if isinstance(cls, dict):
+        if "names" in cls and cls["names"] is not None:
+            names = cls["names"]
+            return str(names[target]) if isinstance(target, int) and 0 <= target < len(names) else None
+        family, params = cls.get("family"), cls.get("params") or {}
+    elif isinstance(cls, MarginHalfspaces) or not isinstance(target, (int, np.integer)):
+        return None
+    elif isinstance(cls, ImplicitFamily):
+        return cls.names[target]
+    elif isinstance(cls, ConceptClass):
+        if cls.names is not None:
+            return cls.names[target]
+        family, params = cls.family, dict(cls.params or {})
+        if family not in families.FAMILIES:
+            return None
+        try:
+            if families.make(family, **params) != cls:  # a matrix that only claims the family
+                return None
+        except (ValueError, TypeError):
+            return None
+    else:
+        return None
+    if not isinstance(family, str) or family not in families.FAMILIES or isinstance(target, bool):
+        return None
+    try:
+        return families.concept_text(family, params, int(target))
+    except (ValueError, TypeError):
+        return None
 
 
 # ---------------------------------------------------------------------------------------- playing
 def contrary(game: "Game", x, prediction: int) -> int:
     """The label that makes the learner wrong when realizability allows it, else the other one.
 
-    Seed 000's adversary: answering each point with the label the learner did not predict forces a
+    [Rivest94]'s adversary: answering each point with the label the learner did not predict forces a
     mistake every round the version space still splits on x.
     """
     allowed = game.allowed_labels(x)

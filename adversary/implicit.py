@@ -1,7 +1,7 @@
 """Implicit classes: concepts listed, domain not. {0,1}^n families for n far beyond enumeration.
 
-Winnow's promise is attribute efficiency (seed 000, 000_a63ee94629bf251e.txt, section 2.4; seed 002,
-002_37d85ee8ba8e1a1c.txt): O(r log n) mistakes for an OR of r of n variables, "a small penalty for
+Winnow's promise is attribute efficiency ([Rivest94], section 2.4; [15-859B],
+section "Winnow algorithm"): O(r log n) mistakes for an OR of r of n variables, "a small penalty for
 throwing lots of features at the problem". Testing that promise needs n = 16, 32, 64, where the domain
 {0,1}^n (2^n points) cannot be enumerated, but the class can: an OR of at most 2 of 32 variables is one
 of 529 formulas. An :class:`ImplicitFamily` is such a class. It lists its concepts (in the row order of
@@ -15,6 +15,11 @@ The referee (:mod:`adversary.game`) loads a family with a literal form implicitl
 more than ``IMPLICIT_ABOVE`` points (``prefers_implicit``); the witness format does not change
 (``"class": {"family": "monotone-disjunctions", "params": {"n": 32, "k": 2}}``), points are 0/1 lists
 of length n, and the target is a concept index in the family's row order, which the witness must give.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [15-859B] "15-859(B) Machine Learning Theory, 01/20/10: Online learning contd"
 
 Examples
 --------

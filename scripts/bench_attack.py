@@ -11,7 +11,7 @@ elimination algorithms; see ``adversary/strategies/exact.py``), the same case is
 exact strategy before the per-target search, capped at ``--baseline-limit`` seconds; the last column
 is the ratio of the two times, measured in this one run (">" when the baseline hit its cap).
 
-The headline target of issue 4: Winnow2 (seed 002) on monotone-disjunctions n=5 k=2 in under 10 s;
+The headline target of issue 4: Winnow2 ([15-859B]) on monotone-disjunctions n=5 k=2 in under 10 s;
 its row is marked ``TARGET`` and the exit status is 1 if it takes longer (or does not finish).
 
 Timing: ``time.perf_counter`` around the search (``stats["runs"][0]["seconds"]``), one run per case,
@@ -20,6 +20,10 @@ in this process.
 Usage::
 
     python scripts/bench_attack.py [--quick] [--only SUBSTRING] [--time-limit S] [--csv FILE]
+
+References
+----------
+.. [15-859B] "15-859(B) Machine Learning Theory, 01/20/10: Online learning contd"
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ when the heuristic also finds a verified cycle.
 
 Part 2 (large cases): Winnow1 and Winnow2 on monotone-disjunctions n = 8, 16, 32, k = 2 (n >= 13 is
 an implicit class, listed by its concepts only), best found by each heuristic against the proven
-bound for an OR of k = 2 variables (Winnow1: 2 + 2k lg n, seed 000; Winnow2: 2 + 3r(1 + lg n), 002).
+bound for an OR of k = 2 variables (Winnow1: 2 + 2k lg n, [Rivest94]; Winnow2: 2 + 3r(1 + lg n), [15-859B]).
 
 Usage::
 
@@ -22,6 +22,11 @@ Usage::
 
 ``--quick`` runs n <= 5 and n <= 16 with 2 s per run. Tables are Markdown on stdout; progress on
 stderr. Exit status 1 if a witness fails to verify.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [15-859B] "15-859(B) Machine Learning Theory, 01/20/10: Online learning contd"
 """
 
 from __future__ import annotations

@@ -11,12 +11,12 @@ machine's speed; exact results and the geometric constructions do not).
 
 Sections:
 
-1. Halving and SOA on finite families, exact worst case (seed 004's floor(log2 |C|); seed 000's Opt).
-2. Winnow1 (000: 2 + 2k lg n) and Winnow2 (002: 2 + 3r(1 + lg n)) on monotone disjunctions of at most
+1. Halving and SOA on finite families, exact worst case ([OnlineAlgs]'s floor(log2 |C|); [Rivest94]'s Opt).
+2. Winnow1 ([Rivest94]: 2 + 2k lg n) and Winnow2 ([15-859B]: 2 + 3r(1 + lg n)) on monotone disjunctions of at most
    k variables: n = 2..10 with ``exact`` (and, when it does not finish in time, the heuristics too);
    n = 12, 16, 32 with the heuristics ``beam``, ``mcts`` and ``local`` (rows whose strategies are not
    installed yet are kept, marked skipped).
-3. The Perceptron (001: R^2/gamma^2) on margin-halfspaces d gamma R=1, strategy ``geometric``, for
+3. The Perceptron ([Mehta]: R^2/gamma^2) on margin-halfspaces d gamma R=1, strategy ``geometric``, for
    d = 2, 3, 5 and gamma = 0.3, 0.2, 0.1: the ratio (best found) / (R^2/gamma^2).
 
 Usage::
@@ -25,6 +25,14 @@ Usage::
 
 ``--quick`` runs a few rows in seconds; ``--time-limit`` is the budget of one row (default 30 s).
 Progress goes to stderr, the table to stdout (or ``--out``).
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [Mehta] Mehta, "Machine Learning Theory (CSC 431/531), Lecture 2: Realizable case and the Mistake Bound
+   Model"
+.. [15-859B] "15-859(B) Machine Learning Theory, 01/20/10: Online learning contd"
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
 """
 
 from __future__ import annotations

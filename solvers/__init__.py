@@ -1,7 +1,14 @@
 """littlestone's learner side: concept classes, the exact Opt(C) solver, certificates and the SOA.
 
-Sources: the lecture notes in shared/seeds (000_a63ee94629bf251e.txt for Opt(C) and the optimal
-algorithm; 001 and 004 for the mistake-bound model).
+Sources: the lecture notes of solvers.seeds ([Rivest94] for Opt(C) and the optimal
+algorithm; [Mehta] and [OnlineAlgs] for the mistake-bound model).
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [Mehta] Mehta, "Machine Learning Theory (CSC 431/531), Lecture 2: Realizable case and the Mistake Bound
+   Model"
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
 """
 
 from .concept_class import ConceptClass

@@ -3,7 +3,7 @@
 A mistake tree of depth d for a class C is a complete binary tree of depth d whose internal nodes are
 points and whose edges are the labels 0 and 1, such that every root-to-leaf path is realised by some
 concept of C. Played against any learner (label each point with the opposite of the prediction) it
-forces d mistakes, so it proves Opt(C) >= d (seed 000, 000_a63ee94629bf251e.txt: Opt is a max over
+forces d mistakes, so it proves Opt(C) >= d ([Rivest94]: Opt is a max over
 targets and example sequences).
 
 JSON form: ``{"depth": d, "root": node}``, where a node is ``null`` (a leaf) or
@@ -11,6 +11,11 @@ JSON form: ``{"depth": d, "root": node}``, where a node is ``null`` (a leaf) or
 
 :func:`verify_tree` is deliberately independent of the solver: it walks the tree over the boolean
 matrix with numpy masks, never touching the solver's bitsets or memo.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
 """
 
 from __future__ import annotations
@@ -179,8 +184,8 @@ def verify_upper(proof: dict, C) -> int:
     "bound": h}, ...]}``. Each entry names a version space by the labelled examples that lead to it
     (point ``j`` labelled ``b``) and claims Opt <= h for it. It is *valid* when, for every point x
     that splits that version space V, one side V_x^b has fewer than 2^h concepts (so Opt(V_x^b) <= h-1
-    by the Halving bound, seeds 000 and 004) or is itself an entry claiming at most h - 1; or when V
-    holds fewer than 2^(h+1) concepts. By the recurrence of seed 000 (Opt(V) = max over splitting x of
+    by the Halving bound, [Rivest94] and [OnlineAlgs]) or is itself an entry claiming at most h - 1; or when V
+    holds fewer than 2^(h+1) concepts. By the recurrence of [Rivest94] (Opt(V) = max over splitting x of
     1 + min(Opt(V_x^0), Opt(V_x^1))), induction on |V| shows every claim true. The root (empty path)
     must be an entry claiming ``u``, or the whole class must have fewer than 2^(u+1) concepts.
 

@@ -1,13 +1,18 @@
 """Concept classes: finite sets of 0/1 functions on a finite domain.
 
 A concept class C is stored as a boolean matrix of shape (concepts, points): ``matrix[c, j]`` is the
-label concept ``c`` gives to point ``j``. Seed 000 (000_a63ee94629bf251e.txt) calls the set of concepts
+label concept ``c`` gives to point ``j``. [Rivest94] calls the set of concepts
 consistent with the examples so far the *version space*; here a version space is an integer bitset over
 concept indices (bit ``c`` set when concept ``c`` is still consistent), and ``split(V, j)`` gives the two
 version spaces (V_x^0, V_x^1) that the two possible labels of point ``j`` leave.
 
 A class is a *set* of functions: duplicate rows are merged on construction, keeping the first
 occurrence, so ``len(C)`` is the number of distinct functions.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
 """
 
 from __future__ import annotations
@@ -261,7 +266,7 @@ class ConceptClass:
         return self._columns
 
     def split(self, V: int, j: int) -> tuple[int, int]:
-        """(V_x^0, V_x^1) for the point with column index ``j`` (seed 000's xi_0 and xi_1)."""
+        """(V_x^0, V_x^1) for the point with column index ``j`` ([Rivest94]'s xi_0 and xi_1)."""
         V1 = V & self.columns[j]
         return V ^ V1, V1
 
@@ -296,7 +301,7 @@ class ConceptClass:
         return ConceptClass(self._matrix[idx], self._points, names=names)
 
     def log2_size(self) -> int:
-        """floor(log2 |C|): the Halving bound (seed 004)."""
+        """floor(log2 |C|): the Halving bound ([OnlineAlgs])."""
         return self.n_concepts.bit_length() - 1
 
 

@@ -42,14 +42,22 @@ random m N [p] [seed]      <= m                                   -
 
 In both disjunction families k defaults to n.
 
-Sources: the seeds (000_a63ee94629bf251e.txt: Opt(C) <= lg |C|, monotone disjunctions and Winnow;
-001_2c0ecd5dc478279c.txt: elimination for monotone conjunctions, <= n mistakes;
-004_fa953fd58877f776.txt: ELIM for ORs of literals, <= n + 1 mistakes), OEIS A000609 (threshold
+Sources: the lecture notes ([Rivest94]: Opt(C) <= lg |C|, monotone disjunctions and Winnow;
+[Mehta]: elimination for monotone conjunctions, <= n mistakes;
+[OnlineAlgs]: ELIM for ORs of literals, <= n + 1 mistakes), OEIS A000609 (threshold
 functions of n or fewer variables; Muroga, *Threshold Logic and Its Applications*, 1971) and OEIS
 A005612 (1-decision-list functions of exactly n variables; Eiter, Ibaraki and Makino, *Decision lists
 and related Boolean functions*, TCS 270, 2002). The lower bounds Opt >= VC used above hold because a
-shattered set of d points is a mistake tree of depth d (seed 000's adversary may answer each point of
+shattered set of d points is a mistake tree of depth d ([Rivest94]'s adversary may answer each point of
 it with the label the learner did not predict).
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [Mehta] Mehta, "Machine Learning Theory (CSC 431/531), Lecture 2: Realizable case and the Mistake Bound
+   Model"
+.. [15-859B] "15-859(B) Machine Learning Theory, 01/20/10: Online learning contd"
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
 
 Examples
 --------
@@ -95,6 +103,7 @@ __all__ = [
     "literal_form",
     "LITERAL_FAMILIES",
     "MAX_LITERAL_CONCEPTS",
+    "concept_text",
 ]
 
 #: The largest matrix (concepts x points) ``make`` builds: 2^28 cells, e.g. 16384 x 16384.
@@ -513,8 +522,8 @@ def _cube_codes(n: int) -> np.ndarray:
 def thresholds(N: int):
     """Thresholds on {1..N}: c_t(x) = [x >= t] for t = 1..N+1 (t = N+1 is the empty concept).
 
-    Size N + 1. Opt = floor(log2(N+1)): the Halving bound Opt(C) <= lg |C| (seed 000,
-    000_a63ee94629bf251e.txt) is met by the adversary that bisects the remaining thresholds. VC = 1.
+    Size N + 1. Opt = floor(log2(N+1)): the Halving bound Opt(C) <= lg |C| ([Rivest94], section 2.3.2)
+    is met by the adversary that bisects the remaining thresholds. VC = 1.
     """
     x = np.arange(1, N + 1)
     t = np.arange(1, N + 2)
@@ -551,7 +560,7 @@ def singletons(N: int, empty: int = 1):
 def all_functions(n: int):
     """All 2^n functions on the n points (j,), j = 0..n-1; row f is the f-th tuple of product order.
 
-    Size 2^n. Opt = VC = n: the n points are shattered, and Opt(C) <= lg |C| = n (seed 000).
+    Size 2^n. Opt = VC = n: the n points are shattered, and Opt(C) <= lg |C| = n ([Rivest94]).
     """
     f = np.arange(1 << n, dtype=np.int64)
     m = ((f[:, None] >> np.arange(n - 1, -1, -1)) & 1).astype(bool)
@@ -562,7 +571,7 @@ def monotone_conjunctions(n: int):
     """Monotone conjunctions on {0,1}^n, one per set S of variables: c_S(x) = AND_{i in S} x_i.
 
     Rows in product order of the indicator of S (so row 0 is the empty conjunction, constant 1, and
-    the last row is x_0 x_1 ... x_{n-1}). Size 2^n. Opt = VC = n: seed 001 (001_2c0ecd5dc478279c.txt)
+    the last row is x_0 x_1 ... x_{n-1}). Size 2^n. Opt = VC = n: [Mehta]
     learns the class by elimination with at most n mistakes, and the n points 1 - e_i are shattered.
     """
     # Per variable: absent -> [1, 1], present -> [0, 1] (its value x_i).
@@ -573,7 +582,7 @@ def conjunctions(n: int, false: int = 1):
     """Conjunctions of literals on {0,1}^n: each variable absent, positive or negated; then "false".
 
     Rows in base-3 order of the variables' states (0 absent, 1 x_i, 2 not x_i). Size 3^n + false.
-    With false = 1, Opt = n + 1: the dual of ELIM (seed 004, 004_fa953fd58877f776.txt) makes at most
+    With false = 1, Opt = n + 1: the dual of ELIM ([OnlineAlgs]) makes at most
     n + 1 mistakes (the first mistake removes n of the 2n literals, each later one at least one), and
     the adversary forces n + 1. VC = n for n >= 2 (2 for n = 1 with false = 1). Without "false"
     (false = 0) solvers.opt computes Opt = 1, 3, 4, 5 for n = 1..4 (no published value is used).
@@ -588,7 +597,7 @@ def monotone_disjunctions(n: int, k: Optional[int] = None):
     """Monotone disjunctions of at most k variables on {0,1}^n: c_S(x) = OR_{i in S} x_i, |S| <= k.
 
     The empty OR is constant 0. Rows in product order of the indicator of S. Size
-    sum_{i <= k} C(n, i) (seed 000, 000_a63ee94629bf251e.txt, the class Winnow learns). Opt = VC = n
+    sum_{i <= k} C(n, i) ([Rivest94], the class Winnow learns). Opt = VC = n
     when k = n (the points e_i are shattered; Opt <= lg 2^n); Opt = floor(log2(n+1)) when k = 1.
     """
     k = n if k is None else k
@@ -602,12 +611,12 @@ def monotone_disjunctions(n: int, k: Optional[int] = None):
 
 
 def disjunctions(n: int, k: Optional[int] = None):
-    """ORs of literals over at most k distinct variables on {0,1}^n: the class ELIM learns (seed 004).
+    """ORs of literals over at most k distinct variables on {0,1}^n: the class ELIM learns ([OnlineAlgs]).
 
     Each variable is absent, positive or negated (rows in base-3 order of these states, the empty OR,
     constant 0, first); then the constant 1, which is every OR holding both x_i and not x_i (ELIM's
     first hypothesis L_1 computes it). Size sum_{i <= k} C(n, i) 2^i + [k >= 1]; for k = n that is
-    3^n + 1, and Opt = n + 1: ELIM makes at most n + 1 mistakes (004_fa953fd58877f776.txt) and the
+    3^n + 1, and Opt = n + 1: ELIM makes at most n + 1 mistakes ([OnlineAlgs]) and the
     adversary forces n + 1.
     """
     k = n if k is None else k
@@ -629,7 +638,7 @@ def parities(n: int):
     """Parities on {0,1}^n: c_S(x) = XOR_{i in S} x_i (the empty parity is constant 0).
 
     Rows in product order of the indicator of S. Size 2^n. Opt = VC = n (the points e_i are
-    shattered; Opt <= lg 2^n by seed 000).
+    shattered; Opt <= lg 2^n by [Rivest94]).
     """
     return _kron_power([[0, 0], [0, 1]], n, "xor"), _cube_points(n)
 
@@ -677,7 +686,7 @@ def rectangles(N: int):
 def k_of_r(n: int, r: int, k: int):
     """"At least k of the r variables in R are on", for every r-subset R of the n variables.
 
-    The k-of-r functions Winnow learns in seed 002 (002_37d85ee8ba8e1a1c.txt). Rows in product order
+    The k-of-r functions Winnow learns in [15-859B]. Rows in product order
     of the indicator of R. Size C(n, r) (every variable of R is relevant, so the functions differ).
     k = 1 gives ORs and k = r ANDs of exactly r variables.
     """
@@ -697,7 +706,7 @@ def decision_lists(n: int):
     Rows sorted by truth table read as an integer (point j at bit j). Sizes for n = 1..6: 4, 14, 96,
     1050, 15036, 260134 (n = 7 would have 5253912 concepts x 128 points, over MAX_CELLS), matching
     sum_j C(n, j) A005612(j), the 1-decision-list functions of exactly j variables (OEIS A005612;
-    Eiter, Ibaraki, Makino 2002). Seed 002 (002_37d85ee8ba8e1a1c.txt) mentions decision lists.
+    Eiter, Ibaraki, Makino 2002). [15-859B] mentions decision lists.
     """
     P = 1 << n
     ones = np.uint64((1 << P) - 1)
@@ -839,7 +848,7 @@ FAMILIES: dict[str, Family] = {
             name="thresholds", params=(_N,), domain="{1..N}",
             description="thresholds x >= t on {1..N}, t = 1..N+1",
             size="N + 1",
-            known="Opt = floor(log2(N+1)) (Halving bound, seed 000; bisecting adversary); VC = 1",
+            known="Opt = floor(log2(N+1)) (Halving bound, Rivest's notes; bisecting adversary); VC = 1",
             builder=thresholds, check=_check_thresholds,
             count=lambda q: q["N"] + 1, n_points=_line_n, main=("N",),
             opt=lambda q: (q["N"] + 1).bit_length() - 1, vc=lambda q: 1,
@@ -868,7 +877,7 @@ FAMILIES: dict[str, Family] = {
             name="all-functions", params=(_n,), domain="n points (j,)",
             description="all 2^n functions on n points",
             size="2^n",
-            known="Opt = VC = n (shattered; Opt <= lg |C|, seed 000)",
+            known="Opt = VC = n (shattered; Opt <= lg |C|, Rivest's notes)",
             builder=all_functions, check=_check_n("all-functions"),
             count=lambda q: _pow(2, q["n"]), n_points=lambda q: q["n"], main=("n",),
             opt=lambda q: q["n"], vc=lambda q: q["n"], known_opt="n",
@@ -877,7 +886,7 @@ FAMILIES: dict[str, Family] = {
             name="monotone-conjunctions", params=(_n,), domain="{0,1}^n",
             description="conjunctions of variables (the empty one is constant 1)",
             size="2^n",
-            known="Opt = VC = n (elimination, seed 001: <= n mistakes; 1 - e_i shattered)",
+            known="Opt = VC = n (elimination, Mehta's notes: <= n mistakes; 1 - e_i shattered)",
             builder=monotone_conjunctions, check=_check_n("monotone-conjunctions"),
             count=lambda q: _pow(2, q["n"]), n_points=_cube_n, main=("n",),
             opt=lambda q: q["n"], vc=lambda q: q["n"], known_opt="n",
@@ -887,7 +896,7 @@ FAMILIES: dict[str, Family] = {
             domain="{0,1}^n",
             description="conjunctions of literals (plus the always-false concept if false=1)",
             size="3^n + false",
-            known="Opt = n + 1 when false = 1 (dual of ELIM, seed 004); VC = n for n >= 2",
+            known="Opt = n + 1 when false = 1 (dual of ELIM, the Online Algorithms slides); VC = n for n >= 2",
             builder=conjunctions, check=_check_conjunctions,
             count=lambda q: _pow(3, q["n"]) + q["false"], n_points=_cube_n, main=("n",),
             opt=lambda q: q["n"] + 1 if q["false"] else None,
@@ -899,7 +908,7 @@ FAMILIES: dict[str, Family] = {
             domain="{0,1}^n",
             description="ORs of at most k variables (the empty one is constant 0); k defaults to n",
             size="sum_{i<=k} C(n, i)",
-            known="Opt = VC = n when k = n (seed 000, Winnow's class); Opt = floor(log2(n+1)) when k = 1",
+            known="Opt = VC = n when k = n (Rivest's notes, Winnow's class); Opt = floor(log2(n+1)) when k = 1",
             builder=monotone_disjunctions, check=_check_k_up_to_n("monotone-disjunctions"),
             count=lambda q: sum(math.comb(q["n"], i) for i in range(_k(q) + 1)), n_points=_cube_n, main=("n",),
             opt=_monotone_disjunctions_opt,
@@ -909,9 +918,9 @@ FAMILIES: dict[str, Family] = {
         Family(
             name="disjunctions", params=(_n, Param("k", int, "n", "largest number of variables")),
             domain="{0,1}^n",
-            description="ORs of literals over at most k variables (ELIM's class, seed 004); k defaults to n",
+            description="ORs of literals over at most k variables (ELIM's class, the Online Algorithms slides); k defaults to n",
             size="sum_{i<=k} C(n, i) 2^i + [k >= 1]  (3^n + 1 for k = n)",
-            known="Opt = n + 1 when k = n (ELIM, seed 004)",
+            known="Opt = n + 1 when k = n (ELIM, the Online Algorithms slides)",
             builder=disjunctions, check=_check_k_up_to_n("disjunctions"),
             count=lambda q: sum(math.comb(q["n"], i) * 2**i for i in range(_k(q) + 1)) + int(_k(q) >= 1),
             n_points=_cube_n, main=("n",),
@@ -922,7 +931,7 @@ FAMILIES: dict[str, Family] = {
             name="parities", params=(_n,), domain="{0,1}^n",
             description="parities of subsets of variables (the empty one is constant 0)",
             size="2^n",
-            known="Opt = VC = n (e_i shattered; Opt <= lg |C|, seed 000)",
+            known="Opt = VC = n (e_i shattered; Opt <= lg |C|, Rivest's notes)",
             builder=parities, check=_check_n("parities"),
             count=lambda q: _pow(2, q["n"]), n_points=_cube_n, main=("n",),
             opt=lambda q: q["n"], vc=lambda q: q["n"], known_opt="n",
@@ -1018,7 +1027,7 @@ class LiteralForm:
     --------
     >>> F = literal_form("monotone-disjunctions", n=3, k=1)
     >>> len(F), [F.name(c) for c in range(len(F))]
-    (4, ['0', 'x2', 'x1', 'x0'])
+    (4, ['false', 'x2', 'x1', 'x0'])
     >>> F.labels((0, 1, 0)).astype(int).tolist()        # the column of point (0, 1, 0)
     [0, 0, 1, 0]
     >>> bool((F.matrix([(0, 1, 0), (1, 1, 1)]) == make("monotone-disjunctions", n=3, k=1).matrix[:, [2, 7]]).all())
@@ -1061,16 +1070,17 @@ class LiteralForm:
         return _bits(self.pos[c], self.n), _bits(self.neg[c], self.n)
 
     def name(self, c: int) -> str:
-        """Concept c as a formula: ``x0 v ~x3``, ``x1 x2``, ``x0 + x4``, ``[2 of x0, x1, x5]``."""
+        """Concept c as a formula over x0 .. x{n-1} (x_i is coordinate i): ``x0 v ~x3``, ``x1 ^ x2``,
+        ``x0 + x4 (mod 2)``, ``at least 2 of {x0, x1, x5}``; a constant is ``true`` or ``false``."""
         P, N = self.literals(c)
-        lits = [f"x{i}" for i in P] + [f"~x{i}" for i in N]
+        lits = [f"~x{i}" if i in N else f"x{i}" for i in sorted(P + N)]
         if self.rule == "or":
-            return "1" if set(P) & set(N) else (" v ".join(lits) or "0")
+            return "true" if set(P) & set(N) else (" v ".join(lits) or "false")
         if self.rule == "and":
-            return "0" if set(P) & set(N) else (" ".join(lits) or "1")
+            return "false" if set(P) & set(N) else (" ^ ".join(lits) or "true")
         if self.rule == "xor":
-            return " + ".join(lits) or "0"
-        return f"[{self.k} of {', '.join(lits)}]"
+            return f"{' + '.join(lits)} (mod 2)" if lits else "false"
+        return f"at least {self.k} of {{{', '.join(lits)}}}"
 
 
 def literal_form(name: str, **params) -> LiteralForm:
@@ -1143,3 +1153,84 @@ def _full_words(n: int) -> np.ndarray:
 
 def _bits(words: np.ndarray, n: int) -> list[int]:
     return [i for i in range(n) if int(words[i // 64]) >> (i % 64) & 1]
+
+
+# ---------------------------------------------------------------------------------------- concepts in words
+def concept_text(name: str, params: dict, c: int) -> Optional[str]:
+    """Concept ``c`` (row ``c`` of ``make(name, **params)``) in words, or None where the family has no
+    natural wording (halfspaces, decision lists, random classes).
+
+    {0,1}^n families name variables x0 .. x{n-1} (x_i is coordinate i of a point) and read as
+    :meth:`LiteralForm.name`; on {1..N} the point is x; a rectangle is [a1, b1] x [a2, b2] over the grid
+    points (i, j); ``all-functions`` lists the points labelled 1. Constants are ``true`` and ``false``.
+    Works for any n the concepts allow (the domain is never built).
+
+    Raises
+    ------
+    ValueError
+        Bad parameters (as ``make`` says), or ``c`` out of range.
+
+    Examples
+    --------
+    >>> concept_text("monotone-disjunctions", {"n": 4, "k": 2}, 5)
+    'x1 v x3'
+    >>> concept_text("thresholds", {"N": 5}, 2), concept_text("thresholds", {"N": 5}, 5)
+    ('x >= 3', 'false')
+    >>> concept_text("intervals", {"N": 4}, 1), concept_text("rectangles", {"N": 2}, 1)
+    ('1 <= x <= 2', '[1, 1] x [1, 2]')
+    >>> concept_text("k-of-r", {"n": 5, "r": 3, "k": 2}, 0), concept_text("halfspaces", {"n": 2}, 0) is None
+    ('at least 2 of {x2, x3, x4}', True)
+    """
+    spec = _family(name)
+    full = resolve_params(name, params, limits=False)
+    if name not in _WORDS and name not in LITERAL_FAMILIES:
+        return None
+    count = spec.count(full)
+    if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 0 <= c < count:
+        raise ValueError(f"{name}: concept {c!r} is not an index of the class's {count} concepts; give 0 <= c < {count}")
+    c = int(c)
+    if name in _WORDS:
+        return _WORDS[name](full, c)
+    return literal_form(name, **full).name(c)
+
+
+def _interval(N: int, c: int) -> tuple[int, int]:
+    """The c-th interval [a, b], 1 <= a <= b <= N, in lexicographic order of (a, b)."""
+    for a in range(1, N + 1):
+        width = N - a + 1
+        if c < width:
+            return a, a + c
+        c -= width
+    raise AssertionError("index checked by the caller")
+
+
+def _interval_words(q, c):
+    if c == q["N"] * (q["N"] + 1) // 2:
+        return "false"
+    a, b = _interval(q["N"], c)
+    return f"x = {a}" if a == b else f"{a} <= x <= {b}"
+
+
+def _rectangle_words(q, c):
+    M = q["N"] * (q["N"] + 1) // 2
+    if c == M * M:
+        return "false"
+    (a1, b1), (a2, b2) = _interval(q["N"], c // M), _interval(q["N"], c % M)
+    return f"[{a1}, {b1}] x [{a2}, {b2}]"
+
+
+def _all_functions_words(q, c):
+    n = q["n"]
+    ones = [j for j in range(n) if c >> (n - 1 - j) & 1]
+    return "false" if not ones else "true" if len(ones) == n else f"x in {{{', '.join(map(str, ones))}}}"
+
+
+# family -> (params, index) -> words, for the families without a literal form
+_WORDS: dict[str, Callable] = {
+    "thresholds": lambda q, c: f"x >= {c + 1}" if c < q["N"] else "false",
+    "intervals": _interval_words,
+    "singletons": lambda q, c: f"x = {c + 1}" if c < q["N"] else "false",
+    "all-functions": _all_functions_words,
+    "rectangles": _rectangle_words,
+}
+

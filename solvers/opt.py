@@ -1,6 +1,6 @@
 """The exact solver for Opt(C), the Littlestone dimension.
 
-Seed 000 (000_a63ee94629bf251e.txt) defines Opt(C) as the best worst-case number of mistakes of any
+[Rivest94] defines Opt(C) as the best worst-case number of mistakes of any
 learner, and the optimal algorithm that predicts 1 iff Opt(xi_1(V, x)) >= Opt(xi_0(V, x)). Its value
 satisfies the recurrence (DESIGN.md)::
 
@@ -8,7 +8,7 @@ satisfies the recurrence (DESIGN.md)::
     Opt(V) = 0                                               if no point splits V
     Opt(V) = max over x splitting V of 1 + min(Opt(V_x^0), Opt(V_x^1))   otherwise
 
-and the bounds Opt(V) <= floor(log2 |V|) (Halving, seeds 000 and 004) and Opt(V) <= |V| - 1 (CON).
+and the bounds Opt(V) <= floor(log2 |V|) (Halving, [Rivest94] and [OnlineAlgs]) and Opt(V) <= |V| - 1 (CON).
 
 The search answers decision queries "Opt(V) >= d?" (an AND-OR search: some point x, both children
 >= d - 1) with
@@ -26,6 +26,11 @@ Opt(C) itself is found by asking d = floor(log2 |C|) first and going down. A tim
 the search and returns the bounds proven so far (lower <= Opt(C) <= upper). The memo is bounded in
 bytes: when it is full the older half is dropped, so a large instance slows down instead of running out
 of memory.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
 
 Examples
 --------

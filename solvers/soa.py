@@ -1,9 +1,13 @@
-"""The optimal learner SOA (the "optimal algorithm" of seed 000).
+"""The optimal learner SOA (the "optimal algorithm" of [Rivest94]).
 
-Source: 000_a63ee94629bf251e.txt, section 2.3.3: on input x, predict 1 iff
+Source: [Rivest94], section 2.3.3: on input x, predict 1 iff
 Opt(xi_1(V, x)) >= Opt(xi_0(V, x)), 0 otherwise (ties go to 1), where V is the current version space.
 Its worst-case number of mistakes on C is exactly Opt(C): after a mistake on x the version space becomes
 the side whose Opt is the smaller, and min(Opt(V_x^0), Opt(V_x^1)) <= Opt(V) - 1 whenever x splits V.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ class SOA:
 
     Rule: predict 1 iff Opt(V_x^1) >= Opt(V_x^0); keep the consistent concepts. Bound: Opt(C).
 
-    Source: 000_a63ee94629bf251e.txt (the optimal algorithm, section 2.3.3).
+    Source: [Rivest94] (the optimal algorithm, section 2.3.3).
 
     Parameters
     ----------
@@ -124,15 +128,15 @@ class SOA:
         return new
 
     def mistake_bound(self):
-        """Opt(C): SOA makes at most Opt(C) mistakes on any realizable sequence (seed 000).
+        """Opt(C): SOA makes at most Opt(C) mistakes on any realizable sequence ([Rivest94]).
 
         Returns
         -------
         Bound
-            ``Bound(Opt(C), "Opt(C)", "000_a63ee94629bf251e.txt")``.
+            ``Bound(Opt(C), "Opt(C)", cite("Rivest94", "section 2.3.3 Optimal algorithm"))``.
         """
-        from .learners.base import Bound
+        from .learners.base import Bound, cite
 
         T = self.solver.table
         value = T.value() if T is not None else self.solver.value(self.C.full)
-        return Bound(int(value), "Opt(C)", "000_a63ee94629bf251e.txt")
+        return Bound(int(value), "Opt(C)", cite("Rivest94", "section 2.3.3 Optimal algorithm"))

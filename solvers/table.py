@@ -1,12 +1,12 @@
 """The table engine: Opt of every version space of a class with few distinct points, bottom-up.
 
-Source of the recurrence: 000_a63ee94629bf251e.txt (Opt(C) and the version spaces xi_b(V, x)); see
+Source of the recurrence: [Rivest94] (Opt(C) and the version spaces xi_b(V, x)); see
 also :mod:`solvers.opt`.
 
 When the points of a class fall into N classes of equal-or-complementary columns (N small), every
 version space reachable by examples is the class cut down to a *subcube*: a partial assignment of
 labels to the N points. Writing a partial assignment as a ternary number (digit j = 0 or 1 when point
-j is labelled, 2 when it is free), the recurrence of seed 000 becomes a dynamic programme over all 3^N
+j is labelled, 2 when it is free), the recurrence of [Rivest94] becomes a dynamic programme over all 3^N
 subcubes::
 
     T(p) = -1                                       if no concept lies in subcube p
@@ -16,6 +16,10 @@ subcubes::
 by sweeping the coordinates with numpy until nothing changes; every value written is a proven lower
 bound at all times, so a stopped run still returns a valid lower bound, and at the fixed point every
 value is exact. Cost: about N * 3^(N-1) byte operations per sweep; memory 2 * 3^N bytes.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
 """
 
 from __future__ import annotations

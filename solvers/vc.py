@@ -2,7 +2,7 @@
 
 A set S of points is *shattered* by C when every one of the 2^|S| labellings of S is realised by some
 concept of C. The VC dimension is a lower bound on Opt(C): a shattered set of d points is a mistake
-tree of depth d, so the adversary of seed 000 (000_a63ee94629bf251e.txt) can force d mistakes by
+tree of depth d, so the adversary of [Rivest94] can force d mistakes by
 answering each of its points with the label the learner did not predict. It is at most
 floor(log2 |C|), since 2^|S| distinct labellings need 2^|S| distinct concepts.
 
@@ -21,6 +21,10 @@ Before the search, points that are constant on C are dropped, and of the points 
 complementary columns one is kept (two such points are never shattered together). Under a time limit
 the best shattered set found so far gives the lower bound; the upper bound is then
 min(floor(log2 |C|), number of distinct points).
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
 
 Examples
 --------

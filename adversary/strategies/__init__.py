@@ -6,16 +6,22 @@ name        what it does
 exact       the true worst case of a deterministic learner on a finite class: depth-first search
             with a memo, per target over learner states (up to renaming the variables) or over
             (learner state, version space); finds cycles (no finite bound)
-tree        plays the mistake tree of ``solvers.opt`` (seed 000): >= Opt(C) mistakes on any learner
+tree        plays the mistake tree of ``solvers.opt`` ([Rivest94]): >= Opt(C) mistakes on any learner
 beam        beam search over sequences (anytime, seeded)
 mcts        Monte Carlo tree search, UCT with random playouts (anytime, seeded)
 local       local / evolutionary search over target and sequence (anytime, seeded)
-geometric   Perceptron on margin halfspaces in R^d (seed 001, section 3)
+geometric   Perceptron on margin halfspaces in R^d ([Mehta], section 3)
 ==========  ====================================================================================
 
 Each module ``adversary/strategies/<name>.py`` exposes ``STRATEGY``, an instance of a
 :class:`~.base.Strategy` subclass; :func:`get_strategy` imports it on first use, so a strategy that
 needs more (or is not installed) costs nothing until it is asked for.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [Mehta] Mehta, "Machine Learning Theory (CSC 431/531), Lecture 2: Realizable case and the Mistake Bound
+   Model"
 
 Examples
 --------

@@ -1,6 +1,6 @@
 """What the heuristic strategies (``beam``, ``mcts``, ``local``) share: the arena they search in.
 
-The game is seed 000's (000_a63ee94629bf251e.txt): the adversary shows a point x, the learner
+The game is [Rivest94]'s ([Rivest94]): the adversary shows a point x, the learner
 predicts, the adversary reveals a label that leaves some concept consistent. A position is the pair
 (learner, version space V); a *move* is (x, y) with V_x^y non-empty, and it gains a mistake when y
 differs from the prediction. The :class:`Arena` gives the three strategies the same view of it on a
@@ -17,21 +17,27 @@ finite :class:`~solvers.concept_class.ConceptClass` and on an
 * ``sharpen(learner, V, x, y)`` -- for 0/1 vector points, variants of a mistake point that stay a
   mistake with the same realizable label: a *grown* one (bits added while the learner still errs) and
   a *shrunk* one (bits removed while it still errs). Against a linear threshold learner (Winnow, seed
-  002) they are the promotion that moves the most weight and the demotion that removes the least,
+  [15-859B]) they are the promotion that moves the most weight and the demotion that removes the least,
   which is what the seeds' potential arguments say an adversary should play;
 * ``predictions(learner, points, binary)`` -- the learner's predictions on many points at once: for
-  the Winnow family on 0/1 vectors (a linear threshold w.x >= theta, seed 002) one matrix product in floating point,
+  the Winnow family on 0/1 vectors (a linear threshold w.x >= theta, [15-859B]) one matrix product in floating point,
   with every point whose score is within 1e-9 of theta re-predicted exactly by the learner itself
   (the sum of n positive floats errs by at most n 2^-52 of it, far inside that margin); for every
   other learner ``predict_one`` point by point. The game itself is always played by the learner;
 * ``potential(learner, V)`` -- the tie-break between positions with as many mistakes: log2 |V| (the
-  Halving potential, seed 004: more concepts left, more room to err). Measured against the exact
+  Halving potential, [OnlineAlgs]: more concepts left, more room to err). Measured against the exact
   worst case of Winnow2 on monotone-disjunctions n <= 6 (scripts/bench_heuristics.py), Winnow's total
-  weight (seed 002's potential) ranked positions *worse* than log2 |V| or even chance, so it is not used.
+  weight ([15-859B]'s potential) ranked positions *worse* than log2 |V| or even chance, so it is not used.
 
 :func:`find_cycle` replays a sequence and reports a stretch that brings the learner and V back to
 where they were with a mistake on the way (no finite mistake bound); :func:`best_found` turns the
 result into a :class:`~adversary.strategies.base.Found`.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [15-859B] "15-859(B) Machine Learning Theory, 01/20/10: Online learning contd"
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
 """
 
 from __future__ import annotations
@@ -204,7 +210,7 @@ class Arena:
 
         Mistake moves come first (in the order of ``points``). Moves that gain nothing come after them
         (when ``quiet``), and only while the learner has been seen to change on such a move: once 64
-        of them have left it unchanged it is taken to be conservative (seed 004) and they are skipped.
+        of them have left it unchanged it is taken to be conservative ([OnlineAlgs]) and they are skipped.
         Either way :meth:`child` drops a no-gain move that leaves the learner's state unchanged.
         """
         hits, quiet_moves = [], []
@@ -225,7 +231,7 @@ class Arena:
 
         ``mistake`` must be exact (the learner's prediction differs from y). For the Winnow family,
         whose ``learn_one`` is "promotion on a false negative, demotion on a false positive, nothing
-        otherwise" (seed 002), the child is made by calling that update directly (the prediction is
+        otherwise" ([15-859B]), the child is made by calling that update directly (the prediction is
         already known), which skips recomputing w.x."""
         if self.n_bits is not None and _is_winnow(learner) and type(x) is tuple:
             if not mistake:

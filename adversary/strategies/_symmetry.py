@@ -1,6 +1,6 @@
 """Variable symmetry for the exact adversary: the same game, up to renaming the variables.
 
-The points of many classes are 0/1 vectors (seed 000's {0,1}^n; seed 002's monotone disjunctions), and
+The points of many classes are 0/1 vectors ([Rivest94]'s {0,1}^n; [15-859B]'s monotone disjunctions), and
 the classic learners treat the variables alike: Winnow's weights all start at 1, the Perceptron's at 0
 (a learner says so with ``symmetric_variables``, see :mod:`solvers.learners.base`). If a renaming pi
 of the variables maps the domain X onto itself and fixes the target c (c(pi x) = c(x)), then the
@@ -19,8 +19,15 @@ x_1, x_2, ...: the worst case from s and from pi(s) is the same. The exact searc
 
 A renaming maps a best sequence found from s to one from pi(s) (:meth:`Domain.point_map`); nothing is
 assumed that is not checked, and equal keys always mean renamed copies of one position, so every
-value stays exact. Source: the game of 000_a63ee94629bf251e.txt; the learners of
-002_37d85ee8ba8e1a1c.txt (Winnow) and 001_2c0ecd5dc478279c.txt (Perceptron).
+value stays exact. Source: the game of [Rivest94]; the learners of
+[15-859B] (Winnow) and [Mehta] (Perceptron).
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [Mehta] Mehta, "Machine Learning Theory (CSC 431/531), Lecture 2: Realizable case and the Mistake Bound
+   Model"
+.. [15-859B] "15-859(B) Machine Learning Theory, 01/20/10: Online learning contd"
 """
 
 from __future__ import annotations

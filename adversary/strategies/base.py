@@ -1,7 +1,7 @@
 """The one small interface every adversary strategy implements.
 
-A strategy plays the adversary's side of the mistake-bound game (seed 000, 000_a63ee94629bf251e.txt:
-Opt(C) is a max over targets and example sequences; seed 001, 001_2c0ecd5dc478279c.txt,
+A strategy plays the adversary's side of the mistake-bound game ([Rivest94]:
+Opt(C) is a max over targets and example sequences; [Mehta],
 Definition 1): it chooses the points and the labels, keeping the labels realizable, so as to make
 the learner err as often as possible. It is given a :class:`Problem` (which learner, on which class)
 and returns a :class:`Found` (a sequence, the mistakes it forces, and a target that labels it).
@@ -13,6 +13,12 @@ when the value is the proven worst case over all sequences) and about ``cycle``.
 
 Each strategy lives in its own module ``adversary/strategies/<name>.py`` and exposes a module-level
 ``STRATEGY`` instance of a :class:`Strategy` subclass.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [Mehta] Mehta, "Machine Learning Theory (CSC 431/531), Lecture 2: Realizable case and the Mistake Bound
+   Model"
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Beam search over example sequences: keep the W positions with the most mistakes, level by level.
 
-A position is (learner state, version space V, mistakes so far), the state of seed 000's game
-(000_a63ee94629bf251e.txt) after a sequence of realizable examples. Level t holds positions reached by
+A position is (learner state, version space V, mistakes so far), the state of [Rivest94]'s game
+([Rivest94]) after a sequence of realizable examples. Level t holds positions reached by
 t examples. Each is expanded by every candidate point x (every point of a small domain; otherwise the
 class's informative proposals and, for 0/1 vectors, their sharpened variants, see
 :meth:`~adversary.strategies._common.Arena.sharpen`) and every realizable label y (V_x^y non-empty);
@@ -19,6 +19,10 @@ until the deadline (without one: up to ``max_width``), or until a beam never had
 (it then saw every position the candidates reach, and a wider one would find nothing more). A position that repeats on its own path with
 more mistakes is a cycle: the learner has no finite mistake bound, and the search stops there with
 ``Found.cycle``.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
 
 Examples
 --------

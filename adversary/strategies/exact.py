@@ -1,6 +1,6 @@
 """The exact adversary: the true worst case of a deterministic learner on a finite class.
 
-The game (seed 000, 000_a63ee94629bf251e.txt; seed 001, 001_2c0ecd5dc478279c.txt, Definition 1):
+The game ([Rivest94]; [Mehta], Definition 1):
 the adversary shows x, the learner predicts, the adversary answers with a label that leaves some
 concept of C consistent. Against a *deterministic* learner the adversary knows every prediction in
 advance, so the game is a longest-path problem: a position is (the learner's state, the version space
@@ -17,7 +17,7 @@ exact ``state_key`` (:mod:`solvers.learners.base`: equal keys mean equal futures
 
 * ``mode="targets"`` (the default for learners whose state is not a version space: Winnow, the
   Perceptron, the elimination algorithms): one search per target c over learner states alone. A
-  conservative learner (seed 004: it changes only after a mistake) is only shown the points it gets
+  conservative learner ([OnlineAlgs]: it changes only after a mistake) is only shown the points it gets
   wrong. A learner with ``symmetric_variables`` on 0/1 points is searched up to renaming the
   variables (:mod:`._symmetry`): one target per orbit, states sorted within blocks of interchangeable
   variables, one point per class of alike points. For Winnow2 on monotone disjunctions of 2 of 8
@@ -34,8 +34,8 @@ Facts that keep both searches small and exact:
   examples; Halving and SOA, whose state is V, keep the others too. A move that *is* a mistake is
   never skipped, even when the state does not change.
 * **Admissible bounds prune** (version-space mode, ``prune=True``, the default): for Halving at most
-  floor(log2 |V|) mistakes remain (each one halves V; 004), for CON at most |V| - 1 (004), for SOA at
-  most Opt(V) (000), for weighted majority the potential bound from its current weights (see
+  floor(log2 |V|) mistakes remain (each one halves V; [OnlineAlgs]), for CON at most |V| - 1 ([OnlineAlgs]), for SOA at
+  most Opt(V) ([Rivest94]), for weighted majority the potential bound from its current weights (see
   ``_weighted_majority_bound``). A node stops as soon as its best move meets its bound, and a move
   whose gain plus the child's bound cannot beat the best so far is not searched; the value found is
   still exact. These are the learners' theorems applied to the rest of the game: with pruning the
@@ -48,7 +48,7 @@ Facts that keep both searches small and exact:
   the current path with at least one mistake in between, the adversary can repeat that stretch for
   ever: the learner has *no* finite mistake bound on this class, and the search stops with
   ``Found.cycle = (start, length)`` (e.g. the Perceptron with sgn(0) = +1 on the point 0 labelled 0,
-  seed 001). A repeat with no mistake in between is a move that gains nothing; values computed
+  [Mehta]). A repeat with no mistake in between is a move that gains nothing; values computed
   while such a cut depends on a position still on the path are not memoised (they depend on the
   path), so the memo only ever holds true values.
 
@@ -58,6 +58,14 @@ targets mode, else the lowest concept of the final version space.
 
 Randomized learners (randomized-halving, randomized-weighted-majority) are refused: their worst case
 is a statement about expectations, not a longest path.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [Mehta] Mehta, "Machine Learning Theory (CSC 431/531), Lecture 2: Realizable case and the Mistake Bound
+   Model"
+.. [15-859B] "15-859(B) Machine Learning Theory, 01/20/10: Online learning contd"
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
 """
 
 from __future__ import annotations
@@ -144,7 +152,7 @@ class ExactStrategy(Strategy):
     >>> found.mistakes, found.exact, len(found.sequence)
     (3, True, 3)
 
-    Winnow2 (seed 002) on ORs of at most 2 of 6 variables: three targets up to renaming (ORs of 0, 1
+    Winnow2 ([15-859B]) on ORs of at most 2 of 6 variables: three targets up to renaming (ORs of 0, 1
     and 2 variables), and the worst of them forces 12 mistakes.
 
     >>> C = make("monotone-disjunctions", n=6, k=2)
@@ -317,19 +325,19 @@ class _Search(_Learners):
         """An admissible bound on the mistakes left from (state, V), for learners that have one."""
         name = self.learner_name
         if name == "halving":
-            return lambda sid, V: V.bit_count().bit_length() - 1          # floor(log2 |V|), 004
+            return lambda sid, V: V.bit_count().bit_length() - 1          # floor(log2 |V|), [OnlineAlgs]
         if name == "con":
-            return lambda sid, V: V.bit_count() - 1                       # |V| - 1, 004
+            return lambda sid, V: V.bit_count() - 1                       # |V| - 1, [OnlineAlgs]
         if name == "soa":
             solver = getattr(self.reps[self.root], "solver", None)
             if solver is not None and hasattr(solver, "value"):
-                return lambda sid, V: solver.value(V)                     # Opt(V), 000
+                return lambda sid, V: solver.value(V)                     # Opt(V), [Rivest94]
         if name == "weighted-majority":
             return self._weighted_majority_bound
         return None
 
     def _weighted_majority_bound(self, sid: int, V: int) -> int:
-        """Weighted majority (Littlestone-Warmuth; 004's setting): a mistake leaves at most the fraction
+        """Weighted majority (Littlestone-Warmuth; [OnlineAlgs]'s setting): a mistake leaves at most the fraction
         (1 + beta)/2 of the total weight W, and the target, an expert of V that never errs again, keeps
         its weight beta^e_c; so at most max{m : W ((1 + beta)/2)^m >= beta^e_c} more mistakes, the
         largest over the targets c in V. Exact rational arithmetic: the bound is never off by one."""

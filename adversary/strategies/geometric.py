@@ -1,8 +1,8 @@
 """The geometric adversary: the Perceptron on margin halfspaces in R^d, pushed to R^2/gamma^2 mistakes.
 
-The class (seed 001, 001_2c0ecd5dc478279c.txt, section 3; :class:`adversary.game.MarginHalfspaces`):
+The class ([Mehta], section 3; :class:`adversary.game.MarginHalfspaces`):
 a unit vector w*, points with |x| <= R and margin y <w*, x> >= gamma (y in {-1, +1}). Theorem 2 of
-seed 001 bounds the Perceptron by R^2/gamma^2 mistakes: |w_m|^2 <= m R^2 (claim 1) and
+[Mehta] bounds the Perceptron by R^2/gamma^2 mistakes: |w_m|^2 <= m R^2 (claim 1) and
 <w*, w_m> >= gamma m (claim 2). The adversary here picks w* and the points.
 
 **The game in one line.** Write z = y x for a point x with label y in {-1, +1}. An update adds z to
@@ -10,7 +10,7 @@ the weight vector, so w_k = z_1 + ... + z_k, and the adversary's move is a vecto
 
     <w*, z> >= gamma (the margin),   |z| <= R,   <w_k, z> <= 0 (the learner errs),
 
-where the last condition is the mistake for 001's Perceptron (sgn(0) = +1) when the point x = -z
+where the last condition is the mistake for [Mehta]'s Perceptron (sgn(0) = +1) when the point x = -z
 is labelled 0, and for scikit-learn's (class 1 iff <w, x> > 0) when x = z is labelled 1. Both
 update exactly on these moves, so a sequence of moves is a sequence of mistakes, and every mistake
 of either learner is such a move (scikit-learn also updates on <w, x> = 0 with label 0, a move with
@@ -42,8 +42,13 @@ q), so p = gamma, a = k gamma after k moves, and the state is the perpendicular 
 * **d = 1:** one mistake (after it w points along w*, and no point with margin can be misclassified).
 
 ``Found.exact`` is True only when the count is proven to be the worst case: it equals
-floor(R^2/gamma^2) (001's theorem for the plain Perceptron, ``margin=0``; the same proof bounds the
+floor(R^2/gamma^2) ([Mehta]'s theorem for the plain Perceptron, ``margin=0``; the same proof bounds the
 updates of scikit-learn's), or d = 1 and one mistake was made.
+
+References
+----------
+.. [Mehta] Mehta, "Machine Learning Theory (CSC 431/531), Lecture 2: Realizable case and the Mistake Bound
+   Model"
 
 Examples
 --------
@@ -73,7 +78,7 @@ __all__ = ["GeometricStrategy", "STRATEGY", "CONVENTIONS", "GRID"]
 
 #: For each learner: (s, y) with the point x = s z shown and labelled y, so that <w, z> <= 0 is a mistake.
 CONVENTIONS = {
-    "perceptron": (-1, 0),          # 001: sgn(0) = +1, so <w, x> = 0 predicts 1; label 0 is a mistake
+    "perceptron": (-1, 0),          # [Mehta]: sgn(0) = +1, so <w, x> = 0 predicts 1; label 0 is a mistake
     "sklearn-perceptron": (1, 1),   # decision <w, x> > 0 for class 1, so <w, x> = 0 predicts 0; label 1 errs
 }
 #: Coordinates off the classic sequence are multiples of 1/GRID (exact as floats too).

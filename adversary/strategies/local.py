@@ -1,6 +1,6 @@
 """Local (evolutionary) search over a target concept and a sequence of points.
 
-Seed 000 (000_a63ee94629bf251e.txt) writes the adversary's value as a maximum over targets c and
+[Rivest94] writes the adversary's value as a maximum over targets c and
 example sequences; this strategy searches that space directly. A candidate is a pair (c, x_1 .. x_T):
 the labels are c(x_t), so every candidate is realizable by construction (its target is c), and its
 fitness is the learner's number of mistakes when the sequence is replayed from a fresh learner.
@@ -22,6 +22,10 @@ exp(-loss / T) (simulated annealing, T falling from 1 to 0.05); after ``patience
 new best the search restarts, alternately from the best candidate and from a fresh greedy one. It is
 anytime (until the deadline, or ``evaluations`` moves without one) and deterministic for a seed and
 a move count.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
 
 Examples
 --------

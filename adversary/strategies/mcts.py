@@ -1,6 +1,6 @@
 """Monte Carlo tree search (UCT) over the adversary's choices, with random playouts.
 
-The adversary's side of seed 000's game (000_a63ee94629bf251e.txt) against a fixed learner is a
+The adversary's side of [Rivest94]'s game ([Rivest94]) against a fixed learner is a
 one-player game: a position is (learner state, version space V), a move is a point and a realizable
 label (x, y), and the score is the number of mistakes. UCT (Kocsis and Szepesvari, "Bandit based
 Monte-Carlo planning", ECML 2006) grows a search tree from the empty sequence; each iteration
@@ -28,6 +28,10 @@ sequence can go no further it starts again from the empty sequence, keeping its 
 twice as many iterations per move. The best sequence seen in any playout is returned; the search is
 anytime (it runs until the deadline, or ``iterations`` iterations without one) and deterministic for
 a seed and an iteration count.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
 
 Examples
 --------

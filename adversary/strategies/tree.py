@@ -1,6 +1,6 @@
 """The tree adversary: play the mistake tree of ``solvers.opt`` and force Opt(C) mistakes on any learner.
 
-A mistake tree of depth d for C (seed 000, 000_a63ee94629bf251e.txt) is a complete binary tree whose
+A mistake tree of depth d for C ([Rivest94]) is a complete binary tree whose
 internal nodes are points and whose every root-to-leaf path is realised by a concept of C. Played as
 an adversary it beats every learner d times: at a node with point x the learner predicts p, the
 adversary answers 1 - p and moves to that child, which exists and is realisable by construction. So
@@ -11,6 +11,10 @@ of the game; ``solvers.opt`` builds it (DESIGN.md, "Certificates").
 After the leaf the adversary keeps going greedily while it can: it shows the first point whose
 contrary label is still realizable (a sure mistake) for at most |X| more rounds, so a learner that
 is worse than optimal may lose a few more.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
 
 Examples
 --------

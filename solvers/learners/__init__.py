@@ -3,28 +3,28 @@
 Every learner follows the protocol of :mod:`solvers.learners.base` (``predict_one``, ``learn_one``,
 ``state_key``, deep copies, ``mistake_bound(**target_params) -> Bound``, ``get_params``, ``name``).
 
-==============================  ========================  ================================================  =====
-CLI name                        class                     proven bound (``mistake_bound`` arguments)        seed
-==============================  ========================  ================================================  =====
-halving (hal)                   Halving                   floor(log2 |C|)                                   004
-con                             CON                       |C| - 1                                           004
-randomized-halving              RandomizedHalving         E <= H_|C| - 1 <= ln |C|                          000
-soa                             SOA                       Opt(C)                                            000
-conjunction-elimination         ConjunctionElimination    n                                                 001
-elim                            ELIM                      n + 1                                             004
-winnow                          Winnow                    derived for an OR of r variables (r)              004
-winnow1                         Winnow1                   2 + 2k lg n (k)                                   000
-winnow2                         Winnow2                   2 + 3r(1 + lg n) (r)                              002
-balanced-winnow                 BalancedWinnow            none stated (inf)                                 003
-winnow-r                        WinnowR                   5u + 4, u = r(1 + lg n) (r)                       003
-winnow-k-of-r                   WinnowKofR                derived from 002's two inequalities (r)           002
-perceptron                      Perceptron                R^2/gamma^2 (R, gamma); + (2/gamma) TD (TD)       001
-weighted-majority (wm)          WeightedMajority          (ln N + m ln(1/beta)) / ln(2/(1+beta)) (m)        004
-randomized-weighted-majority    RandomizedWeightedMaj.    E <= (ln N + m ln(1/beta)) / (1 - beta) (m)       004
+==============================  ========================  ================================================  ============
+CLI name                        class                     proven bound (``mistake_bound`` arguments)        notes
+==============================  ========================  ================================================  ============
+halving (hal)                   Halving                   floor(log2 |C|)                                   [OnlineAlgs]
+con                             CON                       |C| - 1                                           [OnlineAlgs]
+randomized-halving              RandomizedHalving         E <= H_|C| - 1 <= ln |C|                          [Rivest94]
+soa                             SOA                       Opt(C)                                            [Rivest94]
+conjunction-elimination         ConjunctionElimination    n                                                 [Mehta]
+elim                            ELIM                      n + 1                                             [OnlineAlgs]
+winnow                          Winnow                    derived for an OR of r variables (r)              [OnlineAlgs]
+winnow1                         Winnow1                   2 + 2k lg n (k)                                   [Rivest94]
+winnow2                         Winnow2                   2 + 3r(1 + lg n) (r)                              [15-859B]
+balanced-winnow                 BalancedWinnow            none stated (inf)                                 [Roth]
+winnow-r                        WinnowR                   5u + 4, u = r(1 + lg n) (r)                       [Roth]
+winnow-k-of-r                   WinnowKofR                derived from two inequalities of [15-859B] (r)    [15-859B]
+perceptron                      Perceptron                R^2/gamma^2 (R, gamma); + (2/gamma) TD (TD)       [Mehta]
+weighted-majority (wm)          WeightedMajority          (ln N + m ln(1/beta)) / ln(2/(1+beta)) (m)        [OnlineAlgs]
+randomized-weighted-majority    RandomizedWeightedMaj.    E <= (ln N + m ln(1/beta)) / (1 - beta) (m)       [OnlineAlgs]
 (rwm)
-sklearn-perceptron              SklearnPerceptron         R^2/gamma^2 (R, gamma); extra [sklearn]           001
-river                           RiverClassifier           none stated (inf); extra [river]                  001
-==============================  ========================  ================================================  =====
+sklearn-perceptron              SklearnPerceptron         R^2/gamma^2 (R, gamma); extra [sklearn]           [Mehta]
+river                           RiverClassifier           none stated (inf); extra [river]                  [Mehta]
+==============================  ========================  ================================================  ============
 
 The last two are adapters (:mod:`.adapters`) for scikit-learn's Perceptron and any river classifier:
 optional extras, imported only when built (``pip install 'littlestone[sklearn]'``, ``[river]``);
@@ -32,6 +32,15 @@ optional extras, imported only when built (``pip install 'littlestone[sklearn]'`
 
 ``make_learner(name, params, C)`` builds one by CLI name; ``describe()`` gives the rows of the
 ``littlestone learners`` listing.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [Mehta] Mehta, "Machine Learning Theory (CSC 431/531), Lecture 2: Realizable case and the Mistake Bound
+   Model"
+.. [15-859B] "15-859(B) Machine Learning Theory, 01/20/10: Online learning contd"
+.. [Roth] "Machine Learning (Notes from Prof. Dan Roth's Lectures at UIUC): Part 1" (2015)
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
 
 Examples
 --------
@@ -50,6 +59,7 @@ from dataclasses import dataclass
 
 from ..soa import SOA
 from .adapters import RiverClassifier, SklearnPerceptron
+from ..seeds import cite
 from .base import SEEDS, Bound, Learner, OnlineLearner
 from .con import CON
 from .elimination import ELIM, ConjunctionElimination
@@ -110,7 +120,7 @@ class LearnerSpec:
     bound_params : tuple of str
         The keyword arguments ``mistake_bound`` takes (the target's parameters).
     bound_formula, source : str
-        The proven bound and the seed file it comes from.
+        The proven bound, and the citation of the notes it comes from (:func:`solvers.seeds.cite`).
     dim_param : str or None
         The dimension parameter of a vector learner ("n" or "d"); ``make_learner`` takes it from the
         class's points when it is not given.
@@ -149,68 +159,83 @@ _N = ("n", REQUIRED, "the number of variables (points are 0/1 tuples of length n
 _SEED = ("seed", 0, "seed of the learner's own numpy Generator")
 _BETA = ("beta", "1/2", "the factor a wrong expert's weight is multiplied by, in (0, 1)")
 
+_HAL = cite("OnlineAlgs", 'slide "HAL - halving algorithm"')
+_PERCEPTRON = cite("Mehta", "section 3, Theorem 2")
+
 _SPECS = (
-    LearnerSpec("halving", Halving, (), True, (), "floor(log2 |C|)", SEEDS[4],
+    LearnerSpec("halving", Halving, (), True, (), "floor(log2 |C|)", _HAL,
                 summary="majority vote of the version space, ties to 1 (HAL)"),
-    LearnerSpec("con", CON, (), True, (), "|C| - 1", SEEDS[4],
+    LearnerSpec("con", CON, (), True, (), "|C| - 1", cite("OnlineAlgs", 'slide "CON Algorithm"'),
                 summary="predict with the first consistent concept"),
     LearnerSpec("randomized-halving", RandomizedHalving, (_SEED,), True, (),
-                "E[mistakes] <= H_|C| - 1 <= ln |C| (sequence fixed in advance)", SEEDS[0],
+                "E[mistakes] <= H_|C| - 1 <= ln |C| (sequence fixed in advance)",
+                cite("Rivest94", "section 2.3.4 Randomized halving algorithm"),
                 summary="predict with a uniformly random consistent concept, drawn each round"),
-    LearnerSpec("soa", SOA, (), True, (), "Opt(C)", SEEDS[0],
+    LearnerSpec("soa", SOA, (), True, (), "Opt(C)", cite("Rivest94", "section 2.3.3 Optimal algorithm"),
                 summary="the optimal algorithm: predict 1 iff Opt(V_x^1) >= Opt(V_x^0)"),
-    LearnerSpec("conjunction-elimination", ConjunctionElimination, (_N,), False, (), "n", SEEDS[1], "n",
+    LearnerSpec("conjunction-elimination", ConjunctionElimination, (_N,), False, (), "n",
+                cite("Mehta", "section 1.1 Learning monotone conjunctions"), "n",
                 summary="monotone conjunctions: drop the 0 variables of a false negative"),
-    LearnerSpec("elim", ELIM, (_N,), False, (), "n + 1", SEEDS[4], "n",
+    LearnerSpec("elim", ELIM, (_N,), False, (), "n + 1", cite("OnlineAlgs", 'slide "Analysis of ELIM"'), "n",
                 summary="ORs of literals: a negative example deletes the literals it satisfies"),
     LearnerSpec("winnow", Winnow,
-                (_N, ("alpha", 2, "promotion factor (004's beta), > 1"),
+                (_N, ("alpha", 2, "promotion factor (beta in the Online Algorithms slides), > 1"),
                  ("theta", "n", "threshold, > 0"),
                  ("demotion", "divide", "divide (by alpha) or zero the weights on a false positive"),
                  ("strict", False, "predict 1 iff w.x > theta instead of >= theta")),
                 False, ("r",),
                 "(1 + alpha) r t + alpha n / ((alpha - 1) theta) [divide] or alpha r t + n/theta [zero], "
-                "t = #{j >= 0 : alpha^j < theta}, for an OR of r variables (derived from 004's Lemma 1)",
-                SEEDS[4], "n", summary="Winnow with general alpha, theta and demotion"),
-    LearnerSpec("winnow1", Winnow1, (_N,), False, ("k",), "2 + 2k lg n (an OR of k variables)", SEEDS[0], "n",
+                "t = #{j >= 0 : alpha^j < theta}, for an OR of r variables (derived from the slides' Lemma 1)",
+                cite("OnlineAlgs", 'slides "Winnow - Theorem" and "Winnow - Analysis"'), "n",
+                summary="Winnow with general alpha, theta and demotion"),
+    LearnerSpec("winnow1", Winnow1, (_N,), False, ("k",), "2 + 2k lg n (an OR of k variables)",
+                cite("Rivest94", "section 2.4 Winnow algorithm"), "n",
                 summary="Theta = n/2, w.x > Theta, double / zero"),
-    LearnerSpec("winnow2", Winnow2, (_N,), False, ("r",), "2 + 3r(1 + lg n) (an OR of r variables)", SEEDS[2], "n",
+    LearnerSpec("winnow2", Winnow2, (_N,), False, ("r",), "2 + 3r(1 + lg n) (an OR of r variables)",
+                cite("15-859B", 'section "Winnow algorithm"'), "n",
                 summary="threshold n, w.x >= n, double / halve"),
     LearnerSpec("balanced-winnow", BalancedWinnow,
                 (_N, ("alpha", 2, "update factor, > 1"), ("theta", "n", "threshold")),
-                False, (), "no bound stated in 003 (inf)", SEEDS[3], "n",
+                False, (), "none stated (inf)", cite("Roth", 'section "Limitation of Winnow"'), "n",
                 summary="weights w+ and w-, predict 1 iff (w+ - w-).x > theta"),
     LearnerSpec("winnow-r", WinnowR, (_N,), False, ("r",), "5u + 4, u = r(1 + lg n) (an OR of r variables)",
-                SEEDS[3], "n", summary="Winnow2 whose weights never go below 1/2"),
+                cite("Roth", 'section "Winnow - R"'), "n", summary="Winnow2 whose weights never go below 1/2"),
     LearnerSpec("winnow-k-of-r", WinnowKofR, (_N, ("k", REQUIRED, "at least k of the r relevant variables, 1 <= k <= n")),
                 False, ("r",),
                 "(4k + 1)/(k + 1) (r c + (k - 1)(2k + 1)) + 2k + 1, c = ceil(log_(1 + 1/(2k)) n) "
-                "(derived from 002's two inequalities)", SEEDS[2], "n",
+                "(derived from the notes' two inequalities)",
+                cite("15-859B", 'section "Winnow for Majority Vote functions"'), "n",
                 summary="multiply / divide by 1 + 1/(2k), threshold n"),
     LearnerSpec("perceptron", Perceptron,
                 (("d", REQUIRED, "the dimension"),
-                 ("margin", 0, "also update when y <w, x> <= margin (003), >= 0")),
+                 ("margin", 0, "also update when y <w, x> <= margin (Roth's notes), >= 0")),
                 False, ("R", "gamma", "TD", "D2"),
-                "R^2/gamma^2 (001); R^2/gamma^2 + (2/gamma) TD with TD= (004); (R + D_2)^2/gamma^2 with D2= (003); "
-                "R^2 -> R^2 + 2 margin", SEEDS[1], "d",
-                summary="w <- w + y x on a mistake, sgn(0) = +1"),
+                "R^2 / gamma^2 (R = max |x|, gamma = the margin of a unit w*); given TD, the total hinge "
+                "deviation: R^2 / gamma^2 + (2 / gamma) TD (the Online Algorithms slides); given D2: "
+                "(R + D2)^2 / gamma^2 (Roth's notes); with margin > 0, R^2 becomes R^2 + 2 margin",
+                _PERCEPTRON, "d", summary="w <- w + y x on a mistake, sgn(0) = +1"),
     LearnerSpec("weighted-majority", WeightedMajority, (_BETA,), True, ("m",),
-                "(ln N + m ln(1/beta)) / ln(2/(1 + beta)), m = the best expert's mistakes "
-                "(Littlestone-Warmuth; 004 has the regret setting)", SEEDS[4],
+                "(ln N + m ln(1/beta)) / ln(2/(1 + beta)), N = the experts, m = the best expert's mistakes "
+                "(Littlestone-Warmuth; the slides have only the regret setting)",
+                cite("OnlineAlgs", 'slide "Regret Minimization"'),
                 summary="the class's rows are experts; wrong experts' weights times beta"),
     LearnerSpec("randomized-weighted-majority", RandomizedWeightedMajority, (_BETA, _SEED), True, ("m",),
-                "E[M] <= (ln N + m ln(1/beta)) / (1 - beta) (Littlestone-Warmuth; 004 has the regret setting)",
-                SEEDS[4], summary="predict with an expert drawn in proportion to its weight"),
+                "E[mistakes] <= (ln N + m ln(1/beta)) / (1 - beta) (Littlestone-Warmuth; the slides have only "
+                "the regret setting)",
+                cite("OnlineAlgs", 'slide "Regret Minimization"'),
+                summary="predict with an expert drawn in proportion to its weight"),
     LearnerSpec("sklearn-perceptron", SklearnPerceptron, (("d", REQUIRED, "the dimension"),), False, ("R", "gamma"),
-                "R^2/gamma^2 (derived here: 001's proof bounds scikit-learn's updates, made iff y <w, x> <= 0)",
-                SEEDS[1], "d", extra="sklearn",
+                "R^2 / gamma^2 (R = max |x|, gamma = the margin of a unit w*; derived here: the Perceptron's "
+                "proof bounds scikit-learn's updates, made iff y <w, x> <= 0)",
+                _PERCEPTRON, "d", extra="sklearn",
                 summary="scikit-learn's Perceptron(fit_intercept=False), partial_fit each round; w = 0 and "
                         "<w, x> = 0 predict 0 (needs pip install 'littlestone[sklearn]')"),
     LearnerSpec("river", RiverClassifier,
                 (("d", REQUIRED, "the dimension (features {i: x_i})"),
                  ("model", "linear_model.Perceptron", "the river classifier, module.Class under river"),
                  ("kwargs", "{}", "the model's keyword arguments, a JSON object")),
-                False, (), "no bound stated for an arbitrary river model (inf)", SEEDS[1], "d", extra="river",
+                False, (), "none stated for an arbitrary river model (inf)", cite("Mehta", "section 3"), "d",
+                extra="river",
                 summary="any river classifier by name, predict_one / learn_one on {i: x_i} "
                         "(needs pip install 'littlestone[river]')"),
 )
@@ -318,8 +343,10 @@ def describe() -> list[dict]:
     Examples
     --------
     >>> row = describe()[0]
-    >>> row["name"], row["aliases"], row["bound"], row["source"]
-    ('halving', ['hal'], 'floor(log2 |C|)', '004_fa953fd58877f776.txt')
+    >>> row["name"], row["aliases"], row["bound"]
+    ('halving', ['hal'], 'floor(log2 |C|)')
+    >>> row["source"]
+    '"Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow), slide "HAL - halving algorithm"'
     """
     return [
         {

@@ -16,19 +16,24 @@ hinge loss with threshold 0, whose gradient is -y x when y <w, x> <= 0 (y in {-1
 otherwise (``sklearn/linear_model/_sgd_fast.pyx.tp``, ``Hinge.cy_gradient``). So, trained by
 ``partial_fit([x], [y], classes=[0, 1])`` every round, it
 
-* predicts class 1 iff <w, x> > 0 (``decision_function > 0``), so <w, x> = 0 predicts **0** (001's
+* predicts class 1 iff <w, x> > 0 (``decision_function > 0``), so <w, x> = 0 predicts **0** ([Mehta]'s
   Perceptron predicts 1 there: sgn(0) = +1); before its first update w = 0 and it predicts 0;
 * updates w <- w + y x iff y <w, x> <= 0: on every mistake, and also on a correct 0 with <w, x> = 0.
 
-Seed 001's proof of Theorem 2 goes through for this rule unchanged, counting *updates*: at an update
+[Mehta]'s proof of Theorem 2 goes through for this rule unchanged, counting *updates*: at an update
 y <w, x> <= 0, so |w_{t+1}|^2 <= |w_t|^2 + R^2 (claim 1), and <w*, w> grows by y <w*, x> >= gamma
 (claim 2). Hence at most R^2/gamma^2 updates, and so at most R^2/gamma^2 mistakes. (Derived here from
-001's proof; arithmetic is float64, as scikit-learn's.)
+[Mehta]'s proof; arithmetic is float64, as scikit-learn's.)
 
 **river** (``river.<module>.<Class>``, e.g. ``linear_model.Perceptron``, which has an intercept and
-so is not 001's homogeneous Perceptron): features are passed as the dict {i: x_i}, labels as the
+so is not [Mehta]'s homogeneous Perceptron): features are passed as the dict {i: x_i}, labels as the
 bools False / True, and a prediction of True or 1 is 1, anything falsy (False, 0, None before the
 model has seen a label) is 0. No bound is stated for an arbitrary river model.
+
+References
+----------
+.. [Mehta] Mehta, "Machine Learning Theory (CSC 431/531), Lecture 2: Realizable case and the Mistake Bound
+   Model"
 
 Examples
 --------
@@ -57,7 +62,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .base import SEEDS, Bound, OnlineLearner, as_int, as_rational, check_label, number, real_vector, rng_key
+from .base import Bound, cite, OnlineLearner, as_int, as_rational, check_label, number, real_vector, rng_key
 
 __all__ = ["SklearnPerceptron", "RiverClassifier", "EXTRAS"]
 
@@ -87,13 +92,13 @@ class SklearnPerceptron(OnlineLearner):
 
     Rule (read from scikit-learn's source, see the module docstring): predict 1 iff <w, x> > 0, so
     w = 0 (before the first update) predicts 0; update w <- w + y x (y in {-1, +1}) iff y <w, x> <= 0.
-    Bound: R^2/gamma^2, 001's Theorem 2 whose proof bounds the updates of this rule.
+    Bound: R^2/gamma^2, [Mehta]'s Theorem 2 whose proof bounds the updates of this rule.
 
     Points are converted to float64 (a Fraction that is not a binary float is rounded, as scikit-learn
     would); ``state_key()`` is ``(fitted, coef_ as a tuple of floats)``, exact since the weights are
     the floats scikit-learn holds and its constant learning rate makes them the whole state.
 
-    Source: 001_2c0ecd5dc478279c.txt (Algorithm 2, Theorem 2); scikit-learn's ``Perceptron``.
+    Source: [Mehta] (Algorithm 2, Theorem 2); scikit-learn's ``Perceptron``.
 
     Parameters
     ----------
@@ -148,8 +153,10 @@ class SklearnPerceptron(OnlineLearner):
         who = self.name
         R, gamma = _positive(R, "R", who), _positive(gamma, "gamma", who)
         return Bound(number(R * R / (gamma * gamma)),
-                     "R^2/gamma^2 (|x| <= R, a unit w* with y <w*, x> >= gamma; derived here: 001's proof bounds "
-                     "scikit-learn's updates, made iff y <w, x> <= 0, hence its mistakes)", SEEDS[1])
+                     "R^2/gamma^2 (|x| <= R, a unit w* with y <w*, x> >= gamma; derived here: the proof of "
+                     "Mehta's Theorem 2 bounds "
+                     "scikit-learn's updates, made iff y <w, x> <= 0, hence its mistakes)",
+                     cite("Mehta", "section 3, Theorem 2"))
 
     def __repr__(self) -> str:
         return f"SklearnPerceptron(d={self.d})"
@@ -309,7 +316,7 @@ class RiverClassifier(OnlineLearner):
 
     def mistake_bound(self, **target_params) -> Bound:
         """inf: no bound is stated for an arbitrary river model."""
-        return Bound(math.inf, "no bound stated for an arbitrary river model (inf)", SEEDS[1])
+        return Bound(math.inf, "no bound stated for an arbitrary river model (inf)", cite("Mehta", "section 3"))
 
     def __repr__(self) -> str:
         return f"RiverClassifier(d={self.d}, model={self.model_name!r}, kwargs={self.kwargs!r})"

@@ -4,14 +4,14 @@ The protocol is river's, with the two things the adversary needs added (DESIGN.m
 
 * ``predict_one(x) -> 0 | 1`` -- the prediction on point ``x`` (an int tuple or a 1-d array);
 * ``learn_one(x, y)`` -- called every round with the true label ``y`` in {0, 1}; the learner decides
-  whether to update (a *conservative* learner, seed 004, changes its hypothesis only after a mistake);
+  whether to update (a *conservative* learner [OnlineAlgs] changes its hypothesis only after a mistake);
 * ``state_key()`` -- a hashable, exact summary of everything that decides the learner's future
   behaviour: two learners of the same type, built with the same parameters (and class), whose keys are
   equal predict and update identically from then on. Weights are kept exact (ints, Fractions) so that
   equal keys mean equal states; randomized learners include the state of their random generator;
 * ``copy.deepcopy(learner)`` -- an independent learner (caches and immutable data may be shared);
 * ``mistake_bound(**target_params) -> Bound`` -- the bound proven in the lecture notes, with its formula
-  and the seed file it comes from;
+  and the lecture notes it comes from;
 * ``get_params() -> dict`` -- the JSON-able constructor parameters (the concept class excluded), so
   that ``make_learner(learner.name, learner.get_params(), C)`` rebuilds it;
 * the class attribute ``name`` -- the learner's CLI name.
@@ -20,7 +20,7 @@ Three optional declarations let the exact adversary (``adversary/strategies/exac
 each is checked against the learner's own behaviour by ``tests/solvers/test_conformance.py``:
 
 * ``conservative`` (attribute or property, default False) -- True when a correct prediction never
-  changes the state (seed 004's conservative algorithms): then only mistakes move the game on;
+  changes the state ([OnlineAlgs]'s conservative algorithms): then only mistakes move the game on;
 * ``symmetric_variables`` (default False) -- True when the points are length-n vectors, ``state_key()``
   is a tuple with one entry per variable (entry i belongs to x_i) and the learner treats the variables
   alike: permuting the coordinates of the state and of every point together permutes nothing else
@@ -30,8 +30,14 @@ each is checked against the learner's own behaviour by ``tests/solvers/test_conf
 
 Labels are 0/1 everywhere; anything else raises ``ValueError``.
 
-Sources: 000_a63ee94629bf251e.txt and 001_2c0ecd5dc478279c.txt (the mistake-bound model),
-004_fa953fd58877f776.txt (conservative algorithms).
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994),
+   section 2.2 (the mistake-bound model).
+.. [Mehta] Mehta, "Machine Learning Theory (CSC 431/531), Lecture 2: Realizable case and the Mistake
+   Bound Model", Definition 1.
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow),
+   slide "Conservative Online Algorithm".
 """
 
 from __future__ import annotations
@@ -45,8 +51,11 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from ..seeds import SEEDS, check_citation, cite
+
 __all__ = [
     "SEEDS",
+    "cite",
     "Bound",
     "Learner",
     "OnlineLearner",
@@ -64,19 +73,12 @@ __all__ = [
     "linear_signs",
 ]
 
-#: The five lecture-note seeds; every bound's ``source`` is one of them.
-SEEDS = (
-    "000_a63ee94629bf251e.txt",
-    "001_2c0ecd5dc478279c.txt",
-    "002_37d85ee8ba8e1a1c.txt",
-    "003_b7ab3a55ff3b8df7.txt",
-    "004_fa953fd58877f776.txt",
-)
+# SEEDS: the five lecture notes' citations (solvers.seeds); every bound's ``source`` starts with one.
 
 
 @dataclass(frozen=True)
 class Bound:
-    """A proven mistake bound: its value, its formula and the seed file that states it.
+    """A proven mistake bound: its value, its formula and the lecture notes that state it.
 
     Parameters
     ----------
@@ -87,17 +89,20 @@ class Bound:
     formula : str
         The formula, in the seed's letters, with anything derived here (rather than quoted) said so.
     source : str
-        One of :data:`SEEDS`.
+        The citation of the notes that state it, with the section where known: one of :data:`SEEDS`,
+        optionally followed by ", section ..." (:func:`solvers.seeds.cite` builds it).
 
     Examples
     --------
-    >>> b = Bound(3, "floor(log2 |C|)", "004_fa953fd58877f776.txt")
+    >>> b = Bound(3, "floor(log2 |C|)", cite("OnlineAlgs", 'slide "HAL - halving algorithm"'))
     >>> b.holds(3), b.holds(4)
     (True, False)
+    >>> b.source
+    '"Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow), slide "HAL - halving algorithm"'
     >>> Bound(1, "x", "lecture.txt")
     Traceback (most recent call last):
     ...
-    ValueError: a bound's source must be one of the seed files 000_a63ee94629bf251e.txt, 001_2c0ecd5dc478279c.txt, 002_37d85ee8ba8e1a1c.txt, 003_b7ab3a55ff3b8df7.txt, 004_fa953fd58877f776.txt, not 'lecture.txt'
+    ValueError: a bound's source must cite one of the lecture notes, built by solvers.seeds.cite(KEY, WHERE) with KEY one of Rivest94, Mehta, 15-859B, Roth, OnlineAlgs; got 'lecture.txt'
     """
 
     value: float
@@ -109,8 +114,7 @@ class Bound:
             raise ValueError(f"a bound's value must be a number or math.inf, not {self.value!r}")
         if not isinstance(self.formula, str) or not self.formula.strip():
             raise ValueError("a bound needs a non-empty formula")
-        if self.source not in SEEDS:
-            raise ValueError(f"a bound's source must be one of the seed files {', '.join(SEEDS)}, not {self.source!r}")
+        check_citation(self.source, "a bound's source")
 
     @property
     def finite(self) -> bool:
@@ -153,7 +157,7 @@ class OnlineLearner:
 
     name: str = ""
     _deep_copied: tuple = ()
-    #: A correct prediction never changes the state (seed 004); see the module docstring.
+    #: A correct prediction never changes the state [OnlineAlgs]; see the module docstring.
     conservative: bool = False
     #: ``state_key()`` is one entry per variable and the rule treats the variables alike.
     symmetric_variables: bool = False
@@ -187,7 +191,7 @@ class OnlineLearner:
 
 
 class VersionSpaceLearner(OnlineLearner):
-    """A learner over a finite class that keeps the version space V (seed 000, section 2.3.1).
+    """A learner over a finite class that keeps the version space V ([Rivest94], section 2.3.1).
 
     ``V`` is a bitset over the concepts of ``C`` (bit c set while concept c agrees with every example
     so far); ``learn_one`` keeps the concepts that agree with the label. A label that no concept of

@@ -1,12 +1,17 @@
 """CON: predict with a concept consistent with the examples so far (the first one, in row order).
 
-Source: 004_fa953fd58877f776.txt (CON: h_t an arbitrary consistent concept, at most |C| - 1 mistakes);
-000_a63ee94629bf251e.txt states the same bound for "predicts according to the first remaining c".
+Source: [OnlineAlgs] (CON: h_t an arbitrary consistent concept, at most |C| - 1 mistakes);
+[Rivest94] states the same bound for "predicts according to the first remaining c".
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
 """
 
 from __future__ import annotations
 
-from .base import Bound, VersionSpaceLearner
+from .base import Bound, VersionSpaceLearner, cite
 
 __all__ = ["CON"]
 
@@ -18,8 +23,8 @@ class CON(VersionSpaceLearner):
     A mistake eliminates h_t (at least), and the target is never eliminated, so there are at most
     |C| - 1 mistakes.
 
-    Source: 004_fa953fd58877f776.txt (CON, bound |C| - 1; the choice of h_t is arbitrary there, here it
-    is the first consistent row, as in 000_a63ee94629bf251e.txt's "first remaining c").
+    Source: [OnlineAlgs] (CON, bound |C| - 1; the choice of h_t is arbitrary there, here it
+    is the first consistent row, as in [Rivest94]'s "first remaining c").
 
     Parameters
     ----------
@@ -46,5 +51,5 @@ class CON(VersionSpaceLearner):
         return (self.C.columns[self._column(x)] >> first) & 1
 
     def mistake_bound(self) -> Bound:
-        """|C| - 1 mistakes on any realizable sequence (004's theorem for CON)."""
-        return Bound(len(self.C) - 1, "|C| - 1", "004_fa953fd58877f776.txt")
+        """|C| - 1 mistakes on any realizable sequence ([OnlineAlgs]'s theorem for CON)."""
+        return Bound(len(self.C) - 1, "|C| - 1", cite("OnlineAlgs", 'slide "CON Algorithm"'))

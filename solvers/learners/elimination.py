@@ -1,14 +1,20 @@
 """Learning by elimination: start from the most specific hypothesis and cross off what an example rules out.
 
-Sources: 001_2c0ecd5dc478279c.txt, section 1.1 (monotone conjunctions: start from x_1 x_2 ... x_d; on
+Sources: [Mehta], section 1.1 (monotone conjunctions: start from x_1 x_2 ... x_d; on
 a positive example predicted negative, remove the variables that are 0; at most d mistakes) and
-004_fa953fd58877f776.txt (ELIM for an OR of literals: start from all 2n literals; on a negative example
+[OnlineAlgs] (ELIM for an OR of literals: start from all 2n literals; on a negative example
 delete the literals it satisfies; at most n + 1 mistakes).
+
+References
+----------
+.. [Mehta] Mehta, "Machine Learning Theory (CSC 431/531), Lecture 2: Realizable case and the Mistake Bound
+   Model"
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
 """
 
 from __future__ import annotations
 
-from .base import Bound, OnlineLearner, as_int, binary_vector, check_label
+from .base import Bound, OnlineLearner, as_int, binary_vector, check_label, cite
 
 __all__ = ["ConjunctionElimination", "ELIM"]
 
@@ -36,7 +42,7 @@ class ConjunctionElimination(OnlineLearner):
     always at least as specific as the target. Each mistake removes at least one variable: at most n
     mistakes.
 
-    Source: 001_2c0ecd5dc478279c.txt (learning monotone conjunctions, at most d mistakes).
+    Source: [Mehta] (learning monotone conjunctions, at most d mistakes).
 
     Parameters
     ----------
@@ -85,8 +91,9 @@ class ConjunctionElimination(OnlineLearner):
         return {"n": self.n}
 
     def mistake_bound(self) -> Bound:
-        """n mistakes for any monotone conjunction target (001)."""
-        return Bound(self.n, "n (the number of variables; 001's d)", "001_2c0ecd5dc478279c.txt")
+        """n mistakes for any monotone conjunction target ([Mehta])."""
+        return Bound(self.n, "n (the number of variables, d in the notes)",
+                     cite("Mehta", "section 1.1 Learning monotone conjunctions"))
 
 
 class ELIM(OnlineLearner):
@@ -99,7 +106,7 @@ class ELIM(OnlineLearner):
     n literals (x satisfies exactly n of the 2n) and each later one at least one more: at most n + 1
     mistakes.
 
-    Source: 004_fa953fd58877f776.txt (ELIM, "Maximum number of mistakes n + 1").
+    Source: [OnlineAlgs] (ELIM, "Maximum number of mistakes n + 1").
 
     Parameters
     ----------
@@ -158,5 +165,5 @@ class ELIM(OnlineLearner):
         return {"n": self.n}
 
     def mistake_bound(self) -> Bound:
-        """n + 1 mistakes for any OR of literals (004)."""
-        return Bound(self.n + 1, "n + 1", "004_fa953fd58877f776.txt")
+        """n + 1 mistakes for any OR of literals ([OnlineAlgs])."""
+        return Bound(self.n + 1, "n + 1", cite("OnlineAlgs", 'slide "Analysis of ELIM"'))

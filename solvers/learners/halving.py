@@ -1,13 +1,20 @@
 """The Halving algorithm (HAL): predict with the majority of the version space.
 
-Source: 004_fa953fd58877f776.txt (HAL, at most floor(log2 |C|) mistakes); the rule with ties to 1 is
-001_2c0ecd5dc478279c.txt's majority vote MV_F(x) = 1 iff |{f in F : f(x) = 1}| >= |F|/2, and seed 000's
+Source: [OnlineAlgs] (HAL, at most floor(log2 |C|) mistakes); the rule with ties to 1 is
+[Mehta]'s majority vote MV_F(x) = 1 iff |{f in F : f(x) = 1}| >= |F|/2, and [Rivest94]'s
 "predict 1 if |xi_1(V, x)| >= |xi_0(V, x)|".
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [Mehta] Mehta, "Machine Learning Theory (CSC 431/531), Lecture 2: Realizable case and the Mistake Bound
+   Model"
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
 """
 
 from __future__ import annotations
 
-from .base import Bound, VersionSpaceLearner
+from .base import Bound, VersionSpaceLearner, cite
 
 __all__ = ["Halving"]
 
@@ -15,11 +22,11 @@ __all__ = ["Halving"]
 class Halving(VersionSpaceLearner):
     """Halving: predict the majority label of the concepts still consistent, ties to 1.
 
-    Rule: on x, predict 1 iff |V_x^1| >= |V_x^0| (001's MV_F(x) = 1 iff |{f : f(x) = 1}| >= |F|/2);
+    Rule: on x, predict 1 iff |V_x^1| >= |V_x^0| ([Mehta]'s MV_F(x) = 1 iff |{f : f(x) = 1}| >= |F|/2);
     after the label, keep the consistent concepts. A mistake means the majority was wrong, so at least
     half of V goes: |V_{t+1}| <= |V_t| / 2, and the mistakes number at most floor(log2 |C|).
 
-    Source: 004_fa953fd58877f776.txt (HAL, bound floor(log2 |C|)); 001_2c0ecd5dc478279c.txt (the
+    Source: [OnlineAlgs] (HAL, bound floor(log2 |C|)); [Mehta] (the
     majority vote with ties to 1).
 
     Parameters
@@ -38,8 +45,9 @@ class Halving(VersionSpaceLearner):
     >>> L.learn_one((1,), 1)    # V = {01, 11}: a 1-1 tie on point 0 goes to 1
     >>> L.predict_one((0,))
     1
-    >>> L.mistake_bound()
-    Bound(value=1, formula='floor(log2 |C|)', source='004_fa953fd58877f776.txt')
+    >>> b = L.mistake_bound()
+    >>> b.value, b.formula
+    (1, 'floor(log2 |C|)')
     """
 
     name = "halving"
@@ -49,5 +57,5 @@ class Halving(VersionSpaceLearner):
         return int(2 * V1.bit_count() >= self.V.bit_count())
 
     def mistake_bound(self) -> Bound:
-        """floor(log2 |C|) mistakes on any realizable sequence (004's theorem for HAL)."""
-        return Bound(self.C.log2_size(), "floor(log2 |C|)", "004_fa953fd58877f776.txt")
+        """floor(log2 |C|) mistakes on any realizable sequence ([OnlineAlgs]'s theorem for HAL)."""
+        return Bound(self.C.log2_size(), "floor(log2 |C|)", cite("OnlineAlgs", 'slide "HAL - halving algorithm"'))

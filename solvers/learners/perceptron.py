@@ -1,10 +1,17 @@
-"""The homogeneous Perceptron, with the margin variant of seed 003.
+"""The homogeneous Perceptron, with the margin variant of [Roth].
 
-Sources: 001_2c0ecd5dc478279c.txt (Algorithm 2: w_0 = 0, predict sgn(<w, x>) with sgn(0) = +1, on a
+Sources: [Mehta] (Algorithm 2: w_0 = 0, predict sgn(<w, x>) with sgn(0) = +1, on a
 mistake w <- w + y x; Theorem 2: at most R^2/gamma^2 mistakes on a sequence separable with margin
-gamma), 003_b7ab3a55ff3b8df7.txt (the update on y w.x <= gamma as a gradient step of the hinge loss;
-the bound (R + D_2)^2/gamma^2 without separability) and 004_fa953fd58877f776.txt (the unrealizable
+gamma), [Roth] (the update on y w.x <= gamma as a gradient step of the hinge loss;
+the bound (R + D_2)^2/gamma^2 without separability) and [OnlineAlgs] (the unrealizable
 case: M <= 1/gamma^2 + (2/gamma) TD_gamma for |x| <= 1).
+
+References
+----------
+.. [Mehta] Mehta, "Machine Learning Theory (CSC 431/531), Lecture 2: Realizable case and the Mistake Bound
+   Model"
+.. [Roth] "Machine Learning (Notes from Prof. Dan Roth's Lectures at UIUC): Part 1" (2015)
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
 """
 
 from __future__ import annotations
@@ -14,7 +21,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from .base import Bound, OnlineLearner, as_int, as_rational, check_label, json_number, linear_signs, number, real_vector
+from .base import (Bound, OnlineLearner, as_int, as_rational, check_label, cite, json_number, linear_signs, number,
+                   real_vector)
 
 __all__ = ["Perceptron"]
 
@@ -31,27 +39,27 @@ def _positive(value, name: str, who: str) -> Fraction:
 class Perceptron(OnlineLearner):
     """The Perceptron through the origin, labels 0/1 mapped to -1/+1 inside.
 
-    Rule: w_0 = 0. Predict 1 iff <w, x> >= 0 (001's sgn, with sgn(0) = +1). With ``margin = 0``, on a
+    Rule: w_0 = 0. Predict 1 iff <w, x> >= 0 ([Mehta]'s sgn, with sgn(0) = +1). With ``margin = 0``, on a
     mistake w <- w + y x (y in {-1, +1}). With ``margin > 0``, update w <- w + y x whenever
-    y <w, x> <= margin (003's hinge-loss step; this includes every mistake).
+    y <w, x> <= margin ([Roth]'s hinge-loss step; this includes every mistake).
 
     Bounds (``mistake_bound(R=, gamma=, TD=None, D2=None)``), for a unit vector w* and |x| <= R, with
     R'^2 = R^2 + 2 margin (= R^2 for the plain Perceptron):
 
-    * separable, y <w*, x> >= gamma on every example: R'^2/gamma^2 (001's Theorem 2; with margin > 0,
-      001's proof with claim (1) read as |w_m|^2 <= m R'^2, since y <w, x> <= margin at an update;
+    * separable, y <w*, x> >= gamma on every example: R'^2/gamma^2 ([Mehta]'s Theorem 2; with margin > 0,
+      [Mehta]'s proof with claim (1) read as |w_m|^2 <= m R'^2, since y <w, x> <= margin at an update;
       this counts updates, hence mistakes);
-    * TD = TD_gamma = sum_i max(0, gamma - y_i <w*, x_i>) given: R'^2/gamma^2 + (2/gamma) TD (004 proves
+    * TD = TD_gamma = sum_i max(0, gamma - y_i <w*, x_i>) given: R'^2/gamma^2 + (2/gamma) TD ([OnlineAlgs] proves
       1/gamma^2 + (2/gamma) TD_gamma for |x| <= 1 from sqrt(M) >= gamma M - TD_gamma; with
       |w_M| <= R' sqrt(M) the same steps give ((R' + sqrt(R'^2 + 4 gamma TD)) / (2 gamma))^2, at most
       this);
-    * D2 = (sum_i max(0, gamma - y_i <w*, x_i>)^2)^(1/2) given: (R' + D2)^2/gamma^2 (003, whose text
+    * D2 = (sum_i max(0, gamma - y_i <w*, x_i>)^2)^(1/2) given: (R' + D2)^2/gamma^2 ([Roth], whose text
       prints "(R+D_2)^/gamma^2" with the exponent lost).
 
     Arithmetic is exact on ints and Fractions (w is a tuple of them); float inputs make w floats.
 
-    Source: 001_2c0ecd5dc478279c.txt (the algorithm and R^2/gamma^2); 003_b7ab3a55ff3b8df7.txt (the
-    margin update, the D_2 bound); 004_fa953fd58877f776.txt (the hinge bound with TD_gamma).
+    Source: [Mehta] (the algorithm and R^2/gamma^2); [Roth] (the
+    margin update, the D_2 bound); [OnlineAlgs] (the hinge bound with TD_gamma).
 
     Parameters
     ----------
@@ -62,7 +70,7 @@ class Perceptron(OnlineLearner):
 
     Examples
     --------
-    Seed 004's example (w_1 = w_2 = (0, 0), w_3 = (-1, 0), w_4 = (-0.2, 0.6)), its points read back
+    [OnlineAlgs]'s example (w_1 = w_2 = (0, 0), w_3 = (-1, 0), w_4 = (-0.2, 0.6)), its points read back
     from the weights: a positive point first (sgn(0) = +1: no mistake), then (1, 0) negative, then
     (0.8, 0.6) positive.
 
@@ -101,7 +109,7 @@ class Perceptron(OnlineLearner):
 
     @property
     def conservative(self) -> bool:
-        """Only mistakes update w, unless ``margin > 0`` (003's hinge step also updates near misses)."""
+        """Only mistakes update w, unless ``margin > 0`` ([Roth]'s hinge step also updates near misses)."""
         return self.margin == 0
 
     #: w is one weight per coordinate, starting at 0: the rule treats the coordinates alike.
@@ -131,28 +139,30 @@ class Perceptron(OnlineLearner):
         return {"d": self.d, "margin": json_number(self.margin)}
 
     def mistake_bound(self, R=None, gamma=None, TD=None, D2=None) -> Bound:
-        """R'^2/gamma^2 (001), R'^2/gamma^2 + (2/gamma) TD (004) or (R' + D2)^2/gamma^2 (003); see the class."""
+        """R'^2/gamma^2 ([Mehta]), R'^2/gamma^2 + (2/gamma) TD ([OnlineAlgs]) or (R' + D2)^2/gamma^2 ([Roth]); see the class."""
         who = self.name
         R = _positive(R, "R", who)
         gamma = _positive(gamma, "gamma", who)
         if TD is not None and D2 is not None:
-            raise ValueError(f"{who}: give TD= (004's total deviation) or D2= (003's D_2), not both")
+            raise ValueError(f"{who}: give TD= (the total hinge deviation) or D2= (its 2-norm form), not both")
         R2 = R * R + 2 * self.margin
         rname = "R^2" if self.margin == 0 else "(R^2 + 2 margin)"
         if TD is None and D2 is None:
             if self.margin == 0:
-                formula = "R^2/gamma^2 (|x| <= R, a unit w* with y <w*, x> >= gamma)"
+                formula = "R^2 / gamma^2 (R = max |x|, gamma = the margin: a unit w* with y <w*, x> >= gamma)"
             else:
-                formula = ("(R^2 + 2 margin)/gamma^2 (derived here: 001's proof with |w_m|^2 <= m (R^2 + 2 margin), as "
+                formula = ("(R^2 + 2 margin) / gamma^2 (R = max |x|, gamma = the margin; derived here: Theorem 2's proof "
+                           "with |w_m|^2 <= m (R^2 + 2 margin), as "
                            "y <w, x> <= margin at each update; bounds the updates)")
-            return Bound(number(R2 / (gamma * gamma)), formula, "001_2c0ecd5dc478279c.txt")
+            return Bound(number(R2 / (gamma * gamma)), formula, cite("Mehta", "section 3, Theorem 2"))
         if TD is not None:
             TD = as_rational(TD, "TD", who)
             if TD < 0:
                 raise ValueError(f"{who}: TD must be >= 0, got {TD}")
             formula = (f"{rname}/gamma^2 + (2/gamma) TD_gamma, TD_gamma = sum_i max(0, gamma - y_i <w*, x_i>) "
-                       f"(004 states 1/gamma^2 + (2/gamma) TD_gamma for |x| <= 1; rescaled to |x| <= R here)")
-            return Bound(number(R2 / (gamma * gamma) + 2 * TD / gamma), formula, "004_fa953fd58877f776.txt")
+                       f"(the slides state 1/gamma^2 + (2/gamma) TD_gamma for |x| <= 1; rescaled to |x| <= R here)")
+            return Bound(number(R2 / (gamma * gamma) + 2 * TD / gamma), formula,
+                         cite("OnlineAlgs", 'slide "Perceptron - Performance" (unrealizable case)'))
         D2 = as_rational(D2, "D2", who)
         if D2 < 0:
             raise ValueError(f"{who}: D2 must be >= 0, got {D2}")
@@ -161,6 +171,7 @@ class Perceptron(OnlineLearner):
         else:
             value = (math.sqrt(R2) + float(D2)) ** 2 / float(gamma * gamma)
         rr = "R" if self.margin == 0 else "sqrt(R^2 + 2 margin)"
-        formula = (f"({rr} + D_2)^2/gamma^2, D_2 = (sum_i max(0, gamma - y_i <w*, x_i>)^2)^(1/2) (003, whose text "
-                   f"prints (R+D_2)^/gamma^2 with the exponent lost)")
-        return Bound(number(value) if isinstance(value, float) else value, formula, "003_b7ab3a55ff3b8df7.txt")
+        formula = (f"({rr} + D_2)^2/gamma^2, D_2 = (sum_i max(0, gamma - y_i <w*, x_i>)^2)^(1/2) (the notes "
+                   f"print (R+D_2)^/gamma^2 with the exponent lost)")
+        return Bound(number(value) if isinstance(value, float) else value, formula,
+                     cite("Roth", 'section "Perceptron"'))

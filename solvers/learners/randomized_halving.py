@@ -1,8 +1,12 @@
 """Randomized halving: predict with a concept of the version space drawn uniformly at random.
 
-Source: 000_a63ee94629bf251e.txt, section 2.3.4 (due to Maass): "Predict according to c^(i) in V_i
+Source: [Rivest94], section 2.3.4 (due to Maass): "Predict according to c^(i) in V_i
 selected at random"; against a sequence fixed in advance the expected number of mistakes is at most
 M_|C| = sum_{i=2}^{|C|} 1/i = H_|C| - 1 <= ln |C|.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ import math
 
 import numpy as np
 
-from .base import Bound, VersionSpaceLearner, as_int, rng_key
+from .base import Bound, VersionSpaceLearner, as_int, cite, rng_key
 
 __all__ = ["RandomizedHalving", "harmonic"]
 
@@ -31,11 +35,11 @@ class RandomizedHalving(VersionSpaceLearner):
     Rule: hold a hypothesis h drawn uniformly from the version space V; predict h(x). After every
     example, shrink V to the consistent concepts and draw a fresh h from the new V (one draw per round,
     from the learner's own ``numpy.random.Generator``; so ``predict_one`` may be called any number of
-    times in a round). Seed 000's recurrence M_r = M_{r-1} + 1/r gives E[mistakes] <= H_|C| - 1 for a
+    times in a round). [Rivest94]'s recurrence M_r = M_{r-1} + 1/r gives E[mistakes] <= H_|C| - 1 for a
     sequence chosen independently of the learner's draws (an oblivious adversary). An adversary that
     sees h can make it err on every round until V is a single concept, i.e. up to |C| - 1 times.
 
-    Source: 000_a63ee94629bf251e.txt (randomized halving, E[mistakes] = H_r - 1 <= ln |C| + O(1)).
+    Source: [Rivest94] (randomized halving, E[mistakes] = H_r - 1 <= ln |C| + O(1)).
 
     Parameters
     ----------
@@ -87,8 +91,8 @@ class RandomizedHalving(VersionSpaceLearner):
         return {"seed": self.seed}
 
     def mistake_bound(self) -> Bound:
-        """E[mistakes] <= H_|C| - 1 against an oblivious adversary (seed 000)."""
+        """E[mistakes] <= H_|C| - 1 against an oblivious adversary ([Rivest94])."""
         r = len(self.C)
         value = 0 if r == 1 else harmonic(r) - 1.0
         return Bound(value, "E[mistakes] <= H_|C| - 1 = 1/2 + ... + 1/|C| <= ln |C| (an expectation, for a "
-                     "sequence fixed in advance)", "000_a63ee94629bf251e.txt")
+                     "sequence fixed in advance)", cite("Rivest94", "section 2.3.4 Randomized halving algorithm"))

@@ -1,13 +1,18 @@
 """Weighted majority over a finite set of experts, deterministic and randomized.
 
-The setting is seed 004's "Regret Minimization" / best-expert problem: labels need not come from any
-expert, and the goal is to do nearly as well as the best one. Seed 004 states only the regret form
-(average loss <= min_c Loss(c) + sqrt(log |C| / T), "Not in the course"), and seed 002 mentions RWM
+The setting is [OnlineAlgs]'s "Regret Minimization" / best-expert problem: labels need not come from any
+expert, and the goal is to do nearly as well as the best one. [OnlineAlgs] states only the regret form
+(average loss <= min_c Loss(c) + sqrt(log |C| / T), "Not in the course"), and [15-859B] mentions RWM
 with one expert per OR function; neither gives the algorithms. The rules and the mistake bounds below
 are Littlestone and Warmuth's (The weighted majority algorithm, Information and Computation 108,
 1994), with their short proofs written out so that they can be checked.
 
-Source for the setting: 004_fa953fd58877f776.txt.
+Source for the setting: [OnlineAlgs].
+
+References
+----------
+.. [15-859B] "15-859(B) Machine Learning Theory, 01/20/10: Online learning contd"
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .base import Bound, OnlineLearner, as_int, as_rational, check_label, json_number, number, rng_key
+from .base import Bound, OnlineLearner, as_int, as_rational, check_label, cite, json_number, number, rng_key
 
 __all__ = ["WeightedMajority", "RandomizedWeightedMajority"]
 
@@ -87,7 +92,7 @@ class _Experts(OnlineLearner):
 
 
 class WeightedMajority(_Experts):
-    """Weighted Majority (Littlestone and Warmuth), for the best-expert setting of seed 004.
+    """Weighted Majority (Littlestone and Warmuth), for the best-expert setting of [OnlineAlgs].
 
     Rule: every expert starts with weight 1. Predict 1 iff the total weight of the experts saying 1 is
     at least that of those saying 0 (ties to 1, as Halving's). After the label, multiply the weight of
@@ -98,7 +103,7 @@ class WeightedMajority(_Experts):
     half of the total weight W is on experts that were wrong, so W shrinks by a factor at most
     (1 + beta)/2; at the end W >= beta^m (the best expert's weight), and W started at N.
 
-    Source: 004_fa953fd58877f776.txt (the best-expert setting; 004 itself states only the regret form
+    Source: [OnlineAlgs] (the best-expert setting; [OnlineAlgs] itself states only the regret form
     Loss(online) <= min_c Loss(c) + sqrt(log |C| / T)); the algorithm and this bound are Littlestone and
     Warmuth's (1994), not in the seeds.
 
@@ -150,13 +155,13 @@ class WeightedMajority(_Experts):
         b = float(self.beta)
         value = (math.log(self.N) + m * math.log(1 / b)) / math.log(2 / (1 + b))
         formula = ("(ln N + m ln(1/beta)) / ln(2/(1 + beta)), m = the best expert's mistakes (Littlestone-Warmuth's "
-                   "weighted majority bound, not in the seeds; 004 states only the regret form "
+                   "weighted majority bound, not in the lecture notes; the slides state only the regret form "
                    "Loss(online) <= min_c Loss(c) + sqrt(log |C| / T))")
-        return Bound(number(value), formula, "004_fa953fd58877f776.txt")
+        return Bound(number(value), formula, cite("OnlineAlgs", 'slide "Regret Minimization"'))
 
 
 class RandomizedWeightedMajority(_Experts):
-    """Randomized Weighted Majority (Littlestone and Warmuth), for the best-expert setting of seed 004.
+    """Randomized Weighted Majority (Littlestone and Warmuth), for the best-expert setting of [OnlineAlgs].
 
     Rule: weights as in :class:`WeightedMajority` (start at 1, times beta for each mistake of the
     expert, every round). Each round, predict with one expert drawn with probability proportional to
@@ -168,7 +173,7 @@ class RandomizedWeightedMajority(_Experts):
     t, the learner errs with probability F_t and W shrinks by the factor 1 - (1 - beta) F_t <=
     exp(-(1 - beta) F_t); and beta^m <= W_final <= N exp(-(1 - beta) E[M]).
 
-    Source: 004_fa953fd58877f776.txt (the best-expert setting and the regret form only); seed 002 names
+    Source: [OnlineAlgs] (the best-expert setting and the regret form only); [15-859B] names
     RWM; the algorithm and the bound are Littlestone and Warmuth's (1994), not in the seeds.
 
     Parameters
@@ -231,6 +236,6 @@ class RandomizedWeightedMajority(_Experts):
         b = float(self.beta)
         value = (math.log(self.N) + m * math.log(1 / b)) / (1 - b)
         formula = ("E[M] <= (ln N + m ln(1/beta)) / (1 - beta), m = the best expert's mistakes, labels fixed in "
-                   "advance (Littlestone-Warmuth's randomized weighted majority bound, not in the seeds; 004 states "
+                   "advance (Littlestone-Warmuth's randomized weighted majority bound, not in the lecture notes; the slides state "
                    "only the regret form Loss(online) <= min_c Loss(c) + sqrt(log |C| / T))")
-        return Bound(number(value), formula, "004_fa953fd58877f776.txt")
+        return Bound(number(value), formula, cite("OnlineAlgs", 'slide "Regret Minimization"'))

@@ -2,18 +2,25 @@
 
 Sources:
 
-* 000_a63ee94629bf251e.txt -- Winnow1 (Theta = n/2, predict 1 iff w.x > Theta, promotion doubles,
+* [Rivest94] -- Winnow1 (Theta = n/2, predict 1 iff w.x > Theta, promotion doubles,
   elimination zeroes; u + v <= n/Theta + 2k(lg Theta + 1) = 2 + 2k lg n for an OR of k variables);
-* 002_37d85ee8ba8e1a1c.txt -- Winnow (threshold n, predict + iff w.x >= n, double / halve; at most
+* [15-859B] -- Winnow (threshold n, predict + iff w.x >= n, double / halve; at most
   2 + 3r(1 + lg n) mistakes for an OR of r variables) and Winnow for k-of-r functions (multiply /
   divide by 1 + epsilon, epsilon = 1/(2k));
-* 003_b7ab3a55ff3b8df7.txt -- balanced Winnow (weights w+ and w-) and Winnow-R (weights never below
+* [Roth] -- balanced Winnow (weights w+ and w-) and Winnow-R (weights never below
   1/2; 5u + 4 mistakes);
-* 004_fa953fd58877f776.txt -- Winnow with a general parameter beta > 1 and threshold theta, its worked
+* [OnlineAlgs] -- Winnow with a general parameter beta > 1 and threshold theta, its worked
   example and its Lemmas 1 and 2 (v <= beta/(beta - 1) d/theta + beta u; w_i <= beta theta).
 
 Weights are kept exact (``fractions.Fraction``), so the state key is exact. In all variants the points
 are 0/1 vectors of length n; "the on-variables" of x are the i with x_i = 1.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [15-859B] "15-859(B) Machine Learning Theory, 01/20/10: Online learning contd"
+.. [Roth] "Machine Learning (Notes from Prof. Dan Roth's Lectures at UIUC): Part 1" (2015)
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from .base import (
     as_rational,
     binary_vector,
     check_label,
+    cite,
     json_number,
     lg,
     linear_signs,
@@ -55,37 +63,37 @@ class Winnow(OnlineLearner):
     Rule: weights start at 1. Predict 1 iff w.x >= theta (w.x > theta when ``strict``). On a false
     negative (label 1, predicted 0), *promotion*: multiply the weight of every on-variable by alpha. On
     a false positive (label 0, predicted 1), *demotion*: divide those weights by alpha
-    (``demotion="divide"``) or set them to 0 (``demotion="zero"``, seed 000's elimination). Correct
+    (``demotion="divide"``) or set them to 0 (``demotion="zero"``, [Rivest94]'s elimination). Correct
     predictions change nothing.
 
     Bound, for a target that is an OR of r variables (``mistake_bound(r=...)``), derived here from the
     seeds' arguments with general alpha and theta: each promotion multiplies a relevant weight by alpha,
     relevant weights are never demoted, and a weight is promoted only while it is below theta (at most
-    theta when strict), so u <= r t with t = #{j >= 0 : alpha^j < theta} (002's count); the total
+    theta when strict), so u <= r t with t = #{j >= 0 : alpha^j < theta} ([15-859B]'s count); the total
     weight starts at n, grows by at most (alpha - 1) theta per promotion and falls by at least
     (1 - 1/alpha) theta per halving demotion (theta per zeroing one) and stays >= 0, so
-    v <= alpha n / ((alpha - 1) theta) + alpha u (004's Lemma 1), respectively v <= n/theta + (alpha - 1) u
-    (000's Lemma 1). Hence u + v <= (1 + alpha) r t + alpha n / ((alpha - 1) theta) (divide) or
+    v <= alpha n / ((alpha - 1) theta) + alpha u ([OnlineAlgs]'s Lemma 1), respectively v <= n/theta + (alpha - 1) u
+    ([Rivest94]'s Lemma 1). Hence u + v <= (1 + alpha) r t + alpha n / ((alpha - 1) theta) (divide) or
     alpha r t + n / theta (zero).
 
-    Source: 004_fa953fd58877f776.txt (Winnow with beta and theta, Lemma 1; its worked example is the
-    first doctest below); 000_a63ee94629bf251e.txt for the zeroing demotion.
+    Source: [OnlineAlgs] (Winnow with beta and theta, Lemma 1; its worked example is the
+    first doctest below); [Rivest94] for the zeroing demotion.
 
     Parameters
     ----------
     n : int
         The number of variables.
     alpha : int, Fraction, str or float, default 2
-        The promotion factor (004's beta), > 1; kept exact (a float is read as the decimal it prints).
+        The promotion factor ([OnlineAlgs]'s beta), > 1; kept exact (a float is read as the decimal it prints).
     theta : number, optional
-        The threshold, > 0; default n (002, 003).
+        The threshold, > 0; default n ([15-859B], [Roth]).
     demotion : {"divide", "zero"}, default "divide"
     strict : bool, default False
-        Predict 1 iff w.x > theta (000's Winnow1) instead of >= theta (002, 004).
+        Predict 1 iff w.x > theta ([Rivest94]'s Winnow1) instead of >= theta ([15-859B], [OnlineAlgs]).
 
     Examples
     --------
-    Seed 004's example: target x1 v x2, theta = 2, beta = 2.
+    [OnlineAlgs]'s example: target x1 v x2, theta = 2, beta = 2.
 
     >>> L = Winnow(4, alpha=2, theta=2)
     >>> L.predict_one((0, 0, 1, 1)); L.learn_one((0, 0, 1, 1), 0)    # w.x = 2 >= 2: demotion
@@ -203,23 +211,23 @@ class Winnow(OnlineLearner):
         if self.demotion_rule == "divide":
             value = (1 + a) * r * t + a * n / ((a - 1) * theta)
             formula = (f"u + v <= (1 + alpha) r t + alpha n / ((alpha - 1) theta) for an OR of r variables, "
-                       f"t = #{{j >= 0 : alpha^j {rel} theta}} = {t} (derived here: 004's Lemma 1 "
-                       f"v <= beta/(beta - 1) d/theta + beta u, with u <= r t as in 002)")
-            return Bound(number(value), formula, "004_fa953fd58877f776.txt")
+                       f"t = #{{j >= 0 : alpha^j {rel} theta}} = {t} (derived here: the Online Algorithms "
+                       f"slides' Lemma 1 v <= beta/(beta - 1) d/theta + beta u, with u <= r t as in the 15-859(B) notes)")
+            return Bound(number(value), formula, cite("OnlineAlgs", 'slides "Winnow - Theorem" and "Winnow - Analysis"'))
         value = a * r * t + Fraction(n) / theta
         formula = (f"u + v <= alpha r t + n / theta for an OR of r variables, t = #{{j >= 0 : alpha^j {rel} theta}} "
-                   f"= {t} (derived here with 000's Lemma 1 for zeroing: v <= n/theta + (alpha - 1) u, u <= r t)")
-        return Bound(number(value), formula, "000_a63ee94629bf251e.txt")
+                   f"= {t} (derived here with Rivest's Lemma 1 for zeroing: v <= n/theta + (alpha - 1) u, u <= r t)")
+        return Bound(number(value), formula, cite("Rivest94", "section 2.4 Winnow algorithm"))
 
 
 class Winnow1(Winnow):
-    """Winnow1 of seed 000: Theta = n/2, predict 1 iff w.x > Theta, promotion doubles, elimination zeroes.
+    """Winnow1 of [Rivest94]: Theta = n/2, predict 1 iff w.x > Theta, promotion doubles, elimination zeroes.
 
     Rule: w = (1, ..., 1). Predict 1 iff w.x > n/2. If c(x) = 1 but w.x <= Theta, double every w_i with
     x_i = 1 (promotion); if c(x) = 0 but w.x > Theta, zero every w_i with x_i = 1 (elimination).
     Bound: u + v <= n/Theta + 2k(lg Theta + 1) = 2 + 2k lg n for a target that is an OR of k variables.
 
-    Source: 000_a63ee94629bf251e.txt (Winnow1 and its theorem).
+    Source: [Rivest94] (Winnow1 and its theorem).
 
     Parameters
     ----------
@@ -248,21 +256,21 @@ class Winnow1(Winnow):
         return {"n": self.n}
 
     def mistake_bound(self, k=None) -> Bound:
-        """2 + 2k lg n for an OR of k variables (000)."""
+        """2 + 2k lg n for an OR of k variables ([Rivest94])."""
         k = _target_size(k, "k", self.name, self.n)
         return Bound(number(2 + 2 * k * lg(self.n)), "n/Theta + 2k(lg Theta + 1) = 2 + 2k lg n (Theta = n/2), "
-                     "for an OR of k variables", "000_a63ee94629bf251e.txt")
+                     "for an OR of k variables", cite("Rivest94", "section 2.4 Winnow algorithm"))
 
 
 class Winnow2(Winnow):
-    """Winnow of seed 002 (the "basic version"): threshold n, double on false negatives, halve on false positives.
+    """Winnow of [15-859B] (the "basic version"): threshold n, double on false negatives, halve on false positives.
 
     Rule: w = (1, ..., 1); output + iff w.x >= n; on a positive example predicted negative double w_i
     for each x_i = 1; on a negative example predicted positive halve them. Bound: at most
     2 + 3r(1 + lg n) mistakes when the target is an OR of r variables (r(1 + lg n) on positives, at
     most twice that plus 2 on negatives).
 
-    Source: 002_37d85ee8ba8e1a1c.txt (the Winnow algorithm and its theorem).
+    Source: [15-859B] (the Winnow algorithm and its theorem).
 
     Parameters
     ----------
@@ -290,20 +298,20 @@ class Winnow2(Winnow):
         return {"n": self.n}
 
     def mistake_bound(self, r=None) -> Bound:
-        """2 + 3r(1 + lg n) for an OR of r variables (002)."""
+        """2 + 3r(1 + lg n) for an OR of r variables ([15-859B])."""
         r = _target_size(r, "r", self.name, self.n)
         return Bound(number(2 + 3 * r * (1 + lg(self.n))), "2 + 3r(1 + lg n), for an OR of r variables",
-                     "002_37d85ee8ba8e1a1c.txt")
+                     cite("15-859B", 'section "Winnow algorithm"'))
 
 
 class WinnowR(Winnow2):
-    """Winnow-R of seed 003: Winnow (threshold n, double / halve) whose weights never go below 1/2.
+    """Winnow-R of [Roth]: Winnow (threshold n, double / halve) whose weights never go below 1/2.
 
     Rule: as :class:`Winnow2`, except that a demotion sets w_i <- max(w_i / 2, 1/2). Bound: 5u + 4
-    mistakes (003; "as compared to 3u + 2" for Winnow), where u bounds the promotions; for an OR of r
-    variables u <= r(1 + lg n) (002's count), so at most 5r(1 + lg n) + 4.
+    mistakes ([Roth]; "as compared to 3u + 2" for Winnow), where u bounds the promotions; for an OR of r
+    variables u <= r(1 + lg n) ([15-859B]'s count), so at most 5r(1 + lg n) + 4.
 
-    Source: 003_b7ab3a55ff3b8df7.txt (Winnow-R, 5u + 4).
+    Source: [Roth] (Winnow-R, 5u + 4).
 
     Parameters
     ----------
@@ -329,29 +337,30 @@ class WinnowR(Winnow2):
         self.w = tuple(max(w / a, _HALF) if v else w for w, v in zip(self.w, x))
 
     def mistake_bound(self, r=None) -> Bound:
-        """5u + 4 with u = r(1 + lg n) for an OR of r variables (003, with 002's u)."""
+        """5u + 4 with u = r(1 + lg n) for an OR of r variables ([Roth], with [15-859B]'s u)."""
         r = _target_size(r, "r", self.name, self.n)
         return Bound(number(5 * r * (1 + lg(self.n)) + 4), "5u + 4 with u = r(1 + lg n) promotions, for an OR of "
-                     "r variables (003 states 5u + 4; u <= r(1 + lg n) is 002's count)", "003_b7ab3a55ff3b8df7.txt")
+                     "r variables (Roth's notes state 5u + 4; u <= r(1 + lg n) is the 15-859(B) notes' count)",
+                     cite("Roth", 'section "Winnow - R"'))
 
 
 class WinnowKofR(Winnow):
-    """Winnow for k-of-r functions (seed 002): multiply / divide by 1 + epsilon, epsilon = 1/(2k), threshold n.
+    """Winnow for k-of-r functions ([15-859B]): multiply / divide by 1 + epsilon, epsilon = 1/(2k), threshold n.
 
     Rule: w = (1, ..., 1); predict 1 iff w.x >= n; on a mistake on a positive example multiply the
     weights of the on-variables by 1 + epsilon, on a mistake on a negative example divide them by it.
     Target: "at least k of the r relevant variables are on".
 
-    Bound (``mistake_bound(r=...)``), derived here from 002's two inequalities. A relevant weight is
+    Bound (``mistake_bound(r=...)``), derived here from [15-859B]'s two inequalities. A relevant weight is
     promoted only while it is below n, so it holds at most c = #{j >= 0 : (1 + eps)^j < n}
-    = ceil(log_(1+eps) n) chips (002 writes log_(1+eps) n, one chip short); a mistake on a positive puts
+    = ceil(log_(1+eps) n) chips ([15-859B] writes log_(1+eps) n, one chip short); a mistake on a positive puts
     >= k chips on relevant weights and one on a negative removes <= k - 1, so
     k M_pos - (k - 1) M_neg <= r c; the total weight gives M_neg <= (1 + eps) M_pos + (1 + eps)/eps.
     With eps = 1/(2k), k - (k - 1)(1 + eps) = (k + 1)/(2k) and (1 + eps)/eps = 2k + 1, so exactly
     M_pos <= 2k/(k + 1) (r c + (k - 1)(2k + 1)) and
     M_pos + M_neg <= (4k + 1)/(k + 1) (r c + (k - 1)(2k + 1)) + 2k + 1.
 
-    Source: 002_37d85ee8ba8e1a1c.txt (Winnow for majority-vote functions).
+    Source: [15-859B] (Winnow for majority-vote functions).
 
     Parameters
     ----------
@@ -389,30 +398,30 @@ class WinnowKofR(Winnow):
         return c
 
     def mistake_bound(self, r=None) -> Bound:
-        """(4k + 1)/(k + 1) (r c + (k - 1)(2k + 1)) + 2k + 1 for a k-of-r target (derived from 002)."""
+        """(4k + 1)/(k + 1) (r c + (k - 1)(2k + 1)) + 2k + 1 for a k-of-r target (derived from [15-859B])."""
         r = _target_size(r, "r", self.name, self.n)
         k, c = self.k, self.chips_per_weight()
         value = Fraction(4 * k + 1, k + 1) * (r * c + (k - 1) * (2 * k + 1)) + 2 * k + 1
         formula = (f"(4k + 1)/(k + 1) (r c + (k - 1)(2k + 1)) + 2k + 1 with c = #{{j >= 0 : (1 + eps)^j < n}} = {c}, "
-                   f"eps = 1/(2k) (derived here by solving 002's inequalities k M_pos - (k - 1) M_neg <= r c and "
-                   f"M_neg <= (1 + eps) M_pos + (1 + eps)/eps exactly; 002 states only O(rk log n))")
-        return Bound(number(value), formula, "002_37d85ee8ba8e1a1c.txt")
+                   f"eps = 1/(2k) (derived here by solving the notes' inequalities k M_pos - (k - 1) M_neg <= r c and "
+                   f"M_neg <= (1 + eps) M_pos + (1 + eps)/eps exactly; they state only O(rk log n))")
+        return Bound(number(value), formula, cite("15-859B", 'section "Winnow for Majority Vote functions"'))
 
 
 class BalancedWinnow(OnlineLearner):
-    """Balanced Winnow of seed 003: two weights per variable, the effective weight is their difference.
+    """Balanced Winnow of [Roth]: two weights per variable, the effective weight is their difference.
 
-    Rule: w+ = w- = (1, ..., 1) (003 gives no initial weights for this variant; these are its Winnow's
-    "Initialize w = 1"), threshold theta (default n, 003's Winnow's). Predict 1 iff (w+ - w-).x > theta.
-    Seed 003's updates, taken literally:
+    Rule: w+ = w- = (1, ..., 1) ([Roth] gives no initial weights for this variant; these are its Winnow's
+    "Initialize w = 1"), threshold theta (default n, [Roth]'s Winnow's). Predict 1 iff (w+ - w-).x > theta.
+    [Roth]'s updates, taken literally:
 
     * if y = 1 but (w+ - w-).x <= theta: w+_i <- alpha w+_i and w-_i <- w-_i / alpha where x_i = 1;
     * if y = 0 but (w+ - w-).x >= theta: w+_i <- w+_i / alpha and w-_i <- alpha w-_i where x_i = 1.
 
-    So at (w+ - w-).x = theta exactly the learner predicts 0 and, on label 0, still demotes (003's two
-    conditions overlap there). Seed 003 uses alpha = 2 and states no mistake bound for this variant.
+    So at (w+ - w-).x = theta exactly the learner predicts 0 and, on label 0, still demotes ([Roth]'s two
+    conditions overlap there). [Roth] uses alpha = 2 and states no mistake bound for this variant.
 
-    Source: 003_b7ab3a55ff3b8df7.txt (balanced Winnow, w+ and w-).
+    Source: [Roth] (balanced Winnow, w+ and w-).
 
     Parameters
     ----------
@@ -485,5 +494,5 @@ class BalancedWinnow(OnlineLearner):
         return {"n": self.n, "alpha": json_number(self.alpha), "theta": json_number(self.theta)}
 
     def mistake_bound(self) -> Bound:
-        """None is stated in 003: math.inf."""
-        return Bound(math.inf, "no bound stated in 003", "003_b7ab3a55ff3b8df7.txt")
+        """None is stated in [Roth]: math.inf."""
+        return Bound(math.inf, "none stated", cite("Roth", 'section "Limitation of Winnow"'))

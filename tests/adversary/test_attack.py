@@ -22,6 +22,7 @@ from adversary.strategies.base import Found, StrategyError
 from solvers.concept_class import ConceptClass
 from solvers.families import make
 from solvers.learners import Bound, make_learner
+from solvers.seeds import cite
 from solvers.learners.winnow import Winnow2
 
 # The module, not the function ``adversary.attack`` that the package exports under the same name.
@@ -53,7 +54,7 @@ def test_tight_below_and_exact():
     assert (r.mistakes, r.bound.value, r.opt, r.verdict, r.exact, r.strategy) == (3, 3, 3, "tight", True, "exact")
     r = ok(attack("winnow2", make("monotone-disjunctions", n=4, k=2), strategy="exact"))
     assert (r.mistakes, r.bound.value, r.verdict, r.exact) == (7, 20, "below", True)
-    assert r.bound.source == "002_37d85ee8ba8e1a1c.txt"
+    assert r.bound.source == cite("15-859B", 'section "Winnow algorithm"')
 
 
 def test_perceptron_on_the_constant_zero_concept_is_unbounded():
@@ -122,13 +123,13 @@ def test_cycle_witness_through_the_cli(tmp_path, capsys):
 def test_violates_when_the_stated_bound_is_too_small(monkeypatch):
     # A wrong bound (Halving on 8 thresholds "at most 2") is refuted by a verified witness.
     monkeypatch.setattr(attack_module, "bound_for",
-                        lambda learner, cls: Bound(2, "a wrong bound", "004_fa953fd58877f776.txt"))
+                        lambda learner, cls: Bound(2, "a wrong bound", cite("OnlineAlgs")))
     r = ok(attack("halving", make("thresholds", N=7), strategy="exact"))
     assert r.verdict == "violates" and r.mistakes == 3
 
 
 def test_verdict_rules():
-    b = lambda v: Bound(v, "f", "000_a63ee94629bf251e.txt")  # noqa: E731
+    b = lambda v: Bound(v, "f", cite("Rivest94"))  # noqa: E731
     v = attack_module._verdict
     assert v(3, b(3.5), False) == "tight" and v(3, b(3), False) == "tight"
     assert v(4, b(3.5), False) == "violates" and v(2, b(3.5), False) == "below"

@@ -20,6 +20,8 @@ import numpy as np
 import pytest
 
 from adversary.cli import main
+from adversary.game import target_words
+from solvers.seeds import cite, is_citation
 
 
 def run(capsys, *argv):
@@ -228,13 +230,14 @@ def test_learners_lists_every_learner(capsys):
     assert [b.split()[0] for b in blocks] == names  # one block per learner, aliases folded in
     winnow2 = blocks[names.index("winnow2")]
     assert winnow2.splitlines()[0].split() == ["winnow2", "n"]
-    assert "bound: 2 + 3r(1 + lg n)" in winnow2 and "source: 002_37d85ee8ba8e1a1c.txt" in winnow2
+    assert "bound: 2 + 3r(1 + lg n)" in winnow2 and "source: " + cite("15-859B", 'section "Winnow algorithm"') in winnow2
     assert "bound arguments (the target's parameters): r" in winnow2
     perceptron = blocks[names.index("perceptron")]
-    assert "margin=0" in perceptron and "R^2/gamma^2" in perceptron and "001_2c0ecd5dc478279c.txt" in perceptron
+    assert "margin=0" in perceptron and "R^2 / gamma^2" in perceptron and cite("Mehta", "section 3, Theorem 2") in perceptron
     assert "(also: hal)" in blocks[names.index("halving")]
     for b in blocks:
-        assert "    bound: " in b and "    source: 00" in b
+        assert "    bound: " in b
+        assert is_citation(next(line for line in b.splitlines() if line.startswith("    source: "))[12:])
 
 
 def test_learners_json(capsys):
@@ -250,7 +253,7 @@ def test_learners_json(capsys):
     assert by_name["halving"]["needs_class"] is True and by_name["perceptron"]["needs_class"] is False
     assert by_name["perceptron"]["params"][0] == {"name": "d", "default": None, "doc": "the dimension"}
     assert {"name": "margin", "default": 0} .items() <= by_name["perceptron"]["params"][1].items()
-    assert by_name["winnow1"]["bound_params"] == ["k"] and by_name["winnow1"]["source"].startswith("000_")
+    assert by_name["winnow1"]["bound_params"] == ["k"] and by_name["winnow1"]["source"].startswith(cite("Rivest94"))
 
 
 # ------------------------------------------------------------------------------------------ verify a witness
@@ -272,7 +275,7 @@ def test_verify_witness_ok(capsys, witness_file):
     assert code == 0, err
     assert err == ""
     assert out.strip() == (f"OK: witness verified: winnow2 makes {w['mistakes']} mistake{'s' * (w['mistakes'] != 1)} "
-                           f"on this sequence (target concept {w['target']})")
+                           f"on this sequence (target concept {w['target']} ({target_words(w['class'], w['target'])}))")
 
 
 def test_verify_margin_witness(capsys, tmp_path):
@@ -541,7 +544,7 @@ def test_attack_human_output(capsys, tmp_path):
     assert code == 0, err
     assert field(out, "learner") == "winnow2 n=4"
     assert field(out, "mistakes") == "7"
-    assert field(out, "bound").startswith("20  (2 + 3r(1 + lg n)") and "002_37d85ee8ba8e1a1c.txt" in field(out, "bound")
+    assert field(out, "bound").startswith("20  (2 + 3r(1 + lg n)") and cite("15-859B") in field(out, "bound")
     assert field(out, "Opt(C)") == "3"
     assert field(out, "verdict") == "below: 7 mistakes < the bound 20"
     assert field(out, "strategy").startswith("exact (the exact worst case")
@@ -557,7 +560,7 @@ def test_attack_json(capsys):
     r = json.loads(out)
     assert {"mistakes", "bound", "verdict", "opt", "witness"} <= set(r)
     assert (r["mistakes"], r["opt"], r["verdict"], r["strategy"], r["exact"]) == (3, 3, "tight", "exact", True)
-    assert r["bound"] == {"value": 3, "formula": "floor(log2 |C|)", "source": "004_fa953fd58877f776.txt"}
+    assert r["bound"] == {"value": 3, "formula": "floor(log2 |C|)", "source": cite("OnlineAlgs", 'slide "HAL - halving algorithm"')}
     from adversary.game import verify_witness
 
     assert verify_witness(r["witness"]).ok

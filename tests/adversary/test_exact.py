@@ -6,6 +6,10 @@ is the learner protocol. To terminate on learners that can cycle (the Perceptron
 play when a position (state_key, version space) repeats on it: with a mistake in between the worst
 case is infinite, without one the repeat adds nothing. It skips only moves that change nothing at all
 (same state, same version space, no mistake), a weaker rule than the exact search's.
+
+References
+----------
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
 """
 
 import copy
@@ -22,7 +26,7 @@ from adversary.strategies.exact import ExactStrategy
 from solvers.concept_class import ConceptClass
 from solvers.families import make
 from solvers.learners import make_learner
-from solvers.learners.base import Bound, VersionSpaceLearner
+from solvers.learners.base import Bound, VersionSpaceLearner, cite
 
 EXACT = get_strategy("exact")
 
@@ -205,7 +209,7 @@ def test_known_values():
     assert EXACT.run(problem("halving", C)).mistakes == 3
     assert EXACT.run(problem("soa", C)).mistakes == 3
     assert EXACT.run(problem("con", C)).mistakes == 7
-    # ELIM on ORs of literals over 2 variables: n + 1 = 3 (004); elimination on monotone conjunctions: n.
+    # ELIM on ORs of literals over 2 variables: n + 1 = 3 ([OnlineAlgs]); elimination on monotone conjunctions: n.
     assert EXACT.run(problem("elim", make("disjunctions", n=2))).mistakes == 3
     assert EXACT.run(problem("conjunction-elimination", make("monotone-conjunctions", n=3))).mistakes == 3
 
@@ -241,7 +245,7 @@ class ToggleHalving(VersionSpaceLearner):
         return (self.V, self.t)
 
     def mistake_bound(self):
-        return Bound(self.C.log2_size(), "floor(log2 |C|)", "004_fa953fd58877f776.txt")
+        return Bound(self.C.log2_size(), "floor(log2 |C|)", cite("OnlineAlgs"))
 
 
 class ToggleProblem(Problem):

@@ -1,5 +1,12 @@
 """The referee (adversary/game.py): witnesses that hold verify; every kind of tampering is caught with
-a one-line message that says what is wrong."""
+a one-line message that says what is wrong.
+
+References
+----------
+.. [Mehta] Mehta, "Machine Learning Theory (CSC 431/531), Lecture 2: Realizable case and the Mistake Bound
+   Model"
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
+"""
 
 import copy
 import json
@@ -45,7 +52,7 @@ def failed(w, *needles, exact=False):
 
 
 def perceptron_mistakes(sequence):
-    """Seed 001's Perceptron written out again (w_0 = 0, predict 1 iff <w, x> >= 0, add y x on a mistake)."""
+    """[Mehta]'s Perceptron written out again (w_0 = 0, predict 1 iff <w, x> >= 0, add y x on a mistake)."""
     w = [Fraction(0)] * 2
     mistakes = 0
     for ex in sequence:
@@ -142,7 +149,7 @@ def test_perceptron_on_margin_halfspaces(perceptron_witness):
     w = perceptron_witness
     assert w["target"] == {"w": W_STAR} and w["class"] == MARGIN
     assert w["mistakes"] == perceptron_mistakes(w["sequence"]) >= 2
-    assert w["mistakes"] <= 1 / 0.1**2  # seed 001: R^2 / gamma^2
+    assert w["mistakes"] <= 1 / 0.1**2  # [Mehta]: R^2 / gamma^2
     r = ok(verify_witness(json.loads(json.dumps(w))))
     assert r.message.startswith(f"witness verified: perceptron makes {w['mistakes']} mistakes on this sequence (target w = (0.6, 0.8)")
     assert ok(verify_witness(w, exact=True)).mistakes == w["mistakes"]
@@ -415,7 +422,7 @@ def test_every_witness_replays(data):
     for name in ("halving", "con", "soa"):
         w = make_witness(name, {}, spec, seq, target=target)
         r = ok(verify_witness(json.loads(json.dumps(w))))
-        assert r.mistakes <= len(C) - 1  # CON's bound |C| - 1 holds for all three (seed 004)
+        assert r.mistakes <= len(C) - 1  # CON's bound |C| - 1 holds for all three ([OnlineAlgs])
         if name == "halving":
             assert r.mistakes <= C.log2_size()
         assert failed(dict(w, mistakes=r.mistakes + 1)).startswith("claims")

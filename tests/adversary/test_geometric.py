@@ -1,8 +1,14 @@
-"""The geometric adversary against the Perceptron on margin halfspaces (seed 001, Theorem 2).
+"""The geometric adversary against the Perceptron on margin halfspaces ([Mehta], Theorem 2).
 
 Every sequence it returns is turned into a witness and re-checked by the referee, in floating point
 and, where the points are rationals, in exact arithmetic; no count may exceed R^2/gamma^2 (a theorem),
-and in dimension d >= R^2/gamma^2 it must reach floor(R^2/gamma^2)."""
+and in dimension d >= R^2/gamma^2 it must reach floor(R^2/gamma^2).
+
+References
+----------
+.. [Mehta] Mehta, "Machine Learning Theory (CSC 431/531), Lecture 2: Realizable case and the Mistake Bound
+   Model"
+"""
 
 from __future__ import annotations
 
@@ -134,7 +140,7 @@ def test_never_above_the_theorem_and_always_verified(d, gamma, R, seed):
         return
     found, w = attack("perceptron", d, str(gamma), str(R), seed=seed)
     m = math.floor(R * R / (gamma * gamma))
-    assert found.mistakes <= m                        # 001's Theorem 2
+    assert found.mistakes <= m                        # [Mehta]'s Theorem 2
     assert verified(w, exact=False) == found.mistakes == verified(w, exact=True)
     if d >= m or (d >= 3 and (R * R / (gamma * gamma)).denominator != 1):
         assert found.mistakes == m                    # the orthogonal sequence, or the spiral with slack

@@ -1,6 +1,12 @@
 """The heuristic strategies beam, mcts and local: honest (never above the exact worst case, computed
 here by an independent brute force), realizable, replayable, seeded, anytime, and at home on implicit
-classes."""
+classes.
+
+References
+----------
+.. [Mehta] Mehta, "Machine Learning Theory (CSC 431/531), Lecture 2: Realizable case and the Mistake Bound
+   Model"
+"""
 
 import time
 
@@ -131,7 +137,7 @@ def test_implicit_class_witness_verifies(name, learner):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_cycle_is_reported_and_verifies(name):
-    # Seed 001's Perceptron predicts 1 on x = 0 (sgn(0) = +1) and learns nothing from it: with the
+    # [Mehta]'s Perceptron predicts 1 on x = 0 (sgn(0) = +1) and learns nothing from it: with the
     # constant-0 concept in the class, x = 0 labelled 0 is a mistake for ever.
     spec = {"family": "monotone-disjunctions", "params": {"n": 3, "k": 1}}
     found = SMALL[name]().run(problem("perceptron", spec))

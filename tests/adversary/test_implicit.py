@@ -65,8 +65,8 @@ def test_proposals_are_points_and_seeded():
     rng = np.random.default_rng(2)
     for c in range(0, F.n_concepts, 97):
         for density in (0.0, 0.5, "all", "one"):
-            assert F.evaluate(c, F.satisfying(c, rng, density)) == 1 or F.names[c] == "0"
-            assert F.evaluate(c, F.falsifying(c, rng, density)) == 0 or F.names[c] == "1"
+            assert F.evaluate(c, F.satisfying(c, rng, density)) == 1 or F.names[c] == "false"
+            assert F.evaluate(c, F.falsifying(c, rng, density)) == 0 or F.names[c] == "true"
 
 
 @pytest.mark.parametrize("family,params", [("monotone-conjunctions", {"n": 14}), ("k-of-r", {"n": 30, "r": 3, "k": 2}),
@@ -76,7 +76,7 @@ def test_satisfying_and_falsifying_points(family, params):
     rng = np.random.default_rng(0)
     for c in rng.choice(F.n_concepts, size=30, replace=False).tolist():
         x1, x0 = F.satisfying(c, rng, 0.3), F.falsifying(c, rng, 0.3)
-        if F.names[c] not in ("0", "1"):
+        if F.names[c] not in ("false", "true"):
             assert (F.label(c, x1), F.label(c, x0)) == (1, 0)
 
 

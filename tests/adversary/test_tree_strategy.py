@@ -1,5 +1,10 @@
 """The tree adversary (adversary/strategies/tree.py): playing the mistake tree of Opt(C) forces at
-least Opt(C) mistakes on every learner (seed 000), and its witnesses verify."""
+least Opt(C) mistakes on every learner ([Rivest94]), and its witnesses verify.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+"""
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st

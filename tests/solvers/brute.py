@@ -5,7 +5,7 @@ Everything here works on plain Python data: a class is a tuple of concept rows, 
 solver's bitsets, memo, splits or bounds; the only thing imported from the package under test is
 nothing at all (learners under test are passed in by the caller).
 
-* :func:`opt_brute` -- the recurrence of seed 000 / DESIGN.md:
+* :func:`opt_brute` -- the recurrence of [Rivest94] / DESIGN.md:
   Opt(V) = -1 if V is empty; 0 if no point splits V; else max over splitting x of
   1 + min(Opt(V_x^0), Opt(V_x^1)).
 * :func:`vc_brute` -- the largest set of points shattered by the class.
@@ -13,6 +13,10 @@ nothing at all (learners under test are passed in by the caller).
   (predict_one / learn_one / state_key, deep-copied at every branch).
 * :class:`HalvingBrute`, :class:`FirstConsistentBrute` -- tiny reference learners for checking the
   adversary itself.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
 """
 
 from __future__ import annotations

@@ -5,6 +5,13 @@ The references use plain lists and floats (or Fractions where floats would round
 round on random streams. Labels in these streams are arbitrary (not necessarily realizable) for the
 vector learners, so every branch of every rule is exercised; the class-based learners get realizable
 streams (they refuse the others).
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [15-859B] "15-859(B) Machine Learning Theory, 01/20/10: Online learning contd"
+.. [Roth] "Machine Learning (Notes from Prof. Dan Roth's Lectures at UIUC): Part 1" (2015)
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
 """
 
 from __future__ import annotations
@@ -40,8 +47,8 @@ SETTINGS = settings(max_examples=60, deadline=None, database=None, suppress_heal
 
 # ---------------------------------------------------------------------------------------- references
 class RefWinnow:
-    """Winnow from 002/004/000 with list weights: threshold, factor, strict or not, halve or zero,
-    and an optional floor (003's Winnow-R)."""
+    """Winnow from [15-859B]/[OnlineAlgs]/[Rivest94] with list weights: threshold, factor, strict or not, halve or zero,
+    and an optional floor ([Roth]'s Winnow-R)."""
 
     def __init__(self, n, alpha, theta, strict, zero, floor=None):
         self.w = [1.0 if isinstance(alpha, float) else Fraction(1)] * n

@@ -1,4 +1,14 @@
-"""Each learner against a trace worked by hand from its seed: every prediction and every weight."""
+"""Each learner against a trace worked by hand from its seed: every prediction and every weight.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [Mehta] Mehta, "Machine Learning Theory (CSC 431/531), Lecture 2: Realizable case and the Mistake Bound
+   Model"
+.. [15-859B] "15-859(B) Machine Learning Theory, 01/20/10: Online learning contd"
+.. [Roth] "Machine Learning (Notes from Prof. Dan Roth's Lectures at UIUC): Part 1" (2015)
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
+"""
 
 from __future__ import annotations
 
@@ -8,6 +18,7 @@ from fractions import Fraction as F
 import pytest
 
 from solvers.concept_class import ConceptClass
+from solvers.seeds import cite
 from solvers.learners import (
     CON,
     ELIM,
@@ -38,7 +49,7 @@ def run(L, trace):
 
 # ---------------------------------------------------------------------------------------- Winnow
 def test_winnow_example_of_seed_004():
-    """004: target x1 v x2, theta = 2, beta = 2, w0 = (1,1,1,1)."""
+    """[OnlineAlgs]: target x1 v x2, theta = 2, beta = 2, w0 = (1,1,1,1)."""
     L = Winnow(4, alpha=2, theta=2, demotion="divide")
     assert L.w == (1, 1, 1, 1)
     # x1 = (0,0,1,1), negative: w.x = 2 >= 2, a false positive: demotion.
@@ -59,7 +70,7 @@ def test_winnow_example_of_seed_004():
 
 
 def test_winnow1_of_seed_000():
-    """000: Theta = n/2 = 2, predict 1 iff w.x > 2, double on promotion, zero on elimination; target x1."""
+    """[Rivest94]: Theta = n/2 = 2, predict 1 iff w.x > 2, double on promotion, zero on elimination; target x1."""
     run(Winnow1(4), [
         ((1, 1, 0, 0), 1, 0, lambda L: L.w == (2, 2, 1, 1)),   # w.x = 2 is not > 2: promotion
         ((0, 1, 1, 0), 0, 1, lambda L: L.w == (2, 0, 0, 1)),   # w.x = 3 > 2: elimination
@@ -76,7 +87,7 @@ def L_bound(L, **kw):
 
 
 def test_winnow2_of_seed_002():
-    """002: threshold n = 4, output + iff w.x >= 4, double / halve; target x1 v x2."""
+    """[15-859B]: threshold n = 4, output + iff w.x >= 4, double / halve; target x1 v x2."""
     run(Winnow2(4), [
         ((1, 0, 0, 0), 1, 0, lambda L: L.w == (2, 1, 1, 1)),
         ((1, 0, 0, 0), 1, 0, lambda L: L.w == (4, 1, 1, 1)),
@@ -91,7 +102,7 @@ def test_winnow2_of_seed_002():
 
 
 def test_winnow_r_of_seed_003_never_below_half():
-    """003: Winnow-R is Winnow whose weights never go below 1/2 (Winnow2 itself goes to 1/4)."""
+    """[Roth]: Winnow-R is Winnow whose weights never go below 1/2 (Winnow2 itself goes to 1/4)."""
     seq = [((1, 1), 0), ((1, 0), 1), ((1, 0), 1), ((1, 1), 0)]
     R, W = WinnowR(2), Winnow2(2)
     for x, y in seq:
@@ -103,13 +114,13 @@ def test_winnow_r_of_seed_003_never_below_half():
 
 
 def test_balanced_winnow_of_seed_003():
-    """003: promotion if y = 1 but (w+ - w-).x <= theta, demotion if y = 0 but (w+ - w-).x >= theta."""
+    """[Roth]: promotion if y = 1 but (w+ - w-).x <= theta, demotion if y = 0 but (w+ - w-).x >= theta."""
     L = BalancedWinnow(2, theta=F(3, 2))
     assert L.predict_one((1, 0)) == 0                    # 0 is not > 3/2
     L.learn_one((1, 0), 1)                               # promotion of x1
     assert (L.wp, L.wm) == ((2, 1), (F(1, 2), 1))
     assert L.score((1, 0)) == F(3, 2)
-    # At the threshold exactly it predicts 0, and 003's demotion rule (>= theta) still fires on label 0.
+    # At the threshold exactly it predicts 0, and [Roth]'s demotion rule (>= theta) still fires on label 0.
     assert L.predict_one((1, 0)) == 0
     L.learn_one((1, 0), 0)
     assert (L.wp, L.wm) == ((1, 1), (1, 1))
@@ -119,11 +130,11 @@ def test_balanced_winnow_of_seed_003():
     assert (L.wp, L.wm) == ((4, 1), (F(1, 4), 1))
     assert L.predict_one((1, 0)) == 1
     b = L.mistake_bound()
-    assert b.value == math.inf and b.formula == "no bound stated in 003"
+    assert b.value == math.inf and b.formula == "none stated"
 
 
 def test_winnow_k_of_r_of_seed_002():
-    """002: epsilon = 1/(2k); k = 1: multiply / divide by 3/2, threshold n = 3; target x1 (1 of {x1})."""
+    """[15-859B]: epsilon = 1/(2k); k = 1: multiply / divide by 3/2, threshold n = 3; target x1 (1 of {x1})."""
     run(WinnowKofR(3, k=1), [
         ((1, 1, 0), 1, 0, lambda L: L.w == (F(3, 2), F(3, 2), 1)),      # 2 < 3
         ((1, 0, 1), 1, 0, lambda L: L.w == (F(9, 4), F(3, 2), F(3, 2))),  # 5/2 < 3
@@ -138,7 +149,7 @@ def test_winnow_k_of_r_of_seed_002():
 
 # ---------------------------------------------------------------------------------------- Perceptron
 def test_perceptron_of_seed_001():
-    """001: w0 = 0, predict sgn(<w, x>) with sgn(0) = +1, w += y x on a mistake."""
+    """[Mehta]: w0 = 0, predict sgn(<w, x>) with sgn(0) = +1, w += y x on a mistake."""
     run(Perceptron(2), [
         ((1, 2), 0, 1, lambda L: L.w == (-1, -2)),   # <0, x> = 0 -> +1: a mistake on a negative
         ((2, -1), 1, 1, lambda L: L.w == (-1, -2)),  # <w, x> = 0 -> +1: right, no update
@@ -159,9 +170,9 @@ def test_perceptron_margin_of_seed_003_updates_inside_the_margin():
 
 
 def test_perceptron_example_of_seed_004():
-    """004's figure: w1 = w2 = (0, 0), w3 = (-1, 0), w4 = (-0.2, 0.6). The points are read back from the
+    """[OnlineAlgs]'s figure: w1 = w2 = (0, 0), w3 = (-1, 0), w4 = (-0.2, 0.6). The points are read back from the
     weights: the first example is predicted right (a positive, as sgn(0) = +1), then x = (1, 0) with
-    label -1 and x = (0.8, 0.6) with label +1 (|x| = 1, as 004 assumes)."""
+    label -1 and x = (0.8, 0.6) with label +1 (|x| = 1, as [OnlineAlgs] assumes)."""
     L = Perceptron(2)
     seq = [((F(3, 5), F(4, 5)), 1), ((1, 0), 0), ((F(4, 5), F(3, 5)), 1)]
     ws = [L.w]
@@ -174,13 +185,13 @@ def test_perceptron_example_of_seed_004():
 def test_perceptron_bounds():
     L = Perceptron(3)
     assert L.mistake_bound(R=1, gamma=F(1, 4)).value == 16
-    # 004's hinge bound with |x| <= 1: 1/gamma^2 + (2/gamma) TD
+    # [OnlineAlgs]'s hinge bound with |x| <= 1: 1/gamma^2 + (2/gamma) TD
     assert L.mistake_bound(R=1, gamma=F(1, 2), TD=3).value == 4 + 12
     assert L.mistake_bound(R=2, gamma=F(1, 2), TD=3).value == 16 + 12
     assert L.mistake_bound(R=1, gamma=F(1, 2), D2=1).value == 16   # (1 + 1)^2 / (1/4)
     assert Perceptron(3, margin=1).mistake_bound(R=1, gamma=1).value == 3   # (R^2 + 2 margin)/gamma^2
     b = L.mistake_bound(R=1, gamma=F(1, 2), TD=1)
-    assert b.source == "004_fa953fd58877f776.txt"
+    assert b.source == cite("OnlineAlgs", 'slide "Perceptron - Performance" (unrealizable case)')
     with pytest.raises(ValueError):
         L.mistake_bound(R=1)
     with pytest.raises(ValueError):
@@ -191,7 +202,7 @@ def test_perceptron_bounds():
 
 # ---------------------------------------------------------------------------------------- elimination
 def test_conjunction_elimination_of_seed_001():
-    """001: start from x1 x2 x3 x4; a false negative removes the variables that are 0; target x1 x3."""
+    """[Mehta]: start from x1 x2 x3 x4; a false negative removes the variables that are 0; target x1 x3."""
     run(ConjunctionElimination(4), [
         ((1, 1, 1, 1), 1, 1, lambda L: L.hypothesis() == "x1 x2 x3 x4"),
         ((1, 0, 1, 0), 1, 0, lambda L: L.hypothesis() == "x1 x3"),
@@ -202,7 +213,7 @@ def test_conjunction_elimination_of_seed_001():
 
 
 def test_elim_of_seed_004():
-    """004: L1 = all 2n literals; each negative example deletes the literals it satisfies; the first
+    """[OnlineAlgs]: L1 = all 2n literals; each negative example deletes the literals it satisfies; the first
     mistake deletes n of them. Target z1 v ~z3."""
     L = ELIM(3)
     assert L.hypothesis() == "z1 v ~z1 v z2 v ~z2 v z3 v ~z3"
@@ -224,14 +235,14 @@ def test_halving_majority_with_ties_to_1():
     L = Halving(C)
     assert L.predict_one((0,)) == 0   # 1 of 4 say 1
     assert L.predict_one((1,)) == 1   # 3 of 4
-    assert L.predict_one((2,)) == 1   # 2 of 4: a tie goes to 1 (001's MV: >= |F|/2)
+    assert L.predict_one((2,)) == 1   # 2 of 4: a tie goes to 1 ([Mehta]'s MV: >= |F|/2)
     L.learn_one((2,), 0)              # V = {110, 010}: a mistake, V halved
     assert L.V.bit_count() == 2
     assert L.predict_one((0,)) == 1   # 1 of 2: tie
     assert L.predict_one((1,)) == 1
     L.learn_one((0,), 0)
     assert L.V.bit_count() == 1
-    assert Halving(C).mistake_bound() == Bound(2, "floor(log2 |C|)", "004_fa953fd58877f776.txt")
+    assert Halving(C).mistake_bound() == Bound(2, "floor(log2 |C|)", cite("OnlineAlgs", 'slide "HAL - halving algorithm"'))
     assert Halving(ConceptClass.from_matrix([[0, 0], [0, 1], [1, 0]])).mistake_bound().value == 1
 
 
@@ -278,7 +289,7 @@ def test_weighted_majority_trace():
     L = WeightedMajority(experts, beta=F(1, 2))
     b = L.mistake_bound(m=1)
     assert b.value == pytest.approx((math.log(3) + math.log(2)) / math.log(4 / 3))
-    assert "not in the seeds" in b.formula
+    assert "not in the lecture notes" in b.formula
 
 
 def test_randomized_weighted_majority_weights_and_draws():

@@ -1,5 +1,10 @@
 """The optimal learner SOA: its prediction rule against the brute-force Opt, its worst case against the
-exhaustive adversary, realizability, state keys and its mistake bound."""
+exhaustive adversary, realizability, state keys and its mistake bound.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+"""
 
 from __future__ import annotations
 
@@ -32,7 +37,7 @@ SETTINGS = settings(max_examples=100, deadline=None, database=None, suppress_hea
 
 
 def brute_prediction(V: frozenset, j: int, n_points: int) -> int:
-    """Seed 000, 2.3.3: predict 1 iff Opt(xi_1(V, x)) >= Opt(xi_0(V, x)), with Opt(empty) = -1."""
+    """[Rivest94], 2.3.3: predict 1 iff Opt(xi_1(V, x)) >= Opt(xi_0(V, x)), with Opt(empty) = -1."""
     V0, V1 = split_rows(V, j)
     return int(opt_of(V1, n_points) >= opt_of(V0, n_points))
 
@@ -87,7 +92,7 @@ def test_rule_ties_go_to_one():
 
 
 def test_rule_not_majority():
-    """Seed 000's example: singletons over many points. Halving would predict 1 only with a majority;
+    """[Rivest94]'s example: singletons over many points. Halving would predict 1 only with a majority;
     SOA predicts 0 (Opt(V^1) = 0 < Opt(V^0) = 1) and so errs at most once."""
     N = 8
     rows = [[int(i == j) for j in range(N)] for i in range(N)] + [[0] * N]
