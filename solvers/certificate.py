@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ._jsontext import loads
+
 __all__ = ["MistakeTree", "verify_tree", "verify_upper", "load_tree", "TreeError", "ProofTooLarge"]
 
 
@@ -109,12 +111,24 @@ class MistakeTree:
 
 
 def load_tree(path) -> dict:
-    """Read a tree JSON file, with one-line errors for what is wrong."""
+    """Read a certificate JSON file (a mistake tree, an upper-bound certificate or a witness), with
+    one-line errors for what is wrong.
+
+    Raises
+    ------
+    TreeError
+        If the file is missing, not JSON, or nested deeper than littlestone reads
+        (:data:`solvers._jsontext.MAX_NESTING` levels; a mistake tree of depth d is nested d + 2 levels).
+    """
     p = Path(path)
     if not p.exists():
         raise TreeError(f"file {str(p)!r} does not exist; give the path of a tree JSON file")
+    if p.is_dir():
+        raise TreeError(f"{str(p)!r} is a directory; give the path of a tree JSON file")
     try:
-        data = json.loads(p.read_text())
+        data = loads(p.read_text(), p, error=TreeError,
+                     hint="certificates are shallow: a mistake tree of depth d is nested d + 2 levels "
+                          "(and needs 2^d concepts), a witness or an upper-bound certificate 4")
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise TreeError(f"{p}: not valid JSON ({e})") from None
     return data

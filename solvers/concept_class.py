@@ -19,6 +19,8 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
+from ._jsontext import loads
+
 __all__ = ["ConceptClass"]
 
 
@@ -135,7 +137,7 @@ class ConceptClass:
         suffix = p.suffix.lower()
         if suffix == ".json":
             try:
-                data = json.loads(p.read_text())
+                data = loads(p.read_text(), p, hint='a class file is {"matrix": [[0,1,...],...]}, nested 2 levels')
             except (json.JSONDecodeError, UnicodeDecodeError) as e:
                 raise ValueError(f"{p}: not valid JSON ({e}); write {{\"matrix\": [[0,1,...],...]}}") from None
             if isinstance(data, list):

@@ -326,3 +326,26 @@ def test_load_tree_errors(tmp_path):
     with pytest.raises(TreeError) as ei:
         load_tree(p)
     assert "\n" not in str(ei.value)
+    with pytest.raises(TreeError, match="is a directory"):
+        load_tree(tmp_path)
+
+
+# ---------------------------------------------------------------------------------------- deep files
+def deep_tree_text(levels: int) -> str:
+    """A tree JSON nested ``levels + 1`` levels deep (always point 0, the 0-branch goes down), built
+    as text: ``json.dumps`` itself would hit the recursion limit."""
+    return (f'{{"depth": {levels}, "root": ' + '{"point": 0, "0": ' * levels + "null"
+            + ', "1": null}' * levels + "}")
+
+
+@pytest.mark.parametrize("levels", [5000, 100000])
+def test_load_tree_refuses_a_file_nested_too_deep(tmp_path, levels):
+    p = tmp_path / "deep.json"
+    p.write_text(deep_tree_text(levels))
+    with pytest.raises(TreeError) as ei:
+        load_tree(p)
+    text = str(ei.value)
+    assert "\n" not in text and len(text) < 400
+    assert f"nested {levels + 1} levels deep" in text and "at most" in text
+    p.write_text('{"depth": 0, "root": null, "note": "' + "[" * levels + '\\" {{{"}')  # brackets in a string
+    assert load_tree(p)["note"] == "[" * levels + '" {{{'

@@ -1,0 +1,74 @@
+"""The CLI at its limits: files nested deeper than Python's recursion limit, large class files (progress),
+and the memo's memory limit (``opt --memory``).
+
+Deep files are written as text (``json.dumps`` would itself recurse) and checked through a subprocess, the
+way a user meets them: one line, exit code 1 or 2, never a traceback or an "internal error RecursionError".
+"""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def nested(n: int) -> str:
+    return "[" * n + "]" * n
+
+
+def deep_tree(n: int) -> str:
+    return f'{{"depth": {n}, "root": ' + '{"point": 0, "0": ' * n + "null" + ', "1": null}' * n + "}"
+
+
+def deep_proof(n: int) -> str:
+    return '{"kind": "upper-bound", "bound": 2, "entries": [{"path": [' + nested(n) + '], "bound": 1}]}'
+
+
+def deep_witness(n: int) -> str:
+    return ('{"kind": "witness", "learner": {"name": "halving", "params": {}}, '
+            '"class": {"family": "thresholds", "params": {"N": 7}}, '
+            '"sequence": [{"x": ' + nested(n) + ', "y": 0}], "mistakes": 0}')
+
+
+def deep_class(n: int) -> str:
+    return '{"matrix": [[0, 1], [1, ' + nested(n) + "]]}"
+
+
+def run_cli(*argv):
+    return subprocess.run([sys.executable, "-m", "adversary", *map(str, argv)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+def assert_one_clean_line(r):
+    assert r.returncode in (1, 2), (r.returncode, r.stdout[:300], r.stderr[:300])
+    lines = (r.stdout + r.stderr).strip().splitlines()
+    assert len(lines) == 1, lines[:5]
+    for word in ("RecursionError", "Traceback", "internal error"):
+        assert word not in lines[0]
+    assert len(lines[0]) < 500, lines[0][:600]
+    return lines[0]
+
+
+@pytest.mark.parametrize("levels", [5000, 100000])
+def test_verify_a_tree_nested_too_deep(tmp_path, levels):
+    p = tmp_path / "deep.json"
+    p.write_text(deep_tree(levels))
+    line = assert_one_clean_line(run_cli("verify", p, "thresholds", "N=7"))
+    assert "levels deep" in line
+
+
+@pytest.mark.parametrize("make, extra", [(deep_proof, ["thresholds", "N=7"]), (deep_witness, [])])
+def test_verify_a_proof_or_witness_nested_too_deep(tmp_path, make, extra):
+    p = tmp_path / "deep.json"
+    p.write_text(make(5000))
+    line = assert_one_clean_line(run_cli("verify", p, *extra))
+    assert "levels deep" in line
+
+
+def test_a_class_file_nested_too_deep(tmp_path):
+    p = tmp_path / "deep.json"
+    p.write_text(deep_class(5000))
+    line = assert_one_clean_line(run_cli("opt", "--matrix", p))
+    assert "levels deep" in line
