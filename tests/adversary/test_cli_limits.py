@@ -72,3 +72,11 @@ def test_a_class_file_nested_too_deep(tmp_path):
     p.write_text(deep_class(5000))
     line = assert_one_clean_line(run_cli("opt", "--matrix", p))
     assert "levels deep" in line
+
+
+def test_verify_a_deep_but_readable_tree(tmp_path):
+    """Nested 151 levels: read, then refused as deeper than any tree of an 8-concept class."""
+    p = tmp_path / "t.json"
+    p.write_text(deep_tree(150))
+    line = assert_one_clean_line(run_cli("verify", p, "thresholds", "N=7"))
+    assert line.startswith("FAILED: the tree claims depth 150")
