@@ -501,7 +501,8 @@ def _run_verify(args) -> int:
     kind = _certificate_kind(data)
     check = VERIFIERS.get(kind)
     if check is None:
-        raise CLIError(f"{args.file} has kind {kind!r}; verify knows {', '.join(repr(k) for k in VERIFIERS)}")
+        shown = repr(kind) if len(kind) <= 60 else repr(kind[:57]) + "..."
+        raise CLIError(f"{args.file} has kind {shown}; verify knows {', '.join(repr(k) for k in VERIFIERS)}")
     return check(args, data)
 
 

@@ -80,3 +80,13 @@ def test_verify_a_deep_but_readable_tree(tmp_path):
     p.write_text(deep_tree(150))
     line = assert_one_clean_line(run_cli("verify", p, "thresholds", "N=7"))
     assert line.startswith("FAILED: the tree claims depth 150")
+
+
+def test_verify_an_unknown_huge_kind_in_a_short_line(tmp_path, capsys):
+    from adversary.cli import main
+
+    p = tmp_path / "k.json"
+    p.write_text('{"kind": "' + "x" * 100000 + '"}')
+    assert main(["verify", str(p)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1 and len(err) < 300 and "has kind 'xxx" in err
