@@ -90,3 +90,31 @@ def test_verify_an_unknown_huge_kind_in_a_short_line(tmp_path, capsys):
     assert main(["verify", str(p)]) == 2
     out, err = capsys.readouterr()
     assert out == "" and len(err.splitlines()) == 1 and len(err) < 300 and "has kind 'xxx" in err
+
+
+# ------------------------------------------------------------------------------------ large class files
+def big_csv(path: Path, mb: float = 10.5) -> Path:
+    """A .csv of more than ``mb`` MB whose rows repeat 4 thresholds over 2000 points (so the class,
+    duplicates merged, has 4 concepts and solves at once)."""
+    n = 2000
+    patterns = [",".join("1" if j >= t else "0" for j in range(n)) + "\n" for t in (0, 500, 1000, 1500)]
+    rows = int(mb * 1e6 / len(patterns[0])) + 1
+    path.write_text("".join(patterns[i % 4] for i in range(rows)))
+    return path
+
+
+def test_progress_callback_of_from_file(tmp_path):
+    """from_file reports (bytes so far, size) for .csv and .json, ending at the size."""
+    import json
+
+    from solvers.concept_class import ConceptClass
+
+    p = big_csv(tmp_path / "big.csv", mb=3)
+    q = tmp_path / "big.json"
+    q.write_text(json.dumps({"matrix": ConceptClass.from_file(p).matrix.astype(int).tolist() * 700}))
+    for path in (p, q):
+        calls = []
+        C = ConceptClass.from_file(path, progress=lambda done, total: calls.append((done, total)))
+        size = path.stat().st_size
+        assert len(C) == 4 and calls[0] == (0, size) and calls[-1] == (size, size) and len(calls) >= 3
+        assert all(a[0] <= b[0] for a, b in zip(calls, calls[1:]))
