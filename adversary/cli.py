@@ -72,13 +72,13 @@ def _note(message) -> None:
 
 
 class _Progress:
-    """Progress on stderr: at most once a second and only after the first second; one updating line when
-    stderr is a terminal, plain lines otherwise; nothing when disabled (``--quiet``)."""
+    """Progress on stderr: at most once a second and only after the first ``delay`` seconds (default 1);
+    one updating line when stderr is a terminal, plain lines otherwise; nothing when disabled (``--quiet``)."""
 
-    def __init__(self, enabled: bool = True):
+    def __init__(self, enabled: bool = True, *, delay: float = 1.0):
         self.enabled = enabled
         self.t0 = time.monotonic()
-        self.next = self.t0 + 1.0
+        self.next = self.t0 + delay
         self.dirty = False
 
     def elapsed(self) -> float:
@@ -211,17 +211,44 @@ def _add_class_source(p, *, what: str = "the class") -> None:
     p.add_argument("--matrix", metavar="FILE", help=f"read {what} from a .json, .csv or .npy 0/1 matrix instead")
 
 
-def _load_class(args):
-    """The class named by ``FAMILY k=v ...`` or ``--matrix FILE``: (C, label, family, params)."""
+BIG_FILE = 10 * 10**6  # class files larger than this (bytes) show progress while they load
+
+
+def _read_class_file(path: str, *, quiet: bool = False):
+    """``ConceptClass.from_file(path)`` (its ValueError says what is wrong with the file); a file larger
+    than :data:`BIG_FILE` reports its progress on stderr, unless ``quiet``."""
     from solvers.concept_class import ConceptClass
 
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        size = 0  # from_file says what is wrong
+    if quiet or size <= BIG_FILE:
+        return ConceptClass.from_file(path)
+    bar = _Progress(delay=0.0)
+
+    def progress(done: int, total: int) -> None:
+        if done == 0:
+            bar.show(f"{PROG}: reading {path} ({total / 1e6:.1f} MB)")
+        else:
+            bar.show(f"{PROG}: reading {path}: {100 * done // total}% ({done / 1e6:.1f} of {total / 1e6:.1f} MB), "
+                     f"{bar.elapsed():.0f} s")
+
+    try:
+        return ConceptClass.from_file(path, progress=progress)
+    finally:
+        bar.close()
+
+
+def _load_class(args):
+    """The class named by ``FAMILY k=v ...`` or ``--matrix FILE``: (C, label, family, params)."""
     target = list(args.target)
     if args.matrix is not None and target:
         raise CLIError(f"give either a FAMILY with parameters or --matrix FILE, not both (got {target[0]!r} and --matrix)")
     if args.matrix is None and not target:
         raise CLIError("give a class: a FAMILY with k=v parameters (see 'littlestone families') or --matrix FILE")
     if args.matrix is not None:
-        C = ConceptClass.from_file(args.matrix)  # ValueError says what is wrong with the file
+        C = _read_class_file(args.matrix, quiet=getattr(args, "quiet", False))
         return C, f"matrix {args.matrix}", C.family, dict(C.params)
     name, items = target[0], target[1:]
     _check_family(name)
@@ -291,7 +318,7 @@ def _add_opt(p) -> None:
     p.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="worker processes (default 1)")
     p.add_argument("--engine", choices=("auto", "search", "table"), default="auto",
                    help="search over version spaces, the 3^N table for classes over <= 17 distinct points, or auto (default)")
-    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr (nor while reading a large --matrix file)")
 
 
 def _check_output_path(path: str, formats, what: str) -> Path:
@@ -626,7 +653,6 @@ def _margin_value(text: str):
 def _attack_class(args):
     """The class of ``attack``: (class object or spec, label)."""
     from adversary.game import MARGIN_FAMILY, load_class
-    from solvers.concept_class import ConceptClass
 
     given = list(args.cls or [])
     if args.matrix is not None and given:
@@ -634,7 +660,7 @@ def _attack_class(args):
     if args.matrix is None and not given:
         raise CLIError("give a class: --class FAMILY k=v ... (see 'littlestone families') or --matrix FILE")
     if args.matrix is not None:
-        C = ConceptClass.from_file(args.matrix)
+        C = _read_class_file(args.matrix, quiet=args.quiet)
         return C, f"matrix {args.matrix}"
     name, items = given[0], given[1:]
     if name == MARGIN_FAMILY:

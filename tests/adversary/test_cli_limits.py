@@ -103,6 +103,21 @@ def big_csv(path: Path, mb: float = 10.5) -> Path:
     return path
 
 
+def test_reading_a_large_class_file_shows_progress_unless_quiet(tmp_path, capsys):
+    from adversary.cli import main
+
+    p = big_csv(tmp_path / "big.csv")
+    assert main(["opt", "--matrix", str(p), "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert '"opt": 2' in out and '"concepts": 4' in out
+    lines = err.splitlines()
+    assert lines and lines[0] == f"littlestone: reading {p} (10.5 MB)", err
+    assert all(line.startswith(f"littlestone: reading {p}") for line in lines), err
+    assert main(["opt", "--matrix", str(p), "--json", "--quiet"]) == 0  # --quiet: nothing on stderr
+    out, err = capsys.readouterr()
+    assert '"opt": 2' in out and err == ""
+
+
 def test_progress_callback_of_from_file(tmp_path):
     """from_file reports (bytes so far, size) for .csv and .json, ending at the size."""
     import json
