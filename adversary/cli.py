@@ -4,12 +4,13 @@ Commands (DESIGN.md, section CLI)::
 
     littlestone families [--json]
     littlestone opt FAMILY k=v ... | --matrix FILE  [--json] [--tree OUT] [--time-limit S] [--jobs N]
-                    [--engine auto|search|table] [--quiet]
+                    [--engine auto|search|table] [--memory GB] [--quiet]
     littlestone export FAMILY k=v ... | --matrix FILE  [-o FILE.json]
     littlestone learners [--json]
     littlestone verify TREE.json (FAMILY k=v ... | --matrix FILE)
     littlestone verify WITNESS.json [--exact]
     littlestone table FAMILY [k=v ...] --grid n=2..8 k=1..3  [--format md|csv|json] [--time-limit S] [--jobs N]
+                      [--memory GB]
     littlestone attack LEARNER [k=v ...] (--class FAMILY [k=v ...] | --matrix FILE)
                        [--strategy exact|tree|beam|mcts|local|geometric|auto] [--time-limit S] [--seed N]
                        [--jobs N] [--json] [--witness OUT.json] [--quiet]
@@ -150,6 +151,42 @@ def _positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text} workers is not possible; give a number of worker processes >= 1")
     return value
+
+
+GIB = 2**30
+
+
+def _memory_gb(text: str) -> float:
+    """``--memory GB``: a positive number of GB (2^30 bytes), at most the machine's memory."""
+    from solvers.opt import physical_memory
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of GB; give e.g. 8 or 0.5") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} GB is not a finite positive amount of memory; give a number of GB > 0, e.g. 0.5")
+    total = physical_memory()
+    if total is not None and value * GIB > total:
+        most = math.floor(total / GIB * 10) / 10
+        raise argparse.ArgumentTypeError(f"{text} GB is more than this machine's memory ({total / GIB:.2f} GB); "
+                                         f"give at most {most:g}")
+    return value
+
+
+def _memory_help(what: str) -> str:
+    from solvers.opt import default_memo_bytes, physical_memory
+
+    default = f"{default_memo_bytes() / GIB:.1f} GB, " + (
+        "half of this machine's memory" if physical_memory() is not None else "as this machine's memory is unknown")
+    return (f"memory the memo of the search may use{what}, in GB (2^30 bytes; default {default}); when it is full "
+            "the memo drops its older half, so the search slows down instead of running out of memory")
+
+
+def _memo_bytes(args) -> int | None:
+    """``--memory`` in bytes (None: the library's default)."""
+    gb = getattr(args, "memory", None)
+    return None if gb is None else max(1, int(gb * GIB))
 
 
 class _Parser(argparse.ArgumentParser):
@@ -318,6 +355,7 @@ def _add_opt(p) -> None:
     p.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="worker processes (default 1)")
     p.add_argument("--engine", choices=("auto", "search", "table"), default="auto",
                    help="search over version spaces, the 3^N table for classes over <= 17 distinct points, or auto (default)")
+    p.add_argument("--memory", type=_memory_gb, metavar="GB", help=_memory_help(""))
     p.add_argument("--quiet", action="store_true", help="no progress on stderr (nor while reading a large --matrix file)")
 
 
@@ -333,10 +371,10 @@ def _check_output_path(path: str, formats, what: str) -> Path:
     return p
 
 
-def _solve(C, *, time_limit, jobs, progress, engine="auto"):
+def _solve(C, *, time_limit, jobs, progress, engine="auto", memo_bytes=None):
     from solvers.opt import opt
 
-    return opt(C, time_limit=time_limit, jobs=jobs, progress=progress, engine=engine)
+    return opt(C, time_limit=time_limit, jobs=jobs, progress=progress, engine=engine, memo_bytes=memo_bytes)
 
 
 def _work_text(stats: dict) -> str:
@@ -359,7 +397,8 @@ def _run_opt(args) -> int:
         bar.show(f"{PROG} opt: {', '.join(parts)}, {bar.elapsed():.0f} s")
 
     try:
-        r = _solve(C, time_limit=args.time_limit, jobs=args.jobs, progress=progress, engine=args.engine)
+        r = _solve(C, time_limit=args.time_limit, jobs=args.jobs, progress=progress, engine=args.engine,
+                   memo_bytes=_memo_bytes(args))
     finally:
         bar.close()
     stopped = r.stats.get("stopped")
@@ -387,7 +426,8 @@ def _run_opt(args) -> int:
             "concepts": C.n_concepts, "points": C.n_points, "seconds": seconds,
             "log2_size": C.log2_size(), "family": family, "params": params,
             "matrix": args.matrix, "engine": r.stats.get("engine"), "nodes": r.stats.get("nodes"),
-            "memo": r.stats.get("memo"), "stopped": stopped,
+            "memo": r.stats.get("memo"), "evictions": r.stats.get("evictions"),
+            "memo_bytes": r.stats.get("memo_bytes"), "stopped": stopped,
             "tree": str(tree_path) if tree_path is not None and tree_error is None else None,
             "proof": str(proof_path) if proof_path is not None and proof_error is None else None,
         }
@@ -834,6 +874,7 @@ def _add_table(p) -> None:
     p.add_argument("--format", choices=("md", "csv", "json"), default="md", help="output format (default md)")
     p.add_argument("--time-limit", type=_positive_seconds, metavar="S", help="seconds per cell; a cell that runs out shows lo..hi")
     p.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="cells computed in parallel (joblib)")
+    p.add_argument("--memory", type=_memory_gb, metavar="GB", help=_memory_help(" in each cell"))
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
@@ -878,7 +919,7 @@ def _table_cells(name: str, fixed_items, grid_items) -> tuple[list[str], list[di
     return keys, cells
 
 
-def _table_cell(name: str, params: dict, time_limit, progress=None) -> dict:
+def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=None) -> dict:
     """One cell: make the class, solve it, its VC dimension. Runs in a joblib worker with --jobs.
     A cell whose parameters are impossible (``make`` raises) comes back as ``{"params", "skipped"}``."""
     from solvers.vc import vc_dimension
@@ -890,7 +931,7 @@ def _table_cell(name: str, params: dict, time_limit, progress=None) -> dict:
         return {"params": params, "skipped": _exc_text(e)}
     except MemoryError:
         return {"params": params, "skipped": "out of memory making the class; lower the parameters"}
-    r = _solve(C, time_limit=time_limit, jobs=1, progress=progress)
+    r = _solve(C, time_limit=time_limit, jobs=1, progress=progress, memo_bytes=memo_bytes)
     vc_lo, vc_hi = vc_dimension(C, time_limit=time_limit)
     # VC <= Opt (a shattered set of d points is a mistake tree of depth d): each bound tightens the other
     # when a cell ran out of time.
@@ -912,6 +953,7 @@ def _run_table(args) -> int:
     _check_family(name)
     keys, cells = _table_cells(name, fixed, args.grid)
     bar = _Progress(enabled=not args.quiet)
+    memo = _memo_bytes(args)
     results: list[dict] = []
     interrupted = False
     try:
@@ -919,13 +961,13 @@ def _run_table(args) -> int:
             from joblib import Parallel, delayed
 
             runs = Parallel(n_jobs=args.jobs, return_as="generator")(
-                delayed(_table_cell)(name, c, args.time_limit) for c in cells)
+                delayed(_table_cell)(name, c, args.time_limit, None, memo) for c in cells)
         else:
             def progress(info, _done=results):  # inside the cell being solved
                 bar.show(f"{PROG} table: cell {len(_done) + 1}/{len(cells)}: "
                          f"{_bounds_text(info.get('lower'), info.get('upper'))}, {bar.elapsed():.0f} s")
 
-            runs = (_table_cell(name, c, args.time_limit, progress) for c in cells)
+            runs = (_table_cell(name, c, args.time_limit, progress, memo) for c in cells)
         for row in runs:
             results.append(row)
             bar.show(f"{PROG} table: {len(results)}/{len(cells)} cells done, {bar.elapsed():.0f} s")

@@ -5,6 +5,7 @@ Deep files are written as text (``json.dumps`` would itself recurse) and checked
 way a user meets them: one line, exit code 1 or 2, never a traceback or an "internal error RecursionError".
 """
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -120,8 +121,6 @@ def test_reading_a_large_class_file_shows_progress_unless_quiet(tmp_path, capsys
 
 def test_progress_callback_of_from_file(tmp_path):
     """from_file reports (bytes so far, size) for .csv and .json, ending at the size."""
-    import json
-
     from solvers.concept_class import ConceptClass
 
     p = big_csv(tmp_path / "big.csv", mb=3)
@@ -133,3 +132,48 @@ def test_progress_callback_of_from_file(tmp_path):
         size = path.stat().st_size
         assert len(C) == 4 and calls[0] == (0, size) and calls[-1] == (size, size) and len(calls) >= 3
         assert all(a[0] <= b[0] for a, b in zip(calls, calls[1:]))
+
+
+# ------------------------------------------------------------------------------------ opt --memory
+@pytest.mark.parametrize("value, needle", [("0", "positive"), ("-1", "positive"), ("nan", "positive"), ("inf", "finite"),
+                                           ("abc", "not a number"), ("1e12", "more than this machine's memory")])
+@pytest.mark.parametrize("command", [["opt", "thresholds", "N=7"], ["table", "thresholds", "--grid", "N=2..3"]])
+def test_bad_memory_is_one_line(capsys, command, value, needle):
+    from adversary.cli import main
+
+    code = main([*command, f"--memory={value}"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and err.startswith("littlestone: error: "), err
+    assert needle in err
+
+
+def test_memory_help_states_the_default(capsys):
+    from adversary.cli import main
+    from solvers.opt import default_memo_bytes
+
+    assert main(["opt", "--help"]) == 0
+    out = " ".join(capsys.readouterr()[0].split())
+    assert f"default {default_memo_bytes() / 2**30:.1f} GB, half of this machine's memory" in out
+
+
+def test_small_memory_evicts_and_still_solves(capsys):
+    """intervals N=100: about 20,000 memo entries when the memo is free; 1 MB holds fewer than 2,000."""
+    from adversary.cli import main
+    from solvers.families import make
+    from solvers.opt import opt
+
+    assert main(["opt", "intervals", "N=100", "--memory", "0.001", "--json", "--quiet"]) == 0
+    r = json.loads(capsys.readouterr()[0])
+    assert r["memo_bytes"] == int(0.001 * 2**30) and r["evictions"] > 0
+    assert r["opt"] == opt(make("intervals", N=100)).value == 11
+
+
+def test_table_memory_per_cell(capsys, monkeypatch):
+    import adversary.cli as cli
+
+    limits = []
+    solve = cli._solve
+    monkeypatch.setattr(cli, "_solve", lambda C, **kw: limits.append(kw["memo_bytes"]) or solve(C, **kw))
+    assert cli.main(["table", "thresholds", "--grid", "N=3..4", "--memory", "0.001", "--format", "json", "--quiet"]) == 0
+    rows = json.loads(capsys.readouterr()[0])["rows"]
+    assert [r["opt"] for r in rows] == [2, 2] and limits == [int(0.001 * 2**30)] * 2
