@@ -4,12 +4,13 @@ Commands (DESIGN.md, section CLI)::
 
     littlestone families [--json]
     littlestone opt FAMILY k=v ... | --matrix FILE  [--json] [--tree OUT] [--time-limit S] [--jobs N]
-                    [--engine auto|search|table] [--quiet]
+                    [--engine auto|search|table] [--memory GB] [--quiet]
     littlestone export FAMILY k=v ... | --matrix FILE  [-o FILE.json]
     littlestone learners [--json]
     littlestone verify TREE.json (FAMILY k=v ... | --matrix FILE)
     littlestone verify WITNESS.json [--exact]
     littlestone table FAMILY [k=v ...] --grid n=2..8 k=1..3  [--format md|csv|json] [--time-limit S] [--jobs N]
+                      [--memory GB]
     littlestone attack LEARNER [k=v ...] (--class FAMILY [k=v ...] | --matrix FILE)
                        [--strategy exact|tree|beam|mcts|local|geometric|auto] [--time-limit S] [--seed N]
                        [--jobs N] [--json] [--witness OUT.json] [--quiet]
@@ -88,13 +89,13 @@ def _note(message) -> None:
 
 
 class _Progress:
-    """Progress on stderr: at most once a second and only after the first second; one updating line when
-    stderr is a terminal, plain lines otherwise; nothing when disabled (``--quiet``)."""
+    """Progress on stderr: at most once a second and only after the first ``delay`` seconds (default 1);
+    one updating line when stderr is a terminal, plain lines otherwise; nothing when disabled (``--quiet``)."""
 
-    def __init__(self, enabled: bool = True):
+    def __init__(self, enabled: bool = True, *, delay: float = 1.0):
         self.enabled = enabled
         self.t0 = time.monotonic()
-        self.next = self.t0 + 1.0
+        self.next = self.t0 + delay
         self.dirty = False
 
     def elapsed(self) -> float:
@@ -166,6 +167,42 @@ def _positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text} workers is not possible; give a number of worker processes >= 1")
     return value
+
+
+GIB = 2**30
+
+
+def _memory_gb(text: str) -> float:
+    """``--memory GB``: a positive number of GB (2^30 bytes), at most the machine's memory."""
+    from solvers.opt import physical_memory
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of GB; give e.g. 8 or 0.5") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} GB is not a finite positive amount of memory; give a number of GB > 0, e.g. 0.5")
+    total = physical_memory()
+    if total is not None and value * GIB > total:
+        most = math.floor(total / GIB * 10) / 10
+        raise argparse.ArgumentTypeError(f"{text} GB is more than this machine's memory ({total / GIB:.2f} GB); "
+                                         f"give at most {most:g}")
+    return value
+
+
+def _memory_help(what: str) -> str:
+    from solvers.opt import default_memo_bytes, physical_memory
+
+    default = f"{default_memo_bytes() / GIB:.1f} GB, " + (
+        "half of this machine's memory" if physical_memory() is not None else "as this machine's memory is unknown")
+    return (f"memory the memo of the search may use{what}, in GB (2^30 bytes; default {default}); when it is full "
+            "the memo drops its older half, so the search slows down instead of running out of memory")
+
+
+def _memo_bytes(args) -> int | None:
+    """``--memory`` in bytes (None: the library's default)."""
+    gb = getattr(args, "memory", None)
+    return None if gb is None else max(1, int(gb * GIB))
 
 
 class _Parser(argparse.ArgumentParser):
@@ -252,17 +289,44 @@ def _add_class_source(p, *, what: str = "the class") -> None:
     p.add_argument("--matrix", metavar="FILE", help=f"read {what} from a .json, .csv or .npy 0/1 matrix instead")
 
 
-def _load_class(args):
-    """The class named by ``FAMILY k=v ...`` or ``--matrix FILE``: (C, label, family, params)."""
+BIG_FILE = 10 * 10**6  # class files larger than this (bytes) show progress while they load
+
+
+def _read_class_file(path: str, *, quiet: bool = False):
+    """``ConceptClass.from_file(path)`` (its ValueError says what is wrong with the file); a file larger
+    than :data:`BIG_FILE` reports its progress on stderr, unless ``quiet``."""
     from solvers.concept_class import ConceptClass
 
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        size = 0  # from_file says what is wrong
+    if quiet or size <= BIG_FILE:
+        return ConceptClass.from_file(path)
+    bar = _Progress(delay=0.0)
+
+    def progress(done: int, total: int) -> None:
+        if done == 0:
+            bar.show(f"{PROG}: reading {path} ({total / 1e6:.1f} MB)")
+        else:
+            bar.show(f"{PROG}: reading {path}: {100 * done // total}% ({done / 1e6:.1f} of {total / 1e6:.1f} MB), "
+                     f"{bar.elapsed():.0f} s")
+
+    try:
+        return ConceptClass.from_file(path, progress=progress)
+    finally:
+        bar.close()
+
+
+def _load_class(args):
+    """The class named by ``FAMILY k=v ...`` or ``--matrix FILE``: (C, label, family, params)."""
     target = list(args.target)
     if args.matrix is not None and target:
         raise CLIError(f"give either a FAMILY with parameters or --matrix FILE, not both (got {target[0]!r} and --matrix)")
     if args.matrix is None and not target:
         raise CLIError("give a class: a FAMILY with k=v parameters (see 'littlestone families') or --matrix FILE")
     if args.matrix is not None:
-        C = ConceptClass.from_file(args.matrix)  # ValueError says what is wrong with the file
+        C = _read_class_file(args.matrix, quiet=getattr(args, "quiet", False))
         return C, f"matrix {args.matrix}", C.family, dict(C.params)
     name, items = target[0], target[1:]
     _check_family(name)
@@ -333,7 +397,8 @@ def _add_opt(p) -> None:
     p.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="worker processes (default 1)")
     p.add_argument("--engine", choices=("auto", "search", "table"), default="auto",
                    help="search over version spaces, the 3^N table for classes over <= 17 distinct points, or auto (default)")
-    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument("--memory", type=_memory_gb, metavar="GB", help=_memory_help(""))
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr (nor while reading a large --matrix file)")
 
 
 def _check_output_path(path: str, formats, what: str) -> Path:
@@ -429,10 +494,10 @@ def _cap_jobs(jobs: int, *, tasks: int | None = None) -> int:
     return cap
 
 
-def _solve(C, *, time_limit, jobs, progress, engine="auto"):
+def _solve(C, *, time_limit, jobs, progress, engine="auto", memo_bytes=None):
     from solvers.opt import opt
 
-    return opt(C, time_limit=time_limit, jobs=jobs, progress=progress, engine=engine)
+    return opt(C, time_limit=time_limit, jobs=jobs, progress=progress, engine=engine, memo_bytes=memo_bytes)
 
 
 def _work_text(stats: dict) -> str:
@@ -457,7 +522,8 @@ def _run_opt(args) -> int:
         bar.show(f"{PROG} opt: {', '.join(parts)}, {bar.elapsed():.0f} s")
 
     try:
-        r = _solve(C, time_limit=args.time_limit, jobs=jobs, progress=progress, engine=args.engine)
+        r = _solve(C, time_limit=args.time_limit, jobs=jobs, progress=progress, engine=args.engine,
+                   memo_bytes=_memo_bytes(args))
     finally:
         bar.close()
     stopped = r.stats.get("stopped")
@@ -485,7 +551,8 @@ def _run_opt(args) -> int:
             "concepts": C.n_concepts, "points": C.n_points, "seconds": seconds,
             "log2_size": C.log2_size(), "family": family, "params": params,
             "matrix": args.matrix, "engine": r.stats.get("engine"), "nodes": r.stats.get("nodes"),
-            "memo": r.stats.get("memo"), "stopped": stopped,
+            "memo": r.stats.get("memo"), "evictions": r.stats.get("evictions"),
+            "memo_bytes": r.stats.get("memo_bytes"), "stopped": stopped,
             "tree": str(tree_path) if tree_path is not None and tree_error is None else None,
             "proof": str(proof_path) if proof_path is not None and proof_error is None else None,
         }
@@ -631,7 +698,8 @@ def _run_verify(args) -> int:
     kind = _certificate_kind(data)
     check = VERIFIERS.get(kind)
     if check is None:
-        raise CLIError(f"{args.file} has kind {kind!r}; verify knows {', '.join(repr(k) for k in VERIFIERS)}")
+        shown = repr(kind) if len(kind) <= 60 else repr(kind[:57]) + "..."
+        raise CLIError(f"{args.file} has kind {shown}; verify knows {', '.join(repr(k) for k in VERIFIERS)}")
     return check(args, data)
 
 
@@ -755,7 +823,6 @@ def _margin_value(text: str):
 def _attack_class(args):
     """The class of ``attack``: (class object or spec, label)."""
     from adversary.game import MARGIN_FAMILY, load_class
-    from solvers.concept_class import ConceptClass
 
     given = list(args.cls or [])
     if args.matrix is not None and given:
@@ -763,7 +830,7 @@ def _attack_class(args):
     if args.matrix is None and not given:
         raise CLIError("give a class: --class FAMILY k=v ... (see 'littlestone families') or --matrix FILE")
     if args.matrix is not None:
-        C = ConceptClass.from_file(args.matrix)
+        C = _read_class_file(args.matrix, quiet=args.quiet)
         return C, f"matrix {args.matrix}"
     name, items = given[0], given[1:]
     if name == MARGIN_FAMILY:
@@ -945,6 +1012,7 @@ def _add_table(p) -> None:
                         "(default: none)")
     p.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
                    help="cells computed in parallel (joblib; at most the usable CPUs); rows then come as cells finish")
+    p.add_argument("--memory", type=_memory_gb, metavar="GB", help=_memory_help(" in each cell"))
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
@@ -992,7 +1060,7 @@ def _table_cells(name: str, fixed_items, grid_items) -> tuple[list[str], list[di
 OPT_SHARE = 0.8  # of a table cell's time limit, what Opt may use before the VC search has its turn
 
 
-def _table_cell(name: str, params: dict, time_limit, progress=None) -> dict:
+def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=None) -> dict:
     """One cell: make the class, solve it, its VC dimension, all within ``time_limit`` seconds together.
     Runs in a joblib worker with --jobs. A cell whose parameters are impossible (``make`` raises) comes
     back as ``{"params", "skipped"}``; one stopped by Ctrl-C has ``stopped == "interrupted"`` and the
@@ -1011,7 +1079,7 @@ def _table_cell(name: str, params: dict, time_limit, progress=None) -> dict:
     def left(share: float = 1.0):  # opt needs a positive limit; an exhausted cell still gets its cheap bounds
         return None if deadline is None else max((deadline - time.monotonic()) * share, 1e-3)
 
-    r = _solve(C, time_limit=left(OPT_SHARE), jobs=1, progress=progress)  # VC gets the rest
+    r = _solve(C, time_limit=left(OPT_SHARE), jobs=1, progress=progress, memo_bytes=memo_bytes)  # VC gets the rest
     stopped = r.stats.get("stopped")
     if stopped == "interrupted":
         vc_lo, vc_hi = 0, min(C.log2_size(), C.n_points)
@@ -1094,6 +1162,7 @@ def _run_table(args) -> int:
     keys, cells = _table_cells(name, fixed, args.grid)
     jobs = _cap_jobs(args.jobs, tasks=len(cells))
     bar = _Progress(enabled=not args.quiet)
+    memo = _memo_bytes(args)
     done: list[dict] = []  # finished cells, in the order they finished
     skipped: list[dict] = []
     interrupted = False
@@ -1118,13 +1187,13 @@ def _run_table(args) -> int:
             from joblib import Parallel, delayed
 
             runs = Parallel(n_jobs=jobs, return_as="generator_unordered")(
-                delayed(_table_cell)(name, c, args.time_limit) for c in cells)
+                delayed(_table_cell)(name, c, args.time_limit, None, memo) for c in cells)
         else:
             def progress(info, _done=done, _skipped=skipped):  # inside the cell being solved
                 bar.show(f"{PROG} table: cell {len(_done) + len(_skipped) + 1}/{len(cells)}: "
                          f"{_bounds_text(info.get('lower'), info.get('upper'))}, {bar.elapsed():.0f} s")
 
-            runs = (_table_cell(name, c, args.time_limit, progress) for c in cells)
+            runs = (_table_cell(name, c, args.time_limit, progress, memo) for c in cells)
         for row in runs:
             if "skipped" in row:
                 skipped.append(row)

@@ -98,6 +98,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from adversary.implicit import ImplicitFamily, prefers_implicit
+from solvers._jsontext import loads
 from solvers.concept_class import ConceptClass
 
 __all__ = [
@@ -790,7 +791,7 @@ def verify_witness(w, *, exact: bool = False) -> VerifyResult:
 def _verify(w, exact: bool) -> VerifyResult:
     if isinstance(w, (str, bytes)):
         try:
-            w = json.loads(w)
+            w = loads(w, "the witness", error=WitnessError, hint="a witness is nested about 5 levels")
         except (json.JSONDecodeError, UnicodeDecodeError) as e:
             raise WitnessError(f"malformed JSON: {e}") from None
     if not isinstance(w, dict):

@@ -15,13 +15,14 @@ from joblib import Parallel, delayed
 _WORKER_SOLVERS: dict = {}
 
 
-def _worker(C, key, d, moves, deadline_in):
+def _worker(C, key, d, moves, deadline_in, memo_bytes):
     from .opt import Solver, _Stop
 
     S = _WORKER_SOLVERS.get(key)
     if S is None:
         _WORKER_SOLVERS.clear()
-        S = _WORKER_SOLVERS[key] = Solver(C)
+        S = _WORKER_SOLVERS[key] = Solver(C, memo_bytes=memo_bytes)
+    S.memo_bytes = memo_bytes
     S._deadline = None if deadline_in is None else time.monotonic() + deadline_in
     V = S.full
     cols = C.columns
@@ -50,6 +51,7 @@ def solve_root_parallel(S, jobs: int, queries: list) -> tuple[int, int]:
     hi = min(hi, len(S.root_masks)) if n >= 2 else hi
     S._root_bounds = (lo, hi)
     key = C.fingerprint()
+    share = max(1, S.memo_bytes // jobs)  # the memo limit is shared by the workers
     with Parallel(n_jobs=jobs, backend="loky") as pool:
         while lo < hi:
             d = hi
@@ -67,7 +69,7 @@ def solve_root_parallel(S, jobs: int, queries: list) -> tuple[int, int]:
             left = None if S._deadline is None else S._deadline - time.monotonic()
             if left is not None and left <= 0:
                 raise _Stop()
-            answers = pool(delayed(_worker)(C, key, d, ch, left) for ch in chunks) if chunks else []
+            answers = pool(delayed(_worker)(C, key, d, ch, left, share) for ch in chunks) if chunks else []
             S.nodes += sum(a[2] for a in answers)
             yes = [a for a in answers if a[0] == "yes"]
             if yes:

@@ -25,6 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ._jsontext import loads
+
 __all__ = ["MistakeTree", "verify_tree", "verify_upper", "load_tree", "TreeError", "ProofTooLarge"]
 
 
@@ -55,7 +57,11 @@ class MistakeTree:
         return {"depth": self.depth, "root": self.root}
 
     def dumps(self) -> str:
-        return json.dumps(self.to_json(), separators=(",", ":"))
+        """The tree as compact JSON text (``json.dumps`` with ``separators=(",", ":")``)."""
+        try:
+            return json.dumps(self.to_json(), separators=(",", ":"))
+        except RecursionError:  # a hand-built tree deeper than the recursion limit: the same text, iteratively
+            return '{"depth":' + json.dumps(self.depth) + ',"root":' + _dumps_node(self.root) + "}"
 
     def save(self, path) -> None:
         Path(path).write_text(self.dumps() + "\n")
@@ -66,23 +72,23 @@ class MistakeTree:
         import networkx as nx
 
         G = nx.DiGraph(depth=self.depth)
-        counter = [0]
-
-        def add(node) -> int:
-            k = counter[0]
-            counter[0] += 1
+        # Iterative preorder (node 0 is the root, then its 0-subtree, then its 1-subtree), so that
+        # any depth works; entries are (node, parent number or None, edge label).
+        stack = [(self.root, None, None)]
+        k = 0
+        while stack:
+            node, parent, b = stack.pop()
             if node is None:
                 G.add_node(k, point=-1, label="leaf")
-                return k
-            j = node["point"]
-            text = str(self.C.points[j]) if self.C is not None else str(j)
-            G.add_node(k, point=j, label=text)
-            for b in ("0", "1"):
-                c = add(node[b])
-                G.add_edge(k, c, label=int(b))
-            return k
-
-        add(self.root)
+            else:
+                j = node["point"]
+                text = str(self.C.points[j]) if self.C is not None else str(j)
+                G.add_node(k, point=j, label=text)
+                stack.append((node["1"], k, 1))
+                stack.append((node["0"], k, 0))
+            if parent is not None:
+                G.add_edge(parent, k, label=b)
+            k += 1
         return G
 
     def to_dot(self) -> str:
@@ -113,13 +119,41 @@ class MistakeTree:
             raise ValueError(f"unknown tree format {ext!r}; use .json, .dot or .graphml")
 
 
+def _dumps_node(root) -> str:
+    """``json.dumps(root, separators=(",", ":"))`` for a tree node, without recursion."""
+    parts: list[str] = []
+    stack: list = [root]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):  # text queued between the children
+            parts.append(item)
+        elif item is None:
+            parts.append("null")
+        else:
+            parts.append('{"point":' + json.dumps(item["point"]) + ',"0":')
+            stack += ["}", item["1"], ',"1":', item["0"]]
+    return "".join(parts)
+
+
 def load_tree(path) -> dict:
-    """Read a tree JSON file, with one-line errors for what is wrong."""
+    """Read a certificate JSON file (a mistake tree, an upper-bound certificate or a witness), with
+    one-line errors for what is wrong.
+
+    Raises
+    ------
+    TreeError
+        If the file is missing, not JSON, or nested deeper than littlestone reads
+        (:data:`solvers._jsontext.MAX_NESTING` levels; a mistake tree of depth d is nested d + 2 levels).
+    """
     p = Path(path)
     if not p.exists():
         raise TreeError(f"file {str(p)!r} does not exist; give the path of a tree JSON file")
+    if p.is_dir():
+        raise TreeError(f"{str(p)!r} is a directory; give the path of a tree JSON file")
     try:
-        data = json.loads(p.read_text())
+        data = loads(p.read_text(), p, error=TreeError,
+                     hint="certificates are shallow: a mistake tree of depth d is nested d + 2 levels "
+                          "(and needs 2^d concepts), a witness or an upper-bound certificate 4")
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise TreeError(f"{p}: not valid JSON ({e})") from None
     return data
@@ -140,9 +174,13 @@ def verify_tree(tree: dict, C) -> int:
         raise TreeError('a tree is a JSON object {"depth": d, "root": node}')
     depth = tree["depth"]
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-        raise TreeError(f"depth {depth!r} is not a whole number >= 0")
+        raise TreeError(f"depth {_show(depth)} is not a whole number >= 0")
     M = np.asarray(C.matrix, dtype=bool)
     n_points = M.shape[1]
+    most = M.shape[0].bit_length() - 1  # 2^d paths realised by distinct concepts: d <= floor(log2 |C|)
+    if depth > most:
+        raise TreeError(f"the tree claims depth {_show(depth)}, but a class of {M.shape[0]} concepts has no mistake tree "
+                        f"deeper than floor(log2 {M.shape[0]}) = {most}")
     # Iterative walk: (node, mask of consistent concepts, depth so far, path for messages).
     stack = [(tree["root"], np.ones(M.shape[0], dtype=bool), 0, ())]
     while stack:
@@ -157,7 +195,7 @@ def verify_tree(tree: dict, C) -> int:
             raise TreeError(f'node after {_fmt(path)} is not null or {{"point": j, "0": ..., "1": ...}}')
         j = node["point"]
         if isinstance(j, bool) or not isinstance(j, int) or not 0 <= j < n_points:
-            raise TreeError(f"node after {_fmt(path)} names point {j!r}, not a column index 0..{n_points - 1}")
+            raise TreeError(f"node after {_fmt(path)} names point {_show(j)}, not a column index 0..{n_points - 1}")
         if level >= depth:
             raise TreeError(f"the tree is deeper than its stated depth {depth} (after {_fmt(path)})")
         col = M[:, j]
@@ -166,10 +204,23 @@ def verify_tree(tree: dict, C) -> int:
     return depth
 
 
-def _fmt(path) -> str:
+def _fmt(path, most: int = 12) -> str:
+    """``x3=0 x1=1`` for a path of labelled points (long paths shortened to their ends)."""
     if not path:
         return "the root"
-    return " ".join(f"x{j}={b}" for j, b in path)
+    steps = [f"x{j}={b}" for j, b in (path if len(path) <= most else (*path[:most - 3], *path[-3:]))]
+    if len(path) > most:
+        steps[most - 3:most - 3] = [f"... ({len(path)} labels in all) ..."]
+    return " ".join(steps)
+
+
+def _show(value, most: int = 60) -> str:
+    """``repr(value)`` cut to ``most`` characters (a value read from a file may be huge or deeply nested)."""
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):  # too deep, or an int with more digits than Python prints
+        return f"a {type(value).__name__} too large to show"
+    return text if len(text) <= most else text[:most - 3] + "..."
 
 
 # ---------------------------------------------------------------------------------------- upper bounds
@@ -201,12 +252,12 @@ def verify_upper(proof: dict, C) -> int:
     u = proof.get("bound")
     entries = proof.get("entries")
     if isinstance(u, bool) or not isinstance(u, int) or u < 0:
-        raise TreeError(f"bound {u!r} is not a whole number >= 0")
+        raise TreeError(f"bound {_show(u)} is not a whole number >= 0")
     if not isinstance(entries, list):
         raise TreeError('"entries" must be a list of {"path": [[j, b], ...], "bound": h}')
     M = np.asarray(C.matrix, dtype=bool)
     m, n_points = M.shape
-    if m < 2 ** (u + 1):
+    if m.bit_length() <= u + 1:  # m < 2^(u+1), without computing 2^(u+1) for a huge claim
         return u  # the Halving bound alone: Opt(C) <= floor(log2 |C|) <= u
     claims: dict[bytes, int] = {}
     masks = []
@@ -215,12 +266,12 @@ def verify_upper(proof: dict, C) -> int:
             raise TreeError(f"entry {i} is not {{\"path\": [[j, b], ...], \"bound\": h}}")
         h = e.get("bound")
         if isinstance(h, bool) or not isinstance(h, int) or h < 0:
-            raise TreeError(f"entry {i} claims bound {h!r}, not a whole number >= 0")
+            raise TreeError(f"entry {i} claims bound {_show(h)}, not a whole number >= 0")
         mask = np.ones(m, dtype=bool)
         for step in e["path"]:
             if (not isinstance(step, list) or len(step) != 2 or not isinstance(step[0], int)
                     or isinstance(step[0], bool) or not 0 <= step[0] < n_points or step[1] not in (0, 1)):
-                raise TreeError(f"entry {i} has the path step {step!r}; give [point index, 0 or 1]")
+                raise TreeError(f"entry {i} has the path step {_show(step)}; give [point index, 0 or 1]")
             mask &= M[:, step[0]] == bool(step[1])
         key = np.packbits(mask).tobytes()
         if key in claims:
@@ -232,7 +283,7 @@ def verify_upper(proof: dict, C) -> int:
         raise TreeError(f"no entry with the empty path claims Opt(C) <= {u}")
     for i, mask, h in masks:
         size = int(mask.sum())
-        if size < 2 ** (h + 1):
+        if size.bit_length() <= h + 1:  # size < 2^(h+1)
             continue
         if h == 0:
             raise TreeError(f"entry {i} claims Opt <= 0 for {size} concepts")

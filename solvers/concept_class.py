@@ -24,6 +24,8 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
+from ._jsontext import loads
+
 __all__ = ["ConceptClass"]
 
 
@@ -130,17 +132,34 @@ class ConceptClass:
         return cls(mat, domain, **kw)
 
     @classmethod
-    def from_file(cls, path) -> "ConceptClass":
-        """Load a class from ``.json`` (``{"matrix": [[0,1,..],..], "points": optional}``), ``.csv`` or ``.npy``."""
+    def from_file(cls, path, *, progress: Callable[[int, int], None] | None = None) -> "ConceptClass":
+        """Load a class from ``.json`` (``{"matrix": [[0,1,..],..], "points": optional}``), ``.csv`` or ``.npy``.
+
+        Parameters
+        ----------
+        path : str or path
+        progress : callable, optional
+            Called as ``progress(done, total)``: the bytes of the file read so far (for ``.json``, the
+            share of the bytes its rows checked so far stand for) and the file's size, about once per
+            megabyte. The command line shows it for large files.
+
+        Raises
+        ------
+        ValueError
+            Saying what is wrong with the file (missing, unknown type, not 0/1, ragged, ...).
+        """
         p = Path(path)
         if not p.exists():
             raise ValueError(f"file {str(p)!r} does not exist; give the path of a .json, .csv or .npy class file")
         if p.is_dir():
             raise ValueError(f"{str(p)!r} is a directory; give the path of a .json, .csv or .npy class file")
         suffix = p.suffix.lower()
+        total = p.stat().st_size
+        report = progress if progress is not None else _no_progress
+        report(0, total)
         if suffix == ".json":
             try:
-                data = json.loads(p.read_text())
+                data = loads(p.read_text(), p, hint='a class file is {"matrix": [[0,1,...],...]}, nested 2 levels')
             except (json.JSONDecodeError, UnicodeDecodeError) as e:
                 raise ValueError(f"{p}: not valid JSON ({e}); write {{\"matrix\": [[0,1,...],...]}}") from None
             if isinstance(data, list):
@@ -148,37 +167,54 @@ class ConceptClass:
             if not isinstance(data, dict) or "matrix" not in data:
                 raise ValueError(f"{p}: expected a JSON object with a \"matrix\" key (rows of 0/1)")
             try:
-                return cls(data["matrix"], data.get("points"), names=data.get("names"),
+                matrix = _validate_matrix(data["matrix"], lambda k, n: report(total * k // n, total))
+                return cls(matrix, data.get("points"), names=data.get("names"),
                            family=data.get("family"), params=data.get("params"))
             except ValueError as e:
                 raise ValueError(f"{p}: {e}") from None
         if suffix == ".csv":
-            try:
-                text = p.read_text()
-            except UnicodeDecodeError:
-                raise ValueError(f"{p}: not a text file; a .csv class has one row of 0/1 per concept") from None
-            rows = [r for r in csv.reader(text.splitlines()) if r and any(c.strip() for c in r)]
-            parsed = []
-            for i, r in enumerate(rows, 1):
-                cells = [c.strip() for c in r]
-                for c in cells:
-                    if c not in ("0", "1"):
-                        raise ValueError(f"{p}: row {i} has the entry {c!r}; every entry must be 0 or 1")
-                parsed.append([int(c) for c in cells])
-            try:
-                return cls(parsed)
-            except ValueError as e:
-                raise ValueError(f"{p}: {e}") from None
+            return cls._from_csv(p, total, report)
         if suffix == ".npy":
             try:
                 arr = np.load(p, allow_pickle=False)
             except (ValueError, OSError) as e:
                 raise ValueError(f"{p}: not a readable .npy array ({e}); save a 2-d 0/1 array with numpy.save") from None
+            report(total, total)
             try:
                 return cls(arr)
             except ValueError as e:
                 raise ValueError(f"{p}: {e}") from None
         raise ValueError(f"{p}: unknown file type {suffix!r}; use .json, .csv or .npy")
+
+    @classmethod
+    def _from_csv(cls, p: Path, total: int, report) -> "ConceptClass":
+        """A ``.csv`` of 0/1 rows (blank rows skipped), read a megabyte of lines at a time."""
+        rows: list[str] = []  # each row's entries joined: "0110..."
+        done = 0
+        try:
+            with open(p, newline="") as f:
+                while lines := f.readlines(1 << 20):
+                    for r in csv.reader(lines):
+                        cells = [c.strip() for c in r]
+                        if not any(cells):
+                            continue
+                        if not _ZERO_ONE.issuperset(cells):
+                            bad = next(c for c in cells if c not in _ZERO_ONE)
+                            raise ValueError(f"{p}: row {len(rows) + 1} has the entry {bad!r}; every entry must be 0 or 1")
+                        rows.append("".join(cells))
+                    done += sum(map(len, lines))
+                    report(min(done, total), total)
+        except UnicodeDecodeError:
+            raise ValueError(f"{p}: not a text file; a .csv class has one row of 0/1 per concept") from None
+        try:
+            width = len(rows[0]) if rows else 0
+            if rows and all(len(r) == width for r in rows):
+                matrix = np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8).reshape(len(rows), width) == 49
+            else:  # empty or ragged: the constructor says what is wrong
+                matrix = [[int(c) for c in r] for r in rows]
+            return cls(matrix)
+        except ValueError as e:
+            raise ValueError(f"{p}: {e}") from None
 
     def to_json(self) -> dict:
         """The class as a JSON-able dict ``{"matrix", "points", ...}`` that :meth:`from_file` reads back."""
@@ -311,7 +347,16 @@ def _column_bitsets(matrix: np.ndarray) -> tuple[int, ...]:
     return tuple(int.from_bytes(row.tobytes(), "little") for row in packed)
 
 
-def _validate_matrix(matrix) -> np.ndarray:
+def _no_progress(done: int, total: int) -> None:
+    pass
+
+
+_ZERO_ONE = frozenset(("0", "1"))
+_BLOCK = 1 << 20  # entries converted per numpy call (and per progress report) in _plain_01_rows
+
+
+def _validate_matrix(matrix, progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+    """The matrix as a bool array, or ValueError saying what is wrong; ``progress(rows checked, rows)``."""
     if isinstance(matrix, np.ndarray):
         arr = matrix
     else:
@@ -326,6 +371,9 @@ def _validate_matrix(matrix) -> np.ndarray:
             lengths.add(len(row))
         if len(lengths) > 1:
             raise ValueError(f"the matrix is ragged (row lengths {sorted(lengths)}); every row needs one entry per point")
+        fast = _plain_01_rows(matrix, progress)
+        if fast is not None:
+            return fast
         try:
             arr = np.array(matrix, dtype=object)
         except ValueError:
@@ -355,6 +403,28 @@ def _validate_matrix(matrix) -> np.ndarray:
             f"entry {bad!r} at row {where[0] + 1}, column {where[1] + 1} is not 0 or 1; every entry must be 0 or 1"
         )
     return arr.astype(bool)
+
+
+def _plain_01_rows(rows, progress) -> np.ndarray | None:
+    """Rows of equal length holding only the integers (or booleans) 0 and 1, as a bool array, converted
+    by numpy a block at a time; None when some block holds anything else (floats, strings, None, nested
+    lists, huge integers...), which the element-by-element check then names."""
+    n, k = len(rows), len(rows[0])
+    if k == 0:
+        return None
+    out = np.empty((n, k), dtype=bool)
+    step = max(1, _BLOCK // k)
+    for i in range(0, n, step):
+        try:
+            block = np.array(rows[i:i + step])
+        except (ValueError, TypeError, OverflowError):
+            return None
+        if block.dtype.kind not in "biu" or block.shape != (min(step, n - i), k) or not ((block == 0) | (block == 1)).all():
+            return None
+        out[i:i + step] = block
+        if progress is not None:
+            progress(i + block.shape[0], n)
+    return out
 
 
 def _is01(v) -> bool:

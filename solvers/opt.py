@@ -47,6 +47,7 @@ Examples
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -57,10 +58,27 @@ from .concept_class import ConceptClass
 from .certificate import MistakeTree, ProofTooLarge
 from .table import MAX_TABLE_POINTS, OptTable, TableStop
 
-__all__ = ["opt", "OptResult", "Solver"]
+__all__ = ["opt", "OptResult", "Solver", "default_memo_bytes", "physical_memory"]
 
-_DEFAULT_MEMO_BYTES = 4 * 2**30
+_FALLBACK_MEMO_BYTES = 4 * 2**30  # the memo's limit when the machine's memory cannot be read
 _WIDE = 2048  # candidate lists longer than this are filtered with numpy (see Solver._filter_wide)
+
+
+def physical_memory() -> int | None:
+    """The machine's physical memory in bytes, or None where ``os.sysconf`` cannot tell."""
+    try:
+        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+    return total if total > 0 else None
+
+
+def default_memo_bytes() -> int:
+    """The memo's default memory limit: half of the machine's physical memory (4 GiB where it cannot
+    be read), so that a long search slows down (the memo drops its older half) instead of running the
+    machine out of memory."""
+    total = physical_memory()
+    return total // 2 if total is not None else _FALLBACK_MEMO_BYTES
 
 
 class _WideList(list):
@@ -123,7 +141,8 @@ class Solver:
     ----------
     C : ConceptClass
     memo_bytes : int, optional
-        Approximate memory the memo may use (default 4 GiB).
+        Approximate memory the memo may use, in bytes (default :func:`default_memo_bytes`: half of the
+        machine's memory).
     """
 
     def __init__(self, C: ConceptClass, *, memo_bytes: int | None = None):
@@ -133,9 +152,11 @@ class Solver:
         self.full = C.full
         self.memo: dict[int, tuple[int, int]] = {}
         self.moves: dict[int, int] = {}  # V -> a point index proving memo[V][0]
-        self.memo_bytes = int(memo_bytes if memo_bytes is not None else _DEFAULT_MEMO_BYTES)
-        if self.memo_bytes <= 0:
-            raise ValueError("memo_bytes must be positive")
+        if memo_bytes is None:
+            memo_bytes = default_memo_bytes()
+        if isinstance(memo_bytes, bool) or not isinstance(memo_bytes, (int, float)) or not memo_bytes >= 1:
+            raise ValueError(f"memo_bytes={memo_bytes!r}: give the memory the memo may use, a number of bytes >= 1")
+        self.memo_bytes = int(memo_bytes)
         self._memo_used = 0
         self.nodes = 0
         self.evictions = 0
@@ -522,7 +543,9 @@ def opt(
     jobs : int
         Worker processes for the root query (1 = this process only).
     memo_bytes : int, optional
-        Memory the memo may use (default 4 GiB); past it the older half is dropped.
+        Memory the memo may use, in bytes (default :func:`default_memo_bytes`: half of the machine's
+        memory); past it the older half is dropped. With ``jobs > 1`` each worker's memo gets
+        ``memo_bytes / jobs``.
     progress : callable, optional
         Called about once a second with ``{"lower", "upper", "nodes", "memo"}``.
     solver : Solver, optional
@@ -542,7 +565,7 @@ def opt(
     Raises
     ------
     ValueError
-        If the time limit, the number of jobs or the engine is invalid.
+        If the time limit, the number of jobs, the memory limit or the engine is invalid.
     """
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
                                    or not time_limit > 0):
@@ -631,6 +654,7 @@ def opt(
         "nodes": S.nodes - nodes0,
         "memo": len(S.memo),
         "evictions": S.evictions,
+        "memo_bytes": S.memo_bytes,
         "seconds": round(time.monotonic() - t0, 4),
         "queries": queries,
         "stopped": stopped,

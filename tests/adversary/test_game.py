@@ -453,3 +453,8 @@ def test_every_learner_replays_to_a_witness(name):
     r = ok(verify_witness(json.loads(json.dumps(w))))
     assert r.mistakes == w["mistakes"] == verify_witness(w).mistakes
     failed(dict(w, mistakes=r.mistakes + 1), "claims")
+
+
+def test_witness_text_nested_too_deep_is_a_failed_check():
+    r = verify_witness('{"kind": "witness", "sequence": [{"x": ' + "[" * 5000 + "]" * 5000 + "}]}")
+    assert not r.ok and "nested 5003 levels deep" in r.message and len(r.message) < 300

@@ -326,3 +326,82 @@ def test_load_tree_errors(tmp_path):
     with pytest.raises(TreeError) as ei:
         load_tree(p)
     assert "\n" not in str(ei.value)
+    with pytest.raises(TreeError, match="is a directory"):
+        load_tree(tmp_path)
+
+
+# ---------------------------------------------------------------------------------------- deep files
+def deep_tree_text(levels: int) -> str:
+    """A tree JSON nested ``levels + 1`` levels deep (always point 0, the 0-branch goes down), built
+    as text: ``json.dumps`` itself would hit the recursion limit."""
+    return (f'{{"depth": {levels}, "root": ' + '{"point": 0, "0": ' * levels + "null"
+            + ', "1": null}' * levels + "}")
+
+
+def deep_tree(levels: int) -> dict:
+    """The same tree as nested dicts, built without recursion."""
+    root = None
+    for _ in range(levels):
+        root = {"point": 0, "0": root, "1": None}
+    return root
+
+
+@pytest.mark.parametrize("levels", [5000, 100000])
+def test_load_tree_refuses_a_file_nested_too_deep(tmp_path, levels):
+    p = tmp_path / "deep.json"
+    p.write_text(deep_tree_text(levels))
+    with pytest.raises(TreeError) as ei:
+        load_tree(p)
+    text = str(ei.value)
+    assert "\n" not in text and len(text) < 400
+    assert f"nested {levels + 1} levels deep" in text and "at most" in text
+    p.write_text('{"depth": 0, "root": null, "note": "' + "[" * levels + '\\" {{{"}')  # brackets in a string
+    assert load_tree(p)["note"] == "[" * levels + '" {{{'
+
+
+@pytest.mark.parametrize("levels", [150, 3000])
+def test_deep_tree_is_too_deep_for_the_class(levels):
+    """A tree deeper than log2 |C| is refused up front, in a short message (not a path of 3000 labels)."""
+    C = make("thresholds", N=7)
+    with pytest.raises(TreeError) as ei:
+        verify_tree({"depth": levels, "root": deep_tree(levels)}, C)
+    assert "floor(log2 8) = 3" in str(ei.value) and len(str(ei.value)) < 200
+
+
+def test_deep_tree_claiming_a_small_depth():
+    C = make("thresholds", N=7)
+    with pytest.raises(TreeError) as ei:
+        verify_tree({"depth": 3, "root": deep_tree(3000)}, C)
+    assert len(str(ei.value)) < 300
+
+
+def test_long_paths_are_shortened_in_messages():
+    from solvers.certificate import _fmt
+
+    text = _fmt(tuple((j, 0) for j in range(1000)))
+    assert len(text) < 200 and "1000 labels" in text and text.startswith("x0=0") and text.endswith("x999=0")
+    assert _fmt(((3, 1), (1, 0))) == "x3=1 x1=0"
+
+
+def test_a_hand_built_deep_tree_exports_without_recursion(tmp_path):
+    """Export walks the tree iteratively: any depth converts (reading it back is refused, in one line)."""
+    levels = 3000
+    t = MistakeTree(levels, deep_tree(levels))
+    assert t.dumps() == deep_tree_text(levels).replace(" ", "")
+    G = t.to_networkx()
+    assert G.number_of_nodes() == 2 * levels + 1 and G.number_of_edges() == 2 * levels
+    assert nx.is_arborescence(G)
+    assert t.to_dot().count("->") == 2 * levels
+    for ext in (".json", ".dot", ".graphml"):
+        t.write(tmp_path / f"t{ext}")
+    with pytest.raises(TreeError, match="levels deep"):
+        load_tree(tmp_path / "t.json")
+
+
+def test_iterative_export_matches_the_recursive_one():
+    r = opt(CUBE3)
+    from solvers.certificate import _dumps_node
+
+    assert _dumps_node(r.tree.root) == json.dumps(r.tree.root, separators=(",", ":"))
+    G = r.tree.to_networkx()
+    assert [a["point"] for _, a in sorted(G.nodes(data=True))][:2] == [r.tree.root["point"], r.tree.root["0"]["point"]]

@@ -431,3 +431,33 @@ def test_wide_path_agrees_with_narrow_path(seed, monkeypatch):
     assert a.value == b.value is not None
     check_result(a, C)
     check_result(b, C)
+
+
+def test_default_memo_limit_is_half_the_machine(monkeypatch):
+    import os
+
+    opt_module = importlib.import_module("solvers.opt")
+
+    total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    assert opt_module.physical_memory() == total
+    assert opt_module.default_memo_bytes() == total // 2
+    assert Solver(make("thresholds", N=4)).memo_bytes == total // 2
+
+    def no_sysconf(name):
+        raise ValueError(name)
+
+    monkeypatch.setattr(opt_module.os, "sysconf", no_sysconf)
+    assert opt_module.physical_memory() is None
+    assert opt_module.default_memo_bytes() == 4 * 2**30
+
+
+@pytest.mark.parametrize("bad", [float("nan"), True, "100"])
+def test_memo_limit_must_be_a_positive_number_of_bytes(bad):
+    with pytest.raises(ValueError, match="memo_bytes"):
+        opt(make("thresholds", N=4), memo_bytes=bad)
+
+
+def test_memo_limit_with_workers():
+    C = make("intervals", N=60)
+    r = opt(C, jobs=2, memo_bytes=2**20)
+    assert r.value == opt(C).value and r.stats["memo_bytes"] == 2**20

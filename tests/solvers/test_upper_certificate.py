@@ -92,3 +92,20 @@ def test_size_limit_is_a_clean_error():
     r = opt(C)
     with pytest.raises(ProofTooLarge, match="entries"):
         r.solver.upper_proof(r.value, limit=10)
+
+
+def test_deeply_nested_path_step_is_named_in_a_short_line():
+    C = ConceptClass.from_matrix(np.eye(6, dtype=int).tolist() + [[0] * 6])
+    step = []
+    for _ in range(150):  # parseable (see solvers._jsontext.MAX_NESTING), but no [point, label]
+        step = [step]
+    with pytest.raises(TreeError) as ei:
+        verify_upper({"kind": "upper-bound", "bound": 1, "entries": [{"path": [step], "bound": 1}]}, C)
+    assert "path step [[[[" in str(ei.value) and len(str(ei.value)) < 200
+
+
+def test_huge_claimed_bounds_are_checked_without_computing_2_to_the_bound():
+    C = ConceptClass.from_matrix(np.eye(6, dtype=int).tolist() + [[0] * 6])
+    assert verify_upper({"kind": "upper-bound", "bound": 10**15, "entries": []}, C) == 10**15
+    proof = {"kind": "upper-bound", "bound": 1, "entries": [{"path": [], "bound": 1}, {"path": [[0, 0]], "bound": 10**15}]}
+    assert verify_upper(proof, C) == 1
