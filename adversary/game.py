@@ -21,7 +21,8 @@ turns such a sequence into a **witness**, a JSON object anyone can re-check from
   (``points`` optional: point ``j`` is then ``[j]``);
 * ``{"family": "margin-halfspaces", "params": {"d": d, "gamma": g, "R": 1}}``: the implicit class of
   seed 001, section 3 (and 004, "Perceptron - Analysis"): homogeneous halfspaces x -> [<w*, x> >= 0]
-  in R^d with a unit-norm w*, on points with |x| <= R that w* separates with margin gamma;
+  in R^d with a unit-norm w*, on points with |x| <= R that w* separates with margin gamma
+  (0 < gamma <= R: with gamma > R no point has the margin, and the class is refused as empty);
 * the same ``{"family": NAME, "params": {...}}`` for a {0,1}^n family with a literal form
   (monotone-disjunctions, disjunctions, monotone-conjunctions, conjunctions, parities, k-of-r) whose
   domain has more than 2^12 points: an :class:`~adversary.implicit.ImplicitFamily`, listed by its
@@ -135,7 +136,7 @@ class MarginHalfspaces:
     d : int
         The dimension (d >= 1).
     gamma, R : Fraction
-        The margin (> 0) and the radius (> 0), exactly as given.
+        The margin and the radius, 0 < gamma <= R, exactly as given.
     params : dict
         The JSON parameters as given (``{"d", "gamma", "R"}``), for the witness.
 
@@ -244,6 +245,9 @@ def _margin_class(params: dict) -> MarginHalfspaces:
         raise WitnessError(f"{MARGIN_FAMILY}: gamma must be > 0, got {params['gamma']!r}")
     if R <= 0:
         raise WitnessError(f"{MARGIN_FAMILY}: R must be > 0, got {params.get('R')!r}")
+    if gamma > R:  # |<w*, x>| <= |x| <= R < gamma: no point has the margin, there is no game
+        raise WitnessError(f"{MARGIN_FAMILY} with gamma = {_num(gamma)} > R = {_num(R)} is empty: no point with "
+                           f"|x| <= R has margin gamma; give gamma <= R")
     full = {"d": int(d), "gamma": params["gamma"], "R": params.get("R", 1)}
     return MarginHalfspaces(int(d), gamma, R, full)
 
@@ -515,13 +519,14 @@ def build_learner(name, params: Optional[dict] = None, cls=None):
         known = dict.fromkeys(s.name for s in L.LEARNERS.values())  # canonical names, aliases left out
         raise WitnessError(f"unknown learner {name!r}; known learners: {', '.join(known)}")
     finite = cls if isinstance(cls, ConceptClass) else None
-    if isinstance(cls, ImplicitFamily) and not spec.needs_class and spec.dim_param:
-        dim = spec.dim_param  # the class determines n, as make_learner does from a finite class's points
+    if isinstance(cls, (ImplicitFamily, MarginHalfspaces)) and not spec.needs_class and spec.dim_param:
+        dim = spec.dim_param  # the class determines n (or d), as make_learner does from a finite class's points
+        size = cls.n if isinstance(cls, ImplicitFamily) else cls.d
         if dim not in params:
-            params = dict(params, **{dim: cls.n})
-        elif str(params[dim]).strip() != str(cls.n):
-            raise WitnessError(f"{spec.name}: {dim}={params[dim]} but the points of {cls} have {cls.n} "
-                               f"coordinates; give {dim}={cls.n}")
+            params = dict(params, **{dim: size})
+        elif str(params[dim]).strip() != str(size):
+            raise WitnessError(f"{spec.name}: {dim}={params[dim]} but the points of {cls} have {size} "
+                               f"coordinates; give {dim}={size}")
     if isinstance(cls, ImplicitFamily) and spec.needs_class:
         raise WitnessError(f"learner {name!r} needs a class built point by point, got {cls}; "
                            f"lower n to at most 12, or attack a vector learner (e.g. winnow2)")
