@@ -416,7 +416,8 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
             interrupted = True
         if found.cycle is not None or found.exact:
             break  # the worst case is proven (or there is none): nothing left to find
-        if run_stats.get("stopped") == "time limit" and deadline is not None and time.monotonic() >= deadline:
+        if run_stats.get("stopped") == "time limit" and deadline is not None and (
+                time.monotonic() >= deadline or i == len(plan) - 1):  # the last run may stop early to leave time to verify
             stats["stopped"] = "time limit"
 
     if interrupted:

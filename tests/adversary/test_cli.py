@@ -646,3 +646,22 @@ def test_attack_ctrl_c_prints_the_best_verified_sequence(tmp_path):
     from adversary.game import verify_witness
 
     assert verify_witness(r["witness"]).ok
+
+
+def test_attack_time_limit_holds_for_geometric_in_high_dimension():
+    # d = 1000, gamma = 0.01: 10,000 moves of 1,000 coordinates each; it used to give no output in 100 s.
+    t0 = time.monotonic()
+    r = subprocess.run([sys.executable, "-m", "adversary", "attack", "perceptron", "--class", "margin-halfspaces",
+                        "d=1000", "gamma=0.01", "--time-limit", "3", "--json", "--quiet"],
+                       capture_output=True, text=True, timeout=60)
+    wall = time.monotonic() - t0
+    assert r.returncode == 0, r.stderr
+    assert wall < 10, wall
+    out = json.loads(r.stdout)
+    assert out["strategy"] == "geometric" and out["stats"]["stopped"] == "time limit" and not out["exact"]
+    assert 1 <= out["mistakes"] < 10_000 and out["verdict"] == "below"
+    from adversary.game import verify_witness
+
+    v = verify_witness(out["witness"])
+    assert v.ok and v.mistakes == out["mistakes"], v.message
+
