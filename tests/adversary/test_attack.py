@@ -271,6 +271,31 @@ def test_ctrl_c_returns_the_best_verified_sequence():
     assert all(isinstance(c["mistakes"], int) for c in calls)
 
 
+def test_auto_raises_when_no_strategy_applies(monkeypatch):
+    C = make("monotone-disjunctions", n=3, k=1)
+    planned = [get_strategy(n) for n in ("exact", "tree", "beam", "mcts", "local") if strategies_module.available(n)]
+
+    def refuse(strategy):
+        def run(problem, deadline=None, progress=None):
+            raise StrategyError(f"{strategy.name} refuses")
+        return run
+
+    for strategy in planned:  # each passes its check and then refuses to run
+        monkeypatch.setattr(strategy, "run", refuse(strategy))
+    with pytest.raises(StrategyError, match="^exact refuses$"):
+        attack("winnow2", C)
+
+    def reject(strategy):
+        def check(problem):
+            raise StrategyError(f"{strategy.name} does not apply")
+        return check
+
+    for strategy in planned:  # each is rejected by its check
+        monkeypatch.setattr(strategy, "check", reject(strategy))
+    with pytest.raises(StrategyError, match="^exact does not apply$"):
+        attack("winnow2", C)
+
+
 def test_a_strategy_that_lies_is_an_internal_error(monkeypatch):
     exact = get_strategy("exact")
 

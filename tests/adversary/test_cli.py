@@ -665,3 +665,32 @@ def test_attack_time_limit_holds_for_geometric_in_high_dimension():
     v = verify_witness(out["witness"])
     assert v.ok and v.mistakes == out["mistakes"], v.message
 
+
+
+# ------------------------------------------------------------------------------------------ no silent zero
+@pytest.mark.parametrize("argv, named, needle", [
+    # Winnow reads 0/1 vectors, not the points (1,), (2,), ... of thresholds
+    (["attack", "winnow2", "--class", "thresholds", "N=5"], ["--strategy", "exact"], "cannot read the points"),
+    # a learner of another dimension than the class
+    (["attack", "perceptron", "d=4", "--class", "margin-halfspaces", "d=3", "gamma=0.5"], ["--strategy", "geometric"],
+     "give d=3"),
+    # gamma > R: no point has the margin
+    (["attack", "perceptron", "--class", "margin-halfspaces", "d=3", "gamma=2", "R=1"], ["--strategy", "exact"],
+     "is empty"),
+    (["attack", "perceptron", "--class", "margin-halfspaces", "d=3", "gamma=2", "R=1"], ["--strategy", "geometric"],
+     "is empty"),
+])
+def test_attack_auto_fails_as_the_named_strategy_does(capsys, argv, named, needle):
+    code, out, err = run(capsys, *argv, "--quiet", "--time-limit", "5")
+    line = assert_usage_error(code, out, err, contains=needle)
+    code, out, err = run(capsys, *argv, *named, "--quiet", "--time-limit", "5")
+    assert assert_usage_error(code, out, err) == line
+
+
+def test_attack_auto_error_in_a_subprocess():
+    r = subprocess.run([sys.executable, "-m", "adversary", "attack", "winnow2", "--class", "thresholds", "N=5"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stdout == "" and "Traceback" not in r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("littlestone: error: winnow2 cannot read the points"), r.stderr
+
