@@ -436,7 +436,8 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
         return _best_verified(candidates, problem, cls, bound, opt_value, stats, t0)
     except KeyboardInterrupt:  # a second Ctrl-C while verifying: verify only the best candidate, quickly
         stats["stopped"] = "interrupted"
-        return _best_verified(candidates[:1], problem, cls, bound, opt_value, stats, t0)
+        best = sorted(candidates, key=_rank, reverse=True)[:1]  # as _best_verified ranks them
+        return _best_verified(best, problem, cls, bound, opt_value, stats, t0)
 
 
 def _plan(strategy: str, problem: Problem) -> list:

@@ -296,6 +296,21 @@ def test_auto_raises_when_no_strategy_applies(monkeypatch):
         attack("winnow2", C)
 
 
+def test_a_second_ctrl_c_verifies_the_best_candidate(monkeypatch):
+    real, calls = attack_module._witness, []
+
+    def witness(sname, found, *args):
+        calls.append(sname)
+        if len(calls) == 1:
+            raise KeyboardInterrupt  # the second Ctrl-C, during the verification
+        return real(sname, found, *args)
+
+    monkeypatch.setattr(attack_module, "_witness", witness)
+    r = attack("winnow2", make("monotone-disjunctions", n=3, k=1), strategy="exact")
+    assert calls == ["exact", "exact"] and r.strategy == "exact"
+    assert r.mistakes == 3 and r.stats["stopped"] == "interrupted"
+
+
 def test_a_strategy_that_lies_is_an_internal_error(monkeypatch):
     exact = get_strategy("exact")
 
