@@ -175,11 +175,14 @@ def bound_for(learner, cls):
     learner                     class                           bound
     ==========================  ==============================  ====================================
     winnow1                     monotone-disjunctions n k       ``mistake_bound(k=k)`` (000)
+                                k-of-r n r k=1 (ORs of r)       ``mistake_bound(k=r)``
     winnow2, winnow-r, winnow   monotone-disjunctions n k       ``mistake_bound(r=k)`` (002, 003, 004)
+                                k-of-r n r k=1 (ORs of r)       ``mistake_bound(r=r)``
     winnow-k-of-r (its k)       k-of-r n r k, the same k        ``mistake_bound(r=r)`` (002)
     conjunction-elimination     monotone-conjunctions n         n (001)
-    elim                        disjunctions n [k], and         n + 1 (004)
-                                monotone-disjunctions n [k]
+    elim                        disjunctions n [k],             n + 1 (004)
+                                monotone-disjunctions n [k],
+                                and k-of-r n r k=1
     perceptron (and any learner margin-halfspaces d gamma R     ``mistake_bound(R=R, gamma=gamma)`` (001)
     whose bound takes R, gamma)
     ==========================  ==============================  ====================================
@@ -228,12 +231,18 @@ def bound_for(learner, cls):
     if {"R", "gamma"} <= set(spec.bound_params):
         return none("its bound R^2/gamma^2 needs a margin gamma > 0 that this class does not guarantee "
                     "(attack it on margin-halfspaces d gamma R)")
+    # ORs of at most k variables: monotone-disjunctions n k; k-of-r n r 1 ("at least 1 of the r") are ORs
+    # of exactly r variables, so the bounds for ORs of (at most) r variables hold for them.
+    or_size = None
     if family == "monotone-disjunctions":
-        k = params.get("k", params.get("n"))
+        or_size = params.get("k", params.get("n"))
+    elif family == "k-of-r" and params.get("k") == 1:
+        or_size = params["r"]
+    if or_size is not None:
         if name == "winnow1":
-            return learner.mistake_bound(k=k)
+            return learner.mistake_bound(k=or_size)
         if name in ("winnow2", "winnow-r", "winnow"):
-            return learner.mistake_bound(r=k)
+            return learner.mistake_bound(r=or_size)
         if name == "elim":
             return learner.mistake_bound()
     if family == "k-of-r" and name == "winnow-k-of-r":

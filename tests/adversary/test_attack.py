@@ -169,6 +169,14 @@ def test_bound_for_the_classes_the_seeds_cover():
 
 
 # ------------------------------------------------------------------------------------------ inputs
+@pytest.mark.parametrize("learner", ["winnow1", "winnow2", "winnow-r", "winnow", "elim"])
+def test_one_of_r_is_an_or_of_r_variables(learner):
+    ors = make("k-of-r", n=6, r=2, k=1)                   # at least 1 of 2 variables: an OR of exactly 2
+    b = bound_for(make_learner(learner, {}, ors), ors)
+    C = make("monotone-disjunctions", n=6, k=2)            # ORs of at most 2: the same bound holds
+    assert b.finite and b == bound_for(make_learner(learner, {}, C), C)
+
+
 def test_learner_instances_names_and_specs_agree():
     C = make("monotone-disjunctions", n=3, k=2)
     L = Winnow2(3)
