@@ -578,7 +578,7 @@ def _run_learners(args) -> int:
 
 
 # ---------------------------------------------------------------------------------------- attack
-# adversary.attack: attack(learner, C, learner_params=, strategy=, time_limit=, seed=, jobs=, progress=)
+# adversary.attack.attack(learner, C, learner_params=, strategy=, time_limit=, seed=, jobs=, progress=)
 # -> AttackResult (mistakes, bound, opt, verdict, witness, strategy, exact, stats, message).
 def _add_attack(p) -> None:
     p.add_argument("learner", metavar="LEARNER", help="the learner to attack (see 'littlestone learners')")

@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 
 import adversary.strategies as strategies_module
-from adversary import AttackResult, attack
-from adversary.attack import AttackError, bound_for
+from adversary.attack import AttackError, AttackResult, attack, bound_for
 from adversary.game import load_class, verify_witness
 from adversary.strategies import STRATEGY_NAMES, get_strategy
 from adversary.strategies.base import Found, StrategyError
@@ -25,7 +24,6 @@ from solvers.families import make
 from solvers.learners import Bound, make_learner
 from solvers.learners.winnow import Winnow2
 
-# The module, not the function ``adversary.attack`` that the package exports under the same name.
 attack_module = importlib.import_module("adversary.attack")
 ROOT = Path(__file__).resolve().parents[2]
 MARGIN = {"family": "margin-halfspaces", "params": {"d": 2, "gamma": 0.5, "R": 1}}
@@ -317,6 +315,14 @@ def test_a_second_ctrl_c_verifies_the_best_candidate(monkeypatch):
     r = attack("winnow2", make("monotone-disjunctions", n=3, k=1), strategy="exact")
     assert calls == ["exact", "exact"] and r.strategy == "exact"
     assert r.mistakes == 3 and r.stats["stopped"] == "interrupted"
+
+
+def test_adversary_attack_is_the_module():
+    import adversary
+
+    module = importlib.import_module("adversary.attack")
+    assert module is sys.modules["adversary.attack"] and adversary.attack is module
+    assert callable(module.attack) and module.bound_for is bound_for and adversary.AttackResult is AttackResult
 
 
 def test_a_strategy_that_lies_is_an_internal_error(monkeypatch):

@@ -4,7 +4,7 @@ least Opt(C) mistakes on every learner (seed 000), and its witnesses verify."""
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from adversary import attack
+from adversary.attack import attack
 from adversary.game import make_witness, verify_witness
 from adversary.strategies import get_strategy
 from adversary.strategies.base import Problem, StrategyError
