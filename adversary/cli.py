@@ -590,8 +590,11 @@ def _add_attack(p) -> None:
     p.add_argument("--matrix", metavar="FILE", help="read the class from a .json, .csv or .npy 0/1 matrix instead")
     p.add_argument("--strategy", default="auto", metavar="S",
                    help="exact, tree, beam, mcts, local, geometric or auto (default)")
+    from adversary.attack import AUTO_SECONDS
+
     p.add_argument("--time-limit", type=_positive_seconds, metavar="S",
-                   help="stop after S seconds and report the best verified sequence found")
+                   help=f"stop after S seconds and report the best verified sequence found (default: "
+                        f"{AUTO_SECONDS:g} s for auto, no limit for a strategy named with --strategy)")
     p.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the randomized strategies (default 0)")
     p.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="worker processes (default 1)")
     p.add_argument("--json", action="store_true",

@@ -666,7 +666,6 @@ def test_attack_time_limit_holds_for_geometric_in_high_dimension():
     assert v.ok and v.mistakes == out["mistakes"], v.message
 
 
-
 # ------------------------------------------------------------------------------------------ no silent zero
 @pytest.mark.parametrize("argv, named, needle", [
     # Winnow reads 0/1 vectors, not the points (1,), (2,), ... of thresholds
@@ -694,3 +693,11 @@ def test_attack_auto_error_in_a_subprocess():
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("littlestone: error: winnow2 cannot read the points"), r.stderr
 
+
+def test_attack_help_states_the_default_time_limit(capsys):
+    from adversary.attack import AUTO_SECONDS
+
+    code, out, err = run(capsys, "attack", "--help")
+    assert code == 0
+    text = " ".join(out.split())
+    assert f"default: {AUTO_SECONDS:g} s for auto, no limit for a strategy named with --strategy" in text
