@@ -235,9 +235,8 @@ class _Learners:
             p = self._predict_many(L)
             if p is None:
                 out = []
-                for i, x in enumerate(self.points):
-                    if i & 15 == 15:
-                        self._tick()  # a learner can be slow to predict (weighted majority: a sum over C)
+                for x in self.points:
+                    self._tick()  # a learner can be slow to predict (weighted majority: a sum over C)
                     try:
                         v = L.predict_one(x)
                     except (ValueError, TypeError, ArithmeticError) as e:
