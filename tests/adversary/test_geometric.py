@@ -163,7 +163,7 @@ def test_rejects_other_learners_and_classes():
 
 def test_rejects_a_learner_of_another_dimension():
     spec = {"family": "margin-halfspaces", "params": {"d": 3, "gamma": "0.5"}}
-    with pytest.raises(StrategyError, match="d = 2 but the class has d = 3"):
+    with pytest.raises(StrategyError, match="d=2 but the points of margin-halfspaces d=3 .* give d=3"):
         STRATEGY.run(Problem("perceptron", {"d": 2}, load_class(spec), spec))
 
 
