@@ -88,6 +88,8 @@ SMALL = 2048
 OPT_SECONDS = 30.0
 #: Learners whose predictions are random draws (their bounds bound an expectation).
 RANDOMIZED = ("randomized-halving", "randomized-weighted-majority")
+#: Points of a finite class on which the learner is probed before any strategy runs.
+PROBE_POINTS = 512
 #: The heuristics ``auto`` runs after ``exact`` / ``tree``, in this order.
 HEURISTICS = ("beam", "mcts", "local")
 
@@ -185,11 +187,14 @@ def bound_for(learner, cls):
     learner                     class                           bound
     ==========================  ==============================  ====================================
     winnow1                     monotone-disjunctions n k       ``mistake_bound(k=k)`` ([Rivest94])
+                                k-of-r n r k=1 (ORs of r)       ``mistake_bound(k=r)``
     winnow2, winnow-r, winnow   monotone-disjunctions n k       ``mistake_bound(r=k)`` ([15-859B], [Roth], [OnlineAlgs])
+                                k-of-r n r k=1 (ORs of r)       ``mistake_bound(r=r)``
     winnow-k-of-r (its k)       k-of-r n r k, the same k        ``mistake_bound(r=r)`` ([15-859B])
     conjunction-elimination     monotone-conjunctions n         n ([Mehta])
-    elim                        disjunctions n [k], and         n + 1 ([OnlineAlgs])
-                                monotone-disjunctions n [k]
+    elim                        disjunctions n [k],             n + 1 ([OnlineAlgs])
+                                monotone-disjunctions n [k],
+                                and k-of-r n r k=1
     perceptron (and any learner margin-halfspaces d gamma R     ``mistake_bound(R=R, gamma=gamma)`` ([Mehta])
     whose bound takes R, gamma)
     ==========================  ==============================  ====================================
@@ -238,12 +243,18 @@ def bound_for(learner, cls):
     if {"R", "gamma"} <= set(spec.bound_params):
         return none("its bound R^2/gamma^2 needs a margin gamma > 0 that this class does not guarantee "
                     "(attack it on margin-halfspaces d gamma R)")
+    # ORs of at most k variables: monotone-disjunctions n k; k-of-r n r 1 ("at least 1 of the r") are ORs
+    # of exactly r variables, so the bounds for ORs of (at most) r variables hold for them.
+    or_size = None
     if family == "monotone-disjunctions":
-        k = params.get("k", params.get("n"))
+        or_size = params.get("k", params.get("n"))
+    elif family == "k-of-r" and params.get("k") == 1:
+        or_size = params["r"]
+    if or_size is not None:
         if name == "winnow1":
-            return learner.mistake_bound(k=k)
+            return learner.mistake_bound(k=or_size)
         if name in ("winnow2", "winnow-r", "winnow"):
-            return learner.mistake_bound(r=k)
+            return learner.mistake_bound(r=or_size)
         if name == "elim":
             return learner.mistake_bound()
     if family == "k-of-r" and name == "winnow-k-of-r":
@@ -357,6 +368,7 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
     model = build_learner(name, params, cls)  # WitnessError (a ValueError): unknown name, bad parameters
     name = _canonical(name)
     params = _full_params(model, params)
+    _check_reads(model, name, cls)  # once, before any strategy runs: the same error whichever strategy is asked for
     bound = bound_for(model, cls)
     budget = time_limit if time_limit is not None else (AUTO_SECONDS if strategy == "auto" else None)
     deadline = None if budget is None else t0 + budget
@@ -381,6 +393,7 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
     empty_target = {"w": [1] + [0] * (cls.d - 1)} if isinstance(cls, MarginHalfspaces) else (
         None if isinstance(cls, ConceptClass) else 0)  # an implicit class's witness names its target
     candidates: list[tuple[str, Found]] = [("none", Found([], 0, empty_target, stats={}))]
+    errors: list[StrategyError] = []  # auto: the strategies that turned out not to apply
     for i, (sname, strat, share) in enumerate(plan):
         if interrupted:
             break
@@ -407,6 +420,7 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
         except StrategyError as e:
             if strategy != "auto":
                 raise
+            errors.append(e)
             stats["runs"].append({"strategy": sname, "error": str(e), "seconds": round(time.monotonic() - t1, 4)})
             continue
         except KeyboardInterrupt:
@@ -428,9 +442,12 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
             interrupted = True
         if found.cycle is not None or found.exact:
             break  # the worst case is proven (or there is none): nothing left to find
-        if run_stats.get("stopped") == "time limit" and deadline is not None and time.monotonic() >= deadline:
+        if run_stats.get("stopped") == "time limit" and deadline is not None and (
+                time.monotonic() >= deadline or i == len(plan) - 1):  # the last run may stop early to leave time to verify
             stats["stopped"] = "time limit"
 
+    if errors and len(errors) == len(stats["runs"]) and not interrupted:
+        raise errors[0]  # no strategy applied after all: say why, as the strategy asked for by name would
     if interrupted:
         stats["stopped"] = "interrupted"
     elif (deadline is not None and time.monotonic() >= deadline - 0.05
@@ -440,7 +457,8 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
         return _best_verified(candidates, problem, cls, bound, opt_value, stats, t0)
     except KeyboardInterrupt:  # a second Ctrl-C while verifying: verify only the best candidate, quickly
         stats["stopped"] = "interrupted"
-        return _best_verified(candidates[:1], problem, cls, bound, opt_value, stats, t0)
+        best = sorted(candidates, key=_rank, reverse=True)[:1]  # as _best_verified ranks them
+        return _best_verified(best, problem, cls, bound, opt_value, stats, t0)
 
 
 def _plan(strategy: str, problem: Problem) -> list:
@@ -460,17 +478,20 @@ def _plan(strategy: str, problem: Problem) -> list:
     C = problem.cls
     # A class listed point by point gets exact and tree first; an implicit one (2^n points) only the heuristics.
     names = ["exact", "tree", *HEURISTICS] if problem.finite else list(HEURISTICS)
-    usable = []
+    usable, rejected = [], []
     for n in names:
         if not available(n):
             continue
         strat = get_strategy(n)
         try:
             strat.check(problem)
-        except StrategyError:
+        except StrategyError as e:
+            rejected.append(e)
             continue
         usable.append((n, strat))
     if not usable:
+        if rejected:
+            raise rejected[0]  # the first strategy's reason, as --strategy with its name would give
         raise StrategyError(f"no strategy applies to learner {problem.learner_name} on {_class_text(C)}")
     small = problem.finite and C.n_concepts * C.n_points <= SMALL
     rest = [u for u in usable if u[0] != "exact"]
@@ -483,6 +504,37 @@ def _plan(strategy: str, problem: Problem) -> list:
             k = sum(1 for m, _ in rest if m in HEURISTICS and names.index(m) >= names.index(n))
             plan.append((n, strat, 1.0 / max(k, 1)))
     return plan
+
+
+def _check_reads(model, name: str, cls) -> None:
+    """StrategyError (one line) unless the learner reads the class's points: it predicts, and learns the
+    label it predicted, on the first :data:`PROBE_POINTS` points of a finite class, on the 0 and 1 vectors
+    of a {0,1}^n class, on R e_1 in margin halfspaces. A learner built from the class reads them by
+    construction (and may be slow to predict): it is not probed."""
+    import copy
+
+    from solvers.learners import LEARNERS
+
+    spec = LEARNERS.get(name)
+    if spec is not None and spec.needs_class:
+        return
+    if isinstance(cls, ConceptClass):
+        points = cls.points[:PROBE_POINTS]
+    elif isinstance(cls, MarginHalfspaces):
+        points = [(cls.R,) + (0,) * (cls.d - 1)]
+    else:
+        points = [(0,) * cls.n, (1,) * cls.n]
+    probe = copy.deepcopy(model)
+    for x in points:
+        try:
+            probe.learn_one(x, probe.predict_one(x))
+        except (ValueError, TypeError, IndexError, KeyError, ArithmeticError) as e:
+            raise StrategyError(f"{name} cannot read the points of {_class_text(cls)} (on {_point_text(x)}: "
+                                f"{' '.join(str(e).split())}); attack it on a class of its points") from None
+
+
+def _point_text(x) -> str:
+    return "(" + ", ".join(str(v) for v in x) + ("," if len(x) == 1 else "") + ")"
 
 
 def _opt(cls, problem: Problem, stats: dict, deadline, report) -> tuple[Optional[int], bool]:

@@ -376,8 +376,13 @@ def _run_families(args) -> int:
     return EXIT_OK
 
 
+_JSON_PLAIN = frozenset({int, float, str, bool, type(None)})
+
+
 def _json_safe(obj):
     """Tuples, sets and anything else JSON does not know (as text)."""
+    if type(obj) is list and _JSON_PLAIN.issuperset(map(type, obj)):
+        return obj  # a witness's point in high dimension: thousands of numbers, checked in C
     if isinstance(obj, dict):
         return {str(k): _json_safe(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple, set, frozenset)):
@@ -771,7 +776,7 @@ def _run_learners(args) -> int:
 
 
 # ---------------------------------------------------------------------------------------- attack
-# adversary.attack: attack(learner, C, learner_params=, strategy=, time_limit=, seed=, jobs=, progress=)
+# adversary.attack.attack(learner, C, learner_params=, strategy=, time_limit=, seed=, jobs=, progress=)
 # -> AttackResult (mistakes, bound, opt, verdict, witness, strategy, exact, stats, message).
 def _add_attack(p) -> None:
     p.add_argument("learner", metavar="LEARNER", help="the learner to attack (see 'littlestone learners')")
@@ -783,8 +788,11 @@ def _add_attack(p) -> None:
     p.add_argument("--matrix", metavar="FILE", help="read the class from a .json, .csv or .npy 0/1 matrix instead")
     p.add_argument("--strategy", default="auto", metavar="S",
                    help="exact, tree, beam, mcts, local, geometric or auto (default)")
+    from adversary.attack import AUTO_SECONDS
+
     p.add_argument("--time-limit", type=_positive_seconds, metavar="S",
-                   help="stop after S seconds and report the best verified sequence found")
+                   help=f"stop after S seconds and report the best verified sequence found (default: "
+                        f"{AUTO_SECONDS:g} s for auto, no limit for a strategy named with --strategy)")
     p.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the randomized strategies (default 0)")
     p.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="worker processes (default 1)")
     p.add_argument("--json", action="store_true",
@@ -859,6 +867,11 @@ def _number_text(v) -> str:
 
 
 def _point_text(x) -> str:
+    if len(x) > LONG_POINT:  # high dimension: the nonzero coordinates only (a line, not pages)
+        nonzero = [(i, v) for i, v in enumerate(x) if v not in (0, "0")]
+        shown = ", ".join(f"x{i + 1} = {_point_text([v])[1:-1]}" for i, v in nonzero[:LONG_POINT // 2])
+        more = f", ... {len(nonzero) - LONG_POINT // 2} more" if len(nonzero) > LONG_POINT // 2 else ""
+        return f"({shown}{more}; the other of the {len(x)} coordinates 0)" if nonzero else f"(0, ..., 0: {len(x)} coordinates)"
     items = []
     for v in x:
         if isinstance(v, str):  # a witness's exact rational "p/q"
@@ -953,7 +966,9 @@ def _run_attack(args) -> int:
         target_text = (f"concept {target}" + (f": {words}" if words else "") if isinstance(target, int)
                        else "w = " + _point_text([float(v) if not isinstance(v, str) else float(Fraction(v)) for v in target["w"]]))
         seq = w["sequence"]
-        rep = replay(w["learner"], seq, w["class"])
+        # The predictions of the examples shown, and of the cycle (a long sequence is not replayed in full).
+        upto = max(MAX_SHOWN, 0 if r.cycle is None else r.cycle[0] + r.cycle[1])
+        rep = replay(w["learner"], seq[:upto], w["class"])
         rows = [("learner", learner_text), ("class", label), ("strategy", f"{r.strategy} ({how})"),
                 ("mistakes", str(r.mistakes)), ("bound", bound_text), ("Opt(C)", opt_text),
                 ("verdict", _verdict_text(r, rep.rounds)), ("target", target_text)]
@@ -985,6 +1000,7 @@ def _run_attack(args) -> int:
 
 
 MAX_SHOWN = 200  # examples printed by attack's human output
+LONG_POINT = 16  # points with more coordinates are printed by their nonzero coordinates
 
 
 def _witness_json_text(w: dict) -> str:

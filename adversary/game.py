@@ -21,7 +21,8 @@ turns such a sequence into a **witness**, a JSON object anyone can re-check from
   (``points`` optional: point ``j`` is then ``[j]``);
 * ``{"family": "margin-halfspaces", "params": {"d": d, "gamma": g, "R": 1}}``: the implicit class of
   [Mehta], section 3 (and [OnlineAlgs], "Perceptron - Analysis"): homogeneous halfspaces x -> [<w*, x> >= 0]
-  in R^d with a unit-norm w*, on points with |x| <= R that w* separates with margin gamma;
+  in R^d with a unit-norm w*, on points with |x| <= R that w* separates with margin gamma
+  (0 < gamma <= R: with gamma > R no point has the margin, and the class is refused as empty);
 * the same ``{"family": NAME, "params": {...}}`` for a {0,1}^n family with a literal form
   (monotone-disjunctions, disjunctions, monotone-conjunctions, conjunctions, parities, k-of-r) whose
   domain has more than 2^12 points: an :class:`~adversary.implicit.ImplicitFamily`, listed by its
@@ -91,8 +92,10 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import compress, repeat
 from typing import Callable, Optional
 
 import numpy as np
@@ -144,7 +147,7 @@ class MarginHalfspaces:
     d : int
         The dimension (d >= 1).
     gamma, R : Fraction
-        The margin (> 0) and the radius (> 0), exactly as given.
+        The margin and the radius, 0 < gamma <= R, exactly as given.
     params : dict
         The JSON parameters as given (``{"d", "gamma", "R"}``), for the witness.
 
@@ -253,6 +256,9 @@ def _margin_class(params: dict) -> MarginHalfspaces:
         raise WitnessError(f"{MARGIN_FAMILY}: gamma must be > 0, got {params['gamma']!r}")
     if R <= 0:
         raise WitnessError(f"{MARGIN_FAMILY}: R must be > 0, got {params.get('R')!r}")
+    if gamma > R:  # |<w*, x>| <= |x| <= R < gamma: no point has the margin, there is no game
+        raise WitnessError(f"{MARGIN_FAMILY} with gamma = {_num(gamma)} > R = {_num(R)} is empty: no point with "
+                           f"|x| <= R has margin gamma; give gamma <= R")
     full = {"d": int(d), "gamma": params["gamma"], "R": params.get("R", 1)}
     return MarginHalfspaces(int(d), gamma, R, full)
 
@@ -328,7 +334,10 @@ def _point(x, t: int, cls) -> tuple:
             raise WitnessError(f"example {t}: x must be a list of {cls.d} numbers, got {_type(x)}")
         if len(x) != cls.d:
             raise WitnessError(f"example {t}: x has {len(x)} coordinates; {cls} needs {cls.d}")
-        return tuple(_natural(v, f"example {t}: coordinate") for v in x)
+        x = list(x)
+        for i in _not_ints(x):  # hot loop in high dimension: most coordinates are ints (0) already
+            x[i] = _natural(x[i], f"example {t}: coordinate")
+        return tuple(x)
     if isinstance(cls, ImplicitFamily):
         try:
             return cls.point(x)
@@ -445,21 +454,24 @@ def _check_margin(H: MarginHalfspaces, examples, target, *, exact: bool):
         w2 = sum(v * v for v in wq)
     for t, (x, y) in enumerate(examples, 1):
         s = 1 if y == 1 else -1
+        # The zero coordinates of x are left out of both checks: they add nothing, and in high
+        # dimension they are most of x (the exact sums would otherwise cost a Fraction each).
+        nonzero = [(i, x[i]) for i in compress(range(len(x)), x)]
         if exact:  # rational arithmetic: |x|^2 <= R^2, s<w,x> >= 0 and <w,x>^2 >= gamma^2 |w|^2
-            x = tuple(Fraction(v) for v in x)  # floats convert exactly
-            x2 = sum(v * v for v in x)
+            nonzero = [(i, Fraction(v)) for i, v in nonzero]  # floats convert exactly
+            x2 = sum(v * v for _, v in nonzero)
             if x2 > R * R:
                 raise WitnessError(f"example {t} has |x| = {math.sqrt(x2):.12g} > R = {_num(R)} (exact check)")
-            m = s * sum(a * b for a, b in zip(wq, x))
+            m = s * sum(wq[i] * v for i, v in nonzero)
             if m < 0 or m * m < gamma * gamma * w2:
                 raise WitnessError(f"example {t} (y = {y}) has margin y<w,x> = {float(m) / math.sqrt(w2):.12g} "
                                    f"< gamma = {_num(gamma)} (exact check)")
             continue
-        xf = [float(v) for v in x]
-        r = math.sqrt(math.fsum(v * v for v in xf))
+        xf = [(i, float(v)) for i, v in nonzero]
+        r = math.sqrt(math.fsum(v * v for _, v in xf))
         if not r <= Rf + TOLERANCE:
             raise WitnessError(f"example {t} has |x| = {r:.12g} > R = {_num(R)}")
-        m = s * math.fsum(a * b for a, b in zip(wf, xf))
+        m = s * math.fsum(wf[i] * v for i, v in xf)
         if not m >= gf - TOLERANCE:
             raise WitnessError(f"example {t} (y = {y}) has margin y<w,x> = {m:.12g} < gamma = {_num(gamma)}")
     return w
@@ -470,9 +482,9 @@ def _margin_stats(H: MarginHalfspaces, examples, w) -> tuple[float, float]:
     wf = [float(v) for v in w]
     margins, radii = [], []
     for x, y in examples:
-        xf = [float(v) for v in x]
-        margins.append((1 if y else -1) * math.fsum(a * b for a, b in zip(wf, xf)))
-        radii.append(math.sqrt(math.fsum(v * v for v in xf)))
+        xf = [(i, float(x[i])) for i in compress(range(len(x)), x)]  # the nonzero coordinates
+        margins.append((1 if y else -1) * math.fsum(wf[i] * v for i, v in xf))
+        radii.append(math.sqrt(math.fsum(v * v for _, v in xf)))
     return (min(margins) if margins else math.inf), (max(radii) if radii else 0.0)
 
 
@@ -524,13 +536,14 @@ def build_learner(name, params: Optional[dict] = None, cls=None):
         known = dict.fromkeys(s.name for s in L.LEARNERS.values())  # canonical names, aliases left out
         raise WitnessError(f"unknown learner {name!r}; known learners: {', '.join(known)}")
     finite = cls if isinstance(cls, ConceptClass) else None
-    if isinstance(cls, ImplicitFamily) and not spec.needs_class and spec.dim_param:
-        dim = spec.dim_param  # the class determines n, as make_learner does from a finite class's points
+    if isinstance(cls, (ImplicitFamily, MarginHalfspaces)) and not spec.needs_class and spec.dim_param:
+        dim = spec.dim_param  # the class determines n (or d), as make_learner does from a finite class's points
+        size = cls.n if isinstance(cls, ImplicitFamily) else cls.d
         if dim not in params:
-            params = dict(params, **{dim: cls.n})
-        elif str(params[dim]).strip() != str(cls.n):
-            raise WitnessError(f"{spec.name}: {dim}={params[dim]} but the points of {cls} have {cls.n} "
-                               f"coordinates; give {dim}={cls.n}")
+            params = dict(params, **{dim: size})
+        elif str(params[dim]).strip() != str(size):
+            raise WitnessError(f"{spec.name}: {dim}={params[dim]} but the points of {cls} have {size} "
+                               f"coordinates; give {dim}={size}")
     if isinstance(cls, ImplicitFamily) and spec.needs_class:
         raise WitnessError(f"learner {name!r} needs a class built point by point, got {cls}; "
                            f"lower n to at most 12, or attack a vector learner (e.g. winnow2)")
@@ -619,6 +632,11 @@ def replay(learner, sequence, cls=None) -> Replay:
         examples = parse_sequence(sequence, cls)
     else:
         examples = _raw_examples(sequence)
+    return _replay_parsed(name, params, examples, cls)
+
+
+def _replay_parsed(name: str, params: dict, examples, cls) -> Replay:
+    """:func:`replay` on examples that :func:`parse_sequence` has already checked for ``cls``."""
     model = build_learner(name, params, cls)
     full = _full_params(model, params)
     predictions, rounds = _run(model, name, examples)
@@ -693,7 +711,8 @@ def make_witness(learner_name, learner_params, class_spec, sequence, target=None
     cls = load_class(class_spec)
     examples = parse_sequence(sequence, cls)
     target = check_realizable(cls, examples, target, exact=exact)
-    r = replay({"name": learner_name, "params": learner_params}, examples, cls)
+    name, params = _learner_spec({"name": learner_name, "params": learner_params})
+    r = _replay_parsed(name, params, examples, cls)
     witness = {
         "kind": "witness",
         "learner": {"name": learner_name, "params": r.params},
@@ -710,7 +729,10 @@ def make_witness(learner_name, learner_params, class_spec, sequence, target=None
 
 
 def _json_point(x) -> list:
-    return [_json_number(v) for v in x]
+    x = list(x)
+    for i in _not_ints(x):
+        x[i] = _json_number(x[i])
+    return x
 
 
 def _json_number(v):
@@ -811,7 +833,7 @@ def _verify(w, exact: bool) -> VerifyResult:
     cls = load_class(w["class"])
     examples = parse_sequence(w["sequence"], cls)
     target = check_realizable(cls, examples, w.get("target"), exact=exact)
-    r = replay({"name": name, "params": params}, examples, cls)
+    r = _replay_parsed(name, params, examples, cls)
     if r.mistakes != claimed:
         return VerifyResult(False, r.mistakes, f"claims {claimed} mistakes, replay gives {r.mistakes}")
     noun = "mistake" if r.mistakes == 1 else "mistakes"
@@ -1121,6 +1143,17 @@ def _show(x) -> str:
         return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
     text = repr(x)
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _not_ints(x) -> list:
+    """The indices of the coordinates of ``x`` that are not ints (bools included), found in C: a
+    point of high dimension is mostly int zeros, and a Python loop over them is the bulk of a check."""
+    if _INT.issuperset(map(type, x)):
+        return []
+    return list(compress(range(len(x)), map(operator.is_not, map(type, x), repeat(int))))
+
+
+_INT = frozenset({int})
 
 
 def _type(v) -> str:

@@ -1,4 +1,4 @@
-"""Benchmark the exact adversary (``adversary.attack(..., strategy="exact")``) on a fixed list of cases.
+"""Benchmark the exact adversary (``adversary.attack.attack(..., strategy="exact")``) on a fixed list of cases.
 
 Each case is a learner on a finite class; the script runs the exact search (the true worst case, or a
 cycle), checks that the witness verifies (``attack`` always re-verifies it), and prints one Markdown

@@ -1,7 +1,7 @@
 """Tightness tables: the worst sequences for Halving, SOA, Winnow1, Winnow2 and the Perceptron, held
 against their proven mistake bounds and against Opt(C).
 
-Each row attacks one learner on one class with :func:`adversary.attack` (every sequence replayed and
+Each row attacks one learner on one class with :func:`adversary.attack.attack` (every sequence replayed and
 verified by the referee) and reports the mistakes found, whether they are the proven worst case
 (strategy ``exact`` finished, or the count meets a theorem) or only the best found (a heuristic, or an
 exact search stopped by the time limit), the learner's proven bound for the class with its formula,
@@ -143,7 +143,7 @@ def run_row(row: Row, time_limit: float, seed: int, attack=None) -> dict:
     from adversary.strategies import available
 
     if attack is None:
-        from adversary import attack
+        from adversary.attack import attack
     record = {c: "" for c in COLUMNS}
     record.update(section=row.section, learner=row.learner, **{"class": class_text(row)})
     spec = {"family": row.family, "params": dict(row.params)}
@@ -274,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.time_limit > 0:
         parser.error("--time-limit must be positive")
     try:
-        from adversary import attack
+        from adversary.attack import attack
     except ImportError as e:
         print(f"tightness.py: error: adversary.attack is not available ({_one_line(e)})", file=sys.stderr)
         return 2

@@ -19,7 +19,7 @@ SCRIPT = ROOT / "scripts" / "tightness.py"
 
 def _attack_available() -> bool:
     try:
-        from adversary import attack  # noqa: F401
+        from adversary.attack import attack  # noqa: F401
     except ImportError:
         return False
     return True

@@ -75,7 +75,11 @@ def check_problem(name: str, problem: Problem):
         learner = problem.new_learner()
     except WitnessError as e:
         raise StrategyError(str(e)) from None
-    if isinstance(problem.cls, ConceptClass):
+    from solvers.learners import LEARNERS
+
+    spec = LEARNERS.get(problem.learner_name)
+    if isinstance(problem.cls, ConceptClass) and not (spec is not None and spec.needs_class):
+        # (a learner built from the class reads its points by construction, and may be slow to predict)
         probe = copy.deepcopy(learner)
         try:
             for x in problem.cls.points[:ENUMERATE_UP_TO]:

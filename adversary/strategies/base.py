@@ -6,7 +6,7 @@ Definition 1): it chooses the points and the labels, keeping the labels realizab
 the learner err as often as possible. It is given a :class:`Problem` (which learner, on which class)
 and returns a :class:`Found` (a sequence, the mistakes it forces, and a target that labels it).
 
-Strategies never report anything the referee has not replayed: :func:`adversary.attack` turns every
+Strategies never report anything the referee has not replayed: :func:`adversary.attack.attack` turns every
 ``Found`` into a witness and re-checks it with :func:`adversary.game.verify_witness` before it reaches
 the user. A strategy may therefore be heuristic, but it must be honest about ``exact`` (True only
 when the value is the proven worst case over all sequences) and about ``cycle``.
@@ -123,7 +123,7 @@ class Strategy:
         Anytime strategies return the best sequence found so far when the deadline passes; they
         must not raise because of it. ``progress``, when given, is called about once a second with
         at least ``{"mistakes": best so far}``; it may also carry ``"sequence"`` and ``"target"``
-        (the best so far, as in :class:`Found`), which :func:`adversary.attack` verifies and returns
+        (the best so far, as in :class:`Found`), which :func:`adversary.attack.attack` verifies and returns
         if a Ctrl-C stops the strategy before it returns. A strategy that catches Ctrl-C itself
         returns its best ``Found`` with ``stats["stopped"] = "interrupted"``.
         """

@@ -91,7 +91,8 @@ MODES = ("auto", "targets", "version-space")
 #: Learners searched over (state, version space) by ``auto``: their state is, or follows, V, and
 #: their theorems prune there.
 _VERSION_SPACE_LEARNERS = frozenset({"halving", "con", "soa", "weighted-majority"})
-_CHECK_EVERY = 512  # nodes between two looks at the clock
+_CHECK_EVERY = 8    # nodes between two looks at the clock (a node costs far more than a look)
+_TICK_MASK = 255    # ... and points between two looks while the moves of one node are listed
 
 
 class _Stop(Exception):
@@ -243,6 +244,7 @@ class _Learners:
             if p is None:
                 out = []
                 for x in self.points:
+                    self._tick()  # a learner can be slow to predict (weighted majority: a sum over C)
                     try:
                         v = L.predict_one(x)
                     except (ValueError, TypeError, ArithmeticError) as e:
@@ -360,6 +362,8 @@ class _Search(_Learners):
         columns = self.columns
         found: dict = {}
         for j in range(self.n_points):  # hot loop: one pass over the points per new position
+            if j & _TICK_MASK == _TICK_MASK:
+                self._tick()  # a pass can be long (a learner step per point and label): watch the clock
             V1 = V & columns[j]
             if V1 == 0:
                 labels = ((0, V),)
@@ -473,6 +477,7 @@ class _Search(_Learners):
             moves, exact, stopped = self.best_moves, False, "interrupted"
         finally:
             sys.setrecursionlimit(old_limit)
+        self.deadline = None  # the search is over: counting the best sequence's mistakes must not stop
         seq, target = self._sequence(moves)
         mistakes = self._count(moves)
         stats = {"nodes": self.nodes, "memo": len(self.memo), "learner_states": len(self.reps),
@@ -568,7 +573,9 @@ class _TargetSearch(_Learners):
             cand = self.domain.representatives(cand, self.blocks, self.reps[sid].state_key())
         labels, on_path = self.label_list, self.on_path
         found: dict = {}
-        for j in cand.tolist():
+        for i, j in enumerate(cand.tolist()):
+            if i & _TICK_MASK == _TICK_MASK:
+                self._tick()  # a pass can be long (a learner step per point): watch the clock
             y = labels[j]
             gain = 1 if pred[j] != y else 0
             s2 = self._step(sid, j, y)
@@ -683,6 +690,7 @@ class _TargetSearch(_Learners):
             moves, target, stopped = self.best_moves, self.best_target, "interrupted"
         finally:
             sys.setrecursionlimit(old_limit)
+        self.deadline = None  # the search is over: counting the best sequence's mistakes must not stop
         seq = [(self.points[j], y) for j, y in moves]
         mistakes = self._count(moves)
         if exact and cycle is None and mistakes != self.best:  # the replayed sequence must be the value

@@ -66,8 +66,10 @@ True
 from __future__ import annotations
 
 import math
+import operator
 import time
 from fractions import Fraction
+from itertools import compress
 from typing import Callable, Optional
 
 import numpy as np
@@ -85,6 +87,10 @@ CONVENTIONS = {
 GRID = 2**40
 _ROLLOUTS = 64          # random rollouts in d = 2 without a deadline
 _MAX_ROLLOUTS = 1024    # ... and at most this many with one
+#: With a deadline, the share of the time left that the constructions may use: the referee then
+#: checks and replays the sequence (in :func:`adversary.attack.attack`: the strategy's own check,
+#: the witness, its re-verification), which costs about as much again as building it.
+BUILD_SHARE = 0.3
 
 
 def _up(q: Fraction) -> Fraction:
@@ -96,38 +102,54 @@ def _grid(v: float) -> Fraction:
 
 
 def _dot(u, v):
-    return sum(a * b for a, b in zip(u, v))
+    """<u, v> over the nonzero coordinates of v (hot loop: in high d most of a point is 0)."""
+    return sum(u[i] * v[i] for i in compress(range(len(v)), v))
 
 
 class _Play:
     """One game of moves z against a fresh learner (the module docstring's z-game), in exact arithmetic."""
 
-    def __init__(self, problem: Problem, H):
+    def __init__(self, problem: Problem, H, stop: Optional[float] = None):
         self.learner = problem.new_learner()
         self.s, self.y = CONVENTIONS[problem.learner_name]
         self.R2 = H.R * H.R
-        self.w = (Fraction(0),) * H.d
+        self.w = (0,) * H.d
         self.sequence: list = []
+        self.stop = stop  # a time.monotonic() instant after which no move is played
+        self.stopped = False
+
+    def out_of_time(self) -> bool:
+        """Whether the time is up (then the sequence so far is the result); checked before every move."""
+        if self.stop is not None and time.monotonic() >= self.stop:
+            self.stopped = True
+        return self.stopped
 
     def move(self, z) -> bool:
         """Play z if it is inside the ball and the learner errs on it; return whether it was played."""
         if _dot(z, z) > self.R2:
             return False
-        x = tuple(self.s * v for v in z)
+        x = z if self.s == 1 else tuple(map(operator.neg, z))
         if self.learner.predict_one(x) == self.y:
             return False
         self.learner.learn_one(x, self.y)
         self.sequence.append((x, self.y))
-        self.w = tuple(a + b for a, b in zip(self.w, z))
+        w = list(self.w)
+        for i in compress(range(len(z)), z):  # the nonzero coordinates of z
+            w[i] = w[i] + z[i]
+        self.w = tuple(w)
         return True
 
 
 # ---------------------------------------------------------------------------------------- constructions
-def _orthogonal(problem: Problem, H, m: int):
+def _orthogonal(problem: Problem, H, m: int, stop=None):
     """The classic sequence: z_i = R e_i (i < m), w* = (1/sqrt m) on the first m coordinates."""
-    play = _Play(problem, H)
+    play = _Play(problem, H, stop)
+    zero = (0,) * H.d
+    R = int(H.R) if H.R.denominator == 1 else H.R  # an int keeps the points all ints, which are quick to check
     for i in range(m):
-        z = tuple(H.R if j == i else 0 for j in range(H.d))
+        if play.out_of_time():
+            break
+        z = zero[:i] + (R,) + zero[i + 1:]
         if not play.move(z):
             break
     r = math.isqrt(m)
@@ -135,13 +157,15 @@ def _orthogonal(problem: Problem, H, m: int):
     return play, [c] * m + [0] * (H.d - m)
 
 
-def _spiral(problem: Problem, H, m: int, z1: Fraction):
+def _spiral(problem: Problem, H, m: int, z1: Fraction, stop=None):
     """3 <= d: |q| = Q and <b, q> = -a z1 each move, in the plane of coordinates 2 and 3."""
-    play = _Play(problem, H)
+    play = _Play(problem, H, stop)
     Q2 = H.R * H.R - z1 * z1
     Qf = math.sqrt(float(Q2))
     rest = (0,) * (H.d - 3)
     for k in range(m):
+        if play.out_of_time():
+            break
         a, b = play.w[0], play.w[1:3]
         bf = np.array([float(v) for v in b])
         nb = float(np.hypot(*bf))
@@ -189,10 +213,13 @@ def _reach(beta: float, c: float, Q: float):
     return lo, max(Q - beta, beta - c / beta)
 
 
-def _dp_sets(z1: float, Q: float, m: int):
-    """Forward sets S[k] (|b| after k moves) and viable sets V[k] (from which the last move is reachable)."""
+def _dp_sets(z1: float, Q: float, m: int, stop: Optional[float] = None):
+    """Forward sets S[k] (|b| after k moves) and viable sets V[k] (from which the last move is reachable);
+    when the time is up (``stop``) the forward sets end where they got to."""
     S = [[(0.0, 0.0)]]
     while len(S) <= m:
+        if stop is not None and len(S) % 256 == 0 and time.monotonic() >= stop:
+            break
         k = len(S) - 1
         c = k * z1 * z1
         nxt = []
@@ -223,12 +250,14 @@ def _dp_sets(z1: float, Q: float, m: int):
     return S, V, K
 
 
-def _plane(problem: Problem, H, z1: Fraction, target_of: Callable, m: int):
+def _plane(problem: Problem, H, z1: Fraction, target_of: Callable, m: int, stop=None):
     """d = 2: play moves (z1, q), choosing each |b'| with ``target_of(k, reach interval)``."""
-    play = _Play(problem, H)
+    play = _Play(problem, H, stop)
     Q2 = H.R * H.R - z1 * z1
     Qf = math.sqrt(float(Q2))
     for k in range(m):
+        if play.out_of_time():
+            break
         a, b = play.w
         beta, c = abs(float(b)), float(a * z1)
         reach = _reach(beta, c, Qf)
@@ -282,6 +311,14 @@ class GeometricStrategy(Strategy):
         if not isinstance(problem.cls, MarginHalfspaces):
             raise StrategyError(f"strategy geometric plays on margin-halfspaces d gamma [R], not {problem.cls}; "
                                 "use exact, tree, beam, mcts or local on a finite class")
+        d = problem.cls.d
+        try:
+            learner = problem.new_learner()
+        except ValueError as e:
+            raise StrategyError(" ".join(str(e).split())) from None
+        if getattr(learner, "d", d) != d:
+            raise StrategyError(f"strategy geometric: the learner has d = {learner.d} but the class has d = {d}; "
+                                f"give d={d}")
 
     def run(self, problem: Problem, *, deadline: Optional[float] = None,
             progress: Optional[Callable[[dict], None]] = None) -> Found:
@@ -290,22 +327,15 @@ class GeometricStrategy(Strategy):
         H = problem.cls
         d, gamma, R = H.d, H.gamma, H.R
         ratio = R * R / (gamma * gamma)
-        m = math.floor(ratio)
-        try:
-            learner = problem.new_learner()
-        except ValueError as e:
-            raise StrategyError(" ".join(str(e).split())) from None
-        if getattr(learner, "d", d) != d:
-            raise StrategyError(f"strategy geometric: the learner has d = {learner.d} but the class has d = {d}; "
-                                f"give d={d}")
-        margin = getattr(learner, "margin", 0)
+        m = math.floor(ratio)  # >= 1: load_class refuses gamma > R, where no point has the margin
+        margin = getattr(problem.new_learner(), "margin", 0)
         stats = {"bound": float(ratio), "floor": m}
-        if m == 0:  # gamma > R: no point has the margin, the game is empty
-            return self._found(problem, None, [1] + [0] * (d - 1), m, margin, dict(stats, construction="empty"), t0)
+        # With a deadline the constructions stop early enough for the referee to check the sequence.
+        stop = None if deadline is None else t0 + max(deadline - t0, 0.0) * BUILD_SHARE
 
         z1 = _up(gamma)  # the margin coordinate, on the grid (>= gamma)
         if d >= m:
-            play, target = _orthogonal(problem, H, m)
+            play, target = _orthogonal(problem, H, m, stop)
             stats["construction"] = "orthogonal"
         elif d == 1:
             play = _Play(problem, H)
@@ -313,12 +343,14 @@ class GeometricStrategy(Strategy):
             target = [1]
             stats["construction"] = "one-step"
         elif d >= 3:
-            play, target = _spiral(problem, H, m, z1)
+            play, target = _spiral(problem, H, m, z1, stop)
             stats["construction"] = "spiral"
         else:
-            play, target, extra = self._plane(problem, H, m, z1, deadline, progress)
+            play, target, extra = self._plane(problem, H, m, z1, stop, progress)
             stats.update(extra)
-        if len(play.sequence) < m and d >= 3 and ratio.denominator == 1:
+        if play.stopped and d != 2:  # (d = 2: the rollouts run until the time is up; see _plane)
+            stats["stopped"] = "time limit"
+        if len(play.sequence) < m and d >= 3 and ratio.denominator == 1 and not play.stopped:
             stats["note"] = ("R^2/gamma^2 is an integer: the last move needs exact equality, which the "
                              "rational grid cannot hold")
         return self._found(problem, play, target, m, margin, stats, t0, progress)
@@ -326,7 +358,10 @@ class GeometricStrategy(Strategy):
     # d = 2 ---------------------------------------------------------------------------------------------
     def _plane(self, problem, H, m, z1, deadline, progress):
         Qf = math.sqrt(float(H.R * H.R - z1 * z1))
-        S, V, K = _dp_sets(float(z1), Qf, m)
+        # With a deadline, the forward sets get a quarter of the time (the backward ones take about as
+        # long), and the moves along them the rest.
+        quarter = None if deadline is None else time.monotonic() + time_left(deadline) / 4
+        S, V, K = _dp_sets(float(z1), Qf, m, quarter)
 
         def planned(k, reach):
             if k + 1 > K:
@@ -334,8 +369,10 @@ class GeometricStrategy(Strategy):
             pieces = _intersect([reach], V[k + 1]) or _intersect([reach], S[k + 1])
             return _widest(pieces) if pieces else None
 
-        best, _ = _plane(problem, H, z1, planned, m)
+        best, _ = _plane(problem, H, z1, planned, m, deadline)
         extra = {"construction": "interval-dp", "dp_value": K, "rollouts": 0, "rollout_best": 0}
+        if best.stopped:
+            extra["stopped"] = "time limit"
         if progress is not None:
             progress({"mistakes": len(best.sequence)})
         rng = np.random.default_rng(problem.seed)
@@ -348,7 +385,7 @@ class GeometricStrategy(Strategy):
             def rollout(k, reach):
                 return float(rng.uniform(*reach))
 
-            play, _ = _plane(problem, H, z1, rollout, m)
+            play, _ = _plane(problem, H, z1, rollout, m, deadline)
             extra["rollouts"] += 1
             extra["rollout_best"] = max(extra["rollout_best"], len(play.sequence))
             if len(play.sequence) > len(best.sequence):

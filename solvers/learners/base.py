@@ -273,8 +273,13 @@ def binary_vector(x, n: int, who: str) -> tuple[int, ...]:
     return tuple(out)
 
 
+_EXACT_TYPES = frozenset({int, Fraction})
+
+
 def real_vector(x, d: int, who: str) -> tuple:
     """``x`` as a tuple of d exact numbers: ints and Fractions stay exact, floats stay floats."""
+    if type(x) is tuple and len(x) == d and _EXACT_TYPES.issuperset(map(type, x)):
+        return x  # hot path of the Perceptron in high dimension: already a tuple of ints and Fractions
     items = _items(x, who)
     if len(items) != d:
         raise ValueError(f"{who}: point {tuple(items)} has {len(items)} coordinates; this learner takes d = {d}")

@@ -9,13 +9,13 @@ import json
 import math
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 import adversary.strategies as strategies_module
-from adversary import AttackResult, attack
-from adversary.attack import AttackError, bound_for
+from adversary.attack import AttackError, AttackResult, attack, bound_for
 from adversary.game import load_class, verify_witness
 from adversary.strategies import STRATEGY_NAMES, get_strategy
 from adversary.strategies.base import Found, StrategyError
@@ -25,7 +25,6 @@ from solvers.learners import Bound, make_learner
 from solvers.seeds import cite
 from solvers.learners.winnow import Winnow2
 
-# The module, not the function ``adversary.attack`` that the package exports under the same name.
 attack_module = importlib.import_module("adversary.attack")
 ROOT = Path(__file__).resolve().parents[2]
 MARGIN = {"family": "margin-halfspaces", "params": {"d": 2, "gamma": 0.5, "R": 1}}
@@ -169,6 +168,14 @@ def test_bound_for_the_classes_the_seeds_cover():
 
 
 # ------------------------------------------------------------------------------------------ inputs
+@pytest.mark.parametrize("learner", ["winnow1", "winnow2", "winnow-r", "winnow", "elim"])
+def test_one_of_r_is_an_or_of_r_variables(learner):
+    ors = make("k-of-r", n=6, r=2, k=1)                   # at least 1 of 2 variables: an OR of exactly 2
+    b = bound_for(make_learner(learner, {}, ors), ors)
+    C = make("monotone-disjunctions", n=6, k=2)            # ORs of at most 2: the same bound holds
+    assert b.finite and b == bound_for(make_learner(learner, {}, C), C)
+
+
 def test_learner_instances_names_and_specs_agree():
     C = make("monotone-disjunctions", n=3, k=2)
     L = Winnow2(3)
@@ -242,6 +249,22 @@ def test_time_limit_returns_a_verified_best_so_far():
     assert r.stats["seconds"] < 10
 
 
+@pytest.mark.parametrize("learner, cls, strategy, least", [
+    ("halving", make("monotone-disjunctions", n=12, k=4), "exact", 1),       # a node lists 4096 points x 2 labels
+    ("weighted-majority", make("intervals", N=100), "exact", 0),             # a prediction sums over 5051 experts
+    ("weighted-majority", make("intervals", N=100), "auto", 0),
+    ("perceptron", {"family": "margin-halfspaces", "params": {"d": 300, "gamma": "0.01"}}, "geometric", 1),
+    ("perceptron", {"family": "margin-halfspaces", "params": {"d": 20000, "gamma": "0.01"}}, "geometric", 1),
+    ("perceptron", {"family": "margin-halfspaces", "params": {"d": 2, "gamma": "0.001"}}, "geometric", 1),
+])
+def test_time_limit_holds_for_every_strategy(learner, cls, strategy, least):
+    t0 = time.monotonic()
+    r = attack(learner, cls, strategy=strategy, time_limit=2.0)
+    assert time.monotonic() - t0 < 4.0  # the limit, and the time to verify the result
+    ok(r)
+    assert r.stats["stopped"] == "time limit" and not r.exact and r.mistakes >= least
+
+
 def test_ctrl_c_returns_the_best_verified_sequence():
     calls = []
 
@@ -253,6 +276,54 @@ def test_ctrl_c_returns_the_best_verified_sequence():
     r = ok(attack("winnow2", make("monotone-disjunctions", n=12, k=3), strategy="exact", progress=progress))
     assert r.stats["stopped"] == "interrupted" and not r.exact and r.mistakes >= 1
     assert all(isinstance(c["mistakes"], int) for c in calls)
+
+
+def test_auto_raises_when_no_strategy_applies(monkeypatch):
+    C = make("monotone-disjunctions", n=3, k=1)
+    planned = [get_strategy(n) for n in ("exact", "tree", "beam", "mcts", "local") if strategies_module.available(n)]
+
+    def refuse(strategy):
+        def run(problem, deadline=None, progress=None):
+            raise StrategyError(f"{strategy.name} refuses")
+        return run
+
+    for strategy in planned:  # each passes its check and then refuses to run
+        monkeypatch.setattr(strategy, "run", refuse(strategy))
+    with pytest.raises(StrategyError, match="^exact refuses$"):
+        attack("winnow2", C)
+
+    def reject(strategy):
+        def check(problem):
+            raise StrategyError(f"{strategy.name} does not apply")
+        return check
+
+    for strategy in planned:  # each is rejected by its check
+        monkeypatch.setattr(strategy, "check", reject(strategy))
+    with pytest.raises(StrategyError, match="^exact does not apply$"):
+        attack("winnow2", C)
+
+
+def test_a_second_ctrl_c_verifies_the_best_candidate(monkeypatch):
+    real, calls = attack_module._witness, []
+
+    def witness(sname, found, *args):
+        calls.append(sname)
+        if len(calls) == 1:
+            raise KeyboardInterrupt  # the second Ctrl-C, during the verification
+        return real(sname, found, *args)
+
+    monkeypatch.setattr(attack_module, "_witness", witness)
+    r = attack("winnow2", make("monotone-disjunctions", n=3, k=1), strategy="exact")
+    assert calls == ["exact", "exact"] and r.strategy == "exact"
+    assert r.mistakes == 3 and r.stats["stopped"] == "interrupted"
+
+
+def test_adversary_attack_is_the_module():
+    import adversary
+
+    module = importlib.import_module("adversary.attack")
+    assert module is sys.modules["adversary.attack"] and adversary.attack is module
+    assert callable(module.attack) and module.bound_for is bound_for and adversary.AttackResult is AttackResult
 
 
 def test_a_strategy_that_lies_is_an_internal_error(monkeypatch):

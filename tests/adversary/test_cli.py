@@ -652,3 +652,58 @@ def test_attack_ctrl_c_prints_the_best_verified_sequence(tmp_path):
     from adversary.game import verify_witness
 
     assert verify_witness(r["witness"]).ok
+
+
+def test_attack_time_limit_holds_for_geometric_in_high_dimension():
+    # d = 1000, gamma = 0.01: 10,000 moves of 1,000 coordinates each; it used to give no output in 100 s.
+    t0 = time.monotonic()
+    r = subprocess.run([sys.executable, "-m", "adversary", "attack", "perceptron", "--class", "margin-halfspaces",
+                        "d=1000", "gamma=0.01", "--time-limit", "3", "--json", "--quiet"],
+                       capture_output=True, text=True, timeout=60)
+    wall = time.monotonic() - t0
+    assert r.returncode == 0, r.stderr
+    assert wall < 10, wall
+    out = json.loads(r.stdout)
+    assert out["strategy"] == "geometric" and out["stats"]["stopped"] == "time limit" and not out["exact"]
+    assert 1 <= out["mistakes"] < 10_000 and out["verdict"] == "below"
+    from adversary.game import verify_witness
+
+    v = verify_witness(out["witness"])
+    assert v.ok and v.mistakes == out["mistakes"], v.message
+
+
+# ------------------------------------------------------------------------------------------ no silent zero
+@pytest.mark.parametrize("argv, named, needle", [
+    # Winnow reads 0/1 vectors, not the points (1,), (2,), ... of thresholds
+    (["attack", "winnow2", "--class", "thresholds", "N=5"], ["--strategy", "exact"], "cannot read the points"),
+    # a learner of another dimension than the class
+    (["attack", "perceptron", "d=4", "--class", "margin-halfspaces", "d=3", "gamma=0.5"], ["--strategy", "geometric"],
+     "give d=3"),
+    # gamma > R: no point has the margin
+    (["attack", "perceptron", "--class", "margin-halfspaces", "d=3", "gamma=2", "R=1"], ["--strategy", "exact"],
+     "is empty"),
+    (["attack", "perceptron", "--class", "margin-halfspaces", "d=3", "gamma=2", "R=1"], ["--strategy", "geometric"],
+     "is empty"),
+])
+def test_attack_auto_fails_as_the_named_strategy_does(capsys, argv, named, needle):
+    code, out, err = run(capsys, *argv, "--quiet", "--time-limit", "5")
+    line = assert_usage_error(code, out, err, contains=needle)
+    code, out, err = run(capsys, *argv, *named, "--quiet", "--time-limit", "5")
+    assert assert_usage_error(code, out, err) == line
+
+
+def test_attack_auto_error_in_a_subprocess():
+    r = subprocess.run([sys.executable, "-m", "adversary", "attack", "winnow2", "--class", "thresholds", "N=5"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stdout == "" and "Traceback" not in r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("littlestone: error: winnow2 cannot read the points"), r.stderr
+
+
+def test_attack_help_states_the_default_time_limit(capsys):
+    from adversary.attack import AUTO_SECONDS
+
+    code, out, err = run(capsys, "attack", "--help")
+    assert code == 0
+    text = " ".join(out.split())
+    assert f"default: {AUTO_SECONDS:g} s for auto, no limit for a strategy named with --strategy" in text

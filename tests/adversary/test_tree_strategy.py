@@ -9,7 +9,7 @@ References
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from adversary import attack
+from adversary.attack import attack
 from adversary.game import make_witness, verify_witness
 from adversary.strategies import get_strategy
 from adversary.strategies.base import Problem, StrategyError
