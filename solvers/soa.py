@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .concept_class import ConceptClass
 from .opt import Solver
-from .table import OptTable
+from .opt.subcube import SubcubeTable as OptTable
 
 __all__ = ["SOA"]
 
@@ -32,7 +32,7 @@ class SOA:
     solver : Solver, optional
         A solver for ``C`` whose memo (or table) to reuse, for instance ``opt(C, solver=S)``'s.
         Without one, a new solver is made; classes over at most 12 distinct points get the table
-        engine (:mod:`solvers.table`) at once, which makes every prediction a table look-up.
+        engine (:mod:`solvers.opt.subcube`) at once, which makes every prediction a table look-up.
 
     Examples
     --------
