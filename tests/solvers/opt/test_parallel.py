@@ -33,3 +33,24 @@ def test_memo_limit_with_workers():
     C = make("intervals", N=60)
     r = opt(C, jobs=2, memo_bytes=2**20)
     assert r.value == opt(C).value and r.stats["memo_bytes"] == 2**20
+
+
+def test_workers_decide_every_root_query():
+    """solve_root_parallel itself (opt() first tries half a second in this process, which solves these
+    small classes before any worker starts): the values of the brute force, each query recorded in
+    the solver's memo, and a mistake tree rebuilt here from the recorded moves."""
+    from solvers.certificate import MistakeTree, verify_tree
+    from solvers.opt import Solver
+    from solvers.opt.parallel import solve_root_parallel
+
+    for rows in (sparse_rows(7, 2), sparse_rows(8, 3), np.random.default_rng(3).integers(0, 2, (12, 7)).tolist()):
+        C = ConceptClass.from_matrix(rows)
+        S = Solver(C)
+        queries = []
+        with S.limits():
+            lo, hi = solve_root_parallel(S, 2, queries)
+        b = opt_brute(rows)
+        assert lo == hi == b == S.value()
+        assert all(q["d"] >= b for q in queries)  # from the top down
+        assert S.root_bounds == (b, b) and S.bounds(S.full) == (b, b)
+        assert verify_tree(MistakeTree(b, S.mistake_tree(S.full, b), C).to_json(), C) == b
