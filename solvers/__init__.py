@@ -14,7 +14,7 @@ References
 from .concept_class import ConceptClass
 from .certificate import MistakeTree, TreeError, verify_tree
 from .opt import OptResult, Solver, opt
-from .soa import SOA
+from .learners import SOA
 from . import families
 
 __all__ = ["ConceptClass", "MistakeTree", "TreeError", "verify_tree", "OptResult", "Solver", "opt", "SOA", "families"]

@@ -57,15 +57,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..soa import SOA
-from .adapters import RiverClassifier, SklearnPerceptron
 from ..seeds import cite
+from .adapters import RiverClassifier, SklearnPerceptron
 from .base import SEEDS, Bound, Learner, OnlineLearner
 from .con import CON
 from .elimination import ELIM, ConjunctionElimination
 from .halving import Halving
 from .perceptron import Perceptron
 from .randomized_halving import RandomizedHalving
+from .soa import SOA
 from .weighted_majority import RandomizedWeightedMajority, WeightedMajority
 from .winnow import BalancedWinnow, Winnow, Winnow1, Winnow2, WinnowKofR, WinnowR
 

@@ -196,8 +196,8 @@ class VersionSpaceLearner(OnlineLearner):
     ``V`` is a bitset over the concepts of ``C`` (bit c set while concept c agrees with every example
     so far); ``learn_one`` keeps the concepts that agree with the label. A label that no concept of
     ``C`` can give (the sequence is not realizable) raises ``ValueError`` and leaves the learner as it
-    was, as :class:`solvers.soa.SOA` does. The state key is ``V``: these learners' predictions depend on
-    nothing else (randomized ones add their generator's state).
+    was. The state key is ``V``: these learners' predictions depend on nothing else (randomized ones add
+    their generator's state). Halving, CON, randomized halving and SOA are built on it.
     """
 
     def __init__(self, C):
@@ -240,7 +240,7 @@ def check_label(y) -> int:
     """``y`` as the int 0 or 1; anything else (2, -1, 0.5, "1", True, None) raises ``ValueError``.
 
     A numpy integer or numpy bool (an entry of a class's matrix) counts as its 0/1 value; Python's
-    True and False do not (as in :class:`solvers.soa.SOA`).
+    True and False do not.
     """
     if isinstance(y, bool) or not isinstance(y, (int, np.integer, np.bool_)) or y not in (0, 1):
         raise ValueError(f"label {y!r} is not 0 or 1; labels are the ints 0 and 1")

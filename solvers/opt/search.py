@@ -1,7 +1,6 @@
-"""The exact solver for Opt(C), the Littlestone dimension.
+"""The search for Opt(C): decision queries "Opt(V) >= d?" over version spaces, with a memo.
 
-[Rivest94] defines Opt(C) as the best worst-case number of mistakes of any
-learner, and the optimal algorithm that predicts 1 iff Opt(xi_1(V, x)) >= Opt(xi_0(V, x)). Its value
+[Rivest94] defines Opt(C) as the best worst-case number of mistakes of any learner; its value
 satisfies the recurrence (DESIGN.md)::
 
     Opt(V) = -1                                              if V is empty
@@ -10,8 +9,7 @@ satisfies the recurrence (DESIGN.md)::
 
 and the bounds Opt(V) <= floor(log2 |V|) (Halving, [Rivest94] and [OnlineAlgs]) and Opt(V) <= |V| - 1 (CON).
 
-The search answers decision queries "Opt(V) >= d?" (an AND-OR search: some point x, both children
->= d - 1) with
+:class:`Solver` answers "Opt(V) >= d?" (an AND-OR search: some point x, both children >= d - 1) with
 
 * a memo of proven bounds [lower, upper] per version space (a bitset over concept indices);
 * the cardinality bound: "Opt(V) >= d" needs |V| >= 2^d, and a split is only worth trying when both
@@ -22,10 +20,12 @@ The search answers decision queries "Opt(V) >= d?" (an AND-OR search: some point
 * Opt(V) <= the number of distinct splits of V (each round uses one up);
 * the most balanced splits first, and the smaller child checked first.
 
-Opt(C) itself is found by asking d = floor(log2 |C|) first and going down. A time limit or Ctrl-C stops
-the search and returns the bounds proven so far (lower <= Opt(C) <= upper). The memo is bounded in
-bytes: when it is full the older half is dropped, so a large instance slows down instead of running out
-of memory.
+At the root, :meth:`Solver.descend` asks d = the upper bound first and goes down; how one root query is
+decided is a parameter (this process's search, or the worker processes of :mod:`solvers.opt.parallel`).
+A deadline stops the search with :class:`SearchStop`; the bounds proven so far stay in
+:attr:`Solver.root_bounds`. The memo is bounded in bytes: when it is full the older half is dropped, so
+a large instance slows down instead of running out of memory. The certificates: a mistake tree of depth
+Opt (:meth:`Solver.mistake_tree`) and the refutation behind an upper bound (:meth:`Solver.upper_proof`).
 
 References
 ----------
@@ -35,30 +35,24 @@ References
 Examples
 --------
 >>> from solvers.families import make
->>> r = opt(make("thresholds", N=7))
->>> r.value, r.lower, r.upper
-(3, 3, 3)
->>> r.tree.depth
-3
->>> from solvers.soa import SOA
->>> SOA(r.tree.C, solver=r.solver).mistake_bound().value   # the SOA reuses the solver's memo
-3
+>>> S = Solver(make("thresholds", N=7))
+>>> S.value(), S.value(0b111)    # Opt(C), and Opt of the version space {the first three thresholds}
+(3, 1)
 """
 
 from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Callable
 
 import numpy as np
 
-from .concept_class import ConceptClass
-from .certificate import MistakeTree, ProofTooLarge
-from .table import MAX_TABLE_POINTS, OptTable, TableStop
+from ..certificate import ProofTooLarge
+from ..concept_class import ConceptClass
+from .subcube import SubcubeTable
 
-__all__ = ["opt", "OptResult", "Solver", "default_memo_bytes", "physical_memory"]
+__all__ = ["Solver", "SearchStop", "default_memo_bytes", "physical_memory"]
 
 _FALLBACK_MEMO_BYTES = 4 * 2**30  # the memo's limit when the machine's memory cannot be read
 _WIDE = 2048  # candidate lists longer than this are filtered with numpy (see Solver._filter_wide)
@@ -88,54 +82,22 @@ class _WideList(list):
     __slots__ = ("words",)
 
 
-class _Stop(Exception):
-    """Raised inside the search when the time limit is reached."""
+class SearchStop(Exception):
+    """The deadline passed during a search (the bounds proven so far stay valid)."""
 
 
 class _Budget(Exception):
     """Raised inside the search when a warm-up query has used its node budget."""
 
 
-@dataclass(frozen=True)
-class OptResult:
-    """The outcome of :func:`opt`.
-
-    Attributes
-    ----------
-    value : int or None
-        Opt(C) when proven (``lower == upper``), else None.
-    lower, upper : int
-        Proven bounds: ``lower <= Opt(C) <= upper``.
-    tree : MistakeTree or None
-        A mistake tree of depth ``lower`` (the lower-bound certificate); None if the class is empty.
-    stats : dict
-        ``engine``, ``nodes`` (expanded search nodes), ``memo`` (entries at the end), ``seconds``,
-        ``queries`` (the decision queries asked at the root and their answers), ``stopped`` (None,
-        "time limit" or "interrupted").
-    solver : Solver
-        The solver that ran, with its memo (or table): pass it to ``SOA(C, solver=result.solver)``.
-    """
-
-    value: Optional[int]
-    lower: int
-    upper: int
-    tree: Optional[MistakeTree]
-    stats: dict = field(default_factory=dict)
-    solver: Optional["Solver"] = field(default=None, repr=False, compare=False)
-
-    @property
-    def solved(self) -> bool:
-        return self.lower == self.upper
-
-    def __repr__(self) -> str:
-        return f"OptResult(value={self.value}, lower={self.lower}, upper={self.upper}, stats={self.stats})"
-
-
 class Solver:
     """The search state for one concept class: the memo of proven bounds and the root's splits.
 
-    A Solver is what :func:`opt` runs and what :class:`solvers.soa.SOA` keeps: every version space it
-    has settled stays in the memo (up to ``memo_bytes``), so later questions about subsets are fast.
+    A Solver is what :func:`solvers.opt.opt` runs and what :class:`solvers.learners.SOA` keeps: every
+    version space it has settled stays in the memo (up to ``memo_bytes``), so later questions about
+    subsets are fast. Its state is changed only through its methods: :meth:`limits` (deadline and
+    progress), :meth:`descend` (the root), :meth:`record` (bounds proven elsewhere),
+    :meth:`subcube_table`.
 
     Parameters
     ----------
@@ -165,7 +127,7 @@ class Solver:
         self._progress: Callable | None = None
         self._next_report = 0.0
         self._root_bounds = None
-        self.table: OptTable | None = None
+        self.table: SubcubeTable | None = None  # built by subcube_table()
         # The root's distinct splits: one point per class of same-or-complementary columns.
         self.root_masks, self.root_points = self._distinct_splits(self.full, C.columns)
         self._nwords = (C.n_concepts + 63) // 64
@@ -225,7 +187,7 @@ class Solver:
             raise _Budget()
         now = time.monotonic()
         if self._deadline is not None and now >= self._deadline:
-            raise _Stop()
+            raise SearchStop()
         if self._progress is not None and now >= self._next_report:
             self._next_report = now + 1.0
             self._progress(self._progress_info())
@@ -369,15 +331,121 @@ class Solver:
                 hi -= 1
         return lo
 
-    def _solve_root(self, queries: list, warmup_nodes: int = 2048, warmup_seconds: float = 0.25) -> tuple[int, int]:
+    # ------------------------------------------------------------------ limits, bounds from elsewhere
+    def limits(self, *, deadline: float | None = None, progress: Callable[[dict], None] | None = None) -> "_Limits":
+        """``with solver.limits(...):`` searches inside the block under these limits; the previous ones
+        come back on exit.
+
+        Parameters
+        ----------
+        deadline : float, optional
+            A ``time.monotonic()`` instant; past it the search raises :class:`SearchStop`.
+        progress : callable, optional
+            Called about once a second, and after every root query, with
+            ``{"lower", "upper", "nodes", "memo"}`` (the root's bounds so far).
+        """
+        return _Limits(self, deadline, progress)
+
+    @property
+    def deadline(self) -> float | None:
+        """The deadline of the current :meth:`limits` (None: no time limit)."""
+        return self._deadline
+
+    @property
+    def root_bounds(self) -> tuple[int, int]:
+        """(lower, upper) on Opt(C) as proven at the root so far (kept when a search stops)."""
+        return self._root_bounds if self._root_bounds is not None else self.bounds(self.full)
+
+    def reset_root_bounds(self) -> tuple[int, int]:
+        """Start the root's bounds afresh from :meth:`bounds` of the whole class, and return them."""
+        self._root_bounds = self.bounds(self.full)
+        return self._root_bounds
+
+    def record(self, V: int, lo: int, hi: int, move: int | None = None) -> None:
+        """Store bounds lo <= Opt(V) <= hi proven elsewhere (a worker process), and optionally a point
+        index ``move`` whose split proves Opt(V) >= lo (the mistake tree starts from it)."""
+        self._store(V, lo, hi)
+        if move is not None:
+            self.moves[V] = move
+
+    def add_nodes(self, count: int) -> None:
+        """Count ``count`` search nodes expanded on this solver's behalf elsewhere (worker processes)."""
+        self.nodes += count
+
+    def subcube_table(self) -> SubcubeTable:
+        """The table of Opt over every subcube of the class (:mod:`solvers.opt.subcube`), built on the
+        first call (unfilled: call its ``fill``); :meth:`upper_proof` uses it once it is complete.
+        Raises ``ValueError`` past :data:`~solvers.opt.subcube.MAX_TABLE_POINTS` distinct points."""
+        if self.table is None:
+            self.table = SubcubeTable(self.C, self.root_points)
+        return self.table
+
+    # ------------------------------------------------------------------ the root
+    def solve_root(self, queries: list, *, warmup_nodes: int = 2048, warmup_seconds: float = 0.25) -> tuple[int, int]:
+        """Opt(C) by this process's search: a short warm-up going up, then :meth:`descend`.
+
+        Returns (lower, upper), equal unless a deadline stopped it (then :class:`SearchStop` is raised
+        and :attr:`root_bounds` holds the bounds proven so far). Every root query is appended to
+        ``queries`` as ``{"d", "answer", "seconds"}``.
+        """
+        self._warm_up(queries, warmup_nodes, warmup_seconds)
+        return self.descend(queries)
+
+    def descend(self, queries: list, decide: Callable[[int], bool] | None = None) -> tuple[int, int]:
+        """The root loop: ask "Opt(C) >= d?" for d = the upper bound, going down until the bounds meet.
+
+        Parameters
+        ----------
+        queries : list
+            Each query is appended as ``{"d", "answer", "seconds"}``.
+        decide : callable, optional
+            ``decide(d) -> bool`` answers one query (it may raise :class:`SearchStop`, and may
+            :meth:`record` what it proved); default: this process's search.
+
+        Returns
+        -------
+        (lower, upper)
+            Equal; a deadline raises :class:`SearchStop` instead, with :attr:`root_bounds` proven so far.
+        """
+        if decide is None:
+            decide = self._decide_root
+        lo, hi = self._start_root()
+        while lo < hi:
+            d = hi
+            t0 = time.monotonic()
+            try:
+                ok = decide(d)
+            finally:
+                self._root_bounds = (lo, hi)
+            queries.append({"d": d, "answer": ok, "seconds": round(time.monotonic() - t0, 4)})
+            if ok:
+                lo = d
+            else:
+                hi = d - 1
+            self._root_bounds = (lo, hi)
+            if self._progress is not None:
+                self._progress(self._progress_info())
+        return lo, hi
+
+    def _decide_root(self, d: int) -> bool:
+        V = self.full
+        return self._at_least(V, V.bit_count(), d, self.root_masks, self.root_points)
+
+    def _start_root(self) -> tuple[int, int]:
+        """The root's bounds so far (from :meth:`bounds` when there are none yet), capped by the number
+        of distinct splits."""
+        lo, hi = self._root_bounds if self._root_bounds is not None else self.bounds(self.full)
+        if hi > len(self.root_masks):
+            hi = len(self.root_masks)  # Opt(C) <= the distinct splits of C (a no-op when |C| < 2)
+        self._root_bounds = (lo, hi)
+        return lo, hi
+
+    def _warm_up(self, queries: list, warmup_nodes: int, warmup_seconds: float) -> None:
+        """Cheap upward queries lo+1, lo+2, ... under a small node budget, so that a real lower bound
+        (and its tree) exists early even when refuting the top takes long."""
         V = self.full
         n = V.bit_count()
-        lo, hi = self.bounds(V)
-        if n >= 2:
-            hi = min(hi, len(self.root_masks))
-        self._root_bounds = (lo, hi)
-        # Warm-up: cheap upward queries lo+1, lo+2, ... under a small node budget, so that a real
-        # lower bound (and its tree) exists early even when refuting the top takes long.
+        lo, hi = self._start_root()
         deadline = self._deadline
         self._node_limit = self.nodes + warmup_nodes
         warm_end = time.monotonic() + warmup_seconds
@@ -397,29 +465,13 @@ class Solver:
                     self._progress(self._progress_info())
         except _Budget:
             pass
-        except _Stop:
+        except SearchStop:
             if self._deadline == deadline:
                 raise  # the caller's own time limit
         finally:
             self._node_limit = None
             self._deadline = deadline
         self._root_bounds = (lo, hi)
-        while lo < hi:
-            d = hi
-            t0 = time.monotonic()
-            try:
-                ok = self._at_least(V, n, d, self.root_masks, self.root_points)
-            finally:
-                self._root_bounds = (lo, hi)
-            queries.append({"d": d, "answer": ok, "seconds": round(time.monotonic() - t0, 4)})
-            if ok:
-                lo = d
-            else:
-                hi = d - 1
-            self._root_bounds = (lo, hi)
-            if self._progress is not None:
-                self._progress(self._progress_info())
-        return lo, hi
 
     # ------------------------------------------------------------------ certificates
     def upper_proof(self, h: int, V: int | None = None, *, limit: int = 100_000) -> dict:
@@ -515,151 +567,22 @@ def _first(t):
     return t[0]
 
 
-def _table_seconds(N: int) -> float:
-    """A rough cost model of the table engine on this kind of machine (measured: N=16 takes ~4 s)."""
-    return 3.0**N * N * 6e-9
+class _Limits:
+    """The context manager of :meth:`Solver.limits` (a class rather than a generator: opt() on a tiny
+    class takes microseconds)."""
 
+    __slots__ = ("solver", "deadline", "progress", "old")
 
-ENGINES = ("auto", "search", "table")
+    def __init__(self, solver: Solver, deadline, progress):
+        self.solver, self.deadline, self.progress = solver, deadline, progress
 
+    def __enter__(self) -> Solver:
+        S = self.solver
+        self.old = S._deadline, S._progress
+        if self.progress is not None and self.progress is not S._progress:
+            S._next_report = time.monotonic() + 1.0
+        S._deadline, S._progress = self.deadline, self.progress
+        return S
 
-def opt(
-    C: ConceptClass,
-    *,
-    time_limit: float | None = None,
-    jobs: int = 1,
-    memo_bytes: int | None = None,
-    progress: Callable[[dict], None] | None = None,
-    solver: Solver | None = None,
-    engine: str = "auto",
-) -> OptResult:
-    """Compute Opt(C), the Littlestone dimension of ``C``, with a mistake-tree certificate.
-
-    Parameters
-    ----------
-    C : ConceptClass
-    time_limit : float, optional
-        Seconds after which the search stops and the proven bounds are returned.
-    jobs : int
-        Worker processes for the root query (1 = this process only).
-    memo_bytes : int, optional
-        Memory the memo may use, in bytes (default :func:`default_memo_bytes`: half of the machine's
-        memory); past it the older half is dropped. With ``jobs > 1`` each worker's memo gets
-        ``memo_bytes / jobs``.
-    progress : callable, optional
-        Called about once a second with ``{"lower", "upper", "nodes", "memo"}``.
-    solver : Solver, optional
-        Reuse an existing solver (and its memo) for ``C``.
-    engine : {"auto", "search", "table"}
-        ``search``: the decision search over version spaces. ``table``: the bottom-up table over all
-        3^N subcubes (:mod:`solvers.table`), for classes whose points fall into N <= 17 classes of
-        equal-or-complementary columns. ``auto`` (default) tries the search first and moves to the
-        table when the search has spent a fraction of the table's estimated cost.
-
-    Returns
-    -------
-    OptResult
-        ``value`` (None unless solved), ``lower``, ``upper``, ``tree`` (depth ``lower``), ``stats``.
-        A time limit or Ctrl-C returns the bounds proven so far.
-
-    Raises
-    ------
-    ValueError
-        If the time limit, the number of jobs, the memory limit or the engine is invalid.
-    """
-    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                   or not time_limit > 0):
-        raise ValueError(f"time limit {time_limit!r} is not positive; give a number of seconds > 0")
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ValueError(f"jobs={jobs!r}: give a whole number of worker processes >= 1")
-    if engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r}; use one of {', '.join(ENGINES)}")
-    t0 = time.monotonic()
-    deadline = t0 + time_limit if time_limit is not None else None
-    S = solver if solver is not None else Solver(C, memo_bytes=memo_bytes)
-    N = len(S.root_masks)
-    if engine == "table" and N > MAX_TABLE_POINTS:
-        raise ValueError(
-            f"the table engine handles at most {MAX_TABLE_POINTS} distinct points and this class has {N}; "
-            "use engine 'search' or 'auto'"
-        )
-    queries: list = []
-    stopped = None
-    nodes0 = S.nodes
-    used = "table" if engine == "table" else "search"
-    lo, hi = S.bounds(S.full)
-    S._root_bounds = (lo, hi)
-    try:
-        if engine != "table":
-            budget = deadline
-            if engine == "auto" and N <= MAX_TABLE_POINTS:
-                cut = t0 + max(0.02, 0.25 * _table_seconds(N))
-                budget = cut if deadline is None else min(deadline, cut)
-            S._deadline = budget
-            S._progress = progress
-            S._next_report = t0 + 1.0
-            try:
-                if jobs > 1:
-                    # Worker processes cost about a second to start: try half a second here first.
-                    S._deadline = t0 + 0.5 if budget is None else min(budget, t0 + 0.5)
-                    try:
-                        lo, hi = S._solve_root(queries)
-                    except _Stop:
-                        if S._deadline == budget:
-                            raise
-                        from ._parallel import solve_root_parallel
-
-                        S._deadline = budget
-                        lo, hi = solve_root_parallel(S, jobs, queries)
-                else:
-                    lo, hi = S._solve_root(queries)
-            except _Stop:
-                lo, hi = S._root_bounds
-                if budget == deadline:
-                    stopped = "time limit"
-        if lo < hi and stopped is None and N <= MAX_TABLE_POINTS:
-            used = "table"
-            if S.table is None:
-                S.table = OptTable(C, S.root_points)
-            up = hi
-            report = None
-            if progress is not None:
-                def report(info):
-                    progress({"lower": max(lo, info["lower"]), "upper": up, "nodes": S.nodes,
-                              "memo": len(S.memo), "sweeps": info["sweeps"]})
-            S.table.fill(deadline, report)
-            lo = hi = S.table.value()
-    except (_Stop, TableStop):
-        stopped = "time limit"
-        lo, hi = S._root_bounds
-        if S.table is not None and S.table.value() > lo:
-            lo = S.table.value()  # every value in a partly filled table is a proven lower bound
-            used = "table"
-    except KeyboardInterrupt:
-        stopped = "interrupted"
-        lo, hi = S._root_bounds
-    finally:
-        S._deadline = None
-        S._progress = None
-    tree = None
-    if lo >= 0:
-        if used == "table" and S.table is not None and S.table.value() >= lo:
-            root = S.table.mistake_tree(d=lo)
-        else:
-            # The tree of depth `lo` is rebuilt from the memo's recorded moves (a memo hit per node).
-            root = S.mistake_tree(S.full, lo)
-        tree = MistakeTree(lo, root, C)
-    stats = {
-        "engine": used,
-        "nodes": S.nodes - nodes0,
-        "memo": len(S.memo),
-        "evictions": S.evictions,
-        "memo_bytes": S.memo_bytes,
-        "seconds": round(time.monotonic() - t0, 4),
-        "queries": queries,
-        "stopped": stopped,
-        "root_splits": N,
-    }
-    if S.table is not None:
-        stats["table_sweeps"] = S.table.sweeps
-    return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S)
+    def __exit__(self, *exc) -> None:
+        self.solver._deadline, self.solver._progress = self.old

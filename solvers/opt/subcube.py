@@ -1,7 +1,8 @@
-"""The table engine: Opt of every version space of a class with few distinct points, bottom-up.
+"""The subcube table: Opt of every version space of a class with few distinct points, bottom-up.
 
-Source of the recurrence: [Rivest94] (Opt(C) and the version spaces xi_b(V, x)); see
-also :mod:`solvers.opt`.
+The ``table`` engine of :func:`solvers.opt.opt` (not the ``littlestone table`` command, which tabulates
+Opt over a grid of classes). Source of the recurrence: [Rivest94] (Opt(C) and the version spaces
+xi_b(V, x)); see also :mod:`solvers.opt.search`.
 
 When the points of a class fall into N classes of equal-or-complementary columns (N small), every
 version space reachable by examples is the class cut down to a *subcube*: a partial assignment of
@@ -28,7 +29,7 @@ import time
 
 import numpy as np
 
-__all__ = ["OptTable", "TableStop", "MAX_TABLE_POINTS"]
+__all__ = ["SubcubeTable", "TableStop", "MAX_TABLE_POINTS"]
 
 MAX_TABLE_POINTS = 17
 
@@ -37,7 +38,7 @@ class TableStop(Exception):
     """The time limit ran out while the table was being filled (the table holds valid lower bounds)."""
 
 
-class OptTable:
+class SubcubeTable:
     """Opt of every subcube of a class over ``len(points)`` effective points.
 
     Parameters
@@ -49,6 +50,13 @@ class OptTable:
         same way).
 
     Call :meth:`fill` to compute the values; a stopped fill leaves valid lower bounds.
+
+    Examples
+    --------
+    >>> from solvers.families import make
+    >>> T = SubcubeTable(make("thresholds", N=7), range(7)).fill()
+    >>> T.value(), T.value(T.child(T.root, 3, 0))    # Opt(C), and Opt once point 3 is labelled 0
+    (3, 2)
     """
 
     def __init__(self, C, points):
@@ -71,7 +79,7 @@ class OptTable:
             np.maximum(v[:, 0, :], v[:, 1, :], out=v[:, 2, :])
         self.U = U
 
-    def fill(self, deadline: float | None = None, progress=None) -> "OptTable":
+    def fill(self, deadline: float | None = None, progress=None) -> "SubcubeTable":
         """Sweep until the fixed point (raises :class:`TableStop` past ``deadline``, a
         ``time.monotonic()`` instant; the values written so far stay valid lower bounds)."""
         if self.complete:

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from solvers.concept_class import ConceptClass
 from solvers.families import make
 from solvers.opt import Solver, opt
-from solvers.soa import SOA
+from solvers.learners import SOA
 
-from .brute import (
+from ...oracles import (
     FirstConsistentBrute,
     HalvingBrute,
     Unbounded,
@@ -352,3 +352,25 @@ def test_soa_on_a_class_with_every_split():
         L.learn_one(C.points[j], y)
         V = {c for c in V if int(C.matrix[c, j]) == y}
     assert mistakes <= 3
+
+
+def test_soa_is_a_version_space_learner_with_one_name():
+    import solvers
+    from solvers.learners import make_learner
+    from solvers.learners.base import VersionSpaceLearner
+
+    C = make("thresholds", N=7)
+    assert solvers.SOA is SOA and isinstance(SOA(C), VersionSpaceLearner)
+    assert type(make_learner("soa", {}, C)) is SOA
+
+
+def test_soa_keeps_working_when_its_solver_gets_a_table_later():
+    """A solver shared with opt(): the table opt() may build afterwards does not confuse the learner."""
+    C = ConceptClass.from_matrix(sparse_rows(9, 3))
+    S = Solver(C)
+    L = SOA(C, solver=S)
+    L.learn_one(C.points[0], 1)
+    assert opt(C, solver=S, engine="table").value == 3 and S.table is not None
+    assert L.predict_one(C.points[1]) == brute_prediction(split_rows(rows_of(C.matrix), 0)[1], 1, C.n_points)
+    L.learn_one(C.points[1], 0)
+    assert L.mistake_bound().value == 3

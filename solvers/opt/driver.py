@@ -1,0 +1,220 @@
+"""``opt(C)``: Opt(C), the Littlestone dimension, exactly or as proven bounds, with its certificate.
+
+[Rivest94] defines Opt(C), the best worst-case number of mistakes of any learner on C. :func:`opt`
+runs the search of :mod:`solvers.opt.search` at the root (in this process, or spread over worker
+processes by :mod:`solvers.opt.parallel`) and, for classes of at most
+:data:`~solvers.opt.subcube.MAX_TABLE_POINTS` distinct points that the search does not settle quickly,
+the bottom-up table of :mod:`solvers.opt.subcube`. A time limit or Ctrl-C returns the bounds proven so
+far (lower <= Opt(C) <= upper) and a mistake tree of depth ``lower``.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+
+Examples
+--------
+>>> from solvers.families import make
+>>> r = opt(make("thresholds", N=7))
+>>> r.value, r.lower, r.upper
+(3, 3, 3)
+>>> r.tree.depth
+3
+>>> from solvers.learners import SOA
+>>> SOA(r.tree.C, solver=r.solver).mistake_bound().value   # the SOA reuses the solver's memo
+3
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from ..certificate import MistakeTree
+from ..concept_class import ConceptClass
+from .parallel import solve_root_parallel
+from .search import SearchStop, Solver
+from .subcube import MAX_TABLE_POINTS, TableStop
+
+__all__ = ["opt", "OptResult", "ENGINES"]
+
+ENGINES = ("auto", "search", "table")
+
+
+@dataclass(frozen=True)
+class OptResult:
+    """The outcome of :func:`opt`.
+
+    Attributes
+    ----------
+    value : int or None
+        Opt(C) when proven (``lower == upper``), else None.
+    lower, upper : int
+        Proven bounds: ``lower <= Opt(C) <= upper``.
+    tree : MistakeTree or None
+        A mistake tree of depth ``lower`` (the lower-bound certificate); None if the class is empty.
+    stats : dict
+        ``engine``, ``nodes`` (expanded search nodes), ``memo`` (entries at the end), ``seconds``,
+        ``queries`` (the decision queries asked at the root and their answers), ``stopped`` (None,
+        "time limit" or "interrupted").
+    solver : Solver
+        The solver that ran, with its memo (or table): pass it to ``SOA(C, solver=result.solver)``.
+    """
+
+    value: Optional[int]
+    lower: int
+    upper: int
+    tree: Optional[MistakeTree]
+    stats: dict = field(default_factory=dict)
+    solver: Optional[Solver] = field(default=None, repr=False, compare=False)
+
+    @property
+    def solved(self) -> bool:
+        return self.lower == self.upper
+
+    def __repr__(self) -> str:
+        return f"OptResult(value={self.value}, lower={self.lower}, upper={self.upper}, stats={self.stats})"
+
+
+def _table_seconds(N: int) -> float:
+    """A rough cost model of the table engine on this kind of machine (measured: N=16 takes ~4 s)."""
+    return 3.0**N * N * 6e-9
+
+
+def opt(
+    C: ConceptClass,
+    *,
+    time_limit: float | None = None,
+    jobs: int = 1,
+    memo_bytes: int | None = None,
+    progress: Callable[[dict], None] | None = None,
+    solver: Solver | None = None,
+    engine: str = "auto",
+) -> OptResult:
+    """Compute Opt(C), the Littlestone dimension of ``C``, with a mistake-tree certificate.
+
+    Parameters
+    ----------
+    C : ConceptClass
+    time_limit : float, optional
+        Seconds after which the search stops and the proven bounds are returned.
+    jobs : int
+        Worker processes for the root query (1 = this process only).
+    memo_bytes : int, optional
+        Memory the memo may use, in bytes (default :func:`~solvers.opt.search.default_memo_bytes`:
+        half of the machine's memory); past it the older half is dropped. With ``jobs > 1`` each
+        worker's memo gets ``memo_bytes / jobs``.
+    progress : callable, optional
+        Called about once a second with ``{"lower", "upper", "nodes", "memo"}``.
+    solver : Solver, optional
+        Reuse an existing solver (and its memo) for ``C``.
+    engine : {"auto", "search", "table"}
+        ``search``: the decision search over version spaces. ``table``: the bottom-up table over all
+        3^N subcubes (:mod:`solvers.opt.subcube`), for classes whose points fall into N <= 17 classes
+        of equal-or-complementary columns. ``auto`` (default) tries the search first and moves to the
+        table when the search has spent a fraction of the table's estimated cost.
+
+    Returns
+    -------
+    OptResult
+        ``value`` (None unless solved), ``lower``, ``upper``, ``tree`` (depth ``lower``), ``stats``.
+        A time limit or Ctrl-C returns the bounds proven so far.
+
+    Raises
+    ------
+    ValueError
+        If the time limit, the number of jobs, the memory limit or the engine is invalid.
+    """
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not time_limit > 0):
+        raise ValueError(f"time limit {time_limit!r} is not positive; give a number of seconds > 0")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs={jobs!r}: give a whole number of worker processes >= 1")
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; use one of {', '.join(ENGINES)}")
+    t0 = time.monotonic()
+    deadline = t0 + time_limit if time_limit is not None else None
+    S = solver if solver is not None else Solver(C, memo_bytes=memo_bytes)
+    N = len(S.root_masks)
+    if engine == "table" and N > MAX_TABLE_POINTS:
+        raise ValueError(
+            f"the table engine handles at most {MAX_TABLE_POINTS} distinct points and this class has {N}; "
+            "use engine 'search' or 'auto'"
+        )
+    queries: list = []
+    stopped = None
+    nodes0 = S.nodes
+    used = "table" if engine == "table" else "search"
+    lo, hi = S.reset_root_bounds()
+    try:
+        if engine != "table":
+            budget = deadline
+            if engine == "auto" and N <= MAX_TABLE_POINTS:
+                cut = t0 + max(0.02, 0.25 * _table_seconds(N))
+                budget = cut if deadline is None else min(deadline, cut)
+            try:
+                with S.limits(deadline=budget, progress=progress):
+                    if jobs == 1:
+                        lo, hi = S.solve_root(queries)
+                    else:
+                        lo, hi = _search_root_with_workers(S, jobs, queries, t0, budget, progress)
+            except SearchStop:
+                lo, hi = S.root_bounds
+                if budget == deadline:
+                    stopped = "time limit"
+        if lo < hi and stopped is None and N <= MAX_TABLE_POINTS:
+            used = "table"
+            T = S.subcube_table()
+            up = hi
+            report = None
+            if progress is not None:
+                def report(info):
+                    progress({"lower": max(lo, info["lower"]), "upper": up, "nodes": S.nodes,
+                              "memo": len(S.memo), "sweeps": info["sweeps"]})
+            T.fill(deadline, report)
+            lo = hi = T.value()
+    except (SearchStop, TableStop):
+        stopped = "time limit"
+        lo, hi = S.root_bounds
+        if S.table is not None and S.table.value() > lo:
+            lo = S.table.value()  # every value in a partly filled table is a proven lower bound
+            used = "table"
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+        lo, hi = S.root_bounds
+    tree = None
+    if lo >= 0:
+        if used == "table" and S.table is not None and S.table.value() >= lo:
+            root = S.table.mistake_tree(d=lo)
+        else:
+            # The tree of depth `lo` is rebuilt from the memo's recorded moves (a memo hit per node).
+            root = S.mistake_tree(S.full, lo)
+        tree = MistakeTree(lo, root, C)
+    stats = {
+        "engine": used,
+        "nodes": S.nodes - nodes0,
+        "memo": len(S.memo),
+        "evictions": S.evictions,
+        "memo_bytes": S.memo_bytes,
+        "seconds": round(time.monotonic() - t0, 4),
+        "queries": queries,
+        "stopped": stopped,
+        "root_splits": N,
+    }
+    if S.table is not None:
+        stats["table_sweeps"] = S.table.sweeps
+    return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S)
+
+
+def _search_root_with_workers(S: Solver, jobs: int, queries: list, t0: float, budget: float | None,
+                              progress) -> tuple[int, int]:
+    """The search at the root with ``jobs > 1``, under ``S.limits(deadline=budget)``: half a second in
+    this process first (worker processes cost about a second to start), then the workers."""
+    trial = t0 + 0.5 if budget is None else min(budget, t0 + 0.5)
+    try:
+        with S.limits(deadline=trial, progress=progress):
+            return S.solve_root(queries)
+    except SearchStop:
+        if trial == budget:
+            raise
+    return solve_root_parallel(S, jobs, queries)
