@@ -1,0 +1,152 @@
+"""The ``littlestone`` command line: a thin layer that parses, calls the library, prints.
+
+Commands (DESIGN.md, section CLI)::
+
+    littlestone families [--json]
+    littlestone opt FAMILY k=v ... | --matrix FILE  [--json] [--tree OUT] [--time-limit S] [--jobs N]
+                    [--engine auto|search|table] [--memory GB] [--quiet]
+    littlestone export FAMILY k=v ... | --matrix FILE  [-o FILE.json]
+    littlestone learners [--json]
+    littlestone verify TREE.json (FAMILY k=v ... | --matrix FILE)
+    littlestone verify WITNESS.json [--exact]
+    littlestone table FAMILY [k=v ...] --grid n=2..8 k=1..3  [--format md|csv|json] [--time-limit S] [--jobs N]
+                      [--memory GB]
+    littlestone attack LEARNER [k=v ...] (--class FAMILY [k=v ...] | --matrix FILE)
+                       [--strategy exact|tree|beam|mcts|local|geometric|auto] [--time-limit S] [--seed N]
+                       [--jobs N] [--json] [--witness OUT.json] [--quiet]
+
+Each command is a module of this package declaring ``HELP``, ``add(parser)`` (its arguments) and
+``run(args) -> int``, listed in :data:`COMMANDS`; a new command is one more module and one more line.
+The helpers they share: :mod:`._args` (argument types, ``--jobs``, the class a command reads) and
+:mod:`._output` (errors, progress, output files).
+
+Results go to stdout; progress, notes and errors go to stderr. Every error the user can fix is one line
+``littlestone: error: <what to change>``. Library errors are ``ValueError`` (``TreeError`` is one)
+whose message already says what to change; the CLI prints it on one line. Exit codes
+(:data:`EXIT_CODES`): 0 solved, 1 a verification failed (or an output could not be written), 2 bad
+input, 3 not solved within the limits given (the proven bounds are printed), 130 interrupted by Ctrl-C
+or SIGTERM (after printing what was finished).
+
+Output files (``--tree``, ``--proof``, ``--witness``, ``-o``) are checked before any computation
+starts, and written to a temporary file that is renamed into place, so a failed run never leaves half
+a file behind.
+
+Examples
+--------
+>>> main(["opt", "thresholds", "N=7", "--json", "--quiet"])  # doctest: +ELLIPSIS
+{"opt": 3, "lower": 3, "upper": 3, "concepts": 8, "points": 7, ...}
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+
+from . import _output, attack, export, families, learners, opt, table, verify
+from ._args import Parser
+from ._output import EXIT_CODES, EXIT_FAILED, EXIT_USAGE, PROG, CLIError, error, interrupted_code
+
+__all__ = ["main", "build_parser", "COMMANDS", "CLIError", "EXIT_CODES", "EXAMPLES"]
+
+#: The commands, in the order ``--help`` lists them: name -> module (``HELP``, ``add``, ``run``).
+COMMANDS = {
+    "families": families,
+    "opt": opt,
+    "export": export,
+    "learners": learners,
+    "verify": verify,
+    "attack": attack,
+    "table": table,
+}
+
+EXAMPLES = """examples (they run in this order, in an empty directory):
+  littlestone families
+  littlestone opt thresholds N=7
+  littlestone export monotone-disjunctions n=4 k=2 -o class.json
+  littlestone opt --matrix class.json --json --tree tree.json --time-limit 60
+  littlestone verify tree.json --matrix class.json
+  littlestone learners
+  littlestone attack winnow2 --class monotone-disjunctions n=5 k=2 --strategy exact --witness witness.json
+  littlestone verify witness.json
+  littlestone attack perceptron --class margin-halfspaces d=5 gamma=0.2 --time-limit 5
+  littlestone table monotone-disjunctions --grid n=2..6 k=1..3 --format md --jobs 2
+"""
+
+
+def _epilog() -> str:
+    codes = "\n".join(f"  {code:<4} {text}" for code, text in EXIT_CODES)
+    return f"{EXAMPLES}\nexit codes:\n{codes}\n"
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+
+        return version("littlestone")
+    except (ImportError, PackageNotFoundError):
+        return "unknown (not installed; run 'pip install .')"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog=PROG, description="Exact Opt(C) (the Littlestone dimension) of finite concept classes, with certificates.",
+                    epilog=_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"{PROG} {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, command in COMMANDS.items():
+        help_text = command.HELP
+        p = sub.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".",
+                           epilog="exit codes: " + "; ".join(f"{c} {t.split(':')[0].split(' (')[0]}" for c, t in EXIT_CODES))
+        command.add(p)
+        p.set_defaults(run=command.run, parser=p)
+    return parser
+
+
+def main(argv=None) -> int:
+    """Run the CLI on ``argv`` (default ``sys.argv[1:]``) and return the exit code."""
+    _output.received.clear()
+    previous = None
+    try:  # only the main thread may set handlers (a caller may run main() in a thread)
+        previous = signal.signal(signal.SIGTERM, _output.on_sigterm)
+    except (ValueError, OSError):
+        pass
+    try:
+        return _main(argv)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main(argv) -> int:
+    parser = build_parser()
+    try:
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # reported by the command's own parser, so the hint names its --help
+            args.parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    except SystemExit as e:  # --help (0) or a usage error already printed on one line (2)
+        return e.code if isinstance(e.code, int) else EXIT_USAGE
+    try:
+        return args.run(args)
+    except CLIError as e:
+        return error(e)
+    except ValueError as e:  # library errors (TreeError included) say what to change
+        return error(e)
+    except MemoryError:
+        return error("out of memory; use a smaller class (lower the parameters)")
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr, flush=True)
+        return interrupted_code()
+    except BrokenPipeError:  # e.g. `littlestone export ... | head`: stop quietly (Python's recipe)
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return EXIT_FAILED
+    except OSError as e:
+        return error(f"{getattr(e, 'filename', None) or ''} {e.strerror or e}".strip())
+    except Exception as e:  # noqa: BLE001 - a bug: still one line, with a way to see the traceback
+        if os.environ.get("LITTLESTONE_DEBUG"):
+            raise
+        return error(f"internal error {type(e).__name__}: {e} (set LITTLESTONE_DEBUG=1 for the traceback)", EXIT_FAILED)

@@ -1,0 +1,201 @@
+"""What the CLI reads: argument types (seconds, workers, GB), ``--jobs`` capped at the usable CPUs, and
+the class a command names (``FAMILY k=v ...`` or ``--matrix FILE``)."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import math
+import os
+
+from ._output import EXIT_USAGE, PROG, CLIError, Progress, exc_text, note, one_line, params_text
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line usage errors (``littlestone: error: ...``, exit code 2)."""
+
+    def error(self, message):  # noqa: D401 - argparse API
+        hint = f" (see '{self.prog} --help')"
+        self.exit(EXIT_USAGE, f"{PROG}: error: {one_line(message)}{hint}\n")
+
+
+# ---------------------------------------------------------------------------------------- argument types
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds; give e.g. 60 or 0.5") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds; give a number > 0")
+    return value
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; give a number of worker processes >= 1") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} workers is not possible; give a number of worker processes >= 1")
+    return value
+
+
+GIB = 2**30
+
+
+def memory_gb(text: str) -> float:
+    """``--memory GB``: a positive number of GB (2^30 bytes), at most the machine's memory."""
+    from solvers.opt import physical_memory
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of GB; give e.g. 8 or 0.5") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} GB is not a finite positive amount of memory; give a number of GB > 0, e.g. 0.5")
+    total = physical_memory()
+    if total is not None and value * GIB > total:
+        most = math.floor(total / GIB * 10) / 10
+        raise argparse.ArgumentTypeError(f"{text} GB is more than this machine's memory ({total / GIB:.2f} GB); "
+                                         f"give at most {most:g}")
+    return value
+
+
+def memory_help(what: str) -> str:
+    from solvers.opt import default_memo_bytes, physical_memory
+
+    default = f"{default_memo_bytes() / GIB:.1f} GB, " + (
+        "half of this machine's memory" if physical_memory() is not None else "as this machine's memory is unknown")
+    return (f"memory the memo of the search may use{what}, in GB (2^30 bytes; default {default}); when it is full "
+            "the memo drops its older half, so the search slows down instead of running out of memory")
+
+
+def memo_bytes(args) -> int | None:
+    """``--memory`` in bytes (None: the library's default)."""
+    gb = getattr(args, "memory", None)
+    return None if gb is None else max(1, int(gb * GIB))
+
+
+# ---------------------------------------------------------------------------------------- --jobs
+def usable_cpus() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def cap_jobs(jobs: int, *, tasks: int | None = None) -> int:
+    """``--jobs`` lowered to the usable CPUs (and to the number of tasks), with a note when lowered."""
+    cpus = usable_cpus()
+    cap = cpus if tasks is None else max(1, min(cpus, tasks))
+    if jobs <= cap:
+        return jobs
+    why = f"this machine has {cpus} usable CPU{'s' if cpus != 1 else ''}"
+    if tasks is not None and tasks < cpus:
+        why = f"there {'is' if tasks == 1 else 'are'} only {tasks} cell{'s' if tasks != 1 else ''} to compute"
+    note(f"--jobs {jobs} lowered to {cap}: {why}")
+    return cap
+
+
+# ---------------------------------------------------------------------------------------- families
+# solvers.families: make(name, **params), FAMILIES (name -> Family), parse_params(name, ["k=v", ...])
+# and describe() (one row per family).
+def families():
+    from solvers import families
+
+    return families
+
+
+MARGIN_FAMILY = "margin-halfspaces"  # adversary.game.MARGIN_FAMILY, without importing the referee here
+
+
+def unknown_family(name: str, names) -> CLIError:
+    """The error for a family name not in ``names``, with the closest name as a hint."""
+    close = difflib.get_close_matches(name, names, n=1)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    return CLIError(f"unknown family {name!r}; {hint}choose one of: {', '.join(names)} (see 'littlestone families')")
+
+
+def check_family(name: str) -> None:
+    if name == MARGIN_FAMILY:
+        raise CLIError(f"{MARGIN_FAMILY} is an infinite class, for attacks only (e.g. 'littlestone attack perceptron "
+                       f"--class {MARGIN_FAMILY} d=5 gamma=0.2'); opt, export and table need a finite family "
+                       "(see 'littlestone families')")
+    if "=" in name:
+        raise CLIError(f"{name!r} is a parameter, not a family; give the family name first, e.g. 'thresholds N=7'")
+    names = list(families().FAMILIES)
+    if name not in names:
+        raise unknown_family(name, names)
+
+
+def parse_params(name: str, items) -> dict:
+    """``["n=8", "k=2"]`` -> ``{"n": 8, "k": 2}`` for family ``name``: names and types are checked here,
+    ranges when the class is made."""
+    try:
+        return dict(families().parse_params(name, list(items)))
+    except (ValueError, TypeError, KeyError) as e:
+        raise CLIError(exc_text(e)) from None
+
+
+def make(name: str, params: dict):
+    """``families.make(name, **params)`` with its errors (impossible values, too large) as CLIError."""
+    try:
+        return families().make(name, **params)
+    except MemoryError:
+        raise
+    except (ValueError, TypeError, KeyError, OverflowError) as e:
+        text = exc_text(e)
+        raise CLIError(text if text.startswith(name) else f"{name} {params_text(params)}: {text}") from None
+
+
+# ---------------------------------------------------------------------------------------- the class a command reads
+def add_class_source(p, *, what: str = "the class") -> None:
+    p.add_argument("target", nargs="*", metavar="FAMILY k=v", help=f"{what}: a family name and its parameters")
+    p.add_argument("--matrix", metavar="FILE", help=f"read {what} from a .json, .csv or .npy 0/1 matrix instead")
+
+
+BIG_FILE = 10 * 10**6  # class files larger than this (bytes) show progress while they load
+
+
+def read_class_file(path: str, *, quiet: bool = False):
+    """``ConceptClass.from_file(path)`` (its ValueError says what is wrong with the file); a file larger
+    than :data:`BIG_FILE` reports its progress on stderr, unless ``quiet``."""
+    from solvers.concept_class import ConceptClass
+
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        size = 0  # from_file says what is wrong
+    if quiet or size <= BIG_FILE:
+        return ConceptClass.from_file(path)
+    bar = Progress(delay=0.0)
+
+    def progress(done: int, total: int) -> None:
+        if done == 0:
+            bar.show(f"{PROG}: reading {path} ({total / 1e6:.1f} MB)")
+        else:
+            bar.show(f"{PROG}: reading {path}: {100 * done // total}% ({done / 1e6:.1f} of {total / 1e6:.1f} MB), "
+                     f"{bar.elapsed():.0f} s")
+
+    try:
+        return ConceptClass.from_file(path, progress=progress)
+    finally:
+        bar.close()
+
+
+def load_class(args):
+    """The class named by ``FAMILY k=v ...`` or ``--matrix FILE``: (C, label, family, params)."""
+    target = list(args.target)
+    if args.matrix is not None and target:
+        raise CLIError(f"give either a FAMILY with parameters or --matrix FILE, not both (got {target[0]!r} and --matrix)")
+    if args.matrix is None and not target:
+        raise CLIError("give a class: a FAMILY with k=v parameters (see 'littlestone families') or --matrix FILE")
+    if args.matrix is not None:
+        C = read_class_file(args.matrix, quiet=getattr(args, "quiet", False))
+        return C, f"matrix {args.matrix}", C.family, dict(C.params)
+    name, items = target[0], target[1:]
+    check_family(name)
+    params = parse_params(name, items)
+    C = make(name, params)
+    params = dict(C.params)  # defaults included
+    return C, f"{name} {params_text(params)}".strip(), name, params

@@ -1,0 +1,249 @@
+"""``littlestone attack LEARNER``: search for the sequence that makes a learner err most, verified by the
+referee and held against the learner's proven bound; prints the verdict and the sequence."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from fractions import Fraction
+
+from ._args import (cap_jobs, check_family, families, parse_params, positive_int, positive_seconds, read_class_file,
+                    unknown_family)
+from ._output import (EXIT_FAILED, EXIT_OK, PROG, CLIError, Progress, bounds_text, check_outputs, error,
+                      interrupted_code, json_lines_text, json_safe, params_text, write_text_atomic)
+
+__all__ = ["HELP", "add", "run"]
+
+HELP = "search for the sequence that makes a learner err most, verified and held against its proven bound"
+MAX_SHOWN = 200  # examples printed by attack's human output
+LONG_POINT = 16  # points with more coordinates are printed by their nonzero coordinates
+
+
+# adversary.attack.attack(learner, C, learner_params=, strategy=, time_limit=, seed=, jobs=, progress=)
+# -> AttackResult (mistakes, bound, opt, verdict, witness, strategy, exact, stats, message).
+def add(p) -> None:
+    p.add_argument("learner", metavar="LEARNER", help="the learner to attack (see 'littlestone learners')")
+    p.add_argument("learner_params", nargs="*", metavar="k=v",
+                   help="the learner's parameters; n (or d) defaults from the class")
+    p.add_argument("--class", dest="cls", nargs="+", metavar="FAMILY k=v",
+                   help="the class: a family and its parameters (see 'littlestone families'), or "
+                        "margin-halfspaces d=D gamma=G [R=1]")
+    p.add_argument("--matrix", metavar="FILE", help="read the class from a .json, .csv or .npy 0/1 matrix instead")
+    p.add_argument("--strategy", default="auto", metavar="S",
+                   help="exact, tree, beam, mcts, local, geometric or auto (default)")
+    from adversary.attack import AUTO_SECONDS
+
+    p.add_argument("--time-limit", type=positive_seconds, metavar="S",
+                   help=f"stop after S seconds and report the best verified sequence found (default: "
+                        f"{AUTO_SECONDS:g} s for auto, no limit for a strategy named with --strategy)")
+    p.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the randomized strategies (default 0)")
+    p.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="worker processes (default 1)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object (mistakes, bound, verdict, opt, witness, strategy, exact, stats)")
+    p.add_argument("--witness", metavar="OUT.json", help="write the verified witness to OUT.json ('littlestone verify' re-checks it)")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+# ---------------------------------------------------------------------------------------- the class and the learner
+def _kv_items(items, what: str) -> dict:
+    """``["n=5", "alpha=3/2"]`` -> ``{"n": "5", "alpha": "3/2"}`` (the library reads the strings)."""
+    out = {}
+    for item in items:
+        key, eq, value = str(item).partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq or not key or not value:
+            raise CLIError(f"{what} {item!r} is not name=value; write e.g. n=5")
+        if key in out:
+            raise CLIError(f"{what} {key!r} is given twice; give it once")
+        out[key] = value
+    return out
+
+
+def _margin_value(text: str):
+    """A margin-halfspaces parameter: an int, a decimal (read as it prints) or a rational string."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        f = float(text)
+    except ValueError:
+        return text  # "1/3": load_class reads rational strings exactly, and says what is wrong otherwise
+    return f if repr(f) == text or str(f) == text else text
+
+
+def _attack_class(args):
+    """The class of ``attack``: (class object or spec, label)."""
+    from adversary.game import MARGIN_FAMILY, load_class
+
+    given = list(args.cls or [])
+    if args.matrix is not None and given:
+        raise CLIError(f"give either --class FAMILY k=v ... or --matrix FILE, not both (got --class {given[0]} and --matrix)")
+    if args.matrix is None and not given:
+        raise CLIError("give a class: --class FAMILY k=v ... (see 'littlestone families') or --matrix FILE")
+    if args.matrix is not None:
+        C = read_class_file(args.matrix, quiet=args.quiet)
+        return C, f"matrix {args.matrix}"
+    name, items = given[0], given[1:]
+    if name == MARGIN_FAMILY:
+        params = {k: (int(v) if k == "d" and v.lstrip("-").isdigit() else _margin_value(v))
+                  for k, v in _kv_items(items, f"{MARGIN_FAMILY} parameter").items()}
+        H = load_class({"family": MARGIN_FAMILY, "params": params})  # WitnessError says what is wrong
+        return H, str(H)
+    names = [*families().FAMILIES, MARGIN_FAMILY]
+    if "=" not in name and name not in names:
+        raise unknown_family(name, names)
+    check_family(name)
+    params = parse_params(name, items)
+    # load_class builds the family, or for a {0,1}^n family too large to list its implicit form.
+    C = load_class({"family": name, "params": params})
+    return C, f"{name} {params_text(dict(C.params))}".strip()
+
+
+# ---------------------------------------------------------------------------------------- text
+def _number_text(v) -> str:
+    if v is None or (isinstance(v, float) and math.isinf(v)):
+        return "none"
+    if isinstance(v, float) and not v.is_integer():
+        return f"{v:.4f}".rstrip("0")
+    return str(int(v)) if isinstance(v, float) else str(v)
+
+
+def _point_text(x) -> str:
+    if len(x) > LONG_POINT:  # high dimension: the nonzero coordinates only (a line, not pages)
+        nonzero = [(i, v) for i, v in enumerate(x) if v not in (0, "0")]
+        shown = ", ".join(f"x{i + 1} = {_point_text([v])[1:-1]}" for i, v in nonzero[:LONG_POINT // 2])
+        more = f", ... {len(nonzero) - LONG_POINT // 2} more" if len(nonzero) > LONG_POINT // 2 else ""
+        return f"({shown}{more}; the other of the {len(x)} coordinates 0)" if nonzero else f"(0, ..., 0: {len(x)} coordinates)"
+    items = []
+    for v in x:
+        if isinstance(v, str):  # a witness's exact rational "p/q"
+            try:
+                v = float(Fraction(v))
+            except (ValueError, ZeroDivisionError):
+                pass
+        if isinstance(v, float):
+            items.append(f"{v:.4g}")
+        else:
+            items.append(str(v))
+    return "(" + ", ".join(items) + ")"
+
+
+def _verdict_text(r, rounds) -> str:
+    """One line: the verdict and why (``rounds``: the 0-based indices of the mistakes)."""
+    m, b = r.mistakes, r.bound
+    bound = _number_text(b.value)
+    if r.verdict == "unbounded":
+        s, L = r.cycle
+        k = sum(1 for t in rounds if s <= t < s + L)
+        return (f"unbounded: no finite mistake bound; the cycle of examples {s + 1}..{s + L} "
+                f"({k} mistake{'s' if k != 1 else ''}) can be repeated for ever")
+    if r.verdict == "violates":
+        return (f"violates: {m} mistakes > the bound {bound}; the bound as stated is wrong for this class "
+                "(the witness is verified: re-check it with 'littlestone verify')")
+    if r.verdict == "tight":
+        return f"tight: {m} mistakes = the bound {bound}" + ("" if b.value == int(b.value) else f" (floor of {bound})")
+    if not b.finite:
+        return f"below: {m} mistakes; no bound is proven for this learner on this class"
+    return f"below: {m} mistakes < the bound {bound}"
+
+
+def _witness_json_text(w: dict) -> str:
+    """A witness as JSON, one key per line and one example per line (readable; loads as usual)."""
+    return json_lines_text(w, ("sequence",), separators=(", ", ": "))
+
+
+# ---------------------------------------------------------------------------------------- run
+def run(args) -> int:
+    from adversary.attack import attack
+    from adversary.game import replay, target_words
+    from solvers.concept_class import ConceptClass
+
+    witness_path, = check_outputs([(args.witness, (".json",), "the witness file", "--witness")],
+                                  [(args.matrix, "--matrix")])
+    C, label = _attack_class(args)
+    jobs = cap_jobs(args.jobs)
+    learner_params = _kv_items(args.learner_params, "learner parameter")
+    bar = Progress(enabled=not args.quiet)
+
+    def progress(info):
+        parts = [f"{info.get('strategy', '?')}: best {info.get('mistakes', 0)} mistakes"]
+        for key, what in (("nodes", "positions"), ("memo", "memo entries"), ("iterations", "iterations")):
+            if isinstance(info.get(key), int):
+                parts.append(f"{info[key]:,} {what}")
+        if info.get("strategy") == "opt":
+            parts = [f"Opt(C): {bounds_text(info.get('opt_lower'), info.get('opt_upper'))}"]
+        bar.show(f"{PROG} attack: {', '.join(parts)}, {bar.elapsed():.0f} s")
+
+    try:
+        r = attack(args.learner, C, learner_params=learner_params, strategy=args.strategy,
+                   time_limit=args.time_limit, seed=args.seed, jobs=jobs, progress=progress)
+    finally:
+        bar.close()
+    stopped = r.stats.get("stopped")
+    witness_error = None
+    if witness_path is not None:
+        try:
+            write_text_atomic(witness_path, _witness_json_text(r.witness))
+        except OSError as e:
+            witness_error = f"could not write the witness to {str(witness_path)!r}: {e.strerror or e}"
+    if args.json:
+        out = r.to_json()
+        out["witness_file"] = str(witness_path) if witness_path is not None and witness_error is None else None
+        print(json.dumps(json_safe(out)))
+    else:
+        w = r.witness
+        learner_text = f"{w['learner']['name']} {params_text(w['learner']['params'])}".strip()
+        if isinstance(C, ConceptClass):
+            label = f"{label} ({C.n_concepts} concepts, {C.n_points} points)"
+        elif hasattr(C, "n_concepts") and hasattr(C, "n"):  # an implicit {0,1}^n class
+            label = f"{label} ({C.n_concepts} concepts, 2^{C.n} points, not listed)"
+        how = "the exact worst case" if r.exact and r.verdict != "unbounded" else (
+            "a cycle" if r.verdict == "unbounded" else "the best sequence found, not proven worst")
+        if stopped == "time limit":
+            how += f"; stopped by the time limit of {args.time_limit:g} s" if args.time_limit else "; stopped by its time budget"
+        elif stopped == "interrupted":
+            how += "; interrupted by Ctrl-C"
+        opt_text = str(r.opt) if r.opt is not None else (
+            bounds_text(r.stats.get("opt_lower"), r.stats.get("opt_upper")) + " (not solved in the time given)"
+            if "opt_lower" in r.stats else "-- (not a finite class)" if r.witness["class"].get("family") == "margin-halfspaces"
+            else "-- (not computed: the class's points are not listed)")
+        bound_text = (f"{_number_text(r.bound.value)}  ({r.bound.formula}; {r.bound.source})" if r.bound.finite
+                      else f"none  ({r.bound.formula}; {r.bound.source})")
+        target = w.get("target")
+        words = target_words(w["class"], target)
+        target_text = (f"concept {target}" + (f": {words}" if words else "") if isinstance(target, int)
+                       else "w = " + _point_text([float(v) if not isinstance(v, str) else float(Fraction(v)) for v in target["w"]]))
+        seq = w["sequence"]
+        # The predictions of the examples shown, and of the cycle (a long sequence is not replayed in full).
+        upto = max(MAX_SHOWN, 0 if r.cycle is None else r.cycle[0] + r.cycle[1])
+        rep = replay(w["learner"], seq[:upto], w["class"])
+        rows = [("learner", learner_text), ("class", label), ("strategy", f"{r.strategy} ({how})"),
+                ("mistakes", str(r.mistakes)), ("bound", bound_text), ("Opt(C)", opt_text),
+                ("verdict", _verdict_text(r, rep.rounds)), ("target", target_text)]
+        width = max(len(k) for k, _ in rows) + 2
+        for k, v in rows:
+            print(f"{k + ':':<{width}}{v}")
+        print(f"{'sequence:':<{width}}{len(seq)} example{'s' if len(seq) != 1 else ''} (x -> y; * marks a mistake, "
+              "with the learner's prediction)")
+        cycle = r.cycle
+        shown = seq if len(seq) <= MAX_SHOWN else seq[:MAX_SHOWN]
+        for t, (ex, p) in enumerate(zip(shown, rep.predictions)):
+            mark = f"  *  predicted {p}" if p != ex["y"] else ""
+            loop = ""
+            if cycle is not None and cycle[1] == 1 and t == cycle[0]:
+                loop = "  <- the cycle: repeat this example for ever"
+            elif cycle is not None and t == cycle[0]:
+                loop = "  <- the cycle starts"
+            elif cycle is not None and t == cycle[0] + cycle[1] - 1:
+                loop = "  <- the cycle ends: repeat from its start for ever"
+            print(f"  {t + 1:>4}  {_point_text(ex['x'])} -> {ex['y']}{mark}{loop}")
+        if len(seq) > MAX_SHOWN:
+            print(f"  ... {len(seq) - MAX_SHOWN} more (see --json or --witness)")
+        if witness_path is not None and witness_error is None:
+            print(f"{'witness:':<{width}}written to {witness_path} (check it with 'littlestone verify {witness_path}')")
+    sys.stdout.flush()
+    if witness_error is not None:
+        return error(witness_error, EXIT_FAILED)
+    return interrupted_code() if stopped == "interrupted" else EXIT_OK

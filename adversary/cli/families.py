@@ -1,0 +1,71 @@
+"""``littlestone families [--json]``: the concept-class families, their parameters, sizes and known
+values (from ``solvers.families.describe()``), and the attack-only margin-halfspaces."""
+
+from __future__ import annotations
+
+import json
+
+from ._args import MARGIN_FAMILY, families
+from ._output import EXIT_OK, json_safe
+
+__all__ = ["HELP", "add", "run"]
+
+HELP = "list the concept-class families, their parameters, sizes and known values"
+
+#: The attack-only family, as ``littlestone families`` lists it.
+MARGIN_ROW = {
+    "name": MARGIN_FAMILY,
+    "params": "d gamma R=1",
+    "attack_only": True,
+    "description": ("attack only: unit-norm homogeneous halfspaces x -> [<w, x> >= 0] in R^d, every example "
+                    "within radius R and at margin >= gamma; an infinite class, so it has no Opt table"),
+    "domain": "R^d, |x| <= R",
+    "size": "infinite",
+    "opt": "",
+    "known": "the Perceptron makes at most R^2 / gamma^2 mistakes on it",
+    "parameters": [
+        {"name": "d", "type": "int", "default": None, "required": True, "doc": "the dimension, >= 1"},
+        {"name": "gamma", "type": "float", "default": None, "required": True,
+         "doc": "the margin, 0 < gamma <= R (a decimal or p/q)"},
+        {"name": "R", "type": "float", "default": 1, "required": False, "doc": "the radius, > 0"},
+    ],
+}
+
+
+def add(p) -> None:
+    p.add_argument("--json", action="store_true", help='print one JSON object {"families": [{name, params, size, opt, known, parameters, ...}]}')
+
+
+def _family_rows() -> list[dict]:
+    """``families.describe()``'s rows (name, params, size, opt, known, domain, description), each with
+    ``parameters``: every parameter's name, type, default (None when required) and meaning."""
+    fam = families()
+    rows = [dict(r) for r in fam.describe()]
+    for row in rows:
+        row["parameters"] = [
+            {"name": p.name, "type": p.type.__name__, "default": p.default, "required": p.required, "doc": p.doc}
+            for p in fam.FAMILIES[row["name"]].params
+        ]
+        row["attack_only"] = False
+    return [*rows, dict(MARGIN_ROW)]
+
+
+def run(args) -> int:
+    rows = _family_rows()
+    if args.json:
+        print(json.dumps({"families": json_safe(rows)}))
+        return EXIT_OK
+    for i, r in enumerate(rows):
+        if i:
+            print()
+        params = ", ".join(
+            (p["name"] if p["required"] else f"{p['name']}={p['default']}") + (f" ({p['doc']})" if p.get("doc") else "")
+            for p in r["parameters"])
+        print(f"{r['name']}  {r.get('params', '')}".rstrip() + ("  (attack only)" if r.get("attack_only") else ""))
+        for key, label in (("description", ""), ("domain", "domain: "), ("size", "|C| = "),
+                           ("opt", "Opt(C) = "), ("known", "known: ")):
+            if r.get(key):
+                print(f"    {label}{r[key]}")
+        if params:
+            print(f"    parameters: {params}")
+    return EXIT_OK

@@ -1,0 +1,273 @@
+"""``littlestone table FAMILY --grid k=RANGE ...``: Opt, floor(log2 |C|) and the VC dimension over a grid
+of parameters, a row written as each cell finishes (so an interrupted run keeps its finished rows)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import json
+import sys
+import time
+
+from ._args import cap_jobs, check_family, families, memo_bytes, memory_gb, memory_help, parse_params, positive_int, positive_seconds
+from ._output import (EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, bounds_text, check_outputs, exc_text,
+                      interrupted_code, json_safe, note, params_text)
+
+__all__ = ["HELP", "add", "run", "range_text"]
+
+HELP = "Opt, floor(log2 |C|) and the VC dimension over a grid of parameters"
+OPT_SHARE = 0.8  # of a table cell's time limit, what Opt may use before the VC search has its turn
+
+
+def add(p) -> None:
+    p.add_argument("target", nargs="+", metavar="FAMILY [k=v]", help="the family, then any fixed parameters")
+    p.add_argument("--grid", nargs="+", default=[], metavar="k=RANGE",
+                   help="parameters to vary: a..b (inclusive) or comma lists 1,2,5; one table row per combination")
+    p.add_argument("--format", choices=("md", "csv", "json"), default="md", help="output format (default md)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write the table to FILE instead of stdout, a row as each cell finishes")
+    p.add_argument("--time-limit", type=positive_seconds, metavar="S",
+                   help="seconds per cell, for all of it (making the class, Opt and VC); a cell that runs out shows lo..hi "
+                        "(default: none)")
+    p.add_argument("--jobs", type=positive_int, default=1, metavar="N",
+                   help="cells computed in parallel (joblib; at most the usable CPUs); rows then come as cells finish")
+    p.add_argument("--memory", type=memory_gb, metavar="GB", help=memory_help(" in each cell"))
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+# ---------------------------------------------------------------------------------------- the grid
+def _parse_grid_values(item: str) -> tuple[str, list[str]]:
+    key, eq, spec = item.partition("=")
+    key, spec = key.strip(), spec.strip()
+    if not eq or not key or not spec:
+        raise CLIError(f"grid entry {item!r} is not name=RANGE; write e.g. n=2..8 or k=1,2,5")
+    values: list[str] = []
+    for part in spec.split(","):
+        part = part.strip()
+        if not part:
+            raise CLIError(f"grid entry {item!r} has an empty item in its list; write e.g. {key}=1,2,5")
+        if ".." in part:
+            a, _, b = part.partition("..")
+            try:
+                lo, hi = int(a), int(b)
+            except ValueError:
+                raise CLIError(f"grid range {part!r} in {item!r} is not a..b with whole numbers; write e.g. {key}=2..8") from None
+            if hi < lo:
+                raise CLIError(f"grid range {part!r} in {item!r} is empty; write the smaller end first ({key}={hi}..{lo})")
+            values.extend(str(v) for v in range(lo, hi + 1))
+        else:
+            values.append(part)
+    return key, values
+
+
+def _table_cells(name: str, fixed_items, grid_items) -> tuple[list[str], list[dict]]:
+    """The grid's keys and its cells: the cartesian product of the ranges (the first key varies
+    slowest), each cell's parameters parsed (names and types checked) with the fixed ones added."""
+    grid = [_parse_grid_values(it) for it in grid_items]
+    keys = [k for k, _ in grid]
+    fixed = parse_params(name, fixed_items)
+    for k in keys:
+        if keys.count(k) > 1:
+            raise CLIError(f"grid parameter {k!r} is given more than once; give each parameter once")
+        if k in fixed:
+            raise CLIError(f"parameter {k!r} is both fixed and in --grid; give it once")
+    cells = []
+    for combo in itertools.product(*(vals for _, vals in grid)):
+        cells.append({**fixed, **parse_params(name, [f"{k}={v}" for k, v in zip(keys, combo)])})
+    return keys, cells
+
+
+# ---------------------------------------------------------------------------------------- one cell
+def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=None) -> dict:
+    """One cell: make the class, solve it, its VC dimension, all within ``time_limit`` seconds together.
+    Runs in a joblib worker with --jobs. A cell whose parameters are impossible (``make`` raises) comes
+    back as ``{"params", "skipped"}``; one stopped by Ctrl-C has ``stopped == "interrupted"`` and the
+    bounds proven by then (the VC search is then not started)."""
+    from solvers.opt import opt
+    from solvers.vc import vc_search
+
+    t0 = time.monotonic()
+    deadline = None if time_limit is None else t0 + time_limit
+    try:
+        C = families().make(name, **params)
+    except (ValueError, TypeError, KeyError, OverflowError) as e:
+        return {"params": params, "skipped": exc_text(e)}
+    except MemoryError:
+        return {"params": params, "skipped": "out of memory making the class; lower the parameters"}
+
+    def left(share: float = 1.0):  # opt needs a positive limit; an exhausted cell still gets its cheap bounds
+        return None if deadline is None else max((deadline - time.monotonic()) * share, 1e-3)
+
+    r = opt(C, time_limit=left(OPT_SHARE), jobs=1, progress=progress, memo_bytes=memo_bytes)  # VC gets the rest
+    stopped = r.stats.get("stopped")
+    if stopped == "interrupted":
+        vc_lo, vc_hi = 0, min(C.log2_size(), C.n_points)
+    else:
+        v = vc_search(C, time_limit=left())
+        vc_lo, vc_hi = v.lower, v.upper
+        stopped = stopped or v.stats.get("stopped")
+    # VC <= Opt (a shattered set of d points is a mistake tree of depth d): each bound tightens the other
+    # when a cell ran out of time.
+    lo, hi = max(r.lower, vc_lo), r.upper
+    vc_hi = min(vc_hi, hi)
+    return {
+        "params": dict(C.params), "concepts": C.n_concepts, "points": C.n_points,
+        "opt": lo if lo == hi else None, "lower": lo, "upper": hi, "log2_size": C.log2_size(),
+        "vc": vc_lo if vc_lo == vc_hi else None, "vc_lower": vc_lo, "vc_upper": vc_hi,
+        "seconds": round(time.monotonic() - t0, 4), "stopped": stopped,
+    }
+
+
+# ---------------------------------------------------------------------------------------- the streamed table
+def range_text(lo, hi) -> str:
+    """``3`` when the bounds meet, ``lo..hi`` otherwise (table cells)."""
+    if lo is None or hi is None:
+        return "?"
+    return str(lo) if lo == hi else f"{lo}..{hi}"
+
+
+def _csv(header, body) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    w.writerows(body)
+    return buf.getvalue()
+
+
+class _TableWriter:
+    """Writes the table a row at a time, flushed as each cell finishes, so that a run that is killed
+    keeps every finished row. The header waits for the first row (its parameter columns, defaults
+    included, come from the class); JSON is one object whose ``rows`` are written as they come."""
+
+    def __init__(self, fmt: str, name: str, keys: list, out):
+        self.fmt, self.name, self.keys, self.out = fmt, name, keys, out
+        self.columns = None
+        self.widths = None
+        self.rows = 0
+
+    def _header(self, row: dict) -> None:
+        self.columns = list(dict.fromkeys([*self.keys, *row["params"]]))
+        header = [*self.columns, "|C|", "|X|", "Opt", "floor(log2 |C|)", "VC", "seconds"]
+        if self.fmt == "json":
+            head = {"family": self.name, "grid": self.keys}
+            self.out.write(json.dumps(head)[:-1] + ', "rows": [\n')
+        elif self.fmt == "csv":
+            self.out.write(_csv(header, []))
+        else:
+            esc = [c.replace("|", "\\|") for c in header]
+            self.widths = [max(len(c), 6) for c in esc]  # room for "lo..hi" cells without knowing the rows
+            self.out.write("| " + " | ".join(c.rjust(w) for c, w in zip(esc, self.widths)) + " |\n")
+            self.out.write("|" + "|".join("-" * (w + 1) + ":" for w in self.widths) + "|\n")
+
+    def row(self, r: dict) -> None:
+        if self.columns is None:
+            self._header(r)
+        if self.fmt == "json":
+            self.out.write((",\n" if self.rows else "") + json.dumps(json_safe(r)))
+        else:
+            body = [*(str(r["params"].get(k, "")) for k in self.columns), str(r["concepts"]), str(r["points"]),
+                    range_text(r["lower"], r["upper"]), str(r["log2_size"]),
+                    range_text(r["vc_lower"], r["vc_upper"]), f"{r['seconds']:.3f}"]
+            if self.fmt == "csv":
+                self.out.write(_csv(body, []))
+            else:
+                body = [c.replace("|", "\\|") for c in body]
+                self.out.write("| " + " | ".join(c.rjust(w) for c, w in zip(body, self.widths)) + " |\n")
+        self.rows += 1
+        self.out.flush()
+
+    def close(self, skipped: list, complete: bool) -> None:
+        if self.fmt == "json":
+            tail = {"skipped": [{"params": r["params"], "reason": r["skipped"]} for r in skipped], "complete": complete}
+            if self.columns is None:
+                self.out.write(json.dumps(json_safe({"family": self.name, "grid": self.keys, "rows": [], **tail})) + "\n")
+            else:
+                self.out.write("\n], " + json.dumps(json_safe(tail))[1:] + "\n")
+        self.out.flush()
+
+
+# ---------------------------------------------------------------------------------------- run
+def run(args) -> int:
+    """One row per cell, written as the cell finishes: the parameters, |C|, |X|, Opt (``lo..hi`` if the
+    cell ran out of time), floor(log2 |C|), the VC dimension (``lo..hi`` likewise) and the cell's
+    seconds (making the class, Opt and VC). An unfinished cell's bounds combine the two searches
+    through VC <= Opt. With --jobs the rows come in the order the cells finish."""
+    name, fixed = args.target[0], args.target[1:]
+    check_family(name)
+    out_path, = check_outputs([(args.output, (f".{args.format}",), f"the {args.format} output file", "-o")])
+    keys, cells = _table_cells(name, fixed, args.grid)
+    jobs = cap_jobs(args.jobs, tasks=len(cells))
+    bar = Progress(enabled=not args.quiet)
+    memo = memo_bytes(args)
+    done: list[dict] = []  # finished cells, in the order they finished
+    skipped: list[dict] = []
+    interrupted = False
+    handle = None
+    writer = None
+
+    pending: list[str] = []  # skip notes wait for the first row: a grid with nothing possible ends in one error line
+
+    def emit(row: dict) -> None:
+        nonlocal handle, writer
+        bar.close()
+        if writer is None:
+            handle = sys.stdout if out_path is None else open(out_path, "w", encoding="utf-8")
+            writer = _TableWriter(args.format, name, keys, handle)
+            for text in pending:
+                note(text)
+            pending.clear()
+        writer.row(row)
+
+    try:
+        if jobs > 1 and len(cells) > 1:
+            from joblib import Parallel, delayed
+
+            runs = Parallel(n_jobs=jobs, return_as="generator_unordered")(
+                delayed(_table_cell)(name, c, args.time_limit, None, memo) for c in cells)
+        else:
+            def progress(info, _done=done, _skipped=skipped):  # inside the cell being solved
+                bar.show(f"{PROG} table: cell {len(_done) + len(_skipped) + 1}/{len(cells)}: "
+                         f"{bounds_text(info.get('lower'), info.get('upper'))}, {bar.elapsed():.0f} s")
+
+            runs = (_table_cell(name, c, args.time_limit, progress, memo) for c in cells)
+        for row in runs:
+            if "skipped" in row:
+                skipped.append(row)
+                bar.close()
+                text = f"skipped {params_text(row['params'])}: {row['skipped']}"
+                note(text) if writer is not None else pending.append(text)
+                continue
+            if row.get("stopped") == "interrupted":
+                interrupted = True
+                emit(row)  # its bounds are proven; it is not counted as computed
+                break
+            done.append(row)
+            emit(row)
+            bar.show(f"{PROG} table: {len(done) + len(skipped)}/{len(cells)} cells done, {bar.elapsed():.0f} s")
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        bar.close()
+        if writer is not None:
+            writer.close(skipped, complete=not interrupted)
+        elif args.format == "json" and (interrupted or not skipped or done):
+            _TableWriter(args.format, name, keys, sys.stdout if out_path is None else open(out_path, "w")).close(
+                skipped, complete=not interrupted)
+        if handle is not None and handle is not sys.stdout:
+            handle.close()
+    if not done and skipped and len(skipped) == len(cells):
+        raise CLIError(f"every cell of the grid is impossible, e.g. {params_text(skipped[0]['params'])}: "
+                       f"{skipped[0]['skipped']}")
+    for text in pending:
+        note(text)
+    if out_path is not None and writer is not None:
+        print(f"wrote {writer.rows} row{'s' if writer.rows != 1 else ''} to {out_path}", file=sys.stderr, flush=True)
+    if interrupted:
+        note(f"interrupted: {len(done)} of {len(cells)} cells computed")
+        return interrupted_code()
+    unsolved = [r for r in done if r["opt"] is None or r["vc"] is None]
+    if unsolved:
+        note(f"{len(unsolved)} of {len(done)} cells not solved within the time limit (shown as lo..hi)")
+        return EXIT_UNSOLVED
+    return EXIT_OK

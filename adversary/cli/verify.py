@@ -1,0 +1,92 @@
+"""``littlestone verify FILE``: re-check a certificate from scratch: a mistake tree or an upper-bound
+certificate against its class, or a witness (which names its own class and learner) by replaying it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ._args import add_class_source, load_class
+from ._output import EXIT_FAILED, EXIT_OK, CLIError, one_line
+
+__all__ = ["HELP", "add", "run", "VERIFIERS"]
+
+HELP = "re-check a certificate: a mistake tree against a class, or a witness against a learner"
+
+
+def add(p) -> None:
+    p.add_argument("file", metavar="FILE",
+                   help="a certificate to re-check: a mistake tree (.json, with its class) or a witness (carries its class)")
+    add_class_source(p, what="the class of a mistake tree (a witness names its own)")
+    p.add_argument("--exact", action="store_true",
+                   help="witnesses on margin-halfspaces: check |x| <= R and the margin in exact rational arithmetic")
+
+
+def _certificate_kind(data) -> str:
+    """What a certificate file holds: ``"tree"`` or the file's ``"kind"``."""
+    if isinstance(data, dict) and "kind" in data:
+        return str(data["kind"])
+    return "tree"
+
+
+def _verify_against_class(args, data, check, what: str, ok_text) -> int:
+    """Run a certificate checker that needs the class (a tree or an upper-bound certificate)."""
+    from solvers.certificate import TreeError
+
+    C, label, _, _ = load_class(args)
+    try:
+        value = check(data, C)
+    except TreeError as e:
+        print(f"FAILED: {one_line(e)} ({what} {args.file}, class {label})", flush=True)
+        return EXIT_FAILED
+    print(f"OK: {ok_text(value)}")
+    return EXIT_OK
+
+
+def _verify_tree_file(args, data) -> int:
+    from solvers.certificate import verify_tree
+
+    return _verify_against_class(args, data, verify_tree, "tree",
+                                 lambda d: f"mistake tree of depth {d} verified, so Opt(C) >= {d}")
+
+
+def _verify_witness_file(args, data) -> int:
+    """A witness (adversary.game): replayed from scratch on the class and learner it names."""
+    from adversary.game import verify_witness
+
+    if list(args.target) or args.matrix is not None:
+        given = "--matrix" if args.matrix is not None else repr(args.target[0])
+        raise CLIError(f"{args.file} is a witness, which names its own class; drop {given} and the class arguments")
+    r = verify_witness(data, exact=args.exact)
+    if not r.ok:
+        print(f"FAILED: {one_line(r.message)} (witness {args.file})", flush=True)
+        return EXIT_FAILED
+    print(f"OK: {one_line(r.message)}")
+    return EXIT_OK
+
+
+def _verify_upper_file(args, data) -> int:
+    """An upper-bound certificate (solvers.certificate.verify_upper), checked against its class."""
+    from solvers.certificate import verify_upper
+
+    n = len(data.get("entries", [])) if isinstance(data.get("entries"), list) else 0
+    return _verify_against_class(args, data, verify_upper, "certificate",
+                                 lambda u: f"upper-bound certificate verified ({n} entries), so Opt(C) <= {u}")
+
+
+#: kind -> checker (a file without "kind" is a mistake tree).
+VERIFIERS = {"tree": _verify_tree_file, "witness": _verify_witness_file, "upper-bound": _verify_upper_file}
+
+
+def run(args) -> int:
+    from solvers.certificate import load_tree
+
+    suffix = Path(args.file).suffix.lower()
+    if suffix in (".dot", ".gv", ".graphml"):
+        raise CLIError(f"{args.file} is a {suffix} drawing; verify reads the .json form of a tree (opt --tree OUT.json)")
+    data = load_tree(args.file)  # TreeError (a ValueError) for a missing or non-JSON file
+    kind = _certificate_kind(data)
+    check = VERIFIERS.get(kind)
+    if check is None:
+        shown = repr(kind) if len(kind) <= 60 else repr(kind[:57]) + "..."
+        raise CLIError(f"{args.file} has kind {shown}; verify knows {', '.join(repr(k) for k in VERIFIERS)}")
+    return check(args, data)
