@@ -1,0 +1,127 @@
+"""Helpers shared by the tests of :mod:`adversary.cli`: run the CLI in-process or in a subprocess, and
+check the shape of its one-line errors."""
+
+import itertools
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from adversary.cli import main
+
+ROOT = Path(__file__).resolve().parents[3]
+# A background process may inherit SIGINT ignored; restore Python's handler (what a terminal gives).
+RUN_MAIN = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+            "from adversary.cli import main; sys.exit(main())")
+posix = pytest.mark.skipif(os.name != "posix", reason="sends signals")
+
+
+# ------------------------------------------------------------------------------------------ in-process
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_usage_error(code, out, err, *, contains=None):
+    """Exit 2, nothing on stdout, exactly one stderr line ``littlestone: error: ...``, no traceback."""
+    assert code == 2, (code, out, err)
+    assert "Traceback" not in err and "Traceback" not in out
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("littlestone: error: "), err
+    assert out == ""
+    if contains is not None:
+        assert contains.lower() in lines[0].lower(), lines[0]
+    return lines[0]
+
+
+def one_error_line(code, err, *, contains=()):
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("littlestone: error: "), err
+    for word in contains:
+        assert word in lines[0], lines[0]
+    return lines[0]
+
+
+def field(out: str, key: str) -> str:
+    """The value of a ``key: value`` line of the human output (opt, attack)."""
+    for line in out.splitlines():
+        if line.startswith(key + ":"):
+            return line[len(key) + 1:].strip()
+    raise AssertionError(f"no {key!r} line in {out!r}")
+
+
+def monotone_disjunctions(n: int, k: int) -> np.ndarray:
+    """OR of at most k of n variables over {0,1}^n: a class the solver cannot finish in a second."""
+    X = np.array(list(itertools.product([0, 1], repeat=n)), dtype=bool)
+    rows = [X[:, list(S)].any(axis=1) if S else np.zeros(len(X), dtype=bool)
+            for r in range(k + 1) for S in itertools.combinations(range(n), r)]
+    return np.array(rows)
+
+
+def nested(n: int) -> str:
+    return "[" * n + "]" * n
+
+
+# ------------------------------------------------------------------------------------------ subprocesses
+def executable():
+    """The installed console script of this environment (or on PATH)."""
+    sibling = Path(sys.executable).with_name("littlestone")
+    if sibling.exists():
+        return str(sibling)
+    return shutil.which("littlestone")
+
+
+def run_cli(*argv):
+    return subprocess.run([sys.executable, "-m", "adversary", *map(str, argv)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+def assert_one_clean_line(r):
+    assert r.returncode in (1, 2), (r.returncode, r.stdout[:300], r.stderr[:300])
+    lines = (r.stdout + r.stderr).strip().splitlines()
+    assert len(lines) == 1, lines[:5]
+    for word in ("RecursionError", "Traceback", "internal error"):
+        assert word not in lines[0]
+    assert len(lines[0]) < 500, lines[0][:600]
+    return lines[0]
+
+
+def start(*argv, cwd=ROOT):
+    """The CLI in a new process group (so that a signal reaches it and its workers, as from a terminal)."""
+    return subprocess.Popen([sys.executable, "-c", RUN_MAIN, *map(str, argv)], cwd=cwd, start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def stop(p, sig, *, to_group: bool, timeout: float = 10.0):
+    """Send ``sig``; return (exit code, stdout, stderr, seconds until it ended)."""
+    t = time.monotonic()
+    if to_group:
+        os.killpg(p.pid, sig)
+    else:
+        p.send_signal(sig)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        pytest.fail(f"still running {timeout} s after the signal")
+    return p.returncode, out, err, time.monotonic() - t
+
+
+def wait_for_rows(path: Path, n: int, limit: float = 30.0) -> None:
+    """Wait until ``path`` (a streamed csv table) holds a header and ``n`` rows."""
+    t = time.monotonic()
+    while time.monotonic() - t < limit:
+        if path.exists() and len(path.read_text().splitlines()) >= n + 1:
+            return
+        time.sleep(0.05)
+    pytest.fail(f"{path} did not get {n} rows in {limit} s")

@@ -1,0 +1,49 @@
+"""Fixtures shared by the tests of :mod:`adversary.cli`: slow classes and files of bad input."""
+
+import json
+
+import numpy as np
+import pytest
+
+from .checks import monotone_disjunctions
+
+
+@pytest.fixture(scope="module")
+def hard_npy(tmp_path_factory):
+    path = tmp_path_factory.mktemp("hard") / "md13_5.npy"
+    np.save(path, monotone_disjunctions(13, 5))
+    return path
+
+
+@pytest.fixture
+def hard_matrix(tmp_path):
+    """A class that takes minutes: an output error must come before any of it."""
+    from solvers.families import make
+
+    path = tmp_path / "hard.json"
+    path.write_text(json.dumps({"matrix": make("monotone-disjunctions", n=12, k=5).matrix.astype(int).tolist()}))
+    return path
+
+
+@pytest.fixture
+def bad_files(tmp_path):
+    files = {
+        "broken.json": '{"matrix": [[0, 1], ',
+        "two.json": json.dumps({"matrix": [[0, 2], [1, 0]]}),
+        "letters.csv": "0,1\n1,a\n",
+        "ragged.json": json.dumps({"matrix": [[0, 1], [1]]}),
+        "ragged.csv": "0,1\n1\n",
+        "empty.json": json.dumps({"matrix": []}),
+        "empty.csv": "",
+        "nomatrix.json": json.dumps({"rows": [[0, 1]]}),
+        "c.txt": "0,1\n",
+        "notree.json": "{not json",
+        "kind.json": json.dumps({"kind": "proof"}),
+        "witness.json": json.dumps({"kind": "witness", "sequence": []}),
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    np.save(tmp_path / "three.npy", np.array([[0, 3], [1, 0]]))
+    np.save(tmp_path / "vec.npy", np.array([0, 1, 1]))
+    (tmp_path / "tree.json").write_text(json.dumps({"depth": 1, "root": {"point": 0, "0": None, "1": None}}))
+    return tmp_path

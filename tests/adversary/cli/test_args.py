@@ -1,0 +1,147 @@
+"""The helpers of :mod:`adversary.cli._args`: argument types (seconds, workers, GB), ``--jobs`` capped at
+the usable CPUs, and the class a command reads (families and parameters, class files: bad, nested too
+deep, or large enough to show progress)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from adversary.cli import _args, main
+
+from .checks import assert_one_clean_line, assert_usage_error, nested, run, run_cli
+
+
+BAD = {
+    # files
+    "missing file": ["opt", "--matrix", "{d}/nope.json"],
+    "malformed json": ["opt", "--matrix", "{d}/broken.json"],
+    "no matrix key": ["opt", "--matrix", "{d}/nomatrix.json"],
+    "non-0/1 json": ["opt", "--matrix", "{d}/two.json"],
+    "non-0/1 csv": ["opt", "--matrix", "{d}/letters.csv"],
+    "non-0/1 npy": ["opt", "--matrix", "{d}/three.npy"],
+    "1-d npy": ["opt", "--matrix", "{d}/vec.npy"],
+    "ragged json": ["opt", "--matrix", "{d}/ragged.json"],
+    "ragged csv": ["opt", "--matrix", "{d}/ragged.csv"],
+    "empty json": ["opt", "--matrix", "{d}/empty.json"],
+    "empty csv": ["opt", "--matrix", "{d}/empty.csv"],
+    "unknown file type": ["opt", "--matrix", "{d}/c.txt"],
+    "directory": ["opt", "--matrix", "{d}"],
+    # families and parameters
+    "unknown family": ["opt", "treshold", "N=7"],
+    "unknown parameter": ["opt", "thresholds", "N=7", "M=3"],
+    "non-number value": ["opt", "thresholds", "N=x"],
+    "no value": ["opt", "thresholds", "N"],
+    "empty value": ["opt", "thresholds", "N="],
+    "no name": ["opt", "thresholds", "=3"],
+    "repeated parameter": ["opt", "thresholds", "N=3", "N=4"],
+    "negative size": ["opt", "thresholds", "N=-3"],
+    "k > n": ["opt", "monotone-disjunctions", "n=2", "k=5"],
+    "parameter first": ["opt", "N=7"],
+    "family and matrix": ["opt", "thresholds", "N=7", "--matrix", "{d}/two.json"],
+    "neither family nor matrix": ["opt"],
+    # options
+    "time limit 0": ["opt", "thresholds", "N=7", "--time-limit", "0"],
+    "time limit -1": ["opt", "thresholds", "N=7", "--time-limit", "-1"],
+    "time limit abc": ["opt", "thresholds", "N=7", "--time-limit", "abc"],
+    "time limit nan": ["opt", "thresholds", "N=7", "--time-limit", "nan"],
+    "jobs 0": ["opt", "thresholds", "N=7", "--jobs", "0"],
+    "jobs -2": ["opt", "thresholds", "N=7", "--jobs", "-2"],
+    "jobs abc": ["opt", "thresholds", "N=7", "--jobs", "two"],
+}
+
+
+@pytest.mark.parametrize("case", list(BAD), ids=list(BAD))
+def test_bad_input_is_one_line(capsys, bad_files, case):
+    assert_usage_error(*run(capsys, *[a.format(d=bad_files) for a in BAD[case]]))
+
+
+def test_error_messages_say_what_to_change(capsys, bad_files):
+    d = bad_files
+    assert "0 or 1" in assert_usage_error(*run(capsys, "opt", "--matrix", d / "two.json"))
+    assert "ragged" in assert_usage_error(*run(capsys, "opt", "--matrix", d / "ragged.json"))
+    assert "does not exist" in assert_usage_error(*run(capsys, "opt", "--matrix", d / "nope.json"))
+    assert "thresholds" in assert_usage_error(*run(capsys, "opt", "treshold", "N=7"))  # did you mean
+    assert "N=8" in assert_usage_error(*run(capsys, "opt", "thresholds", "N"))
+    assert "not both" in assert_usage_error(*run(capsys, "opt", "thresholds", "N=7", "--matrix", d / "two.json"))
+    assert "2..5" in assert_usage_error(*run(capsys, "table", "thresholds", "--grid", "N=5..2"))
+    assert "time-limit" in assert_usage_error(*run(capsys, "opt", "thresholds", "N=7", "--time-limit", "0"))
+
+
+# ------------------------------------------------------------------------------------------ --jobs
+def test_jobs_capped_at_usable_cpus(capsys, monkeypatch):
+    monkeypatch.setattr(_args, "usable_cpus", lambda: 2)
+    code, out, err = run(capsys, "opt", "thresholds", "N=7", "--jobs", "1000", "--json")
+    assert code == 0 and json.loads(out)["opt"] == 3
+    assert "--jobs 1000 lowered to 2: this machine has 2 usable CPUs" in err
+    code, out, err = run(capsys, "attack", "halving", "--class", "thresholds", "N=7", "--jobs", "64", "--quiet", "--json")
+    assert code == 0 and "--jobs 64 lowered to 2" in err
+
+
+# ------------------------------------------------------------------------------------------ --memory
+@pytest.mark.parametrize("value, needle", [("0", "positive"), ("-1", "positive"), ("nan", "positive"), ("inf", "finite"),
+                                           ("abc", "not a number"), ("1e12", "more than this machine's memory")])
+@pytest.mark.parametrize("command", [["opt", "thresholds", "N=7"], ["table", "thresholds", "--grid", "N=2..3"]])
+def test_bad_memory_is_one_line(capsys, command, value, needle):
+    code = main([*command, f"--memory={value}"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and err.startswith("littlestone: error: "), err
+    assert needle in err
+
+
+def test_memory_help_states_the_default(capsys):
+    from solvers.opt import default_memo_bytes
+
+    assert main(["opt", "--help"]) == 0
+    out = " ".join(capsys.readouterr()[0].split())
+    assert f"default {default_memo_bytes() / 2**30:.1f} GB, half of this machine's memory" in out
+
+
+# ------------------------------------------------------------------------------------------ class files
+def deep_class(n: int) -> str:
+    return '{"matrix": [[0, 1], [1, ' + nested(n) + "]]}"
+
+
+def test_a_class_file_nested_too_deep(tmp_path):
+    p = tmp_path / "deep.json"
+    p.write_text(deep_class(5000))
+    line = assert_one_clean_line(run_cli("opt", "--matrix", p))
+    assert "levels deep" in line
+
+
+def big_csv(path: Path, mb: float = 10.5) -> Path:
+    """A .csv of more than ``mb`` MB whose rows repeat 4 thresholds over 2000 points (so the class,
+    duplicates merged, has 4 concepts and solves at once)."""
+    n = 2000
+    patterns = [",".join("1" if j >= t else "0" for j in range(n)) + "\n" for t in (0, 500, 1000, 1500)]
+    rows = int(mb * 1e6 / len(patterns[0])) + 1
+    path.write_text("".join(patterns[i % 4] for i in range(rows)))
+    return path
+
+
+def test_reading_a_large_class_file_shows_progress_unless_quiet(tmp_path, capsys):
+    p = big_csv(tmp_path / "big.csv")
+    assert main(["opt", "--matrix", str(p), "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert '"opt": 2' in out and '"concepts": 4' in out
+    lines = err.splitlines()
+    assert lines and lines[0] == f"littlestone: reading {p} (10.5 MB)", err
+    assert all(line.startswith(f"littlestone: reading {p}") for line in lines), err
+    assert main(["opt", "--matrix", str(p), "--json", "--quiet"]) == 0  # --quiet: nothing on stderr
+    out, err = capsys.readouterr()
+    assert '"opt": 2' in out and err == ""
+
+
+def test_progress_callback_of_from_file(tmp_path):
+    """from_file reports (bytes so far, size) for .csv and .json, ending at the size."""
+    from solvers.concept_class import ConceptClass
+
+    p = big_csv(tmp_path / "big.csv", mb=3)
+    q = tmp_path / "big.json"
+    q.write_text(json.dumps({"matrix": ConceptClass.from_file(p).matrix.astype(int).tolist() * 700}))
+    for path in (p, q):
+        calls = []
+        C = ConceptClass.from_file(path, progress=lambda done, total: calls.append((done, total)))
+        size = path.stat().st_size
+        assert len(C) == 4 and calls[0] == (0, size) and calls[-1] == (size, size) and len(calls) >= 3
+        assert all(a[0] <= b[0] for a, b in zip(calls, calls[1:]))

@@ -1,0 +1,218 @@
+"""``littlestone attack``: the verdict against the proven bound, the sequence and the target in words,
+the witness file, one-line errors (auto fails as the named strategy does), time limits and Ctrl-C."""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from adversary.cli import main
+from solvers.seeds import cite
+
+from .checks import RUN_MAIN, assert_usage_error, field, run
+
+
+def test_attack_human_output(capsys, tmp_path):
+    wfile = tmp_path / "w.json"
+    code, out, err = run(capsys, "attack", "winnow2", "--class", "monotone-disjunctions", "n=4", "k=2",
+                         "--strategy", "exact", "--witness", wfile, "--quiet")
+    assert code == 0, err
+    assert field(out, "learner") == "winnow2 n=4"
+    assert field(out, "mistakes") == "7"
+    assert field(out, "bound").startswith("20  (2 + 3r(1 + lg n)") and cite("15-859B") in field(out, "bound")
+    assert field(out, "Opt(C)") == "3"
+    assert field(out, "verdict") == "below: 7 mistakes < the bound 20"
+    assert field(out, "strategy").startswith("exact (the exact worst case")
+    lines = [l for l in out.splitlines() if l.lstrip()[:1].isdigit() and " -> " in l]
+    assert len(lines) == 7 and all("*  predicted" in l for l in lines)
+    assert code == main(["verify", str(wfile)]) == 0
+    assert "witness verified: winnow2 makes 7 mistakes" in capsys.readouterr().out
+
+
+def test_attack_json(capsys):
+    code, out, err = run(capsys, "attack", "halving", "--class", "thresholds", "N=7", "--json")
+    assert code == 0, err
+    r = json.loads(out)
+    assert {"mistakes", "bound", "verdict", "opt", "witness"} <= set(r)
+    assert (r["mistakes"], r["opt"], r["verdict"], r["strategy"], r["exact"]) == (3, 3, "tight", "exact", True)
+    assert r["bound"] == {"value": 3, "formula": "floor(log2 |C|)", "source": cite("OnlineAlgs", 'slide "HAL - halving algorithm"')}
+    from adversary.game import verify_witness
+
+    assert verify_witness(r["witness"]).ok
+
+
+def test_attack_unbounded_perceptron_and_verify(capsys, tmp_path):
+    wfile = tmp_path / "cycle.json"
+    code, out, err = run(capsys, "attack", "perceptron", "--class", "monotone-disjunctions", "n=2", "k=1",
+                         "--witness", wfile, "--quiet")
+    assert code == 0, err
+    assert field(out, "verdict").startswith("unbounded: no finite mistake bound")
+    assert field(out, "bound").startswith("none  (no bound proven for perceptron")
+    assert "(0, 0) -> 0  *  predicted 1" in out
+    code, out, err = run(capsys, "verify", wfile)
+    assert code == 0 and "can be repeated for ever" in out
+    w = json.loads(wfile.read_text())
+    w["sequence"].insert(0, {"x": [1, 0], "y": 0})  # w becomes (-1, 0) first: the cycle no longer starts at 0
+    w["mistakes"] = 2
+    wfile.write_text(json.dumps(w))
+    code, out, err = run(capsys, "verify", wfile)
+    assert code == 1 and out.startswith("FAILED: cycle:")
+
+
+def test_attack_matrix_file(capsys, tmp_path):
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps({"matrix": [[0, 0, 0], [0, 0, 1], [0, 1, 1], [1, 1, 1]]}))
+    code, out, err = run(capsys, "attack", "con", "--matrix", path, "--json")
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["mistakes"] == 3 and r["verdict"] == "tight" and r["witness"]["class"]["matrix"]
+
+
+def test_attack_margin_halfspaces_parses(capsys):
+    import importlib.util
+
+    code, out, err = run(capsys, "attack", "perceptron", "--class", "margin-halfspaces", "d=2", "gamma=0.5",
+                         "--time-limit", "3", "--json", "--quiet")
+    if importlib.util.find_spec("adversary.strategies.geometric") is None:
+        assert_usage_error(code, out, err, contains="geometric")
+        return
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["class"] == {"family": "margin-halfspaces", "params": {"d": 2, "gamma": 0.5, "R": 1}}
+    assert r["bound"]["value"] == 4 and r["learner"]["params"]["d"] == 2 and r["opt"] is None
+
+
+# ------------------------------------------------------------------------------------------ the target in words
+def test_attack_names_the_target_in_words(capsys):
+    assert main(["attack", "winnow2", "--class", "monotone-disjunctions", "n=4", "k=2", "--strategy", "exact",
+                 "--quiet"]) == 0
+    target = field(capsys.readouterr().out, "target")
+    m = re.fullmatch(r"concept (\d+): (x\d( v x\d)?|false)", target)
+    assert m, target
+    assert main(["attack", "winnow2", "--class", "monotone-disjunctions", "n=4", "k=2", "--strategy", "exact",
+                 "--quiet", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["witness"]["target"] == int(m.group(1)) and r["target_text"] == m.group(2)
+
+
+def test_attack_on_an_unnamed_matrix_prints_only_the_index(capsys, tmp_path):
+    path = tmp_path / "c.json"
+    path.write_text('{"matrix": [[0, 1, 1], [1, 0, 1], [1, 1, 0]]}')
+    assert main(["attack", "halving", "--matrix", str(path), "--quiet", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["target_text"] is None and isinstance(r["witness"]["target"], int)
+    assert main(["attack", "halving", "--matrix", str(path), "--quiet"]) == 0
+    assert re.fullmatch(r"concept \d", field(capsys.readouterr().out, "target"))
+
+
+def test_attack_on_an_implicit_class_names_the_target(capsys):
+    assert main(["attack", "winnow2", "--class", "monotone-disjunctions", "n=13", "k=1", "--strategy", "beam",
+                 "--time-limit", "2", "--quiet"]) == 0
+    target = field(capsys.readouterr().out, "target")
+    assert re.fullmatch(r"concept \d+: (x\d+|false)", target), target
+
+
+# ------------------------------------------------------------------------------------------ errors
+@pytest.mark.parametrize("argv,needle", [
+    (["attack", "winnow3", "--class", "thresholds", "N=3"], "unknown learner 'winnow3'"),
+    (["attack", "halving", "--class", "thresholds", "N=3", "--strategy", "brute"], "unknown strategy 'brute'"),
+    (["attack", "winnow2", "n=4", "--class", "monotone-disjunctions", "n=3"], "give n=3"),
+    (["attack", "winnow2", "n", "--class", "monotone-disjunctions", "n=3"], "not name=value"),
+    (["attack", "halving", "--class", "thresholds", "N=0"], "N"),
+    (["attack", "halving", "--class", "threshold", "N=3"], "did you mean 'thresholds'"),
+    (["attack", "halving"], "give a class"),
+    (["attack", "perceptron", "--class", "margin-halfspaces", "d=2", "gamma=-1"], "gamma must be > 0"),
+    (["attack", "perceptron", "--class", "margin-halfspaces", "d=2", "gamma=0.5", "--strategy", "exact"], "finite class"),
+    (["attack", "halving", "--class", "margin-halfspaces", "d=2", "gamma=0.5"], "needs a finite concept class"),
+    (["attack", "randomized-halving", "--class", "thresholds", "N=3", "--strategy", "exact"], "deterministic learner"),
+    (["attack", "halving", "--class", "thresholds", "N=3", "--time-limit", "0"], "positive number of seconds"),
+    (["attack", "halving", "--class", "thresholds", "N=3", "--witness", "w.txt"], "extension"),
+])
+def test_attack_errors_are_one_line(capsys, argv, needle):
+    code, out, err = run(capsys, *argv)
+    assert_usage_error(code, out, err, contains=needle)
+
+
+@pytest.mark.parametrize("argv, named, needle", [
+    # Winnow reads 0/1 vectors, not the points (1,), (2,), ... of thresholds
+    (["attack", "winnow2", "--class", "thresholds", "N=5"], ["--strategy", "exact"], "cannot read the points"),
+    # a learner of another dimension than the class
+    (["attack", "perceptron", "d=4", "--class", "margin-halfspaces", "d=3", "gamma=0.5"], ["--strategy", "geometric"],
+     "give d=3"),
+    # gamma > R: no point has the margin
+    (["attack", "perceptron", "--class", "margin-halfspaces", "d=3", "gamma=2", "R=1"], ["--strategy", "exact"],
+     "is empty"),
+    (["attack", "perceptron", "--class", "margin-halfspaces", "d=3", "gamma=2", "R=1"], ["--strategy", "geometric"],
+     "is empty"),
+])
+def test_attack_auto_fails_as_the_named_strategy_does(capsys, argv, named, needle):
+    code, out, err = run(capsys, *argv, "--quiet", "--time-limit", "5")
+    line = assert_usage_error(code, out, err, contains=needle)
+    code, out, err = run(capsys, *argv, *named, "--quiet", "--time-limit", "5")
+    assert assert_usage_error(code, out, err) == line
+
+
+def test_attack_auto_error_in_a_subprocess():
+    r = subprocess.run([sys.executable, "-m", "adversary", "attack", "winnow2", "--class", "thresholds", "N=5"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stdout == "" and "Traceback" not in r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("littlestone: error: winnow2 cannot read the points"), r.stderr
+
+
+def test_attack_help_states_the_default_time_limit(capsys):
+    from adversary.attack import AUTO_SECONDS
+
+    code, out, err = run(capsys, "attack", "--help")
+    assert code == 0
+    text = " ".join(out.split())
+    assert f"default: {AUTO_SECONDS:g} s for auto, no limit for a strategy named with --strategy" in text
+
+
+# ------------------------------------------------------------------------------------------ time limits and Ctrl-C
+def test_attack_time_limit_reports_best_so_far(capsys):
+    code, out, err = run(capsys, "attack", "winnow2", "--class", "monotone-disjunctions", "n=12", "k=3",
+                         "--strategy", "exact", "--time-limit", "1", "--json", "--quiet")
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["stats"]["stopped"] == "time limit" and not r["exact"] and r["mistakes"] >= 1
+
+
+@pytest.mark.skipif(os.name != "posix", reason="sends SIGINT")
+def test_attack_ctrl_c_prints_the_best_verified_sequence(tmp_path):
+    p = subprocess.Popen([sys.executable, "-c", RUN_MAIN, "attack", "winnow2", "--class", "monotone-disjunctions", "n=12",
+                          "k=3", "--strategy", "exact", "--json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.5)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err
+    assert "Traceback" not in err
+    r = json.loads(out)
+    assert r["stats"]["stopped"] == "interrupted" and r["mistakes"] >= 1
+    from adversary.game import verify_witness
+
+    assert verify_witness(r["witness"]).ok
+
+
+def test_attack_time_limit_holds_for_geometric_in_high_dimension():
+    # d = 1000, gamma = 0.01: 10,000 moves of 1,000 coordinates each; it used to give no output in 100 s.
+    t0 = time.monotonic()
+    r = subprocess.run([sys.executable, "-m", "adversary", "attack", "perceptron", "--class", "margin-halfspaces",
+                        "d=1000", "gamma=0.01", "--time-limit", "3", "--json", "--quiet"],
+                       capture_output=True, text=True, timeout=60)
+    wall = time.monotonic() - t0
+    assert r.returncode == 0, r.stderr
+    assert wall < 10, wall
+    out = json.loads(r.stdout)
+    assert out["strategy"] == "geometric" and out["stats"]["stopped"] == "time limit" and not out["exact"]
+    assert 1 <= out["mistakes"] < 10_000 and out["verdict"] == "below"
+    from adversary.game import verify_witness
+
+    v = verify_witness(out["witness"])
+    assert v.ok and v.mistakes == out["mistakes"], v.message

@@ -1,0 +1,89 @@
+"""The parser and the entry points of :mod:`adversary.cli`: the console script and ``python -m adversary``,
+the exit codes, the examples of ``--help`` (they run in order), ``--version``, and usage errors."""
+
+import json
+import re
+import shlex
+import subprocess
+import sys
+
+import pytest
+
+from adversary.cli import EXAMPLES, EXIT_CODES, build_parser, main
+
+from .checks import ROOT, assert_usage_error, executable, run
+
+
+def test_installed_executable(tmp_path):
+    exe = executable()
+    if exe is None:
+        pytest.skip("the littlestone console script is not installed")
+    r = subprocess.run([exe, "opt", "thresholds", "N=7", "--json"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["opt"] == 3
+    r = subprocess.run([exe, "opt", "thresholds", "N=x"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stdout == ""
+    assert len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith("littlestone: error: ")
+    assert "Traceback" not in r.stderr
+
+
+def test_python_m_adversary():
+    r = subprocess.run([sys.executable, "-m", "adversary", "export", "thresholds", "N=2"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["matrix"] == [[1, 1], [0, 1], [0, 0]]
+
+
+def test_exit_codes_documented():
+    helptext = build_parser().format_help()
+    for code, _ in EXIT_CODES:
+        assert re.search(rf"^\s+{code}\s", helptext, re.M), code
+    readme = (ROOT / "README.md").read_text()
+    for code, _ in EXIT_CODES:
+        assert re.search(rf"\b{code}\b", readme.split("## Exit codes")[1].split("\n## ")[0]), code
+
+
+def test_help_examples_run_in_order(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    lines = [l.strip() for l in EXAMPLES.splitlines()[1:] if l.strip()]
+    assert len(lines) >= 8
+    for line in lines:
+        argv = shlex.split(line)
+        assert argv[0] == "littlestone"
+        code = main(argv[1:])
+        out, err = capsys.readouterr()
+        assert code == 0, (line, err)
+        assert "error" not in err, (line, err)
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as e:
+        build_parser().parse_args(["--version"])
+    assert e.value.code == 0
+    assert re.fullmatch(r"littlestone \S+\n", capsys.readouterr().out)
+    assert main(["--version"]) == 0
+
+
+BAD = {
+    "unknown option": ["opt", "thresholds", "N=7", "--fast"],
+    "unknown command": ["solve", "thresholds", "N=7"],
+    "no command": [],
+}
+
+
+@pytest.mark.parametrize("case", list(BAD), ids=list(BAD))
+def test_bad_input_is_one_line(capsys, bad_files, case):
+    assert_usage_error(*run(capsys, *[a.format(d=bad_files) for a in BAD[case]]))
+
+
+def test_every_command_is_a_module_in_the_registry():
+    """Each row of COMMANDS is a module with HELP, add(parser) and run(args); --help lists them in order."""
+    from adversary.cli import COMMANDS
+
+    assert list(COMMANDS) == ["families", "opt", "export", "learners", "verify", "attack", "table"]
+    for name, command in COMMANDS.items():
+        assert command.__name__ == f"adversary.cli.{name}"
+        assert isinstance(command.HELP, str) and callable(command.add) and callable(command.run)
+    helptext = build_parser().format_help()
+    listed = [helptext.index(f"\n    {name}  ") for name in COMMANDS]
+    assert listed == sorted(listed)
