@@ -10,7 +10,8 @@ import json
 import sys
 import time
 
-from ._args import cap_jobs, check_family, families, memo_bytes, memory_gb, memory_help, parse_params, positive_int, positive_seconds
+from ._args import (cap_jobs, check_family, families, memo_bytes, memory_gb, memory_help, parse_params, positive_int,
+                    positive_seconds)
 from ._output import (EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, bounds_text, check_outputs, exc_text,
                       interrupted_code, json_safe, note, params_text)
 
