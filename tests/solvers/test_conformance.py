@@ -80,6 +80,26 @@ def play(L, examples):
 def test_conformance(spec):
     if spec.extra:  # an adapter of an optional library (solvers.learners.adapters)
         pytest.importorskip(spec.extra)
+    check_protocol(spec)
+
+
+def conformance(spec) -> None:
+    """Every check of this suite that applies to any learner, for one registry entry (a learner added
+    by ``register`` is checked by calling this): the protocol, and each declaration against behaviour."""
+    check_protocol(spec)
+    builder = lambda: build(spec)  # noqa: E731
+    L = builder()
+    if L.conservative:
+        check_conservative(builder)
+    if L.symmetric_variables:
+        check_symmetric(builder)
+    check_predict_many(builder)
+    check_randomized(spec)
+    b = L.bound_on(CLASS)
+    assert isinstance(b, Bound) and b.formula.strip() and is_citation(b.source)
+
+
+def check_protocol(spec):
     L = build(spec)
     assert isinstance(L, Learner)
     assert L.name == spec.name and type(L) is spec.cls
@@ -245,8 +265,12 @@ def test_false_declarations_are_caught():
 
 @pytest.mark.parametrize("spec", DECLARING, ids=[s.name for s in DECLARING])
 def test_predict_many_equals_predict_one(spec):
+    check_predict_many(lambda: build(spec))
+
+
+def check_predict_many(builder):
     P = np.array(CLASS.points)
-    for L, _ in _explore(lambda: build(spec), 60):
+    for L, _ in _explore(builder, 60):
         expected = [L.predict_one(x) for x in CLASS.points]
         assert L.predict_many(list(CLASS.points)).tolist() == expected
         if L.batch_predictions:  # the exact adversary hands a batch learner the integer matrix of the points
@@ -255,6 +279,10 @@ def test_predict_many_equals_predict_one(spec):
 
 @pytest.mark.parametrize("spec", DECLARING, ids=[s.name for s in DECLARING])
 def test_randomized_declaration(spec):
+    check_randomized(spec)
+
+
+def check_randomized(spec):
     """``randomized`` iff the predictions depend on the learner's own seed."""
     cls = spec.cls
     assert cls.randomized == any(p[0] == "seed" for p in spec.params)
