@@ -110,6 +110,7 @@ class SklearnPerceptron(OnlineLearner):
 
     name = "sklearn-perceptron"
     dim_param = "d"
+    zero_score_prediction = 0  # decision_function > 0 for class 1
     extra = "sklearn"
     bound_formula = ("R^2 / gamma^2 (R = max |x|, gamma = the margin of a unit w*; derived here: the Perceptron's "
                      "proof bounds scikit-learn's updates, made iff y <w, x> <= 0)")

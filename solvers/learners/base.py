@@ -183,6 +183,9 @@ class OnlineLearner:
     symmetric_variables: bool = False
     #: ``predict_many`` is one exact matrix product (not the default loop over ``predict_one``).
     batch_predictions: bool = False
+    #: For a homogeneous linear learner that updates as the Perceptron (w <- w + y x): its prediction
+    #: when <w, x> = 0 (the geometric adversary plays on it); None for any other learner.
+    zero_score_prediction: int | None = None
     #: Built from a ConceptClass (its rows are the concepts, or the experts).
     needs_class: bool = False
     #: The dimension parameter of a vector learner ("n" or "d"), taken from the class's points when not given.

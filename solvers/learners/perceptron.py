@@ -109,6 +109,7 @@ class Perceptron(OnlineLearner):
 
     name = "perceptron"
     dim_param = "d"
+    zero_score_prediction = 1  # sgn(0) = +1 ([Mehta])
     batch_predictions = True
     bound_formula = ("R^2 / gamma^2 (R = max |x|, gamma = the margin of a unit w*); given TD, the total hinge "
                      "deviation: R^2 / gamma^2 + (2 / gamma) TD (the Online Algorithms slides); given D2: "
