@@ -86,8 +86,6 @@ AUTO_SECONDS = 60.0
 SMALL = 2048
 #: The most seconds spent on Opt(C) for the report (and the tree strategy).
 OPT_SECONDS = 30.0
-#: Learners whose predictions are random draws (their bounds bound an expectation).
-RANDOMIZED = ("randomized-halving", "randomized-weighted-majority")
 #: Points of a finite class on which the learner is probed before any strategy runs.
 PROBE_POINTS = 512
 #: The heuristics ``auto`` runs after ``exact`` / ``tree``, in this order.
@@ -177,37 +175,13 @@ def _canonical(name: str) -> str:
 
 
 def bound_for(learner, cls):
-    """The learner's proven mistake bound on the class ``cls``, as a :class:`~solvers.learners.Bound`.
+    """The learner's proven mistake bound on the class ``cls``: ``learner.bound_on(cls)``.
 
-    Class-based learners (Halving, CON, SOA, weighted majority) state their bound from the class
-    itself (``mistake_bound()``; weighted majority with m = 0, the target being one of its experts).
-    Vector learners need the target's parameters, which only some classes fix:
-
-    ==========================  ==============================  ====================================
-    learner                     class                           bound
-    ==========================  ==============================  ====================================
-    winnow1                     monotone-disjunctions n k       ``mistake_bound(k=k)`` ([Rivest94])
-                                k-of-r n r k=1 (ORs of r)       ``mistake_bound(k=r)``
-    winnow2, winnow-r, winnow   monotone-disjunctions n k       ``mistake_bound(r=k)`` ([15-859B], [Roth], [OnlineAlgs])
-                                k-of-r n r k=1 (ORs of r)       ``mistake_bound(r=r)``
-    winnow-k-of-r (its k)       k-of-r n r k, the same k        ``mistake_bound(r=r)`` ([15-859B])
-    conjunction-elimination     monotone-conjunctions n         n ([Mehta])
-    elim                        disjunctions n [k],             n + 1 ([OnlineAlgs])
-                                monotone-disjunctions n [k],
-                                and k-of-r n r k=1
-    perceptron (and any learner margin-halfspaces d gamma R     ``mistake_bound(R=R, gamma=gamma)`` ([Mehta])
-    whose bound takes R, gamma)
-    ==========================  ==============================  ====================================
-
-    Anything else gets ``Bound(math.inf, "no bound proven for <learner> on <class>: ...", source)``
-    with the learner's seed as the source; so do the randomized learners, whose bounds bound the
-    *expected* mistakes against a sequence fixed in advance, not one run against an adaptive adversary.
-
-    Parameters
-    ----------
-    learner : learner object
-        Only its ``name`` (and, for winnow-k-of-r, ``k``) and ``mistake_bound`` are used.
-    cls : ConceptClass or MarginHalfspaces
+    Each learner states its own (:mod:`solvers.learners.base`): class-based learners their bound on
+    their class, vector learners theirs on the classes whose facts their theorems cover (Winnow on ORs
+    of k variables, ELIM on ORs of literals, the Perceptron on margin halfspaces, ...), and anything
+    else ``Bound(math.inf, "no bound proven for <learner> on <class>: ...", source)``; so do the
+    randomized learners, whose bounds bound the *expected* mistakes against a sequence fixed in advance.
 
     Examples
     --------
@@ -219,53 +193,9 @@ def bound_for(learner, cls):
     >>> bound_for(make_learner("perceptron", {}, C), C).formula    # doctest: +ELLIPSIS
     'no bound proven for perceptron on monotone-disjunctions n=4 k=2: ...'
     """
-    from solvers.learners import LEARNERS, Bound
-
-    name = _canonical(getattr(learner, "name", ""))
-    spec = LEARNERS.get(name)
-    if spec is None:
-        raise ValueError(f"unknown learner {name!r}; known learners: {', '.join(dict.fromkeys(s.name for s in LEARNERS.values()))}")
-    where = _class_text(cls)
-
-    def none(reason: str):
-        return Bound(math.inf, f"no bound proven for {name} on {where}: {reason}", spec.source)
-
-    if name in RANDOMIZED:
-        return none("its bound (" + spec.bound_formula + ") bounds the expected mistakes against a sequence "
-                    "fixed in advance, not the mistakes of one run against an adaptive adversary")
-    if spec.needs_class:
-        return learner.mistake_bound()
-    if isinstance(cls, MarginHalfspaces):
-        if {"R", "gamma"} <= set(spec.bound_params):  # the Perceptron, and adapters that state its bound
-            return learner.mistake_bound(R=cls.R, gamma=cls.gamma)
-        return none("the lecture notes bound only the Perceptron on margin halfspaces")
-    family, params = cls.family, dict(cls.params or {})
-    if {"R", "gamma"} <= set(spec.bound_params):
-        return none("its bound R^2/gamma^2 needs a margin gamma > 0 that this class does not guarantee "
-                    "(attack it on margin-halfspaces d gamma R)")
-    # ORs of at most k variables: monotone-disjunctions n k; k-of-r n r 1 ("at least 1 of the r") are ORs
-    # of exactly r variables, so the bounds for ORs of (at most) r variables hold for them.
-    or_size = None
-    if family == "monotone-disjunctions":
-        or_size = params.get("k", params.get("n"))
-    elif family == "k-of-r" and params.get("k") == 1:
-        or_size = params["r"]
-    if or_size is not None:
-        if name == "winnow1":
-            return learner.mistake_bound(k=or_size)
-        if name in ("winnow2", "winnow-r", "winnow"):
-            return learner.mistake_bound(r=or_size)
-        if name == "elim":
-            return learner.mistake_bound()
-    if family == "k-of-r" and name == "winnow-k-of-r":
-        if learner.k != params["k"]:
-            return none(f"the learner's k = {learner.k} is not the class's k = {params['k']}; give k={params['k']}")
-        return learner.mistake_bound(r=params["r"])
-    if family == "monotone-conjunctions" and name == "conjunction-elimination":
-        return learner.mistake_bound()
-    if family == "disjunctions" and name == "elim":
-        return learner.mistake_bound()
-    return none(f"its bound ({spec.bound_formula}) is proven for other classes")
+    if not callable(getattr(learner, "bound_on", None)):
+        raise ValueError(f"{type(learner).__name__} states no bound_on(cls); a learner of solvers.learners does")
+    return learner.bound_on(cls)
 
 
 # ---------------------------------------------------------------------------------------- inputs
@@ -301,9 +231,10 @@ def _learner_name_params(learner, learner_params, cls) -> tuple[str, dict]:
     spec = LEARNERS.get(name)
     if spec is not None and isinstance(cls, MarginHalfspaces) and spec.dim_param and spec.dim_param not in params:
         params[spec.dim_param] = cls.d  # the class determines the dimension
-    if (spec is not None and spec.name == "winnow-k-of-r" and "k" not in params
-            and isinstance(cls, ConceptClass) and cls.family == "k-of-r"):
-        params["k"] = cls.params["k"]  # Winnow for k-of-r functions on the class of k-of-r functions
+    if spec is not None and isinstance(cls, ConceptClass):
+        # parameters the class determines (Winnow for k-of-r functions takes k from the class of k-of-r functions)
+        for key, value in spec.cls.params_from_class(cls).items():
+            params.setdefault(key, value)
     return name, params
 
 

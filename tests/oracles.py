@@ -13,6 +13,9 @@ nothing at all (learners under test are passed in by the caller).
   (predict_one / learn_one / state_key, deep-copied at every branch).
 * :class:`HalvingBrute`, :class:`FirstConsistentBrute` -- tiny reference learners for checking the
   adversary itself.
+* ``Ref*`` (:class:`RefWinnow`, :class:`RefPerceptron`, ...) -- each learner of the seeds written again
+  from the seeds' pseudo-code, with the streams (:func:`binary_stream`, :func:`realizable`) and the
+  round-by-round comparison (:func:`compare`) that tests/solvers/learners/test_<module>.py use.
 
 Test modules import them from here (``from tests.oracles import opt_brute``); ``tests/solvers/brute.py``
 re-exports them under their old import path.
@@ -20,6 +23,11 @@ re-exports them under their old import path.
 References
 ----------
 .. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [Mehta] Mehta, "Machine Learning Theory (CSC 431/531), Lecture 2: Realizable case and the Mistake Bound
+   Model"
+.. [15-859B] "15-859(B) Machine Learning Theory, 01/20/10: Online learning contd"
+.. [Roth] "Machine Learning (Notes from Prof. Dan Roth's Lectures at UIUC): Part 1" (2015)
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
 """
 
 from __future__ import annotations
@@ -27,7 +35,11 @@ from __future__ import annotations
 import copy
 import itertools
 import math
+from fractions import Fraction
 from functools import lru_cache
+
+import numpy as np
+from hypothesis import strategies as st
 
 __all__ = [
     "rows_of",
@@ -38,6 +50,16 @@ __all__ = [
     "adversary_brute",
     "HalvingBrute",
     "FirstConsistentBrute",
+    "binary_stream",
+    "compare",
+    "realizable",
+    "RefWinnow",
+    "RefBalanced",
+    "RefPerceptron",
+    "RefConjunction",
+    "RefElim",
+    "RefVersionSpace",
+    "RefWeightedMajority",
     "Unbounded",
     "tree_ok_brute",
     "sparse_rows",
@@ -250,3 +272,154 @@ def matrices(max_rows: int = 10, max_cols: int = 8, min_rows: int = 1):
         return [[(v >> j) & 1 for j in range(c)] for v in ints]
 
     return build()
+
+
+# ---------------------------------------------------------------------------------------- reference learners
+# Each learner of the seeds written again from the seeds' pseudo-code, with plain lists and floats (or
+# Fractions where floats would round: factors such as 3/2), sharing no code with ``solvers.learners``;
+# tests/solvers/learners/test_<module>.py compare them with the package's learners round by round on
+# random streams (arbitrary labels for the vector learners, realizable ones for the class-based learners).
+class RefWinnow:
+    """Winnow from [15-859B]/[OnlineAlgs]/[Rivest94] with list weights: threshold, factor, strict or not, halve or zero,
+    and an optional floor ([Roth]'s Winnow-R)."""
+
+    def __init__(self, n, alpha, theta, strict, zero, floor=None):
+        self.w = [1.0 if isinstance(alpha, float) else Fraction(1)] * n
+        self.alpha, self.theta, self.strict, self.zero, self.floor = alpha, theta, strict, zero, floor
+
+    def predict(self, x):
+        s = sum(wi for wi, xi in zip(self.w, x) if xi == 1)
+        return 1 if (s > self.theta if self.strict else s >= self.theta) else 0
+
+    def learn(self, x, y):
+        p = self.predict(x)
+        for i in range(len(x)):
+            if x[i] == 1:
+                if y == 1 and p == 0:
+                    self.w[i] = self.w[i] * self.alpha
+                elif y == 0 and p == 1:
+                    if self.zero:
+                        self.w[i] = 0
+                    else:
+                        self.w[i] = self.w[i] / self.alpha
+                        if self.floor is not None and self.w[i] < self.floor:
+                            self.w[i] = self.floor
+
+
+class RefBalanced:
+    def __init__(self, n, theta):
+        self.p = [1.0] * n
+        self.m = [1.0] * n
+        self.theta = theta
+
+    def s(self, x):
+        return sum(self.p[i] - self.m[i] for i in range(len(x)) if x[i] == 1)
+
+    def predict(self, x):
+        return 1 if self.s(x) > self.theta else 0
+
+    def learn(self, x, y):
+        s = self.s(x)
+        if y == 1 and s <= self.theta:
+            for i in range(len(x)):
+                if x[i] == 1:
+                    self.p[i] *= 2
+                    self.m[i] /= 2
+        if y == 0 and s >= self.theta:
+            for i in range(len(x)):
+                if x[i] == 1:
+                    self.p[i] /= 2
+                    self.m[i] *= 2
+
+
+class RefPerceptron:
+    def __init__(self, d, margin=0):
+        self.w = [0] * d
+        self.margin = margin
+
+    def predict(self, x):
+        return 1 if sum(a * b for a, b in zip(self.w, x)) >= 0 else 0
+
+    def learn(self, x, y):
+        yy = 1 if y == 1 else -1
+        s = sum(a * b for a, b in zip(self.w, x))
+        if (self.margin == 0 and self.predict(x) != y) or (self.margin > 0 and yy * s <= self.margin):
+            self.w = [a + yy * b for a, b in zip(self.w, x)]
+
+
+class RefConjunction:
+    def __init__(self, n):
+        self.S = set(range(n))
+
+    def predict(self, x):
+        return 1 if all(x[i] == 1 for i in self.S) else 0
+
+    def learn(self, x, y):
+        if y == 1 and self.predict(x) == 0:
+            self.S = {i for i in self.S if x[i] == 1}
+
+
+class RefElim:
+    def __init__(self, n):
+        self.L = {(i, s) for i in range(n) for s in (True, False)}   # (i, True) is z_i, (i, False) not z_i
+
+    def predict(self, x):
+        return 1 if any((x[i] == 1) == s for i, s in self.L) else 0
+
+    def learn(self, x, y):
+        if y == 0:
+            self.L = {(i, s) for i, s in self.L if (x[i] == 1) != s}
+
+
+class RefVersionSpace:
+    """Halving (majority, ties to 1) or CON (first consistent row) over a list of rows."""
+
+    def __init__(self, rows, rule):
+        self.V = list(rows)
+        self.rule = rule
+
+    def predict(self, j):
+        if self.rule == "halving":
+            ones = sum(r[j] for r in self.V)
+            return 1 if 2 * ones >= len(self.V) else 0
+        return self.V[0][j]
+
+    def learn(self, j, y):
+        self.V = [r for r in self.V if r[j] == y]
+
+
+class RefWeightedMajority:
+    def __init__(self, rows, beta):
+        self.rows = rows
+        self.w = [1.0] * len(rows)
+        self.beta = beta
+
+    def predict(self, j):
+        one = sum(w for w, r in zip(self.w, self.rows) if r[j] == 1)
+        zero = sum(w for w, r in zip(self.w, self.rows) if r[j] == 0)
+        return 1 if one >= zero else 0
+
+    def learn(self, j, y):
+        self.w = [w * self.beta if r[j] != y else w for w, r in zip(self.w, self.rows)]
+
+
+@st.composite
+def binary_stream(draw, max_n=6, max_len=40):
+    n = draw(st.integers(1, max_n))
+    xs = draw(st.lists(st.tuples(*[st.integers(0, 1)] * n), max_size=max_len))
+    ys = draw(st.lists(st.integers(0, 1), min_size=len(xs), max_size=len(xs)))
+    return n, list(zip(xs, ys))
+
+
+def compare(L, R, stream):
+    for t, (x, y) in enumerate(stream):
+        assert L.predict_one(x) == R.predict(x), f"round {t}"
+        L.learn_one(x, y)
+        R.learn(x, y)
+
+
+def realizable(rows, data, max_len=15):
+    target = data.draw(st.sampled_from(rows), label="target")
+    js = data.draw(st.lists(st.integers(0, len(rows[0]) - 1), max_size=max_len), label="points")
+    return [(j, target[j]) for j in js]
+

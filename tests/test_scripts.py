@@ -79,3 +79,12 @@ def test_bench_quick_smoke():
     assert "MISMATCH" not in proc.stdout
     assert "| instance |" in proc.stdout
     assert "cores" in proc.stdout
+
+
+def test_readme_learners_table_is_the_generated_one():
+    """README.md holds exactly the table scripts/learners_table.py prints from the registry."""
+    table = _load("learners_table").table()
+    readme = (ROOT / "README.md").read_text()
+    assert table in readme
+    start = readme.index("| CLI name | learner | proven bound | source |")
+    assert readme[start:readme.index("\n\n", start) + 1] == table

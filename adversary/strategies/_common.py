@@ -18,12 +18,13 @@ finite :class:`~solvers.concept_class.ConceptClass` and on an
   mistake with the same realizable label: a *grown* one (bits added while the learner still errs) and
   a *shrunk* one (bits removed while it still errs). Against a linear threshold learner (Winnow, seed
   [15-859B]) they are the promotion that moves the most weight and the demotion that removes the least,
-  which is what the seeds' potential arguments say an adversary should play;
-* ``predictions(learner, points, binary)`` -- the learner's predictions on many points at once: for
-  the Winnow family on 0/1 vectors (a linear threshold w.x >= theta, [15-859B]) one matrix product in floating point,
-  with every point whose score is within 1e-9 of theta re-predicted exactly by the learner itself
-  (the sum of n positive floats errs by at most n 2^-52 of it, far inside that margin); for every
-  other learner ``predict_one`` point by point. The game itself is always played by the learner;
+  which is what the seeds' potential arguments say an adversary should play; a learner that gives its
+  ``threshold_form()`` (integers v, t: it predicts [sum of v_i over the on-bits >= t]) has the sum
+  updated one bit at a time, exactly;
+* ``predictions(learner, points, binary)`` -- the learner's predictions on many points at once: its
+  own ``predict_many`` (one exact integer matrix product) on 0/1 vectors when it declares
+  ``batch_predictions`` (Winnow, the Perceptron), else ``predict_one`` point by point. The game itself
+  is always played by the learner;
 * ``potential(learner, V)`` -- the tie-break between positions with as many mistakes: log2 |V| (the
   Halving potential, [OnlineAlgs]: more concepts left, more room to err). Measured against the exact
   worst case of Winnow2 on monotone-disjunctions n <= 6 (scripts/bench_heuristics.py), Winnow's total
@@ -233,16 +234,11 @@ class Arena:
     def child(self, learner, x, y, mistake: bool):
         """The learner after (x, y), or None for a no-gain move that leaves its state unchanged.
 
-        ``mistake`` must be exact (the learner's prediction differs from y). For the Winnow family,
-        whose ``learn_one`` is "promotion on a false negative, demotion on a false positive, nothing
-        otherwise" ([15-859B]), the child is made by calling that update directly (the prediction is
-        already known), which skips recomputing w.x."""
-        if self.n_bits is not None and _is_winnow(learner) and type(x) is tuple:
-            if not mistake:
-                return None  # conservative: a correct prediction changes nothing
-            new = copy.deepcopy(learner)
-            (new.promotion if y == 1 else new.demotion)(x)
-            return new
+        ``mistake`` must be exact (the learner's prediction differs from y). A learner that declares
+        ``conservative`` is not asked: a correct prediction changes nothing ([OnlineAlgs])."""
+        if not mistake and getattr(learner, "conservative", False):
+            self._conservative_checks += 1
+            return None
         new = advance(learner, x, y)
         if not mistake:
             self._conservative_checks += 1
@@ -259,7 +255,8 @@ class Arena:
         for y = 1 (the largest promotion), shrunk for y = 0 (the smallest demotion)."""
         if self.n_bits is None:
             return []
-        lin = _linear(learner)
+        form = getattr(learner, "threshold_form", None)
+        lin = form() if callable(form) else None
 
         def realizable(z: tuple) -> bool:
             if target is not None:
@@ -270,19 +267,16 @@ class Arena:
         out = []
         for grow in ((True, False) if y == 1 else (False, True)):
             z = list(x)
-            if lin is not None:  # hot loop: the score is updated one weight at a time
-                wf, theta, strict, tol = lin
-                score = sum(wf[i] for i in range(self.n_bits) if z[i])
+            if lin is not None:  # hot loop: the score is updated one weight at a time, in integers
+                v, theta, strict = lin
+                score = sum(v[i] for i in range(self.n_bits) if z[i])
             for i in rng.permutation(self.n_bits).tolist():
                 if z[i] != (0 if grow else 1):
                     continue
                 z[i] = 1 - z[i]
                 if lin is not None:
-                    s2 = score + wf[i] if grow else score - wf[i]
-                    if abs(s2 - theta) <= tol:
-                        wrong = learner.predict_one(tuple(z)) != y
-                    else:
-                        wrong = int(s2 > theta if strict else s2 >= theta) != y
+                    s2 = score + v[i] if grow else score - v[i]
+                    wrong = int(s2 > theta if strict else s2 >= theta) != y
                 else:
                     wrong = learner.predict_one(tuple(z)) != y
                 if wrong and realizable(tuple(z)):
@@ -319,34 +313,16 @@ class Arena:
 
 
 # ---------------------------------------------------------------------------------------- predictions
-def _is_winnow(learner) -> bool:
-    from solvers.learners.winnow import Winnow
-
-    return isinstance(learner, Winnow)
-
-
-def _linear(learner):
-    """(float weights, theta, strict, tolerance) when ``learner`` is of the Winnow family (it predicts
-    [w.x >= theta], or > when strict, on 0/1 points, with w >= 0), else None."""
-    if not _is_winnow(learner):
-        return None
-    theta = float(learner.theta)
-    return [float(v) for v in learner.w], theta, learner.strict, 1e-9 * max(1.0, abs(theta))
+def _batch(learner) -> bool:
+    return bool(getattr(learner, "batch_predictions", False))
 
 
 def predictions(learner, points, *, binary: bool) -> list:
-    """The learner's predictions (0/1) on ``points``; see the module docstring. The fast path needs
-    ``binary``: the points are 0/1 vectors (the learner checks that itself on the slow path)."""
-    lin = _linear(learner) if binary and len(points) > 1 else None
-    if lin is None:
-        return [int(learner.predict_one(x)) for x in points]
-    wf, theta, strict, tol = lin
-    s = np.asarray(points, dtype=np.float64) @ np.asarray(wf)
-    out = (s > theta) if strict else (s >= theta)
-    out = out.astype(int).tolist()
-    for i in np.flatnonzero(np.abs(s - theta) <= tol).tolist():  # too close to call in floats
-        out[i] = int(learner.predict_one(points[i]))
-    return out
+    """The learner's predictions (0/1) on ``points``; see the module docstring. The batch needs
+    ``binary``: the points are 0/1 vectors (the learner checks that itself point by point)."""
+    if binary and len(points) > 1 and _batch(learner):
+        return learner.predict_many(points).tolist()
+    return [int(learner.predict_one(x)) for x in points]
 
 
 def first_mistake(arena: "Arena", learner, points, *, V: Optional[int] = None, target: Optional[int] = None):
@@ -354,7 +330,7 @@ def first_mistake(arena: "Arena", learner, points, *, V: Optional[int] = None, t
     label it does not predict, realizable in V, or, with ``target``, the target's label (V_x^y is then
     None); None when there is no such point."""
     binary = arena.n_bits is not None
-    batch = predictions(learner, points, binary=True) if binary and _is_winnow(learner) else None
+    batch = predictions(learner, points, binary=True) if binary and _batch(learner) else None
     for i, x in enumerate(points):
         p = batch[i] if batch is not None else int(learner.predict_one(x))
         if target is not None:

@@ -23,8 +23,9 @@ exact ``state_key`` (:mod:`solvers.learners.base`: equal keys mean equal futures
   variables, one point per class of alike points. For Winnow2 on monotone disjunctions of 2 of 8
   variables that is 3 targets and about 5,000 states instead of 37 targets x 256 points x every
   version space.
-* ``mode="version-space"`` (the default for Halving, CON, SOA and weighted majority, whose state *is*
-  a version space or follows it): one search over (state, V), where the learners' own theorems prune.
+* ``mode="version-space"`` (the default for learners whose state *is* a version space, and for those
+  that state a remaining-mistake bound on one: Halving, CON, SOA, weighted majority): one search over
+  (state, V), where the learners' own theorems prune.
 
 Facts that keep both searches small and exact:
 
@@ -33,13 +34,13 @@ Facts that keep both searches small and exact:
   only shrink V and never helps. For a conservative learner this leaves exactly the mistake
   examples; Halving and SOA, whose state is V, keep the others too. A move that *is* a mistake is
   never skipped, even when the state does not change.
-* **Admissible bounds prune** (version-space mode, ``prune=True``, the default): for Halving at most
-  floor(log2 |V|) mistakes remain (each one halves V; [OnlineAlgs]), for CON at most |V| - 1 ([OnlineAlgs]), for SOA at
-  most Opt(V) ([Rivest94]), for weighted majority the potential bound from its current weights (see
-  ``_weighted_majority_bound``). A node stops as soon as its best move meets its bound, and a move
+* **Admissible bounds prune** (version-space mode, ``prune=True``, the default): the learner's own
+  ``remaining_bound(V)`` (:mod:`solvers.learners.base`): for Halving at most floor(log2 |V|) mistakes
+  remain (each one halves V; [OnlineAlgs]), for CON at most |V| - 1 ([OnlineAlgs]), for SOA at most
+  Opt(V) ([Rivest94]), for weighted majority the potential bound from its current weights. A node stops as soon as its best move meets its bound, and a move
   whose gain plus the child's bound cannot beat the best so far is not searched; the value found is
   still exact. These are the learners' theorems applied to the rest of the game: with pruning the
-  search cannot find a violation of those four bounds (``ExactStrategy(prune=False)`` searches
+  search cannot find a violation of those bounds (``ExactStrategy(prune=False)`` searches
   without them). Weighted majority needs its bound to finish at all: it charges wrong experts on
   every example, so its states never repeat and only the bound ends a line of play.
 * **A depth limit.** A line of play longer than :data:`MAX_DEPTH` examples without a repeated
@@ -56,8 +57,8 @@ The best sequence comes back as a linked suffix stored beside each value (with t
 carries it over when the memo hit was a renamed copy). Its target is the target searched in
 targets mode, else the lowest concept of the final version space.
 
-Randomized learners (randomized-halving, randomized-weighted-majority) are refused: their worst case
-is a statement about expectations, not a longest path.
+Randomized learners (those that declare ``randomized``: randomized halving, randomized weighted
+majority) are refused: their worst case is a statement about expectations, not a longest path.
 
 References
 ----------
@@ -79,18 +80,13 @@ import numpy as np
 from ._symmetry import Domain, canonical
 from .base import Found, Problem, Strategy, StrategyError
 
-__all__ = ["ExactStrategy", "STRATEGY", "RANDOMIZED", "MAX_DEPTH", "MODES"]
+__all__ = ["ExactStrategy", "STRATEGY", "MAX_DEPTH", "MODES"]
 
-#: Learners whose predictions are random draws: the exact search does not apply.
-RANDOMIZED = frozenset({"randomized-halving", "randomized-weighted-majority"})
 #: The longest sequence the search follows: a learner that wanders this far without repeating a
 #: position is beyond an exhaustive search, which then returns the best sequence seen, not exact.
 MAX_DEPTH = 5_000
 #: The two searches (see the module docstring) and ``auto``, which picks by the learner.
 MODES = ("auto", "targets", "version-space")
-#: Learners searched over (state, version space) by ``auto``: their state is, or follows, V, and
-#: their theorems prune there.
-_VERSION_SPACE_LEARNERS = frozenset({"halving", "con", "soa", "weighted-majority"})
 _CHECK_EVERY = 8    # nodes between two looks at the clock (a node costs far more than a look)
 _TICK_MASK = 255    # ... and points between two looks while the moves of one node are listed
 
@@ -128,17 +124,25 @@ def _canonical(name: str) -> str:
     return spec.name if spec is not None else name
 
 
+def _learner_class(name: str):
+    """The registry's class of learner ``name``, or None."""
+    from solvers.learners import LEARNERS
+
+    spec = LEARNERS.get(name)
+    return spec.cls if spec is not None else None
+
+
 class ExactStrategy(Strategy):
     """Depth-first search with a memo: the exact worst case (see the module docstring).
 
     Parameters
     ----------
     prune : bool, default True
-        In the version-space search, use the admissible remaining-mistake bounds of Halving, CON,
-        SOA and weighted majority.
+        In the version-space search, use the learner's admissible remaining-mistake bound
+        (``remaining_bound``: Halving, CON, SOA, weighted majority).
     mode : {"auto", "targets", "version-space"}, default "auto"
-        ``auto``: version space for Halving, CON, SOA, weighted majority (and any learner whose state
-        is a version space), targets for the others.
+        ``auto``: version space for learners whose state is a version space or that state a
+        ``remaining_bound`` (Halving, CON, SOA, weighted majority), targets for the others.
     symmetry : bool, default True
         In the targets search, search up to renaming the variables when the learner declares
         ``symmetric_variables`` and the points are 0/1 vectors.
@@ -176,7 +180,7 @@ class ExactStrategy(Strategy):
         if not problem.finite:
             raise StrategyError(_not_enumerated("exact", problem.cls))
         name = _canonical(problem.learner_name)
-        if name in RANDOMIZED:
+        if getattr(_learner_class(name), "randomized", False):
             raise StrategyError(f"strategy exact needs a deterministic learner and {name} draws its predictions "
                                 "at random; use --strategy beam, mcts or local")
 
@@ -186,8 +190,12 @@ class ExactStrategy(Strategy):
             return self.mode
         from solvers.learners.base import VersionSpaceLearner
 
-        name = _canonical(problem.learner_name)
-        if name in _VERSION_SPACE_LEARNERS or isinstance(problem.new_learner(), VersionSpaceLearner):
+        # a learner whose state is a version space, or that states a remaining-mistake bound on one
+        # (weighted majority), is searched over (state, V), where that bound prunes
+        learner_class = _learner_class(_canonical(problem.learner_name))
+        if isinstance(learner_class, type) and issubclass(learner_class, VersionSpaceLearner):
+            return "version-space"
+        if _remaining(problem.new_learner(), problem.cls.full) is not None:
             return "version-space"
         return "targets"
 
@@ -197,6 +205,12 @@ class ExactStrategy(Strategy):
         if self.mode_for(problem) == "targets":
             return _TargetSearch(problem, deadline, progress, symmetry=self.symmetry).run()
         return _Search(problem, deadline, progress, prune=self.prune).run()
+
+
+def _remaining(learner, V: int):
+    """``learner.remaining_bound(V)``, or None for a learner that does not state one."""
+    method = getattr(learner, "remaining_bound", None)
+    return method(V) if method is not None else None
 
 
 class _Learners:
@@ -216,7 +230,7 @@ class _Learners:
         self.preds: list = []           # id -> its predictions on every point (a tuple), once asked
         self.steps: dict = {}           # (id, j, y) -> id
         self.root = self._intern(root)
-        self._many = getattr(root, "predict_many", None) is not None
+        self._many = bool(getattr(root, "batch_predictions", False))  # else predict_one point by point, watching the clock
         self._P = None
         self.nodes = 0
         self.t0 = time.monotonic()
@@ -324,36 +338,12 @@ class _Search(_Learners):
         return len(self.memo)
 
     def _upper_bound(self):
-        """An admissible bound on the mistakes left from (state, V), for learners that have one."""
-        name = self.learner_name
-        if name == "halving":
-            return lambda sid, V: V.bit_count().bit_length() - 1          # floor(log2 |V|), [OnlineAlgs]
-        if name == "con":
-            return lambda sid, V: V.bit_count() - 1                       # |V| - 1, [OnlineAlgs]
-        if name == "soa":
-            solver = getattr(self.reps[self.root], "solver", None)
-            if solver is not None and hasattr(solver, "value"):
-                return lambda sid, V: solver.value(V)                     # Opt(V), [Rivest94]
-        if name == "weighted-majority":
-            return self._weighted_majority_bound
-        return None
-
-    def _weighted_majority_bound(self, sid: int, V: int) -> int:
-        """Weighted majority (Littlestone-Warmuth; [OnlineAlgs]'s setting): a mistake leaves at most the fraction
-        (1 + beta)/2 of the total weight W, and the target, an expert of V that never errs again, keeps
-        its weight beta^e_c; so at most max{m : W ((1 + beta)/2)^m >= beta^e_c} more mistakes, the
-        largest over the targets c in V. Exact rational arithmetic: the bound is never off by one."""
-        L = self.reps[sid]
-        beta, e = L.beta, L.e
-        q = (1 + beta) / 2
-        W = sum(beta ** k for k in e)
-        worst = max(e[c] for c in self.C.concepts_of(V))  # the lightest target still consistent
-        floor_weight = beta ** worst
-        m, x = 0, W * q
-        while x >= floor_weight:
-            m += 1
-            x *= q
-        return m
+        """The learner's own admissible bound on the mistakes left from (state, V) (its
+        ``remaining_bound(V)``, a theorem applied to the rest of the game), or None when it states none."""
+        reps = self.reps
+        if _remaining(reps[self.root], self.C.full) is None:
+            return None
+        return lambda sid, V: reps[sid].remaining_bound(V)
 
     # ------------------------------------------------------------------ the adversary's side
     def _moves(self, sid: int, V: int) -> list:

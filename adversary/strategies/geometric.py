@@ -78,11 +78,28 @@ from .base import Found, Problem, Strategy, StrategyError, time_left
 
 __all__ = ["GeometricStrategy", "STRATEGY", "CONVENTIONS", "GRID"]
 
-#: For each learner: (s, y) with the point x = s z shown and labelled y, so that <w, z> <= 0 is a mistake.
-CONVENTIONS = {
-    "perceptron": (-1, 0),          # [Mehta]: sgn(0) = +1, so <w, x> = 0 predicts 1; label 0 is a mistake
-    "sklearn-perceptron": (1, 1),   # decision <w, x> > 0 for class 1, so <w, x> = 0 predicts 0; label 1 errs
-}
+def _convention(name: str):
+    """(s, y) with the point x = s z shown and labelled y, so that <w, z> <= 0 is a mistake, for a learner
+    that declares its ``zero_score_prediction`` (a Perceptron); None for any other learner."""
+    from solvers.learners import LEARNERS
+
+    spec = LEARNERS.get(name)
+    p = getattr(spec.cls, "zero_score_prediction", None) if spec is not None else None
+    if p is None:
+        return None
+    # <w, x> = 0 predicts 1 (sgn(0) = +1, [Mehta]): show x = -z labelled 0; predicts 0: x = z labelled 1
+    return (-1, 0) if p == 1 else (1, 1)
+
+
+def _conventions() -> dict:
+    from solvers.learners import LEARNERS
+
+    names = dict.fromkeys(s.name for s in LEARNERS.values())
+    return {n: c for n in names if (c := _convention(n)) is not None}
+
+
+#: For each learner the strategy attacks (the registry's, at import): (s, y) as :func:`_convention`.
+CONVENTIONS = _conventions()
 #: Coordinates off the classic sequence are multiples of 1/GRID (exact as floats too).
 GRID = 2**40
 _ROLLOUTS = 64          # random rollouts in d = 2 without a deadline
@@ -111,7 +128,7 @@ class _Play:
 
     def __init__(self, problem: Problem, H, stop: Optional[float] = None):
         self.learner = problem.new_learner()
-        self.s, self.y = CONVENTIONS[problem.learner_name]
+        self.s, self.y = _convention(problem.learner_name)
         self.R2 = H.R * H.R
         self.w = (0,) * H.d
         self.sequence: list = []
@@ -305,8 +322,8 @@ class GeometricStrategy(Strategy):
     def check(self, problem: Problem) -> None:
         from adversary.game import MarginHalfspaces
 
-        if problem.learner_name not in CONVENTIONS:
-            raise StrategyError(f"strategy geometric attacks the Perceptron ({', '.join(CONVENTIONS)}), "
+        if _convention(problem.learner_name) is None:
+            raise StrategyError(f"strategy geometric attacks the Perceptron ({', '.join(_conventions())}), "
                                 f"not {problem.learner_name}; use exact, tree, beam, mcts or local")
         if not isinstance(problem.cls, MarginHalfspaces):
             raise StrategyError(f"strategy geometric plays on margin-halfspaces d gamma [R], not {problem.cls}; "
@@ -412,7 +429,7 @@ class GeometricStrategy(Strategy):
             stats["exact_check"] = True
         except WitnessError:
             stats["exact_check"] = False
-        plain = problem.learner_name == "sklearn-perceptron" or margin == 0
+        plain = margin == 0  # the plain Perceptron's rule (scikit-learn's has no margin)
         exact = plain and (mistakes == m or (H.d == 1 and mistakes == 1))
         stats["seconds"] = round(time.monotonic() - t0, 4)
         if progress is not None:

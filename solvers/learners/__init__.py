@@ -1,34 +1,17 @@
 """The online learners of the seeds, one module per algorithm, and the registry the CLI builds them from.
 
 Every learner follows the protocol of :mod:`solvers.learners.base` (``predict_one``, ``learn_one``,
-``state_key``, deep copies, ``mistake_bound(**target_params) -> Bound``, ``get_params``, ``name``).
+``state_key``, deep copies, ``mistake_bound(**target_params) -> Bound``, ``bound_on(cls)``,
+``get_params``, ``name``) and declares on its class what the adversary needs (``randomized``,
+``conservative``, ``symmetric_variables``, ``remaining_bound``) and its row of the listings
+(``bound_formula``, ``bound_source``, ``bound_params``, ``summary``). ``littlestone learners`` (and
+``python scripts/learners_table.py``, the README's table) list them from :data:`LEARNERS`.
 
-==============================  ========================  ================================================  ============
-CLI name                        class                     proven bound (``mistake_bound`` arguments)        notes
-==============================  ========================  ================================================  ============
-halving (hal)                   Halving                   floor(log2 |C|)                                   [OnlineAlgs]
-con                             CON                       |C| - 1                                           [OnlineAlgs]
-randomized-halving              RandomizedHalving         E <= H_|C| - 1 <= ln |C|                          [Rivest94]
-soa                             SOA                       Opt(C)                                            [Rivest94]
-conjunction-elimination         ConjunctionElimination    n                                                 [Mehta]
-elim                            ELIM                      n + 1                                             [OnlineAlgs]
-winnow                          Winnow                    derived for an OR of r variables (r)              [OnlineAlgs]
-winnow1                         Winnow1                   2 + 2k lg n (k)                                   [Rivest94]
-winnow2                         Winnow2                   2 + 3r(1 + lg n) (r)                              [15-859B]
-balanced-winnow                 BalancedWinnow            none stated (inf)                                 [Roth]
-winnow-r                        WinnowR                   5u + 4, u = r(1 + lg n) (r)                       [Roth]
-winnow-k-of-r                   WinnowKofR                derived from two inequalities of [15-859B] (r)    [15-859B]
-perceptron                      Perceptron                R^2/gamma^2 (R, gamma); + (2/gamma) TD (TD)       [Mehta]
-weighted-majority (wm)          WeightedMajority          (ln N + m ln(1/beta)) / ln(2/(1+beta)) (m)        [OnlineAlgs]
-randomized-weighted-majority    RandomizedWeightedMaj.    E <= (ln N + m ln(1/beta)) / (1 - beta) (m)       [OnlineAlgs]
-(rwm)
-sklearn-perceptron              SklearnPerceptron         R^2/gamma^2 (R, gamma); extra [sklearn]           [Mehta]
-river                           RiverClassifier           none stated (inf); extra [river]                  [Mehta]
-==============================  ========================  ================================================  ============
-
-The last two are adapters (:mod:`.adapters`) for scikit-learn's Perceptron and any river classifier:
-optional extras, imported only when built (``pip install 'littlestone[sklearn]'``, ``[river]``);
-``LearnerSpec.extra`` names the extra.
+Adding a learner is one module (a class with those attributes) and one line here: ``register(MyLearner,
+params=(...))`` with the CLI's parameter docs, or the same call from any module, before the CLI runs.
+The last two learners are adapters (:mod:`.adapters`) for scikit-learn's Perceptron and any river
+classifier: optional extras, imported only when built (``pip install 'littlestone[sklearn]'``,
+``[river]``); ``LearnerSpec.extra`` names the extra.
 
 ``make_learner(name, params, C)`` builds one by CLI name; ``describe()`` gives the rows of the
 ``littlestone learners`` listing.
@@ -57,7 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..seeds import cite
+from ..seeds import check_citation
 from .adapters import RiverClassifier, SklearnPerceptron
 from .base import SEEDS, Bound, Learner, OnlineLearner
 from .con import CON
@@ -94,7 +77,9 @@ __all__ = [
     "REQUIRED",
     "LearnerSpec",
     "LEARNERS",
-    "ALIASES",
+    "register",
+    "unregister",
+    "aliases",
     "make_learner",
     "describe",
 ]
@@ -105,42 +90,37 @@ REQUIRED = None
 
 @dataclass(frozen=True)
 class LearnerSpec:
-    """A learner the CLI can build by name.
+    """A learner the CLI can build by name: its class and the CLI's parameter docs; everything else is
+    read from the class (its declarations, :mod:`solvers.learners.base`).
 
     Attributes
     ----------
-    name : str
-        The CLI name (also the class's ``name``).
     cls : type
+        The learner class; ``name``, ``needs_class``, ``bound_params``, ``bound_formula``, ``source``
+        (the class's ``bound_source``), ``dim_param``, ``summary`` and ``extra`` are its attributes.
     params : tuple of (name, default, doc)
         The constructor's keyword parameters besides the class; default ``REQUIRED`` (None) marks a
         required one. A default shown as a parameter name ("n") copies that parameter.
-    needs_class : bool
-        Built from a ConceptClass (the class's rows are the concepts, or the experts).
-    bound_params : tuple of str
-        The keyword arguments ``mistake_bound`` takes (the target's parameters).
-    bound_formula, source : str
-        The proven bound, and the citation of the notes it comes from (:func:`solvers.seeds.cite`).
-    dim_param : str or None
-        The dimension parameter of a vector learner ("n" or "d"); ``make_learner`` takes it from the
-        class's points when it is not given.
-    summary : str
-        One line for listings.
-    extra : str or None
-        The optional extra (``pip install 'littlestone[EXTRA]'``) whose library of the same name the
-        learner needs, for the adapters of :mod:`.adapters`; None for this package's own learners.
+    aliases : tuple of str
+        Other names the CLI accepts.
     """
 
-    name: str
     cls: type
-    params: tuple
-    needs_class: bool
-    bound_params: tuple
-    bound_formula: str
-    source: str
-    dim_param: str | None = None
-    summary: str = ""
-    extra: str | None = None
+    params: tuple = ()
+    aliases: tuple = ()
+
+    name = property(lambda self: self.cls.name, doc="The CLI name (the class's ``name``).")
+    needs_class = property(lambda self: bool(self.cls.needs_class),
+                           doc="Built from a ConceptClass (the class's rows are the concepts, or the experts).")
+    bound_params = property(lambda self: tuple(self.cls.bound_params),
+                            doc="The keyword arguments ``mistake_bound`` takes (the target's parameters).")
+    bound_formula = property(lambda self: self.cls.bound_formula, doc="The proven bound, as the listings show it.")
+    source = property(lambda self: self.cls.bound_source,
+                      doc="The citation of the notes the bound comes from (:func:`solvers.seeds.cite`).")
+    dim_param = property(lambda self: self.cls.dim_param,
+                         doc='The dimension parameter of a vector learner ("n" or "d"), or None.')
+    summary = property(lambda self: self.cls.summary, doc="One line for listings.")
+    extra = property(lambda self: self.cls.extra, doc="The optional extra the learner needs, or None.")
 
     @property
     def signature(self) -> str:
@@ -155,106 +135,84 @@ class LearnerSpec:
         return " ".join(out)
 
 
+#: Every learner by CLI name; aliases map to the same spec (``spec.name`` is the canonical name).
+LEARNERS: dict[str, LearnerSpec] = {}
+
+
+def register(cls: type, *, params: tuple = (), aliases: tuple = ()) -> LearnerSpec:
+    """Add the learner class ``cls`` to :data:`LEARNERS` under ``cls.name`` and ``aliases``.
+
+    ``params`` are the CLI's ``(name, default, doc)`` for the constructor's parameters. The class must
+    state its bound (``bound_formula`` and a ``bound_source`` citing the notes); ``ValueError`` if not,
+    or if a name is taken by another class.
+    """
+    name = getattr(cls, "name", None)
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"a learner class needs a CLI name: set {getattr(cls, '__name__', cls)}.name")
+    if not getattr(cls, "bound_formula", ""):
+        raise ValueError(f"learner {name}: state its bound in the class attribute bound_formula")
+    check_citation(getattr(cls, "bound_source", ""), f"learner {name}'s bound_source")
+    spec = LearnerSpec(cls, tuple(params), tuple(aliases))
+    for key in (name, *aliases):
+        old = LEARNERS.get(key)
+        if old is not None and old.cls is not cls:
+            raise ValueError(f"learner name {key!r} is taken by {old.cls.__name__}")
+    for key in (name, *aliases):
+        LEARNERS[key] = spec
+    return spec
+
+
+def unregister(name: str) -> None:
+    """Remove the learner ``name`` and its aliases from :data:`LEARNERS` (tests that register their own)."""
+    spec = LEARNERS.get(name)
+    for key in [k for k, s in LEARNERS.items() if s is spec]:
+        del LEARNERS[key]
+
+
+def _specs() -> list[LearnerSpec]:
+    """Each learner once, in registry order."""
+    return list(dict.fromkeys(LEARNERS.values()))
+
+
 _N = ("n", REQUIRED, "the number of variables (points are 0/1 tuples of length n)")
+_D = ("d", REQUIRED, "the dimension")
 _SEED = ("seed", 0, "seed of the learner's own numpy Generator")
 _BETA = ("beta", "1/2", "the factor a wrong expert's weight is multiplied by, in (0, 1)")
 
-_HAL = cite("OnlineAlgs", 'slide "HAL - halving algorithm"')
-_PERCEPTRON = cite("Mehta", "section 3, Theorem 2")
+# The registry: one line per learner (its module states everything else).
+register(Halving, aliases=("hal",))
+register(CON)
+register(RandomizedHalving, params=(_SEED,))
+register(SOA)
+register(ConjunctionElimination, params=(_N,))
+register(ELIM, params=(_N,))
+register(Winnow, params=(_N, ("alpha", 2, "promotion factor (beta in the Online Algorithms slides), > 1"),
+                         ("theta", "n", "threshold, > 0"),
+                         ("demotion", "divide", "divide (by alpha) or zero the weights on a false positive"),
+                         ("strict", False, "predict 1 iff w.x > theta instead of >= theta")))
+register(Winnow1, params=(_N,))
+register(Winnow2, params=(_N,))
+register(BalancedWinnow, params=(_N, ("alpha", 2, "update factor, > 1"), ("theta", "n", "threshold")))
+register(WinnowR, params=(_N,))
+register(WinnowKofR, params=(_N, ("k", REQUIRED, "at least k of the r relevant variables, 1 <= k <= n")))
+register(Perceptron, params=(_D, ("margin", 0, "also update when y <w, x> <= margin (Roth's notes), >= 0")))
+register(WeightedMajority, params=(_BETA,), aliases=("wm",))
+register(RandomizedWeightedMajority, params=(_BETA, _SEED), aliases=("rwm",))
+register(SklearnPerceptron, params=(_D,))
+register(RiverClassifier, params=(("d", REQUIRED, "the dimension (features {i: x_i})"),
+                                  ("model", "linear_model.Perceptron", "the river classifier, module.Class under river"),
+                                  ("kwargs", "{}", "the model's keyword arguments, a JSON object")))
 
-_SPECS = (
-    LearnerSpec("halving", Halving, (), True, (), "floor(log2 |C|)", _HAL,
-                summary="majority vote of the version space, ties to 1 (HAL)"),
-    LearnerSpec("con", CON, (), True, (), "|C| - 1", cite("OnlineAlgs", 'slide "CON Algorithm"'),
-                summary="predict with the first consistent concept"),
-    LearnerSpec("randomized-halving", RandomizedHalving, (_SEED,), True, (),
-                "E[mistakes] <= H_|C| - 1 <= ln |C| (sequence fixed in advance)",
-                cite("Rivest94", "section 2.3.4 Randomized halving algorithm"),
-                summary="predict with a uniformly random consistent concept, drawn each round"),
-    LearnerSpec("soa", SOA, (), True, (), "Opt(C)", cite("Rivest94", "section 2.3.3 Optimal algorithm"),
-                summary="the optimal algorithm: predict 1 iff Opt(V_x^1) >= Opt(V_x^0)"),
-    LearnerSpec("conjunction-elimination", ConjunctionElimination, (_N,), False, (), "n",
-                cite("Mehta", "section 1.1 Learning monotone conjunctions"), "n",
-                summary="monotone conjunctions: drop the 0 variables of a false negative"),
-    LearnerSpec("elim", ELIM, (_N,), False, (), "n + 1", cite("OnlineAlgs", 'slide "Analysis of ELIM"'), "n",
-                summary="ORs of literals: a negative example deletes the literals it satisfies"),
-    LearnerSpec("winnow", Winnow,
-                (_N, ("alpha", 2, "promotion factor (beta in the Online Algorithms slides), > 1"),
-                 ("theta", "n", "threshold, > 0"),
-                 ("demotion", "divide", "divide (by alpha) or zero the weights on a false positive"),
-                 ("strict", False, "predict 1 iff w.x > theta instead of >= theta")),
-                False, ("r",),
-                "(1 + alpha) r t + alpha n / ((alpha - 1) theta) [divide] or alpha r t + n/theta [zero], "
-                "t = #{j >= 0 : alpha^j < theta}, for an OR of r variables (derived from the slides' Lemma 1)",
-                cite("OnlineAlgs", 'slides "Winnow - Theorem" and "Winnow - Analysis"'), "n",
-                summary="Winnow with general alpha, theta and demotion"),
-    LearnerSpec("winnow1", Winnow1, (_N,), False, ("k",), "2 + 2k lg n (an OR of k variables)",
-                cite("Rivest94", "section 2.4 Winnow algorithm"), "n",
-                summary="Theta = n/2, w.x > Theta, double / zero"),
-    LearnerSpec("winnow2", Winnow2, (_N,), False, ("r",), "2 + 3r(1 + lg n) (an OR of r variables)",
-                cite("15-859B", 'section "Winnow algorithm"'), "n",
-                summary="threshold n, w.x >= n, double / halve"),
-    LearnerSpec("balanced-winnow", BalancedWinnow,
-                (_N, ("alpha", 2, "update factor, > 1"), ("theta", "n", "threshold")),
-                False, (), "none stated (inf)", cite("Roth", 'section "Limitation of Winnow"'), "n",
-                summary="weights w+ and w-, predict 1 iff (w+ - w-).x > theta"),
-    LearnerSpec("winnow-r", WinnowR, (_N,), False, ("r",), "5u + 4, u = r(1 + lg n) (an OR of r variables)",
-                cite("Roth", 'section "Winnow - R"'), "n", summary="Winnow2 whose weights never go below 1/2"),
-    LearnerSpec("winnow-k-of-r", WinnowKofR, (_N, ("k", REQUIRED, "at least k of the r relevant variables, 1 <= k <= n")),
-                False, ("r",),
-                "(4k + 1)/(k + 1) (r c + (k - 1)(2k + 1)) + 2k + 1, c = ceil(log_(1 + 1/(2k)) n) "
-                "(derived from the notes' two inequalities)",
-                cite("15-859B", 'section "Winnow for Majority Vote functions"'), "n",
-                summary="multiply / divide by 1 + 1/(2k), threshold n"),
-    LearnerSpec("perceptron", Perceptron,
-                (("d", REQUIRED, "the dimension"),
-                 ("margin", 0, "also update when y <w, x> <= margin (Roth's notes), >= 0")),
-                False, ("R", "gamma", "TD", "D2"),
-                "R^2 / gamma^2 (R = max |x|, gamma = the margin of a unit w*); given TD, the total hinge "
-                "deviation: R^2 / gamma^2 + (2 / gamma) TD (the Online Algorithms slides); given D2: "
-                "(R + D2)^2 / gamma^2 (Roth's notes); with margin > 0, R^2 becomes R^2 + 2 margin",
-                _PERCEPTRON, "d", summary="w <- w + y x on a mistake, sgn(0) = +1"),
-    LearnerSpec("weighted-majority", WeightedMajority, (_BETA,), True, ("m",),
-                "(ln N + m ln(1/beta)) / ln(2/(1 + beta)), N = the experts, m = the best expert's mistakes "
-                "(Littlestone-Warmuth; the slides have only the regret setting)",
-                cite("OnlineAlgs", 'slide "Regret Minimization"'),
-                summary="the class's rows are experts; wrong experts' weights times beta"),
-    LearnerSpec("randomized-weighted-majority", RandomizedWeightedMajority, (_BETA, _SEED), True, ("m",),
-                "E[mistakes] <= (ln N + m ln(1/beta)) / (1 - beta) (Littlestone-Warmuth; the slides have only "
-                "the regret setting)",
-                cite("OnlineAlgs", 'slide "Regret Minimization"'),
-                summary="predict with an expert drawn in proportion to its weight"),
-    LearnerSpec("sklearn-perceptron", SklearnPerceptron, (("d", REQUIRED, "the dimension"),), False, ("R", "gamma"),
-                "R^2 / gamma^2 (R = max |x|, gamma = the margin of a unit w*; derived here: the Perceptron's "
-                "proof bounds scikit-learn's updates, made iff y <w, x> <= 0)",
-                _PERCEPTRON, "d", extra="sklearn",
-                summary="scikit-learn's Perceptron(fit_intercept=False), partial_fit each round; w = 0 and "
-                        "<w, x> = 0 predict 0 (needs pip install 'littlestone[sklearn]')"),
-    LearnerSpec("river", RiverClassifier,
-                (("d", REQUIRED, "the dimension (features {i: x_i})"),
-                 ("model", "linear_model.Perceptron", "the river classifier, module.Class under river"),
-                 ("kwargs", "{}", "the model's keyword arguments, a JSON object")),
-                False, (), "none stated for an arbitrary river model (inf)", cite("Mehta", "section 3"), "d",
-                extra="river",
-                summary="any river classifier by name, predict_one / learn_one on {i: x_i} "
-                        "(needs pip install 'littlestone[river]')"),
-)
 
-#: Other names the CLI accepts.
-ALIASES = {"hal": "halving", "wm": "weighted-majority", "rwm": "randomized-weighted-majority"}
-
-#: Every learner by CLI name; aliases map to the same spec (``spec.name`` is the canonical name).
-LEARNERS: dict[str, LearnerSpec] = {s.name: s for s in _SPECS}
-LEARNERS.update({alias: LEARNERS[target] for alias, target in ALIASES.items()})
-
-for _s in _SPECS:
-    assert _s.cls.name == _s.name, _s.name
+def aliases() -> dict[str, str]:
+    """Other names the CLI accepts: alias -> CLI name."""
+    return {a: s.name for s in _specs() for a in s.aliases}
 
 
 def _spec(name) -> LearnerSpec:
     spec = LEARNERS.get(name) if isinstance(name, str) else None
     if spec is None:
-        raise ValueError(f"unknown learner {name!r}; known learners: {', '.join(s.name for s in _SPECS)}")
+        raise ValueError(f"unknown learner {name!r}; known learners: {', '.join(s.name for s in _specs())}")
     return spec
 
 
@@ -351,7 +309,7 @@ def describe() -> list[dict]:
     return [
         {
             "name": s.name,
-            "aliases": [a for a, t in ALIASES.items() if t == s.name],
+            "aliases": list(s.aliases),
             "params": s.signature,
             "needs_class": s.needs_class,
             "bound": s.bound_formula,
@@ -359,5 +317,5 @@ def describe() -> list[dict]:
             "source": s.source,
             "summary": s.summary,
         }
-        for s in _SPECS
+        for s in _specs()
     ]

@@ -1,14 +1,9 @@
 """Learners from other libraries behind this package's protocol, so the adversaries can attack them.
 
 Two optional extras; importing this module imports neither library, and building an adapter without
-its library raises ``ValueError`` saying which extra to install.
-
-==================  ==========================  ==============================================  =========
-CLI name            class                       proven bound (``mistake_bound`` arguments)      extra
-==================  ==========================  ==============================================  =========
-sklearn-perceptron  SklearnPerceptron(d)        R^2/gamma^2 (R, gamma)                          sklearn
-river               RiverClassifier(d, model)   none stated (inf)                               river
-==================  ==========================  ==============================================  =========
+its library raises ``ValueError`` saying which extra to install: ``sklearn-perceptron``
+(:class:`SklearnPerceptron`, extra ``sklearn``) and ``river`` (:class:`RiverClassifier`, extra ``river``);
+``littlestone learners`` lists their parameters and bounds.
 
 **scikit-learn's Perceptron** (``sklearn.linear_model.Perceptron(fit_intercept=False)``) is
 ``SGDClassifier(loss="perceptron", eta0=1, learning_rate="constant", penalty=None)``: its loss is the
@@ -63,11 +58,10 @@ from fractions import Fraction
 import numpy as np
 
 from .base import Bound, cite, OnlineLearner, as_int, as_rational, check_label, number, real_vector, rng_key
+from .perceptron import margin_bound_on
 
 __all__ = ["SklearnPerceptron", "RiverClassifier", "EXTRAS"]
 
-#: The pip extra of each adapter (the extra and the module it installs have the same name).
-EXTRAS = {"sklearn-perceptron": "sklearn", "river": "river"}
 
 
 def _need(module: str, who: str):
@@ -115,6 +109,15 @@ class SklearnPerceptron(OnlineLearner):
     """
 
     name = "sklearn-perceptron"
+    dim_param = "d"
+    zero_score_prediction = 0  # decision_function > 0 for class 1
+    extra = "sklearn"
+    bound_formula = ("R^2 / gamma^2 (R = max |x|, gamma = the margin of a unit w*; derived here: the Perceptron's "
+                     "proof bounds scikit-learn's updates, made iff y <w, x> <= 0)")
+    bound_source = cite("Mehta", "section 3, Theorem 2")
+    bound_params = ("R", "gamma")
+    summary = ("scikit-learn's Perceptron(fit_intercept=False), partial_fit each round; w = 0 and "
+               "<w, x> = 0 predict 0 (needs pip install 'littlestone[sklearn]')")
     _deep_copied = ("model",)
 
     def __init__(self, d):
@@ -156,7 +159,11 @@ class SklearnPerceptron(OnlineLearner):
                      "R^2/gamma^2 (|x| <= R, a unit w* with y <w*, x> >= gamma; derived here: the proof of "
                      "Mehta's Theorem 2 bounds "
                      "scikit-learn's updates, made iff y <w, x> <= 0, hence its mistakes)",
-                     cite("Mehta", "section 3, Theorem 2"))
+                     self.bound_source)
+
+    def bound_on(self, cls) -> Bound:
+        """R^2/gamma^2 on margin halfspaces (the Perceptron's theorem); no bound on other classes."""
+        return margin_bound_on(self, cls)
 
     def __repr__(self) -> str:
         return f"SklearnPerceptron(d={self.d})"
@@ -258,6 +265,12 @@ class RiverClassifier(OnlineLearner):
     """
 
     name = "river"
+    dim_param = "d"
+    extra = "river"
+    bound_formula = "none stated for an arbitrary river model (inf)"
+    bound_source = cite("Mehta", "section 3")
+    summary = ("any river classifier by name, predict_one / learn_one on {i: x_i} "
+               "(needs pip install 'littlestone[river]')")
     _deep_copied = ("model",)
 
     def __init__(self, d, model="linear_model.Perceptron", kwargs=None, **more):
@@ -316,7 +329,11 @@ class RiverClassifier(OnlineLearner):
 
     def mistake_bound(self, **target_params) -> Bound:
         """inf: no bound is stated for an arbitrary river model."""
-        return Bound(math.inf, "no bound stated for an arbitrary river model (inf)", cite("Mehta", "section 3"))
+        return Bound(math.inf, "no bound stated for an arbitrary river model (inf)", self.bound_source)
 
     def __repr__(self) -> str:
         return f"RiverClassifier(d={self.d}, model={self.model_name!r}, kwargs={self.kwargs!r})"
+
+
+#: The pip extra of each adapter (the extra and the module it installs have the same name).
+EXTRAS = {L.name: L.extra for L in (SklearnPerceptron, RiverClassifier)}

@@ -16,17 +16,31 @@ The protocol is river's, with the two things the adversary needs added (DESIGN.m
   that ``make_learner(learner.name, learner.get_params(), C)`` rebuilds it;
 * the class attribute ``name`` -- the learner's CLI name.
 
-Three optional declarations let the exact adversary (``adversary/strategies/exact.py``) search less;
-each is checked against the learner's own behaviour by ``tests/solvers/test_conformance.py``:
+Declarations, on the learner class (defaults on :class:`OnlineLearner`), let the adversary
+(``adversary/``) treat every learner alike, without knowing its name; each is checked against the
+learner's own behaviour by ``tests/solvers/test_conformance.py``:
 
+* ``randomized`` (default False) -- True when the predictions are random draws (the learner's own
+  generator is part of its state): its bound bounds an *expectation* against a sequence fixed in
+  advance, and the exact adversary does not apply;
 * ``conservative`` (attribute or property, default False) -- True when a correct prediction never
   changes the state ([OnlineAlgs]'s conservative algorithms): then only mistakes move the game on;
 * ``symmetric_variables`` (default False) -- True when the points are length-n vectors, ``state_key()``
   is a tuple with one entry per variable (entry i belongs to x_i) and the learner treats the variables
   alike: permuting the coordinates of the state and of every point together permutes nothing else
   (Winnow's weights all start at 1, the Perceptron's at 0);
-* ``predict_many(P)`` -- the predictions on the rows of the integer matrix ``P`` at once (a numpy
-  0/1 array), equal to ``predict_one`` row by row.
+* ``predict_many(P)`` -- the predictions on many points at once (a numpy 0/1 array), equal to
+  ``predict_one`` point by point; the default loops over ``predict_one``, the linear-threshold learners
+  override it with one exact integer matrix product (``batch_predictions = True``);
+* ``bound_on(cls) -> Bound`` -- the proven bound on the class ``cls`` (its facts, read through
+  :func:`class_facts`), or ``Bound(math.inf, "no bound proven for ...: reason", source)``;
+* ``remaining_bound(V) -> int | None`` -- a bound on the mistakes still to come from the current state
+  when the version space (a bitset over the concepts of the learner's class) is V, or None when none
+  is known: Halving floor(log2 |V|), CON |V| - 1, SOA Opt(V), weighted majority from its weights;
+* ``bound_formula``, ``bound_source``, ``bound_params`` -- the proven bound as the listings show it,
+  the notes it comes from, and the keyword arguments ``mistake_bound`` takes; with ``summary``,
+  ``needs_class``, ``dim_param`` and ``extra`` they are the learner's row in the registry
+  (:mod:`solvers.learners`, ``littlestone learners``, the README's table), written only here.
 
 Labels are 0/1 everywhere; anything else raises ``ValueError``.
 
@@ -60,6 +74,8 @@ __all__ = [
     "Learner",
     "OnlineLearner",
     "VersionSpaceLearner",
+    "class_facts",
+    "class_text",
     "check_label",
     "binary_vector",
     "real_vector",
@@ -147,7 +163,7 @@ class Learner(Protocol):
 
 
 class OnlineLearner:
-    """Base class of the learners in this package.
+    """Base class of the learners in this package, with the declarations' defaults.
 
     Subclasses keep their whole state in immutable values (ints, tuples, Fractions) that an update
     *replaces*, never mutates; so a deep copy only has to copy the instance dict, plus the attributes
@@ -157,10 +173,32 @@ class OnlineLearner:
 
     name: str = ""
     _deep_copied: tuple = ()
-    #: A correct prediction never changes the state [OnlineAlgs]; see the module docstring.
+
+    # ------------------------------------------------------------------ declarations (module docstring)
+    #: The predictions are random draws; the bound bounds an expectation.
+    randomized: bool = False
+    #: A correct prediction never changes the state [OnlineAlgs].
     conservative: bool = False
     #: ``state_key()`` is one entry per variable and the rule treats the variables alike.
     symmetric_variables: bool = False
+    #: ``predict_many`` is one exact matrix product (not the default loop over ``predict_one``).
+    batch_predictions: bool = False
+    #: For a homogeneous linear learner that updates as the Perceptron (w <- w + y x): its prediction
+    #: when <w, x> = 0 (the geometric adversary plays on it); None for any other learner.
+    zero_score_prediction: int | None = None
+    #: Built from a ConceptClass (its rows are the concepts, or the experts).
+    needs_class: bool = False
+    #: The dimension parameter of a vector learner ("n" or "d"), taken from the class's points when not given.
+    dim_param: str | None = None
+    #: The proven bound as the listings show it, and the notes it comes from (:func:`cite`).
+    bound_formula: str = ""
+    bound_source: str = ""
+    #: The keyword arguments ``mistake_bound`` takes (the target's parameters).
+    bound_params: tuple = ()
+    #: One line for listings.
+    summary: str = ""
+    #: The pip extra whose library of the same name the learner needs (the adapters), else None.
+    extra: str | None = None
 
     def predict_one(self, x) -> int:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -176,6 +214,38 @@ class OnlineLearner:
 
     def get_params(self) -> dict:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def predict_many(self, P) -> np.ndarray:
+        """The predictions on the points ``P`` (a sequence of points, or a 2-d array of them, one per row),
+        as a numpy int8 array; the default asks ``predict_one`` point by point."""
+        return np.fromiter((self.predict_one(x) for x in P), dtype=np.int8, count=len(P))
+
+    def bound_on(self, cls) -> Bound:
+        """The proven bound on the class ``cls`` (read through :func:`class_facts`); this default proves none.
+
+        Learners override it for the classes their theorems cover and fall back on this method."""
+        facts = class_facts(cls)
+        if self.randomized:
+            return self.no_bound(cls, f"its bound ({self.bound_formula}) bounds the expected mistakes against "
+                                      "a sequence fixed in advance, not the mistakes of one run against an "
+                                      "adaptive adversary")
+        if "margin" in facts:
+            return self.no_bound(cls, "the lecture notes bound only the Perceptron on margin halfspaces")
+        return self.no_bound(cls, f"its bound ({self.bound_formula}) is proven for other classes")
+
+    def no_bound(self, cls, reason: str) -> Bound:
+        """``Bound(math.inf, "no bound proven for <name> on <class>: <reason>", bound_source)``."""
+        return Bound(math.inf, f"no bound proven for {self.name} on {class_text(cls)}: {reason}", self.bound_source)
+
+    @classmethod
+    def params_from_class(cls_, cls) -> dict:
+        """Constructor parameters (besides the dimension) that the class ``cls`` determines; none by default."""
+        return {}
+
+    def remaining_bound(self, V: int):
+        """An upper bound on the mistakes still to come from this state when the version space is V (a
+        bitset over the concepts of the learner's class), or None when none is known (the default)."""
+        return None
 
     def __deepcopy__(self, memo):
         new = object.__new__(type(self))
@@ -197,8 +267,11 @@ class VersionSpaceLearner(OnlineLearner):
     so far); ``learn_one`` keeps the concepts that agree with the label. A label that no concept of
     ``C`` can give (the sequence is not realizable) raises ``ValueError`` and leaves the learner as it
     was. The state key is ``V``: these learners' predictions depend on nothing else (randomized ones add
-    their generator's state). Halving, CON, randomized halving and SOA are built on it.
+    their generator's state). Halving, CON, randomized halving and SOA are built on it; their bound on
+    any class is their bound on their own class.
     """
+
+    needs_class = True
 
     def __init__(self, C):
         from ..concept_class import ConceptClass
@@ -231,8 +304,63 @@ class VersionSpaceLearner(OnlineLearner):
     def get_params(self) -> dict:
         return {}
 
+    def bound_on(self, cls) -> Bound:
+        """The bound on the learner's own class (``mistake_bound()``); none for one run of a randomized learner."""
+        if self.randomized:
+            return super().bound_on(cls)
+        return self.mistake_bound()
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(<{len(self.C)} concepts x {self.C.n_points} points>)"
+
+
+# ---------------------------------------------------------------------------------------- class facts
+def class_facts(cls) -> dict:
+    """What the concepts of ``cls`` are, in the terms the learners' theorems need (the one place the
+    learners read a class's facts; keys in ``bound_on`` of each learner):
+
+    ``n`` (variables of {0,1}^n), ``d`` (dimension of R^d), ``monotone_or`` k (every concept an OR of at
+    most k variables), ``or_of_literals`` k (an OR of at most k literals), ``monotone_and`` k (an AND of
+    at most k variables), ``k_of_r`` (k, r) ("at least k of some r variables"), ``margin`` (R, gamma).
+
+    >>> from solvers.families import make
+    >>> class_facts(make("k-of-r", n=4, r=2, k=1))["monotone_or"]
+    2
+    """
+    # TEMPORARY: computed from today's family names and parameters; replaced by
+    # ``return dict(getattr(cls, "facts", {}) or {})`` when the classes protocol (cls.facts) lands.
+    family = getattr(cls, "family", None)
+    if family == "margin-halfspaces":
+        return {"d": cls.d, "margin": (Fraction(cls.R), Fraction(cls.gamma))}
+    params = dict(getattr(cls, "params", None) or {})
+    facts: dict = {}
+    if family is None:
+        return facts
+    if "n" in params:
+        facts["n"] = params["n"]
+    if family == "monotone-disjunctions":
+        k = params.get("k", params.get("n"))
+        facts["monotone_or"] = facts["or_of_literals"] = k
+    elif family == "disjunctions":
+        facts["or_of_literals"] = params.get("k", params.get("n"))
+    elif family == "monotone-conjunctions":
+        facts["monotone_and"] = params["n"]
+    elif family == "k-of-r":
+        facts["k_of_r"] = (params["k"], params["r"])
+        if params["k"] == 1:  # at least 1 of r variables: an OR of exactly r variables
+            facts["monotone_or"] = facts["or_of_literals"] = params["r"]
+    return facts
+
+
+def class_text(cls) -> str:
+    """The class as the bounds' texts name it: ``monotone-disjunctions n=4 k=2``, ``the matrix class (...)``."""
+    # TEMPORARY: as adversary.game._class_text; replaced by the classes protocol's text when it lands.
+    family, params = getattr(cls, "family", None), getattr(cls, "params", None)
+    if not hasattr(cls, "n_concepts") or not hasattr(cls, "matrix"):  # margin halfspaces, implicit families
+        return str(cls)
+    if family is not None:
+        return f"{family} {' '.join(f'{k}={v}' for k, v in (params or {}).items())}".strip()
+    return f"the matrix class ({cls.n_concepts} concepts x {cls.n_points} points)"
 
 
 # ---------------------------------------------------------------------------------------- helpers

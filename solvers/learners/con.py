@@ -45,6 +45,9 @@ class CON(VersionSpaceLearner):
     """
 
     name = "con"
+    bound_formula = "|C| - 1"
+    bound_source = cite("OnlineAlgs", 'slide "CON Algorithm"')
+    summary = "predict with the first consistent concept"
 
     def predict_one(self, x) -> int:
         first = (self.V & -self.V).bit_length() - 1
@@ -52,4 +55,8 @@ class CON(VersionSpaceLearner):
 
     def mistake_bound(self) -> Bound:
         """|C| - 1 mistakes on any realizable sequence ([OnlineAlgs]'s theorem for CON)."""
-        return Bound(len(self.C) - 1, "|C| - 1", cite("OnlineAlgs", 'slide "CON Algorithm"'))
+        return Bound(len(self.C) - 1, self.bound_formula, self.bound_source)
+
+    def remaining_bound(self, V: int) -> int:
+        """|V| - 1: each mistake eliminates a concept of V, never the target ([OnlineAlgs])."""
+        return V.bit_count() - 1

@@ -14,7 +14,7 @@ References
 
 from __future__ import annotations
 
-from .base import Bound, OnlineLearner, as_int, binary_vector, check_label, cite
+from .base import Bound, OnlineLearner, as_int, binary_vector, check_label, cite, class_facts
 
 __all__ = ["ConjunctionElimination", "ELIM"]
 
@@ -65,6 +65,10 @@ class ConjunctionElimination(OnlineLearner):
 
     name = "conjunction-elimination"
     conservative = True  # it removes variables only on a false negative
+    dim_param = "n"
+    bound_formula = "n"
+    bound_source = cite("Mehta", "section 1.1 Learning monotone conjunctions")
+    summary = "monotone conjunctions: drop the 0 variables of a false negative"
 
     def __init__(self, n):
         self.n = as_int(n, "n", self.name, low=1)
@@ -92,8 +96,13 @@ class ConjunctionElimination(OnlineLearner):
 
     def mistake_bound(self) -> Bound:
         """n mistakes for any monotone conjunction target ([Mehta])."""
-        return Bound(self.n, "n (the number of variables, d in the notes)",
-                     cite("Mehta", "section 1.1 Learning monotone conjunctions"))
+        return Bound(self.n, "n (the number of variables, d in the notes)", self.bound_source)
+
+    def bound_on(self, cls) -> Bound:
+        """n on a class of monotone conjunctions ([Mehta])."""
+        if "monotone_and" in class_facts(cls):
+            return self.mistake_bound()
+        return super().bound_on(cls)
 
 
 class ELIM(OnlineLearner):
@@ -128,8 +137,11 @@ class ELIM(OnlineLearner):
     """
 
     name = "elim"
-
     conservative = True  # a correct 0 means x satisfies no literal of L: nothing to delete
+    dim_param = "n"
+    bound_formula = "n + 1"
+    bound_source = cite("OnlineAlgs", 'slide "Analysis of ELIM"')
+    summary = "ORs of literals: a negative example deletes the literals it satisfies"
 
     def __init__(self, n):
         self.n = as_int(n, "n", self.name, low=1)
@@ -166,4 +178,10 @@ class ELIM(OnlineLearner):
 
     def mistake_bound(self) -> Bound:
         """n + 1 mistakes for any OR of literals ([OnlineAlgs])."""
-        return Bound(self.n + 1, "n + 1", cite("OnlineAlgs", 'slide "Analysis of ELIM"'))
+        return Bound(self.n + 1, self.bound_formula, self.bound_source)
+
+    def bound_on(self, cls) -> Bound:
+        """n + 1 on a class of ORs of literals ([OnlineAlgs]); monotone ones are ORs of literals too."""
+        if "or_of_literals" in class_facts(cls):
+            return self.mistake_bound()
+        return super().bound_on(cls)

@@ -51,6 +51,9 @@ class Halving(VersionSpaceLearner):
     """
 
     name = "halving"
+    bound_formula = "floor(log2 |C|)"
+    bound_source = cite("OnlineAlgs", 'slide "HAL - halving algorithm"')
+    summary = "majority vote of the version space, ties to 1 (HAL)"
 
     def predict_one(self, x) -> int:
         V1 = self.V & self.C.columns[self._column(x)]
@@ -58,4 +61,8 @@ class Halving(VersionSpaceLearner):
 
     def mistake_bound(self) -> Bound:
         """floor(log2 |C|) mistakes on any realizable sequence ([OnlineAlgs]'s theorem for HAL)."""
-        return Bound(self.C.log2_size(), "floor(log2 |C|)", cite("OnlineAlgs", 'slide "HAL - halving algorithm"'))
+        return Bound(self.C.log2_size(), self.bound_formula, self.bound_source)
+
+    def remaining_bound(self, V: int) -> int:
+        """floor(log2 |V|): each mistake at least halves V ([OnlineAlgs]'s proof, from this state on)."""
+        return V.bit_count().bit_length() - 1

@@ -22,10 +22,10 @@ from itertools import compress
 
 import numpy as np
 
-from .base import (Bound, OnlineLearner, as_int, as_rational, check_label, cite, json_number, linear_signs, number,
-                   real_vector)
+from .base import (Bound, OnlineLearner, as_int, as_rational, check_label, cite, class_facts, json_number,
+                   linear_signs, number, real_vector)
 
-__all__ = ["Perceptron"]
+__all__ = ["Perceptron", "margin_bound_on"]
 
 
 def _positive(value, name: str, who: str) -> Fraction:
@@ -35,6 +35,17 @@ def _positive(value, name: str, who: str) -> Fraction:
     if q <= 0:
         raise ValueError(f"{who}: {name} must be positive, got {q}; give {name} > 0")
     return q
+
+
+def margin_bound_on(learner, cls) -> Bound:
+    """``learner.mistake_bound(R=R, gamma=gamma)`` on margin halfspaces (their facts say R and gamma),
+    for the Perceptron and the learners whose bound is its bound; no bound on any other class."""
+    facts = class_facts(cls)
+    if "margin" in facts:
+        R, gamma = facts["margin"]
+        return learner.mistake_bound(R=R, gamma=gamma)
+    return learner.no_bound(cls, "its bound R^2/gamma^2 needs a margin gamma > 0 that this class does not "
+                                 "guarantee (attack it on margin-halfspaces d gamma R)")
 
 
 def _dot(w, x):
@@ -97,6 +108,15 @@ class Perceptron(OnlineLearner):
     """
 
     name = "perceptron"
+    dim_param = "d"
+    zero_score_prediction = 1  # sgn(0) = +1 ([Mehta])
+    batch_predictions = True
+    bound_formula = ("R^2 / gamma^2 (R = max |x|, gamma = the margin of a unit w*); given TD, the total hinge "
+                     "deviation: R^2 / gamma^2 + (2 / gamma) TD (the Online Algorithms slides); given D2: "
+                     "(R + D2)^2 / gamma^2 (Roth's notes); with margin > 0, R^2 becomes R^2 + 2 margin")
+    bound_source = cite("Mehta", "section 3, Theorem 2")
+    bound_params = ("R", "gamma", "TD", "D2")
+    summary = "w <- w + y x on a mistake, sgn(0) = +1"
 
     def __init__(self, d, *, margin=0):
         who = self.name
@@ -148,6 +168,10 @@ class Perceptron(OnlineLearner):
     def get_params(self) -> dict:
         return {"d": self.d, "margin": json_number(self.margin)}
 
+    def bound_on(self, cls) -> Bound:
+        """R'^2/gamma^2 on margin halfspaces ([Mehta]'s Theorem 2); no bound on other classes."""
+        return margin_bound_on(self, cls)
+
     def mistake_bound(self, R=None, gamma=None, TD=None, D2=None) -> Bound:
         """R'^2/gamma^2 ([Mehta]), R'^2/gamma^2 + (2/gamma) TD ([OnlineAlgs]) or (R' + D2)^2/gamma^2 ([Roth]); see the class."""
         who = self.name
@@ -164,7 +188,7 @@ class Perceptron(OnlineLearner):
                 formula = ("(R^2 + 2 margin) / gamma^2 (R = max |x|, gamma = the margin; derived here: Theorem 2's proof "
                            "with |w_m|^2 <= m (R^2 + 2 margin), as "
                            "y <w, x> <= margin at each update; bounds the updates)")
-            return Bound(number(R2 / (gamma * gamma)), formula, cite("Mehta", "section 3, Theorem 2"))
+            return Bound(number(R2 / (gamma * gamma)), formula, self.bound_source)
         if TD is not None:
             TD = as_rational(TD, "TD", who)
             if TD < 0:

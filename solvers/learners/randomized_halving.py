@@ -62,6 +62,10 @@ class RandomizedHalving(VersionSpaceLearner):
     """
 
     name = "randomized-halving"
+    randomized = True
+    bound_formula = "E[mistakes] <= H_|C| - 1 <= ln |C| (sequence fixed in advance)"
+    bound_source = cite("Rivest94", "section 2.3.4 Randomized halving algorithm")
+    summary = "predict with a uniformly random consistent concept, drawn each round"
     _deep_copied = ("rng",)
 
     def __init__(self, C, seed=0):
@@ -95,4 +99,4 @@ class RandomizedHalving(VersionSpaceLearner):
         r = len(self.C)
         value = 0 if r == 1 else harmonic(r) - 1.0
         return Bound(value, "E[mistakes] <= H_|C| - 1 = 1/2 + ... + 1/|C| <= ln |C| (an expectation, for a "
-                     "sequence fixed in advance)", cite("Rivest94", "section 2.3.4 Randomized halving algorithm"))
+                     "sequence fixed in advance)", self.bound_source)

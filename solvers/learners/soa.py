@@ -50,6 +50,9 @@ class SOA(VersionSpaceLearner):
     """
 
     name = "soa"
+    bound_formula = "Opt(C)"
+    bound_source = cite("Rivest94", "section 2.3.3 Optimal algorithm")
+    summary = "the optimal algorithm: predict 1 iff Opt(V_x^1) >= Opt(V_x^0)"
 
     def __init__(self, C: ConceptClass, *, solver: Solver | None = None):
         if not isinstance(C, ConceptClass):
@@ -118,4 +121,8 @@ class SOA(VersionSpaceLearner):
         """
         T = self._table
         value = T.value() if T is not None else self.solver.value(self.C.full)
-        return Bound(int(value), "Opt(C)", cite("Rivest94", "section 2.3.3 Optimal algorithm"))
+        return Bound(int(value), self.bound_formula, self.bound_source)
+
+    def remaining_bound(self, V: int) -> int:
+        """Opt(V): SOA makes at most Opt(V) more mistakes from version space V ([Rivest94])."""
+        return self.solver.value(V)

@@ -33,6 +33,10 @@ class _Experts(OnlineLearner):
     Expert i has weight beta^(e_i); the state is the tuple of the e_i (exact, and compact).
     """
 
+    needs_class = True
+    bound_source = cite("OnlineAlgs", 'slide "Regret Minimization"')
+    bound_params = ("m",)
+
     def __init__(self, experts, beta=Fraction(1, 2)):
         from ..concept_class import ConceptClass
 
@@ -87,6 +91,12 @@ class _Experts(OnlineLearner):
     def get_params(self) -> dict:
         return {"beta": json_number(self.beta)}
 
+    def bound_on(self, cls) -> Bound:
+        """The bound for labels from one of the experts (m = 0); none for one run of a randomized learner."""
+        if self.randomized:
+            return super().bound_on(cls)
+        return self.mistake_bound()
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(<{self.N} experts>, beta={json_number(self.beta)!r})"
 
@@ -130,6 +140,9 @@ class WeightedMajority(_Experts):
     """
 
     name = "weighted-majority"
+    bound_formula = ("(ln N + m ln(1/beta)) / ln(2/(1 + beta)), N = the experts, m = the best expert's mistakes "
+                     "(Littlestone-Warmuth; the slides have only the regret setting)")
+    summary = "the class's rows are experts; wrong experts' weights times beta"
 
     def predict_one(self, x) -> int:
         col = self._matrix[:, self._index(x)]
@@ -157,7 +170,36 @@ class WeightedMajority(_Experts):
         formula = ("(ln N + m ln(1/beta)) / ln(2/(1 + beta)), m = the best expert's mistakes (Littlestone-Warmuth's "
                    "weighted majority bound, not in the lecture notes; the slides state only the regret form "
                    "Loss(online) <= min_c Loss(c) + sqrt(log |C| / T))")
-        return Bound(number(value), formula, cite("OnlineAlgs", 'slide "Regret Minimization"'))
+        return Bound(number(value), formula, self.bound_source)
+
+    def remaining_bound(self, V: int) -> int:
+        """The mistakes still possible when the target is an expert of V (a bitset over the experts).
+
+        A mistake leaves at most the fraction (1 + beta)/2 of the total weight W, and the target, an
+        expert of V that never errs again, keeps its weight beta^e_c; so at most
+        max{m : W ((1 + beta)/2)^m >= beta^e_c} more mistakes, the largest over the targets c in V
+        (Littlestone-Warmuth's argument from this state on). Exact rational arithmetic: never off by one.
+        """
+        beta, e = self.beta, self.e
+        q = (1 + beta) / 2
+        W = sum(beta ** k for k in e)
+        worst = max(e[c] for c in _bits(V))  # the lightest target still consistent
+        floor_weight = beta ** worst
+        m, x = 0, W * q
+        while x >= floor_weight:
+            m += 1
+            x *= q
+        return m
+
+
+def _bits(V: int) -> list[int]:
+    """The indices of the set bits of V, in increasing order."""
+    out = []
+    while V:
+        low = V & -V
+        out.append(low.bit_length() - 1)
+        V ^= low
+    return out
 
 
 class RandomizedWeightedMajority(_Experts):
@@ -196,6 +238,10 @@ class RandomizedWeightedMajority(_Experts):
     """
 
     name = "randomized-weighted-majority"
+    randomized = True
+    bound_formula = ("E[mistakes] <= (ln N + m ln(1/beta)) / (1 - beta) (Littlestone-Warmuth; the slides have only "
+                     "the regret setting)")
+    summary = "predict with an expert drawn in proportion to its weight"
     _deep_copied = ("rng",)
 
     def __init__(self, experts, beta=Fraction(1, 2), seed=0):
@@ -238,4 +284,4 @@ class RandomizedWeightedMajority(_Experts):
         formula = ("E[M] <= (ln N + m ln(1/beta)) / (1 - beta), m = the best expert's mistakes, labels fixed in "
                    "advance (Littlestone-Warmuth's randomized weighted majority bound, not in the lecture notes; the slides state "
                    "only the regret form Loss(online) <= min_c Loss(c) + sqrt(log |C| / T))")
-        return Bound(number(value), formula, cite("OnlineAlgs", 'slide "Regret Minimization"'))
+        return Bound(number(value), formula, self.bound_source)

@@ -39,6 +39,7 @@ from .base import (
     binary_vector,
     check_label,
     cite,
+    class_facts,
     json_number,
     lg,
     linear_signs,
@@ -110,6 +111,13 @@ class Winnow(OnlineLearner):
     name = "winnow"
     conservative = True         # weights change only after a mistake
     symmetric_variables = True  # one weight per variable, all starting at 1
+    batch_predictions = True    # predict_many: one exact integer matrix product
+    dim_param = "n"
+    bound_formula = ("(1 + alpha) r t + alpha n / ((alpha - 1) theta) [divide] or alpha r t + n/theta [zero], "
+                     "t = #{j >= 0 : alpha^j < theta}, for an OR of r variables (derived from the slides' Lemma 1)")
+    bound_source = cite("OnlineAlgs", 'slides "Winnow - Theorem" and "Winnow - Analysis"')
+    bound_params = ("r",)
+    summary = "Winnow with general alpha, theta and demotion"
 
     def __init__(self, n, *, alpha=2, theta=None, demotion="divide", strict=False):
         who = self.name
@@ -155,10 +163,19 @@ class Winnow(OnlineLearner):
     def predict_one(self, x) -> int:
         return int(self._fires_on(binary_vector(x, self.n, self.name)))
 
+    def threshold_form(self) -> tuple:
+        """(v, t, strict) with integers v_i and t such that the prediction on a 0/1 point x is
+        [sum of v_i over the on-variables >= t] (> t when strict): w and theta over their common
+        denominator, exactly. The heuristic adversaries update this sum one variable at a time."""
+        _, ints, rhs, tden, _ = self._image()
+        return tuple(i * tden for i in ints), rhs, self.strict
+
     def predict_many(self, P):
-        """The predictions on the rows of the 0/1 matrix ``P``, exactly (one integer matrix product)."""
-        s = linear_signs(self.w, P, self.theta)
-        return (s > 0 if self.strict else s >= 0).astype(np.int8)
+        """The predictions on the 0/1 points ``P`` (rows of a matrix, or a list of tuples), exactly
+        (one integer matrix product)."""
+        v, t, strict = self.threshold_form()
+        s = linear_signs(v, P, t)
+        return (s > 0 if strict else s >= 0).astype(np.int8)
 
     def learn_one(self, x, y) -> None:
         y = check_label(y)
@@ -202,6 +219,13 @@ class Winnow(OnlineLearner):
             w *= self.alpha
         return t
 
+    def bound_on(self, cls) -> Bound:
+        """``mistake_bound(r=k)`` on a class of ORs of at most k variables; no bound on other classes."""
+        facts = class_facts(cls)
+        if "monotone_or" in facts:
+            return self.mistake_bound(r=facts["monotone_or"])
+        return super().bound_on(cls)
+
     def mistake_bound(self, r=None) -> Bound:
         """The bound for an OR of r variables, derived in the class docstring."""
         r = _target_size(r, "r", self.name, self.n)
@@ -213,7 +237,7 @@ class Winnow(OnlineLearner):
             formula = (f"u + v <= (1 + alpha) r t + alpha n / ((alpha - 1) theta) for an OR of r variables, "
                        f"t = #{{j >= 0 : alpha^j {rel} theta}} = {t} (derived here: the Online Algorithms "
                        f"slides' Lemma 1 v <= beta/(beta - 1) d/theta + beta u, with u <= r t as in the 15-859(B) notes)")
-            return Bound(number(value), formula, cite("OnlineAlgs", 'slides "Winnow - Theorem" and "Winnow - Analysis"'))
+            return Bound(number(value), formula, self.bound_source)
         value = a * r * t + Fraction(n) / theta
         formula = (f"u + v <= alpha r t + n / theta for an OR of r variables, t = #{{j >= 0 : alpha^j {rel} theta}} "
                    f"= {t} (derived here with Rivest's Lemma 1 for zeroing: v <= n/theta + (alpha - 1) u, u <= r t)")
@@ -247,6 +271,10 @@ class Winnow1(Winnow):
     """
 
     name = "winnow1"
+    bound_formula = "2 + 2k lg n (an OR of k variables)"
+    bound_source = cite("Rivest94", "section 2.4 Winnow algorithm")
+    bound_params = ("k",)
+    summary = "Theta = n/2, w.x > Theta, double / zero"
 
     def __init__(self, n):
         n = as_int(n, "n", self.name, low=1)
@@ -255,11 +283,18 @@ class Winnow1(Winnow):
     def get_params(self) -> dict:
         return {"n": self.n}
 
+    def bound_on(self, cls) -> Bound:
+        """``mistake_bound(k=k)`` on a class of ORs of at most k variables; no bound on other classes."""
+        facts = class_facts(cls)
+        if "monotone_or" in facts:
+            return self.mistake_bound(k=facts["monotone_or"])
+        return OnlineLearner.bound_on(self, cls)
+
     def mistake_bound(self, k=None) -> Bound:
         """2 + 2k lg n for an OR of k variables ([Rivest94])."""
         k = _target_size(k, "k", self.name, self.n)
         return Bound(number(2 + 2 * k * lg(self.n)), "n/Theta + 2k(lg Theta + 1) = 2 + 2k lg n (Theta = n/2), "
-                     "for an OR of k variables", cite("Rivest94", "section 2.4 Winnow algorithm"))
+                     "for an OR of k variables", self.bound_source)
 
 
 class Winnow2(Winnow):
@@ -289,6 +324,9 @@ class Winnow2(Winnow):
     """
 
     name = "winnow2"
+    bound_formula = "2 + 3r(1 + lg n) (an OR of r variables)"
+    bound_source = cite("15-859B", 'section "Winnow algorithm"')
+    summary = "threshold n, w.x >= n, double / halve"
 
     def __init__(self, n):
         n = as_int(n, "n", self.name, low=1)
@@ -301,7 +339,7 @@ class Winnow2(Winnow):
         """2 + 3r(1 + lg n) for an OR of r variables ([15-859B])."""
         r = _target_size(r, "r", self.name, self.n)
         return Bound(number(2 + 3 * r * (1 + lg(self.n))), "2 + 3r(1 + lg n), for an OR of r variables",
-                     cite("15-859B", 'section "Winnow algorithm"'))
+                     self.bound_source)
 
 
 class WinnowR(Winnow2):
@@ -330,6 +368,9 @@ class WinnowR(Winnow2):
     """
 
     name = "winnow-r"
+    bound_formula = "5u + 4, u = r(1 + lg n) (an OR of r variables)"
+    bound_source = cite("Roth", 'section "Winnow - R"')
+    summary = "Winnow2 whose weights never go below 1/2"
 
     def demotion(self, x) -> None:
         """Halve the weights of the on-variables of x, but never below 1/2."""
@@ -341,7 +382,7 @@ class WinnowR(Winnow2):
         r = _target_size(r, "r", self.name, self.n)
         return Bound(number(5 * r * (1 + lg(self.n)) + 4), "5u + 4 with u = r(1 + lg n) promotions, for an OR of "
                      "r variables (Roth's notes state 5u + 4; u <= r(1 + lg n) is the 15-859(B) notes' count)",
-                     cite("Roth", 'section "Winnow - R"'))
+                     self.bound_source)
 
 
 class WinnowKofR(Winnow):
@@ -379,6 +420,26 @@ class WinnowKofR(Winnow):
     """
 
     name = "winnow-k-of-r"
+    bound_formula = ("(4k + 1)/(k + 1) (r c + (k - 1)(2k + 1)) + 2k + 1, c = ceil(log_(1 + 1/(2k)) n) "
+                     "(derived from the notes' two inequalities)")
+    bound_source = cite("15-859B", 'section "Winnow for Majority Vote functions"')
+    summary = "multiply / divide by 1 + 1/(2k), threshold n"
+
+    @classmethod
+    def params_from_class(cls_, cls) -> dict:
+        """k from a class of k-of-r functions: Winnow for k-of-r functions on that class."""
+        facts = class_facts(cls)
+        return {"k": facts["k_of_r"][0]} if "k_of_r" in facts else {}
+
+    def bound_on(self, cls) -> Bound:
+        """``mistake_bound(r=r)`` on the class of k-of-r functions with this learner's k."""
+        facts = class_facts(cls)
+        if "k_of_r" in facts:
+            k, r = facts["k_of_r"]
+            if self.k != k:
+                return self.no_bound(cls, f"the learner's k = {self.k} is not the class's k = {k}; give k={k}")
+            return self.mistake_bound(r=r)
+        return OnlineLearner.bound_on(self, cls)
 
     def __init__(self, n, k):
         n = as_int(n, "n", self.name, low=1)
@@ -405,7 +466,7 @@ class WinnowKofR(Winnow):
         formula = (f"(4k + 1)/(k + 1) (r c + (k - 1)(2k + 1)) + 2k + 1 with c = #{{j >= 0 : (1 + eps)^j < n}} = {c}, "
                    f"eps = 1/(2k) (derived here by solving the notes' inequalities k M_pos - (k - 1) M_neg <= r c and "
                    f"M_neg <= (1 + eps) M_pos + (1 + eps)/eps exactly; they state only O(rk log n))")
-        return Bound(number(value), formula, cite("15-859B", 'section "Winnow for Majority Vote functions"'))
+        return Bound(number(value), formula, self.bound_source)
 
 
 class BalancedWinnow(OnlineLearner):
@@ -444,6 +505,10 @@ class BalancedWinnow(OnlineLearner):
     """
 
     name = "balanced-winnow"
+    dim_param = "n"
+    bound_formula = "none stated (inf)"
+    bound_source = cite("Roth", 'section "Limitation of Winnow"')
+    summary = "weights w+ and w-, predict 1 iff (w+ - w-).x > theta"
 
     def __init__(self, n, *, alpha=2, theta=None):
         who = self.name
@@ -495,4 +560,4 @@ class BalancedWinnow(OnlineLearner):
 
     def mistake_bound(self) -> Bound:
         """None is stated in [Roth]: math.inf."""
-        return Bound(math.inf, "none stated", cite("Roth", 'section "Limitation of Winnow"'))
+        return Bound(math.inf, "none stated", self.bound_source)

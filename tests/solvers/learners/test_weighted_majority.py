@@ -1,0 +1,94 @@
+"""Weighted majority, deterministic and randomized (:mod:`solvers.learners.weighted_majority`), against an independent reference and traces.
+
+References
+----------
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solvers.learners import RandomizedWeightedMajority, WeightedMajority
+from tests.oracles import matrices, RefWeightedMajority
+
+SETTINGS = settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(matrices(max_rows=8, max_cols=6), st.data())
+def test_weighted_majority_matches_reference(rows, data):
+    stream = data.draw(st.lists(st.tuples(st.integers(0, len(rows[0]) - 1), st.integers(0, 1)), max_size=30))
+    L, R = WeightedMajority(rows, beta="1/2"), RefWeightedMajority(rows, 0.5)
+    for j, y in stream:
+        assert L.predict_one(j) == R.predict(j)
+        L.learn_one(j, y)
+        R.learn(j, y)
+    assert [float(w) for w in L.weights()] == R.w
+
+
+@SETTINGS
+@given(matrices(max_rows=8, max_cols=6), st.data(), st.integers(0, 2**32 - 1))
+def test_randomized_weighted_majority_matches_reference(rows, data, seed):
+    """The reference draws u = Generator(seed).random() each round and takes the first expert whose
+    cumulative weight exceeds u W (exact Fractions)."""
+    stream = data.draw(st.lists(st.tuples(st.integers(0, len(rows[0]) - 1), st.integers(0, 1)), max_size=30))
+    beta = Fraction(1, 3)
+    L = RandomizedWeightedMajority(rows, beta=beta, seed=seed)
+    rng = np.random.default_rng(seed)
+    w = [Fraction(1)] * len(rows)
+
+    def draw():
+        u = Fraction(rng.random()) * sum(w)
+        acc = Fraction(0)
+        for i, wi in enumerate(w):
+            acc += wi
+            if u < acc:
+                return i
+
+    h = draw()
+    for j, y in stream:
+        assert L.predict_one(j) == rows[h][j]
+        L.learn_one(j, y)
+        w = [wi * beta if r[j] != y else wi for wi, r in zip(w, rows)]
+        h = draw()
+    assert list(L.weights()) == w
+
+
+def run(L, trace):
+    """Play ``trace`` = [(x, y, predicted, state after)], checking each prediction and state."""
+    for t, (x, y, predicted, after) in enumerate(trace, 1):
+        assert L.predict_one(x) == predicted, f"round {t}: prediction"
+        L.learn_one(x, y)
+        assert after(L), f"round {t}: state"
+
+
+def test_weighted_majority_trace():
+    experts = [[1, 0, 1], [1, 1, 0], [0, 0, 0]]
+    run(WeightedMajority(experts, beta=F(1, 2)), [
+        (0, 0, 1, lambda L: L.e == (1, 1, 0)),      # 2 of 3 say 1: wrong; experts 0, 1 lose half
+        (0, 0, 1, lambda L: L.e == (2, 2, 0)),      # 1/2 + 1/2 vs 1: a tie goes to 1
+        (0, 0, 0, lambda L: L.e == (3, 3, 0)),      # 1/4 + 1/4 < 1
+        (2, 1, 0, lambda L: L.e == (3, 4, 1)),
+    ])
+    L = WeightedMajority(experts, beta=F(1, 2))
+    b = L.mistake_bound(m=1)
+    assert b.value == pytest.approx((math.log(3) + math.log(2)) / math.log(4 / 3))
+    assert "not in the lecture notes" in b.formula
+
+
+def test_randomized_weighted_majority_weights_and_draws():
+    experts = [[1, 0], [0, 1], [1, 1]]
+    L = RandomizedWeightedMajority(experts, beta=F(1, 3), seed=2)
+    L.learn_one(0, 0)
+    assert L.weights() == (F(1, 3), 1, F(1, 3))
+    assert L.predict_one(1) == experts[L.h][1]
+    assert L.mistake_bound(m=0).value == pytest.approx(math.log(3) / (2 / 3))
+
