@@ -38,7 +38,7 @@ Examples
 --------
 Winnow2 ([15-859B]) on monotone disjunctions of at most one of 3 variables:
 
->>> from solvers.families import make
+>>> from solvers.classes.families import make
 >>> r = attack("winnow2", make("monotone-disjunctions", n=3, k=1), strategy="exact")
 >>> r.mistakes, r.exact, r.verdict, r.opt
 (3, True, 'below', 2)
@@ -59,15 +59,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from solvers.concept_class import ConceptClass
+from solvers.classes import spec as class_specs
 
-from .game import (
-    MarginHalfspaces,
+from .referee import (
     WitnessError,
-    _class_spec,
-    _class_text,
-    _full_params,
     build_learner,
+    full_params,
     load_class,
     make_witness,
     target_words,
@@ -207,11 +204,11 @@ def bound_for(learner, cls):
     ----------
     learner : learner object
         Only its ``name`` (and, for winnow-k-of-r, ``k``) and ``mistake_bound`` are used.
-    cls : ConceptClass or MarginHalfspaces
+    cls : a class of :mod:`solvers.classes`
 
     Examples
     --------
-    >>> from solvers.families import make
+    >>> from solvers.classes.families import make
     >>> from solvers.learners import make_learner
     >>> C = make("monotone-disjunctions", n=4, k=2)
     >>> bound_for(make_learner("winnow2", {}, C), C).value        # 2 + 3 * 2 * (1 + lg 4)
@@ -225,7 +222,7 @@ def bound_for(learner, cls):
     spec = LEARNERS.get(name)
     if spec is None:
         raise ValueError(f"unknown learner {name!r}; known learners: {', '.join(dict.fromkeys(s.name for s in LEARNERS.values()))}")
-    where = _class_text(cls)
+    where = str(cls)
 
     def none(reason: str):
         return Bound(math.inf, f"no bound proven for {name} on {where}: {reason}", spec.source)
@@ -235,9 +232,10 @@ def bound_for(learner, cls):
                     "fixed in advance, not the mistakes of one run against an adaptive adversary")
     if spec.needs_class:
         return learner.mistake_bound()
-    if isinstance(cls, MarginHalfspaces):
+    if "margin" in cls.facts:
         if {"R", "gamma"} <= set(spec.bound_params):  # the Perceptron, and adapters that state its bound
-            return learner.mistake_bound(R=cls.R, gamma=cls.gamma)
+            R, gamma = cls.facts["margin"]
+            return learner.mistake_bound(R=R, gamma=gamma)
         return none("the lecture notes bound only the Perceptron on margin halfspaces")
     family, params = cls.family, dict(cls.params or {})
     if {"R", "gamma"} <= set(spec.bound_params):
@@ -269,22 +267,6 @@ def bound_for(learner, cls):
 
 
 # ---------------------------------------------------------------------------------------- inputs
-def _trusted_class(cls):
-    """A finite class whose family name is kept only when its matrix is that family's (a matrix file
-    can claim any family; a bound or a witness must not rest on the claim)."""
-    if not isinstance(cls, ConceptClass) or cls.family is None:
-        return cls
-    from solvers import families
-
-    if cls.family in families.FAMILIES:
-        try:
-            if families.make(cls.family, **dict(cls.params or {})) == cls:
-                return cls
-        except (ValueError, TypeError, KeyError, OverflowError, MemoryError):
-            pass
-    return ConceptClass(cls.matrix, cls.points, names=cls.names)
-
-
 def _learner_name_params(learner, learner_params, cls) -> tuple[str, dict]:
     from solvers.learners import LEARNERS
 
@@ -299,11 +281,11 @@ def _learner_name_params(learner, learner_params, cls) -> tuple[str, dict]:
                              f"get_params(), got {type(learner).__name__}")
         params = dict(learner.get_params())
     spec = LEARNERS.get(name)
-    if spec is not None and isinstance(cls, MarginHalfspaces) and spec.dim_param and spec.dim_param not in params:
-        params[spec.dim_param] = cls.d  # the class determines the dimension
+    if spec is not None and "d" in cls.facts and spec.dim_param and spec.dim_param not in params:
+        params[spec.dim_param] = cls.facts["d"]  # the class determines the dimension
     if (spec is not None and spec.name == "winnow-k-of-r" and "k" not in params
-            and isinstance(cls, ConceptClass) and cls.family == "k-of-r"):
-        params["k"] = cls.params["k"]  # Winnow for k-of-r functions on the class of k-of-r functions
+            and "k_of_r" in cls.facts):
+        params["k"] = cls.facts["k_of_r"][0]  # Winnow for k-of-r functions on the class of k-of-r functions
     return name, params
 
 
@@ -332,7 +314,7 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
         learner whose ``name`` and ``get_params()`` are used (it is never played or mutated: the
         referee and the strategies build fresh ones). The dimension parameter (n or d) defaults from
         the class.
-    C : ConceptClass, MarginHalfspaces or dict
+    C : a class of :mod:`solvers.classes` or a class spec dict
         The class, or a witness class spec (``{"family": ..., "params": ...}``, ``{"matrix": ...}``).
     learner_params : dict, optional
         The learner's parameters when ``learner`` is a name.
@@ -363,16 +345,16 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
     """
     t0 = time.monotonic()
     _check_options(strategy, time_limit, seed, jobs)
-    cls = _trusted_class(load_class(C))
+    cls = class_specs.trusted(load_class(C))
     name, params = _learner_name_params(learner, learner_params, cls)
     model = build_learner(name, params, cls)  # WitnessError (a ValueError): unknown name, bad parameters
     name = _canonical(name)
-    params = _full_params(model, params)
+    params = full_params(model, params)
     _check_reads(model, name, cls)  # once, before any strategy runs: the same error whichever strategy is asked for
     bound = bound_for(model, cls)
     budget = time_limit if time_limit is not None else (AUTO_SECONDS if strategy == "auto" else None)
     deadline = None if budget is None else t0 + budget
-    problem = Problem(name, params, cls, _class_spec(cls), seed=seed, jobs=jobs)
+    problem = Problem(name, params, cls, cls.to_spec(), seed=seed, jobs=jobs)
 
     # Which strategies, in order (each checked before any time is spent).
     plan = _plan(strategy, problem)
@@ -386,12 +368,12 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
 
     # Opt(C): for the report, and the tree strategy's mistake tree.
     opt_value = None
-    if isinstance(cls, ConceptClass):
+    if cls.finite:
         opt_value, interrupted = _opt(cls, problem, stats, deadline, report)
 
     # The empty sequence is always a (verified) answer: what a Ctrl-C before any result returns.
-    empty_target = {"w": [1] + [0] * (cls.d - 1)} if isinstance(cls, MarginHalfspaces) else (
-        None if isinstance(cls, ConceptClass) else 0)  # an implicit class's witness names its target
+    empty_target = ({"w": [1] + [0] * (cls.facts["d"] - 1)} if cls.n_concepts is None  # a direction w
+                    else None if cls.finite else 0)  # an implicit class's witness names its target
     candidates: list[tuple[str, Found]] = [("none", Found([], 0, empty_target, stats={}))]
     errors: list[StrategyError] = []  # auto: the strategies that turned out not to apply
     for i, (sname, strat, share) in enumerate(plan):
@@ -467,7 +449,7 @@ def _plan(strategy: str, problem: Problem) -> list:
         strat = get_strategy(strategy)
         strat.check(problem)
         return [(strategy, strat, 1.0)]
-    if isinstance(problem.cls, MarginHalfspaces):
+    if _has_margin(problem.cls):
         if not available("geometric"):
             raise StrategyError(f"strategy auto on {problem.cls} needs strategy geometric, which is not available "
                                 "in this installation")
@@ -492,7 +474,7 @@ def _plan(strategy: str, problem: Problem) -> list:
     if not usable:
         if rejected:
             raise rejected[0]  # the first strategy's reason, as --strategy with its name would give
-        raise StrategyError(f"no strategy applies to learner {problem.learner_name} on {_class_text(C)}")
+        raise StrategyError(f"no strategy applies to learner {problem.learner_name} on {C}")
     small = problem.finite and C.n_concepts * C.n_points <= SMALL
     rest = [u for u in usable if u[0] != "exact"]
     for n, strat in usable:
@@ -518,18 +500,19 @@ def _check_reads(model, name: str, cls) -> None:
     spec = LEARNERS.get(name)
     if spec is not None and spec.needs_class:
         return
-    if isinstance(cls, ConceptClass):
+    if cls.finite:
         points = cls.points[:PROBE_POINTS]
-    elif isinstance(cls, MarginHalfspaces):
-        points = [(cls.R,) + (0,) * (cls.d - 1)]
-    else:
-        points = [(0,) * cls.n, (1,) * cls.n]
+    elif _has_margin(cls):
+        R, _ = cls.facts["margin"]
+        points = [(R,) + (0,) * (cls.facts["d"] - 1)]
+    else:  # {0,1}^n, not listed
+        points = [(0,) * cls.facts["n"], (1,) * cls.facts["n"]]
     probe = copy.deepcopy(model)
     for x in points:
         try:
             probe.learn_one(x, probe.predict_one(x))
         except (ValueError, TypeError, IndexError, KeyError, ArithmeticError) as e:
-            raise StrategyError(f"{name} cannot read the points of {_class_text(cls)} (on {_point_text(x)}: "
+            raise StrategyError(f"{name} cannot read the points of {str(cls)} (on {_point_text(x)}: "
                                 f"{' '.join(str(e).split())}); attack it on a class of its points") from None
 
 
@@ -612,3 +595,8 @@ def _best_verified(candidates, problem, cls, bound, opt_value, stats, t0) -> Att
     stats["seconds"] = round(time.monotonic() - t0, 4)
     return AttackResult(mistakes=w["mistakes"], bound=bound, opt=opt_value, verdict=w["verdict"], witness=w,
                         strategy=sname, exact=bool(found.exact), stats=stats, message=v.message)
+
+
+def _has_margin(cls) -> bool:
+    """Whether ``cls`` is a class of directions with a margin (the geometric strategy's class)."""
+    return "margin" in cls.facts

@@ -214,15 +214,15 @@ class _Parser(argparse.ArgumentParser):
 
 
 # ---------------------------------------------------------------------------------------- families and VC
-# solvers.families: make(name, **params), FAMILIES (name -> Family), parse_params(name, ["k=v", ...])
+# solvers.classes.families: make(name, **params), FAMILIES (name -> Family), parse_params(name, ["k=v", ...])
 # and describe() (one row per family); solvers.vc: vc_dimension(C, time_limit=) -> (lower, upper).
 def _families():
-    from solvers import families
+    from solvers.classes import families
 
     return families
 
 
-MARGIN_FAMILY = "margin-halfspaces"  # adversary.game.MARGIN_FAMILY, without importing the referee here
+MARGIN_FAMILY = "margin-halfspaces"  # solvers.classes.margin.MARGIN_FAMILY, without importing the classes here
 #: The attack-only family, as ``littlestone families`` lists it.
 MARGIN_ROW = {
     "name": MARGIN_FAMILY,
@@ -295,7 +295,7 @@ BIG_FILE = 10 * 10**6  # class files larger than this (bytes) show progress whil
 def _read_class_file(path: str, *, quiet: bool = False):
     """``ConceptClass.from_file(path)`` (its ValueError says what is wrong with the file); a file larger
     than :data:`BIG_FILE` reports its progress on stderr, unless ``quiet``."""
-    from solvers.concept_class import ConceptClass
+    from solvers.classes import ConceptClass
 
     try:
         size = os.path.getsize(path)
@@ -666,8 +666,8 @@ def _verify_tree_file(args, data) -> int:
 
 
 def _verify_witness_file(args, data) -> int:
-    """A witness (adversary.game): replayed from scratch on the class and learner it names."""
-    from adversary.game import verify_witness
+    """A witness (adversary.referee): replayed from scratch on the class and learner it names."""
+    from adversary.referee import verify_witness
 
     if list(args.target) or args.matrix is not None:
         given = "--matrix" if args.matrix is not None else repr(args.target[0])
@@ -830,7 +830,7 @@ def _margin_value(text: str):
 
 def _attack_class(args):
     """The class of ``attack``: (class object or spec, label)."""
-    from adversary.game import MARGIN_FAMILY, load_class
+    from adversary.referee import MARGIN_FAMILY, load_class
 
     given = list(args.cls or [])
     if args.matrix is not None and given:
@@ -907,8 +907,7 @@ def _verdict_text(r, rounds) -> str:
 
 def _run_attack(args) -> int:
     from adversary.attack import attack
-    from adversary.game import replay, target_words
-    from solvers.concept_class import ConceptClass
+    from adversary.referee import replay, target_words
 
     witness_path, = _check_outputs([(args.witness, (".json",), "the witness file", "--witness")],
                                    [(args.matrix, "--matrix")])
@@ -945,10 +944,10 @@ def _run_attack(args) -> int:
     else:
         w = r.witness
         learner_text = f"{w['learner']['name']} {_params_text(w['learner']['params'])}".strip()
-        if isinstance(C, ConceptClass):
+        if getattr(C, "finite", False):
             label = f"{label} ({C.n_concepts} concepts, {C.n_points} points)"
-        elif hasattr(C, "n_concepts") and hasattr(C, "n"):  # an implicit {0,1}^n class
-            label = f"{label} ({C.n_concepts} concepts, 2^{C.n} points, not listed)"
+        elif getattr(C, "n_concepts", None) is not None:  # an implicit {0,1}^n class
+            label = f"{label} ({C.n_concepts} concepts, 2^{C.facts['n']} points, not listed)"
         how = "the exact worst case" if r.exact and r.verdict != "unbounded" else (
             "a cycle" if r.verdict == "unbounded" else "the best sequence found, not proven worst")
         if stopped == "time limit":

@@ -112,9 +112,7 @@ class _Cycle(Exception):
 
 def _not_enumerated(strategy: str, cls) -> str:
     """Why ``strategy`` cannot play on a class whose domain is not listed point by point."""
-    from adversary.game import MarginHalfspaces
-
-    if isinstance(cls, MarginHalfspaces):
+    if cls.n_concepts is None:  # margin halfspaces: no list of concepts either
         return (f"strategy {strategy} needs a finite class, not {cls}; "
                 "use --strategy geometric (or auto) on margin-halfspaces")
     return (f"strategy {strategy} needs a finite class with its points listed, and {cls} is too large "
@@ -147,7 +145,7 @@ class ExactStrategy(Strategy):
     --------
     Halving on thresholds over 7 points: the adversary forces floor(log2 8) = 3 mistakes.
 
-    >>> from solvers.families import make
+    >>> from solvers.classes.families import make
     >>> C = make("thresholds", N=7)
     >>> found = STRATEGY.run(Problem("halving", {}, C, {"family": "thresholds", "params": {"N": 7}}))
     >>> found.mistakes, found.exact, len(found.sequence)

@@ -18,7 +18,7 @@ References
 
 Examples
 --------
->>> from solvers.families import make
+>>> from solvers.classes.families import make
 >>> C = make("thresholds", N=7)
 >>> found = STRATEGY.run(Problem("con", {}, C, {"family": "thresholds", "params": {"N": 7}}))
 >>> found.mistakes >= 3, found.stats["tree_depth"]

@@ -51,6 +51,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from ..numbers import as_rational
 from ..seeds import SEEDS, check_citation, cite
 
 __all__ = [
@@ -201,7 +202,7 @@ class VersionSpaceLearner(OnlineLearner):
     """
 
     def __init__(self, C):
-        from ..concept_class import ConceptClass
+        from ..classes.finite import ConceptClass
 
         if not isinstance(C, ConceptClass):
             raise ValueError(f"{self.name} is built from a ConceptClass, not {type(C).__name__}; pass a class")
@@ -213,7 +214,7 @@ class VersionSpaceLearner(OnlineLearner):
 
     def learn_one(self, x, y) -> None:
         y = check_label(y)
-        V0, V1 = self.C.split(self.V, self._column(x))
+        V0, V1 = self.C.split_index(self.V, self._column(x))
         V = V1 if y else V0
         if not V:
             raise ValueError(
@@ -316,28 +317,6 @@ def as_int(value, name: str, who: str, *, low: int | None = None, high: int | No
     if high is not None and v > high:
         raise ValueError(f"{who}: {name} must be at most {high}, got {v}; give {name} <= {high}")
     return v
-
-
-def as_rational(value, name: str, who: str) -> Fraction:
-    """An exact rational parameter: an int, a Fraction, a string ("3/2", "0.5") or a float (read as the
-    decimal it prints as, so 0.1 means 1/10)."""
-    v = value
-    if isinstance(v, (bool, np.bool_)):
-        raise ValueError(f"{who}: {name} must be a number, got {value!r}; write e.g. {name}=3/2")
-    if isinstance(v, (int, np.integer)):
-        return Fraction(int(v))
-    if isinstance(v, Fraction):
-        return v
-    if isinstance(v, (float, np.floating)):
-        if not math.isfinite(v):
-            raise ValueError(f"{who}: {name} must be finite, got {value!r}")
-        return Fraction(repr(float(v)))
-    if isinstance(v, str):
-        try:
-            return Fraction(v.strip())
-        except (ValueError, ZeroDivisionError):
-            raise ValueError(f"{who}: {name} must be a number such as 2, 1.5 or 3/2, got {value!r}") from None
-    raise ValueError(f"{who}: {name} must be a number, got {value!r}; write e.g. {name}=3/2")
 
 
 def as_bool(value, name: str, who: str) -> bool:

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from adversary.cli import main
-from adversary.game import target_words
+from adversary.referee import target_words
 from solvers.seeds import cite, is_citation
 
 
@@ -76,7 +76,7 @@ def executable():
 
 # ------------------------------------------------------------------------------------------ families
 def test_families_lists_every_family(capsys):
-    from solvers import families
+    from solvers.classes import families
 
     code, out, err = run(capsys, "families")
     assert code == 0 and err == ""
@@ -88,7 +88,7 @@ def test_families_lists_every_family(capsys):
 
 
 def test_families_json(capsys):
-    from solvers import families
+    from solvers.classes import families
 
     code, out, _ = run(capsys, "families", "--json")
     assert code == 0
@@ -259,7 +259,7 @@ def test_learners_json(capsys):
 # ------------------------------------------------------------------------------------------ verify a witness
 @pytest.fixture
 def witness_file(tmp_path):
-    from adversary.game import make_witness
+    from adversary.referee import make_witness
 
     points = [(1, 1, 1, 1), (0, 1, 0, 1), (1, 0, 0, 0), (0, 0, 1, 0), (0, 1, 0, 0), (0, 0, 0, 1)]
     seq = [{"x": list(p), "y": int(p[0] or p[2])} for p in points]
@@ -561,7 +561,7 @@ def test_attack_json(capsys):
     assert {"mistakes", "bound", "verdict", "opt", "witness"} <= set(r)
     assert (r["mistakes"], r["opt"], r["verdict"], r["strategy"], r["exact"]) == (3, 3, "tight", "exact", True)
     assert r["bound"] == {"value": 3, "formula": "floor(log2 |C|)", "source": cite("OnlineAlgs", 'slide "HAL - halving algorithm"')}
-    from adversary.game import verify_witness
+    from adversary.referee import verify_witness
 
     assert verify_witness(r["witness"]).ok
 
@@ -649,7 +649,7 @@ def test_attack_ctrl_c_prints_the_best_verified_sequence(tmp_path):
     assert "Traceback" not in err
     r = json.loads(out)
     assert r["stats"]["stopped"] == "interrupted" and r["mistakes"] >= 1
-    from adversary.game import verify_witness
+    from adversary.referee import verify_witness
 
     assert verify_witness(r["witness"]).ok
 
@@ -666,7 +666,7 @@ def test_attack_time_limit_holds_for_geometric_in_high_dimension():
     out = json.loads(r.stdout)
     assert out["strategy"] == "geometric" and out["stats"]["stopped"] == "time limit" and not out["exact"]
     assert 1 <= out["mistakes"] < 10_000 and out["verdict"] == "below"
-    from adversary.game import verify_witness
+    from adversary.referee import verify_witness
 
     v = verify_witness(out["witness"])
     assert v.ok and v.mistakes == out["mistakes"], v.message

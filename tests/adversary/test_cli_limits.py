@@ -121,7 +121,7 @@ def test_reading_a_large_class_file_shows_progress_unless_quiet(tmp_path, capsys
 
 def test_progress_callback_of_from_file(tmp_path):
     """from_file reports (bytes so far, size) for .csv and .json, ending at the size."""
-    from solvers.concept_class import ConceptClass
+    from solvers.classes import ConceptClass
 
     p = big_csv(tmp_path / "big.csv", mb=3)
     q = tmp_path / "big.json"
@@ -159,7 +159,7 @@ def test_memory_help_states_the_default(capsys):
 def test_small_memory_evicts_and_still_solves(capsys):
     """intervals N=100: about 20,000 memo entries when the memo is free; 1 MB holds fewer than 2,000."""
     from adversary.cli import main
-    from solvers.families import make
+    from solvers.classes.families import make
     from solvers.opt import opt
 
     assert main(["opt", "intervals", "N=100", "--memory", "0.001", "--json", "--quiet"]) == 0

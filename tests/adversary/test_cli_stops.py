@@ -126,7 +126,7 @@ def test_table_json_streams_and_closes_on_interrupt(tmp_path):
 
 # ------------------------------------------------------------------------------------------ time limits
 def test_vc_search_honours_its_time_limit():
-    from solvers.families import make
+    from solvers.classes.families import make
     from solvers.vc import vc_search
 
     C = make("parities", n=12)  # one node of the search examines thousands of pattern classes
@@ -139,7 +139,7 @@ def test_vc_search_honours_its_time_limit():
 
 def test_vc_search_ctrl_c_returns_bounds(monkeypatch):
     from solvers import vc
-    from solvers.families import make
+    from solvers.classes.families import make
 
     calls = {"n": 0}
     real = vc.time.monotonic
@@ -200,7 +200,7 @@ def test_table_jobs_capped_at_cpus_and_cells(capsys, monkeypatch):
 @pytest.fixture
 def hard_matrix(tmp_path):
     """A class that takes minutes: an output error must come before any of it."""
-    from solvers.families import make
+    from solvers.classes.families import make
 
     path = tmp_path / "hard.json"
     path.write_text(json.dumps({"matrix": make("monotone-disjunctions", n=12, k=5).matrix.astype(int).tolist()}))

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solvers.certificate import MistakeTree, TreeError, load_tree, verify_tree
-from solvers.concept_class import ConceptClass
-from solvers.families import make
+from solvers.classes import ConceptClass
+from solvers.classes.families import make
 from solvers.opt import opt
 
 from .brute import matrices, opt_brute, tree_ok_brute

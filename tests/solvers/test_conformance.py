@@ -20,8 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvers.concept_class import ConceptClass
-from solvers.families import make
+from solvers.classes import ConceptClass
+from solvers.classes.families import make
 from solvers.seeds import is_citation
 from solvers.learners import (
     CON,

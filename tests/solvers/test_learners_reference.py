@@ -22,7 +22,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvers.concept_class import ConceptClass
+from solvers.classes import ConceptClass
 from solvers.learners import (
     CON,
     ELIM,

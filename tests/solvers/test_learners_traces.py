@@ -17,7 +17,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from solvers.concept_class import ConceptClass
+from solvers.classes import ConceptClass
 from solvers.seeds import cite
 from solvers.learners import (
     CON,

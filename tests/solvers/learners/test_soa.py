@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvers.concept_class import ConceptClass
-from solvers.families import make
+from solvers.classes import ConceptClass
+from solvers.classes.families import make
 from solvers.opt import Solver, opt
 from solvers.learners import SOA
 

@@ -1,4 +1,4 @@
-"""The referee (adversary/game.py): witnesses that hold verify; every kind of tampering is caught with
+"""The referee (adversary/referee.py): witnesses that hold verify; every kind of tampering is caught with
 a one-line message that says what is wrong.
 
 References
@@ -15,20 +15,18 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from adversary.game import (
-    Game,
-    MarginHalfspaces,
+from adversary.game import Game, play
+from adversary.referee import (
     WitnessError,
     check_realizable,
     load_class,
     make_witness,
     parse_sequence,
-    play,
     replay,
     verify_witness,
 )
-from solvers.concept_class import ConceptClass
-from solvers.families import make
+from solvers.classes import ConceptClass, MarginHalfspaces
+from solvers.classes.families import make
 
 MATRIX = {"matrix": [[0, 0, 0], [0, 0, 1], [0, 1, 1], [1, 1, 1], [0, 0, 1]]}  # last row repeats row 1
 MD = {"family": "monotone-disjunctions", "params": {"n": 4, "k": 2}}
@@ -371,8 +369,8 @@ def test_check_realizable_returns_the_target():
 def bisect(game):
     """The point that splits the version space most evenly (None once no point splits it)."""
     C = game.cls
-    best = max(range(C.n_points), key=lambda j: min(s.bit_count() for s in C.split(game.V, j)))
-    if min(s.bit_count() for s in C.split(game.V, best)) == 0:
+    best = max(range(C.n_points), key=lambda j: min(s.bit_count() for s in C.split_index(game.V, j)))
+    if min(s.bit_count() for s in C.split_index(game.V, best)) == 0:
         return None
     return C.points[best]
 
