@@ -446,7 +446,7 @@ class _Search(_Learners):
         V = self.C.full
         seq = []
         for j, y in moves:
-            V0, V1 = self.C.split(V, j)
+            V0, V1 = self.C.split_index(V, j)
             V = V1 if y else V0
             seq.append((self.points[j], y))
         return seq, (V & -V).bit_length() - 1
@@ -605,7 +605,7 @@ class _TargetSearch(_Learners):
     def _version_space(self, moves: list) -> int:
         V = self.C.full
         for j, y in moves:
-            V = self.C.split(V, j)[y]
+            V = self.C.split_index(V, j)[y]
         return V
 
     def _offer(self, mistakes: int, suffix=None) -> None:
