@@ -415,13 +415,22 @@ class ConceptClass:
 
     @classmethod
     def from_spec(cls, spec) -> "ConceptClass":
-        """The class a JSON class spec names (see :func:`solvers.classes.spec.load_class`)."""
-        from .spec import load_class
+        """The class of a matrix spec ``{"matrix", "points", "names"}``. A family spec names a family of
+        the registry, which builds on this module: :func:`solvers.classes.spec.load_class` reads both.
 
-        out = load_class(spec)
-        if not isinstance(out, ConceptClass):
-            raise ValueError(f"{out} is not a finite class listed point by point")
-        return out
+        Examples
+        --------
+        >>> ConceptClass.from_spec({"matrix": [[0, 1], [1, 1]], "names": ["x1", "true"]}).concept_text(1)
+        'true'
+        """
+        if not isinstance(spec, dict) or "matrix" not in spec:
+            raise ValueError('a matrix class spec is {"matrix": [[...]], "points": [[...]]}; '
+                             "load a family spec with solvers.classes.spec.load_class")
+        extra = sorted(set(spec) - {"matrix", "points", "names"})
+        if extra:
+            raise ValueError(f'malformed witness: a matrix class has the keys "matrix", "points" (and "names"); '
+                             f"unexpected {', '.join(map(repr, extra))}")
+        return cls(spec["matrix"], spec.get("points"), names=spec.get("names"))
 
     def concepts_of(self, V: int) -> list[int]:
         """The concept indices in bitset ``V``, in increasing order."""

@@ -51,14 +51,13 @@ def load_class(spec):
         raise ValueError(f'malformed witness: "class" must be an object, got {json_type(spec)}; '
                          'give {"family": NAME, "params": {...}} or {"matrix": [[...]], "points": [[...]]}')
     if "matrix" in spec:
-        extra = sorted(set(spec) - {"matrix", "points", "names"})
-        if extra:
-            raise ValueError(f'malformed witness: a matrix class has the keys "matrix", "points" (and "names"); '
-                             f"unexpected {', '.join(map(repr, extra))}")
         try:
-            return ConceptClass(spec["matrix"], spec.get("points"), names=spec.get("names"))
-        except (ValueError, TypeError) as e:
+            return ConceptClass.from_spec(spec)
+        except TypeError as e:
             raise ValueError(f"bad class matrix: {_one_line(e)}") from None
+        except ValueError as e:
+            text = _one_line(e)
+            raise ValueError(text if text.startswith("malformed witness") else f"bad class matrix: {text}") from None
     if "family" not in spec:
         raise ValueError('malformed witness: "class" needs a "family" (with "params") or a "matrix"')
     extra = sorted(set(spec) - {"family", "params"})

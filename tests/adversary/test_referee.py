@@ -15,7 +15,6 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from adversary.game import Game, play
 from adversary.referee import (
     WitnessError,
     check_realizable,
@@ -25,7 +24,7 @@ from adversary.referee import (
     replay,
     verify_witness,
 )
-from solvers.classes import ConceptClass, MarginHalfspaces
+from solvers.classes import ConceptClass
 from solvers.classes.families import make
 
 MATRIX = {"matrix": [[0, 0, 0], [0, 0, 1], [0, 1, 1], [1, 1, 1], [0, 0, 1]]}  # last row repeats row 1
@@ -348,14 +347,7 @@ def test_replay_rejects_bad_input(md_class):
         replay("halving", [])
 
 
-def test_class_specs():
-    C = load_class(MATRIX)
-    assert isinstance(C, ConceptClass) and len(C) == 4 and C.points == ((0,), (1,), (2,))
-    C = load_class({"matrix": [[0, 1], [1, 1]], "points": [[3, 4], [5, 6]]})
-    assert C.points == ((3, 4), (5, 6))
-    H = load_class(MARGIN)
-    assert isinstance(H, MarginHalfspaces) and H.d == 2 and H.gamma == Fraction(1, 10) and H.R == 1
-    assert load_class({"family": "thresholds", "params": {"N": 3}}) == make("thresholds", N=3)
+def test_parse_sequence_gives_the_class_points():
     assert parse_sequence([{"x": 2, "y": 1}], make("thresholds", N=3)) == [((2,), 1)]
 
 
@@ -363,47 +355,6 @@ def test_check_realizable_returns_the_target():
     C = make("thresholds", N=3)  # rows: t = 1, 2, 3, 4 (x >= t)
     assert check_realizable(C, [((2,), 1), ((1,), 0)]) == 1
     assert check_realizable(C, []) == 0
-
-
-# ------------------------------------------------------------------------------------------ games
-def bisect(game):
-    """The point that splits the version space most evenly (None once no point splits it)."""
-    C = game.cls
-    best = max(range(C.n_points), key=lambda j: min(s.bit_count() for s in C.split_index(game.V, j)))
-    if min(s.bit_count() for s in C.split_index(game.V, best)) == 0:
-        return None
-    return C.points[best]
-
-
-@pytest.mark.parametrize("learner", ["halving", "con", "soa"])
-def test_play_contrary_bisection_forces_opt(learner):
-    C = make("thresholds", N=7)  # Opt = 3: bisecting and contradicting forces 3 mistakes on any learner
-    g = play(learner, C, bisect)
-    assert g.mistakes == 3 and len(g.examples) == 3
-    w = g.witness(extra={"note": "bisection"})
-    assert ok(verify_witness(w)).mistakes == 3 and w["note"] == "bisection"
-
-
-def test_game_refuses_unrealizable_labels():
-    g = Game("halving", make("thresholds", N=3))
-    g.show((2,))
-    g.reveal(1)
-    g.show((3,))
-    with pytest.raises(WitnessError, match="not realizable"):
-        g.reveal(0)
-    with pytest.raises(WitnessError, match="label 2"):
-        g.reveal(2)
-    g.reveal(1)
-    with pytest.raises(WitnessError, match="show a point"):
-        g.reveal(1)
-
-
-def test_game_on_margin_halfspaces():
-    g = Game(("perceptron", {"d": 2}), MARGIN, target={"w": W_STAR})
-    assert g.allowed_labels((1.0, 0.0)) == (1,) and g.allowed_labels((-0.8, 0.6)) == ()
-    g.show((0.0, -1.0))
-    assert g.reveal(0)  # Perceptron starts with w = 0 and sgn(0) = +1
-    assert ok(verify_witness(g.witness())).mistakes == 1
 
 
 # ------------------------------------------------------------------------------------------ properties
