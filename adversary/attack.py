@@ -3,7 +3,7 @@
 The mistake-bound model ([Rivest94]; [Mehta],
 Definition 1) promises, for each learner, a bound M on its mistakes over *every* realizable sequence.
 :func:`attack` runs an adversary strategy (:mod:`adversary.strategies`) against the learner on a class,
-turns the best sequence it finds into a witness of the referee (:mod:`adversary.game`), re-verifies
+turns the best sequence it finds into a witness of the referee (:mod:`adversary.referee`), re-verifies
 that witness from scratch, and reports
 
 * ``mistakes``, the learner's mistakes on the sequence (as the referee counts them);
@@ -147,7 +147,7 @@ class AttackResult:
     def to_json(self) -> dict:
         """A JSON-able dict: mistakes, bound (value/formula/source; an infinite value as null),
         verdict, opt, witness, strategy, exact, cycle, stats, and target_text: the witness's target
-        concept in words where its family can say it (:func:`adversary.game.target_words`), else None."""
+        concept in words where its family can say it (:func:`adversary.referee.target_words`), else None."""
         return {
             "mistakes": self.mistakes,
             "bound": self.bound.to_json(),

@@ -30,7 +30,7 @@ __all__ = ["FAMILIES", "monotone_conjunctions", "conjunctions", "monotone_disjun
            "halfspaces", "k_of_r", "decision_lists"]
 
 # The largest weight any threshold function on n <= 5 variables needs (in its best integer
-# realisation); checked by the exact counts of A000609 in tests/solvers/test_families.py.
+# realisation); checked by the exact counts of A000609 in tests/solvers/classes/families/test_registry.py.
 _HALFSPACE_WEIGHTS = {1: 1, 2: 1, 3: 2, 4: 3, 5: 5}
 _HALFSPACE_COUNTS = {1: 4, 2: 14, 3: 104, 4: 1882, 5: 94572}  # OEIS A000609, n = 1..5
 

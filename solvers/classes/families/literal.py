@@ -34,7 +34,7 @@ class LiteralForm:
 
     The constant rows that ``make`` appends are formulas too: disjunctions' constant 1 is the OR of
     every x_i and every not x_i, conjunctions' constant 0 the AND of them. Row ``c`` of
-    ``make(family, **params)`` is concept ``c`` here (checked in tests/solvers/test_families.py for
+    ``make(family, **params)`` is concept ``c`` here (checked in tests/solvers/classes/families/test_registry.py for
     small n), so a concept index means the same concept in both forms.
 
     Attributes

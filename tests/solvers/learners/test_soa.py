@@ -104,7 +104,7 @@ def test_rule_not_majority():
 
 @pytest.mark.parametrize("orientation", ["x>=t", "x<=t"])
 def test_thresholds_by_hand(orientation):
-    """Thresholds on points 1..7, built here in both orientations (independent of families.py)."""
+    """Thresholds on points 1..7, built here in both orientations (independent of the families registry)."""
     if orientation == "x>=t":
         rows = [[int(x >= t) for x in range(1, 8)] for t in range(1, 9)]
     else:
