@@ -3,7 +3,7 @@
 The mistake-bound model ([Rivest94]; [Mehta],
 Definition 1) promises, for each learner, a bound M on its mistakes over *every* realizable sequence.
 :func:`attack` runs an adversary strategy (:mod:`adversary.strategies`) against the learner on a class,
-turns the best sequence it finds into a witness of the referee (:mod:`adversary.game`), re-verifies
+turns the best sequence it finds into a witness of the referee (:mod:`adversary.referee`), re-verifies
 that witness from scratch, and reports
 
 * ``mistakes``, the learner's mistakes on the sequence (as the referee counts them);
@@ -38,7 +38,7 @@ Examples
 --------
 Winnow2 ([15-859B]) on monotone disjunctions of at most one of 3 variables:
 
->>> from solvers.families import make
+>>> from solvers.classes.families import make
 >>> r = attack("winnow2", make("monotone-disjunctions", n=3, k=1), strategy="exact")
 >>> r.mistakes, r.exact, r.verdict, r.opt
 (3, True, 'below', 2)
@@ -59,15 +59,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from solvers.concept_class import ConceptClass
+from solvers.classes import spec as class_specs
 
-from .game import (
-    MarginHalfspaces,
+from .referee import (
     WitnessError,
-    _class_spec,
-    _class_text,
-    _full_params,
     build_learner,
+    full_params,
     load_class,
     make_witness,
     target_words,
@@ -148,7 +145,7 @@ class AttackResult:
     def to_json(self) -> dict:
         """A JSON-able dict: mistakes, bound (value/formula/source; an infinite value as null),
         verdict, opt, witness, strategy, exact, cycle, stats, and target_text: the witness's target
-        concept in words where its family can say it (:func:`adversary.game.target_words`), else None."""
+        concept in words where its family can say it (:func:`adversary.referee.target_words`), else None."""
         return {
             "mistakes": self.mistakes,
             "bound": self.bound.to_json(),
@@ -185,7 +182,7 @@ def bound_for(learner, cls):
 
     Examples
     --------
-    >>> from solvers.families import make
+    >>> from solvers.classes.families import make
     >>> from solvers.learners import make_learner
     >>> C = make("monotone-disjunctions", n=4, k=2)
     >>> bound_for(make_learner("winnow2", {}, C), C).value        # 2 + 3 * 2 * (1 + lg 4)
@@ -199,22 +196,6 @@ def bound_for(learner, cls):
 
 
 # ---------------------------------------------------------------------------------------- inputs
-def _trusted_class(cls):
-    """A finite class whose family name is kept only when its matrix is that family's (a matrix file
-    can claim any family; a bound or a witness must not rest on the claim)."""
-    if not isinstance(cls, ConceptClass) or cls.family is None:
-        return cls
-    from solvers import families
-
-    if cls.family in families.FAMILIES:
-        try:
-            if families.make(cls.family, **dict(cls.params or {})) == cls:
-                return cls
-        except (ValueError, TypeError, KeyError, OverflowError, MemoryError):
-            pass
-    return ConceptClass(cls.matrix, cls.points, names=cls.names)
-
-
 def _learner_name_params(learner, learner_params, cls) -> tuple[str, dict]:
     from solvers.learners import LEARNERS
 
@@ -229,9 +210,9 @@ def _learner_name_params(learner, learner_params, cls) -> tuple[str, dict]:
                              f"get_params(), got {type(learner).__name__}")
         params = dict(learner.get_params())
     spec = LEARNERS.get(name)
-    if spec is not None and isinstance(cls, MarginHalfspaces) and spec.dim_param and spec.dim_param not in params:
-        params[spec.dim_param] = cls.d  # the class determines the dimension
-    if spec is not None and isinstance(cls, ConceptClass):
+    if spec is not None and "d" in cls.facts and spec.dim_param and spec.dim_param not in params:
+        params[spec.dim_param] = cls.facts["d"]  # the class determines the dimension
+    if spec is not None:
         # parameters the class determines (Winnow for k-of-r functions takes k from the class of k-of-r functions)
         for key, value in spec.cls.params_from_class(cls).items():
             params.setdefault(key, value)
@@ -263,7 +244,7 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
         learner whose ``name`` and ``get_params()`` are used (it is never played or mutated: the
         referee and the strategies build fresh ones). The dimension parameter (n or d) defaults from
         the class.
-    C : ConceptClass, MarginHalfspaces or dict
+    C : a class of :mod:`solvers.classes` or a class spec dict
         The class, or a witness class spec (``{"family": ..., "params": ...}``, ``{"matrix": ...}``).
     learner_params : dict, optional
         The learner's parameters when ``learner`` is a name.
@@ -294,16 +275,16 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
     """
     t0 = time.monotonic()
     _check_options(strategy, time_limit, seed, jobs)
-    cls = _trusted_class(load_class(C))
+    cls = class_specs.trusted(load_class(C))
     name, params = _learner_name_params(learner, learner_params, cls)
     model = build_learner(name, params, cls)  # WitnessError (a ValueError): unknown name, bad parameters
     name = _canonical(name)
-    params = _full_params(model, params)
+    params = full_params(model, params)
     _check_reads(model, name, cls)  # once, before any strategy runs: the same error whichever strategy is asked for
     bound = bound_for(model, cls)
     budget = time_limit if time_limit is not None else (AUTO_SECONDS if strategy == "auto" else None)
     deadline = None if budget is None else t0 + budget
-    problem = Problem(name, params, cls, _class_spec(cls), seed=seed, jobs=jobs)
+    problem = Problem(name, params, cls, cls.to_spec(), seed=seed, jobs=jobs)
 
     # Which strategies, in order (each checked before any time is spent).
     plan = _plan(strategy, problem)
@@ -317,12 +298,12 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
 
     # Opt(C): for the report, and the tree strategy's mistake tree.
     opt_value = None
-    if isinstance(cls, ConceptClass):
+    if cls.finite:
         opt_value, interrupted = _opt(cls, problem, stats, deadline, report)
 
     # The empty sequence is always a (verified) answer: what a Ctrl-C before any result returns.
-    empty_target = {"w": [1] + [0] * (cls.d - 1)} if isinstance(cls, MarginHalfspaces) else (
-        None if isinstance(cls, ConceptClass) else 0)  # an implicit class's witness names its target
+    empty_target = ({"w": [1] + [0] * (cls.facts["d"] - 1)} if cls.n_concepts is None  # a direction w
+                    else None if cls.finite else 0)  # an implicit class's witness names its target
     candidates: list[tuple[str, Found]] = [("none", Found([], 0, empty_target, stats={}))]
     errors: list[StrategyError] = []  # auto: the strategies that turned out not to apply
     for i, (sname, strat, share) in enumerate(plan):
@@ -398,7 +379,7 @@ def _plan(strategy: str, problem: Problem) -> list:
         strat = get_strategy(strategy)
         strat.check(problem)
         return [(strategy, strat, 1.0)]
-    if isinstance(problem.cls, MarginHalfspaces):
+    if _has_margin(problem.cls):
         if not available("geometric"):
             raise StrategyError(f"strategy auto on {problem.cls} needs strategy geometric, which is not available "
                                 "in this installation")
@@ -423,7 +404,7 @@ def _plan(strategy: str, problem: Problem) -> list:
     if not usable:
         if rejected:
             raise rejected[0]  # the first strategy's reason, as --strategy with its name would give
-        raise StrategyError(f"no strategy applies to learner {problem.learner_name} on {_class_text(C)}")
+        raise StrategyError(f"no strategy applies to learner {problem.learner_name} on {C}")
     small = problem.finite and C.n_concepts * C.n_points <= SMALL
     rest = [u for u in usable if u[0] != "exact"]
     for n, strat in usable:
@@ -449,18 +430,19 @@ def _check_reads(model, name: str, cls) -> None:
     spec = LEARNERS.get(name)
     if spec is not None and spec.needs_class:
         return
-    if isinstance(cls, ConceptClass):
+    if cls.finite:
         points = cls.points[:PROBE_POINTS]
-    elif isinstance(cls, MarginHalfspaces):
-        points = [(cls.R,) + (0,) * (cls.d - 1)]
-    else:
-        points = [(0,) * cls.n, (1,) * cls.n]
+    elif _has_margin(cls):
+        R, _ = cls.facts["margin"]
+        points = [(R,) + (0,) * (cls.facts["d"] - 1)]
+    else:  # {0,1}^n, not listed
+        points = [(0,) * cls.facts["n"], (1,) * cls.facts["n"]]
     probe = copy.deepcopy(model)
     for x in points:
         try:
             probe.learn_one(x, probe.predict_one(x))
         except (ValueError, TypeError, IndexError, KeyError, ArithmeticError) as e:
-            raise StrategyError(f"{name} cannot read the points of {_class_text(cls)} (on {_point_text(x)}: "
+            raise StrategyError(f"{name} cannot read the points of {str(cls)} (on {_point_text(x)}: "
                                 f"{' '.join(str(e).split())}); attack it on a class of its points") from None
 
 
@@ -543,3 +525,8 @@ def _best_verified(candidates, problem, cls, bound, opt_value, stats, t0) -> Att
     stats["seconds"] = round(time.monotonic() - t0, 4)
     return AttackResult(mistakes=w["mistakes"], bound=bound, opt=opt_value, verdict=w["verdict"], witness=w,
                         strategy=sname, exact=bool(found.exact), stats=stats, message=v.message)
+
+
+def _has_margin(cls) -> bool:
+    """Whether ``cls`` is a class of directions with a margin (the geometric strategy's class)."""
+    return "margin" in cls.facts

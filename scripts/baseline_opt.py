@@ -94,7 +94,7 @@ def parse_params(items) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="Naive memoised Opt(C) (the benchmark baseline).")
-    ap.add_argument("family", help="family name for solvers.families.make")
+    ap.add_argument("family", help="family name for solvers.classes.families.make")
     ap.add_argument("params", nargs="*", help="family parameters as k=v")
     ap.add_argument("--time-limit", type=float, default=None, help="seconds before giving up")
     ap.add_argument("--json", action="store_true", help="print a JSON line (value, seconds, sizes)")
@@ -103,7 +103,7 @@ def main(argv=None) -> int:
     root = Path(__file__).resolve().parent.parent
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
-    from solvers.families import make
+    from solvers.classes.families import make
 
     C = make(args.family, **parse_params(args.params))
     t0 = time.perf_counter()

@@ -40,8 +40,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from adversary.attack import attack  # noqa: E402
-from adversary.game import verify_witness  # noqa: E402
-from solvers.families import make  # noqa: E402
+from adversary.referee import verify_witness  # noqa: E402
+from solvers.classes.families import make  # noqa: E402
 
 TARGET_SECONDS = 10.0
 TARGET = ("winnow2", "monotone-disjunctions", {"n": 5, "k": 2})

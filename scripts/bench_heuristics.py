@@ -7,7 +7,7 @@ classes. The exact value comes from ``adversary.strategies.get_strategy("exact")
 strategy is missing, from the brute force below), with its own time limit; a case it does not solve
 in time is listed with its proven lower bound and left out of the score. Each heuristic then runs with
 a time limit (default 20 s) and its best sequence is turned into a witness and re-checked by the
-referee (``adversary.game.verify_witness``). The target: >= 90% of the exact value on every case
+referee (``adversary.referee.verify_witness``). The target: >= 90% of the exact value on every case
 (issue 4). A learner with no finite bound ("unbounded": a cycle with a mistake on it) counts as met
 when the heuristic also finds a verified cycle.
 
@@ -42,10 +42,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from adversary.game import load_class, make_witness, verify_witness  # noqa: E402
+from adversary.referee import load_class, make_witness, verify_witness  # noqa: E402
 from adversary.strategies import get_strategy  # noqa: E402
 from adversary.strategies.base import Found, Problem, StrategyError  # noqa: E402
-from solvers.families import make  # noqa: E402
+from solvers.classes.families import make  # noqa: E402
 from solvers.learners import LEARNERS, make_learner  # noqa: E402
 
 HEURISTICS = ("beam", "mcts", "local")
@@ -108,7 +108,7 @@ def brute_force(problem: Problem, deadline: float) -> Found:
         best = (0, ())
         for j, x in enumerate(C.points):
             p = L.predict_one(x)
-            V0, V1 = C.split(V, j)
+            V0, V1 = C.split_index(V, j)
             for y, Vy in ((0, V0), (1, V1)):
                 if not Vy:
                     continue

@@ -1,6 +1,6 @@
 """Benchmark the exact solver ``solvers.opt.opt`` against the naive baseline, and on a frontier list.
 
-Part 1 (the suite): a fixed list of small instances from ``solvers.families``. Each runs the naive
+Part 1 (the suite): a fixed list of small instances from ``solvers.classes.families``. Each runs the naive
 memoised recursion of ``scripts/baseline_opt.py`` in its own subprocess (time limit per instance,
 default 60 s, and a cap on the total baseline time) and the real ``opt`` in this process. Both must
 agree on Opt whenever both finish: otherwise a ``MISMATCH`` line is printed and the exit status is 1.
@@ -40,8 +40,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from solvers.concept_class import ConceptClass  # noqa: E402
-from solvers.families import make  # noqa: E402
+from solvers.classes import ConceptClass  # noqa: E402
+from solvers.classes.families import make  # noqa: E402
 from solvers.opt import opt  # noqa: E402
 
 BASELINE = Path(__file__).resolve().parent / "baseline_opt.py"

@@ -11,10 +11,9 @@ References
 .. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
 """
 
-from .concept_class import ConceptClass
+from .classes import ConceptClass, families
 from .certificate import MistakeTree, TreeError, verify_tree
 from .opt import OptResult, Solver, opt
 from .learners import SOA
-from . import families
 
 __all__ = ["ConceptClass", "MistakeTree", "TreeError", "verify_tree", "OptResult", "Solver", "opt", "SOA", "families"]

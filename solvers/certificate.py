@@ -39,7 +39,7 @@ class MistakeTree:
 
     Examples
     --------
-    >>> from solvers.concept_class import ConceptClass
+    >>> from solvers.classes import ConceptClass
     >>> C = ConceptClass.from_matrix([[0, 0], [0, 1], [1, 1]])
     >>> t = MistakeTree(1, {"point": 0, "0": None, "1": None}, C)
     >>> t.to_json()

@@ -28,7 +28,7 @@ References
 
 Examples
 --------
->>> from solvers.families import make
+>>> from solvers.classes.families import make
 >>> vc_dimension(make("intervals", N=5))
 (2, 2)
 >>> shattered_set(make("intervals", N=5))
@@ -43,7 +43,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .concept_class import ConceptClass
+from .classes.finite import ConceptClass
 
 __all__ = ["vc_dimension", "shattered_set", "vc_search", "VCResult", "is_shattered"]
 
@@ -198,7 +198,7 @@ def vc_dimension(C: ConceptClass, *, time_limit: float | None = None) -> tuple[i
 
     Examples
     --------
-    >>> from solvers.families import make
+    >>> from solvers.classes.families import make
     >>> vc_dimension(make("thresholds", N=10))
     (1, 1)
     """
@@ -217,7 +217,7 @@ def is_shattered(C: ConceptClass, S) -> bool:
 
     Examples
     --------
-    >>> from solvers.families import make
+    >>> from solvers.classes.families import make
     >>> C = make("intervals", N=3)
     >>> is_shattered(C, [(1,), (3,)]), is_shattered(C, [(1,), (2,), (3,)])
     (True, False)

@@ -53,7 +53,7 @@ def test_baseline_small_cases():
 
 
 def test_baseline_agrees_with_opt_on_random_classes():
-    from solvers.concept_class import ConceptClass
+    from solvers.classes import ConceptClass
     from solvers.opt import opt
 
     rng = np.random.default_rng(0)

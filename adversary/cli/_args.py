@@ -98,10 +98,10 @@ def cap_jobs(jobs: int, *, tasks: int | None = None) -> int:
 
 
 # ---------------------------------------------------------------------------------------- families
-# solvers.families: make(name, **params), FAMILIES (name -> Family), parse_params(name, ["k=v", ...])
+# solvers.classes.families: make(name, **params), FAMILIES (name -> Family), parse_params(name, ["k=v", ...])
 # and describe() (one row per family).
 def families():
-    from solvers import families
+    from solvers.classes import families
 
     return families
 
@@ -160,7 +160,7 @@ BIG_FILE = 10 * 10**6  # class files larger than this (bytes) show progress whil
 def read_class_file(path: str, *, quiet: bool = False):
     """``ConceptClass.from_file(path)`` (its ValueError says what is wrong with the file); a file larger
     than :data:`BIG_FILE` reports its progress on stderr, unless ``quiet``."""
-    from solvers.concept_class import ConceptClass
+    from solvers.classes import ConceptClass
 
     try:
         size = os.path.getsize(path)

@@ -75,7 +75,7 @@ def _margin_value(text: str):
 
 def _attack_class(args):
     """The class of ``attack``: (class object or spec, label)."""
-    from adversary.game import MARGIN_FAMILY, load_class
+    from adversary.referee import MARGIN_FAMILY, load_class
 
     given = list(args.cls or [])
     if args.matrix is not None and given:
@@ -157,8 +157,7 @@ def _witness_json_text(w: dict) -> str:
 # ---------------------------------------------------------------------------------------- run
 def run(args) -> int:
     from adversary.attack import attack
-    from adversary.game import replay, target_words
-    from solvers.concept_class import ConceptClass
+    from adversary.referee import replay, target_words
 
     witness_path, = check_outputs([(args.witness, (".json",), "the witness file", "--witness")],
                                   [(args.matrix, "--matrix")])
@@ -195,10 +194,10 @@ def run(args) -> int:
     else:
         w = r.witness
         learner_text = f"{w['learner']['name']} {params_text(w['learner']['params'])}".strip()
-        if isinstance(C, ConceptClass):
+        if getattr(C, "finite", False):
             label = f"{label} ({C.n_concepts} concepts, {C.n_points} points)"
-        elif hasattr(C, "n_concepts") and hasattr(C, "n"):  # an implicit {0,1}^n class
-            label = f"{label} ({C.n_concepts} concepts, 2^{C.n} points, not listed)"
+        elif getattr(C, "n_concepts", None) is not None:  # an implicit {0,1}^n class
+            label = f"{label} ({C.n_concepts} concepts, 2^{C.facts['n']} points, not listed)"
         how = "the exact worst case" if r.exact and r.verdict != "unbounded" else (
             "a cycle" if r.verdict == "unbounded" else "the best sequence found, not proven worst")
         if stopped == "time limit":

@@ -1,5 +1,5 @@
 """``littlestone families [--json]``: the concept-class families, their parameters, sizes and known
-values (from ``solvers.families.describe()``), and the attack-only margin-halfspaces."""
+values (from ``solvers.classes.families.describe()``), and the attack-only margin-halfspaces."""
 
 from __future__ import annotations
 

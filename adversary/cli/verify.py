@@ -51,7 +51,7 @@ def _verify_tree_file(args, data) -> int:
 
 def _verify_witness_file(args, data) -> int:
     """A witness (adversary.game): replayed from scratch on the class and learner it names."""
-    from adversary.game import verify_witness
+    from adversary.referee import verify_witness
 
     if list(args.target) or args.matrix is not None:
         given = "--matrix" if args.matrix is not None else repr(args.target[0])

@@ -4,8 +4,8 @@ The game is [Rivest94]'s ([Rivest94]): the adversary shows a point x, the learne
 predicts, the adversary reveals a label that leaves some concept consistent. A position is the pair
 (learner, version space V); a *move* is (x, y) with V_x^y non-empty, and it gains a mistake when y
 differs from the prediction. The :class:`Arena` gives the three strategies the same view of it on a
-finite :class:`~solvers.concept_class.ConceptClass` and on an
-:class:`~adversary.implicit.ImplicitFamily` (whose 2^n points are never listed):
+finite :class:`~solvers.classes.finite.ConceptClass` and on an
+:class:`~solvers.classes.implicit.ImplicitFamily` (whose 2^n points are never listed):
 
 * ``split(V, x)``, ``label(c, x)``, ``lowest(V)``, ``members(V)`` -- version spaces as bitsets;
 * ``candidates(V, rng)`` -- the points worth trying: every point of a small domain, otherwise the
@@ -51,9 +51,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from adversary.implicit import ImplicitFamily
-from solvers import families
-from solvers.concept_class import ConceptClass
+from solvers.classes.implicit import ImplicitFamily, has_implicit_form
 
 from .base import Found, Problem, StrategyError
 
@@ -67,10 +65,10 @@ ENUMERATE_UP_TO = 512
 def check_problem(name: str, problem: Problem):
     """The problem's fresh learner; StrategyError (one line) unless the class is finite or implicit
     and the learner can be built for it."""
-    if not isinstance(problem.cls, (ConceptClass, ImplicitFamily)):
+    if problem.cls.n_concepts is None:  # no list of concepts: margin halfspaces
         raise StrategyError(f"{name} searches finite and {{0,1}}^n classes, not {problem.cls}; "
                             "use --strategy geometric on margin-halfspaces")
-    from adversary.game import WitnessError
+    from adversary.referee import WitnessError
 
     try:
         learner = problem.new_learner()
@@ -79,7 +77,7 @@ def check_problem(name: str, problem: Problem):
     from solvers.learners import LEARNERS
 
     spec = LEARNERS.get(problem.learner_name)
-    if isinstance(problem.cls, ConceptClass) and not (spec is not None and spec.needs_class):
+    if problem.cls.finite and not (spec is not None and spec.needs_class):
         # (a learner built from the class reads its points by construction, and may be slow to predict)
         probe = copy.deepcopy(learner)
         try:
@@ -128,12 +126,12 @@ class Arena:
     def __init__(self, cls, *, candidates: int = 48):
         self.cls = cls
         self.count = candidates
-        self.implicit = cls if isinstance(cls, ImplicitFamily) else None
+        self.implicit = None if cls.finite else cls  # its points come from cls.proposals
         self.all_points = None
         self._index = None
         self.n_bits = None  # n when every 0/1 vector of length n is a point (sharpen applies)
-        if isinstance(cls, ImplicitFamily):
-            self.n_bits = cls.n
+        if not cls.finite:
+            self.n_bits = cls.facts["n"]
         else:
             self._index = {p: j for j, p in enumerate(cls.points)}
             lengths = {len(p) for p in cls.points}
@@ -143,7 +141,7 @@ class Arena:
                     self.n_bits = n
             if cls.n_points <= ENUMERATE_UP_TO:
                 self.all_points = list(cls.points)
-            elif cls.family in families.LITERAL_FAMILIES and self.n_bits is not None:
+            elif has_implicit_form(cls.family) and self.n_bits is not None:
                 try:  # the same concepts in the same order: its proposals are points of this domain
                     self.implicit = ImplicitFamily(cls.family, cls.params)
                 except ValueError:
@@ -159,7 +157,7 @@ class Arena:
 
     def split(self, V: int, x) -> tuple[int, int]:
         if self._index is not None:
-            return self.cls.split(V, self._index[x])
+            return self.cls.split_index(V, self._index[x])
         return self.cls.split(V, x)
 
     def label(self, c: int, x) -> int:
@@ -179,7 +177,7 @@ class Arena:
         size = V.bit_count()
         if size == 1:
             return self.lowest(V)
-        if isinstance(self.cls, ImplicitFamily):
+        if not self.cls.finite:
             ms = self.cls.members(V)
             return int(ms[rng.integers(len(ms))])
         ms = self.cls.concepts_of(V)

@@ -7,7 +7,7 @@ the learner err as often as possible. It is given a :class:`Problem` (which lear
 and returns a :class:`Found` (a sequence, the mistakes it forces, and a target that labels it).
 
 Strategies never report anything the referee has not replayed: :func:`adversary.attack.attack` turns every
-``Found`` into a witness and re-checks it with :func:`adversary.game.verify_witness` before it reaches
+``Found`` into a witness and re-checks it with :func:`adversary.referee.verify_witness` before it reaches
 the user. A strategy may therefore be heuristic, but it must be honest about ``exact`` (True only
 when the value is the proven worst case over all sequences) and about ``cycle``.
 
@@ -43,7 +43,7 @@ class Problem:
     learner_name, learner_params : str, dict
         The learner as the registry knows it (``solvers.learners.make_learner``); the witness
         records exactly these, and the referee rebuilds the learner from them.
-    cls : ConceptClass or MarginHalfspaces or other class object of :mod:`adversary.game`
+    cls : a class of :mod:`solvers.classes` (the class protocol)
         The class the labels must stay consistent with.
     class_spec : dict
         The witness's ``"class"`` entry for ``cls``.
@@ -63,15 +63,14 @@ class Problem:
 
     def new_learner(self):
         """A fresh learner, built by name exactly as the referee will build it."""
-        from adversary.game import build_learner
+        from adversary.referee import build_learner
 
         return build_learner(self.learner_name, self.learner_params, self.cls)
 
     @property
     def finite(self) -> bool:
-        from solvers.concept_class import ConceptClass
-
-        return isinstance(self.cls, ConceptClass)
+        """Whether the class lists its points (``cls.finite``)."""
+        return self.cls.finite
 
 
 @dataclass

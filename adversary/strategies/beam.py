@@ -27,7 +27,7 @@ References
 Examples
 --------
 >>> from adversary.strategies.base import Problem
->>> from solvers.families import make
+>>> from solvers.classes.families import make
 >>> C = make("monotone-disjunctions", n=3, k=1)
 >>> found = BeamStrategy(max_width=16).run(Problem("halving", {}, C, {}, seed=0))
 >>> found.mistakes              # floor(log2 4): Halving's worst case on 4 concepts

@@ -108,9 +108,7 @@ class _Cycle(Exception):
 
 def _not_enumerated(strategy: str, cls) -> str:
     """Why ``strategy`` cannot play on a class whose domain is not listed point by point."""
-    from adversary.game import MarginHalfspaces
-
-    if isinstance(cls, MarginHalfspaces):
+    if cls.n_concepts is None:  # margin halfspaces: no list of concepts either
         return (f"strategy {strategy} needs a finite class, not {cls}; "
                 "use --strategy geometric (or auto) on margin-halfspaces")
     return (f"strategy {strategy} needs a finite class with its points listed, and {cls} is too large "
@@ -151,7 +149,7 @@ class ExactStrategy(Strategy):
     --------
     Halving on thresholds over 7 points: the adversary forces floor(log2 8) = 3 mistakes.
 
-    >>> from solvers.families import make
+    >>> from solvers.classes.families import make
     >>> C = make("thresholds", N=7)
     >>> found = STRATEGY.run(Problem("halving", {}, C, {"family": "thresholds", "params": {"N": 7}}))
     >>> found.mistakes, found.exact, len(found.sequence)
@@ -438,7 +436,7 @@ class _Search(_Learners):
         V = self.C.full
         seq = []
         for j, y in moves:
-            V0, V1 = self.C.split(V, j)
+            V0, V1 = self.C.split_index(V, j)
             V = V1 if y else V0
             seq.append((self.points[j], y))
         return seq, (V & -V).bit_length() - 1
@@ -597,7 +595,7 @@ class _TargetSearch(_Learners):
     def _version_space(self, moves: list) -> int:
         V = self.C.full
         for j, y in moves:
-            V = self.C.split(V, j)[y]
+            V = self.C.split_index(V, j)[y]
         return V
 
     def _offer(self, mistakes: int, suffix=None) -> None:

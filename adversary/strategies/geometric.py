@@ -1,6 +1,6 @@
 """The geometric adversary: the Perceptron on margin halfspaces in R^d, pushed to R^2/gamma^2 mistakes.
 
-The class ([Mehta], section 3; :class:`adversary.game.MarginHalfspaces`):
+The class ([Mehta], section 3; :class:`solvers.classes.margin.MarginHalfspaces`):
 a unit vector w*, points with |x| <= R and margin y <w*, x> >= gamma (y in {-1, +1}). Theorem 2 of
 [Mehta] bounds the Perceptron by R^2/gamma^2 mistakes: |w_m|^2 <= m R^2 (claim 1) and
 <w*, w_m> >= gamma m (claim 2). The adversary here picks w* and the points.
@@ -52,7 +52,7 @@ References
 
 Examples
 --------
->>> from adversary.game import load_class, make_witness, verify_witness
+>>> from adversary.referee import load_class, make_witness, verify_witness
 >>> spec = {"family": "margin-halfspaces", "params": {"d": 4, "gamma": "1/2"}}
 >>> H = load_class(spec)
 >>> found = STRATEGY.run(Problem("perceptron", {"d": 4}, H, spec))
@@ -320,12 +320,10 @@ class GeometricStrategy(Strategy):
                "sequence or spiral), an interval DP for d = 2")
 
     def check(self, problem: Problem) -> None:
-        from adversary.game import MarginHalfspaces
-
         if _convention(problem.learner_name) is None:
             raise StrategyError(f"strategy geometric attacks the Perceptron ({', '.join(_conventions())}), "
                                 f"not {problem.learner_name}; use exact, tree, beam, mcts or local")
-        if not isinstance(problem.cls, MarginHalfspaces):
+        if "margin" not in problem.cls.facts:
             raise StrategyError(f"strategy geometric plays on margin-halfspaces d gamma [R], not {problem.cls}; "
                                 "use exact, tree, beam, mcts or local on a finite class")
         d = problem.cls.d
@@ -415,7 +413,7 @@ class GeometricStrategy(Strategy):
 
     # ---------------------------------------------------------------------------------------------------
     def _found(self, problem, play, target, m, margin, stats, t0, progress=None) -> Found:
-        from adversary.game import WitnessError, check_realizable
+        from adversary.referee import WitnessError, check_realizable
 
         sequence = [] if play is None else play.sequence
         mistakes = len(sequence)  # every move played was a mistake (``_Play.move``)

@@ -30,7 +30,7 @@ References
 Examples
 --------
 >>> from adversary.strategies.base import Problem
->>> from solvers.families import make
+>>> from solvers.classes.families import make
 >>> found = LocalStrategy(evaluations=300).run(Problem("winnow1", {}, make("monotone-disjunctions", n=4, k=2), {}))
 >>> found.mistakes, found.target is not None
 (5, True)

@@ -36,7 +36,7 @@ References
 Examples
 --------
 >>> from adversary.strategies.base import Problem
->>> from solvers.families import make
+>>> from solvers.classes.families import make
 >>> found = MctsStrategy(iterations=200).run(Problem("winnow2", {}, make("monotone-disjunctions", n=3, k=1), {}))
 >>> found.mistakes, found.exact
 (3, False)

@@ -18,7 +18,7 @@ References
 
 Examples
 --------
->>> from solvers.families import make
+>>> from solvers.classes.families import make
 >>> C = make("thresholds", N=7)
 >>> found = STRATEGY.run(Problem("con", {}, C, {"family": "thresholds", "params": {"N": 7}}))
 >>> found.mistakes >= 3, found.stats["tree_depth"]
@@ -87,7 +87,7 @@ class TreeStrategy(Strategy):
             x = C.points[j]
             p = learner.predict_one(x)
             learner.learn_one(x, y)
-            V0, V1 = C.split(V, j)
+            V0, V1 = C.split_index(V, j)
             V = V1 if y else V0
             seq.append((x, y))
             mistakes += int(p) != y
@@ -105,7 +105,7 @@ class TreeStrategy(Strategy):
             while self.extend and extra < C.n_points and time_left(deadline) > 0:
                 for j in range(C.n_points):
                     p = int(learner.predict_one(C.points[j]))
-                    V0, V1 = C.split(V, j)
+                    V0, V1 = C.split_index(V, j)
                     if V1 if p == 0 else V0:  # the contrary label 1 - p is realizable: a sure mistake
                         play(j, 1 - p)
                         extra += 1

@@ -239,7 +239,7 @@ def make_learner(name: str, params: dict | None = None, C=None):
 
     Examples
     --------
-    >>> from solvers.families import make
+    >>> from solvers.classes.families import make
     >>> C = make("monotone-disjunctions", n=3, k=1)
     >>> make_learner("winnow1", {}, C).get_params()          # n taken from the class's points
     {'n': 3}
@@ -250,7 +250,7 @@ def make_learner(name: str, params: dict | None = None, C=None):
     ...
     ValueError: halving is built from a concept class; give one (the CLI's --class FAMILY k=v ... or --matrix FILE)
     """
-    from ..concept_class import ConceptClass
+    from ..classes.finite import ConceptClass
 
     spec = _spec(name)
     if params is None:

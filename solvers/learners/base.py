@@ -65,6 +65,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from ..numbers import as_rational
 from ..seeds import SEEDS, check_citation, cite
 
 __all__ = [
@@ -274,7 +275,7 @@ class VersionSpaceLearner(OnlineLearner):
     needs_class = True
 
     def __init__(self, C):
-        from ..concept_class import ConceptClass
+        from ..classes.finite import ConceptClass
 
         if not isinstance(C, ConceptClass):
             raise ValueError(f"{self.name} is built from a ConceptClass, not {type(C).__name__}; pass a class")
@@ -286,7 +287,7 @@ class VersionSpaceLearner(OnlineLearner):
 
     def learn_one(self, x, y) -> None:
         y = check_label(y)
-        V0, V1 = self.C.split(self.V, self._column(x))
+        V0, V1 = self.C.split_index(self.V, self._column(x))
         V = V1 if y else V0
         if not V:
             raise ValueError(
@@ -323,44 +324,16 @@ def class_facts(cls) -> dict:
     most k variables), ``or_of_literals`` k (an OR of at most k literals), ``monotone_and`` k (an AND of
     at most k variables), ``k_of_r`` (k, r) ("at least k of some r variables"), ``margin`` (R, gamma).
 
-    >>> from solvers.families import make
+    >>> from solvers.classes.families import make
     >>> class_facts(make("k-of-r", n=4, r=2, k=1))["monotone_or"]
     2
     """
-    # TEMPORARY: computed from today's family names and parameters; replaced by
-    # ``return dict(getattr(cls, "facts", {}) or {})`` when the classes protocol (cls.facts) lands.
-    family = getattr(cls, "family", None)
-    if family == "margin-halfspaces":
-        return {"d": cls.d, "margin": (Fraction(cls.R), Fraction(cls.gamma))}
-    params = dict(getattr(cls, "params", None) or {})
-    facts: dict = {}
-    if family is None:
-        return facts
-    if "n" in params:
-        facts["n"] = params["n"]
-    if family == "monotone-disjunctions":
-        k = params.get("k", params.get("n"))
-        facts["monotone_or"] = facts["or_of_literals"] = k
-    elif family == "disjunctions":
-        facts["or_of_literals"] = params.get("k", params.get("n"))
-    elif family == "monotone-conjunctions":
-        facts["monotone_and"] = params["n"]
-    elif family == "k-of-r":
-        facts["k_of_r"] = (params["k"], params["r"])
-        if params["k"] == 1:  # at least 1 of r variables: an OR of exactly r variables
-            facts["monotone_or"] = facts["or_of_literals"] = params["r"]
-    return facts
+    return dict(getattr(cls, "facts", None) or {})
 
 
 def class_text(cls) -> str:
     """The class as the bounds' texts name it: ``monotone-disjunctions n=4 k=2``, ``the matrix class (...)``."""
-    # TEMPORARY: as adversary.game._class_text; replaced by the classes protocol's text when it lands.
-    family, params = getattr(cls, "family", None), getattr(cls, "params", None)
-    if not hasattr(cls, "n_concepts") or not hasattr(cls, "matrix"):  # margin halfspaces, implicit families
-        return str(cls)
-    if family is not None:
-        return f"{family} {' '.join(f'{k}={v}' for k, v in (params or {}).items())}".strip()
-    return f"the matrix class ({cls.n_concepts} concepts x {cls.n_points} points)"
+    return str(cls)
 
 
 # ---------------------------------------------------------------------------------------- helpers
@@ -444,28 +417,6 @@ def as_int(value, name: str, who: str, *, low: int | None = None, high: int | No
     if high is not None and v > high:
         raise ValueError(f"{who}: {name} must be at most {high}, got {v}; give {name} <= {high}")
     return v
-
-
-def as_rational(value, name: str, who: str) -> Fraction:
-    """An exact rational parameter: an int, a Fraction, a string ("3/2", "0.5") or a float (read as the
-    decimal it prints as, so 0.1 means 1/10)."""
-    v = value
-    if isinstance(v, (bool, np.bool_)):
-        raise ValueError(f"{who}: {name} must be a number, got {value!r}; write e.g. {name}=3/2")
-    if isinstance(v, (int, np.integer)):
-        return Fraction(int(v))
-    if isinstance(v, Fraction):
-        return v
-    if isinstance(v, (float, np.floating)):
-        if not math.isfinite(v):
-            raise ValueError(f"{who}: {name} must be finite, got {value!r}")
-        return Fraction(repr(float(v)))
-    if isinstance(v, str):
-        try:
-            return Fraction(v.strip())
-        except (ValueError, ZeroDivisionError):
-            raise ValueError(f"{who}: {name} must be a number such as 2, 1.5 or 3/2, got {value!r}") from None
-    raise ValueError(f"{who}: {name} must be a number, got {value!r}; write e.g. {name}=3/2")
 
 
 def as_bool(value, name: str, who: str) -> bool:

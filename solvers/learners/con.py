@@ -32,7 +32,7 @@ class CON(VersionSpaceLearner):
 
     Examples
     --------
-    >>> from solvers.concept_class import ConceptClass
+    >>> from solvers.classes import ConceptClass
     >>> C = ConceptClass.from_matrix([[1, 0], [0, 1], [0, 0]])
     >>> L = CON(C)
     >>> L.predict_one((0,)), L.predict_one((1,))    # both with concept 0 = [1, 0]

@@ -35,7 +35,7 @@ class Halving(VersionSpaceLearner):
 
     Examples
     --------
-    >>> from solvers.concept_class import ConceptClass
+    >>> from solvers.classes import ConceptClass
     >>> C = ConceptClass.from_matrix([[0, 0], [0, 1], [1, 1]])
     >>> L = Halving(C)
     >>> L.predict_one((0,))     # one concept says 1, two say 0

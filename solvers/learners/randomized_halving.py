@@ -49,7 +49,7 @@ class RandomizedHalving(VersionSpaceLearner):
 
     Examples
     --------
-    >>> from solvers.concept_class import ConceptClass
+    >>> from solvers.classes import ConceptClass
     >>> C = ConceptClass.from_matrix([[0, 0], [0, 1], [1, 1]])
     >>> L = RandomizedHalving(C, seed=1)
     >>> L.predict_one((0,)) in (0, 1)

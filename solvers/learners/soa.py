@@ -14,7 +14,7 @@ References
 
 from __future__ import annotations
 
-from ..concept_class import ConceptClass
+from ..classes.finite import ConceptClass
 from ..opt.search import Solver
 from .base import Bound, VersionSpaceLearner, check_label, cite
 
@@ -38,7 +38,7 @@ class SOA(VersionSpaceLearner):
 
     Examples
     --------
-    >>> from solvers.families import make
+    >>> from solvers.classes.families import make
     >>> learner = SOA(make("thresholds", N=7))
     >>> learner.predict_one((4,))
     1
@@ -85,7 +85,7 @@ class SOA(VersionSpaceLearner):
     def predict_one(self, x) -> int:
         """1 iff Opt(V_x^1) >= Opt(V_x^0) (Opt of the empty set is -1)."""
         j = self._column(x)
-        V0, V1 = self.C.split(self.V, j)
+        V0, V1 = self.C.split_index(self.V, j)
         if not V1:
             return 0
         if not V0:

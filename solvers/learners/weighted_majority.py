@@ -38,7 +38,7 @@ class _Experts(OnlineLearner):
     bound_params = ("m",)
 
     def __init__(self, experts, beta=Fraction(1, 2)):
-        from ..concept_class import ConceptClass
+        from ..classes.finite import ConceptClass
 
         who = self.name
         if isinstance(experts, ConceptClass):

@@ -13,7 +13,7 @@ References
 
 Examples
 --------
->>> from solvers.families import make
+>>> from solvers.classes.families import make
 >>> r = opt(make("thresholds", N=7))
 >>> r.value, r.lower, r.upper
 (3, 3, 3)
@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..certificate import MistakeTree
-from ..concept_class import ConceptClass
+from ..classes.finite import ConceptClass
 from .parallel import solve_root_parallel
 from .search import SearchStop, Solver
 from .subcube import MAX_TABLE_POINTS, TableStop

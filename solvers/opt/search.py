@@ -34,7 +34,7 @@ References
 
 Examples
 --------
->>> from solvers.families import make
+>>> from solvers.classes.families import make
 >>> S = Solver(make("thresholds", N=7))
 >>> S.value(), S.value(0b111)    # Opt(C), and Opt of the version space {the first three thresholds}
 (3, 1)
@@ -49,7 +49,7 @@ from typing import Callable
 import numpy as np
 
 from ..certificate import ProofTooLarge
-from ..concept_class import ConceptClass
+from ..classes.finite import ConceptClass
 from .subcube import SubcubeTable
 
 __all__ = ["Solver", "SearchStop", "default_memo_bytes", "physical_memory"]

@@ -53,7 +53,7 @@ class SubcubeTable:
 
     Examples
     --------
-    >>> from solvers.families import make
+    >>> from solvers.classes.families import make
     >>> T = SubcubeTable(make("thresholds", N=7), range(7)).fill()
     >>> T.value(), T.value(T.child(T.root, 3, 0))    # Opt(C), and Opt once point 3 is labelled 0
     (3, 2)

@@ -16,11 +16,11 @@ import pytest
 
 import adversary.strategies as strategies_module
 from adversary.attack import AttackError, AttackResult, attack, bound_for
-from adversary.game import load_class, verify_witness
+from adversary.referee import load_class, verify_witness
 from adversary.strategies import STRATEGY_NAMES, get_strategy
 from adversary.strategies.base import Found, StrategyError
-from solvers.concept_class import ConceptClass
-from solvers.families import make
+from solvers.classes import ConceptClass
+from solvers.classes.families import make
 from solvers.learners import Bound, make_learner
 from solvers.seeds import cite
 from solvers.learners.winnow import Winnow2

@@ -19,12 +19,12 @@ import math
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from adversary.game import make_witness, verify_witness
+from adversary.referee import make_witness, verify_witness
 from adversary.strategies import get_strategy
 from adversary.strategies.base import Found, Problem, StrategyError
 from adversary.strategies.exact import ExactStrategy
-from solvers.concept_class import ConceptClass
-from solvers.families import make
+from solvers.classes import ConceptClass
+from solvers.classes.families import make
 from solvers.learners import make_learner
 from solvers.learners.base import Bound, VersionSpaceLearner, cite
 
@@ -270,7 +270,7 @@ def test_randomized_learners_are_refused():
 
 
 def test_margin_halfspaces_are_refused():
-    from adversary.game import load_class
+    from adversary.referee import load_class
 
     H = load_class({"family": "margin-halfspaces", "params": {"d": 2, "gamma": 0.5}})
     with pytest.raises(StrategyError, match="finite class"):

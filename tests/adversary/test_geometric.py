@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adversary.game import load_class, make_witness, verify_witness
+from adversary.referee import load_class, make_witness, verify_witness
 from adversary.strategies.base import Problem, StrategyError
 from adversary.strategies.geometric import CONVENTIONS, STRATEGY, _dp_sets
-from solvers.families import make
+from solvers.classes.families import make
 
 LEARNERS = ["perceptron", "sklearn-perceptron"]
 

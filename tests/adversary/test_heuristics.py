@@ -12,12 +12,12 @@ import time
 
 import pytest
 
-from adversary.game import load_class, make_witness, replay, verify_witness
+from adversary.referee import load_class, make_witness, replay, verify_witness
 from adversary.strategies.base import Problem, StrategyError
 from adversary.strategies.beam import BeamStrategy
 from adversary.strategies.local import LocalStrategy
 from adversary.strategies.mcts import MctsStrategy
-from solvers.families import make
+from solvers.classes.families import make
 
 from ..solvers.brute import adversary_brute
 

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from adversary.attack import attack
-from adversary.game import make_witness, verify_witness
+from adversary.referee import make_witness, verify_witness
 from adversary.strategies import get_strategy
 from adversary.strategies.base import Problem, StrategyError
 from adversary.strategies.tree import TreeStrategy
-from solvers.concept_class import ConceptClass
-from solvers.families import make
+from solvers.classes import ConceptClass
+from solvers.classes.families import make
 from solvers.learners import LEARNERS, make_learner
 from solvers.opt import opt
 

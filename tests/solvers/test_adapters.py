@@ -48,7 +48,7 @@ def play(L, stream):
 
 # ---------------------------------------------------------------------------------------- without the libraries
 def test_importing_the_registry_imports_neither_library():
-    code = "import sys, solvers.learners, adversary.game; print('sklearn' in sys.modules, 'river' in sys.modules)"
+    code = "import sys, solvers.learners, adversary.referee, adversary.game; print('sklearn' in sys.modules, 'river' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
 

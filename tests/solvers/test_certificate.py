@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solvers.certificate import MistakeTree, TreeError, load_tree, verify_tree
-from solvers.concept_class import ConceptClass
-from solvers.families import make
+from solvers.classes import ConceptClass
+from solvers.classes.families import make
 from solvers.opt import opt
 
 from .brute import matrices, opt_brute, tree_ok_brute
@@ -169,7 +169,7 @@ def test_same_point_twice_on_a_path():
 
 
 def test_unrealised_path_in_thresholds():
-    # points 1..3, concepts x >= t for t = 1..4 (built here, independent of families.py)
+    # points 1..3, concepts x >= t for t = 1..4 (built here, independent of the families registry)
     C = ConceptClass.from_matrix([[int(x >= t) for x in (1, 2, 3)] for t in range(1, 5)], points=[1, 2, 3])
     # x=3 labelled 0 then x=1 labelled 1 is realised by no threshold
     t = {"depth": 2, "root": {"point": 2, "0": {"point": 0, "0": None, "1": None},

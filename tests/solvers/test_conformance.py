@@ -17,11 +17,13 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+
+from solvers.classes.spec import load_class
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvers.concept_class import ConceptClass
-from solvers.families import make
+from solvers.classes import ConceptClass
+from solvers.classes.families import make
 from solvers.seeds import is_citation
 from solvers.learners import (
     CON,
@@ -294,9 +296,7 @@ def check_randomized(spec):
 
 
 # ---------------------------------------------------------------------------------------- bound_on
-MARGIN = type("Margin", (), {"family": "margin-halfspaces", "d": 4, "R": Fraction(2), "gamma": Fraction(1, 2),
-                             "params": {"d": 4, "gamma": "1/2", "R": 2},
-                             "__str__": lambda self: "margin-halfspaces d=4 gamma=1/2 R=2"})()
+MARGIN = load_class({"family": "margin-halfspaces", "params": {"d": 4, "gamma": "1/2", "R": 2}})
 ON = {  # the classes on which each learner's bound_on states a finite bound (besides its own class)
     "conjunction-elimination": ["monotone-conjunctions"],
     "elim": ["monotone-disjunctions", "disjunctions", "k-of-r-1"],

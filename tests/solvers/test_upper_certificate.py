@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from solvers import ConceptClass, opt
 from solvers.certificate import ProofTooLarge, TreeError, verify_upper
-from solvers.families import make
+from solvers.classes.families import make
 
 from .brute import matrices, opt_brute
 

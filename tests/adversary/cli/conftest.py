@@ -18,7 +18,7 @@ def hard_npy(tmp_path_factory):
 @pytest.fixture
 def hard_matrix(tmp_path):
     """A class that takes minutes: an output error must come before any of it."""
-    from solvers.families import make
+    from solvers.classes.families import make
 
     path = tmp_path / "hard.json"
     path.write_text(json.dumps({"matrix": make("monotone-disjunctions", n=12, k=5).matrix.astype(int).tolist()}))

@@ -134,7 +134,7 @@ def test_reading_a_large_class_file_shows_progress_unless_quiet(tmp_path, capsys
 
 def test_progress_callback_of_from_file(tmp_path):
     """from_file reports (bytes so far, size) for .csv and .json, ending at the size."""
-    from solvers.concept_class import ConceptClass
+    from solvers.classes import ConceptClass
 
     p = big_csv(tmp_path / "big.csv", mb=3)
     q = tmp_path / "big.json"

@@ -41,7 +41,7 @@ def test_attack_json(capsys):
     assert {"mistakes", "bound", "verdict", "opt", "witness"} <= set(r)
     assert (r["mistakes"], r["opt"], r["verdict"], r["strategy"], r["exact"]) == (3, 3, "tight", "exact", True)
     assert r["bound"] == {"value": 3, "formula": "floor(log2 |C|)", "source": cite("OnlineAlgs", 'slide "HAL - halving algorithm"')}
-    from adversary.game import verify_witness
+    from adversary.referee import verify_witness
 
     assert verify_witness(r["witness"]).ok
 
@@ -195,7 +195,7 @@ def test_attack_ctrl_c_prints_the_best_verified_sequence(tmp_path):
     assert "Traceback" not in err
     r = json.loads(out)
     assert r["stats"]["stopped"] == "interrupted" and r["mistakes"] >= 1
-    from adversary.game import verify_witness
+    from adversary.referee import verify_witness
 
     assert verify_witness(r["witness"]).ok
 
@@ -212,7 +212,7 @@ def test_attack_time_limit_holds_for_geometric_in_high_dimension():
     out = json.loads(r.stdout)
     assert out["strategy"] == "geometric" and out["stats"]["stopped"] == "time limit" and not out["exact"]
     assert 1 <= out["mistakes"] < 10_000 and out["verdict"] == "below"
-    from adversary.game import verify_witness
+    from adversary.referee import verify_witness
 
     v = verify_witness(out["witness"])
     assert v.ok and v.mistakes == out["mistakes"], v.message

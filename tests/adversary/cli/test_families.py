@@ -7,7 +7,7 @@ from .checks import one_error_line, run
 
 
 def test_families_lists_every_family(capsys):
-    from solvers import families
+    from solvers.classes import families
 
     code, out, err = run(capsys, "families")
     assert code == 0 and err == ""
@@ -19,7 +19,7 @@ def test_families_lists_every_family(capsys):
 
 
 def test_families_json(capsys):
-    from solvers import families
+    from solvers.classes import families
 
     code, out, _ = run(capsys, "families", "--json")
     assert code == 0

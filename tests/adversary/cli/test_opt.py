@@ -145,7 +145,7 @@ def test_ctrl_c_prints_bounds_writes_tree_exits_130(tmp_path, hard_npy):
 # ------------------------------------------------------------------------------------------ --memory
 def test_small_memory_evicts_and_still_solves(capsys):
     """intervals N=100: about 20,000 memo entries when the memo is free; 1 MB holds fewer than 2,000."""
-    from solvers.families import make
+    from solvers.classes.families import make
     from solvers.opt import opt
 
     assert main(["opt", "intervals", "N=100", "--memory", "0.001", "--json", "--quiet"]) == 0

@@ -144,7 +144,7 @@ def test_table_time_limit_bounds_the_whole_cell(capsys):
 
 
 def test_vc_search_honours_its_time_limit():
-    from solvers.families import make
+    from solvers.classes.families import make
     from solvers.vc import vc_search
 
     C = make("parities", n=12)  # one node of the search examines thousands of pattern classes
@@ -157,7 +157,7 @@ def test_vc_search_honours_its_time_limit():
 
 def test_vc_search_ctrl_c_returns_bounds(monkeypatch):
     from solvers import vc
-    from solvers.families import make
+    from solvers.classes.families import make
 
     calls = {"n": 0}
     real = vc.time.monotonic

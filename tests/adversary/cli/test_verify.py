@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from adversary.cli import main
-from adversary.game import target_words
+from adversary.referee import target_words
 
 from .checks import assert_one_clean_line, assert_usage_error, nested, run, run_cli
 
@@ -44,7 +44,7 @@ def test_tampered_proof_fails_in_one_line(tmp_path, capsys):
 # ------------------------------------------------------------------------------------------ witnesses
 @pytest.fixture
 def witness_file(tmp_path):
-    from adversary.game import make_witness
+    from adversary.referee import make_witness
 
     points = [(1, 1, 1, 1), (0, 1, 0, 1), (1, 0, 0, 0), (0, 0, 1, 0), (0, 1, 0, 0), (0, 0, 0, 1)]
     seq = [{"x": list(p), "y": int(p[0] or p[2])} for p in points]

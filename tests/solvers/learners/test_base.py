@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from solvers.concept_class import ConceptClass
+from solvers.classes import ConceptClass
 from solvers.learners import CON, SOA, Halving, RandomizedHalving
 from tests.oracles import realizable
 

@@ -7,7 +7,7 @@ References
 
 from __future__ import annotations
 
-from solvers.concept_class import ConceptClass
+from solvers.classes import ConceptClass
 from solvers.learners import CON
 
 

@@ -15,7 +15,7 @@ from fractions import Fraction as F
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvers.concept_class import ConceptClass
+from solvers.classes import ConceptClass
 from solvers.learners import CON, Bound, Halving
 from solvers.seeds import cite
 from tests.oracles import matrices, realizable, RefVersionSpace

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvers.concept_class import ConceptClass
+from solvers.classes import ConceptClass
 from solvers.learners import RandomizedHalving
 from tests.oracles import matrices, realizable
 

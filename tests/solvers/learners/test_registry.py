@@ -16,7 +16,7 @@ import math
 import pytest
 
 from adversary.attack import attack, bound_for
-from solvers.families import make
+from solvers.classes.families import make
 from solvers.learners import LEARNERS, Bound, describe, make_learner, register, unregister
 from solvers.learners.base import OnlineLearner, check_label, cite
 from tests.solvers.test_conformance import conformance

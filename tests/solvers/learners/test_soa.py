@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvers.concept_class import ConceptClass
-from solvers.families import make
+from solvers.classes import ConceptClass
+from solvers.classes.families import make
 from solvers.opt import Solver, opt
 from solvers.learners import SOA
 
@@ -104,7 +104,7 @@ def test_rule_not_majority():
 
 @pytest.mark.parametrize("orientation", ["x>=t", "x<=t"])
 def test_thresholds_by_hand(orientation):
-    """Thresholds on points 1..7, built here in both orientations (independent of families.py)."""
+    """Thresholds on points 1..7, built here in both orientations (independent of the families registry)."""
     if orientation == "x>=t":
         rows = [[int(x >= t) for x in range(1, 8)] for t in range(1, 9)]
     else:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from solvers.certificate import verify_tree
-from solvers.concept_class import ConceptClass
+from solvers.classes import ConceptClass
 from solvers.opt import OptResult
 
 from ...oracles import tree_ok_brute

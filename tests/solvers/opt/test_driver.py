@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solvers.certificate import verify_tree
-from solvers.concept_class import ConceptClass
-from solvers.families import make
+from solvers.classes import ConceptClass
+from solvers.classes.families import make
 from solvers.opt import ENGINES, Solver, opt
 
 from ...oracles import matrices, opt_brute, rows_of, sparse_rows, tree_ok_brute, vc_brute

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from solvers.concept_class import ConceptClass
-from solvers.families import make
+from solvers.classes import ConceptClass
+from solvers.classes.families import make
 from solvers.opt import opt
 
 from ...oracles import opt_brute, sparse_rows

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvers.concept_class import ConceptClass
+from solvers.classes import ConceptClass
 from solvers.opt import MAX_TABLE_POINTS, Solver, SubcubeTable, TableStop, opt
 
 from ...oracles import matrices, opt_brute, opt_of, rows_of, sparse_rows, split_rows

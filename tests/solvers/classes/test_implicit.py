@@ -5,10 +5,11 @@ import itertools
 import numpy as np
 import pytest
 
-from adversary.game import Game, WitnessError, load_class, make_witness, play, replay, verify_witness
-from adversary.implicit import IMPLICIT_ABOVE, ImplicitFamily, prefers_implicit
-from solvers.concept_class import ConceptClass
-from solvers.families import LITERAL_FAMILIES, literal_form, make
+from adversary.game import Game, play
+from adversary.referee import WitnessError, load_class, make_witness, replay, verify_witness
+from solvers.classes.implicit import IMPLICIT_ABOVE, ImplicitFamily, prefers_implicit
+from solvers.classes import ConceptClass
+from solvers.classes.families import LITERAL_FAMILIES, literal_form, make
 
 SMALL = (
     [("monotone-disjunctions", {"n": n, "k": k}) for n in range(1, 6) for k in range(0, n + 1)]

@@ -1,6 +1,6 @@
 """A family's concept in words means what its row of the matrix says, checked by reading the words here.
 
-The reader below is independent of solvers.families: it parses the words and evaluates them on every
+The reader below is independent of solvers.classes.families: it parses the words and evaluates them on every
 point of the class, and the result must be the concept's row.
 """
 
@@ -9,10 +9,10 @@ import re
 import numpy as np
 import pytest
 
-from adversary.game import load_class, target_words
-from adversary.implicit import ImplicitFamily
-from solvers.concept_class import ConceptClass
-from solvers.families import concept_text, make
+from adversary.referee import load_class, target_words
+from solvers.classes.implicit import ImplicitFamily
+from solvers.classes import ConceptClass
+from solvers.classes.families import concept_text, make
 
 
 def _literal(text: str, x) -> int:

@@ -1,10 +1,12 @@
-"""Concept classes: finite sets of 0/1 functions on a finite domain.
+"""Finite concept classes: finite sets of 0/1 functions on a finite domain, listed point by point.
 
 A concept class C is stored as a boolean matrix of shape (concepts, points): ``matrix[c, j]`` is the
 label concept ``c`` gives to point ``j``. [Rivest94] calls the set of concepts
 consistent with the examples so far the *version space*; here a version space is an integer bitset over
-concept indices (bit ``c`` set when concept ``c`` is still consistent), and ``split(V, j)`` gives the two
-version spaces (V_x^0, V_x^1) that the two possible labels of point ``j`` leave.
+concept indices (bit ``c`` set when concept ``c`` is still consistent), and ``split(V, x)`` gives the two
+version spaces (V_x^0, V_x^1) that the two possible labels of point ``x`` leave (``split_index(V, j)``
+for the point of column ``j``, in the solvers' hot loops). :class:`ConceptClass` implements the class
+protocol of :mod:`solvers.classes.protocol`.
 
 A class is a *set* of functions: duplicate rows are merged on construction, keeping the first
 occurrence, so ``len(C)`` is the number of distinct functions.
@@ -20,11 +22,13 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from types import MappingProxyType
 from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
-from ._jsontext import loads
+from .._jsontext import loads
+from ..numbers import point_text
 
 __all__ = ["ConceptClass"]
 
@@ -59,7 +63,12 @@ class ConceptClass:
     names : sequence of str, optional
         A name for each concept (before duplicate merging).
     family, params : provenance, optional
-        The family and parameters the class was made from (see :mod:`solvers.families`).
+        The family and parameters the class was made from (see :mod:`solvers.classes.families`).
+    facts : dict, optional
+        What its concepts are, in the terms of the learners' theorems (see
+        :mod:`solvers.classes.protocol`); ``make`` gives them, a class from a file or a matrix has none.
+    words : callable, optional
+        ``words(c) -> str or None``: concept ``c`` in words (``make`` gives its family's wording).
 
     Raises
     ------
@@ -71,14 +80,19 @@ class ConceptClass:
     >>> C = ConceptClass.from_matrix([[0, 1], [1, 1], [0, 1]])
     >>> len(C), C.n_points, C.points
     (2, 2, ((0,), (1,)))
-    >>> V0, V1 = C.split(C.full, 0)
+    >>> V0, V1 = C.split(C.full, (0,))
     >>> bin(V0), bin(V1)
     ('0b1', '0b10')
+    >>> C.split_index(C.full, 0) == (V0, V1), C.finite, dict(C.facts)
+    (True, True, {})
     """
 
-    __slots__ = ("_matrix", "_points", "_names", "family", "params", "_columns", "_point_index", "_evaluator")
+    __slots__ = ("_matrix", "_points", "_names", "family", "params", "_columns", "_point_index", "_facts", "_words")
 
-    def __init__(self, matrix, points=None, *, names=None, family=None, params=None, evaluator=None):
+    #: The points are listed (the class protocol's ``finite``).
+    finite = True
+
+    def __init__(self, matrix, points=None, *, names=None, family=None, params=None, facts=None, words=None):
         m = _validate_matrix(matrix)
         if names is not None:
             names = [str(v) for v in names]
@@ -115,7 +129,8 @@ class ConceptClass:
         self.params = dict(params) if params else {}
         self._columns = None
         self._point_index = None
-        self._evaluator = evaluator
+        self._facts = dict(facts) if facts else {}
+        self._words = words
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -255,6 +270,26 @@ class ConceptClass:
         src = f" {self.family} {self.params}" if self.family else ""
         return f"<ConceptClass{src}: {self.n_concepts} concepts x {self.n_points} points>"
 
+    def __str__(self) -> str:
+        if self.family is not None:
+            return f"{self.family} {' '.join(f'{k}={v}' for k, v in self.params.items())}".strip()
+        return f"the matrix class ({self.n_concepts} concepts x {self.n_points} points)"
+
+    @property
+    def made(self) -> bool:
+        """True when the family's ``make`` built the class (its family, facts and words hold)."""
+        return self._words is not None
+
+    @property
+    def words(self):
+        """``words(c) -> str or None``: the family's wording of concept ``c`` (None for other classes)."""
+        return self._words
+
+    @property
+    def facts(self) -> MappingProxyType:
+        """What the concepts are (read-only; empty unless the class was made by a family)."""
+        return MappingProxyType(self._facts)
+
     def __eq__(self, other) -> bool:
         if not isinstance(other, ConceptClass):
             return NotImplemented
@@ -284,9 +319,23 @@ class ConceptClass:
         except KeyError:
             raise ValueError(f"point {key} is not in the domain of this class") from None
 
+    def point(self, x) -> tuple:
+        """The class's own point for ``x`` (an int tuple: ``3`` is ``(3,)``); ValueError (one line) when
+        ``x`` is not in the domain."""
+        try:
+            return self._points[self.index_of(x)]
+        except ValueError:
+            raise ValueError(f"point {point_text(x)} is not in the domain of {self}") from None
+
     def label(self, c: int, x) -> int:
         """The label concept ``c`` gives point ``x``."""
         return int(self._matrix[c, self.index_of(x)])
+
+    def concept_text(self, c: int):
+        """Concept ``c`` in words: its name, else its family's wording (``x1 v x3``), else None."""
+        if self._names is not None:
+            return self._names[c]
+        return self._words(int(c)) if self._words is not None else None
 
     # ------------------------------------------------------------------ version spaces
     @property
@@ -301,20 +350,87 @@ class ConceptClass:
             self._columns = _column_bitsets(self._matrix)
         return self._columns
 
-    def split(self, V: int, j: int) -> tuple[int, int]:
-        """(V_x^0, V_x^1) for the point with column index ``j`` ([Rivest94]'s xi_0 and xi_1)."""
+    def split(self, V: int, x) -> tuple[int, int]:
+        """(V_x^0, V_x^1): the concepts of V that label point ``x`` 0, and 1 ([Rivest94]'s xi_0 and xi_1)."""
+        V1 = V & self.columns[self.index_of(x)]
+        return V ^ V1, V1
+
+    def split_index(self, V: int, j: int) -> tuple[int, int]:
+        """:meth:`split` for the point of column index ``j`` (the solvers' hot loops index columns)."""
         V1 = V & self.columns[j]
         return V ^ V1, V1
 
-    def version_space(self, examples: Iterable[tuple[object, int]], V: int | None = None) -> int:
-        """The bitset of concepts consistent with the labelled ``examples`` (points and 0/1 labels)."""
+    def consistent(self, examples: Iterable[tuple[object, int]], V: int | None = None) -> int:
+        """The bitset of concepts (of V, default all) consistent with the labelled ``examples``."""
         V = self.full if V is None else V
         for x, y in examples:
             if isinstance(y, bool) or y not in (0, 1):
                 raise ValueError(f"label {y!r} of point {x} is not 0 or 1")
-            V0, V1 = self.split(V, self.index_of(x))
+            V0, V1 = self.split_index(V, self.index_of(x))
             V = V1 if y else V0
         return V
+
+    #: [Rivest94]'s name for the concepts consistent with the examples so far.
+    version_space = consistent
+
+    def check_target(self, examples, target=None, *, exact: bool = False) -> int:
+        """Check that the labels are realizable, by concept ``target`` when given; return the target (the
+        given index, or the lowest concept consistent with every example). ``exact`` is ignored (finite
+        classes are checked exactly). ValueError (one line) saying what is wrong.
+
+        Examples
+        --------
+        >>> C = ConceptClass.from_matrix([[0, 0], [0, 1], [1, 1]])
+        >>> C.check_target([((1,), 1)])
+        1
+        >>> C.check_target([((0,), 1), ((1,), 0)])
+        Traceback (most recent call last):
+        ...
+        ValueError: no concept of the class labels examples 1..2
+        """
+        if target is None:
+            V = self.full
+            for t, (x, y) in enumerate(examples, 1):
+                V0, V1 = self.split_index(V, self.index_of(x))
+                V = V1 if y else V0
+                if not V:
+                    span = "example 1" if t == 1 else f"examples 1..{t}"
+                    raise ValueError(f"no concept of the class labels {span}")
+            return (V & -V).bit_length() - 1  # the lowest consistent concept
+        c = concept_index(target, self.n_concepts)
+        row = self._matrix[c]
+        for t, (x, y) in enumerate(examples, 1):
+            label = int(row[self.index_of(x)])
+            if label != y:
+                raise ValueError(f"target concept {c} labels example {t} (x = {point_text(x)}) {label}, not {y}")
+        return c
+
+    def to_spec(self) -> dict:
+        """The JSON class spec of a witness: ``{"family", "params"}`` for a class made by a family,
+        else ``{"matrix", "points"}`` (and ``"names"``)."""
+        if self.family is not None and self.made:
+            return {"family": self.family, "params": dict(self.params)}
+        out = self.to_json()
+        return {key: out[key] for key in ("matrix", "points", "names") if key in out}
+
+    @classmethod
+    def from_spec(cls, spec) -> "ConceptClass":
+        """The class of a matrix spec ``{"matrix", "points", "names"}``. A family spec names a family of
+        the registry, which builds on this module: :func:`solvers.classes.spec.load_class` reads both.
+
+        Examples
+        --------
+        >>> ConceptClass.from_spec({"matrix": [[0, 1], [1, 1]], "names": ["x1", "true"]}).concept_text(1)
+        'true'
+        """
+        if not isinstance(spec, dict) or "matrix" not in spec:
+            raise ValueError('a matrix class spec is {"matrix": [[...]], "points": [[...]]}; '
+                             "load a family spec with solvers.classes.spec.load_class")
+        extra = sorted(set(spec) - {"matrix", "points", "names"})
+        if extra:
+            raise ValueError(f'malformed witness: a matrix class has the keys "matrix", "points" (and "names"); '
+                             f"unexpected {', '.join(map(repr, extra))}")
+        return cls(spec["matrix"], spec.get("points"), names=spec.get("names"))
 
     def concepts_of(self, V: int) -> list[int]:
         """The concept indices in bitset ``V``, in increasing order."""
@@ -339,6 +455,17 @@ class ConceptClass:
     def log2_size(self) -> int:
         """floor(log2 |C|): the Halving bound ([OnlineAlgs])."""
         return self.n_concepts.bit_length() - 1
+
+
+def concept_index(target, n_concepts: int) -> int:
+    """``target`` as a concept index 0..n_concepts-1, or ValueError (one line)."""
+    if isinstance(target, bool) or not isinstance(target, (int, np.integer)):
+        raise ValueError(f"malformed witness: the target of a finite class is a concept index, got {point_text(target)}")
+    c = int(target)
+    if not 0 <= c < n_concepts:
+        raise ValueError(f"target concept {c} is out of range; the class has {n_concepts} concepts "
+                         f"(indices 0..{n_concepts - 1})")
+    return c
 
 
 def _column_bitsets(matrix: np.ndarray) -> tuple[int, ...]:

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvers.concept_class import ConceptClass
+from solvers.classes import ConceptClass
 
-from .brute import matrices, rows_of
+from tests.solvers.brute import matrices, rows_of
 
 SETTINGS = settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -133,7 +133,8 @@ def test_split_random(rows, data):
     C = ConceptClass.from_matrix(rows)
     V = data.draw(st.integers(0, C.full), label="V")
     j = data.draw(st.integers(0, C.n_points - 1), label="j")
-    V0, V1 = C.split(V, j)
+    V0, V1 = C.split_index(V, j)
+    assert (V0, V1) == C.split(V, C.points[j])
     assert V0 & V1 == 0
     assert V0 | V1 == V
     for c in range(C.n_concepts):

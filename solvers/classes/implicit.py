@@ -5,13 +5,14 @@ section "Winnow algorithm"): O(r log n) mistakes for an OR of r of n variables, 
 throwing lots of features at the problem". Testing that promise needs n = 16, 32, 64, where the domain
 {0,1}^n (2^n points) cannot be enumerated, but the class can: an OR of at most 2 of 32 variables is one
 of 529 formulas. An :class:`ImplicitFamily` is such a class. It lists its concepts (in the row order of
-:func:`solvers.families.make`, through :func:`solvers.families.literal_form`), evaluates any concept on
+:func:`solvers.classes.families.make`, through :func:`~solvers.classes.families.literal_form`), evaluates any concept on
 any 0/1 vector, keeps version spaces as bitsets over its concepts like a
-:class:`~solvers.concept_class.ConceptClass`, and proposes *informative points* built from the
+:class:`~solvers.classes.finite.ConceptClass`, and proposes *informative points* built from the
 concepts' literals (points that satisfy or falsify a chosen concept over a sparse or dense background,
 single variables, complements), since a search cannot try every point.
 
-The referee (:mod:`adversary.game`) loads a family with a literal form implicitly when its domain has
+It implements the class protocol of :mod:`solvers.classes.protocol` with ``finite`` False. The class
+spec codec (:func:`solvers.classes.spec.load_class`) loads a family with a literal form implicitly when its domain has
 more than ``IMPLICIT_ABOVE`` points (``prefers_implicit``); the witness format does not change
 (``"class": {"family": "monotone-disjunctions", "params": {"n": 32, "k": 2}}``), points are 0/1 lists
 of length n, and the target is a concept index in the family's row order, which the witness must give.
@@ -40,7 +41,9 @@ from typing import Iterable, Optional
 
 import numpy as np
 
-from solvers import families
+from .. import numbers
+from . import families
+from .finite import concept_index
 
 __all__ = ["IMPLICIT_ABOVE", "ImplicitFamily", "has_implicit_form", "prefers_implicit"]
 
@@ -92,7 +95,7 @@ class ImplicitFamily:
     Parameters
     ----------
     family : str
-        A family with a literal form (``solvers.families.LITERAL_FAMILIES``): monotone-disjunctions,
+        A family with a literal form (``solvers.classes.families.LITERAL_FAMILIES``): monotone-disjunctions,
         disjunctions, monotone-conjunctions, conjunctions, parities, k-of-r.
     params : dict
         Its parameters (defaults filled in as ``make`` does).
@@ -121,6 +124,16 @@ class ImplicitFamily:
         self._literals: dict = {}
 
     # ------------------------------------------------------------------ the class
+    #: The 2^n points are not listed (the class protocol's ``finite``).
+    finite = False
+
+    @property
+    def facts(self):
+        """What the concepts are: the family's facts (see :mod:`solvers.classes.protocol`)."""
+        from types import MappingProxyType
+
+        return MappingProxyType(families.family_facts(self.family, self.params))
+
     @property
     def n_concepts(self) -> int:
         return len(self.form)
@@ -234,6 +247,36 @@ class ImplicitFamily:
     def concepts_of(self, V: int) -> list[int]:
         """The concept indices in bitset ``V``, increasing."""
         return self.members(V).tolist()
+
+    def check_target(self, examples, target=None, *, exact: bool = False) -> int:
+        """The target of an implicit class: required, a concept index, and it labels every example
+        (evaluated from the concept's literals, independently of the search's caches); ValueError (one
+        line) otherwise. ``exact`` is ignored (labels are exact)."""
+        if target is None:
+            raise ValueError(f'malformed witness: a witness on {self} needs "target": a concept index '
+                             f"(0..{self.n_concepts - 1}, in the family's row order)")
+        c = concept_index(target, self.n_concepts)
+        for t, (x, y) in enumerate(examples, 1):
+            label = self.evaluate(c, x)
+            if label != y:
+                raise ValueError(f"target concept {c} ({self.names[c]}) labels example {t} "
+                                 f"(x = {numbers.point_text(x)}) {label}, not {y}")
+        return c
+
+    def concept_text(self, c: int) -> str:
+        """Concept ``c`` as a formula (``x3 v x7``)."""
+        return self.names[c]
+
+    def to_spec(self) -> dict:
+        """The JSON class spec: ``{"family", "params"}`` (every parameter, defaults included)."""
+        return {"family": self.family, "params": dict(self.params)}
+
+    @classmethod
+    def from_spec(cls, spec) -> "ImplicitFamily":
+        """The implicit class of a ``{"family", "params"}`` spec (any n the concepts allow)."""
+        if not isinstance(spec, dict) or "family" not in spec:
+            raise ValueError('an implicit class spec is {"family": NAME, "params": {...}}')
+        return cls(spec["family"], spec.get("params") or {})
 
     def literals(self, c: int) -> tuple[list[int], list[int]]:
         """(P_c, N_c): the variables of concept c's positive and negative literals."""

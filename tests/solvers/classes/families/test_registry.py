@@ -1,4 +1,4 @@
-"""solvers.families: sizes against their formulas, semantics against brute-force enumerations written
+"""solvers.classes.families (the registry): sizes against their formulas, semantics against brute-force enumerations written
 from the definitions, the published counts, parameter handling and the one-line errors."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from solvers import opt
-from solvers.concept_class import ConceptClass
-from solvers.families import FAMILIES, MAX_CELLS, describe, make, parse_params, resolve_params
+from solvers.classes import ConceptClass
+from solvers.classes.families import FAMILIES, MAX_CELLS, describe, make, parse_params, resolve_params
 from solvers.vc import vc_dimension
 
 
