@@ -13,7 +13,8 @@ References
 
 from .classes import ConceptClass, families
 from .certificate import MistakeTree, TreeError, verify_tree
-from .opt import OptResult, Solver, opt
+from .opt import OptResult, Solver
+from . import opt  # the package, callable as opt(C) (see solvers.opt)
 from .learners import SOA
 
 __all__ = ["ConceptClass", "MistakeTree", "TreeError", "verify_tree", "OptResult", "Solver", "opt", "SOA", "families"]

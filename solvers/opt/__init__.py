@@ -10,6 +10,10 @@ parallel    the root queries spread over joblib worker processes
 driver      :func:`opt` and :class:`OptResult`: picks the engine, applies the limits, builds the tree
 ==========  ============================================================================================
 
+The package is callable, ``solvers.opt(C)`` being :func:`opt`: so ``from solvers import opt`` gives
+the function the README uses, while ``import solvers.opt`` still names this package (a package and a
+function of one name cannot otherwise both be ``solvers.opt``).
+
 Imports go one way: ``driver`` uses ``parallel``, ``search`` and ``subcube``; ``parallel`` uses
 ``search``; ``search`` uses ``subcube``.
 
@@ -17,6 +21,9 @@ References
 ----------
 .. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
 """
+
+import sys
+import types
 
 from .driver import ENGINES, OptResult, opt
 from .search import SearchStop, Solver, default_memo_bytes, physical_memory
@@ -34,3 +41,13 @@ __all__ = [
     "default_memo_bytes",
     "physical_memory",
 ]
+
+
+class _CallablePackage(types.ModuleType):
+    """This package's module type: calling the package calls :func:`opt`."""
+
+    def __call__(self, *args, **kwargs):
+        return opt(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallablePackage

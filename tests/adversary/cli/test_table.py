@@ -98,7 +98,7 @@ def test_table_jobs_capped_at_cpus_and_cells(capsys, monkeypatch):
 
 
 def test_table_memory_per_cell(capsys, monkeypatch):
-    opt_package = importlib.import_module("solvers.opt")  # the attribute solvers.opt is its function opt
+    opt_package = importlib.import_module("solvers.opt")  # the CLI calls solvers.opt.opt
 
     limits = []
     solve = opt_package.opt

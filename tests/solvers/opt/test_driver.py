@@ -254,3 +254,20 @@ def test_thresholds_published(N):
     assert verify_tree(r.tree.to_json(), C) == expected
     if N <= 12:
         assert opt_brute(C.matrix) == expected
+
+
+def test_the_package_is_the_module_and_calls_opt():
+    """``import solvers.opt`` names the package (not the function that shadowed it), and calling it
+    (``from solvers import opt; opt(C)``, as the README does) is :func:`solvers.opt.driver.opt`."""
+    import importlib
+    import types
+
+    import solvers
+    import solvers.opt as package
+    from solvers.classes.families import make
+    from solvers.opt.driver import opt as function
+
+    assert isinstance(package, types.ModuleType) and package is importlib.import_module("solvers.opt")
+    assert package.Solver.__name__ == "Solver" and solvers.opt is package
+    C = make("thresholds", N=7)
+    assert package(C).value == function(C).value == 3
