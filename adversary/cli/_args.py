@@ -106,9 +106,6 @@ def families():
     return families
 
 
-MARGIN_FAMILY = "margin-halfspaces"  # adversary.game.MARGIN_FAMILY, without importing the referee here
-
-
 def unknown_family(name: str, names) -> CLIError:
     """The error for a family name not in ``names``, with the closest name as a hint."""
     close = difflib.get_close_matches(name, names, n=1)
@@ -117,13 +114,13 @@ def unknown_family(name: str, names) -> CLIError:
 
 
 def check_family(name: str) -> None:
-    if name == MARGIN_FAMILY:
-        raise CLIError(f"{MARGIN_FAMILY} is an infinite class, for attacks only (e.g. 'littlestone attack perceptron "
-                       f"--class {MARGIN_FAMILY} d=5 gamma=0.2'); opt, export and table need a finite family "
-                       "(see 'littlestone families')")
+    fam = families()
+    if name in fam.ATTACK_ONLY:
+        raise CLIError(f"{name} is an infinite class, for attacks only (e.g. '{fam.attack_only(name).LISTING['example']}'); "
+                       "opt, export and table need a finite family (see 'littlestone families')")
     if "=" in name:
         raise CLIError(f"{name!r} is a parameter, not a family; give the family name first, e.g. 'thresholds N=7'")
-    names = list(families().FAMILIES)
+    names = list(fam.FAMILIES)
     if name not in names:
         raise unknown_family(name, names)
 

@@ -60,22 +60,9 @@ def _kv_items(items, what: str) -> dict:
     return out
 
 
-def _margin_value(text: str):
-    """A margin-halfspaces parameter: an int, a decimal (read as it prints) or a rational string."""
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        f = float(text)
-    except ValueError:
-        return text  # "1/3": load_class reads rational strings exactly, and says what is wrong otherwise
-    return f if repr(f) == text or str(f) == text else text
-
-
 def _attack_class(args):
     """The class of ``attack``: (class object or spec, label)."""
-    from adversary.referee import MARGIN_FAMILY, load_class
+    from adversary.referee import load_class
 
     given = list(args.cls or [])
     if args.matrix is not None and given:
@@ -86,12 +73,12 @@ def _attack_class(args):
         C = read_class_file(args.matrix, quiet=args.quiet)
         return C, f"matrix {args.matrix}"
     name, items = given[0], given[1:]
-    if name == MARGIN_FAMILY:
-        params = {k: (int(v) if k == "d" and v.lstrip("-").isdigit() else _margin_value(v))
-                  for k, v in _kv_items(items, f"{MARGIN_FAMILY} parameter").items()}
-        H = load_class({"family": MARGIN_FAMILY, "params": params})  # WitnessError says what is wrong
+    fam = families()
+    if name in fam.ATTACK_ONLY:  # an infinite class: its own module reads its parameters
+        params = fam.attack_only(name).params_from_text(_kv_items(items, f"{name} parameter"))
+        H = load_class({"family": name, "params": params})  # WitnessError says what is wrong
         return H, str(H)
-    names = [*families().FAMILIES, MARGIN_FAMILY]
+    names = fam.all_families()
     if "=" not in name and name not in names:
         raise unknown_family(name, names)
     check_family(name)

@@ -1,36 +1,16 @@
 """``littlestone families [--json]``: the concept-class families, their parameters, sizes and known
-values (from ``solvers.classes.families.describe()``), and the attack-only margin-halfspaces."""
+values (from ``solvers.classes.families.describe()``), then the attack-only families (their ``LISTING``)."""
 
 from __future__ import annotations
 
 import json
 
-from ._args import MARGIN_FAMILY, families
+from ._args import families
 from ._output import EXIT_OK, json_safe
 
 __all__ = ["HELP", "add", "run"]
 
 HELP = "list the concept-class families, their parameters, sizes and known values"
-
-#: The attack-only family, as ``littlestone families`` lists it.
-MARGIN_ROW = {
-    "name": MARGIN_FAMILY,
-    "params": "d gamma R=1",
-    "attack_only": True,
-    "description": ("attack only: unit-norm homogeneous halfspaces x -> [<w, x> >= 0] in R^d, every example "
-                    "within radius R and at margin >= gamma; an infinite class, so it has no Opt table"),
-    "domain": "R^d, |x| <= R",
-    "size": "infinite",
-    "opt": "",
-    "known": "the Perceptron makes at most R^2 / gamma^2 mistakes on it",
-    "parameters": [
-        {"name": "d", "type": "int", "default": None, "required": True, "doc": "the dimension, >= 1"},
-        {"name": "gamma", "type": "float", "default": None, "required": True,
-         "doc": "the margin, 0 < gamma <= R (a decimal or p/q)"},
-        {"name": "R", "type": "float", "default": 1, "required": False, "doc": "the radius, > 0"},
-    ],
-}
-
 
 def add(p) -> None:
     p.add_argument("--json", action="store_true", help='print one JSON object {"families": [{name, params, size, opt, known, parameters, ...}]}')
@@ -47,7 +27,7 @@ def _family_rows() -> list[dict]:
             for p in fam.FAMILIES[row["name"]].params
         ]
         row["attack_only"] = False
-    return [*rows, dict(MARGIN_ROW)]
+    return [*rows, *(dict(fam.attack_only(name).LISTING) for name in fam.ATTACK_ONLY)]
 
 
 def run(args) -> int:

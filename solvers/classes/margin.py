@@ -43,12 +43,55 @@ import numpy as np
 
 from ..numbers import as_coordinate, as_rational, json_type, not_ints, num_text, point_text
 
-__all__ = ["MARGIN_FAMILY", "TOLERANCE", "MarginHalfspaces"]
+__all__ = ["MARGIN_FAMILY", "TOLERANCE", "MarginHalfspaces", "LISTING", "params_from_text"]
 
 #: The family name of the implicit class of unit-norm homogeneous halfspaces with margin.
 MARGIN_FAMILY = "margin-halfspaces"
 #: The tolerance of the floating-point checks on margin halfspaces (|w| = 1, |x| <= R, margin >= gamma).
 TOLERANCE = 1e-9
+
+#: How ``littlestone families`` lists this attack-only family (the keys of the finite families' rows).
+LISTING = {
+    "name": MARGIN_FAMILY,
+    "params": "d gamma R=1",
+    "attack_only": True,
+    "description": ("attack only: unit-norm homogeneous halfspaces x -> [<w, x> >= 0] in R^d, every example "
+                    "within radius R and at margin >= gamma; an infinite class, so it has no Opt table"),
+    "domain": "R^d, |x| <= R",
+    "size": "infinite",
+    "opt": "",
+    "known": "the Perceptron makes at most R^2 / gamma^2 mistakes on it",
+    "parameters": [
+        {"name": "d", "type": "int", "default": None, "required": True, "doc": "the dimension, >= 1"},
+        {"name": "gamma", "type": "float", "default": None, "required": True,
+         "doc": "the margin, 0 < gamma <= R (a decimal or p/q)"},
+        {"name": "R", "type": "float", "default": 1, "required": False, "doc": "the radius, > 0"},
+    ],
+    "example": f"littlestone attack perceptron --class {MARGIN_FAMILY} d=5 gamma=0.2",
+}
+
+
+def params_from_text(items: dict) -> dict:
+    """Command-line parameters ``{"d": "5", "gamma": "0.2"}`` as :meth:`MarginHalfspaces.from_params`
+    reads them: d an int, gamma and R an int, a decimal kept as the float it prints as, or a rational
+    string such as ``"1/3"`` (read exactly; a bad value is reported by ``from_params``)."""
+    out = {}
+    for key, text in items.items():
+        if key == "d" and text.lstrip("-").isdigit():
+            out[key] = int(text)
+            continue
+        try:
+            out[key] = int(text)
+            continue
+        except ValueError:
+            pass
+        try:
+            f = float(text)
+        except ValueError:
+            out[key] = text
+            continue
+        out[key] = f if repr(f) == text or str(f) == text else text
+    return out
 
 
 @dataclass(frozen=True)

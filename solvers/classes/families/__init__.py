@@ -100,6 +100,7 @@ __all__ = [
     "FAMILIES",
     "ATTACK_ONLY",
     "all_families",
+    "attack_only",
     "Family",
     "Param",
     "describe",
@@ -136,6 +137,14 @@ _WORDS: dict[str, Callable] = {**line.WORDS, **grid.WORDS}
 def all_families() -> list[str]:
     """Every family name a class spec may give: the finite families, then the attack-only ones."""
     return [*FAMILIES, *ATTACK_ONLY]
+
+
+def attack_only(name: str):
+    """The module of the attack-only family ``name`` (its ``LISTING`` row for ``littlestone families``
+    and its ``params_from_text`` for command-line parameters)."""
+    import importlib
+
+    return importlib.import_module(ATTACK_ONLY[name])
 
 
 # ---------------------------------------------------------------------------------------- public API
