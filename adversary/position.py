@@ -16,7 +16,8 @@ label is never refused here, the referee checks the target at the end, :mod:`adv
 * :class:`States` -- learner states interned as small ints, their predictions on every point of a
   finite class and their steps cached: the exact search's cache over the same semantics
   (:mod:`adversary.strategies.exact`);
-* :class:`Key` -- a position's key with its hash computed once.
+* :class:`Key` -- a position's key with its hash computed once;
+* :class:`IllegalMove` -- what :meth:`Position.play` and :meth:`Position.run` refuse.
 
 References
 ----------
@@ -48,7 +49,24 @@ import numpy as np
 
 from solvers.numbers import point_text as _show
 
-__all__ = ["Position", "Key", "States", "advance", "predictions"]
+__all__ = ["Position", "IllegalMove", "Key", "States", "advance", "predictions"]
+
+
+class IllegalMove(ValueError):
+    """A move the game refuses: ``kind`` is ``"unrealizable"`` (V_x^y is empty), ``"failed"`` (the
+    learner raised ``cause``) or ``"prediction"`` (it predicted ``cause``, not 0 or 1); ``t`` is the
+    example's index in the sequence played (None for one move)."""
+
+    def __init__(self, kind: str, t: Optional[int], x, y, cause=None):
+        self.kind, self.t, self.x, self.y, self.cause = kind, t, x, y, cause
+        where = "" if t is None else f"example {t + 1}: "
+        if kind == "unrealizable":
+            text = f"label {y} of x = {_show(x)} is not realizable by any concept consistent so far"
+        elif kind == "failed":
+            text = f"the learner failed on x = {_show(x)}: {' '.join(str(cause).split())}"
+        else:
+            text = f"the learner predicted {cause!r} on x = {_show(x)}; predictions must be 0 or 1"
+        super().__init__(where + text)
 
 
 def advance(learner, x, y):
@@ -88,13 +106,21 @@ class Key:
         return isinstance(other, Key) and self._hash == other._hash and self.key == other.key
 
 
+def _no_split(V, x):
+    return None, None
+
+
 class _Board:
-    """What every position on one class shares: the class, its point index, whether V is a bitset."""
+    """What every position on one class shares: the class, its point index, whether V is a bitset
+    (``cls`` None: no class, the learner alone, V None)."""
 
     __slots__ = ("cls", "split", "listed", "binary")
 
     def __init__(self, cls):
         self.cls = cls
+        if cls is None:
+            self.split, self.listed, self.binary = _no_split, False, False
+            return
         self.listed = cls.n_concepts is not None  # V is a bitset of concepts (else the examples so far)
         self.binary = False                       # every point is a 0/1 vector (batched predictions apply)
         split = cls.split
@@ -135,7 +161,7 @@ class Position:
     def __init__(self, learner, cls, V=None):
         self._board = cls if isinstance(cls, _Board) else _Board(cls)
         self.learner = learner
-        self.V = self._board.cls.full if V is None else V
+        self.V = V if V is not None or self._board.cls is None else self._board.cls.full
         self._key = None
 
     @classmethod
@@ -219,10 +245,33 @@ class Position:
         V0, V1 = self._board.split(self.V, x)
         Vy = V1 if y else V0
         if self._board.listed and not Vy:
-            from .referee import WitnessError
-
-            raise WitnessError(f"label {y} of x = {_show(x)} is not realizable by any concept consistent so far")
+            raise IllegalMove("unrealizable", None, x, y)
         return Position(advance(self.learner, x, y), self._board, Vy)
+
+    def run(self, examples, *, first: int = 0) -> tuple["Position", list]:
+        """Play ``examples`` [(x, y), ...] in order from here: (the position after them, the learner's
+        predictions). The learner is copied once and told every example (river's protocol: predict, then
+        learn, every round); :class:`IllegalMove` names the first example refused (numbered from
+        ``first``)."""
+        board = self._board
+        split, listed = board.split, board.listed
+        learner = copy.deepcopy(self.learner)
+        V = self.V
+        out = []
+        for t, (x, y) in enumerate(examples, first):  # hot loop of every replay: keep it lean
+            try:
+                p = learner.predict_one(x)
+                learner.learn_one(x, y)
+            except (ValueError, TypeError, IndexError, KeyError, ArithmeticError) as e:
+                raise IllegalMove("failed", t, x, y, e) from None
+            if p is not True and p is not False and p != 0 and p != 1:
+                raise IllegalMove("prediction", t, x, y, p)
+            V0, V1 = split(V, x)
+            V = V1 if y else V0
+            if listed and not V:
+                raise IllegalMove("unrealizable", t, x, y)
+            out.append(int(p))
+        return Position(learner, board, V), out
 
     def child(self, x, y, Vy, learner=None) -> "Position":
         """The position after a move ``(x, y, _, Vy)`` of :meth:`moves` (V_x^y already known), with the
