@@ -1,38 +1,33 @@
 """What the heuristic strategies (``beam``, ``mcts``, ``local``) share: the arena they search in.
 
-The game is [Rivest94]'s ([Rivest94]): the adversary shows a point x, the learner
-predicts, the adversary reveals a label that leaves some concept consistent. A position is the pair
-(learner, version space V); a *move* is (x, y) with V_x^y non-empty, and it gains a mistake when y
-differs from the prediction. The :class:`Arena` gives the three strategies the same view of it on a
-finite :class:`~solvers.classes.finite.ConceptClass` and on an
+The game is [Rivest94]'s, modelled once by :class:`~adversary.position.Position` (learner state and
+version space V: ``moves``, ``play``, ``key``). The :class:`Arena` adds what only a search needs, on
+a finite :class:`~solvers.classes.finite.ConceptClass` and on an
 :class:`~solvers.classes.implicit.ImplicitFamily` (whose 2^n points are never listed):
 
-* ``split(V, x)``, ``label(c, x)``, ``lowest(V)``, ``members(V)`` -- version spaces as bitsets;
+* ``start(learner)`` -- the root position;
 * ``candidates(V, rng)`` -- the points worth trying: every point of a small domain, otherwise the
   class's informative proposals (points that satisfy or falsify concepts of V over sparse and dense
-  backgrounds) or a sample;
-* ``moves(learner, V, points)`` -- the realizable moves from a position, mistakes first, with the
-  moves that gain nothing and leave the learner unchanged left out: they only shrink V, and a
-  smaller V never gives the adversary more (every sequence realizable in V' is realizable in V ⊇ V');
-* ``sharpen(learner, V, x, y)`` -- for 0/1 vector points, variants of a mistake point that stay a
+  backgrounds) or a sample; ``target_candidates(c, rng)`` the same for a fixed target;
+* ``moves(pos, points)`` / ``child(pos, ...)`` -- the position's realizable moves, less those that gain
+  nothing and leave the learner unchanged: they only shrink V, and a smaller V never gives the
+  adversary more (every sequence realizable in V' is realizable in V ⊇ V');
+* ``sharpen(pos, x, y)`` -- for 0/1 vector points, variants of a mistake point that stay a
   mistake with the same realizable label: a *grown* one (bits added while the learner still errs) and
   a *shrunk* one (bits removed while it still errs). Against a linear threshold learner (Winnow, seed
   [15-859B]) they are the promotion that moves the most weight and the demotion that removes the least,
   which is what the seeds' potential arguments say an adversary should play; a learner that gives its
   ``threshold_form()`` (integers v, t: it predicts [sum of v_i over the on-bits >= t]) has the sum
   updated one bit at a time, exactly;
-* ``predictions(learner, points, binary)`` -- the learner's predictions on many points at once: its
-  own ``predict_many`` (one exact integer matrix product) on 0/1 vectors when it declares
-  ``batch_predictions`` (Winnow, the Perceptron), else ``predict_one`` point by point. The game itself
-  is always played by the learner;
-* ``potential(learner, V)`` -- the tie-break between positions with as many mistakes: log2 |V| (the
+* ``label(c, x)``, ``random_member(V, rng)`` -- a target's labels and a random one;
+* ``potential(pos)`` -- the tie-break between positions with as many mistakes: log2 |V| (the
   Halving potential, [OnlineAlgs]: more concepts left, more room to err). Measured against the exact
   worst case of Winnow2 on monotone-disjunctions n <= 6 (scripts/bench_heuristics.py), Winnow's total
   weight ([15-859B]'s potential) ranked positions *worse* than log2 |V| or even chance, so it is not used.
 
-:func:`find_cycle` replays a sequence and reports a stretch that brings the learner and V back to
-where they were with a mistake on the way (no finite mistake bound); :func:`best_found` turns the
-result into a :class:`~adversary.strategies.base.Found`.
+:func:`find_cycle` replays a sequence and reports a stretch that brings the position back to where it
+was with a mistake on the way (no finite mistake bound); :func:`best_found` turns the result into a
+:class:`~adversary.strategies.base.Found`.
 
 References
 ----------

@@ -13,7 +13,10 @@ the prediction. The worst case is
 sequence, realizable by some concept c that the adversary might as well have fixed in advance; so
 also W(s, C) = max over c in C of W_c(s), where W_c is the longest path of the learner's states when
 every label is c's. This module has two searches, both depth-first with a memo keyed by the learner's
-exact ``state_key`` (:mod:`solvers.learners.base`: equal keys mean equal futures):
+exact ``state_key`` (:mod:`solvers.learners.base`: equal keys mean equal futures). Both are caches over
+the game of :mod:`adversary.position`: a position (learner, V) is (sid, V), with the learner states
+interned as ints by :class:`~adversary.position.States` (their steps and predictions on every point
+computed once):
 
 * ``mode="targets"`` (the default for learners whose state is not a version space: Winnow, the
   Perceptron, the elimination algorithms): one search per target c over learner states alone. A
