@@ -71,7 +71,8 @@ class IllegalMove(ValueError):
 
 def advance(learner, x, y):
     """A copy of ``learner`` after ``learn_one(x, y)`` (the original is left as it was)."""
-    child = copy.deepcopy(learner)
+    copier = getattr(learner, "__deepcopy__", None)  # (what copy.deepcopy would call, without its bookkeeping)
+    child = copier({}) if copier is not None else copy.deepcopy(learner)
     child.learn_one(x, y)
     return child
 
@@ -156,13 +157,35 @@ class Position:
         The version space (default ``cls.full``).
     """
 
-    __slots__ = ("_board", "learner", "V", "_key")
+    __slots__ = ("_board", "learner", "V", "_key", "_pending")
 
-    def __init__(self, learner, cls, V=None):
+    def __init__(self, learner, cls, V=None, *, pending=None):
         self._board = cls if isinstance(cls, _Board) else _Board(cls)
         self.learner = learner
-        self.V = V if V is not None or self._board.cls is None else self._board.cls.full
         self._key = None
+        self._pending = pending
+        if pending is None:
+            self.V = V if V is not None or self._board.cls is None else self._board.cls.full
+
+    def __getattr__(self, name):
+        # V of a class whose version space is the examples so far (margin halfspaces), computed when first
+        # read: ``pending`` = (V before, the examples since as a linked list (rest, x, y)), so that a long
+        # line of play costs no tuple copy per move and keeps no earlier learner alive.
+        if name != "V" or self._pending is None:
+            raise AttributeError(name)
+        V, node = self._pending
+        examples = []
+        while node is not None:
+            node, x, y = node
+            examples.append((x, y))
+        self.V = V = self._board.cls.consistent(examples[::-1], V)
+        self._pending = None
+        return V
+
+    def _after(self, learner, x, y) -> "Position":
+        """The position after (x, y) on a class whose V is the examples so far (V computed when read)."""
+        base, node = self._pending if self._pending is not None else (self.V, None)
+        return Position(learner, self._board, pending=(base, (node, x, y)))
 
     @classmethod
     def start(cls, learner, concept_class) -> "Position":
@@ -241,7 +264,9 @@ class Position:
 
     def play(self, x, y) -> "Position":
         """The position after the example (x, y): the learner copied and told ``learn_one(x, y)``, V
-        narrowed to V_x^y; WitnessError (the referee's message) when V_x^y is empty."""
+        narrowed to V_x^y; :class:`IllegalMove` when V_x^y is empty."""
+        if not self._board.listed and self._board.cls is not None:
+            return self._after(advance(self.learner, x, y), x, y)
         V0, V1 = self._board.split(self.V, x)
         Vy = V1 if y else V0
         if self._board.listed and not Vy:
@@ -256,7 +281,8 @@ class Position:
         board = self._board
         split, listed = board.split, board.listed
         learner = copy.deepcopy(self.learner)
-        V = self.V
+        lazy = not listed and board.cls is not None  # V is the examples: extended once, at the end
+        V = None if lazy else self.V
         out = []
         for t, (x, y) in enumerate(examples, first):  # hot loop of every replay: keep it lean
             try:
@@ -266,17 +292,27 @@ class Position:
                 raise IllegalMove("failed", t, x, y, e) from None
             if p is not True and p is not False and p != 0 and p != 1:
                 raise IllegalMove("prediction", t, x, y, p)
+            out.append(int(p))
+            if lazy:
+                continue
             V0, V1 = split(V, x)
             V = V1 if y else V0
             if listed and not V:
                 raise IllegalMove("unrealizable", t, x, y)
-            out.append(int(p))
+        if lazy:
+            end = self
+            for x, y in examples:
+                end = end._after(None, x, y)
+            return Position(learner, board, pending=end._pending), out
         return Position(learner, board, V), out
 
     def child(self, x, y, Vy, learner=None) -> "Position":
         """The position after a move ``(x, y, _, Vy)`` of :meth:`moves` (V_x^y already known), with the
         learner after it when the caller has it already."""
-        return Position(advance(self.learner, x, y) if learner is None else learner, self._board, Vy)
+        learner = advance(self.learner, x, y) if learner is None else learner
+        if not self._board.listed and self._board.cls is not None:
+            return self._after(learner, x, y)  # Vy: the examples so far and (x, y), not built until read
+        return Position(learner, self._board, Vy)
 
 
 class States:

@@ -149,7 +149,7 @@ class _Play:
         if _dot(z, z) > self.R2:
             return False
         x = z if self.s == 1 else tuple(map(operator.neg, z))
-        if not self.pos.mistake(x, self.y):
+        if self.pos.learner.predict_one(x) == self.y:  # (hot loop: most z tried are not mistakes)
             return False
         self.pos = self.pos.play(x, self.y)
         self.sequence.append((x, self.y))
