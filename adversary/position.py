@@ -168,9 +168,9 @@ class Position:
             self.V = V if V is not None or self._board.cls is None else self._board.cls.full
 
     def __getattr__(self, name):
-        # V of a class whose version space is the examples so far (margin halfspaces), computed when first
-        # read: ``pending`` = (V before, the examples since as a linked list (rest, x, y)), so that a long
-        # line of play costs no tuple copy per move and keeps no earlier learner alive.
+        # V computed when first read: ``pending`` = (V before, the examples since as a linked list
+        # (rest, x, y)); so a long line of play on margin halfspaces (V: the examples so far) costs no tuple
+        # copy per move, a target-fixed search no split per move, and no earlier learner is kept alive.
         if name != "V" or self._pending is None:
             raise AttributeError(name)
         V, node = self._pending
@@ -183,7 +183,7 @@ class Position:
         return V
 
     def _after(self, learner, x, y) -> "Position":
-        """The position after (x, y) on a class whose V is the examples so far (V computed when read)."""
+        """The position after (x, y), its V computed when first read (the class's ``consistent``)."""
         base, node = self._pending if self._pending is not None else (self.V, None)
         return Position(learner, self._board, pending=(base, (node, x, y)))
 
@@ -306,12 +306,13 @@ class Position:
             return Position(learner, board, pending=end._pending), out
         return Position(learner, board, V), out
 
-    def child(self, x, y, Vy, learner=None) -> "Position":
-        """The position after a move ``(x, y, _, Vy)`` of :meth:`moves` (V_x^y already known), with the
-        learner after it when the caller has it already."""
+    def child(self, x, y, Vy=None, learner=None) -> "Position":
+        """The position after a move (x, y) the caller knows to be realizable: V_x^y = ``Vy`` when
+        known (from :meth:`moves`), else computed when first read; the learner after it when the caller
+        has it already."""
         learner = advance(self.learner, x, y) if learner is None else learner
-        if not self._board.listed and self._board.cls is not None:
-            return self._after(learner, x, y)  # Vy: the examples so far and (x, y), not built until read
+        if Vy is None:
+            return self._after(learner, x, y)
         return Position(learner, self._board, Vy)
 
 

@@ -145,13 +145,13 @@ class LocalStrategy(Strategy):
         pos = states[-1]
         for x in points[keep:]:
             y = arena.label(target, x)
-            hit = pos.mistake(x, y)
+            hit = pos.learner.predict_one(x) != y
             new = advance(pos.learner, x, y)
             if not hit and new.state_key() == pos.learner.state_key():
                 continue  # no mistake, no change: the example does nothing
             kept.append(x)
             hits.append(hit)
-            pos = pos.child(x, y, pos.split(x)[y], new)
+            pos = pos.child(x, y, None, new)  # (the target's label: realizable; V computed if read)
             states.append(pos)
         return _Candidate(target, kept, states, hits)
 
@@ -163,7 +163,7 @@ class LocalStrategy(Strategy):
             x = self._mistake_point(arena, pos, c, rng)
             if x is None:
                 break
-            pos = pos.play(x, arena.label(c, x))
+            pos = pos.child(x, arena.label(c, x))
             cand.points.append(x)
             cand.hits.append(True)
             cand.states.append(pos)
