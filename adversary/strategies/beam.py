@@ -49,7 +49,7 @@ __all__ = ["BeamStrategy", "STRATEGY"]
 
 class _Node:
     """A position of the game (:class:`~adversary.position.Position`) in the beam: with its mistakes
-    and the move from its parent."""
+    and the move from its parent (``pos`` is dropped once the node is expanded)."""
 
     __slots__ = ("pos", "mistakes", "parent", "move", "key", "depth")
 
@@ -164,6 +164,8 @@ class BeamStrategy(Strategy):
                     if child.mistakes > top.mistakes:
                         top = child
                         report(top.mistakes, width=width)
+            for node in beam:
+                node.pos = None  # expanded: only its move and parent are needed now (frees its learner)
             if not children:
                 break
             pool = list(children.values())
