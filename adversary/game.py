@@ -3,7 +3,9 @@
 The game ([Mehta], Definition 1; [Rivest94], section 2.1): each round the adversary shows a point, the
 learner predicts, the adversary reveals a label that keeps the sequence realizable. :class:`Game` holds
 one game in progress under the referee's rules (:mod:`adversary.referee`) and turns it into a witness;
-:func:`play` plays one with a point-picking function and [Rivest94]'s contrary labels.
+:func:`play` plays one with a point-picking function and [Rivest94]'s contrary labels. Both are thin
+uses of :class:`~adversary.position.Position`: the game in progress is its position (the learner's state
+and the version space) plus the examples played and an optional fixed target.
 
 References
 ----------
@@ -18,6 +20,7 @@ from typing import Callable
 
 from solvers.numbers import point_text as _show
 
+from .position import Position
 from .referee import (WitnessError, build_learner, check_realizable, full_params, json_target, learner_spec, load_class,
                       make_witness, parse_point)
 
@@ -68,25 +71,33 @@ class Game:
     def __init__(self, learner, cls, *, target=None):
         self.cls = load_class(cls)
         self.learner_name, params = learner_spec(learner)
-        self.learner = build_learner(self.learner_name, params, self.cls)
-        self.learner_params = full_params(self.learner, params)
+        learner = build_learner(self.learner_name, params, self.cls)
+        self.learner_params = full_params(learner, params)
+        self.position = Position.start(learner, self.cls)
         self.examples: list[tuple[tuple, int]] = []
         self.predictions: list[int] = []
         self.mistakes = 0
         self._pending = None
-        listed = self.cls.n_concepts is not None  # a version space of concepts (not a direction w)
-        self.V = self.cls.full if listed else None
         self.target = None
-        if target is not None or not listed:
+        if target is not None or self.cls.n_concepts is None:  # margin halfspaces: a direction w
             self.target = check_realizable(self.cls, [], target)
+
+    @property
+    def learner(self):
+        """The learner in its current state (the position's: do not teach it directly)."""
+        return self.position.learner
+
+    @property
+    def V(self):
+        """The version space (a bitset of concepts), None on a class whose concepts are not listed."""
+        return self.position.V if self.cls.n_concepts is not None else None
 
     def allowed_labels(self, x) -> tuple:
         """The labels of ``x`` that keep the game realizable (by the target, if one is fixed)."""
         x = parse_point(x, len(self.examples) + 1, self.cls)
         if self.target is not None:
             return tuple(y for y in (0, 1) if self._fits(x, y))
-        V0, V1 = self.cls.split(self.V, x)
-        return tuple(y for y, V in ((0, V0), (1, V1)) if V)
+        return self.position.labels(x)
 
     def _fits(self, x, y) -> bool:
         """Whether the fixed target labels ``x`` with ``y`` (with the margin, on margin halfspaces)."""
@@ -106,7 +117,7 @@ class Game:
         if self._pending is not None:
             raise WitnessError("reveal the label of the point shown before showing another")
         x = parse_point(x, len(self.examples) + 1, self.cls)
-        p = self.learner.predict_one(x)
+        p = self.position.learner.predict_one(x)
         if p is not True and p is not False and p != 0 and p != 1:
             raise WitnessError(f"learner {self.learner_name} predicted {p!r}; predictions must be 0 or 1")
         p = int(p)
@@ -114,7 +125,7 @@ class Game:
         return p
 
     def reveal(self, y: int) -> bool:
-        """Reveal the label of the point shown; update the learner; return whether it erred."""
+        """Reveal the label of the point shown; play it (the next position); return whether the learner erred."""
         if self._pending is None:
             raise WitnessError("show a point before revealing a label")
         x, p = self._pending
@@ -124,10 +135,7 @@ class Game:
         if y not in self.allowed_labels(x):
             raise WitnessError(f"example {t}: label {y} of x = {_show(x)} is not realizable "
                                f"{'by the target' if self.target is not None else 'by any concept consistent so far'}")
-        if self.V is not None:
-            V0, V1 = self.cls.split(self.V, x)
-            self.V = V1 if y else V0
-        self.learner.learn_one(x, y)
+        self.position = self.position.play(x, y)
         self._pending = None
         self.examples.append((x, y))
         self.predictions.append(p)

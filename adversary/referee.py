@@ -108,6 +108,8 @@ from solvers.numbers import json_type as _type
 from solvers.numbers import not_ints, num_text
 from solvers.numbers import point_text as _show
 
+from .position import IllegalMove, Position
+
 __all__ = [
     "MARGIN_FAMILY",
     "TOLERANCE",
@@ -370,8 +372,10 @@ def replay(learner, sequence, cls=None) -> Replay:
 
     The learner is rebuilt from its name and parameters (a learner object passed in is used only for
     its ``name`` and ``get_params()``; its state is never trusted), then for each example it predicts
-    ``predict_one(x)`` and is told ``learn_one(x, y)``, every round (river's protocol). Realizability is
-    *not* checked here (see :func:`check_realizable`); labels and points are.
+    ``predict_one(x)`` and is told ``learn_one(x, y)``, every round (river's protocol): the game's
+    :meth:`Position.run <adversary.position.Position.run>`, which also refuses a label that leaves no
+    concept of a listed class consistent. The target is *not* checked here (see :func:`check_realizable`);
+    labels and points are.
 
     Parameters
     ----------
@@ -412,8 +416,9 @@ def replay_parsed(name: str, params: dict, examples, cls) -> Replay:
     """:func:`replay` on examples that :func:`parse_sequence` has already checked for ``cls``."""
     model = build_learner(name, params, cls)
     full = full_params(model, params)
-    predictions, rounds = _run(model, name, examples)
-    return Replay(name, full, predictions, rounds)
+    predictions = _run(Position.start(model, cls), name, examples)[1]
+    rounds = tuple(t for t, (p, (_, y)) in enumerate(zip(predictions, examples)) if p != y)
+    return Replay(name, full, tuple(predictions), rounds)
 
 
 def _raw_examples(sequence):
@@ -428,21 +433,17 @@ def _raw_examples(sequence):
     return out
 
 
-def _run(model, name: str, examples) -> tuple[tuple, tuple]:
-    predictions, rounds = [], []
-    for t, (x, y) in enumerate(examples):  # hot loop of every search: keep it lean
-        try:
-            p = model.predict_one(x)
-            model.learn_one(x, y)
-        except (ValueError, TypeError, IndexError, KeyError, ArithmeticError) as e:
-            raise WitnessError(f"learner {name} failed on example {t + 1} (x = {_show(x)}): {_one_line(e)}") from None
-        if p is not True and p is not False and p != 0 and p != 1:
-            raise WitnessError(f"learner {name} predicted {p!r} on example {t + 1}; predictions must be 0 or 1")
-        p = int(p)
-        predictions.append(p)
-        if p != y:
-            rounds.append(t)
-    return tuple(predictions), tuple(rounds)
+def _run(pos: Position, name: str, examples, first: int = 0) -> tuple[Position, list]:
+    """``pos.run(examples)`` (:meth:`adversary.position.Position.run`), its refusals as WitnessErrors."""
+    try:
+        return pos.run(examples, first=first)
+    except IllegalMove as e:
+        t, x = e.t + 1, e.x
+        if e.kind == "failed":
+            raise WitnessError(f"learner {name} failed on example {t} (x = {_show(x)}): {_one_line(e.cause)}") from None
+        if e.kind == "prediction":
+            raise WitnessError(f"learner {name} predicted {e.cause!r} on example {t}; predictions must be 0 or 1") from None
+        raise WitnessError(str(e)) from None
 
 
 # ---------------------------------------------------------------------------------------- witnesses
@@ -636,16 +637,14 @@ def _check_cycle(cycle, name: str, params: dict, cls, examples, r: Replay) -> tu
     if s + L > len(examples):
         raise WitnessError(f"cycle: examples {s + 1}..{s + L} do not exist; the sequence has {len(examples)}")
     where = "before the first example" if s == 0 else f"after example {s}"
-    model = build_learner(name, params, cls)
+    before = _run(Position.start(build_learner(name, params, cls), cls), name, examples[:s])[0]
+    after = _run(before, name, examples[s:s + L], s)[0]
     keys = {}
-    for t in range(s + L + 1):  # the state after t examples, for t = s and t = s + L
-        if t == s or t == s + L:
-            try:
-                keys[t] = model.state_key()
-            except Exception as e:  # noqa: BLE001 - a learner's failure is the witness's problem
-                raise WitnessError(f"cycle: learner {name} failed to report its state: {_one_line(e)}") from None
-        if t < s + L:
-            _run(model, name, examples[t:t + 1])
+    for t, pos in ((s, before), (s + L, after)):
+        try:
+            keys[t] = pos.learner.state_key()
+        except Exception as e:  # noqa: BLE001 - a learner's failure is the witness's problem
+            raise WitnessError(f"cycle: learner {name} failed to report its state: {_one_line(e)}") from None
     if keys[s] != keys[s + L]:
         raise WitnessError(f"cycle: the learner's state {where} differs from its state after example {s + L}; "
                            "the cycle does not close")

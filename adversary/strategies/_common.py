@@ -1,38 +1,33 @@
 """What the heuristic strategies (``beam``, ``mcts``, ``local``) share: the arena they search in.
 
-The game is [Rivest94]'s ([Rivest94]): the adversary shows a point x, the learner
-predicts, the adversary reveals a label that leaves some concept consistent. A position is the pair
-(learner, version space V); a *move* is (x, y) with V_x^y non-empty, and it gains a mistake when y
-differs from the prediction. The :class:`Arena` gives the three strategies the same view of it on a
-finite :class:`~solvers.classes.finite.ConceptClass` and on an
+The game is [Rivest94]'s, modelled once by :class:`~adversary.position.Position` (learner state and
+version space V: ``moves``, ``play``, ``key``). The :class:`Arena` adds what only a search needs, on
+a finite :class:`~solvers.classes.finite.ConceptClass` and on an
 :class:`~solvers.classes.implicit.ImplicitFamily` (whose 2^n points are never listed):
 
-* ``split(V, x)``, ``label(c, x)``, ``lowest(V)``, ``members(V)`` -- version spaces as bitsets;
+* ``start(learner)`` -- the root position;
 * ``candidates(V, rng)`` -- the points worth trying: every point of a small domain, otherwise the
   class's informative proposals (points that satisfy or falsify concepts of V over sparse and dense
-  backgrounds) or a sample;
-* ``moves(learner, V, points)`` -- the realizable moves from a position, mistakes first, with the
-  moves that gain nothing and leave the learner unchanged left out: they only shrink V, and a
-  smaller V never gives the adversary more (every sequence realizable in V' is realizable in V ⊇ V');
-* ``sharpen(learner, V, x, y)`` -- for 0/1 vector points, variants of a mistake point that stay a
+  backgrounds) or a sample; ``target_candidates(c, rng)`` the same for a fixed target;
+* ``moves(pos, points)`` / ``child(pos, ...)`` -- the position's realizable moves, less those that gain
+  nothing and leave the learner unchanged: they only shrink V, and a smaller V never gives the
+  adversary more (every sequence realizable in V' is realizable in V ⊇ V');
+* ``sharpen(pos, x, y)`` -- for 0/1 vector points, variants of a mistake point that stay a
   mistake with the same realizable label: a *grown* one (bits added while the learner still errs) and
   a *shrunk* one (bits removed while it still errs). Against a linear threshold learner (Winnow, seed
   [15-859B]) they are the promotion that moves the most weight and the demotion that removes the least,
   which is what the seeds' potential arguments say an adversary should play; a learner that gives its
   ``threshold_form()`` (integers v, t: it predicts [sum of v_i over the on-bits >= t]) has the sum
   updated one bit at a time, exactly;
-* ``predictions(learner, points, binary)`` -- the learner's predictions on many points at once: its
-  own ``predict_many`` (one exact integer matrix product) on 0/1 vectors when it declares
-  ``batch_predictions`` (Winnow, the Perceptron), else ``predict_one`` point by point. The game itself
-  is always played by the learner;
-* ``potential(learner, V)`` -- the tie-break between positions with as many mistakes: log2 |V| (the
+* ``label(c, x)``, ``random_member(V, rng)`` -- a target's labels and a random one;
+* ``potential(pos)`` -- the tie-break between positions with as many mistakes: log2 |V| (the
   Halving potential, [OnlineAlgs]: more concepts left, more room to err). Measured against the exact
   worst case of Winnow2 on monotone-disjunctions n <= 6 (scripts/bench_heuristics.py), Winnow's total
   weight ([15-859B]'s potential) ranked positions *worse* than log2 |V| or even chance, so it is not used.
 
-:func:`find_cycle` replays a sequence and reports a stretch that brings the learner and V back to
-where they were with a mistake on the way (no finite mistake bound); :func:`best_found` turns the
-result into a :class:`~adversary.strategies.base.Found`.
+:func:`find_cycle` replays a sequence and reports a stretch that brings the position back to where it
+was with a mistake on the way (no finite mistake bound); :func:`best_found` turns the result into a
+:class:`~adversary.strategies.base.Found`.
 
 References
 ----------
@@ -53,9 +48,10 @@ import numpy as np
 
 from solvers.classes.implicit import ImplicitFamily, has_implicit_form
 
+from ..position import Key, Position, advance, predictions
 from .base import Found, Problem, StrategyError
 
-__all__ = ["Arena", "Key", "advance", "predictions", "first_mistake", "find_cycle", "best_found", "check_problem", "Progress",
+__all__ = ["Arena", "first_mistake", "find_cycle", "best_found", "check_problem", "Progress",
            "replay_mistakes"]
 
 #: Domains up to this size are tried point by point at every position.
@@ -87,30 +83,6 @@ def check_problem(name: str, problem: Problem):
             raise StrategyError(f"{problem.learner_name} cannot read the points of this class "
                                 f"(on {x}: {' '.join(str(e).split())}); attack it on a class of its points") from None
     return learner
-
-
-class Key:
-    """A position's key ``(learner.state_key(), V)`` with its hash computed once (a state key can be a
-    tuple of many Fractions, whose hash is slow; dictionaries of positions look keys up repeatedly)."""
-
-    __slots__ = ("key", "_hash")
-
-    def __init__(self, learner, V: int):
-        self.key = (learner.state_key(), V)
-        self._hash = hash(self.key)
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, Key) and self._hash == other._hash and self.key == other.key
-
-
-def advance(learner, x, y):
-    """A copy of ``learner`` after ``learn_one(x, y)`` (the original is left as it was)."""
-    child = copy.deepcopy(learner)
-    child.learn_one(x, y)
-    return child
 
 
 class Arena:
@@ -147,36 +119,32 @@ class Arena:
                 except ValueError:
                     self.implicit = None
         self._units = None
+        self._board = None
         self._conservative_checks = 0  # non-mistake moves tried, and whether one changed the learner
         self._changed = False
 
-    # ------------------------------------------------------------------ version spaces
+    # ------------------------------------------------------------------ positions
+    def start(self, learner) -> Position:
+        """The position before any example (every position of this arena shares the class's index)."""
+        if self._board is None:
+            self._board = Position.start(learner, self.cls)._board
+        return Position(learner, self._board)
+
     @property
     def full(self) -> int:
         return self.cls.full
 
-    def split(self, V: int, x) -> tuple[int, int]:
-        if self._index is not None:
-            return self.cls.split_index(V, self._index[x])
-        return self.cls.split(V, x)
-
     def label(self, c: int, x) -> int:
+        """The label concept c gives x (the class's ``label``, by column index on a finite class)."""
         if self._index is not None:
             return int(self.cls.matrix[c, self._index[x]])
         return self.cls.label(c, x)
-
-    def members(self, V: int) -> list[int]:
-        return self.cls.concepts_of(V)
-
-    @staticmethod
-    def lowest(V: int) -> int:
-        return (V & -V).bit_length() - 1
 
     def random_member(self, V: int, rng: np.random.Generator) -> int:
         """A uniformly random concept of V."""
         size = V.bit_count()
         if size == 1:
-            return self.lowest(V)
+            return (V & -V).bit_length() - 1
         if not self.cls.finite:
             ms = self.cls.members(V)
             return int(ms[rng.integers(len(ms))])
@@ -208,32 +176,26 @@ class Arena:
         return self.candidates(self.full, rng, count)
 
     # ------------------------------------------------------------------ moves
-    def moves(self, learner, V: int, points, *, quiet: bool = True) -> list:
-        """The realizable moves ``(x, y, mistake, V_x^y)`` from (learner, V) over ``points``.
+    def moves(self, pos: Position, points, *, quiet: bool = True) -> list:
+        """The realizable moves ``(x, y, mistake, V_x^y)`` from ``pos`` over ``points`` (its
+        :meth:`~adversary.position.Position.moves`), less the no-gain moves that leave V as it was.
 
-        Mistake moves come first (in the order of ``points``). Moves that gain nothing come after them
-        (when ``quiet``), and only while the learner has been seen to change on such a move: once 64
-        of them have left it unchanged it is taken to be conservative ([OnlineAlgs]) and they are skipped.
-        Either way :meth:`child` drops a no-gain move that leaves the learner's state unchanged.
+        Moves that gain nothing come after the mistakes (when ``quiet``), and only while the learner has
+        been seen to change on such a move: once 64 of them have left it unchanged it is taken to be
+        conservative ([OnlineAlgs]) and they are skipped. Either way :meth:`child` drops a no-gain move
+        that leaves the learner's state unchanged.
         """
-        hits, quiet_moves = [], []
         want_quiet = quiet and (self._changed or self._conservative_checks < 64)
-        for x, p in zip(points, predictions(learner, points, binary=self.n_bits is not None)):
-            V0, V1 = self.split(V, x)
-            Vm = V1 if p == 0 else V0  # the label the learner did not predict
-            if Vm:
-                hits.append((x, 1 - p, True, Vm))
-            if want_quiet:
-                Vq = V0 if p == 0 else V1
-                if Vq and Vq != V:
-                    quiet_moves.append((x, p, False, Vq))
-        return hits + quiet_moves
+        V = pos.V
+        return [m for m in pos.moves(points, quiet=want_quiet) if m[2] or m[3] != V]
 
-    def child(self, learner, x, y, mistake: bool):
-        """The learner after (x, y), or None for a no-gain move that leaves its state unchanged.
+    def child(self, pos: Position, x, y, mistake: bool, Vy) -> Optional[Position]:
+        """The position after the move (x, y) (V_x^y = ``Vy``), or None for a no-gain move that leaves
+        the learner's state unchanged.
 
         ``mistake`` must be exact (the learner's prediction differs from y). A learner that declares
         ``conservative`` is not asked: a correct prediction changes nothing ([OnlineAlgs])."""
+        learner = pos.learner
         if not mistake and getattr(learner, "conservative", False):
             self._conservative_checks += 1
             return None
@@ -243,9 +205,9 @@ class Arena:
             if new.state_key() == learner.state_key():
                 return None
             self._changed = True
-        return new
+        return pos.child(x, y, Vy, new)
 
-    def sharpen(self, learner, V: int, x, y: int, rng: np.random.Generator, *, target: Optional[int] = None) -> list:
+    def sharpen(self, pos: Position, x, y: int, rng: np.random.Generator, *, target: Optional[int] = None) -> list:
         """Variants of the mistake (x, y): bits added, and bits removed, while the learner still errs
         and y stays realizable (the label of ``target`` when given). [] when points are not 0/1 vectors.
 
@@ -253,13 +215,14 @@ class Arena:
         for y = 1 (the largest promotion), shrunk for y = 0 (the smallest demotion)."""
         if self.n_bits is None:
             return []
+        learner = pos.learner
         form = getattr(learner, "threshold_form", None)
         lin = form() if callable(form) else None
 
         def realizable(z: tuple) -> bool:
             if target is not None:
                 return self.label(target, z) == y
-            V0, V1 = self.split(V, z)
+            V0, V1 = pos.split(z)
             return bool(V1 if y else V0)
 
         out = []
@@ -287,14 +250,14 @@ class Arena:
                 out.append(z)
         return out
 
-    def signature(self, learner, V: int):
+    def signature(self, pos: Position):
         """A summary of the position that is unchanged when the variables are renamed: for a learner
         whose state is one number per variable (Winnow's weights, the Perceptron's w) on a domain of
         0/1 vectors, the sorted pairs (state of x_i, |{c in V : c(e_i) = 1}|) and |V|; otherwise the
         exact key. Positions of a symmetric class (monotone disjunctions: any renaming of the
         variables) that differ only by a renaming share it, so the beam keeps one of them; it can
         also merge positions that are not renamings of each other, which only costs diversity."""
-        key = learner.state_key()
+        key, V = pos.learner.state_key(), pos.V
         n = self.n_bits
         if n is None or not isinstance(key, tuple) or len(key) != n or not key:
             return (key, V)
@@ -302,33 +265,22 @@ class Arena:
             return (key, V)
         unit = [tuple(int(j == i) for j in range(n)) for i in range(n)] if self._units is None else self._units
         self._units = unit
-        counts = [(self.split(V, e)[1]).bit_count() for e in unit]
+        counts = [(pos.split(e)[1]).bit_count() for e in unit]
         return (tuple(sorted(zip(key, counts))), V.bit_count())
 
-    def potential(self, learner, V: int) -> float:
+    @staticmethod
+    def potential(pos: Position) -> float:
         """Tie-break between positions with as many mistakes: log2 |V| (see the module docstring)."""
+        V = pos.V
         return math.log2(V.bit_count()) if V else 0.0
 
 
-# ---------------------------------------------------------------------------------------- predictions
-def _batch(learner) -> bool:
-    return bool(getattr(learner, "batch_predictions", False))
-
-
-def predictions(learner, points, *, binary: bool) -> list:
-    """The learner's predictions (0/1) on ``points``; see the module docstring. The batch needs
-    ``binary``: the points are 0/1 vectors (the learner checks that itself point by point)."""
-    if binary and len(points) > 1 and _batch(learner):
-        return learner.predict_many(points).tolist()
-    return [int(learner.predict_one(x)) for x in points]
-
-
-def first_mistake(arena: "Arena", learner, points, *, V: Optional[int] = None, target: Optional[int] = None):
-    """The first of ``points`` on which the learner can be made to err: ``(x, y, V_x^y)`` with y the
-    label it does not predict, realizable in V, or, with ``target``, the target's label (V_x^y is then
-    None); None when there is no such point."""
-    binary = arena.n_bits is not None
-    batch = predictions(learner, points, binary=True) if binary and _batch(learner) else None
+def first_mistake(pos: Position, points, *, target: Optional[int] = None, arena: Optional[Arena] = None):
+    """The first of ``points`` on which the learner of ``pos`` can be made to err: ``(x, y, V_x^y)`` with
+    y the label it does not predict, realizable in V, or, with ``target`` (and the ``arena`` that labels
+    it), the target's label (V_x^y is then None); None when there is no such point."""
+    learner = pos.learner
+    batch = predictions(learner, points, binary=True) if pos.binary and getattr(learner, "batch_predictions", False) else None
     for i, x in enumerate(points):
         p = batch[i] if batch is not None else int(learner.predict_one(x))
         if target is not None:
@@ -336,7 +288,7 @@ def first_mistake(arena: "Arena", learner, points, *, V: Optional[int] = None, t
             if y != p:
                 return x, y, None
             continue
-        V0, V1 = arena.split(V, x)
+        V0, V1 = pos.split(x)
         Vm = V1 if p == 0 else V0
         if Vm:
             return x, 1 - p, Vm
@@ -344,35 +296,31 @@ def first_mistake(arena: "Arena", learner, points, *, V: Optional[int] = None, t
 
 
 # ---------------------------------------------------------------------------------------- results
-def replay_mistakes(learner, sequence) -> int:
-    """The mistakes of a copy of ``learner`` on ``[(x, y), ...]``."""
-    L = copy.deepcopy(learner)
-    m = 0
+def replay_mistakes(arena: Arena, learner, sequence) -> int:
+    """The mistakes of ``learner`` on ``[(x, y), ...]``, played from its position (it is not changed)."""
+    pos, m = arena.start(learner), 0
     for x, y in sequence:
-        m += L.predict_one(x) != y
-        L.learn_one(x, y)
+        m += pos.mistake(x, y)
+        pos = pos.play(x, y)
     return m
 
 
 def find_cycle(arena: Arena, learner, sequence) -> Optional[tuple[int, int]]:
-    """(start, length) of a stretch of ``sequence`` that brings the learner's state and V back to where
-    they were after ``start`` examples with a mistake on the way, or None (the first such stretch)."""
-    L = copy.deepcopy(learner)
-    V = arena.full
+    """(start, length) of a stretch of ``sequence`` that brings the position (learner's state, V) back
+    to where it was after ``start`` examples with a mistake on the way, or None (the first such stretch)."""
+    pos = arena.start(learner)
     seen = {}
     made = 0
     for t in range(len(sequence) + 1):
-        key = (L.state_key(), V)
+        key = pos.key
         if key in seen and seen[key][1] < made:
             return seen[key][0], t - seen[key][0]
         seen.setdefault(key, (t, made))
         if t == len(sequence):
             break
         x, y = sequence[t]
-        made += L.predict_one(x) != y
-        L.learn_one(x, y)
-        V0, V1 = arena.split(V, x)
-        V = V1 if y else V0
+        made += pos.mistake(x, y)
+        pos = pos.play(x, y)
     return None
 
 
@@ -381,15 +329,12 @@ def best_found(arena: Arena, learner, sequence, target: Optional[int], stats: di
     concept, a cycle reported and the sequence cut right after it)."""
     sequence = list(sequence)
     if target is None:
-        V = arena.full
-        for x, y in sequence:
-            V0, V1 = arena.split(V, x)
-            V = V1 if y else V0
-        target = arena.lowest(V)
+        target = arena.cls.consistent(sequence)
+        target = (target & -target).bit_length() - 1
     cycle = find_cycle(arena, learner, sequence)
     if cycle is not None:
         sequence = sequence[:cycle[0] + cycle[1]]
-    return Found(sequence=sequence, mistakes=replay_mistakes(learner, sequence), target=int(target),
+    return Found(sequence=sequence, mistakes=replay_mistakes(arena, learner, sequence), target=int(target),
                  exact=False, cycle=cycle, stats=stats)
 
 

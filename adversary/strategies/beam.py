@@ -41,18 +41,21 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from ._common import Arena, Key, Progress, best_found, check_problem
+from ._common import Arena, Progress, best_found, check_problem
 from .base import Found, Problem, Strategy, time_left
 
 __all__ = ["BeamStrategy", "STRATEGY"]
 
 
 class _Node:
-    __slots__ = ("learner", "V", "mistakes", "parent", "move", "key", "depth")
+    """A position of the game (:class:`~adversary.position.Position`) in the beam: with its mistakes
+    and the move from its parent (``pos`` is dropped once the node is expanded)."""
 
-    def __init__(self, learner, V, mistakes, parent, move, depth):
-        self.learner, self.V, self.mistakes, self.parent, self.move, self.depth = learner, V, mistakes, parent, move, depth
-        self.key = Key(learner, V)
+    __slots__ = ("pos", "mistakes", "parent", "move", "key", "depth")
+
+    def __init__(self, pos, mistakes, parent, move, depth):
+        self.pos, self.mistakes, self.parent, self.move, self.depth = pos, mistakes, parent, move, depth
+        self.key = pos.key
 
     def sequence(self) -> list:
         out, node = [], self
@@ -112,7 +115,7 @@ class BeamStrategy(Strategy):
         arena = Arena(problem.cls, candidates=self.candidates)
         rng = np.random.default_rng(problem.seed)
         report = Progress(progress)
-        best = _Node(learner, arena.full, 0, None, None, 0)
+        best = _Node(arena.start(learner), 0, None, None, 0)
         stats = {"nodes": 0, "widths": []}
         width = 1
         while True:
@@ -133,7 +136,7 @@ class BeamStrategy(Strategy):
     def _search(self, arena: Arena, learner, width: int, rng, deadline, stats, best, report):
         """One beam of the given width: (best node, whether it closes a cycle, whether no position was
         dropped)."""
-        root = _Node(learner, arena.full, 0, None, None, 0)
+        root = _Node(arena.start(learner), 0, None, None, 0)
         beam = [root]
         seen = {root.key: 0}
         top = root if root.mistakes >= best.mistakes else best
@@ -144,10 +147,10 @@ class BeamStrategy(Strategy):
                 for x, y, mistake, Vy in self._moves(arena, node, rng):
                     if time_left(deadline) <= 0:
                         raise _Deadline(top)
-                    new = arena.child(node.learner, x, y, mistake)
+                    new = arena.child(node.pos, x, y, mistake, Vy)
                     if new is None:
                         continue
-                    child = _Node(new, Vy, node.mistakes + mistake, node, (x, y), node.depth + 1)
+                    child = _Node(new, node.mistakes + mistake, node, (x, y), node.depth + 1)
                     stats["nodes"] += 1
                     before = seen.get(child.key)
                     if before is not None and before >= child.mistakes:
@@ -161,17 +164,19 @@ class BeamStrategy(Strategy):
                     if child.mistakes > top.mistakes:
                         top = child
                         report(top.mistakes, width=width)
+            for node in beam:
+                node.pos = None  # expanded: only its move and parent are needed now (frees its learner)
             if not children:
                 break
             pool = list(children.values())
             complete = complete and len(pool) <= width
             noise = rng.random(len(pool)) * 1e-3
-            scores = [c.mistakes + self.weight * arena.potential(c.learner, c.V) + e for c, e in zip(pool, noise)]
+            scores = [c.mistakes + self.weight * arena.potential(c.pos) + e for c, e in zip(pool, noise)]
             order = np.argsort(scores, kind="stable")[::-1].tolist()
             if len(pool) > width and self.symmetry:  # one position per signature (renamings of each other)
                 kept, signatures = [], set()
                 for i in order:
-                    sig = arena.signature(pool[i].learner, pool[i].V)
+                    sig = arena.signature(pool[i].pos)
                     if sig not in signatures:
                         signatures.add(sig)
                         kept.append(i)
@@ -184,17 +189,18 @@ class BeamStrategy(Strategy):
         return top, False, complete
 
     def _moves(self, arena: Arena, node: _Node, rng) -> list:
-        points = arena.candidates(node.V, rng)
-        moves = arena.moves(node.learner, node.V, points)
+        pos = node.pos
+        points = arena.candidates(pos.V, rng)
+        moves = arena.moves(pos, points)
         if arena.all_points is None and self.sharpen:
             extra = []
             hits = [m for m in moves if m[2]]
             for i in rng.permutation(len(hits))[:self.sharpen].tolist():
                 x, y, _, _ = hits[i]
-                extra.extend(arena.sharpen(node.learner, node.V, x, y, rng))
+                extra.extend(arena.sharpen(pos, x, y, rng))
             if extra:
                 known = {m[0] for m in moves}
-                moves = arena.moves(node.learner, node.V, [z for z in dict.fromkeys(extra) if z not in known]) + moves
+                moves = arena.moves(pos, [z for z in dict.fromkeys(extra) if z not in known]) + moves
         return moves
 
 

@@ -13,7 +13,10 @@ the prediction. The worst case is
 sequence, realizable by some concept c that the adversary might as well have fixed in advance; so
 also W(s, C) = max over c in C of W_c(s), where W_c is the longest path of the learner's states when
 every label is c's. This module has two searches, both depth-first with a memo keyed by the learner's
-exact ``state_key`` (:mod:`solvers.learners.base`: equal keys mean equal futures):
+exact ``state_key`` (:mod:`solvers.learners.base`: equal keys mean equal futures). Both are caches over
+the game of :mod:`adversary.position`: a position (learner, V) is (sid, V), with the learner states
+interned as ints by :class:`~adversary.position.States` (their steps and predictions on every point
+computed once):
 
 * ``mode="targets"`` (the default for learners whose state is not a version space: Winnow, the
   Perceptron, the elimination algorithms): one search per target c over learner states alone. A
@@ -77,6 +80,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
+from ..position import States
 from ._symmetry import Domain, canonical
 from .base import Found, Problem, Strategy, StrategyError
 
@@ -211,94 +215,27 @@ def _remaining(learner, V: int):
     return method(V) if method is not None else None
 
 
-class _Learners:
-    """The learner's side, shared by both searches: its states interned, their predictions, their steps."""
+class _Learners(States):
+    """The learner's side, shared by both searches: :class:`~adversary.position.States` (interned
+    states, their predictions and steps) with the clock and the progress reports."""
 
     def __init__(self, problem: Problem, deadline, progress):
         C = problem.cls
         self.C = C
-        self.points = C.points
-        self.n_points = C.n_points
         self.deadline = deadline
         self.progress = progress
         self.learner_name = _canonical(problem.learner_name)
-        root = problem.new_learner()
-        self.ids: dict = {}
-        self.reps: list = []            # id -> a learner in that state
-        self.preds: list = []           # id -> its predictions on every point (a tuple), once asked
-        self.steps: dict = {}           # (id, j, y) -> id
-        self.root = self._intern(root)
-        self._many = bool(getattr(root, "batch_predictions", False))  # else predict_one point by point, watching the clock
-        self._P = None
+        super().__init__(problem.new_learner(), C, name=self.learner_name)
         self.nodes = 0
         self.t0 = time.monotonic()
         self.next_report = self.t0 + 1.0
 
-    def _intern(self, learner) -> int:
-        key = learner.state_key()
-        try:
-            sid = self.ids.get(key)
-        except TypeError:
-            raise StrategyError(f"learner {self.learner_name}: state_key() is not hashable; "
-                                "the exact search needs an exact, hashable state") from None
-        if sid is None:
-            sid = len(self.reps)
-            self.ids[key] = sid
-            self.reps.append(learner)
-            self.preds.append(None)
-        return sid
+    def fail(self, message: str):
+        raise StrategyError(message) from None
 
-    def _predictions(self, sid: int) -> tuple:
-        p = self.preds[sid]
-        if p is None:
-            L = self.reps[sid]
-            p = self._predict_many(L)
-            if p is None:
-                out = []
-                for x in self.points:
-                    self._tick()  # a learner can be slow to predict (weighted majority: a sum over C)
-                    try:
-                        v = L.predict_one(x)
-                    except (ValueError, TypeError, ArithmeticError) as e:
-                        raise StrategyError(f"learner {self.learner_name} failed to predict x = {x}: {e}") from None
-                    if v is not True and v is not False and v != 0 and v != 1:
-                        raise StrategyError(f"learner {self.learner_name} predicted {v!r} on x = {x}; "
-                                            "predictions must be 0 or 1")
-                    out.append(int(v))
-                p = tuple(out)
-            self.preds[sid] = p
-        return p
-
-    def _predict_many(self, L):
-        """The learner's batched predictions (``predict_many``) on integer points, or None."""
-        if not self._many:
-            return None
-        if self._P is None:
-            try:
-                P = np.asarray(self.points)
-            except (ValueError, TypeError):
-                P = None
-            self._P = P if P is not None and P.ndim == 2 and P.dtype.kind in "iub" else False
-        if self._P is False:
-            return None
-        try:
-            return tuple(np.asarray(L.predict_many(self._P), dtype=np.int64).tolist())
-        except (ValueError, TypeError, ArithmeticError) as e:
-            raise StrategyError(f"learner {self.learner_name} failed to predict: {e}") from None
-
-    def _step(self, sid: int, j: int, y: int) -> int:
-        key = (sid, j, y)
-        s2 = self.steps.get(key)
-        if s2 is None:
-            import copy
-
-            L = copy.deepcopy(self.reps[sid])
-            try:
-                L.learn_one(self.points[j], y)
-            except (ValueError, TypeError, ArithmeticError) as e:
-                raise StrategyError(f"learner {self.learner_name} failed to learn ({self.points[j]}, {y}): {e}") from None
-            s2 = self.steps[key] = self._intern(L)
-        return s2
+    # (the searches' hot loops call these names)
+    _predictions = States.predictions
+    _step = States.step
 
     def _count(self, moves: list) -> int:
         """The learner's mistakes along ``moves`` (from the cached predictions and steps)."""
@@ -307,6 +244,9 @@ class _Learners:
             n += self._predictions(sid)[j] != y
             sid = self._step(sid, j, y)
         return n
+
+    def tick(self) -> None:
+        self._tick()
 
     def _tick(self, **extra) -> None:
         now = time.monotonic()

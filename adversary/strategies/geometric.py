@@ -74,6 +74,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
+from ..position import Position
 from .base import Found, Problem, Strategy, StrategyError, time_left
 
 __all__ = ["GeometricStrategy", "STRATEGY", "CONVENTIONS", "GRID"]
@@ -124,10 +125,12 @@ def _dot(u, v):
 
 
 class _Play:
-    """One game of moves z against a fresh learner (the module docstring's z-game), in exact arithmetic."""
+    """One game of moves z against a fresh learner (the module docstring's z-game), in exact arithmetic:
+    a :class:`~adversary.position.Position` on the margin class (whose version space is the examples so
+    far: the referee checks the target on them at the end) and the running sum w of the z played."""
 
     def __init__(self, problem: Problem, H, stop: Optional[float] = None):
-        self.learner = problem.new_learner()
+        self.pos = Position.start(problem.new_learner(), H)
         self.s, self.y = _convention(problem.learner_name)
         self.R2 = H.R * H.R
         self.w = (0,) * H.d
@@ -146,9 +149,9 @@ class _Play:
         if _dot(z, z) > self.R2:
             return False
         x = z if self.s == 1 else tuple(map(operator.neg, z))
-        if self.learner.predict_one(x) == self.y:
+        if self.pos.learner.predict_one(x) == self.y:  # (hot loop: most z tried are not mistakes)
             return False
-        self.learner.learn_one(x, self.y)
+        self.pos = self.pos.play(x, self.y)
         self.sequence.append((x, self.y))
         w = list(self.w)
         for i in compress(range(len(z)), z):  # the nonzero coordinates of z

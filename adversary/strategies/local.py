@@ -44,7 +44,8 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from ._common import Arena, Progress, advance, best_found, check_problem, find_cycle, first_mistake
+from ..position import advance
+from ._common import Arena, Progress, best_found, check_problem, find_cycle, first_mistake
 from .base import Found, Problem, Strategy, time_left
 
 __all__ = ["LocalStrategy", "STRATEGY"]
@@ -53,7 +54,8 @@ _MOVES = ("regrow", "regrow", "replace", "insert", "delete", "swap", "retarget")
 
 
 class _Candidate:
-    """A target, its sequence of points, and the learner before each example (``states[t]``)."""
+    """A target, its sequence of points, and the position before each example (``states[t]``: the
+    learner and the version space of the first t examples, labelled by the target)."""
 
     __slots__ = ("target", "points", "states", "hits")
 
@@ -133,50 +135,50 @@ class LocalStrategy(Strategy):
     def _fresh(self, arena: Arena, root, rng, deadline) -> _Candidate:
         """A random target and a greedy sequence for it."""
         c = arena.random_member(arena.full, rng)
-        return self._extend(arena, _Candidate(c, [], [root], []), rng, deadline)
+        return self._extend(arena, _Candidate(c, [], [arena.start(root)], []), rng, deadline)
 
     def _replay(self, arena: Arena, base: _Candidate, target: int, points: list, keep: int) -> _Candidate:
         """The candidate (target, points), reusing base's states for the first ``keep`` examples."""
         states = base.states[:keep + 1]
         hits = base.hits[:keep]
         kept = list(points[:keep])
-        L = states[-1]
+        pos = states[-1]
         for x in points[keep:]:
             y = arena.label(target, x)
-            hit = L.predict_one(x) != y
-            new = advance(L, x, y)
-            if not hit and new.state_key() == L.state_key():
+            hit = pos.learner.predict_one(x) != y
+            new = advance(pos.learner, x, y)
+            if not hit and new.state_key() == pos.learner.state_key():
                 continue  # no mistake, no change: the example does nothing
             kept.append(x)
             hits.append(hit)
-            states.append(new)
-            L = new
+            pos = pos.child(x, y, None, new)  # (the target's label: realizable; V computed if read)
+            states.append(pos)
         return _Candidate(target, kept, states, hits)
 
     def _extend(self, arena: Arena, cand: _Candidate, rng, deadline) -> _Candidate:
         """Append mistake points greedily (in place) until none is found."""
         c = cand.target
-        L = cand.states[-1]
+        pos = cand.states[-1]
         while len(cand.points) < self.max_length and time_left(deadline) > 0:
-            x = self._mistake_point(arena, L, c, rng)
+            x = self._mistake_point(arena, pos, c, rng)
             if x is None:
                 break
-            y = arena.label(c, x)
-            L = advance(L, x, y)
+            pos = pos.child(x, arena.label(c, x))
             cand.points.append(x)
             cand.hits.append(True)
-            cand.states.append(L)
+            cand.states.append(pos)
         return cand
 
-    def _mistake_point(self, arena: Arena, L, c: int, rng):
-        """A random point on which L errs against target c (sharpened half of the time), or None."""
+    def _mistake_point(self, arena: Arena, pos, c: int, rng):
+        """A random point on which the learner of ``pos`` errs against target c (sharpened half of the
+        time), or None."""
         points = arena.target_candidates(c, rng)
-        found = first_mistake(arena, L, [points[i] for i in rng.permutation(len(points)).tolist()], target=c)
+        found = first_mistake(pos, [points[i] for i in rng.permutation(len(points)).tolist()], target=c, arena=arena)
         if found is None:
             return None
         x, y, _ = found
         if arena.n_bits is not None and rng.random() < 0.5:
-            variants = arena.sharpen(L, None, x, y, rng, target=c)
+            variants = arena.sharpen(pos, x, y, rng, target=c)
             if variants:
                 return variants[0 if rng.random() < 0.75 else int(rng.integers(len(variants)))]
         return x
@@ -206,11 +208,7 @@ class LocalStrategy(Strategy):
             pts[i], pts[i + 1] = pts[i + 1], pts[i]
             new = self._replay(arena, cur, c, pts, i)
         else:  # retarget: a concept that agrees with c on the first i examples
-            V = arena.full
-            for x in pts[:i]:
-                V0, V1 = arena.split(V, x)
-                V = V1 if arena.label(c, x) else V0
-            c2 = arena.random_member(V, rng)
+            c2 = arena.random_member(cur.states[i].V, rng)
             new = self._replay(arena, cur, c2, pts, i)
         return self._extend(arena, new, rng, deadline)
 

@@ -50,13 +50,13 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from ._common import Arena, Key, Progress, advance, best_found, check_problem, find_cycle, first_mistake
+from ._common import Arena, Progress, best_found, check_problem, find_cycle, first_mistake
 from .base import Found, Problem, Strategy, time_left
 
 __all__ = ["MctsStrategy", "STRATEGY"]
 
 
-class _Position:
+class _Node:
     """A node of the search tree: its moves and, per move, visits, total and best mistakes after it."""
 
     __slots__ = ("moves", "visits", "total", "best", "tried", "N")
@@ -74,11 +74,11 @@ class _Position:
 class _Prefix:
     """The moves committed to so far: the position they reach, and the positions on the way."""
 
-    def __init__(self, L, V: int):
-        self.L, self.V = L, V
+    def __init__(self, pos):
+        self.pos = pos
         self.seq: list = []
         self.made = 0
-        self.on_path = {Key(L, V): 0}
+        self.on_path = {pos.key: 0}
 
 
 class MctsStrategy(Strategy):
@@ -132,7 +132,7 @@ class MctsStrategy(Strategy):
         best_m = 0
         stats = {"iterations": 0, "positions": 0, "restarts": 0}
         limit = math.inf if deadline is not None else self.iterations
-        base = _Prefix(root, arena.full)
+        base = _Prefix(arena.start(root))
         per_move, since_commit = self.commit_every, 0
         while stats["iterations"] < limit and time_left(deadline) > 0:
             stats["iterations"] += 1
@@ -165,7 +165,7 @@ class MctsStrategy(Strategy):
                     best_seq = [(x, y) for x, y, _ in base.seq]
                     break
                 if not moved:
-                    base = _Prefix(root, arena.full)
+                    base = _Prefix(arena.start(root))
                     per_move *= 2
                     stats["restarts"] += 1
         stats["positions"] = len(tree)
@@ -174,7 +174,7 @@ class MctsStrategy(Strategy):
 
     def _commit(self, arena: Arena, base: "_Prefix", tree: dict):
         """Play the root's most promising move for good: True, False (nothing to play) or "cycle"."""
-        pos = tree.get(Key(base.L, base.V))
+        pos = tree.get(base.pos.key)
         if pos is None or len(base.seq) >= self.max_depth:
             return False
         live = [a for a, move in enumerate(pos.moves) if move is not None and pos.visits[a]]
@@ -182,13 +182,13 @@ class MctsStrategy(Strategy):
             return False
         a = max(live, key=lambda i: (pos.best[i], pos.visits[i]))
         x, y, hit, Vy = pos.moves[a]
-        child = arena.child(base.L, x, y, hit)
+        child = arena.child(base.pos, x, y, hit, Vy)
         if child is None:
             return False
-        base.L, base.V = child, Vy
+        base.pos = child
         base.seq.append((x, y, hit))
         base.made += hit
-        key = Key(child, Vy)
+        key = child.key
         if key in base.on_path and base.on_path[key] < base.made:
             return "cycle"
         base.on_path.setdefault(key, base.made)
@@ -198,21 +198,21 @@ class MctsStrategy(Strategy):
     def _iterate(self, arena: Arena, base: "_Prefix", tree: dict, rng, scale: int, deadline):
         """Select, expand, play out from the committed prefix: returns (the examples after it
         [(x, y, mistake)], the path [(position, move)], whether the path closed a cycle)."""
-        L, V = base.L, base.V
+        here = base.pos
         seq: list = []
         path: list = []
         made = base.made
         on_path = dict(base.on_path)
         expanded = False
         while len(base.seq) + len(seq) < self.max_depth and not expanded:
-            key = Key(L, V)
+            key = here.key
             pos = tree.get(key)
             if pos is None:
-                pos = tree[key] = _Position(self._moves(arena, L, V, rng))
+                pos = tree[key] = _Node(self._moves(arena, here, rng))
             a = self._choose(pos, scale)
             while a is not None:
                 x, y, hit, Vy = pos.moves[a]
-                child = arena.child(L, x, y, hit)
+                child = arena.child(here, x, y, hit, Vy)
                 if child is not None:
                     break
                 pos.moves[a] = None  # a move that changes nothing: never again
@@ -223,16 +223,16 @@ class MctsStrategy(Strategy):
             path.append((pos, a))
             seq.append((x, y, hit))
             made += hit
-            L, V = child, Vy
-            key = Key(L, V)
+            here = child
+            key = here.key
             if key in on_path and on_path[key] < made:
                 return seq, path, True
             on_path.setdefault(key, made)
         if time_left(deadline) > 0:
-            seq.extend(self._playout(arena, L, V, rng, self.max_depth - len(base.seq) - len(seq)))
+            seq.extend(self._playout(arena, here, rng, self.max_depth - len(base.seq) - len(seq)))
         return seq, path, False
 
-    def _choose(self, pos: _Position, scale: int) -> Optional[int]:
+    def _choose(self, pos: _Node, scale: int) -> Optional[int]:
         """The next untried move, else the live move with the best UCT value, else None."""
         while pos.tried < len(pos.moves):
             pos.tried += 1
@@ -250,21 +250,21 @@ class MctsStrategy(Strategy):
                 best, arg = value, a
         return arg
 
-    def _moves(self, arena: Arena, L, V: int, rng) -> list:
-        points = arena.candidates(V, rng)
-        moves = arena.moves(L, V, points)
+    def _moves(self, arena: Arena, here, rng) -> list:
+        points = arena.candidates(here.V, rng)
+        moves = arena.moves(here, points)
         if arena.all_points is None and self.sharpen:
             hits = [m for m in moves if m[2]]
             extra = []
             for i in rng.permutation(len(hits))[:self.sharpen].tolist():
-                extra.extend(arena.sharpen(L, V, hits[i][0], hits[i][1], rng))
+                extra.extend(arena.sharpen(here, hits[i][0], hits[i][1], rng))
             known = {m[0] for m in moves}
-            moves = arena.moves(L, V, [z for z in dict.fromkeys(extra) if z not in known]) + moves
+            moves = arena.moves(here, [z for z in dict.fromkeys(extra) if z not in known]) + moves
         hits = [m for m in moves if m[2]]
         quiet = [m for m in moves if not m[2]]
         return [hits[i] for i in rng.permutation(len(hits)).tolist()] + [quiet[i] for i in rng.permutation(len(quiet)).tolist()]
 
-    def _playout(self, arena: Arena, L, V: int, rng, depth: int) -> list:
+    def _playout(self, arena: Arena, here, rng, depth: int) -> list:
         """Random mistakes until no candidate point allows one (or ``depth`` examples)."""
         out = []
         for _ in range(depth):
@@ -272,19 +272,17 @@ class MctsStrategy(Strategy):
                 order = rng.permutation(len(arena.all_points)).tolist()
                 points = [arena.all_points[i] for i in order]
             else:
-                points = arena.candidates(V, rng, self.playout_points)
-            move = first_mistake(arena, L, points, V=V)
+                points = arena.candidates(here.V, rng, self.playout_points)
+            move = first_mistake(here, points)
             if move is None:
                 break
             x, y, Vy = move
             if arena.n_bits is not None and rng.random() < self.sharpen_playouts:
-                variants = arena.sharpen(L, V, x, y, rng)
+                variants = arena.sharpen(here, x, y, rng)
                 if variants:
                     x = variants[0 if rng.random() < 0.75 else int(rng.integers(len(variants)))]
-                    V0, V1 = arena.split(V, x)
-                    Vy = V1 if y else V0
-            L = advance(L, x, y)
-            V = Vy
+                    Vy = here.split(x)[y]
+            here = here.child(x, y, Vy)
             out.append((x, y, True))
         return out
 

@@ -30,6 +30,9 @@ from __future__ import annotations
 import time
 from typing import Callable, Optional
 
+from ..position import Position
+from ..referee import WitnessError
+from ._common import first_mistake
 from .base import Found, Problem, Strategy, StrategyError, time_left
 
 __all__ = ["TreeStrategy", "STRATEGY"]
@@ -78,45 +81,35 @@ class TreeStrategy(Strategy):
             if tree is None:  # an empty class: nothing to play
                 return Found([], 0, None, stats={"tree_depth": -1, "seconds": time.monotonic() - t0})
         node, depth = _root_and_depth(tree)
-        learner = problem.new_learner()
-        V = C.full
+        pos = Position.start(problem.new_learner(), C)
         seq, mistakes = [], 0
-
-        def play(j: int, y: int) -> None:
-            nonlocal V, mistakes
-            x = C.points[j]
-            p = learner.predict_one(x)
-            learner.learn_one(x, y)
-            V0, V1 = C.split_index(V, j)
-            V = V1 if y else V0
-            seq.append((x, y))
-            mistakes += int(p) != y
-
         try:
             while node is not None:
-                j = node["point"]
-                y = 1 - int(learner.predict_one(C.points[j]))
-                play(j, y)
+                x = C.points[node["point"]]
+                y = 1 - pos.prediction(x)
+                mistakes += 1
+                seq.append((x, y))
+                try:
+                    pos = pos.play(x, y)
+                except WitnessError:
+                    raise StrategyError("strategy tree: the mistake tree has a path no concept realises "
+                                        "(a bad certificate); re-run opt to rebuild it") from None
                 node = node[str(y)]
-            if not V:
-                raise StrategyError("strategy tree: the mistake tree has a path no concept realises "
-                                    "(a bad certificate); re-run opt to rebuild it")
             extra = 0
             while self.extend and extra < C.n_points and time_left(deadline) > 0:
-                for j in range(C.n_points):
-                    p = int(learner.predict_one(C.points[j]))
-                    V0, V1 = C.split_index(V, j)
-                    if V1 if p == 0 else V0:  # the contrary label 1 - p is realizable: a sure mistake
-                        play(j, 1 - p)
-                        extra += 1
-                        break
-                else:
+                move = first_mistake(pos, C.points)  # the contrary label of a point is realizable: a sure mistake
+                if move is None:
                     break
+                x, y, Vy = move
+                pos = pos.child(x, y, Vy)
+                seq.append((x, y))
+                mistakes += 1
+                extra += 1
         except (ValueError, TypeError, ArithmeticError) as e:
             if isinstance(e, StrategyError):
                 raise
             raise StrategyError(f"learner {problem.learner_name} failed while the tree was played: {e}") from None
-        target = (V & -V).bit_length() - 1
+        target = pos.lowest()
         if progress is not None:
             progress({"mistakes": mistakes, "done": True})
         return Found(seq, mistakes, target, exact=False,
