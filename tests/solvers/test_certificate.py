@@ -16,7 +16,7 @@ from solvers.classes import ConceptClass
 from solvers.classes.families import make
 from solvers.opt import opt
 
-from .brute import matrices, opt_brute, tree_ok_brute
+from tests.oracles import matrices, opt_brute, tree_ok_brute
 
 SETTINGS = settings(max_examples=80, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 

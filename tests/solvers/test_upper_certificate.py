@@ -15,7 +15,7 @@ from solvers import ConceptClass, opt
 from solvers.certificate import ProofTooLarge, TreeError, verify_upper
 from solvers.classes.families import make
 
-from .brute import matrices, opt_brute
+from tests.oracles import matrices, opt_brute
 
 SETTINGS = settings(max_examples=120, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from solvers.classes import ConceptClass
 
-from tests.solvers.brute import matrices, rows_of
+from tests.oracles import matrices, rows_of
 
 SETTINGS = settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 

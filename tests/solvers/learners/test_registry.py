@@ -19,7 +19,7 @@ from adversary.attack import attack, bound_for
 from solvers.classes.families import make
 from solvers.learners import LEARNERS, Bound, describe, make_learner, register, unregister
 from solvers.learners.base import OnlineLearner, check_label, cite
-from tests.solvers.test_conformance import conformance
+from tests.solvers.learners.test_conformance import conformance
 
 
 class Memorizer(OnlineLearner):

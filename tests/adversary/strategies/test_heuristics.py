@@ -19,7 +19,7 @@ from adversary.strategies.local import LocalStrategy
 from adversary.strategies.mcts import MctsStrategy
 from solvers.classes.families import make
 
-from ..solvers.brute import adversary_brute
+from tests.oracles import adversary_brute
 
 # Small budgets: each run takes well under a second on the tiny classes.
 SMALL = {
