@@ -43,7 +43,7 @@ import numpy as np
 
 from ..numbers import as_coordinate, as_rational, json_type, not_ints, num_text, point_text
 
-__all__ = ["MARGIN_FAMILY", "TOLERANCE", "MarginHalfspaces", "LISTING", "params_from_text"]
+__all__ = ["MARGIN_FAMILY", "TOLERANCE", "MarginHalfspaces", "CLASS", "LISTING", "params_from_text"]
 
 #: The family name of the implicit class of unit-norm homogeneous halfspaces with margin.
 MARGIN_FAMILY = "margin-halfspaces"
@@ -270,3 +270,8 @@ class MarginHalfspaces:
             margins.append((1 if y else -1) * math.fsum(wf[i] * v for i, v in xf))
             radii.append(math.sqrt(math.fsum(v * v for _, v in xf)))
         return (min(margins) if margins else math.inf), (max(radii) if radii else 0.0)
+
+
+#: The class this attack-only family's specs build (:func:`solvers.classes.spec.load_class` reads it
+#: through the registry's ``ATTACK_ONLY``).
+CLASS = MarginHalfspaces
