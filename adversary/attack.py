@@ -71,7 +71,7 @@ from .referee import (
     verify_witness,
 )
 from .strategies import STRATEGY_NAMES, available, get_strategy
-from .strategies.base import Found, Problem, StrategyError
+from .strategies.base import Found, Problem, StrategyError, check_reads
 
 __all__ = ["attack", "AttackResult", "AttackError", "bound_for", "VERDICTS", "AUTO_SECONDS", "SMALL"]
 
@@ -83,8 +83,6 @@ AUTO_SECONDS = 60.0
 SMALL = 2048
 #: The most seconds spent on Opt(C) for the report (and the tree strategy).
 OPT_SECONDS = 30.0
-#: Points of a finite class on which the learner is probed before any strategy runs.
-PROBE_POINTS = 512
 #: The heuristics ``auto`` runs after ``exact`` / ``tree``, in this order.
 HEURISTICS = ("beam", "mcts", "local")
 
@@ -280,7 +278,7 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
     model = build_learner(name, params, cls)  # WitnessError (a ValueError): unknown name, bad parameters
     name = _canonical(name)
     params = full_params(model, params)
-    _check_reads(model, name, cls)  # once, before any strategy runs: the same error whichever strategy is asked for
+    check_reads(model, name, cls)  # once, before any strategy runs: the same error whichever strategy is asked for
     bound = bound_for(model, cls)
     budget = time_limit if time_limit is not None else (AUTO_SECONDS if strategy == "auto" else None)
     deadline = None if budget is None else t0 + budget
@@ -416,38 +414,6 @@ def _plan(strategy: str, problem: Problem) -> list:
             k = sum(1 for m, _ in rest if m in HEURISTICS and names.index(m) >= names.index(n))
             plan.append((n, strat, 1.0 / max(k, 1)))
     return plan
-
-
-def _check_reads(model, name: str, cls) -> None:
-    """StrategyError (one line) unless the learner reads the class's points: it predicts, and learns the
-    label it predicted, on the first :data:`PROBE_POINTS` points of a finite class, on the 0 and 1 vectors
-    of a {0,1}^n class, on R e_1 in margin halfspaces. A learner built from the class reads them by
-    construction (and may be slow to predict): it is not probed."""
-    import copy
-
-    from solvers.learners import LEARNERS
-
-    spec = LEARNERS.get(name)
-    if spec is not None and spec.needs_class:
-        return
-    if cls.finite:
-        points = cls.points[:PROBE_POINTS]
-    elif _has_margin(cls):
-        R, _ = cls.facts["margin"]
-        points = [(R,) + (0,) * (cls.facts["d"] - 1)]
-    else:  # {0,1}^n, not listed
-        points = [(0,) * cls.facts["n"], (1,) * cls.facts["n"]]
-    probe = copy.deepcopy(model)
-    for x in points:
-        try:
-            probe.learn_one(x, probe.predict_one(x))
-        except (ValueError, TypeError, IndexError, KeyError, ArithmeticError) as e:
-            raise StrategyError(f"{name} cannot read the points of {str(cls)} (on {_point_text(x)}: "
-                                f"{' '.join(str(e).split())}); attack it on a class of its points") from None
-
-
-def _point_text(x) -> str:
-    return "(" + ", ".join(str(v) for v in x) + ("," if len(x) == 1 else "") + ")"
 
 
 def _opt(cls, problem: Problem, stats: dict, deadline, report) -> tuple[Optional[int], bool]:

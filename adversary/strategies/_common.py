@@ -38,7 +38,6 @@ References
 
 from __future__ import annotations
 
-import copy
 import math
 import time
 from fractions import Fraction
@@ -48,8 +47,8 @@ import numpy as np
 
 from solvers.classes.implicit import ImplicitFamily, has_implicit_form
 
-from ..position import Key, Position, advance, predictions
-from .base import Found, Problem, StrategyError
+from ..position import Position, advance, predictions
+from .base import Found, Problem, StrategyError, check_reads
 
 __all__ = ["Arena", "first_mistake", "find_cycle", "best_found", "check_problem", "Progress",
            "replay_mistakes"]
@@ -70,18 +69,7 @@ def check_problem(name: str, problem: Problem):
         learner = problem.new_learner()
     except WitnessError as e:
         raise StrategyError(str(e)) from None
-    from solvers.learners import LEARNERS
-
-    spec = LEARNERS.get(problem.learner_name)
-    if problem.cls.finite and not (spec is not None and spec.needs_class):
-        # (a learner built from the class reads its points by construction, and may be slow to predict)
-        probe = copy.deepcopy(learner)
-        try:
-            for x in problem.cls.points[:ENUMERATE_UP_TO]:
-                probe.predict_one(x)
-        except (ValueError, TypeError, IndexError) as e:
-            raise StrategyError(f"{problem.learner_name} cannot read the points of this class "
-                                f"(on {x}: {' '.join(str(e).split())}); attack it on a class of its points") from None
+    check_reads(learner, problem.learner_name, problem.cls)
     return learner
 
 

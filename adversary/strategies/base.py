@@ -23,11 +23,15 @@ References
 
 from __future__ import annotations
 
+import copy
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Optional
 
-__all__ = ["Problem", "Found", "Strategy", "StrategyError", "time_left"]
+__all__ = ["Problem", "Found", "Strategy", "StrategyError", "time_left", "check_reads", "PROBE_POINTS"]
+
+#: How many points of a finite class :func:`check_reads` tries the learner on.
+PROBE_POINTS = 512
 
 
 class StrategyError(ValueError):
@@ -132,3 +136,33 @@ class Strategy:
 def time_left(deadline: Optional[float]) -> float:
     """Seconds until ``deadline`` (``inf`` without one)."""
     return float("inf") if deadline is None else deadline - time.monotonic()
+
+
+def check_reads(model, name: str, cls) -> None:
+    """StrategyError (one line) unless the learner reads the class's points: it predicts, and learns the
+    label it predicted, on the first :data:`PROBE_POINTS` points of a finite class, on the 0 and 1 vectors
+    of a {0,1}^n class, on R e_1 in margin halfspaces. A learner built from the class reads them by
+    construction (and may be slow to predict): it is not probed."""
+    from solvers.learners import LEARNERS
+
+    spec = LEARNERS.get(name)
+    if spec is not None and spec.needs_class:
+        return
+    if cls.finite:
+        points = cls.points[:PROBE_POINTS]
+    elif "margin" in cls.facts:
+        R, _ = cls.facts["margin"]
+        points = [(R,) + (0,) * (cls.facts["d"] - 1)]
+    else:  # {0,1}^n, not listed
+        points = [(0,) * cls.facts["n"], (1,) * cls.facts["n"]]
+    probe = copy.deepcopy(model)
+    for x in points:
+        try:
+            probe.learn_one(x, probe.predict_one(x))
+        except (ValueError, TypeError, IndexError, KeyError, ArithmeticError) as e:
+            raise StrategyError(f"{name} cannot read the points of {str(cls)} (on {_point_text(x)}: "
+                                f"{' '.join(str(e).split())}); attack it on a class of its points") from None
+
+
+def _point_text(x) -> str:
+    return "(" + ", ".join(str(v) for v in x) + ("," if len(x) == 1 else "") + ")"
