@@ -76,7 +76,6 @@ __all__ = [
     "OnlineLearner",
     "VersionSpaceLearner",
     "class_facts",
-    "class_text",
     "check_label",
     "binary_vector",
     "real_vector",
@@ -236,7 +235,7 @@ class OnlineLearner:
 
     def no_bound(self, cls, reason: str) -> Bound:
         """``Bound(math.inf, "no bound proven for <name> on <class>: <reason>", bound_source)``."""
-        return Bound(math.inf, f"no bound proven for {self.name} on {class_text(cls)}: {reason}", self.bound_source)
+        return Bound(math.inf, f"no bound proven for {self.name} on {cls}: {reason}", self.bound_source)
 
     @classmethod
     def params_from_class(cls_, cls) -> dict:
@@ -329,11 +328,6 @@ def class_facts(cls) -> dict:
     2
     """
     return dict(getattr(cls, "facts", None) or {})
-
-
-def class_text(cls) -> str:
-    """The class as the bounds' texts name it: ``monotone-disjunctions n=4 k=2``, ``the matrix class (...)``."""
-    return str(cls)
 
 
 # ---------------------------------------------------------------------------------------- helpers
