@@ -27,7 +27,7 @@ import numpy as np
 
 from ._jsontext import loads
 
-__all__ = ["MistakeTree", "verify_tree", "verify_upper", "load_tree", "TreeError", "ProofTooLarge"]
+__all__ = ["MistakeTree", "RandomizedTree", "verify_tree", "verify_upper", "load_tree", "TreeError", "ProofTooLarge"]
 
 
 class TreeError(ValueError):
@@ -48,20 +48,26 @@ class MistakeTree:
     1
     """
 
-    def __init__(self, depth: int, root, C=None):
+    def __init__(self, depth: int, root, C=None, game=None):
         self.depth = int(depth)
         self.root = root
         self.C = C
+        self.game = game  # a solvers.games.Game, or None for Opt(C)'s own game
 
     def to_json(self) -> dict:
-        return {"depth": self.depth, "root": self.root}
+        out = {"depth": self.depth, "root": self.root}
+        if self.game is not None and not self.game.standard:
+            out["game"] = self.game.to_json()  # paths are labelled within game.errors errors of a concept
+        return out
 
     def dumps(self) -> str:
         """The tree as compact JSON text (``json.dumps`` with ``separators=(",", ":")``)."""
+        data = self.to_json()
         try:
-            return json.dumps(self.to_json(), separators=(",", ":"))
+            return json.dumps(data, separators=(",", ":"))
         except RecursionError:  # a hand-built tree deeper than the recursion limit: the same text, iteratively
-            return '{"depth":' + json.dumps(self.depth) + ',"root":' + _dumps_node(self.root) + "}"
+            head = {k: v for k, v in data.items() if k != "root"}
+            return json.dumps(head, separators=(",", ":"))[:-1] + ',"root":' + _dumps_node(self.root) + "}"
 
     def save(self, path) -> None:
         Path(path).write_text(self.dumps() + "\n")
@@ -83,9 +89,14 @@ class MistakeTree:
             else:
                 j = node["point"]
                 text = str(self.C.points[j]) if self.C is not None else str(j)
-                G.add_node(k, point=j, label=text)
-                stack.append((node["1"], k, 1))
-                stack.append((node["0"], k, 0))
+                if "repeat" in node:  # a repeat node of a randomized tree: x shown while the answer is y0
+                    y0 = node["repeat"]
+                    G.add_node(k, point=j, label=f"{text} (repeat {y0})")
+                    stack.append((node["exit"], k, 1 - y0))
+                else:
+                    G.add_node(k, point=j, label=text)
+                    stack.append((node["1"], k, 1))
+                    stack.append((node["0"], k, 0))
             if parent is not None:
                 G.add_edge(parent, k, label=b)
             k += 1
@@ -120,19 +131,57 @@ class MistakeTree:
 
 
 def _dumps_node(root) -> str:
-    """``json.dumps(root, separators=(",", ":"))`` for a tree node, without recursion."""
+    """``json.dumps(root, separators=(",", ":"))`` for a tree node (nested dicts of ints, strings and
+    nodes), without recursion."""
     parts: list[str] = []
     stack: list = [root]
     while stack:
         item = stack.pop()
-        if isinstance(item, str):  # text queued between the children
+        if isinstance(item, _Text):  # text queued between the children
             parts.append(item)
-        elif item is None:
-            parts.append("null")
+        elif isinstance(item, dict):
+            keys = list(item)
+            pieces: list = [_Text("{")]
+            for i, key in enumerate(keys):
+                pieces += [_Text(("," if i else "") + json.dumps(str(key)) + ":"), item[key]]
+            pieces.append(_Text("}"))
+            stack.extend(reversed(pieces))
         else:
-            parts.append('{"point":' + json.dumps(item["point"]) + ',"0":')
-            stack += ["}", item["1"], ',"1":', item["0"]]
+            parts.append(json.dumps(item))
     return "".join(parts)
+
+
+class _Text(str):
+    """JSON text already written (as opposed to a string value still to be quoted)."""
+
+
+class RandomizedTree(MistakeTree):
+    """The lower-bound certificate of the randomized game: a shattered tree of value ``value``
+    (:func:`solvers.game_certificates.verify_randomized_tree` checks it). ``depth`` is its height."""
+
+    def __init__(self, value, root, C=None, game=None):
+        super().__init__(_height(root), root, C, game)
+        self.value = value
+
+    def to_json(self) -> dict:
+        v = self.value
+        text = str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+        return {"kind": "randomized-tree", "game": self.game.to_json(), "value": text, "root": self.root}
+
+
+def _height(root) -> int:
+    best = 0
+    stack = [(root, 0)]
+    while stack:
+        node, d = stack.pop()
+        if node is None:
+            best = max(best, d)
+        elif "repeat" in node:
+            stack.append((node["exit"], d + 1))
+        else:
+            stack.append((node["0"], d + 1))
+            stack.append((node["1"], d + 1))
+    return best
 
 
 def load_tree(path) -> dict:

@@ -30,8 +30,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from ..certificate import MistakeTree
+from ..certificate import MistakeTree, RandomizedTree
 from ..classes.finite import ConceptClass
+from ..games import Game
+from .games import GameSolver
 from .parallel import solve_root_parallel
 from .search import SearchStop, Solver
 from .subcube import MAX_TABLE_POINTS, TableStop
@@ -90,8 +92,12 @@ def opt(
     progress: Callable[[dict], None] | None = None,
     solver: Solver | None = None,
     engine: str = "auto",
+    game: str = "deterministic",
+    errors: int = 0,
+    horizon: int | None = None,
 ) -> OptResult:
-    """Compute Opt(C), the Littlestone dimension of ``C``, with a mistake-tree certificate.
+    """Compute Opt(C), the Littlestone dimension of ``C``, with a mistake-tree certificate; or the value
+    of another game (:mod:`solvers.games`): the randomized optimum RL(C), k label errors, a horizon.
 
     Parameters
     ----------
@@ -112,18 +118,28 @@ def opt(
         ``search``: the decision search over version spaces. ``table``: the bottom-up table over all
         3^N subcubes (:mod:`solvers.opt.subcube`), for classes whose points fall into N <= 17 classes
         of equal-or-complementary columns. ``auto`` (default) tries the search first and moves to the
-        table when the search has spent a fraction of the table's estimated cost.
+        table when the search has spent a fraction of the table's estimated cost. (Opt(C) only.)
+    game : {"deterministic", "randomized"}
+        The learner's kind: ``randomized`` gives the optimal *expected* number of mistakes (RL(C) of
+        Filmus, Hanneke, Mehalel and Moran, COLT 2023), an exact Fraction.
+    errors : int
+        k >= 0: the adversary may give k labels that disagree with the best concept (D_k(C), R_k(C)).
+    horizon : int, optional
+        T: the game stops after T rounds (deterministic: min(T, ...); randomized: RL_T by its recurrence).
 
     Returns
     -------
     OptResult
         ``value`` (None unless solved), ``lower``, ``upper``, ``tree`` (depth ``lower``), ``stats``.
-        A time limit or Ctrl-C returns the bounds proven so far.
+        A time limit or Ctrl-C returns the bounds proven so far. For the other games the numbers are
+        Fractions (randomized) or ints, ``tree`` is the game's lower-bound certificate (a
+        :class:`~solvers.certificate.RandomizedTree` for the randomized game) and ``stats["game"]``
+        names the game.
 
     Raises
     ------
     ValueError
-        If the time limit, the number of jobs, the memory limit or the engine is invalid.
+        If the time limit, the number of jobs, the memory limit, the engine or the game is invalid.
     """
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
                                    or not time_limit > 0):
@@ -132,6 +148,15 @@ def opt(
         raise ValueError(f"jobs={jobs!r}: give a whole number of worker processes >= 1")
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; use one of {', '.join(ENGINES)}")
+    G = Game.of(game, errors, horizon)
+    if not G.standard:
+        if engine == "table":
+            raise ValueError("the table engine computes Opt(C) only; use engine 'auto' for the other games")
+        if G.randomized or G.errors:
+            return _opt_game(C, G, time_limit, memo_bytes, progress, solver)
+        r = opt(C, time_limit=time_limit, jobs=jobs, memo_bytes=memo_bytes, progress=progress, solver=solver,
+                engine=engine)
+        return _capped(r, G)
     t0 = time.monotonic()
     deadline = t0 + time_limit if time_limit is not None else None
     S = solver if solver is not None else Solver(C, memo_bytes=memo_bytes)
@@ -218,3 +243,65 @@ def _search_root_with_workers(S: Solver, jobs: int, queries: list, t0: float, bu
         if trial == budget:
             raise
     return solve_root_parallel(S, jobs, queries)
+
+
+def _capped(r: OptResult, G: Game) -> OptResult:
+    """Opt(C) with a horizon T: min(T, Opt(C)), the tree cut at depth min(T, lower) (a deterministic
+    adversary that makes the learner err every round forces min(T, Opt) mistakes in T rounds)."""
+    T = G.horizon
+    lo, hi = min(T, r.lower), min(T, r.upper)
+    tree = None
+    if r.tree is not None:
+        tree = MistakeTree(lo, _cut(r.tree.root, lo), r.tree.C, G)
+    stats = {**r.stats, "game": G.to_json(), "symbol": G.symbol}
+    return OptResult(lo if lo == hi else None, lo, hi, tree, stats, r.solver)
+
+
+def _cut(root, depth: int):
+    """The tree cut at ``depth`` (iteratively)."""
+    box: list = [None]
+    stack = [(root, depth, box, 0)]
+    while stack:
+        node, d, parent, slot = stack.pop()
+        if node is None or d <= 0:
+            parent[slot] = None
+            continue
+        new = {"point": node["point"], "0": None, "1": None}
+        parent[slot] = new
+        stack.append((node["1"], d - 1, new, "1"))
+        stack.append((node["0"], d - 1, new, "0"))
+    return box[0]
+
+
+def _opt_game(C, G: Game, time_limit, memo_bytes, progress, solver) -> OptResult:
+    """The value of a game other than Opt(C)'s by :class:`~solvers.opt.games.GameSolver`."""
+    t0 = time.monotonic()
+    deadline = t0 + time_limit if time_limit is not None else None
+    if solver is not None and not (isinstance(solver, GameSolver) and solver.game == G):
+        raise ValueError(f"the solver given was built for another game; give a GameSolver for {G.describe()}")
+    S = solver if solver is not None else GameSolver(C, G, memo_bytes=memo_bytes)
+    nodes0 = S.nodes
+    queries: list = []
+    stopped = None
+    try:
+        with S.limits(deadline=deadline, progress=progress):
+            lo, hi = S.solve_root(queries)
+    except SearchStop:
+        stopped = "time limit"
+        lo, hi = S.root_bounds
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+        lo, hi = S.root_bounds
+    tree = None
+    if G.randomized:
+        if lo == hi and stopped is None:
+            tree = RandomizedTree(lo, S.lower_tree(), C, G)
+    elif lo >= 0:
+        tree = MistakeTree(lo, S.lower_tree(lo), C, G)
+    stats = {
+        "engine": "search", "game": G.to_json(), "symbol": G.symbol, "nodes": S.nodes - nodes0,
+        "memo": len(S.memo), "evictions": S.evictions, "memo_bytes": S.memo_bytes,
+        "seconds": round(time.monotonic() - t0, 4), "queries": queries, "stopped": stopped,
+        "root_splits": len(S.root_masks),
+    }
+    return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S)

@@ -1,0 +1,377 @@
+"""Independent checkers for the certificates of the games beyond Opt (:mod:`solvers.games`).
+
+Like :mod:`solvers.certificate`, these read only the class's 0/1 matrix: a state is a vector of budgets
+(one per concept, k minus the labels so far that disagree with it; negative means dead), replayed from
+the paths the certificate names, never the solver's bitsets or memo. Values are exact (Fractions).
+
+Lower bounds
+------------
+* :func:`verify_error_tree` -- a *mistake tree with k errors*: a complete binary tree of depth d whose
+  every root-to-leaf path is labelled within k errors of some concept. The adversary that answers each
+  node with the label the learner did not predict forces d mistakes, so D_k(C) >= d.
+* :func:`verify_randomized_tree` -- a *shattered tree* for the randomized game: internal nodes
+  ``{"point": j, "0": node, "1": node}`` whose point is a move (both labels legal), null leaves at any
+  depth, and (k >= 1, no horizon) *repeat* nodes ``{"point": j, "repeat": y0, "exit": node}`` where
+  every living concept says y0 at j and some budget is left. Its value is computed bottom-up: 0 at a
+  leaf, f(v_0, v_1) = max(v_0, v_1, (1 + v_0 + v_1)/2) at a node, 1 + v_exit at a repeat node. Against
+  any learner the adversary that knows the learner's probability p at a node and answers the label worth
+  more (p + v_0 or 1 - p + v_1) gains at least min over p of that, which is f; at a repeat node it
+  answers y0 (costing the learner p each time, and changing nothing) while p is positive and 1 - y0 once
+  p is small enough, gaining 1 + v_exit minus as little as it likes. So the game's value is at least the
+  tree's value. For k = 0 the checker also gives the random-walk average depth / 2 (a fair coin for every
+  label, [FHMM23]'s definition of RL), which is at most the value and equal to it for the trees the
+  solver writes.
+
+Upper bounds
+------------
+:func:`verify_game_upper` checks ``{"kind": "upper-bound", "game": {...}, "bound": u, "entries": [{"path":
+[[j, y], ...], "bound": h}, ...]}``. For every entry (a state reached by its path, with t = T - len(path)
+rounds left under a horizon) and every point x that is a move there, with claim(s') = the smallest entry
+claim of s' or else its cheap bound:
+
+* deterministic: a split needs min(claim(s_x^0), claim(s_x^1)) <= h - 1, a loop (one label leaves the
+  state as it is) needs claim(exit) <= h - 1. The value satisfies D(s) = max over moves of 1 + min(...)
+  (1 + D(exit) for a loop): the max(a, b) part of the one-round value never wins, because a child's best
+  move is a move of s with larger children (monotonicity, :mod:`solvers.games`). A horizon T only caps
+  the value: a bound >= T needs nothing, a smaller one is checked on the game without a horizon.
+* randomized: a split needs f(claim_0, claim_1) <= h; a loop without a horizon 1 + claim(exit) <= h
+  (with a horizon a loop is a split whose unanimous child is the same budgets with t - 1 rounds).
+
+The cheap bounds (proven in :mod:`solvers.games`): E(n) of n living concepts for the randomized game
+with k = 0, the volume bound max{q : 2^q <= sum over living c of sum_{i <= b_c} C(q, i)} otherwise, and
+t/2 (randomized) or t (deterministic) with t rounds left. Children are strictly smaller states (or have
+fewer rounds), so by induction every claim holds, and the root's entry (or its cheap bound) proves u.
+
+References
+----------
+.. [FHMM23] Filmus, Hanneke, Mehalel and Moran, "Optimal prediction using expert advice and randomized
+   Littlestone dimension", COLT 2023 (arXiv 2302.13849).
+
+Examples
+--------
+>>> from solvers.classes import ConceptClass
+>>> C = ConceptClass.from_matrix([[0], [1]])
+>>> verify_randomized_tree({"kind": "randomized-tree", "game": {"game": "randomized", "errors": 0},
+...                         "value": "1/2", "root": {"point": 0, "0": None, "1": None}}, C)
+Fraction(1, 2)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from .certificate import TreeError, _fmt, _show
+from .games import Game, universal_rl, volume_bound
+
+__all__ = ["verify_error_tree", "verify_randomized_tree", "verify_game_upper", "read_game", "read_number",
+           "random_walk_value"]
+
+
+def read_game(data) -> Game:
+    """The certificate's ``"game"`` (``{"game": "randomized", "errors": k, "horizon": T}``) as a Game."""
+    spec = data.get("game") if isinstance(data, dict) else None
+    if spec is None:
+        return Game()
+    if not isinstance(spec, dict):
+        raise TreeError('"game" must be {"game": "deterministic" or "randomized", "errors": k, "horizon": T or null}')
+    extra = sorted(set(spec) - {"game", "errors", "horizon"})
+    if extra:
+        raise TreeError(f'"game" has the unknown keys {", ".join(map(repr, extra))}; it takes game, errors, horizon')
+    try:
+        return Game.of(spec.get("game", "deterministic"), spec.get("errors", 0), spec.get("horizon"))
+    except ValueError as e:
+        raise TreeError(f'"game": {e}') from None
+
+
+def read_number(v, what: str) -> Fraction:
+    """An int, or a string "p/q" (or a decimal), as a Fraction; TreeError otherwise."""
+    if isinstance(v, bool):
+        raise TreeError(f"{what} {_show(v)} is not a number")
+    if isinstance(v, int):
+        return Fraction(v)
+    if isinstance(v, str) and len(v) <= 10_000:
+        try:
+            return Fraction(v.strip())
+        except (ValueError, ZeroDivisionError):
+            pass
+    raise TreeError(f'{what} {_show(v)} is not a whole number or a fraction "p/q"')
+
+
+# ---------------------------------------------------------------------------------------- states
+def _start(M: np.ndarray, k: int) -> np.ndarray:
+    return np.full(M.shape[0], k, dtype=np.int64)
+
+
+def _step(M: np.ndarray, b: np.ndarray, j: int, y: int) -> np.ndarray:
+    """Budgets after labelling point j with y (a dead concept stays dead)."""
+    agree = M[:, j] == bool(y)
+    out = np.where(agree, b, b - 1)
+    out[b < 0] = -1
+    out[out < 0] = -1
+    return out
+
+
+def _alive(b: np.ndarray) -> bool:
+    return bool((b >= 0).any())
+
+
+def _counts(b: np.ndarray, k: int) -> list[int]:
+    return [int((b == j).sum()) for j in range(k + 1)]
+
+
+def _is_loop(M: np.ndarray, b: np.ndarray, j: int) -> int | None:
+    """y0 when every living concept says y0 at point j (so label y0 changes nothing), else None."""
+    col = M[b >= 0, j]
+    if col.all():
+        return 1
+    if not col.any():
+        return 0
+    return None
+
+
+def _point(node, n_points: int, path) -> int:
+    j = node.get("point")
+    if isinstance(j, bool) or not isinstance(j, int) or not 0 <= j < n_points:
+        raise TreeError(f"node after {_fmt(path)} names point {_show(j)}, not a column index 0..{n_points - 1}")
+    return j
+
+
+# ---------------------------------------------------------------------------------------- lower bounds
+def verify_error_tree(tree: dict, C, errors: int) -> int:
+    """Check a mistake tree whose paths may disagree ``errors`` times with their concept; return its depth.
+
+    Raises
+    ------
+    TreeError
+        Saying what is wrong (malformed node, wrong depth, a path no concept labels within k errors).
+    """
+    if not isinstance(tree, dict) or "depth" not in tree or "root" not in tree:
+        raise TreeError('a tree is a JSON object {"depth": d, "root": node}')
+    depth = tree["depth"]
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise TreeError(f"depth {_show(depth)} is not a whole number >= 0")
+    M = np.asarray(C.matrix, dtype=bool)
+    most = volume_bound([0] * errors + [M.shape[0]])
+    if depth > most:
+        raise TreeError(f"the tree claims depth {depth}, more than the volume bound {most} of {M.shape[0]} concepts "
+                        f"with {errors} errors allows")
+    stack = [(tree["root"], _start(M, errors), 0, ())]
+    while stack:
+        node, b, level, path = stack.pop()
+        if not _alive(b):
+            raise TreeError(f"the path {_fmt(path)} is labelled within {errors} errors of no concept of the class")
+        if node is None:
+            if level != depth:
+                raise TreeError(f"the leaf after {_fmt(path)} is at depth {level}, not {depth}")
+            continue
+        if not isinstance(node, dict) or set(node) != {"point", "0", "1"}:
+            raise TreeError(f'node after {_fmt(path)} is not null or {{"point": j, "0": ..., "1": ...}}')
+        j = _point(node, M.shape[1], path)
+        if level >= depth:
+            raise TreeError(f"the tree is deeper than its stated depth {depth} (after {_fmt(path)})")
+        stack.append((node["1"], _step(M, b, j, 1), level + 1, path + ((j, 1),)))
+        stack.append((node["0"], _step(M, b, j, 0), level + 1, path + ((j, 0),)))
+    return depth
+
+
+def verify_randomized_tree(cert: dict, C) -> Fraction:
+    """Check a shattered tree of the randomized game (module docstring) and return its value, a proven
+    lower bound of the game's value; TreeError if the tree is malformed, a node's point is not a move, or
+    the value is below the certificate's claimed ``"value"``."""
+    if not isinstance(cert, dict) or cert.get("kind") != "randomized-tree" or "root" not in cert:
+        raise TreeError('a randomized tree is {"kind": "randomized-tree", "game": {...}, "value": v, "root": node}')
+    G = read_game(cert)
+    if not G.randomized:
+        raise TreeError('a randomized tree needs "game": {"game": "randomized", ...}')
+    claim = read_number(cert.get("value"), "the claimed value")
+    M = np.asarray(C.matrix, dtype=bool)
+    value = _tree_value(cert["root"], M, G)
+    if value < claim:
+        raise TreeError(f"the tree is worth {_frac(value)}, less than the claimed {_frac(claim)}")
+    return value
+
+
+def random_walk_value(cert: dict) -> Fraction:
+    """Half the average depth of the leaf a fair random walk from the root reaches ([FHMM23]); a
+    repeat node counts as the one node it is shown as (use it on trees without repeat nodes)."""
+    total = Fraction(0)
+    stack = [(cert["root"], 0)]
+    while stack:
+        node, depth = stack.pop()
+        if node is None:
+            total += Fraction(depth, 1 << depth)
+        elif "repeat" in node:
+            stack.append((node["exit"], depth + 1))
+        else:
+            stack.append((node["0"], depth + 1))
+            stack.append((node["1"], depth + 1))
+    return total / 2
+
+
+def _tree_value(root, M: np.ndarray, G: Game) -> Fraction:
+    """Bottom-up value of a randomized tree, iteratively (post-order)."""
+    k, T = G.errors, G.horizon
+    n_points = M.shape[1]
+    values: dict = {}
+    stack = [(root, _start(M, k), 0, (), False, 0)]
+    order = 0
+    while stack:
+        node, b, level, path, done, ident = stack.pop()
+        if node is None:
+            values[ident] = Fraction(0)
+            continue
+        if not isinstance(node, dict):
+            raise TreeError(f"node after {_fmt(path)} is not null or an object")
+        if T is not None and level >= T:
+            raise TreeError(f"the tree is deeper than the horizon T = {T} (after {_fmt(path)})")
+        repeat = "repeat" in node
+        if repeat and set(node) != {"point", "repeat", "exit"} or not repeat and set(node) != {"point", "0", "1"}:
+            raise TreeError(f'node after {_fmt(path)} is not {{"point": j, "0": ..., "1": ...}} '
+                            f'or {{"point": j, "repeat": y0, "exit": ...}}')
+        j = _point(node, n_points, path)
+        if done:
+            if repeat:
+                values[ident] = 1 + values.pop((ident, "exit"))
+            else:
+                a, c = values.pop((ident, 0)), values.pop((ident, 1))
+                values[ident] = max(a, c, (1 + a + c) / 2)
+            continue
+        if repeat:
+            y0 = node["repeat"]
+            if y0 not in (0, 1) or isinstance(y0, bool):
+                raise TreeError(f"the repeat node after {_fmt(path)} has repeat {_show(y0)}, not 0 or 1")
+            if T is not None:
+                raise TreeError(f"repeat node after {_fmt(path)}: a game with a horizon has no repeat nodes")
+            if _is_loop(M, b, j) != y0:
+                raise TreeError(f"repeat node after {_fmt(path)}: not every living concept says {y0} at point {j}")
+            ex = _step(M, b, j, 1 - y0)
+            if not _alive(ex):
+                raise TreeError(f"repeat node after {_fmt(path)}: no budget is left for the label {1 - y0} at point {j}")
+            stack.append((node, b, level, path, True, ident))
+            order += 1
+            stack.append((node["exit"], ex, level + 1, path + ((j, 1 - y0),), False, (ident, "exit")))
+            continue
+        b0, b1 = _step(M, b, j, 0), _step(M, b, j, 1)
+        if not (_alive(b0) and _alive(b1)):
+            raise TreeError(f"node after {_fmt(path)}: point {j} is not a move (a label there is not legal)")
+        if T is None and (np.array_equal(b0, b) or np.array_equal(b1, b)):
+            raise TreeError(f"node after {_fmt(path)}: a label at point {j} changes nothing; "
+                            'write it as a repeat node {"point": j, "repeat": y0, "exit": ...}')
+        stack.append((node, b, level, path, True, ident))
+        stack.append((node["1"], b1, level + 1, path + ((j, 1),), False, (ident, 1)))
+        stack.append((node["0"], b0, level + 1, path + ((j, 0),), False, (ident, 0)))
+    return values[0]
+
+
+# ---------------------------------------------------------------------------------------- upper bounds
+def _cheap(b: np.ndarray, t, G: Game) -> Fraction:
+    """The bound a state gets without an entry (module docstring)."""
+    k = G.errors
+    counts = _counts(b, k)
+    n = sum(counts)
+    if G.randomized:
+        v = universal_rl(n) if k == 0 else Fraction(volume_bound(counts))
+        return v if t is None else min(v, Fraction(t, 2))
+    v = Fraction(volume_bound(counts))
+    return v if t is None else min(v, Fraction(t))
+
+
+def _key(b: np.ndarray, t) -> tuple:
+    return (np.clip(b, -1, None).astype(np.int16).tobytes(), t)
+
+
+def verify_game_upper(proof: dict, C) -> Fraction:
+    """Check an upper-bound certificate of a game (module docstring) from the matrix alone; return the
+    bound (an int for the deterministic game, else a Fraction).
+
+    Raises
+    ------
+    TreeError
+        Saying which entry fails and why.
+    """
+    if not isinstance(proof, dict) or proof.get("kind") != "upper-bound":
+        raise TreeError('an upper-bound certificate is {"kind": "upper-bound", "bound": u, "entries": [...]}')
+    G = read_game(proof)
+    u = read_number(proof.get("bound"), "bound")
+    entries = proof.get("entries")
+    if not isinstance(entries, list):
+        raise TreeError('"entries" must be a list of {"path": [[j, b], ...], "bound": h}')
+    M = np.asarray(C.matrix, dtype=bool)
+    m, n_points = M.shape
+    k, T = G.errors, G.horizon
+    if not G.randomized and T is not None:
+        if u >= T:
+            return _out(u, G)
+        T = None  # a smaller bound is a bound of the game without a horizon
+    claims: dict = {}
+    states = []
+    for i, e in enumerate(entries):
+        if not isinstance(e, dict) or not isinstance(e.get("path"), list):
+            raise TreeError(f"entry {i} is not {{\"path\": [[j, b], ...], \"bound\": h}}")
+        h = read_number(e.get("bound"), f"entry {i}'s bound")
+        b = _start(M, k)
+        for step in e["path"]:
+            if (not isinstance(step, list) or len(step) != 2 or isinstance(step[0], bool) or not isinstance(step[0], int)
+                    or not 0 <= step[0] < n_points or step[1] not in (0, 1) or isinstance(step[1], bool)):
+                raise TreeError(f"entry {i} has the path step {_show(step)}; give [point index, 0 or 1]")
+            b = _step(M, b, step[0], step[1])
+            if not _alive(b):
+                raise TreeError(f"entry {i}'s path {_fmt(tuple(map(tuple, e['path'])))} is not legal: no concept is "
+                                f"within {k} errors of it")
+        t = None if T is None else T - len(e["path"])
+        if t is not None and t < 0:
+            raise TreeError(f"entry {i}'s path is longer than the horizon T = {T}")
+        key = _key(b, t)
+        claims[key] = min(h, claims.get(key, h))
+        states.append((i, b, t, key))
+    root = _start(M, k)
+    if min(claims.get(_key(root, T), u + 1), _cheap(root, T, G)) > u:
+        raise TreeError(f"no entry with the empty path claims {G.symbol}(C) <= {_frac(u)}, and the cheap bounds "
+                        f"give only {_frac(_cheap(root, T, G))}")
+
+    def claim(b2, t2) -> Fraction:
+        c = _cheap(b2, t2, G)
+        e2 = claims.get(_key(b2, t2))
+        return c if e2 is None or e2 > c else e2
+
+    for i, b, t, key in states:
+        h = claims[key]
+        if _cheap(b, t, G) <= h:
+            continue
+        if t == 0:
+            continue  # no rounds left: the value is 0
+        t1 = None if t is None else t - 1
+        where = f"entry {i} (path {_fmt(tuple(map(tuple, entries[i]['path'])))}, claim <= {_frac(h)})"
+        for j in range(n_points):
+            b0, b1 = _step(M, b, j, 0), _step(M, b, j, 1)
+            if not (_alive(b0) and _alive(b1)):
+                continue  # not a move: one label changes nothing, the other is not legal
+            loop0, loop1 = np.array_equal(b0, b), np.array_equal(b1, b)
+            if (loop0 or loop1) and (t is None or not G.randomized):
+                ex = b1 if loop0 else b0
+                c = claim(ex, t1)
+                if c + 1 > h:
+                    raise TreeError(f"{where}: point {j} is a loop whose exit is bounded only by {_frac(c)}, "
+                                    f"and 1 + {_frac(c)} > {_frac(h)}")
+                continue
+            c0, c1 = claim(b0, t1), claim(b1, t1)
+            if G.randomized:
+                v = max(c0, c1, (1 + c0 + c1) / 2)
+                if v > h:
+                    raise TreeError(f"{where}: point {j} splits it into states bounded by {_frac(c0)} and {_frac(c1)}, "
+                                    f"and f of them is {_frac(v)} > {_frac(h)}")
+            elif min(c0, c1) > h - 1:
+                raise TreeError(f"{where}: point {j} splits it and neither side is shown to be at most {_frac(h - 1)} "
+                                f"(they are bounded by {_frac(c0)} and {_frac(c1)})")
+    return _out(u, G)
+
+
+def _out(u: Fraction, G: Game):
+    return u if G.randomized else int(u) if u.denominator == 1 else u
+
+
+def _frac(v) -> str:
+    v = Fraction(v)
+    return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"

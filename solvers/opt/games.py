@@ -1,0 +1,824 @@
+"""Exact values of the games beyond Opt: the randomized optimum RL(C), k label errors (D_k, R_k), a horizon.
+
+The rules, the states (a bitset of the concepts per budget level) and the one-round values f and g are
+those of :mod:`solvers.games`, where the bounds used below are proven. :class:`GameSolver` is the search
+of :mod:`solvers.opt.search` carried over to those states: a memo of proven bounds per state (bounded in
+bytes), the parent's distinct splits inherited by its children (a point constant on the living concepts
+stays constant; points splitting them alike give the same children), balanced moves first, a deadline
+and progress reports.
+
+* **Deterministic, k errors** (D_k, k >= 1): decision queries "D_k(s) >= d?" as for Opt: some move
+  with both children >= d - 1 (a split), or a loop whose exit is >= d - 1 (the max(a, b) part of g never
+  wins, by monotonicity: :mod:`solvers.games`). A query needs Phi_d(s) >= 2^d (the volume bound); the
+  root asks d = 1, 2, ... until the answer is no. With a horizon T the value is min(T, D_k).
+* **Randomized** (RL, R_k, and any horizon): a value search. ``_value(s, alpha)`` returns RL(s) exactly
+  when it exceeds alpha, and otherwise only an upper bound <= alpha (a "fail-low", stored in the memo).
+  A move can beat the best value b found so far only if f(a, c) > b, i.e. a > b or c > b or a + c >
+  2b - 1; so the first child is asked with alpha = min(b, 2b - 1 - u), u an upper bound of the second,
+  and the second with alpha = max(a - 1, min(b, 2b - 1 - a)) (below a - 1 it no longer changes f). The
+  upper bounds that prune are E(|V|) of :func:`solvers.games.universal_rl` and (#distinct splits)/2 for
+  k = 0, the volume bound for k >= 1, and t/2 with t rounds left; a node stops when a move meets its upper
+  bound. Values are dyadic rationals, kept as integers scaled by 2^P (P grows, and the memo with it, the
+  first time a halving would not be exact) and returned as Fractions.
+
+Certificates (checked by :mod:`solvers.game_certificate`, which uses only the matrix):
+
+* lower bounds: for the deterministic game a mistake tree of depth D_k whose every path is labelled
+  within k errors of some concept; for the randomized game a shattered tree whose value, by the
+  recurrence f at its nodes, is the claimed one (for k = 0: the random-walk average depth is exactly
+  2 RL, [FHMM23]), with *repeat* nodes for loops;
+* upper bounds: entries "v(s) <= h" for states named by their paths, each checked against every move
+  (:meth:`GameSolver.upper_proof`).
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [FHMM23] Filmus, Hanneke, Mehalel and Moran, "Optimal prediction using expert advice and randomized
+   Littlestone dimension", COLT 2023 (arXiv 2302.13849).
+
+Examples
+--------
+>>> from solvers.classes.families import make
+>>> from solvers.games import Game
+>>> S = GameSolver(make("thresholds", N=3), Game(randomized=True))
+>>> S.value()                       # four thresholds: the two middle splits give (1 + 1/2 + 1/2)/2
+Fraction(1, 1)
+>>> GameSolver(make("all-functions", n=1), Game(errors=1)).value()   # two experts, one error: 2k + 1
+3
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from fractions import Fraction
+from typing import Callable, Optional
+
+from ..certificate import ProofTooLarge
+from ..classes.finite import ConceptClass
+from ..games import Game, universal_rl
+from .search import SearchStop, _Limits, default_memo_bytes
+
+__all__ = ["GameSolver", "SearchStop"]
+
+_START_PRECISION = 64  # bits of the scaled integers at first (grown when a halving is not exact)
+
+
+class _Precision(Exception):
+    """A halving was not exact at the current precision: the caller grows it and asks again."""
+
+
+def _distinct(A0: int, cmasks, cidx):
+    """The distinct splits of the living set A0 among the candidates (same or complementary splits
+    merged), and whether some candidate is constant on A0."""
+    masks: list[int] = []
+    idxs: list[int] = []
+    seen = set()
+    low = A0 & -A0
+    const = False
+    for c, j in zip(cmasks, cidx):
+        c &= A0
+        if c == 0 or c == A0:
+            const = True
+            continue
+        key = c if c & low else A0 ^ c
+        if key in seen:
+            continue
+        seen.add(key)
+        masks.append(c)
+        idxs.append(j)
+    return masks, idxs, const
+
+
+class GameSolver:
+    """The search state of one game (:class:`solvers.games.Game`) on one finite class.
+
+    Parameters
+    ----------
+    C : ConceptClass
+    game : Game
+        Not the standard game (Opt(C) has :class:`~solvers.opt.search.Solver`); for a deterministic
+        learner ``errors`` must be at least 1 (with no errors the value is min(T, Opt(C))).
+    memo_bytes : int, optional
+        Memory the memo may use (default: half of the machine's); past it the older half is dropped.
+
+    A state is ``(levels, t)``: ``levels`` as in :mod:`solvers.games`, t the rounds left (None without
+    a horizon). :meth:`value` gives exact values of any state, :meth:`lower_tree` and
+    :meth:`upper_proof` the certificates of the root's value.
+    """
+
+    def __init__(self, C: ConceptClass, game: Game, *, memo_bytes: int | None = None):
+        if not isinstance(C, ConceptClass):
+            raise TypeError("GameSolver needs a ConceptClass")
+        if not isinstance(game, Game):
+            raise TypeError("GameSolver needs a solvers.games.Game")
+        if not game.randomized and game.errors == 0:
+            raise ValueError("the deterministic game without label errors is Opt(C): use solvers.opt.Solver")
+        self.C = C
+        self.game = game
+        self.k = game.errors
+        self.randomized = game.randomized
+        self.horizon = game.horizon
+        self.columns = C.columns
+        self.full = C.full
+        if memo_bytes is None:
+            memo_bytes = default_memo_bytes()
+        if isinstance(memo_bytes, bool) or not isinstance(memo_bytes, (int, float)) or not memo_bytes >= 1:
+            raise ValueError(f"memo_bytes={memo_bytes!r}: give the memory the memo may use, a number of bytes >= 1")
+        self.memo_bytes = int(memo_bytes)
+        self._memo_used = 0
+        self._entry_bytes = (self.k + 1) * ((C.n_concepts + 7) // 8) + 150
+        self.memo: dict = {}
+        self.moves: dict = {}  # key -> the move that proved the memo's lower bound: ("split" | "loop", j)
+        self.nodes = 0
+        self.evictions = 0
+        self._deadline: float | None = None
+        self._progress: Callable | None = None
+        self._next_report = 0.0
+        self._root_bounds = None
+        self._root_best = None  # randomized: the best exact value of a root move so far (scaled)
+        masks, idxs, const = _distinct(self.full, C.columns, range(C.n_points))
+        self.root_masks, self.root_points, self.root_const = masks, idxs, const
+        self._root_key = self._key(*self.start())
+        self.prec = _START_PRECISION
+        self.one = 1 << self.prec
+        self._vtab: list[list[int]] = []
+
+    # ------------------------------------------------------------------ states
+    def start(self) -> tuple:
+        """The root state ``(levels, t)``."""
+        return (self.full,) * (self.k + 1), self.horizon
+
+    def _key(self, s: tuple, t):
+        if self.k == 0:
+            return s[0] if t is None else (s[0], t)
+        return s if t is None else (s, t)
+
+    def child(self, s: tuple, j: int, y: int) -> Optional[tuple]:
+        """The levels after labelling point ``j`` with ``y`` (None when the label is not legal)."""
+        col = self.columns[j]
+        k1 = len(s)
+        out = []
+        for i in range(k1):
+            nxt = s[i + 1] if i + 1 < k1 else 0
+            out.append((s[i] & col) | (nxt & ~col) if y else (s[i] & ~col) | (nxt & col))
+        return tuple(out) if out[0] else None
+
+    @staticmethod
+    def _split(s: tuple, c: int) -> tuple[tuple, tuple]:
+        """(child for label 0, child for label 1) of a split of the living set: ``c`` is the part of the
+        living concepts saying 1 (both children are legal)."""
+        k1 = len(s)
+        if k1 == 1:
+            return (s[0] ^ c,), (c,)
+        cs = [a & c for a in s]
+        s0 = tuple((s[i] ^ cs[i]) | (cs[i + 1] if i + 1 < k1 else 0) for i in range(k1))
+        s1 = tuple(cs[i] | ((s[i + 1] ^ cs[i + 1]) if i + 1 < k1 else 0) for i in range(k1))
+        return s0, s1
+
+    @staticmethod
+    def _exit(s: tuple) -> tuple:
+        """The state after a label that every living concept gets wrong (every budget minus one)."""
+        return s[1:] + (0,)
+
+    def _const_point(self, A0: int) -> Optional[tuple[int, int]]:
+        """(j, y0): a point on which every concept of A0 says y0, or None."""
+        for j, col in enumerate(self.columns):
+            c = col & A0
+            if c == 0:
+                return j, 0
+            if c == A0:
+                return j, 1
+        return None
+
+    # ------------------------------------------------------------------ memo, limits, progress
+    def _store(self, key, lo, hi) -> None:
+        if key not in self.memo:
+            self._memo_used += self._entry_bytes
+            if self._memo_used > self.memo_bytes:
+                self._evict()
+        self.memo[key] = (lo, hi)
+
+    def _evict(self) -> None:
+        self.evictions += 1
+        drop = len(self.memo) // 2
+        keys = []
+        for i, key in enumerate(self.memo):
+            if i >= drop:
+                break
+            keys.append(key)
+        for key in keys:
+            del self.memo[key]
+            self.moves.pop(key, None)
+        self._memo_used = len(self.memo) * self._entry_bytes
+
+    def limits(self, *, deadline: float | None = None, progress: Callable[[dict], None] | None = None):
+        """``with solver.limits(deadline=..., progress=...):`` as :meth:`solvers.opt.search.Solver.limits`."""
+        return _Limits(self, deadline, progress)
+
+    @property
+    def deadline(self):
+        return self._deadline
+
+    def _tick(self) -> None:
+        now = time.monotonic()
+        if self._deadline is not None and now >= self._deadline:
+            raise SearchStop()
+        if self._progress is not None and now >= self._next_report:
+            self._next_report = now + 1.0
+            lo, hi = self.root_bounds
+            self._progress({"lower": lo, "upper": hi, "nodes": self.nodes, "memo": len(self.memo)})
+
+    # ------------------------------------------------------------------ numbers
+    def _num(self, v: int):
+        """A scaled value as the number it stands for (an int for the deterministic game)."""
+        if not self.randomized:
+            return v
+        q = Fraction(v, self.one)
+        return q
+
+    def _scaled(self, q) -> int:
+        q = Fraction(q)
+        v = q * self.one
+        if v.denominator != 1:
+            raise _Precision()
+        return int(v)
+
+    def _grow(self, bits: int = 64) -> None:
+        """More precision: every stored scaled value times 2^bits."""
+        self.prec += bits
+        self.one = 1 << self.prec
+        if self.randomized:
+            self.memo = {key: (lo << bits, hi << bits) for key, (lo, hi) in self.memo.items()}
+            if self._root_best is not None:
+                self._root_best <<= bits
+            if self._root_bounds is not None:
+                self._root_bounds = tuple(b << bits for b in self._root_bounds)
+
+    def _vrow(self, q: int) -> list[int]:
+        """[V(q, 0), ..., V(q, k)] with V(q, b) = sum_{i <= b} C(q, i)."""
+        tab = self._vtab
+        while len(tab) <= q:
+            r = len(tab)
+            acc, row = 0, []
+            for b in range(self.k + 1):
+                acc += math.comb(r, b) if b <= r else 0
+                row.append(acc)
+            tab.append(row)
+        return tab[q]
+
+    def _counts(self, s: tuple) -> list[int]:
+        k1 = len(s)
+        return [(s[j] & ~s[j + 1]).bit_count() if j + 1 < k1 else s[j].bit_count() for j in range(k1)]
+
+    def _phi_at_least(self, s: tuple, d: int) -> bool:
+        """Phi_d(s) >= 2^d: the volume bound allows value d (:func:`solvers.games.volume_bound`)."""
+        row = self._vrow(d)
+        total = 0
+        need = 1 << d
+        for mj, vj in zip(self._counts(s), row):
+            total += mj * vj
+            if total >= need:
+                return True
+        return False
+
+    def _volume(self, s: tuple) -> int:
+        m = self._counts(s)
+        if not any(m):
+            return -1
+        q = 0
+        while True:
+            row = self._vrow(q + 1)
+            if (1 << (q + 1)) <= sum(mj * vj for mj, vj in zip(m, row)):
+                q += 1
+            else:
+                return q
+
+    def _cheap_hi(self, s: tuple, t) -> int:
+        """A cheap upper bound of the randomized value (scaled): E(|A_0|) for k = 0, else the volume
+        bound; at most t/2 with t rounds left."""
+        n = s[0].bit_count()
+        if self.k == 0:
+            if n <= 1:
+                return 0
+            d = n.bit_length() - 1
+            hi = ((d - 1) << (self.prec - 1)) + (n << (self.prec - d - 1)) if self.prec > d + 1 else self._scaled(universal_rl(n))
+        else:
+            hi = self._volume(s) << self.prec
+        if t is not None:
+            hi = min(hi, t << (self.prec - 1))
+        return hi
+
+    def _ub(self, s: tuple, t) -> int:
+        e = self.memo.get(self._key(s, t))
+        if e is not None:
+            return e[1]
+        return self._cheap_hi(s, t)
+
+    def _f(self, a: int, c: int) -> int:
+        """f(a, c) exactly on scaled values (raises _Precision when the halving is not exact)."""
+        h = self.one + a + c
+        if h & 1:
+            raise _Precision()
+        h >>= 1
+        return max(a, c, h)
+
+    def _f_up(self, a: int, c: int) -> int:
+        """f(a, c) rounded up (for upper bounds)."""
+        return max(a, c, (self.one + a + c + 1) >> 1)
+
+    # ------------------------------------------------------------------ the randomized value search
+    def _value(self, s: tuple, t, alpha: int, cmasks, cidx, const) -> tuple[int, bool]:
+        # (v, True): v is the value of (s, t) exactly, and it is > alpha or it was known; (v, False): the
+        # value is <= v <= alpha (fail low). Scaled integers throughout.
+        key = self._key(s, t)
+        e = self.memo.get(key)
+        if e is not None:
+            lo, hi = e
+            if lo == hi:
+                return lo, True
+            if hi <= alpha:
+                return hi, False
+        else:
+            lo, hi = 0, self._cheap_hi(s, t)
+            if hi <= alpha:
+                return hi, False
+            if hi == 0:
+                self._store(key, 0, 0)
+                return 0, True
+        if t == 0:
+            self._store(key, 0, 0)
+            return 0, True
+        self.nodes += 1
+        if not self.nodes & 63:
+            self._tick()
+        A0 = s[0]
+        masks, idxs, c2 = _distinct(A0, cmasks, cidx)
+        const = const or c2
+        loop = self.k > 0 and const and s[1] != 0
+        if not masks and not loop:
+            self._store(key, 0, 0)
+            return 0, True
+        if self.k == 0 and t is None:
+            hi = min(hi, len(masks) << (self.prec - 1))  # RL <= (number of distinct splits)/2
+            if hi <= alpha:
+                self._store(key, lo, hi)
+                return hi, False
+        t1 = None if t is None else t - 1
+        one = self.one
+        # The moves with an optimistic value F from the children's upper bounds; best first.
+        moves = []
+        n = A0.bit_count()
+        for c, j in zip(masks, idxs):
+            s0, s1 = self._split(s, c)
+            u0, u1 = self._ub(s0, t1), self._ub(s1, t1)
+            k1 = c.bit_count()
+            moves.append((self._f_up(u0, u1), min(k1, n - k1), 0, j, s0, s1, u0, u1))
+        if loop:
+            ex = self._exit(s)
+            if t is None:
+                u = self._ub(ex, None)
+                moves.append((one + u, n, 1, -1, ex, None, u, 0))
+            else:  # with a horizon a loop is an ordinary move whose unanimous child is (s, t - 1)
+                u0, u1 = self._ub(s, t1), self._ub(ex, t1)
+                moves.append((self._f_up(u0, u1), n, 2, -1, s, ex, u0, u1))
+        moves.sort(key=_order, reverse=True)
+        beat = alpha if alpha > lo else lo
+        best = None
+        best_move = None
+        soft = 0  # the largest upper bound of a move that cannot beat `beat`
+        for F, _, kind, j, sa, sb, ua, ub in moves:
+            if F <= beat:
+                if F > soft:
+                    soft = F
+                break  # sorted: every later move is <= F
+            if kind == 1:  # a loop without a horizon: 1 + the exit's value
+                v, exact = self._value(sa, None, beat - one, masks, idxs, True)
+                r, ok = one + v, exact
+            else:
+                r, ok = self._move(sa, sb, ua, ub, t1, beat, masks, idxs, const)
+            if ok and r > beat:
+                beat = best = r
+                best_move = ("loop", -1) if kind else ("split", j)
+                if key == self._root_key:
+                    self._root_best = r
+                if r >= hi:
+                    break
+            elif r > soft:
+                soft = r
+        if best is not None:
+            self._store(key, best, best)
+            self.moves[key] = best_move
+            return best, True
+        top = min(hi, soft, beat)
+        self._store(key, lo, top)
+        return top, False
+
+    def _move(self, s0, s1, u0, u1, t1, beat, masks, idxs, const) -> tuple[int, bool]:
+        """The value f(v(s0), v(s1)) of one split: (exact value, True), or (an upper bound <= beat, False)."""
+        one = self.one
+        # A: the child with the smaller upper bound first (the likelier to fail low).
+        if u0 <= u1:
+            A, uA, Cc, uC = s0, u0, s1, u1
+        else:
+            A, uA, Cc, uC = s1, u1, s0, u0
+        tau = min(beat, 2 * beat - one - uC)
+        a, ea = self._value(A, t1, tau, masks, idxs, const)
+        if not ea:  # a <= tau: the move beats `beat` only through c > beat
+            c, ec = self._value(Cc, t1, beat, masks, idxs, const)
+            if not ec:
+                return min(self._f_up(a, min(c, uC)), beat), False
+            if c >= a + one:
+                return c, True  # the true a is at most c - 1, so f = c
+            a, ea = self._value(A, t1, c - one, masks, idxs, const)
+            if not ea:
+                return c, True
+            return self._f(a, c), True
+        tauc = max(a - one, min(beat, 2 * beat - one - a))
+        c, ec = self._value(Cc, t1, tauc, masks, idxs, const)
+        if not ec:
+            if a >= beat:
+                return a, True  # c <= a - 1: f = a
+            return min(self._f_up(a, min(c, uC)), beat), False
+        return self._f(a, c), True
+
+    # ------------------------------------------------------------------ the deterministic decision search
+    def _at_least(self, s: tuple, d: int, cmasks, cidx, const) -> bool:
+        # Hot loop: decide D_k(s) >= d.
+        if d <= 0:
+            return True
+        key = s
+        e = self.memo.get(key)
+        if e is not None:
+            if e[0] >= d:
+                return True
+            if e[1] < d:
+                return False
+            lo, hi = e
+        else:
+            lo, hi = 0, None
+        if not self._phi_at_least(s, d):
+            self._store(key, lo, d - 1 if hi is None else min(hi, d - 1))
+            return False
+        if hi is None:
+            hi = self._volume(s)
+        self.nodes += 1
+        if not self.nodes & 63:
+            self._tick()
+        A0 = s[0]
+        masks, idxs, c2 = _distinct(A0, cmasks, cidx)
+        const = const or c2
+        loop = const and s[1] != 0
+        if not masks and not loop:
+            self._store(key, 0, 0)
+            return False
+        if d == 1:
+            self._store(key, max(lo, 1), hi)
+            self.moves[key] = ("split", idxs[0]) if masks else ("loop", -1)
+            return True
+        d1 = d - 1
+        cands = []
+        n = A0.bit_count()
+        for c, j in zip(masks, idxs):
+            s0, s1 = self._split(s, c)
+            k1 = c.bit_count()
+            cands.append((min(k1, n - k1), j, s0, s1))
+        cands.sort(key=_first, reverse=True)
+        if loop:
+            ex = self._exit(s)
+            if self._at_least(ex, d1, masks, idxs, True):
+                self._store(key, d, hi)
+                self.moves[key] = ("loop", -1)
+                return True
+        memo = self.memo
+        for _, j, s0, s1 in cands:
+            e0 = memo.get(s0)
+            if e0 is not None and e0[1] < d1:
+                continue
+            e1 = memo.get(s1)
+            if e1 is not None and e1[1] < d1:
+                continue
+            if self._at_least(s0, d1, masks, idxs, const) and self._at_least(s1, d1, masks, idxs, const):
+                self._store(key, d, hi)
+                self.moves[key] = ("split", j)
+                return True
+        self._store(key, lo, d - 1)
+        return False
+
+    # ------------------------------------------------------------------ exact values
+    def value(self, levels: tuple | None = None, t="horizon"):
+        """The exact value of a state (default: the root): an int for the deterministic game, a
+        Fraction for the randomized one. ``t`` is the rounds left (default: the game's horizon; None:
+        no limit). Uses and fills the memo."""
+        if levels is None:
+            levels, t = self.start()
+        elif t == "horizon":
+            t = self.horizon
+        levels = tuple(levels)
+        if len(levels) != self.k + 1:
+            raise ValueError(f"a state of this game has {self.k + 1} levels, not {len(levels)}")
+        if not levels[0]:
+            return Fraction(-1) if self.randomized else -1
+        if not self.randomized:
+            d = self._det_value(levels)
+            return d if t is None else min(t, d)
+        return self._exact(levels, t)
+
+    def _exact(self, s: tuple, t) -> Fraction:
+        """The randomized value of (s, t), growing the precision as needed."""
+        e = self.memo.get(self._key(s, t))
+        if e is not None and e[0] == e[1]:
+            return Fraction(e[0], self.one)
+        while True:
+            try:
+                v, _ = self._value(s, t, -1, self.root_masks, self.root_points, self.root_const)
+                return Fraction(v, self.one)
+            except _Precision:
+                self._grow()
+
+    def _det_value(self, s: tuple) -> int:
+        d = 0
+        while self._at_least(s, d + 1, self.root_masks, self.root_points, self.root_const):
+            d += 1
+        return d
+
+    def bounds(self, levels: tuple | None = None, t=None) -> tuple:
+        """Proven (lower, upper) of a state from the memo and the cheap bounds, without search."""
+        if levels is None:
+            levels, t = self.start()
+        if not self.randomized:
+            e = self.memo.get(levels)
+            lo, hi = (e[0], e[1]) if e is not None else (0, self._volume(levels))
+            if t is not None:
+                lo, hi = min(lo, t), min(hi, t)
+            return lo, hi
+        e = self.memo.get(self._key(levels, t))
+        lo, hi = e if e is not None else (0, self._cheap_hi(levels, t))
+        return Fraction(lo, self.one), Fraction(hi, self.one)
+
+    @property
+    def root_bounds(self) -> tuple:
+        """(lower, upper) of the root's value proven so far (numbers: ints or Fractions)."""
+        if self._root_bounds is not None:
+            lo, hi = self._root_bounds
+            return self._num(lo), self._num(hi)
+        return self.bounds()
+
+    def solve_root(self, queries: list | None = None) -> tuple:
+        """The root's value: (lower, upper), equal; a deadline raises :class:`SearchStop` with
+        :attr:`root_bounds` holding what is proven. Deterministic root queries "D_k >= d?" go up from 1
+        and are appended to ``queries`` as ``{"d", "answer", "seconds"}``."""
+        queries = [] if queries is None else queries
+        s, t = self.start()
+        if not self.randomized:
+            lo = 0
+            hi = self._volume(s) if t is None else min(t, self._volume(s))
+            self._root_bounds = (lo, hi)
+            while lo < hi:
+                d = lo + 1
+                t0 = time.monotonic()
+                ok = self._at_least(s, d, self.root_masks, self.root_points, self.root_const)
+                queries.append({"d": d, "answer": ok, "seconds": round(time.monotonic() - t0, 4)})
+                if ok:
+                    lo = d
+                else:
+                    hi = d - 1
+                self._root_bounds = (lo, hi)
+                if self._progress is not None:
+                    self._progress({"lower": lo, "upper": hi, "nodes": self.nodes, "memo": len(self.memo)})
+            return lo, hi
+        while True:
+            try:
+                self._root_bounds = (0, self._cheap_hi(s, t))
+                self._root_best = None
+                v, _ = self._value(s, t, -1, self.root_masks, self.root_points, self.root_const)
+                self._root_bounds = (v, v)
+                return Fraction(v, self.one), Fraction(v, self.one)
+            except _Precision:
+                self._grow()
+            except SearchStop:
+                lo = self._root_best if self._root_best is not None else 0
+                e = self.memo.get(self._key(s, t))
+                hi = e[1] if e is not None else self._root_bounds[1]
+                self._root_bounds = (lo, hi)
+                raise
+
+    # ------------------------------------------------------------------ the moves of a state (not the hot path)
+    def moves_of(self, levels: tuple, t=None) -> list:
+        """Every move of a state: ``("split", j, s0, s1)`` for the distinct splits of the living concepts
+        and ``("loop", j, y0, exit)`` for a point on which they all say y0 (when some budget is left)."""
+        masks, idxs, const = _distinct(levels[0], self.root_masks, self.root_points)
+        out = [("split", j, *self._split(levels, c)) for c, j in zip(masks, idxs)]
+        if self.k > 0 and levels[1]:
+            cp = self._const_point(levels[0])
+            if cp is not None:
+                out.append(("loop", cp[0], cp[1], self._exit(levels)))
+        return out
+
+    # ------------------------------------------------------------------ certificates
+    def lower_tree(self, d=None):
+        """The lower-bound certificate of the root's value (``d``, default the value): the JSON node.
+
+        Deterministic: a mistake tree of depth d (``{"point": j, "0": ..., "1": ...}``, null leaves).
+        Randomized: a shattered tree with nodes ``{"point": j, "0": ..., "1": ...}``, null leaves at any
+        depth, and (without a horizon) repeat nodes ``{"point": j, "repeat": y0, "exit": ...}``: show
+        point j, on which every living concept says y0, again and again, and answer 1 - y0 once the
+        learner's probability of an error there is small enough; worth 1 + the exit's value.
+        """
+        s, t = self.start()
+        if not self.randomized:
+            if d is None:
+                d = self.value()
+            return self._dtree(s, d)
+        return self._rtree(s, t)
+
+    def _dtree(self, s: tuple, d: int):
+        # Iterative: a stack of (state, depth left, parent node, label); the root comes back in box[0].
+        box: list = [None]
+        stack = [(s, d, box, 0)]
+        while stack:
+            st, dd, parent, slot = stack.pop()
+            if dd <= 0:
+                parent[slot] = None
+                continue
+            move = self._det_move(st, dd)
+            if move[0] == "split":
+                _, j, s0, s1 = move
+                node = {"point": j, "0": None, "1": None}
+                stack.append((s1, dd - 1, node, "1"))
+                stack.append((s0, dd - 1, node, "0"))
+            else:
+                _, j, y0, ex = move
+                node = {"point": j, "0": None, "1": None}
+                stack.append((st, dd - 1, node, str(y0)))
+                stack.append((ex, dd - 1, node, str(1 - y0)))
+            parent[slot] = node
+        return box[0]
+
+    def _det_move(self, s: tuple, d: int):
+        """A move proving D_k(s) >= d."""
+        rec = self.moves.get(s)
+        for mv in self.moves_of(s):
+            if rec is not None and mv[0] != rec[0]:
+                continue
+            if mv[0] == "split" and rec is not None and mv[1] != rec[1]:
+                continue
+            if self._det_ok(mv, d):
+                return mv
+        for mv in self.moves_of(s):
+            if self._det_ok(mv, d):
+                return mv
+        raise RuntimeError("internal error: no move proves the claimed depth")
+
+    def _det_ok(self, mv, d: int) -> bool:
+        if mv[0] == "split":
+            return (self._at_least(mv[2], d - 1, self.root_masks, self.root_points, self.root_const)
+                    and self._at_least(mv[3], d - 1, self.root_masks, self.root_points, self.root_const))
+        return self._at_least(mv[3], d - 1, self.root_masks, self.root_points, self.root_const)
+
+    def _rtree(self, s: tuple, t):
+        box: list = [None]
+        stack = [(s, t, box, 0)]
+        while stack:
+            st, tt, parent, slot = stack.pop()
+            v = self._exact(st, tt)
+            if v <= 0:
+                parent[slot] = None
+                continue
+            node = None
+            t1 = None if tt is None else tt - 1
+            for mv in self.moves_of(st, tt):
+                if mv[0] == "loop" and tt is None:
+                    if 1 + self._exact(mv[3], None) == v:
+                        node = {"point": mv[1], "repeat": mv[2], "exit": None}
+                        stack.append((mv[3], None, node, "exit"))
+                        break
+                    continue
+                if mv[0] == "loop":  # with a horizon: children (the same levels, t - 1) and the exit
+                    j, y0 = mv[1], mv[2]
+                    kids = {y0: st, 1 - y0: mv[3]}
+                    s0, s1 = kids[0], kids[1]
+                else:
+                    j, s0, s1 = mv[1], mv[2], mv[3]
+                a, c = self._exact(s0, t1), self._exact(s1, t1)
+                mid = (1 + a + c) / 2
+                if max(a, c, mid) != v:
+                    continue
+                if mid == v:
+                    node = {"point": j, "0": None, "1": None}
+                    stack.append((s1, t1, node, "1"))
+                    stack.append((s0, t1, node, "0"))
+                else:  # f = max(a, c): the larger child's tree proves it (its paths are legal here too)
+                    stack.append((s0 if a >= c else s1, t1, parent, slot))
+                    node = False
+                break
+            if node is None:
+                raise RuntimeError("internal error: no move gives the value found")
+            if node is not False:
+                parent[slot] = node
+        return box[0]
+
+    def upper_proof(self, h=None, *, limit: int = 100_000) -> dict:
+        """An upper-bound certificate "v(root) <= h" (default h: the value), checked by
+        :func:`solvers.game_certificate.verify_game_upper`.
+
+        Each entry names a state by its path from the root (``[[j, y], ...]``; with a horizon the path's
+        length gives the rounds used) and claims a bound. Deterministic: for every split one child's
+        claim is at most h - 1, and a loop's exit is at most h - 1. Randomized: f(claim_0, claim_1) <= h
+        for every split (with a horizon also for loops), 1 + claim(exit) <= h for a loop. A child that is
+        not an entry is bounded by the cheap bounds alone (:mod:`solvers.games`). Raises
+        :class:`~solvers.certificate.ProofTooLarge` past ``limit`` entries.
+        """
+        s, t = self.start()
+        if h is None:
+            h = self.value()
+        if not self.randomized:
+            # A horizon only caps the deterministic value: h >= T needs no entry, else prove D_k <= h.
+            t = t if t is not None and h >= t else None
+        entries: list[dict] = []
+        claimed: dict = {}
+        stack = [(s, t, (), h)]
+        while stack:
+            st, tt, path, b = stack.pop()
+            key = self._key(st, tt)
+            old = claimed.get(key)
+            if old is not None and old <= b:
+                continue
+            if self._cheap_number(st, tt) <= b:
+                continue
+            claimed[key] = b
+            entries.append({"path": [list(p) for p in path], "bound": _json_num(b)})
+            if len(entries) > limit:
+                raise ProofTooLarge(f"the upper-bound certificate needs more than {limit} entries; "
+                                    "raise the limit or use a smaller class")
+            t1 = None if tt is None else tt - 1
+            for mv in self.moves_of(st, tt):
+                if mv[0] == "split":
+                    j, s0, s1 = mv[1], mv[2], mv[3]
+                    steps = ((j, 0), (j, 1))
+                else:
+                    j, y0, ex = mv[1], mv[2], mv[3]
+                    if tt is None:  # a loop: the exit must be at most b - 1
+                        stack.append((ex, None, path + ((j, 1 - y0),), b - 1))
+                        continue
+                    s0, s1 = (st, ex) if y0 == 0 else (ex, st)
+                    steps = ((j, 0), (j, 1))
+                if not self.randomized:
+                    # one child with value <= b - 1 (the smaller one, or one the cheap bounds settle)
+                    opts = sorted(((self._cheap_number(x, t1), x, step) for x, step in ((s0, steps[0]), (s1, steps[1]))),
+                                  key=lambda z: z[0])
+                    if opts[0][0] <= b - 1:
+                        continue
+                    pick = min(((self._det_value(x), x, step) for _, x, step in opts), key=lambda z: z[0])
+                    if pick[0] > b - 1:
+                        raise RuntimeError(f"internal error: the claim <= {b} does not hold for a state")
+                    stack.append((pick[1], t1, path + (pick[2],), b - 1))
+                    continue
+                c0, c1 = self._cheap_number(s0, t1), self._cheap_number(s1, t1)
+                if _f(c0, c1) <= b:
+                    continue
+                a, c = self._exact(s0, t1), self._exact(s1, t1)
+                if _f(a, c) > b:
+                    raise RuntimeError(f"internal error: the claim <= {b} does not hold for a state")
+                if _f(c0, c) <= b:  # the cheap bound of child 0 suffices; child 1 gets the loosest claim
+                    stack.append((s1, t1, path + (steps[1],), min(b, 2 * b - 1 - c0)))
+                elif _f(a, c1) <= b:
+                    stack.append((s0, t1, path + (steps[0],), min(b, 2 * b - 1 - c1)))
+                else:
+                    stack.append((s0, t1, path + (steps[0],), a))
+                    stack.append((s1, t1, path + (steps[1],), min(b, 2 * b - 1 - a)))
+        return {"kind": "upper-bound", "game": self.game.to_json(), "bound": _json_num(h),
+                "concepts": self.C.n_concepts, "entries": entries}
+
+    def _cheap_number(self, s: tuple, t):
+        """The cheap upper bound of a state as a number (what the checker may use without an entry)."""
+        if not self.randomized:
+            v = self._volume(s)
+            return v if t is None else min(v, t)
+        n = s[0].bit_count()
+        if self.k == 0:
+            hi = universal_rl(n) if n >= 1 else Fraction(-1)
+        else:
+            hi = Fraction(self._volume(s))
+        if t is not None:
+            hi = min(hi, Fraction(t, 2))
+        return hi
+
+
+def _order(m):
+    return (m[0], m[1])
+
+
+def _first(t):
+    return t[0]
+
+
+def _f(a, b):
+    return max(a, b, Fraction(1 + a + b) / 2)
+
+
+def _json_num(v):
+    """An int, or the string "p/q" of a Fraction (JSON has no exact rationals)."""
+    if isinstance(v, Fraction):
+        return int(v) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+    return int(v)
