@@ -47,6 +47,7 @@ from .con import CON
 from .elimination import ELIM, ConjunctionElimination
 from .halving import Halving
 from .perceptron import Perceptron
+from .rand_soa import RandSOA
 from .randomized_halving import RandomizedHalving
 from .soa import SOA
 from .weighted_majority import RandomizedWeightedMajority, WeightedMajority
@@ -61,6 +62,7 @@ __all__ = [
     "CON",
     "RandomizedHalving",
     "SOA",
+    "RandSOA",
     "ConjunctionElimination",
     "ELIM",
     "Winnow",
@@ -183,7 +185,9 @@ _BETA = ("beta", "1/2", "the factor a wrong expert's weight is multiplied by, in
 register(Halving, aliases=("hal",))
 register(CON)
 register(RandomizedHalving, params=(_SEED,))
-register(SOA)
+_ERRORS = ("errors", 0, "k: the labels may disagree with the best concept k times (optimal for that game)")
+register(SOA, params=(_ERRORS,))
+register(RandSOA, params=(_ERRORS, _SEED))
 register(ConjunctionElimination, params=(_N,))
 register(ELIM, params=(_N,))
 register(Winnow, params=(_N, ("alpha", 2, "promotion factor (beta in the Online Algorithms slides), > 1"),

@@ -1,4 +1,4 @@
-"""The optimal learner SOA (the "optimal algorithm" of [Rivest94]).
+"""The optimal learner SOA (the "optimal algorithm" of [Rivest94]), also for k label errors.
 
 Source: [Rivest94], section 2.3.3: on input x, predict 1 iff
 Opt(xi_1(V, x)) >= Opt(xi_0(V, x)), 0 otherwise (ties go to 1), where V is the current version space.
@@ -7,16 +7,26 @@ the side whose Opt is the smaller, and min(Opt(V_x^0), Opt(V_x^1)) <= Opt(V) - 1
 The version space is kept as Halving's and CON's (:class:`~solvers.learners.base.VersionSpaceLearner`);
 the Opt values come from the exact solver (:mod:`solvers.opt`).
 
+With ``errors=k`` the labels may disagree k times with the best concept ([FHMM23]'s k-realizable
+sequences, :mod:`solvers.games`): the learner keeps every concept's remaining budget (the state
+``levels``) and predicts 1 iff D_k(s_x^1) >= D_k(s_x^0). By the game's recurrence (a split's children
+have D_k >= d - 1 on both sides only if D_k(s) >= d; a label every living concept agrees with changes
+nothing) each mistake lowers D_k of the state by at least one, so it makes at most D_k(C) mistakes.
+
 References
 ----------
 .. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [FHMM23] Filmus, Hanneke, Mehalel and Moran, "Optimal prediction using expert advice and randomized
+   Littlestone dimension", COLT 2023 (arXiv 2302.13849).
 """
 
 from __future__ import annotations
 
 from ..classes.finite import ConceptClass
+from ..games import Game, start
+from ..opt.games import GameSolver
 from ..opt.search import Solver
-from .base import Bound, VersionSpaceLearner, check_label, cite
+from .base import Bound, VersionSpaceLearner, as_int, check_label, cite
 
 __all__ = ["SOA"]
 
@@ -31,10 +41,13 @@ class SOA(VersionSpaceLearner):
     Parameters
     ----------
     C : ConceptClass
-    solver : Solver, optional
+    solver : Solver or GameSolver, optional
         A solver for ``C`` whose memo (or table) to reuse, for instance ``opt(C, solver=S)``'s.
         Without one, a new solver is made; classes over at most 12 distinct points get the subcube
         table (:mod:`solvers.opt.subcube`) at once, which makes every prediction a table look-up.
+    errors : int, default 0
+        k: the labels may disagree with the best concept k times; the learner is then optimal for
+        D_k(C) (its solver is a :class:`~solvers.opt.games.GameSolver`).
 
     Examples
     --------
@@ -47,17 +60,30 @@ class SOA(VersionSpaceLearner):
     0
     >>> learner.mistake_bound().value
     3
+    >>> SOA(make("thresholds", N=7), errors=1).mistake_bound().value    # D_1 of 8 thresholds
+    5
     """
 
     name = "soa"
-    bound_formula = "Opt(C)"
+    bound_formula = "Opt(C) (D_k(C) with errors=k)"
     bound_source = cite("Rivest94", "section 2.3.3 Optimal algorithm")
-    summary = "the optimal algorithm: predict 1 iff Opt(V_x^1) >= Opt(V_x^0)"
+    summary = "the optimal algorithm: predict 1 iff Opt(V_x^1) >= Opt(V_x^0) (D_k with errors=k)"
 
-    def __init__(self, C: ConceptClass, *, solver: Solver | None = None):
+    def __init__(self, C: ConceptClass, *, solver: Solver | None = None, errors=0):
         if not isinstance(C, ConceptClass):
             raise TypeError("SOA needs a ConceptClass")
         super().__init__(C)
+        self.errors = as_int(errors, "errors", self.name, low=0)
+        self.levels = start(C.full, self.errors)
+        if self.errors:
+            G = Game(errors=self.errors)
+            if solver is not None and not (isinstance(solver, GameSolver) and solver.game == G):
+                raise ValueError(f"the solver given to SOA is not a GameSolver for {G.describe()}")
+            self.solver = solver if solver is not None else GameSolver(C, G)
+            if self.solver.C is not C and self.solver.C != C:
+                raise ValueError("the solver given to SOA was built for another class")
+            self._table = None
+            return
         self.solver = solver if solver is not None else Solver(C)
         S = self.solver
         if S.C is not C and S.C != C:
@@ -83,8 +109,16 @@ class SOA(VersionSpaceLearner):
             self.p = self._table.root
 
     def predict_one(self, x) -> int:
-        """1 iff Opt(V_x^1) >= Opt(V_x^0) (Opt of the empty set is -1)."""
+        """1 iff Opt(V_x^1) >= Opt(V_x^0) (Opt of the empty set is -1); with errors, D_k of the states."""
         j = self._column(x)
+        if self.errors:
+            S = self.solver
+            s0, s1 = S.child(self.levels, j, 0), S.child(self.levels, j, 1)
+            if s1 is None:
+                return 0
+            if s0 is None:
+                return 1
+            return int(S.value(s1, None) >= S.value(s0, None))
         V0, V1 = self.C.split_index(self.V, j)
         if not V1:
             return 0
@@ -105,6 +139,15 @@ class SOA(VersionSpaceLearner):
             If ``y`` is not 0 or 1, or no concept of the class is consistent with the examples so far
             and this one.
         """
+        if self.errors:
+            y = check_label(y)
+            nxt = self.solver.child(self.levels, self._column(x), y)
+            if nxt is None:
+                raise ValueError(f"no concept of the class is within {self.errors} errors of the examples so far "
+                                 f"and ({x}, {y}); the sequence is not realizable with {self.errors} errors")
+            self.levels = nxt
+            self.V = nxt[0]
+            return
         before = self.V
         super().learn_one(x, y)
         if self._table is not None and self.V != before:
@@ -119,10 +162,23 @@ class SOA(VersionSpaceLearner):
         Bound
             ``Bound(Opt(C), "Opt(C)", cite("Rivest94", "section 2.3.3 Optimal algorithm"))``.
         """
+        if self.errors:
+            return Bound(int(self.solver.value()), f"D_{self.errors}(C), the optimum with {self.errors} label "
+                         f"error{'s' if self.errors != 1 else ''} (Filmus, Hanneke, Mehalel and Moran, COLT 2023)",
+                         self.bound_source)
         T = self._table
         value = T.value() if T is not None else self.solver.value(self.C.full)
-        return Bound(int(value), self.bound_formula, self.bound_source)
+        return Bound(int(value), "Opt(C)", self.bound_source)
 
-    def remaining_bound(self, V: int) -> int:
-        """Opt(V): SOA makes at most Opt(V) more mistakes from version space V ([Rivest94])."""
+    def state_key(self):
+        return self.levels if self.errors else self.V
+
+    def get_params(self) -> dict:
+        return {"errors": self.errors} if self.errors else {}
+
+    def remaining_bound(self, V) -> int:
+        """Opt(V): SOA makes at most Opt(V) more mistakes from version space V ([Rivest94]); with errors,
+        D_k of the state ``V`` (a tuple of levels, :mod:`solvers.games`)."""
+        if self.errors:
+            return self.solver.value(tuple(V), None)
         return self.solver.value(V)

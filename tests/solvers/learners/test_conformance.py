@@ -161,7 +161,7 @@ def check_protocol(spec):
     args = {k: BOUND_ARGS[k] for k in spec.bound_params if k in BOUND_ARGS}
     b = L.mistake_bound(**args)
     assert isinstance(b, Bound)
-    assert isinstance(b.value, (int, float)) and not isinstance(b.value, bool)
+    assert isinstance(b.value, (int, float, Fraction)) and not isinstance(b.value, bool)  # Fraction: an exact expectation
     assert b.value >= 0 and (math.isfinite(b.value) or b.value == math.inf)
     assert b.formula.strip() and is_citation(b.source)
     assert is_citation(spec.source) and spec.bound_formula and spec.source == spec.cls.bound_source
