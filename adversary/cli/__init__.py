@@ -4,13 +4,13 @@ Commands (DESIGN.md, section CLI)::
 
     littlestone families [--json]
     littlestone opt FAMILY k=v ... | --matrix FILE  [--json] [--tree OUT] [--time-limit S] [--jobs N]
-                    [--engine auto|search|table] [--memory GB] [--quiet]
+                    [--engine auto|search|table] [--randomized] [--errors K] [--horizon T] [--memory GB] [--quiet]
     littlestone export FAMILY k=v ... | --matrix FILE  [-o FILE.json]
     littlestone learners [--json]
     littlestone verify TREE.json (FAMILY k=v ... | --matrix FILE)
     littlestone verify WITNESS.json [--exact]
     littlestone table FAMILY [k=v ...] --grid n=2..8 k=1..3  [--format md|csv|json] [--time-limit S] [--jobs N]
-                      [--memory GB]
+                      [--randomized] [--errors K] [--horizon T] [--memory GB]
     littlestone attack LEARNER [k=v ...] (--class FAMILY [k=v ...] | --matrix FILE)
                        [--strategy exact|tree|beam|mcts|local|geometric|auto] [--time-limit S] [--seed N]
                        [--jobs N] [--json] [--witness OUT.json] [--quiet]
@@ -65,6 +65,7 @@ COMMANDS = {
 EXAMPLES = """examples (they run in this order, in an empty directory):
   littlestone families
   littlestone opt thresholds N=7
+  littlestone opt intervals N=6 --randomized --errors 1
   littlestone export monotone-disjunctions n=4 k=2 -o class.json
   littlestone opt --matrix class.json --json --tree tree.json --time-limit 60
   littlestone verify tree.json --matrix class.json

@@ -76,6 +76,36 @@ def memo_bytes(args) -> int | None:
     return None if gb is None else max(1, int(gb * GIB))
 
 
+def whole(text: str) -> int:
+    """A whole number >= 0 (``--errors K``, ``--horizon T``)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; give e.g. 0, 1 or 2") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is negative; give a whole number >= 0")
+    return value
+
+
+def add_game_options(p) -> None:
+    """``--randomized``, ``--errors K``, ``--horizon T``: which game's value (solvers.games)."""
+    p.add_argument("--randomized", action="store_true",
+                   help="the optimal expected mistakes of a randomized learner, RL(C) (Filmus et al., COLT 2023), "
+                        "exact, printed as a fraction and a decimal")
+    p.add_argument("--errors", type=whole, default=0, metavar="K",
+                   help="the adversary may mislabel K examples (the best concept makes at most K mistakes): "
+                        "D_K(C), or R_K(C) with --randomized (default 0)")
+    p.add_argument("--horizon", type=whole, metavar="T",
+                   help="the game stops after T rounds (default: no limit)")
+
+
+def game_of(args):
+    """The :class:`solvers.games.Game` the options name."""
+    from solvers.games import Game
+
+    return Game(bool(getattr(args, "randomized", False)), getattr(args, "errors", 0) or 0, getattr(args, "horizon", None))
+
+
 # ---------------------------------------------------------------------------------------- --jobs
 def usable_cpus() -> int:
     try:

@@ -111,10 +111,17 @@ def _isatty(stream) -> bool:
 
 
 # ---------------------------------------------------------------------------------------- text
-def bounds_text(lo, hi) -> str:
-    lo = "?" if lo is None else lo
-    hi = "?" if hi is None else hi
-    return f"{lo} <= Opt <= {hi}"
+def bounds_text(lo, hi, symbol: str = "Opt") -> str:
+    lo = "?" if lo is None else value_text(lo)
+    hi = "?" if hi is None else value_text(hi)
+    return f"{lo} <= {symbol} <= {hi}"
+
+
+def value_text(v) -> str:
+    """An exact value for people: ``3``, or ``7/8 (0.875)`` for a Fraction that is not whole."""
+    from solvers.games import value_text as text
+
+    return text(v)
 
 
 def params_text(params: dict) -> str:

@@ -1,5 +1,7 @@
 """``littlestone table FAMILY --grid k=RANGE ...``: Opt, floor(log2 |C|) and the VC dimension over a grid
-of parameters, a row written as each cell finishes (so an interrupted run keeps its finished rows)."""
+of parameters, a row written as each cell finishes (so an interrupted run keeps its finished rows). With
+``--randomized``, ``--errors K`` or ``--horizon T`` a column with that game's value (RL, D_k, R_k, ...)
+follows Opt's."""
 
 from __future__ import annotations
 
@@ -10,15 +12,16 @@ import json
 import sys
 import time
 
-from ._args import (cap_jobs, check_family, families, memo_bytes, memory_gb, memory_help, parse_params, positive_int,
-                    positive_seconds)
+from ._args import (add_game_options, cap_jobs, check_family, families, game_of, memo_bytes, memory_gb, memory_help,
+                    parse_params, positive_int, positive_seconds)
 from ._output import (EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, bounds_text, check_outputs, exc_text,
-                      interrupted_code, json_safe, note, params_text)
+                      interrupted_code, json_safe, note, params_text, value_text)
 
 __all__ = ["HELP", "add", "run", "range_text"]
 
 HELP = "Opt, floor(log2 |C|) and the VC dimension over a grid of parameters"
 OPT_SHARE = 0.8  # of a table cell's time limit, what Opt may use before the VC search has its turn
+GAME_SHARE = 0.5  # with a game column: Opt's share of OPT_SHARE (the game's value has the rest of it, then VC)
 
 
 def add(p) -> None:
@@ -33,6 +36,7 @@ def add(p) -> None:
                         "(default: none)")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="N",
                    help="cells computed in parallel (joblib; at most the usable CPUs); rows then come as cells finish")
+    add_game_options(p)
     p.add_argument("--memory", type=memory_gb, metavar="GB", help=memory_help(" in each cell"))
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
@@ -80,8 +84,9 @@ def _table_cells(name: str, fixed_items, grid_items) -> tuple[list[str], list[di
 
 
 # ---------------------------------------------------------------------------------------- one cell
-def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=None) -> dict:
-    """One cell: make the class, solve it, its VC dimension, all within ``time_limit`` seconds together.
+def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=None, game=None) -> dict:
+    """One cell: make the class, solve it, its VC dimension, all within ``time_limit`` seconds together
+    (and the value of ``game``, a :class:`solvers.games.Game` other than Opt's, when given).
     Runs in a joblib worker with --jobs. A cell whose parameters are impossible (``make`` raises) comes
     back as ``{"params", "skipped"}``; one stopped by Ctrl-C has ``stopped == "interrupted"`` and the
     bounds proven by then (the VC search is then not started)."""
@@ -100,8 +105,20 @@ def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=N
     def left(share: float = 1.0):  # opt needs a positive limit; an exhausted cell still gets its cheap bounds
         return None if deadline is None else max((deadline - time.monotonic()) * share, 1e-3)
 
-    r = opt(C, time_limit=left(OPT_SHARE), jobs=1, progress=progress, memo_bytes=memo_bytes)  # VC gets the rest
+    def until(share: float):  # the time left until the share `share` of the cell's limit has passed
+        return None if deadline is None else max(t0 + time_limit * share - time.monotonic(), 1e-3)
+
+    r = opt(C, time_limit=until(OPT_SHARE if game is None else OPT_SHARE * GAME_SHARE), jobs=1, progress=progress,
+            memo_bytes=memo_bytes)  # the game (if any), then VC, get the rest
     stopped = r.stats.get("stopped")
+    extra = {}
+    if game is not None and stopped != "interrupted":
+        g = opt(C, time_limit=until(OPT_SHARE), jobs=1, memo_bytes=memo_bytes, game=game.kind, errors=game.errors,
+                horizon=game.horizon,
+                progress=None if progress is None else lambda info: progress({**info, "symbol": game.symbol}))
+        extra = {"game": game.to_json(), "symbol": game.symbol, "value": _exact(g.value), "value_lower": _exact(g.lower),
+                 "value_upper": _exact(g.upper), "value_float": None if g.value is None else float(g.value)}
+        stopped = stopped or g.stats.get("stopped")
     if stopped == "interrupted":
         vc_lo, vc_hi = 0, min(C.log2_size(), C.n_points)
     else:
@@ -115,17 +132,32 @@ def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=N
     return {
         "params": dict(C.params), "concepts": C.n_concepts, "points": C.n_points,
         "opt": lo if lo == hi else None, "lower": lo, "upper": hi, "log2_size": C.log2_size(),
-        "vc": vc_lo if vc_lo == vc_hi else None, "vc_lower": vc_lo, "vc_upper": vc_hi,
+        "vc": vc_lo if vc_lo == vc_hi else None, "vc_lower": vc_lo, "vc_upper": vc_hi, **extra,
         "seconds": round(time.monotonic() - t0, 4), "stopped": stopped,
     }
 
 
+def _exact(v):
+    """A game's value for a row: an int, the text "p/q" of a Fraction, or None (JSON keeps it exact)."""
+    from fractions import Fraction
+
+    if v is None or not isinstance(v, Fraction):
+        return v
+    return int(v) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+
+
 # ---------------------------------------------------------------------------------------- the streamed table
 def range_text(lo, hi) -> str:
-    """``3`` when the bounds meet, ``lo..hi`` otherwise (table cells)."""
+    """``3`` when the bounds meet, ``lo..hi`` otherwise (table cells); a Fraction as ``7/8 (0.875)``."""
     if lo is None or hi is None:
         return "?"
-    return str(lo) if lo == hi else f"{lo}..{hi}"
+    return value_text(lo) if lo == hi else f"{value_text(lo)}..{value_text(hi)}"
+
+
+def _fraction(v):
+    from fractions import Fraction
+
+    return None if v is None else Fraction(v)
 
 
 def _csv(header, body) -> str:
@@ -141,15 +173,16 @@ class _TableWriter:
     keeps every finished row. The header waits for the first row (its parameter columns, defaults
     included, come from the class); JSON is one object whose ``rows`` are written as they come."""
 
-    def __init__(self, fmt: str, name: str, keys: list, out):
-        self.fmt, self.name, self.keys, self.out = fmt, name, keys, out
+    def __init__(self, fmt: str, name: str, keys: list, out, symbol: str | None = None):
+        self.fmt, self.name, self.keys, self.out, self.symbol = fmt, name, keys, out, symbol
         self.columns = None
         self.widths = None
         self.rows = 0
 
     def _header(self, row: dict) -> None:
         self.columns = list(dict.fromkeys([*self.keys, *row["params"]]))
-        header = [*self.columns, "|C|", "|X|", "Opt", "floor(log2 |C|)", "VC", "seconds"]
+        game = [self.symbol] if self.symbol else []
+        header = [*self.columns, "|C|", "|X|", "Opt", *game, "floor(log2 |C|)", "VC", "seconds"]
         if self.fmt == "json":
             head = {"family": self.name, "grid": self.keys}
             self.out.write(json.dumps(head)[:-1] + ', "rows": [\n')
@@ -158,6 +191,8 @@ class _TableWriter:
         else:
             esc = [c.replace("|", "\\|") for c in header]
             self.widths = [max(len(c), 6) for c in esc]  # room for "lo..hi" cells without knowing the rows
+            if self.symbol:  # room for "7/8 (0.875)"
+                self.widths[header.index(self.symbol)] = max(len(self.symbol), 16)
             self.out.write("| " + " | ".join(c.rjust(w) for c, w in zip(esc, self.widths)) + " |\n")
             self.out.write("|" + "|".join("-" * (w + 1) + ":" for w in self.widths) + "|\n")
 
@@ -167,8 +202,9 @@ class _TableWriter:
         if self.fmt == "json":
             self.out.write((",\n" if self.rows else "") + json.dumps(json_safe(r)))
         else:
+            game = [range_text(*map(_fraction, (r.get("value_lower"), r.get("value_upper"))))] if self.symbol else []
             body = [*(str(r["params"].get(k, "")) for k in self.columns), str(r["concepts"]), str(r["points"]),
-                    range_text(r["lower"], r["upper"]), str(r["log2_size"]),
+                    range_text(r["lower"], r["upper"]), *game, str(r["log2_size"]),
                     range_text(r["vc_lower"], r["vc_upper"]), f"{r['seconds']:.3f}"]
             if self.fmt == "csv":
                 self.out.write(_csv(body, []))
@@ -198,6 +234,8 @@ def run(args) -> int:
     check_family(name)
     out_path, = check_outputs([(args.output, (f".{args.format}",), f"the {args.format} output file", "-o")])
     keys, cells = _table_cells(name, fixed, args.grid)
+    G = game_of(args)
+    game = None if G.standard else G
     jobs = cap_jobs(args.jobs, tasks=len(cells))
     bar = Progress(enabled=not args.quiet)
     memo = memo_bytes(args)
@@ -214,7 +252,7 @@ def run(args) -> int:
         bar.close()
         if writer is None:
             handle = sys.stdout if out_path is None else open(out_path, "w", encoding="utf-8")
-            writer = _TableWriter(args.format, name, keys, handle)
+            writer = _TableWriter(args.format, name, keys, handle, None if game is None else game.symbol)
             for text in pending:
                 note(text)
             pending.clear()
@@ -225,13 +263,14 @@ def run(args) -> int:
             from joblib import Parallel, delayed
 
             runs = Parallel(n_jobs=jobs, return_as="generator_unordered")(
-                delayed(_table_cell)(name, c, args.time_limit, None, memo) for c in cells)
+                delayed(_table_cell)(name, c, args.time_limit, None, memo, game) for c in cells)
         else:
             def progress(info, _done=done, _skipped=skipped):  # inside the cell being solved
                 bar.show(f"{PROG} table: cell {len(_done) + len(_skipped) + 1}/{len(cells)}: "
-                         f"{bounds_text(info.get('lower'), info.get('upper'))}, {bar.elapsed():.0f} s")
+                         f"{bounds_text(info.get('lower'), info.get('upper'), info.get('symbol', 'Opt'))}, "
+                         f"{bar.elapsed():.0f} s")
 
-            runs = (_table_cell(name, c, args.time_limit, progress, memo) for c in cells)
+            runs = (_table_cell(name, c, args.time_limit, progress, memo, game) for c in cells)
         for row in runs:
             if "skipped" in row:
                 skipped.append(row)
@@ -267,7 +306,7 @@ def run(args) -> int:
     if interrupted:
         note(f"interrupted: {len(done)} of {len(cells)} cells computed")
         return interrupted_code()
-    unsolved = [r for r in done if r["opt"] is None or r["vc"] is None]
+    unsolved = [r for r in done if r["opt"] is None or r["vc"] is None or ("symbol" in r and r["value"] is None)]
     if unsolved:
         note(f"{len(unsolved)} of {len(done)} cells not solved within the time limit (shown as lo..hi)")
         return EXIT_UNSOLVED

@@ -10,7 +10,7 @@ from ._output import EXIT_FAILED, EXIT_OK, CLIError, one_line
 
 __all__ = ["HELP", "add", "run", "VERIFIERS"]
 
-HELP = "re-check a certificate: a mistake tree against a class, or a witness against a learner"
+HELP = "re-check a certificate: a mistake tree or an upper-bound certificate against a class, or a witness"
 
 
 def add(p) -> None:
@@ -44,9 +44,45 @@ def _verify_against_class(args, data, check, what: str, ok_text) -> int:
 
 def _verify_tree_file(args, data) -> int:
     from solvers.certificate import verify_tree
+    from solvers.game_certificates import read_game, verify_error_tree
 
-    return _verify_against_class(args, data, verify_tree, "tree",
-                                 lambda d: f"mistake tree of depth {d} verified, so Opt(C) >= {d}")
+    G = read_game(data)  # TreeError (one line) for a malformed "game"
+    if G.standard:
+        return _verify_against_class(args, data, verify_tree, "tree",
+                                     lambda d: f"mistake tree of depth {d} verified, so Opt(C) >= {d}")
+    if G.randomized:
+        raise CLIError(f"{args.file} names a randomized game but is a mistake tree; a randomized game's tree has "
+                       '"kind": "randomized-tree" (opt --randomized --tree OUT.json writes one)')
+    errs = f" with {G.errors} label error{'s' if G.errors != 1 else ''}" if G.errors else ""
+    return _verify_against_class(args, data, lambda t, C: verify_error_tree(t, C, G.errors), "tree",
+                                 lambda d: f"mistake tree of depth {d}{errs} verified, so {G.symbol}(C) >= {d}")
+
+
+def _verify_randomized_tree_file(args, data) -> int:
+    """A shattered tree of the randomized game (solvers.game_certificates.verify_randomized_tree)."""
+    from solvers.game_certificates import random_walk_value, read_game, verify_randomized_tree
+    from solvers.games import value_text
+
+    G = read_game(data)
+
+    def ok(v) -> str:
+        text = f"shattered tree verified, worth {value_text(v)}, so {G.symbol}(C) >= {value_text(v)}"
+        if G.errors == 0 and not _has_repeat(data.get("root")):
+            text += f" (random-walk average depth {value_text(2 * random_walk_value(data))})"
+        return text
+
+    return _verify_against_class(args, data, verify_randomized_tree, "tree", ok)
+
+
+def _has_repeat(root) -> bool:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if "repeat" in node:
+                return True
+            stack.extend(v for k, v in node.items() if k in ("0", "1", "exit"))
+    return False
 
 
 def _verify_witness_file(args, data) -> int:
@@ -65,16 +101,23 @@ def _verify_witness_file(args, data) -> int:
 
 
 def _verify_upper_file(args, data) -> int:
-    """An upper-bound certificate (solvers.certificate.verify_upper), checked against its class."""
+    """An upper-bound certificate (solvers.certificate.verify_upper; solvers.game_certificates.verify_game_upper
+    when it names a game), checked against its class."""
     from solvers.certificate import verify_upper
+    from solvers.game_certificates import read_game, verify_game_upper
+    from solvers.games import value_text
 
     n = len(data.get("entries", [])) if isinstance(data.get("entries"), list) else 0
-    return _verify_against_class(args, data, verify_upper, "certificate",
-                                 lambda u: f"upper-bound certificate verified ({n} entries), so Opt(C) <= {u}")
+    G = read_game(data)
+    check = verify_upper if G.standard else verify_game_upper
+    return _verify_against_class(args, data, check, "certificate",
+                                 lambda u: f"upper-bound certificate verified ({n} entries), so {G.symbol}(C) <= "
+                                           f"{value_text(u)}")
 
 
 #: kind -> checker (a file without "kind" is a mistake tree).
-VERIFIERS = {"tree": _verify_tree_file, "witness": _verify_witness_file, "upper-bound": _verify_upper_file}
+VERIFIERS = {"tree": _verify_tree_file, "randomized-tree": _verify_randomized_tree_file,
+             "witness": _verify_witness_file, "upper-bound": _verify_upper_file}
 
 
 def run(args) -> int:

@@ -59,8 +59,10 @@ class OptResult:
         ``engine``, ``nodes`` (expanded search nodes), ``memo`` (entries at the end), ``seconds``,
         ``queries`` (the decision queries asked at the root and their answers), ``stopped`` (None,
         "time limit" or "interrupted").
-    solver : Solver
+    solver : Solver or GameSolver
         The solver that ran, with its memo (or table): pass it to ``SOA(C, solver=result.solver)``.
+    game : Game
+        The game whose value this is (``Game()``: Opt(C) itself).
     """
 
     value: Optional[int]
@@ -69,10 +71,35 @@ class OptResult:
     tree: Optional[MistakeTree]
     stats: dict = field(default_factory=dict)
     solver: Optional[Solver] = field(default=None, repr=False, compare=False)
+    game: Game = field(default=Game(), compare=False)
 
     @property
     def solved(self) -> bool:
         return self.lower == self.upper
+
+    def upper_certificate(self, *, limit: int = 100_000) -> dict:
+        """The certificate of ``upper`` (checked by :func:`solvers.certificate.verify_upper` for Opt(C),
+        :func:`solvers.game_certificates.verify_game_upper` for the other games).
+
+        Raises
+        ------
+        ProofTooLarge
+            Past ``limit`` entries.
+        ValueError
+            For a game other than Opt(C)'s that was not solved (its search keeps no refutation to
+            show).
+        """
+        G = self.game
+        if G.standard:
+            return self.solver.upper_proof(self.upper, limit=limit)
+        if isinstance(self.solver, Solver):  # Opt(C) capped by a horizon T
+            if self.upper >= G.horizon:
+                return {"kind": "upper-bound", "game": G.to_json(), "bound": G.horizon, "entries": []}
+            return {**self.solver.upper_proof(self.upper, limit=limit), "game": G.to_json()}
+        if not self.solved:
+            raise ValueError(f"{G.symbol}(C) was not solved, and an upper-bound certificate is written only for a "
+                             "solved game; raise the time limit")
+        return self.solver.upper_proof(self.upper, limit=limit)
 
     def __repr__(self) -> str:
         return f"OptResult(value={self.value}, lower={self.lower}, upper={self.upper}, stats={self.stats})"
@@ -228,7 +255,7 @@ def opt(
     }
     if S.table is not None:
         stats["table_sweeps"] = S.table.sweeps
-    return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S)
+    return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S, G)
 
 
 def _search_root_with_workers(S: Solver, jobs: int, queries: list, t0: float, budget: float | None,
@@ -254,7 +281,7 @@ def _capped(r: OptResult, G: Game) -> OptResult:
     if r.tree is not None:
         tree = MistakeTree(lo, _cut(r.tree.root, lo), r.tree.C, G)
     stats = {**r.stats, "game": G.to_json(), "symbol": G.symbol}
-    return OptResult(lo if lo == hi else None, lo, hi, tree, stats, r.solver)
+    return OptResult(lo if lo == hi else None, lo, hi, tree, stats, r.solver, G)
 
 
 def _cut(root, depth: int):
@@ -304,4 +331,4 @@ def _opt_game(C, G: Game, time_limit, memo_bytes, progress, solver) -> OptResult
         "seconds": round(time.monotonic() - t0, 4), "queries": queries, "stopped": stopped,
         "root_splits": len(S.root_masks),
     }
-    return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S)
+    return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S, G)
