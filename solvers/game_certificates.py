@@ -38,7 +38,9 @@ claim of s' or else its cheap bound:
   (with a horizon a loop is a split whose unanimous child is the same budgets with t - 1 rounds).
 
 The cheap bounds (proven in :mod:`solvers.games`): E(n) of n living concepts for the randomized game
-with k = 0, the volume bound max{q : 2^q <= sum over living c of sum_{i <= b_c} C(q, i)} otherwise, and
+with k = 0 -- or U(n, d) of :func:`solvers.games.rank_rl_bound` when the certificate carries ``"opt_bound":
+{"bound": d, "proof": an upper-bound certificate of Opt(C) <= d}``, checked first by
+:func:`solvers.certificate.verify_upper` (every version space V has Opt(V) <= Opt(C) <= d) -- the volume bound max{q : 2^q <= sum over living c of sum_{i <= b_c} C(q, i)} otherwise, and
 t/2 (randomized) or t (deterministic) with t rounds left. Children are strictly smaller states (or have
 fewer rounds), so by induction every claim holds, and the root's entry (or its cheap bound) proves u.
 
@@ -62,8 +64,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from .certificate import TreeError, _fmt, _show
-from .games import Game, universal_rl, volume_bound
+from .certificate import TreeError, _fmt, _show, verify_upper
+from .games import Game, rank_rl_bound, universal_rl, volume_bound
 
 __all__ = ["verify_error_tree", "verify_randomized_tree", "verify_game_upper", "read_game", "read_number",
            "random_walk_value"]
@@ -266,13 +268,16 @@ def _tree_value(root, M: np.ndarray, G: Game) -> Fraction:
 
 
 # ---------------------------------------------------------------------------------------- upper bounds
-def _cheap(b: np.ndarray, t, G: Game) -> Fraction:
+def _cheap(b: np.ndarray, t, G: Game, opt_bound=None) -> Fraction:
     """The bound a state gets without an entry (module docstring)."""
     k = G.errors
     counts = _counts(b, k)
     n = sum(counts)
     if G.randomized:
-        v = universal_rl(n) if k == 0 else Fraction(volume_bound(counts))
+        if k == 0:
+            v = universal_rl(n) if opt_bound is None else rank_rl_bound(n, opt_bound)
+        else:
+            v = Fraction(volume_bound(counts))
         return v if t is None else min(v, Fraction(t, 2))
     v = Fraction(volume_bound(counts))
     return v if t is None else min(v, Fraction(t))
@@ -301,6 +306,15 @@ def verify_game_upper(proof: dict, C) -> Fraction:
     M = np.asarray(C.matrix, dtype=bool)
     m, n_points = M.shape
     k, T = G.errors, G.horizon
+    opt_bound = None
+    if "opt_bound" in proof:
+        ob = proof["opt_bound"]
+        if not (G.randomized and k == 0) or not isinstance(ob, dict) or not isinstance(ob.get("proof"), dict):
+            raise TreeError('"opt_bound" is {"bound": d, "proof": an upper-bound certificate of Opt(C) <= d}, for '
+                            "the randomized game without errors")
+        opt_bound = verify_upper(ob["proof"], C)
+        if ob.get("bound") != opt_bound:
+            raise TreeError(f'"opt_bound" claims {_show(ob.get("bound"))} but its proof shows Opt(C) <= {opt_bound}')
     if not G.randomized and T is not None:
         if u >= T:
             return _out(u, G)
@@ -327,18 +341,18 @@ def verify_game_upper(proof: dict, C) -> Fraction:
         claims[key] = min(h, claims.get(key, h))
         states.append((i, b, t, key))
     root = _start(M, k)
-    if min(claims.get(_key(root, T), u + 1), _cheap(root, T, G)) > u:
+    if min(claims.get(_key(root, T), u + 1), _cheap(root, T, G, opt_bound)) > u:
         raise TreeError(f"no entry with the empty path claims {G.symbol}(C) <= {_frac(u)}, and the cheap bounds "
-                        f"give only {_frac(_cheap(root, T, G))}")
+                        f"give only {_frac(_cheap(root, T, G, opt_bound))}")
 
     def claim(b2, t2) -> Fraction:
-        c = _cheap(b2, t2, G)
+        c = _cheap(b2, t2, G, opt_bound)
         e2 = claims.get(_key(b2, t2))
         return c if e2 is None or e2 > c else e2
 
     for i, b, t, key in states:
         h = claims[key]
-        if _cheap(b, t, G) <= h:
+        if _cheap(b, t, G, opt_bound) <= h:
             continue
         if t == 0:
             continue  # no rounds left: the value is 0

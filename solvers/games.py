@@ -79,6 +79,21 @@ Bounds used by the solvers (and proven here)
   real n >= 2. By induction, f(E(i), E(n-i)) <= E(n): the max(a, b) parts since E increases, and
   (1 + (G(i) + G(n-i))/2)/2 <= (1 + G(n/2))/2 = G(n)/2 by concavity. Equality at i = floor(n/2), since
   i and n - i then lie on the linear piece through n/2. So RL(U_n) = E(n).
+* :func:`rank_rl_bound`: RL(V) <= U(|V|, d) whenever Opt(V) <= d, where U(n, d) is the largest
+  random-walk average depth / 2 of a binary tree with at most n leaves and *rank* at most d (a leaf has
+  rank 0; a node whose children have ranks r0, r1 has rank max(r0, r1), or r0 + 1 when r0 = r1):
+
+      U(n, 0) = U(1, d) = 0,   U(n, d) = max over n0 + n1 = n of (1 + U(n0, d) + U(n1, d - 1))/2.
+
+  Proof. RL(V) is half the average depth of some shattered tree of V ([FHMM23]; the recurrence above,
+  whose f is met by a node or by one child's tree). Its leaves are realised by distinct concepts, so it
+  has at most |V| leaves; a node of rank r has below it a complete binary tree of height r as a
+  topological minor, and the adversary that shows the points along that minor (labelling the points in
+  between as the minor's paths go) forces r mistakes, so r <= Opt(V). A tree of rank <= d has one
+  child of rank <= d - 1 and one of rank <= d (they are not both d), whence the recurrence; U is
+  non-decreasing in n, so "at most n leaves" is "n0 + n1 = n". For d >= floor(log2 n) the rank is no
+  constraint (n leaves give rank at most floor(log2 n)) and U(n, d) = E(n); U(n, 1) = 1 - 2^-(n-1)
+  (a caterpillar). Since Opt(V) <= Opt(C) for V in C, one bound d of Opt(C) serves every version space.
 * :func:`volume_bound`: D_k(s) <= B(s) = max{q : 2^q <= Phi_q(s)}, Phi_q(s) = sum over living c of
   V(q, b_c), V(q, b) = sum_{i <= b} C(q, i) (for the n experts game, B = max{q : 2^q <= n sum_{i<=k}
   C(q, i)}, the bound of Cesa-Bianchi, Freund, Helmbold and Warmuth). Proof. Pascal's rule gives
@@ -129,6 +144,7 @@ __all__ = [
     "f",
     "g",
     "universal_rl",
+    "rank_rl_bound",
     "volume_bound",
     "value_text",
 ]
@@ -279,6 +295,54 @@ def universal_rl(n: int) -> Fraction:
         return Fraction(-1)
     d = n.bit_length() - 1
     return Fraction(d - 1, 2) + Fraction(n, 1 << (d + 1))
+
+
+#: rank_rl_bound computes U(n, d) by its recurrence up to this many leaves (O(n^2 d) exact steps), and
+#: answers E(n) above it (a valid, weaker bound) unless d = 1 (closed form).
+RANK_BOUND_LEAVES = 256
+
+
+def rank_rl_bound(n: int, d: int) -> Fraction:
+    """U(n, d): an upper bound on RL(V) for every class V of n concepts with Opt(V) <= d (proof in the
+    module docstring); E(n) when d >= floor(log2 n) or n > :data:`RANK_BOUND_LEAVES` (and d > 1).
+
+    >>> [str(rank_rl_bound(n, 1)) for n in (1, 2, 3, 4, 13)]
+    ['0', '1/2', '3/4', '7/8', '4095/4096']
+    >>> rank_rl_bound(137, 5) < universal_rl(137), rank_rl_bound(16, 4) == universal_rl(16)
+    (True, True)
+    """
+    if n <= 1 or d <= 0:
+        return Fraction(0) if n >= 1 else Fraction(-1)
+    if d >= n.bit_length() - 1:
+        return universal_rl(n)
+    if d == 1:
+        return 1 - Fraction(1, 1 << (n - 1))
+    if n > RANK_BOUND_LEAVES:
+        return universal_rl(n)
+    return Fraction(_rank_table(d)[n], 1 << _RANK_BITS)
+
+
+_RANK_BITS = RANK_BOUND_LEAVES + 2  # every U(n, d) with n <= RANK_BOUND_LEAVES is a multiple of 2^-(n - 1)
+_RANK_TABLES: dict = {}
+
+
+def _rank_table(d: int) -> list[int]:
+    """[U(n, d) * 2^_RANK_BITS for n = 0..RANK_BOUND_LEAVES], by the recurrence (exact integers)."""
+    got = _RANK_TABLES.get(d)
+    if got is not None:
+        return got
+    one = 1 << _RANK_BITS
+    size = RANK_BOUND_LEAVES + 1
+    if d == 0:
+        table = [0] * size
+    else:
+        lower = _rank_table(d - 1)
+        table = [0, 0]
+        for n in range(2, size):
+            best = max(table[n - n1] + lower[n1] for n1 in range(1, n))
+            table.append((one + best) >> 1)  # exact: the sum is even at this scale
+    _RANK_TABLES[d] = table
+    return table
 
 
 def _binomial_prefix(q: int, b: int) -> int:

@@ -306,7 +306,8 @@ def _opt_game(C, G: Game, time_limit, memo_bytes, progress, solver) -> OptResult
     deadline = t0 + time_limit if time_limit is not None else None
     if solver is not None and not (isinstance(solver, GameSolver) and solver.game == G):
         raise ValueError(f"the solver given was built for another game; give a GameSolver for {G.describe()}")
-    S = solver if solver is not None else GameSolver(C, G, memo_bytes=memo_bytes)
+    S = solver if solver is not None else GameSolver(
+        C, G, memo_bytes=memo_bytes, opt_seconds=0.5 if time_limit is None else min(0.5, time_limit / 4))
     nodes0 = S.nodes
     queries: list = []
     stopped = None

@@ -56,7 +56,7 @@ from typing import Callable, Optional
 
 from ..certificate import ProofTooLarge
 from ..classes.finite import ConceptClass
-from ..games import Game, universal_rl
+from ..games import Game, rank_rl_bound, universal_rl
 from .search import SearchStop, _Limits, default_memo_bytes
 
 __all__ = ["GameSolver", "SearchStop"]
@@ -101,13 +101,17 @@ class GameSolver:
         learner ``errors`` must be at least 1 (with no errors the value is min(T, Opt(C))).
     memo_bytes : int, optional
         Memory the memo may use (default: half of the machine's); past it the older half is dropped.
+    opt_seconds : float
+        For the randomized game without errors: the time the Opt(C) solver may take at the start for a
+        bound d >= Opt(C), which makes U(n, d) of :func:`solvers.games.rank_rl_bound` a cheap upper
+        bound (0: none).
 
     A state is ``(levels, t)``: ``levels`` as in :mod:`solvers.games`, t the rounds left (None without
     a horizon). :meth:`value` gives exact values of any state, :meth:`lower_tree` and
     :meth:`upper_proof` the certificates of the root's value.
     """
 
-    def __init__(self, C: ConceptClass, game: Game, *, memo_bytes: int | None = None):
+    def __init__(self, C: ConceptClass, game: Game, *, memo_bytes: int | None = None, opt_seconds: float = 0.5):
         if not isinstance(C, ConceptClass):
             raise TypeError("GameSolver needs a ConceptClass")
         if not isinstance(game, Game):
@@ -143,6 +147,27 @@ class GameSolver:
         self.prec = _START_PRECISION
         self.one = 1 << self.prec
         self._vtab: list[list[int]] = []
+        self.opt_bound = None  # d >= Opt(C) proven by self._opt_solver, when it is below floor(log2 |C|)
+        self._opt_solver = None
+        self._rank_hi: dict = {}
+        self._cheap_n: dict = {}  # k = 0: |V| -> the cheap bound of V (scaled, without a horizon)
+        if self.randomized and self.k == 0 and opt_seconds > 0 and C.n_concepts >= 4:
+            self._bound_opt(opt_seconds)
+
+    def _bound_opt(self, seconds: float) -> None:
+        """d >= Opt(C) from the Opt(C) solver within ``seconds`` (the upper bound it proves by then)."""
+        from .search import Solver
+
+        S = Solver(self.C, memo_bytes=max(1, self.memo_bytes // 8))
+        try:
+            with S.limits(deadline=time.monotonic() + seconds):
+                S.reset_root_bounds()
+                S.solve_root([])
+        except SearchStop:
+            pass
+        d = S.root_bounds[1]
+        if d < self.C.n_concepts.bit_length() - 1:
+            self.opt_bound, self._opt_solver = d, S
 
     # ------------------------------------------------------------------ states
     def start(self) -> tuple:
@@ -248,6 +273,8 @@ class GameSolver:
         """More precision: every stored scaled value times 2^bits."""
         self.prec += bits
         self.one = 1 << self.prec
+        self._rank_hi = {}
+        self._cheap_n = {}
         if self.randomized:
             self.memo = {key: (lo << bits, hi << bits) for key, (lo, hi) in self.memo.items()}
             if self._root_best is not None:
@@ -302,7 +329,13 @@ class GameSolver:
             if n <= 1:
                 return 0
             d = n.bit_length() - 1
-            hi = ((d - 1) << (self.prec - 1)) + (n << (self.prec - d - 1)) if self.prec > d + 1 else self._scaled(universal_rl(n))
+            if self.opt_bound is not None and self.opt_bound < d:
+                hi = self._rank_hi.get(n)
+                if hi is None:  # U(n, Opt bound), rounded up to the current precision
+                    q = rank_rl_bound(n, self.opt_bound)
+                    hi = self._rank_hi[n] = -((-q.numerator << self.prec) // q.denominator)
+            else:
+                hi = ((d - 1) << (self.prec - 1)) + (n << (self.prec - d - 1)) if self.prec > d + 1 else self._scaled(universal_rl(n))
         else:
             hi = self._volume(s) << self.prec
         if t is not None:
@@ -369,11 +402,41 @@ class GameSolver:
         # The moves with an optimistic value F from the children's upper bounds; best first.
         moves = []
         n = A0.bit_count()
-        for c, j in zip(masks, idxs):
-            s0, s1 = self._split(s, c)
-            u0, u1 = self._ub(s0, t1), self._ub(s1, t1)
-            k1 = c.bit_count()
-            moves.append((self._f_up(u0, u1), min(k1, n - k1), 0, j, s0, s1, u0, u1))
+        if self.k == 0:  # hot loop: the children are single bitsets; their keys and cheap bounds inlined
+            memo = self.memo
+            cheap = self._cheap_n
+            half_t = None if t1 is None else t1 << (self.prec - 1)
+            for c, j in zip(masks, idxs):
+                c0 = A0 ^ c
+                k1 = c.bit_count()
+                k0 = n - k1
+                e0 = memo.get(c0 if t1 is None else (c0, t1))
+                e1 = memo.get(c if t1 is None else (c, t1))
+                if e0 is not None:
+                    u0 = e0[1]
+                else:
+                    u0 = cheap.get(k0)
+                    if u0 is None:
+                        u0 = cheap[k0] = self._cheap_hi((c0,), None)
+                    if half_t is not None and half_t < u0:
+                        u0 = half_t
+                if e1 is not None:
+                    u1 = e1[1]
+                else:
+                    u1 = cheap.get(k1)
+                    if u1 is None:
+                        u1 = cheap[k1] = self._cheap_hi((c,), None)
+                    if half_t is not None and half_t < u1:
+                        u1 = half_t
+                h = (one + u0 + u1 + 1) >> 1
+                F = u0 if u0 > u1 else u1
+                moves.append((h if h > F else F, k0 if k0 < k1 else k1, 0, j, (c0,), (c,), u0, u1))
+        else:
+            for c, j in zip(masks, idxs):
+                s0, s1 = self._split(s, c)
+                u0, u1 = self._ub(s0, t1), self._ub(s1, t1)
+                k1 = c.bit_count()
+                moves.append((self._f_up(u0, u1), min(k1, n - k1), 0, j, s0, s1, u0, u1))
         if loop:
             ex = self._exit(s)
             if t is None:
@@ -676,6 +739,21 @@ class GameSolver:
                     and self._at_least(mv[3], d - 1, self.root_masks, self.root_points, self.root_const))
         return self._at_least(mv[3], d - 1, self.root_masks, self.root_points, self.root_const)
 
+    def _recorded_first(self, s: tuple, t):
+        """The moves of a state, the one the search recorded for it first (its children are usually
+        known exactly, so the tree costs no new search)."""
+        rec = self.moves.get(self._key(s, t))
+        if rec is not None:
+            kind, j = rec
+            if kind == "split":
+                c = self.columns[j] & s[0]
+                yield ("split", j, *self._split(s, c))
+            else:
+                cp = self._const_point(s[0])
+                if cp is not None:
+                    yield ("loop", cp[0], cp[1], self._exit(s))
+        yield from self.moves_of(s, t)
+
     def _rtree(self, s: tuple, t):
         box: list = [None]
         stack = [(s, t, box, 0)]
@@ -687,7 +765,7 @@ class GameSolver:
                 continue
             node = None
             t1 = None if tt is None else tt - 1
-            for mv in self.moves_of(st, tt):
+            for mv in self._recorded_first(st, tt):
                 if mv[0] == "loop" and tt is None:
                     if 1 + self._exact(mv[3], None) == v:
                         node = {"point": mv[1], "repeat": mv[2], "exit": None}
@@ -787,8 +865,11 @@ class GameSolver:
                 else:
                     stack.append((s0, t1, path + (steps[0],), a))
                     stack.append((s1, t1, path + (steps[1],), min(b, 2 * b - 1 - a)))
-        return {"kind": "upper-bound", "game": self.game.to_json(), "bound": _json_num(h),
-                "concepts": self.C.n_concepts, "entries": entries}
+        out = {"kind": "upper-bound", "game": self.game.to_json(), "bound": _json_num(h),
+               "concepts": self.C.n_concepts, "entries": entries}
+        if self.opt_bound is not None:  # the certificate of Opt(C) <= d that makes U(n, d) a cheap bound
+            out["opt_bound"] = {"bound": self.opt_bound, "proof": self._opt_solver.upper_proof(self.opt_bound, limit=limit)}
+        return out
 
     def _cheap_number(self, s: tuple, t):
         """The cheap upper bound of a state as a number (what the checker may use without an entry)."""
@@ -797,7 +878,7 @@ class GameSolver:
             return v if t is None else min(v, t)
         n = s[0].bit_count()
         if self.k == 0:
-            hi = universal_rl(n) if n >= 1 else Fraction(-1)
+            hi = rank_rl_bound(n, self.opt_bound) if self.opt_bound is not None else universal_rl(n)
         else:
             hi = Fraction(self._volume(s))
         if t is not None:

@@ -1,0 +1,116 @@
+"""solvers/game_certificates.py: the checkers accept the solver's certificates and are sound -- a random
+or tampered certificate that verifies never claims more (lower trees) or less (upper bounds) than the
+brute-force value of tests/oracles.py."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solvers.certificate import TreeError
+from solvers.classes import ConceptClass
+from solvers.classes.families import make
+from solvers.game_certificates import (verify_error_tree, verify_game_upper, verify_randomized_tree)
+from solvers.games import Game
+from solvers.opt import opt
+from solvers.opt.games import GameSolver
+from tests.oracles import game_value_brute, matrices
+
+GAMES = st.builds(
+    lambda rand, k, T: Game(randomized=rand, errors=k if (rand or k) else 1, horizon=T),
+    st.booleans(), st.integers(0, 2), st.one_of(st.none(), st.integers(1, 3)))
+
+
+def _brute(C, G):
+    return game_value_brute(C.matrix.astype(int).tolist(), randomized=G.randomized, errors=G.errors, horizon=G.horizon)
+
+
+@st.composite
+def _random_node(draw, n_points: int, depth: int, repeat: bool):
+    if depth == 0 or draw(st.integers(0, 3)) == 0:
+        return None
+    j = draw(st.integers(0, n_points - 1))
+    if repeat and draw(st.integers(0, 3)) == 0:
+        return {"point": j, "repeat": draw(st.integers(0, 1)), "exit": draw(_random_node(n_points, depth - 1, repeat))}
+    return {"point": j, "0": draw(_random_node(n_points, depth - 1, repeat)),
+            "1": draw(_random_node(n_points, depth - 1, repeat))}
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data(), matrices(max_rows=5, max_cols=3), GAMES)
+def test_a_random_tree_that_verifies_is_worth_at_most_the_value(data, rows, G):
+    C = ConceptClass.from_matrix(rows)
+    v = _brute(C, G)
+    root = data.draw(_random_node(C.n_points, 4, G.randomized and G.horizon is None))
+    if G.randomized:
+        cert = {"kind": "randomized-tree", "game": G.to_json(), "value": "0", "root": root}
+        try:
+            worth = verify_randomized_tree(cert, C)
+        except TreeError:
+            return
+        assert worth <= v
+    else:
+        d = data.draw(st.integers(0, 4))
+        try:
+            depth = verify_error_tree({"depth": d, "root": root}, C, G.errors)
+        except TreeError:
+            return
+        assert depth <= v
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.data(), matrices(max_rows=5, max_cols=3), GAMES)
+def test_a_tampered_upper_certificate_that_verifies_still_bounds_the_value(data, rows, G):
+    C = ConceptClass.from_matrix(rows)
+    S = GameSolver(C, G)
+    v = S.value()
+    proof = S.upper_proof()
+    assert verify_game_upper(proof, C) == v
+    step = Fraction(1, 8) if G.randomized else 1
+    # lower some claims (the root's among them, or not), or drop entries
+    entries = [dict(e) for e in proof["entries"]]
+    for e in entries:
+        if data.draw(st.booleans()):
+            e["bound"] = str(Fraction(e["bound"]) - step * data.draw(st.integers(1, 3)))
+    if entries and data.draw(st.booleans()):
+        entries.pop(data.draw(st.integers(0, len(entries) - 1)))
+    bound = Fraction(proof["bound"]) - (step if data.draw(st.booleans()) else 0)
+    tampered = {**proof, "entries": entries, "bound": str(bound)}
+    try:
+        u = verify_game_upper(json.loads(json.dumps(tampered)), C)
+    except TreeError:
+        return
+    assert u >= v
+
+
+def test_opt_bound_is_checked():
+    C = make("singletons", N=8)
+    r = opt(C, game="randomized")
+    proof = r.upper_certificate()
+    assert proof["opt_bound"]["bound"] == 1
+    assert verify_game_upper(proof, C) == r.value
+    bad = json.loads(json.dumps(proof))
+    bad["opt_bound"]["bound"] = 0
+    with pytest.raises(TreeError, match="opt_bound"):
+        verify_game_upper(bad, C)
+    worse = json.loads(json.dumps(proof))
+    worse["opt_bound"]["proof"]["bound"] = 0
+    with pytest.raises(TreeError):
+        verify_game_upper(worse, C)
+
+
+@pytest.mark.parametrize("cert, message", [
+    ({"kind": "randomized-tree", "game": {"game": "randomized"}, "value": "x", "root": None}, "not a whole number"),
+    ({"kind": "randomized-tree", "game": {"game": "deterministic"}, "value": "0", "root": None}, "randomized"),
+    ({"kind": "randomized-tree", "game": {"game": "randomized", "foo": 1}, "value": "0", "root": None}, "unknown keys"),
+    ({"kind": "randomized-tree", "game": {"game": "randomized"}, "value": "1/2", "root": {"point": 9, "0": None, "1": None}}, "column index"),
+    ({"kind": "randomized-tree", "game": {"game": "randomized"}, "value": "1/2", "root": {"point": 0, "0": None}}, "not"),
+])
+def test_malformed_randomized_trees_are_one_line(cert, message):
+    C = ConceptClass.from_matrix([[0, 1], [1, 0]])
+    with pytest.raises(TreeError, match=message):
+        verify_randomized_tree(cert, C)
