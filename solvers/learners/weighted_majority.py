@@ -91,11 +91,25 @@ class _Experts(OnlineLearner):
     def get_params(self) -> dict:
         return {"beta": json_number(self.beta)}
 
-    def bound_on(self, cls) -> Bound:
-        """The bound for labels from one of the experts (m = 0); none for one run of a randomized learner."""
-        if self.randomized:
-            return super().bound_on(cls)
-        return self.mistake_bound()
+    def bound_on(self, cls, errors: int = 0) -> Bound:
+        """The bound with m = ``errors``: with k label errors the best expert (a concept of the class, the
+        rows being the experts) makes at most k mistakes; m = 0 when the labels come from one of them. For
+        the randomized learner a bound on the expected mistakes, which the exact adversary measures."""
+        return self.mistake_bound(m=errors)
+
+    def _budgets(self, V) -> list[tuple[int, int]]:
+        """(expert, budget) for every expert still possible as the best one: V a bitset of experts (budget
+        0), or the levels (A_0, ..., A_k) of :mod:`solvers.games` (budget: the last level holding it)."""
+        if isinstance(V, int):
+            return [(c, 0) for c in _bits(V)]
+        levels = tuple(V)
+        out = []
+        for c in _bits(levels[0]):
+            b = 0
+            while b + 1 < len(levels) and levels[b + 1] >> c & 1:
+                b += 1
+            out.append((c, b))
+        return out
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(<{self.N} experts>, beta={json_number(self.beta)!r})"
@@ -172,18 +186,20 @@ class WeightedMajority(_Experts):
                    "Loss(online) <= min_c Loss(c) + sqrt(log |C| / T))")
         return Bound(number(value), formula, self.bound_source)
 
-    def remaining_bound(self, V: int) -> int:
-        """The mistakes still possible when the target is an expert of V (a bitset over the experts).
+    def remaining_bound(self, V) -> int:
+        """The mistakes still possible when the target is an expert of V (a bitset over the experts), or
+        with label errors an expert of the levels V = (A_0, ..., A_k) with its remaining budget b_c.
 
         A mistake leaves at most the fraction (1 + beta)/2 of the total weight W, and the target, an
-        expert of V that never errs again, keeps its weight beta^e_c; so at most
-        max{m : W ((1 + beta)/2)^m >= beta^e_c} more mistakes, the largest over the targets c in V
-        (Littlestone-Warmuth's argument from this state on). Exact rational arithmetic: never off by one.
+        expert of V that errs at most b_c more times (0 without label errors), keeps a weight of at least
+        beta^(e_c + b_c); so at most max{m : W ((1 + beta)/2)^m >= beta^(e_c + b_c)} more mistakes, the
+        largest over the targets c in V (Littlestone-Warmuth's argument from this state on). Exact
+        rational arithmetic: never off by one.
         """
         beta, e = self.beta, self.e
         q = (1 + beta) / 2
         W = sum(beta ** k for k in e)
-        worst = max(e[c] for c in _bits(V))  # the lightest target still consistent
+        worst = max(e[c] + b for c, b in self._budgets(V))  # the lightest target still possible
         floor_weight = beta ** worst
         m, x = 0, W * q
         while x >= floor_weight:
@@ -264,6 +280,37 @@ class RandomizedWeightedMajority(_Experts):
 
     def predict_one(self, x) -> int:
         return int(self._matrix[self.h, self._index(x)])
+
+    def probability(self, x) -> Fraction:
+        """P(predict 1) = W_1 / W, the weight of the experts saying 1 over the total, exactly."""
+        col = self._matrix[:, self._index(x)]
+        b = self.beta
+        low = min(self.e)  # weights relative to the heaviest expert's: the ratio is the same
+        ones = total = Fraction(0)
+        for k, v in zip(self.e, col):
+            w = b ** (k - low)
+            total += w
+            if v:
+                ones += w
+        return ones / total
+
+    def distribution_key(self):
+        """The mistake counts less the smallest: the weights up to a common factor, which the draw ignores."""
+        low = min(self.e)
+        return tuple(k - low for k in self.e)
+
+    def remaining_bound(self, V) -> Fraction:
+        """The expected mistakes still possible when the best expert is one of V (a bitset of experts, or the
+        levels of :mod:`solvers.games` with label errors): max over its experts c of
+        (ln W + (e_c + b_c) ln(1/beta)) / (1 - beta), W = sum_i beta^e_i (the class docstring's proof from
+        this state on, the target keeping weight >= beta^(e_c + b_c)). Computed in floats and returned as a
+        Fraction rounded up by a margin of 1e-9 relative, far above the floats' error."""
+        low = min(self.e)
+        b = float(self.beta)
+        W = math.fsum(b ** (k - low) for k in self.e)  # >= 1: the heaviest expert has weight 1
+        worst = max(self.e[c] - low + bc for c, bc in self._budgets(V))
+        value = (math.log(W) + worst * math.log(1 / b)) / (1 - b)
+        return Fraction(value) * (1 + Fraction(1, 10**9)) + Fraction(1, 10**12)
 
     def learn_one(self, x, y) -> None:
         self._charge(x, y)

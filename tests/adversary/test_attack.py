@@ -154,8 +154,10 @@ def test_bound_for_the_classes_the_seeds_cover():
     assert "k = 2 is not the class's k = 1" in bound("winnow-k-of-r", kr, {"k": 2}).formula
     H = load_class({"family": "margin-halfspaces", "params": {"d": 3, "gamma": 0.2}})
     assert bound_for(make_learner("perceptron", {"d": 3}), H).value == 25
-    for name, C in (("perceptron", md), ("winnow2", make("thresholds", N=3)), ("randomized-halving", md),
-                    ("balanced-winnow", md)):
+    from solvers.learners.randomized_halving import harmonic_fraction
+
+    assert bound("randomized-halving", md).value == harmonic_fraction(len(md)) - 1  # an expectation, exact
+    for name, C in (("perceptron", md), ("winnow2", make("thresholds", N=3)), ("balanced-winnow", md)):
         if name == "winnow2":
             continue  # winnow2 cannot play on thresholds' integer points
         b = bound(name, C)
