@@ -321,6 +321,10 @@ class ConceptClass:
         """The column index of point ``x`` (an int tuple, an int, or a 1-d array)."""
         if self._point_index is None:
             self._point_index = {p: j for j, p in enumerate(self._points)}
+        if type(x) is tuple:  # hot path of the learners: a point of the class itself
+            j = self._point_index.get(x)
+            if j is not None and all(type(v) is int for v in x):
+                return j
         key = _as_point(np.asarray(x).ravel().tolist() if isinstance(x, np.ndarray) else x)
         try:
             return self._point_index[key]

@@ -82,6 +82,18 @@ class _Experts(OnlineLearner):
         """beta^(e_i) for each expert, exact."""
         return tuple(self.beta ** k for k in self.e)
 
+    def scaled_weights(self) -> tuple[int, ...]:
+        """The weights times a common factor, as ints: with beta = a/b and E = max e_i, a^(e_i) b^(E - e_i)
+        (exact, and integer sums are much faster than Fraction sums). Cached per state."""
+        cache = self.__dict__.get("_scaled")
+        if cache is not None and cache[0] is self.e:
+            return cache[1]
+        a, b = self.beta.numerator, self.beta.denominator
+        E = max(self.e)
+        w = tuple(a ** k * b ** (E - k) for k in self.e)
+        self._scaled = (self.e, w)
+        return w
+
     def _charge(self, x, y) -> None:
         """Every expert that got (x, y) wrong loses a factor beta."""
         y = check_label(y)
@@ -160,14 +172,9 @@ class WeightedMajority(_Experts):
 
     def predict_one(self, x) -> int:
         col = self._matrix[:, self._index(x)]
-        ones = zeros = Fraction(0)
-        b = self.beta
-        for k, v in zip(self.e, col):
-            if v:
-                ones += b ** k
-            else:
-                zeros += b ** k
-        return int(ones >= zeros)
+        w = self.scaled_weights()  # the weights times one positive factor: the comparison is the same
+        ones = sum(wi for wi, v in zip(w, col) if v)
+        return int(2 * ones >= sum(w))
 
     def learn_one(self, x, y) -> None:
         self._charge(x, y)
@@ -284,15 +291,8 @@ class RandomizedWeightedMajority(_Experts):
     def probability(self, x) -> Fraction:
         """P(predict 1) = W_1 / W, the weight of the experts saying 1 over the total, exactly."""
         col = self._matrix[:, self._index(x)]
-        b = self.beta
-        low = min(self.e)  # weights relative to the heaviest expert's: the ratio is the same
-        ones = total = Fraction(0)
-        for k, v in zip(self.e, col):
-            w = b ** (k - low)
-            total += w
-            if v:
-                ones += w
-        return ones / total
+        w = self.scaled_weights()  # the weights times one positive factor: the ratio is the same
+        return Fraction(sum(wi for wi, v in zip(w, col) if v), sum(w))
 
     def distribution_key(self):
         """The mistake counts less the smallest: the weights up to a common factor, which the draw ignores."""
