@@ -197,7 +197,7 @@ class AttackResult:
             "learner": self.witness["learner"],
             "class": self.witness["class"],
             "message": self.message,
-            "stats": self.stats,
+            "stats": _fractions_as_floats(self.stats),
             "witness": self.witness,
             "target_text": target_words(self.witness["class"], self.witness.get("target")),
             "game": {"randomized": self.expected, "errors": self.errors, "symbol": self.opt_symbol},
@@ -207,6 +207,18 @@ class AttackResult:
         if isinstance(self.opt, Fraction):
             out["opt_fraction"] = fraction_text(self.opt)
         return out
+
+
+def _fractions_as_floats(obj):
+    """``obj`` with every Fraction inside (search statistics: expected mistakes, the optimum's bounds) as
+    :func:`json_value` writes it."""
+    if isinstance(obj, Fraction):
+        return json_value(obj)
+    if isinstance(obj, dict):
+        return {k: _fractions_as_floats(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_fractions_as_floats(v) for v in obj]
+    return obj
 
 
 def json_value(v):

@@ -201,7 +201,7 @@ class ExactStrategy(Strategy):
         ``symmetric_variables`` and the points are 0/1 vectors.
     horizon : int, optional
         The game search (randomized learners, label errors) only: the exact worst case within this many
-        examples, without deepening (exact when no line is cut by it).
+        examples, without deepening (``exact`` when no line is cut by it, i.e. it is the true worst case).
 
     Examples
     --------
@@ -723,7 +723,7 @@ class _GameSearch(_Learners):
         self.zero = Fraction(0) if self.randomized else 0
         self.start = C.full if self.k == 0 else start_levels(C.full, self.k)
         self.memo: dict = {}        # (sid, V) -> (value, suffix): the true worst case (no line was cut)
-        self.memo_t: dict = {}      # (sid, V, t) -> (value, suffix): the worst case within t examples
+        self.memo_t: dict = {}      # (sid, V, t) -> (value, suffix, settled): the worst case within t examples
         self.bounds: dict = {}      # (sid, V) -> the learner's remaining_bound
         self.on_path: dict = {}
         self.path_moves: list = []
@@ -798,15 +798,15 @@ class _GameSearch(_Learners):
         avoiding the positions on the path, its best continuation, the smallest path depth it depended
         on, and whether no line was cut by the horizon (then it is the true worst case)."""
         key = (sid, V)
-        hit = self.memo.get(key)
-        if hit is not None:
+        hit = self.memo.get(key) if self.fixed_horizon is None else None
+        if hit is not None:  # deepening: a settled value is the true worst case, at least the one within t
             self._offer(gained + hit[0], hit[1])
             return hit[0], hit[1], MAX_DEPTH + 1, True
         if t is not None:
             hit = self.memo_t.get((sid, V, t))
             if hit is not None:
                 self._offer(gained + hit[0], hit[1])
-                return hit[0], hit[1], MAX_DEPTH + 1, False
+                return hit[0], hit[1], MAX_DEPTH + 1, hit[2]
             if t == 0:
                 return self.zero, None, MAX_DEPTH + 1, False
         self.nodes += 1
@@ -816,7 +816,6 @@ class _GameSearch(_Learners):
             raise _TooDeep
         bound = self._upper(sid, V) if self.prune else None
         if bound is not None and bound <= 0:
-            self.memo[key] = (self.zero, None)
             return self.zero, None, MAX_DEPTH + 1, True
         self.on_path[key] = depth
         self.path_gains.append(gained)
@@ -849,10 +848,10 @@ class _GameSearch(_Learners):
         del self.on_path[key]
         self.path_gains.pop()
         if cut >= depth:
-            if settled:
+            if settled and self.fixed_horizon is None:
                 self.memo[key] = (best, best_suffix)
-            else:
-                self.memo_t[(sid, V, t)] = (best, best_suffix)
+            else:  # with a fixed horizon every value is the worst case within t (suffixes of at most t moves)
+                self.memo_t[(sid, V, t)] = (best, best_suffix, settled)
             cut = MAX_DEPTH + 1
         return best, best_suffix, cut, settled
 

@@ -529,6 +529,46 @@ def test_remaining_bound_is_never_below_the_worst_case(rows, data):
         assert _worst_from(L, M, V, C.points, depth) <= bound, (L.name, rows, prefix)
 
 
+@SETTINGS
+@given(matrices(max_rows=4, max_cols=3), st.data())
+def test_remaining_bound_in_the_games_beyond_opt(rows, data):
+    """From a state reached by a prefix within k label errors, the (expected) worst case of the brute force
+    of tests/oracles.py is at most remaining_bound of the game state: randomized halving H_|V| - 1, RandSOA
+    R(s), SOA with errors D_k(s), weighted majority from its weights with the budgets (its states never
+    repeat: a worst case within 3 examples, a lower bound), RWM's potential likewise."""
+    from solvers.learners import RandSOA
+    from tests.oracles import expected_adversary_brute
+
+    C = ConceptClass.from_matrix(rows)
+    M = C.matrix.astype(int).tolist()
+    k = data.draw(st.integers(0, 1))
+    beta = data.draw(st.sampled_from(["1/2", "1/3"]))
+    learners = [(RandSOA(C, errors=k), None), (WeightedMajority(C, beta=beta), 3),
+                (RandomizedWeightedMajority(C, beta=beta), 3)]
+    if k:
+        learners.append((SOA(C, errors=k), None))
+    else:
+        learners.append((RandomizedHalving(C), None))
+    prefix = data.draw(st.lists(st.tuples(st.integers(0, C.n_points - 1), st.integers(0, 1)), max_size=2))
+    levels = C.levels([], k)
+    from solvers.games import step
+
+    legal = []
+    for j, y in prefix:
+        nxt = step(levels, C.columns[j], y)
+        if nxt is not None:
+            levels = nxt
+            legal.append((j, y))
+    state = levels[0] if k == 0 else levels
+    for L, depth in learners:
+        for j, y in legal:
+            L.learn_one(C.points[j], y)
+        bound = L.remaining_bound(state)
+        assert bound is not None and bound >= 0
+        worst = expected_adversary_brute(L, M, list(C.points), errors=k, horizon=depth, prefix=legal)
+        assert worst <= bound, (L.name, rows, legal, k, worst, bound)
+
+
 def test_remaining_bound_is_stated_where_expected():
     for spec in DECLARING:
         L = build(spec)
