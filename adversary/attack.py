@@ -32,7 +32,7 @@ keep a version space). Both are played by ``exact`` only (the other strategies r
 picks it).
 
 Strategy ``auto`` picks by the class: ``geometric`` on margin halfspaces; on a finite class, ``exact``
-for a deterministic learner (with most of the time when |C| |X| is small, a quarter otherwise) and,
+(with most of the time when |C| |X| is small or when nothing else applies, a quarter otherwise) and,
 unless that proved the worst case, ``tree`` (when the Opt tree is known) and the anytime heuristics
 that are installed (``beam``, ``mcts``, ``local``), sharing the time left; the best verified result
 wins. Without a time limit ``auto`` gives itself :data:`AUTO_SECONDS`. A time limit or Ctrl-C returns

@@ -236,7 +236,10 @@ class RandomizedWeightedMajority(_Experts):
     Bound (``mistake_bound(m=...)``), an expectation for labels fixed in advance:
     E[M] <= (ln N + m ln(1/beta)) / (1 - beta). Proof: if a fraction F_t of the weight is wrong in round
     t, the learner errs with probability F_t and W shrinks by the factor 1 - (1 - beta) F_t <=
-    exp(-(1 - beta) F_t); and beta^m <= W_final <= N exp(-(1 - beta) E[M]).
+    exp(-(1 - beta) F_t); and beta^m <= W_final <= N exp(-(1 - beta) E[M]). The weights, hence the
+    draw's distribution, depend on the labels only, never on the draws, so an adversary that knows the
+    weights but not the draw gains nothing by adapting: the bound holds against it too (the exact
+    adversary measures E[M] exactly from ``probability``).
 
     Source: [OnlineAlgs] (the best-expert setting and the regret form only); [15-859B] names
     RWM; the algorithm and the bound are Littlestone and Warmuth's (1994), not in the seeds.
