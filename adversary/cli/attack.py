@@ -254,7 +254,7 @@ def run(args) -> int:
             "a cycle" if r.verdict == "unbounded" else "the best sequence found, not proven worst")
         horizon = _horizon(r)
         if horizon is not None:
-            how += f"; the worst case within {horizon} examples is proven"
+            how += f"; no sequence of at most {horizon} examples does better (proven)"
         if stopped == "time limit":
             how += f"; stopped by the time limit of {args.time_limit:g} s" if args.time_limit else "; stopped by its time budget"
         elif stopped == "interrupted":
