@@ -6,20 +6,33 @@ Definition 1) promises, for each learner, a bound M on its mistakes over *every*
 turns the best sequence it finds into a witness of the referee (:mod:`adversary.referee`), re-verifies
 that witness from scratch, and reports
 
-* ``mistakes``, the learner's mistakes on the sequence (as the referee counts them);
+* ``mistakes``, the learner's mistakes on the sequence (as the referee counts them); for a randomized
+  learner its exact *expected* mistakes on the sequence, a Fraction (see below);
 * ``bound``, the learner's proven bound *for this class* (:func:`bound_for`), with formula and source;
-* ``opt``, Opt(C) for a finite class when ``solvers.opt`` solves it in the time given;
+* ``opt``, the optimum of the game for a finite class when ``solvers.opt`` solves it in the time given:
+  Opt(C); RL(C) for a randomized learner; D_k(C) / R_k(C) with k label errors (``opt_symbol``);
 * ``verdict``: ``unbounded`` (a verified cycle: the learner has no finite mistake bound on the class),
   ``violates`` (more mistakes than the bound: the bound as stated is wrong, and the witness shows it),
-  ``tight`` (exactly floor(bound) mistakes: the bound is met) or ``below``;
+  ``tight`` (exactly floor(bound) mistakes: the bound is met; for expected mistakes, exactly the bound)
+  or ``below``;
 * ``witness``, the referee's JSON (``littlestone verify`` accepts it), ``strategy``, ``exact`` (the
   mistakes are the proven worst case) and search statistics.
 
 Nothing unverified reaches the caller: every candidate sequence is replayed by the referee, and a
 candidate the referee rejects is an internal error (a bug in a strategy), never a result.
 
+Randomized learners and label errors. A randomized learner (randomized halving, randomized weighted
+majority, RandSOA) draws its predictions from a distribution that depends on the examples so far, never
+on its coins (:mod:`solvers.learners.base`), so the adversary maximises its expected mistakes by a fixed
+sequence; the exact strategy computes them exactly from the learner's ``probability(x)``, and the witness
+carries them (``"expected_mistakes": "p/q"``, which ``littlestone verify`` recomputes). With
+``errors=k`` the labels may disagree with the best concept k times ([FHMM23]; :mod:`solvers.games`), on
+finite classes, against learners that accept such labels (not Halving, CON or randomized halving, which
+keep a version space). Both are played by ``exact`` only (the other strategies refuse them; ``auto``
+picks it).
+
 Strategy ``auto`` picks by the class: ``geometric`` on margin halfspaces; on a finite class, ``exact``
-for a deterministic learner (with most of the time when |C| |X| is small, a quarter otherwise) and,
+(with most of the time when |C| |X| is small or when nothing else applies, a quarter otherwise) and,
 unless that proved the worst case, ``tree`` (when the Opt tree is known) and the anytime heuristics
 that are installed (``beam``, ``mcts``, ``local``), sharing the time left; the best verified result
 wins. Without a time limit ``auto`` gives itself :data:`AUTO_SECONDS`. A time limit or Ctrl-C returns
@@ -33,6 +46,8 @@ References
 .. [15-859B] "15-859(B) Machine Learning Theory, 01/20/10: Online learning contd"
 .. [Roth] "Machine Learning (Notes from Prof. Dan Roth's Lectures at UIUC): Part 1" (2015)
 .. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
+.. [FHMM23] Filmus, Hanneke, Mehalel and Moran, "Optimal prediction using expert advice and randomized
+   Littlestone dimension", COLT 2023 (arXiv 2302.13849).
 
 Examples
 --------
@@ -50,20 +65,32 @@ The Perceptron with sgn(0) = +1 ([Mehta]) on {0,1}^2 predicts 1 on x = 0 and can
 >>> r = attack("perceptron", make("monotone-disjunctions", n=2, k=1), strategy="exact")
 >>> r.verdict, r.witness["cycle"]
 ('unbounded', {'start': 0, 'length': 1})
+
+Randomized halving on 4 thresholds: its worst case is H_4 - 1 expected mistakes, its bound, exactly:
+
+>>> r = attack("randomized-halving", make("thresholds", N=3), strategy="exact")
+>>> r.mistakes, r.verdict, r.opt_symbol, r.opt
+(Fraction(13, 12), 'tight', 'RL', Fraction(1, 1))
 """
 
 from __future__ import annotations
 
+import inspect
 import math
+import numbers
 import time
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Callable, Optional
 
 from solvers.classes import spec as class_specs
 
+from solvers.games import Game
+
 from .referee import (
     WitnessError,
     build_learner,
+    fraction_text,
     full_params,
     load_class,
     make_witness,
@@ -72,6 +99,7 @@ from .referee import (
 )
 from .strategies import STRATEGY_NAMES, available, get_strategy
 from .strategies.base import Found, Problem, StrategyError, check_reads
+from .strategies.exact import refusal
 
 __all__ = ["attack", "AttackResult", "AttackError", "bound_for", "VERDICTS", "AUTO_SECONDS", "SMALL"]
 
@@ -97,12 +125,14 @@ class AttackResult:
 
     Attributes
     ----------
-    mistakes : int
-        The learner's mistakes on the witness's sequence, as the referee replays them.
+    mistakes : int or Fraction
+        The learner's mistakes on the witness's sequence, as the referee replays them; for a randomized
+        learner its exact expected mistakes on it (``expected`` is True).
     bound : Bound
         The learner's proven bound for this class (``value`` is ``math.inf`` when none is proven).
-    opt : int or None
-        Opt(C) when the class is finite and solved in the time given.
+    opt : int, Fraction or None
+        The game's optimum (``opt_symbol``: Opt, RL, D_k or R_k) when the class is finite and it is
+        solved in the time given.
     verdict : str
         One of :data:`VERDICTS`.
     witness : dict
@@ -117,17 +147,26 @@ class AttackResult:
         strategy run: name, mistakes, exact, seconds, its own stats), ``opt_lower``, ``opt_upper``.
     message : str
         The referee's one-line verdict on the witness.
+    errors : int
+        The label errors allowed (k).
+    expected : bool
+        True for a randomized learner: ``mistakes`` is an exact expectation.
+    opt_symbol : str
+        The game's optimum's name: ``Opt``, ``RL``, ``D_k`` or ``R_k`` (:attr:`solvers.games.Game.symbol`).
     """
 
-    mistakes: int
+    mistakes: Any
     bound: Any
-    opt: Optional[int]
+    opt: Any
     verdict: str
     witness: dict
     strategy: str
     exact: bool
     stats: dict = field(default_factory=dict)
     message: str = ""
+    errors: int = 0
+    expected: bool = False
+    opt_symbol: str = "Opt"
 
     @property
     def cycle(self) -> Optional[tuple]:
@@ -143,22 +182,50 @@ class AttackResult:
     def to_json(self) -> dict:
         """A JSON-able dict: mistakes, bound (value/formula/source; an infinite value as null),
         verdict, opt, witness, strategy, exact, cycle, stats, and target_text: the witness's target
-        concept in words where its family can say it (:func:`adversary.referee.target_words`), else None."""
-        return {
-            "mistakes": self.mistakes,
+        concept in words where its family can say it (:func:`adversary.referee.target_words`), else None.
+        An exact fraction is a float with the string ``"p/q"`` beside it: ``"mistakes"`` and
+        ``"expected_mistakes"`` for a randomized learner, ``"opt"`` and ``"opt_fraction"``; ``"game"``
+        names the game (``{"randomized", "errors", "symbol"}``)."""
+        out = {
+            "mistakes": json_value(self.mistakes),
             "bound": self.bound.to_json(),
             "verdict": self.verdict,
-            "opt": self.opt,
+            "opt": json_value(self.opt),
             "strategy": self.strategy,
             "exact": self.exact,
             "cycle": None if self.cycle is None else {"start": self.cycle[0], "length": self.cycle[1]},
             "learner": self.witness["learner"],
             "class": self.witness["class"],
             "message": self.message,
-            "stats": self.stats,
+            "stats": _fractions_as_floats(self.stats),
             "witness": self.witness,
             "target_text": target_words(self.witness["class"], self.witness.get("target")),
+            "game": {"randomized": self.expected, "errors": self.errors, "symbol": self.opt_symbol},
         }
+        if self.expected:
+            out["expected_mistakes"] = fraction_text(self.mistakes)
+        if isinstance(self.opt, Fraction):
+            out["opt_fraction"] = fraction_text(self.opt)
+        return out
+
+
+def _fractions_as_floats(obj):
+    """``obj`` with every Fraction inside (search statistics: expected mistakes, the optimum's bounds) as
+    :func:`json_value` writes it."""
+    if isinstance(obj, Fraction):
+        return json_value(obj)
+    if isinstance(obj, dict):
+        return {k: _fractions_as_floats(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_fractions_as_floats(v) for v in obj]
+    return obj
+
+
+def json_value(v):
+    """A number for JSON: an int as itself, a Fraction as an int when whole, else a float."""
+    if isinstance(v, Fraction):
+        return int(v) if v.denominator == 1 else float(v)
+    return v
 
 
 # ---------------------------------------------------------------------------------------- bounds
@@ -169,8 +236,10 @@ def _canonical(name: str) -> str:
     return spec.name if spec is not None else name
 
 
-def bound_for(learner, cls):
-    """The learner's proven mistake bound on the class ``cls``: ``learner.bound_on(cls)``.
+def bound_for(learner, cls, errors: int = 0):
+    """The learner's proven mistake bound on the class ``cls`` with ``errors`` label errors:
+    ``learner.bound_on(cls, errors)`` (``learner.bound_on(cls)`` without errors; a learner whose
+    ``bound_on`` takes no ``errors`` states none with label errors).
 
     Each learner states its own (:mod:`solvers.learners.base`): class-based learners their bound on
     their class, vector learners theirs on the classes whose facts their theorems cover (Winnow on ORs
@@ -188,9 +257,17 @@ def bound_for(learner, cls):
     >>> bound_for(make_learner("perceptron", {}, C), C).formula    # doctest: +ELLIPSIS
     'no bound proven for perceptron on monotone-disjunctions n=4 k=2: ...'
     """
-    if not callable(getattr(learner, "bound_on", None)):
+    method = getattr(learner, "bound_on", None)
+    if not callable(method):
         raise ValueError(f"{type(learner).__name__} states no bound_on(cls); a learner of solvers.learners does")
-    return learner.bound_on(cls)
+    if not errors:
+        return method(cls)
+    if "errors" not in inspect.signature(method).parameters:
+        from solvers.learners.base import OnlineLearner
+
+        return OnlineLearner.bound_on(learner, cls, errors) if isinstance(learner, OnlineLearner) else \
+            learner.no_bound(cls, "its bound_on states none with label errors", errors)
+    return method(cls, errors=errors)
 
 
 # ---------------------------------------------------------------------------------------- inputs
@@ -217,7 +294,7 @@ def _learner_name_params(learner, learner_params, cls) -> tuple[str, dict]:
     return name, params
 
 
-def _check_options(strategy, time_limit, seed, jobs) -> None:
+def _check_options(strategy, time_limit, seed, jobs, errors) -> None:
     if strategy != "auto" and strategy not in STRATEGY_NAMES:
         raise StrategyError(f"unknown strategy {strategy!r}; choose one of: auto, {', '.join(STRATEGY_NAMES)}")
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
@@ -227,11 +304,14 @@ def _check_options(strategy, time_limit, seed, jobs) -> None:
         raise ValueError(f"seed {seed!r} is not a whole number; give e.g. seed=0")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs={jobs!r}: give a whole number of worker processes >= 1")
+    if isinstance(errors, bool) or not isinstance(errors, int) or errors < 0:
+        raise ValueError(f"errors={errors!r}: give a whole number >= 0 of label errors (the labels that may "
+                         "disagree with the best concept)")
 
 
 # ---------------------------------------------------------------------------------------- attack
 def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str = "auto",
-           time_limit: Optional[float] = None, seed: int = 0, jobs: int = 1,
+           time_limit: Optional[float] = None, seed: int = 0, jobs: int = 1, errors: int = 0,
            progress: Optional[Callable[[dict], None]] = None) -> AttackResult:
     """Search for the sequence that makes ``learner`` err most on ``C``; verify it; judge the bound.
 
@@ -255,6 +335,9 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
         Seed of every random choice (same seed, same result for the seeded strategies).
     jobs : int
         Worker processes a strategy may use.
+    errors : int
+        k >= 0: the labels may disagree with the best concept k times (finite classes; the witness
+        records ``"errors": k`` and its target is within k errors of the labels).
     progress : callable, optional
         Called about once a second with ``{"strategy", "mistakes" (the best so far over all runs),
         "seconds", ...}`` plus what the running strategy reports (``nodes``, ``memo``, ...).
@@ -272,32 +355,38 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
         A strategy produced a sequence the referee rejects (a bug; never reported as a result).
     """
     t0 = time.monotonic()
-    _check_options(strategy, time_limit, seed, jobs)
+    _check_options(strategy, time_limit, seed, jobs, errors)
     cls = class_specs.trusted(load_class(C))
+    if errors and not cls.finite:
+        _refuse_errors(cls, errors)
     name, params = _learner_name_params(learner, learner_params, cls)
     model = build_learner(name, params, cls)  # WitnessError (a ValueError): unknown name, bad parameters
     name = _canonical(name)
     params = full_params(model, params)
     check_reads(model, name, cls)  # once, before any strategy runs: the same error whichever strategy is asked for
-    bound = bound_for(model, cls)
+    why = refusal(model, name, errors)
+    if why is not None:
+        raise ValueError(why)
+    bound = bound_for(model, cls, errors)
     budget = time_limit if time_limit is not None else (AUTO_SECONDS if strategy == "auto" else None)
     deadline = None if budget is None else t0 + budget
-    problem = Problem(name, params, cls, cls.to_spec(), seed=seed, jobs=jobs)
+    problem = Problem(name, params, cls, cls.to_spec(), seed=seed, jobs=jobs, errors=errors)
+    game = Game(randomized=bool(getattr(model, "randomized", False)), errors=errors)
 
     # Which strategies, in order (each checked before any time is spent).
     plan = _plan(strategy, problem)
     stats: dict = {"runs": [], "stopped": None}
     interrupted = False
-    best_so_far = {"mistakes": 0}
+    best_so_far: dict = {"mistakes": 0}
 
     def report(info: dict) -> None:
         if progress is not None:
             progress({**info, "mistakes": best_so_far["mistakes"], "seconds": round(time.monotonic() - t0, 3)})
 
-    # Opt(C): for the report, and the tree strategy's mistake tree.
+    # Opt(C) (or the game's optimum): for the report, and the tree strategy's mistake tree.
     opt_value = None
     if cls.finite:
-        opt_value, interrupted = _opt(cls, problem, stats, deadline, report)
+        opt_value, interrupted = _opt(cls, problem, stats, deadline, report, game)
 
     # The empty sequence is always a (verified) answer: what a Ctrl-C before any result returns.
     empty_target = ({"w": [1] + [0] * (cls.facts["d"] - 1)} if cls.n_concepts is None  # a direction w
@@ -320,7 +409,7 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
             if isinstance(info, dict):
                 _last.update(info)
                 m = info.get("mistakes")
-                if isinstance(m, int) and m > best_so_far["mistakes"]:
+                if _is_count(m) and m > best_so_far["mistakes"]:
                     best_so_far["mistakes"] = m
                 report({**info, "strategy": _name})
 
@@ -364,11 +453,25 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
           and not any(f.exact or f.cycle is not None for _, f in candidates)):
         stats["stopped"] = "time limit"  # the anytime strategies ran until the time was up
     try:
-        return _best_verified(candidates, problem, cls, bound, opt_value, stats, t0)
+        return _best_verified(candidates, problem, cls, bound, opt_value, stats, t0, game)
     except KeyboardInterrupt:  # a second Ctrl-C while verifying: verify only the best candidate, quickly
         stats["stopped"] = "interrupted"
         best = sorted(candidates, key=_rank, reverse=True)[:1]  # as _best_verified ranks them
-        return _best_verified(best, problem, cls, bound, opt_value, stats, t0)
+        return _best_verified(best, problem, cls, bound, opt_value, stats, t0, game)
+
+
+def _refuse_errors(cls, errors: int) -> None:
+    """ValueError (one line): label errors need a finite class (the class's own message)."""
+    try:
+        cls.check_target([], None if cls.n_concepts is None else 0, errors=errors)
+    except ValueError as e:
+        raise ValueError(" ".join(str(e).split())) from None
+    raise ValueError(f"label errors need a finite class listed point by point, not {cls}")  # pragma: no cover
+
+
+def _is_count(m) -> bool:
+    """A number of mistakes: an int, or a Fraction (an expectation)."""
+    return isinstance(m, numbers.Rational) and not isinstance(m, bool)
 
 
 def _plan(strategy: str, problem: Problem) -> list:
@@ -416,8 +519,9 @@ def _plan(strategy: str, problem: Problem) -> list:
     return plan
 
 
-def _opt(cls, problem: Problem, stats: dict, deadline, report) -> tuple[Optional[int], bool]:
-    """Opt(C) within min(a quarter of the time left, OPT_SECONDS); sets ``problem.opt_tree``."""
+def _opt(cls, problem: Problem, stats: dict, deadline, report, game: Game) -> tuple[Any, bool]:
+    """The game's optimum (Opt(C), RL(C), D_k(C) or R_k(C)) within min(a quarter of the time left,
+    OPT_SECONDS); for Opt(C) sets ``problem.opt_tree``."""
     from solvers.opt import opt
 
     left = math.inf if deadline is None else deadline - time.monotonic()
@@ -425,11 +529,16 @@ def _opt(cls, problem: Problem, stats: dict, deadline, report) -> tuple[Optional
     t1 = time.monotonic()
 
     def on_progress(info):
-        report({"strategy": "opt", "opt_lower": info.get("lower"), "opt_upper": info.get("upper")})
+        report({"strategy": "opt", "opt_lower": info.get("lower"), "opt_upper": info.get("upper"),
+                "opt_symbol": game.symbol})
 
-    r = opt(cls, time_limit=limit, progress=on_progress)
-    stats.update({"opt_lower": r.lower, "opt_upper": r.upper, "opt_seconds": round(time.monotonic() - t1, 4)})
-    if r.tree is not None:
+    if game.standard:
+        r = opt(cls, time_limit=limit, progress=on_progress)
+    else:
+        r = opt(cls, time_limit=limit, progress=on_progress, game=game.kind, errors=game.errors)
+    stats.update({"opt_lower": r.lower, "opt_upper": r.upper, "opt_seconds": round(time.monotonic() - t1, 4),
+                  "opt_symbol": game.symbol})
+    if r.tree is not None and game.standard:
         problem.opt_tree = r.tree
     return r.value, r.stats.get("stopped") == "interrupted"
 
@@ -437,36 +546,44 @@ def _opt(cls, problem: Problem, stats: dict, deadline, report) -> tuple[Optional
 def _from_progress(info: dict) -> Optional[Found]:
     """A candidate from a strategy's last progress report (when it was interrupted before returning)."""
     seq = info.get("sequence")
-    if not isinstance(seq, list) or not isinstance(info.get("mistakes"), int):
+    if not isinstance(seq, list) or not _is_count(info.get("mistakes")):
         return None
     return Found(list(seq), info["mistakes"], info.get("target"), stats={})
 
 
-def _verdict(mistakes: int, bound, cycle: bool) -> str:
+def _verdict(mistakes, bound, cycle: bool, expected: bool = False) -> str:
+    """The verdict on ``mistakes`` against ``bound``: whole mistakes meet the bound at floor(bound); an
+    expectation (``expected``) meets it only when exactly equal."""
     if cycle:
         return "unbounded"
     if bound.finite and mistakes > bound.value:
         return "violates"
-    if bound.finite and mistakes == math.floor(bound.value):
+    if bound.finite and mistakes == (bound.value if expected else math.floor(bound.value)):
         return "tight"
     return "below"
 
 
-def _witness(sname: str, found: Found, problem: Problem, cls, bound, opt_value) -> tuple[dict, Any]:
+def _witness(sname: str, found: Found, problem: Problem, cls, bound, opt_value, game: Game) -> tuple[dict, Any]:
     """The verified witness of one candidate, or AttackError."""
     extra: dict = {}
     if found.cycle is not None:
         start, length = found.cycle
         extra["cycle"] = {"start": int(start), "length": int(length)}
     try:
-        w = make_witness(problem.learner_name, problem.learner_params, cls, found.sequence, found.target, extra=extra)
+        w = make_witness(problem.learner_name, problem.learner_params, cls, found.sequence, found.target,
+                         extra=extra, errors=problem.errors)
     except WitnessError as e:
         raise AttackError(f"internal error: strategy {sname}'s sequence is not a valid witness: {e}") from None
-    if w["mistakes"] != found.mistakes:
+    counted = Fraction(w["expected_mistakes"]) if game.randomized else w["mistakes"]
+    if counted != found.mistakes:
         raise AttackError(f"internal error: strategy {sname} claims {found.mistakes} mistakes, "
-                          f"the referee counts {w['mistakes']}")
-    verdict = _verdict(w["mistakes"], bound, found.cycle is not None)
-    w.update({"bound": bound.to_json(), "verdict": verdict, "opt": opt_value, "strategy": sname})
+                          f"the referee counts {counted}")
+    verdict = _verdict(counted, bound, found.cycle is not None, game.randomized)
+    w.update({"bound": bound.to_json(), "verdict": verdict, "opt": json_value(opt_value), "strategy": sname})
+    if not game.standard:
+        w["opt_symbol"] = game.symbol
+        if isinstance(opt_value, Fraction):
+            w["opt_fraction"] = fraction_text(opt_value)
     v = verify_witness(w)
     if not v.ok:
         raise AttackError(f"internal error: the referee rejects strategy {sname}'s witness: {v.message}")
@@ -480,17 +597,19 @@ def _rank(item) -> tuple:
     return (found.cycle is not None, found.mistakes, bool(found.exact))
 
 
-def _best_verified(candidates, problem, cls, bound, opt_value, stats, t0) -> AttackResult:
+def _best_verified(candidates, problem, cls, bound, opt_value, stats, t0, game: Game) -> AttackResult:
     # Every candidate is verified (a rejected one is a bug, reported loudly); the best one is returned.
     best = None
     for sname, found in sorted(candidates, key=_rank, reverse=True):
-        w, v = _witness(sname, found, problem, cls, bound, opt_value)
+        w, v = _witness(sname, found, problem, cls, bound, opt_value, game)
         if best is None:
             best = (sname, found, w, v)
     sname, found, w, v = best
     stats["seconds"] = round(time.monotonic() - t0, 4)
-    return AttackResult(mistakes=w["mistakes"], bound=bound, opt=opt_value, verdict=w["verdict"], witness=w,
-                        strategy=sname, exact=bool(found.exact), stats=stats, message=v.message)
+    mistakes = Fraction(w["expected_mistakes"]) if game.randomized else w["mistakes"]
+    return AttackResult(mistakes=mistakes, bound=bound, opt=opt_value, verdict=w["verdict"], witness=w,
+                        strategy=sname, exact=bool(found.exact), stats=stats, message=v.message,
+                        errors=problem.errors, expected=game.randomized, opt_symbol=game.symbol)
 
 
 def _has_margin(cls) -> bool:

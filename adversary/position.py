@@ -43,6 +43,7 @@ Examples
 from __future__ import annotations
 
 import copy
+from fractions import Fraction
 from typing import Optional
 
 import numpy as np
@@ -323,13 +324,18 @@ class States:
     :meth:`predictions` the state's predictions on every point (``predict_many`` when the learner
     batches them, else ``predict_one`` point by point, calling ``tick`` between points). Equal
     ``state_key()`` means one sid: equal futures ([Rivest94]'s game depends on the state alone).
-    Subclasses set ``fail(message)`` to turn a learner's failure into their own error.
+    With ``by_distribution`` the states are interned by ``distribution_key()`` instead (a randomized
+    learner, whose generator is in its state key but not in its game), and :meth:`probabilities` gives
+    the exact P(predict 1) of a state on every point. Subclasses set ``fail(message)`` to turn a
+    learner's failure into their own error.
     """
 
-    def __init__(self, root, cls, *, name: Optional[str] = None):
+    def __init__(self, root, cls, *, name: Optional[str] = None, by_distribution: bool = False):
         self.points = cls.points
         self.n_points = cls.n_points
         self.name = name or getattr(root, "name", type(root).__name__)
+        self.by_distribution = by_distribution
+        self.probs: list = []           # id -> its P(predict 1) on every point (a tuple), once asked
         self.ids: dict = {}
         self.reps: list = []            # id -> a learner in that state
         self.preds: list = []           # id -> its predictions on every point (a tuple), once asked
@@ -346,18 +352,44 @@ class States:
         """Called between two slow predictions (a deadline check in subclasses)."""
 
     def intern(self, learner) -> int:
-        key = learner.state_key()
+        key = learner.distribution_key() if self.by_distribution else learner.state_key()
         try:
             sid = self.ids.get(key)
         except TypeError:
-            self.fail(f"learner {self.name}: state_key() is not hashable; "
+            what = "distribution_key()" if self.by_distribution else "state_key()"
+            self.fail(f"learner {self.name}: {what} is not hashable; "
                       "the exact search needs an exact, hashable state")
         if sid is None:
             sid = len(self.reps)
             self.ids[key] = sid
             self.reps.append(learner)
             self.preds.append(None)
+            self.probs.append(None)
         return sid
+
+    def probabilities(self, sid: int) -> tuple:
+        """State ``sid``'s exact P(predict 1) on every point: ``probability(x)`` for a randomized learner
+        (Fractions), its predictions (0 or 1) for a deterministic one."""
+        p = self.probs[sid]
+        if p is None:
+            if not self.by_distribution:
+                p = self.predictions(sid)
+            else:
+                L = self.reps[sid]
+                out = []
+                for x in self.points:
+                    self.tick()
+                    try:
+                        v = L.probability(x)
+                    except (ValueError, TypeError, ArithmeticError) as e:
+                        self.fail(f"learner {self.name} failed to give its probability on x = {x}: {e}")
+                    if isinstance(v, bool) or not isinstance(v, (int, Fraction)) or not 0 <= v <= 1:
+                        self.fail(f"learner {self.name} gave the probability {v!r} on x = {x}; it must be an "
+                                  "exact number (an int or a Fraction) in [0, 1]")
+                    out.append(Fraction(v))
+                p = tuple(out)
+            self.probs[sid] = p
+        return p
 
     def predictions(self, sid: int) -> tuple:
         p = self.preds[sid]

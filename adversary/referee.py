@@ -38,12 +38,27 @@ merged, see :class:`~solvers.classes.finite.ConceptClass`), or null / absent ("s
 margin halfspaces it is ``{"w": [...]}``. Other keys (``"bound"``, ``"verdict"``, ``"note"``) may be
 added; the referee ignores them.
 
+``"errors": k`` (absent: 0) allows k label errors ([FHMM23]'s k-realizable sequences,
+:mod:`solvers.games`): the labels need only be within k errors of some concept of a finite class, and
+``"target"`` is then a concept that disagrees with at most k of them. Classes whose points are not listed
+(implicit, margin halfspaces) refuse k > 0.
+
+For a randomized learner (its class declares ``randomized``) ``"mistakes"`` is the count of the replay
+with the learner's own seed, and ``"expected_mistakes": "p/q"`` (optional) claims the exact expected
+number of mistakes over its draws, sum_t P(prediction_t != y_t), which the referee recomputes from the
+learner's ``probability(x)`` round by round (:mod:`solvers.learners.base`: the learners' distributions
+depend on the examples only, never on their coins, so this is the expectation against this sequence
+whatever the adversary saw).
+
 An optional ``"cycle": {"start": s, "length": L}`` claims that the learner has *no* finite mistake
 bound on the class: replaying the sequence from a fresh learner, its ``state_key()`` after example s
 (s = 0: before the first) equals its state after example s + L, the version space (for a finite
 class, the set of concepts consistent with the examples so far) is the same at both points, and at
 least one of the examples s+1..s+L is a mistake. The adversary can then repeat those L examples for
 ever, each time with the same mistakes, and every repetition stays realizable (by the same target).
+With label errors the budget levels of :mod:`solvers.games` must be the same at both points (then the
+repetitions leave every concept's remaining errors as they were); for a randomized learner its
+``distribution_key()`` must be, and the expected mistakes on the cycle must be positive.
 ``state_key`` is exact by the learner protocol (:mod:`solvers.learners.base`), so equal keys mean the
 learner behaves the same from then on. On margin halfspaces the target w labels every example of the
 cycle with the margin, so the repetitions are realizable by w itself.
@@ -73,6 +88,8 @@ References
 .. [Mehta] Mehta, "Machine Learning Theory (CSC 431/531), Lecture 2: Realizable case and the Mistake Bound
    Model"
 .. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
+.. [FHMM23] Filmus, Hanneke, Mehalel and Moran, "Optimal prediction using expert advice and randomized
+   Littlestone dimension", COLT 2023 (arXiv 2302.13849).
 
 Examples
 --------
@@ -94,6 +111,7 @@ target concept 0 labels example 2 (x = (0,)) 0, not 1
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass
 from fractions import Fraction
@@ -102,6 +120,7 @@ from typing import Optional
 import numpy as np
 
 from solvers._jsontext import loads
+from solvers.games import value_text
 from solvers.classes import families, spec
 from solvers.classes.margin import MARGIN_FAMILY, TOLERANCE
 from solvers.numbers import json_type as _type
@@ -129,6 +148,8 @@ __all__ = [
     "replay_parsed",
     "make_witness",
     "json_target",
+    "fraction_text",
+    "read_fraction",
     "verify_witness",
 ]
 
@@ -218,7 +239,7 @@ def parse_point(x, t: int, cls) -> tuple:
 
 
 # ---------------------------------------------------------------------------------------- realizability
-def check_realizable(cls, examples, target=None, *, exact: bool = False):
+def check_realizable(cls, examples, target=None, *, exact: bool = False, errors: int = 0):
     """Check that the labels are realizable by the class (and by ``target`` when given).
 
     Parameters
@@ -231,6 +252,8 @@ def check_realizable(cls, examples, target=None, *, exact: bool = False):
         Margin halfspaces: ``{"w": [...]}`` (required).
     exact : bool
         Margin halfspaces only: check |x| <= R and the margin in exact rational arithmetic.
+    errors : int
+        k: the labels may disagree with the target k times (finite classes only).
 
     Returns
     -------
@@ -257,6 +280,8 @@ def check_realizable(cls, examples, target=None, *, exact: bool = False):
     adversary.referee.WitnessError: no concept of the class labels examples 1..2
     """
     try:
+        if errors:
+            return cls.check_target(examples, target, exact=exact, errors=errors)
         return cls.check_target(examples, target, exact=exact)
     except ValueError as e:
         raise WitnessError(_one_line(e)) from None
@@ -360,14 +385,22 @@ class Replay:
     params: dict
     predictions: tuple
     rounds: tuple
+    probabilities: Optional[tuple] = None  # a randomized learner's P(predict 1) in every round (Fractions)
 
     @property
     def mistakes(self) -> int:
         """The number of mistakes."""
         return len(self.rounds)
 
+    def expected(self, labels) -> Optional[Fraction]:
+        """The exact expected mistakes sum_t P(prediction_t != y_t) for the labels ``labels`` of the
+        rounds (None for a deterministic learner)."""
+        if self.probabilities is None:
+            return None
+        return sum((p if y == 0 else 1 - p for p, y in zip(self.probabilities, labels)), Fraction(0))
 
-def replay(learner, sequence, cls=None) -> Replay:
+
+def replay(learner, sequence, cls=None, *, errors: int = 0) -> Replay:
     """Play ``sequence`` against a *fresh* learner and record its predictions and mistakes.
 
     The learner is rebuilt from its name and parameters (a learner object passed in is used only for
@@ -386,10 +419,14 @@ def replay(learner, sequence, cls=None) -> Replay:
         The class: class-based learners need it; for a finite class the points are mapped to the
         class's own point tuples (and must be in its domain). Without a class, points are passed as
         given (vector learners only).
+    errors : int
+        k >= 1: the labels may disagree with every concept (k label errors); only the learner may refuse
+        one. Whether they are within k errors of a concept is :func:`check_realizable`'s to check.
 
     Returns
     -------
     Replay
+        With ``probabilities`` for a randomized learner (its P(predict 1) in every round).
 
     Raises
     ------
@@ -409,16 +446,40 @@ def replay(learner, sequence, cls=None) -> Replay:
         examples = parse_sequence(sequence, cls)
     else:
         examples = _raw_examples(sequence)
-    return replay_parsed(name, params, examples, cls)
+    return replay_parsed(name, params, examples, cls, errors=errors)
 
 
-def replay_parsed(name: str, params: dict, examples, cls) -> Replay:
+def replay_parsed(name: str, params: dict, examples, cls, *, errors: int = 0) -> Replay:
     """:func:`replay` on examples that :func:`parse_sequence` has already checked for ``cls``."""
     model = build_learner(name, params, cls)
     full = full_params(model, params)
-    predictions = _run(Position.start(model, cls), name, examples)[1]
+    probabilities = _probabilities(model, name, examples) if getattr(model, "randomized", False) else None
+    predictions = _run(_start(model, cls, errors), name, examples)[1]
     rounds = tuple(t for t, (p, (_, y)) in enumerate(zip(predictions, examples)) if p != y)
-    return Replay(name, full, tuple(predictions), rounds)
+    return Replay(name, full, tuple(predictions), rounds, probabilities)
+
+
+def _start(model, cls, errors: int) -> Position:
+    """The game's first position; with label errors the learner alone (no version space to keep non-empty:
+    the labels are checked against the target within k errors instead)."""
+    return Position.start(model, None if errors else cls)
+
+
+def _probabilities(model, name: str, examples) -> tuple:
+    """A randomized learner's exact P(predict 1) in every round of ``examples`` (on a copy of ``model``)."""
+    L = copy.deepcopy(model)
+    out = []
+    for t, (x, y) in enumerate(examples, 1):
+        try:
+            p = L.probability(x)
+            L.learn_one(x, y)
+        except (ValueError, TypeError, IndexError, KeyError, ArithmeticError) as e:
+            raise WitnessError(f"learner {name} failed on example {t} (x = {_show(x)}): {_one_line(e)}") from None
+        if not isinstance(p, (int, Fraction)) or isinstance(p, bool) or not 0 <= p <= 1:
+            raise WitnessError(f"learner {name} gave the probability {p!r} on example {t}; it must be an exact "
+                               "number in [0, 1]")
+        out.append(Fraction(p))
+    return tuple(out)
 
 
 def _raw_examples(sequence):
@@ -448,7 +509,7 @@ def _run(pos: Position, name: str, examples, first: int = 0) -> tuple[Position, 
 
 # ---------------------------------------------------------------------------------------- witnesses
 def make_witness(learner_name, learner_params, class_spec, sequence, target=None, *, extra=None,
-                 exact: bool = False) -> dict:
+                 exact: bool = False, errors: int = 0) -> dict:
     """Replay ``sequence`` and return a witness with the mistakes filled in.
 
     Parameters
@@ -470,11 +531,14 @@ def make_witness(learner_name, learner_params, class_spec, sequence, target=None
         witness's own keys.
     exact : bool
         Check the margin conditions in exact arithmetic (see the module docstring).
+    errors : int
+        k label errors allowed (recorded as ``"errors"`` when k > 0); the target must be within k errors.
 
     Returns
     -------
     dict
-        The witness; ``verify_witness`` accepts it.
+        The witness; ``verify_witness`` accepts it. For a randomized learner it has
+        ``"expected_mistakes": "p/q"``, the exact expectation over the learner's draws.
 
     Raises
     ------
@@ -482,11 +546,12 @@ def make_witness(learner_name, learner_params, class_spec, sequence, target=None
         Whatever ``verify_witness`` would reject: bad labels or points, unrealizable labels, a target
         that mislabels an example, a bad learner.
     """
+    errors = _errors(errors)
     cls = load_class(class_spec)
     examples = parse_sequence(sequence, cls)
-    target = check_realizable(cls, examples, target, exact=exact)
+    target = check_realizable(cls, examples, target, exact=exact, errors=errors)
     name, params = learner_spec({"name": learner_name, "params": learner_params})
-    r = replay_parsed(name, params, examples, cls)
+    r = replay_parsed(name, params, examples, cls, errors=errors)
     witness = {
         "kind": "witness",
         "learner": {"name": learner_name, "params": r.params},
@@ -495,11 +560,42 @@ def make_witness(learner_name, learner_params, class_spec, sequence, target=None
         "target": json_target(cls, target),
         "mistakes": r.mistakes,
     }
+    if errors:
+        witness["errors"] = errors
+    expected = r.expected([y for _, y in examples])
+    if expected is not None:
+        witness["expected_mistakes"] = fraction_text(expected)
     for key, value in (extra or {}).items():
         if key in witness:
             raise WitnessError(f"extra key {key!r} would replace the witness's own {key!r}; choose another name")
         witness[key] = value
     return witness
+
+
+def fraction_text(q) -> str:
+    """An exact number as the string ``"p/q"`` (``"p"`` when whole): how witnesses write expectations."""
+    q = Fraction(q)
+    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+
+
+def read_fraction(v, what: str) -> Fraction:
+    """``"p/q"``, ``"p"`` or an int as an exact Fraction >= 0, or WitnessError naming ``what``."""
+    if isinstance(v, bool) or not isinstance(v, (str, int)):
+        raise WitnessError(f'malformed witness: "{what}" must be an exact number "p/q", got {_show(v)}')
+    try:
+        q = Fraction(v)
+    except (ValueError, ZeroDivisionError):
+        raise WitnessError(f'malformed witness: "{what}" must be an exact number "p/q", got {_show(v)}') from None
+    if q < 0:
+        raise WitnessError(f'malformed witness: "{what}" must be >= 0, got {v}')
+    return q
+
+
+def _errors(v) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
+        raise WitnessError(f'malformed witness: "errors" must be a whole number >= 0 (the label errors allowed), '
+                           f"got {_show(v)}")
+    return int(v)
 
 
 def _json_point(x) -> list:
@@ -543,6 +639,7 @@ class VerifyResult:
     mistakes: Optional[int]
     message: str
     cycle: Optional[tuple] = None  # (start, length, mistakes on the cycle) when a cycle was verified
+    expected: Optional[Fraction] = None  # a randomized learner's exact expected mistakes on the sequence
 
     def __bool__(self) -> bool:
         return self.ok
@@ -605,26 +702,41 @@ def _verify(w, exact: bool) -> VerifyResult:
     if not isinstance(learner, dict) or "name" not in learner:
         raise WitnessError('malformed witness: "learner" must be {"name": NAME, "params": {...}}')
     name, params = learner_spec(learner)
+    errors = _errors(w.get("errors", 0))
+    claimed_expected = None
+    if w.get("expected_mistakes") is not None:
+        claimed_expected = read_fraction(w["expected_mistakes"], "expected_mistakes")
     cls = load_class(w["class"])
     examples = parse_sequence(w["sequence"], cls)
-    target = check_realizable(cls, examples, w.get("target"), exact=exact)
-    r = replay_parsed(name, params, examples, cls)
+    target = check_realizable(cls, examples, w.get("target"), exact=exact, errors=errors)
+    r = replay_parsed(name, params, examples, cls, errors=errors)
     if r.mistakes != claimed:
         return VerifyResult(False, r.mistakes, f"claims {claimed} mistakes, replay gives {r.mistakes}")
+    expected = r.expected([y for _, y in examples])
+    if claimed_expected is not None:
+        if expected is None:
+            return VerifyResult(False, r.mistakes, f'"expected_mistakes" is for a randomized learner, and {name} '
+                                                   "predicts deterministically; drop it")
+        if expected != claimed_expected:
+            return VerifyResult(False, r.mistakes, f"claims {fraction_text(claimed_expected)} expected mistakes, "
+                                                   f"replay gives {fraction_text(expected)}")
     noun = "mistake" if r.mistakes == 1 else "mistakes"
-    message = (f"witness verified: {name} makes {r.mistakes} {noun} on this sequence "
+    within = f" within {errors} label error{'s' if errors != 1 else ''}" if errors else ""
+    seeded = f" with its seed, {value_text(expected)} expected over its draws," if expected is not None else ""
+    message = (f"witness verified: {name} makes {r.mistakes} {noun}{seeded} on this sequence{within} "
                f"({_target_text(cls, examples, target)})")
     cycle = None
     if w.get("cycle") is not None:
-        cycle = _check_cycle(w["cycle"], name, params, cls, examples, r)
+        cycle = _check_cycle(w["cycle"], name, params, cls, examples, r, errors)
         start, length, m = cycle
+        what = (f"{value_text(m)} expected mistakes" if expected is not None
+                else f"{m} mistake{'s' if m != 1 else ''}")
         message += (f"; no finite mistake bound: the cycle of {length} example{'s' if length != 1 else ''} "
-                    f"({m} mistake{'s' if m != 1 else ''}), examples {start + 1}..{start + length}, "
-                    f"can be repeated for ever")
-    return VerifyResult(True, r.mistakes, message, cycle)
+                    f"({what}), examples {start + 1}..{start + length}, can be repeated for ever")
+    return VerifyResult(True, r.mistakes, message, cycle, expected)
 
 
-def _check_cycle(cycle, name: str, params: dict, cls, examples, r: Replay) -> tuple[int, int, int]:
+def _check_cycle(cycle, name: str, params: dict, cls, examples, r: Replay, errors: int = 0) -> tuple:
     """Check a witness's ``"cycle"`` (see the module docstring); return (start, length, mistakes on it)."""
     if not isinstance(cycle, dict) or set(cycle) != {"start", "length"}:
         raise WitnessError('malformed witness: "cycle" must be {"start": s, "length": L} '
@@ -637,22 +749,32 @@ def _check_cycle(cycle, name: str, params: dict, cls, examples, r: Replay) -> tu
     if s + L > len(examples):
         raise WitnessError(f"cycle: examples {s + 1}..{s + L} do not exist; the sequence has {len(examples)}")
     where = "before the first example" if s == 0 else f"after example {s}"
-    before = _run(Position.start(build_learner(name, params, cls), cls), name, examples[:s])[0]
+    before = _run(_start(build_learner(name, params, cls), cls, errors), name, examples[:s])[0]
     after = _run(before, name, examples[s:s + L], s)[0]
+    randomized = r.probabilities is not None  # its coins are not part of the game: its distribution is
     keys = {}
     for t, pos in ((s, before), (s + L, after)):
         try:
-            keys[t] = pos.learner.state_key()
+            keys[t] = pos.learner.distribution_key() if randomized else pos.learner.state_key()
         except Exception as e:  # noqa: BLE001 - a learner's failure is the witness's problem
             raise WitnessError(f"cycle: learner {name} failed to report its state: {_one_line(e)}") from None
     if keys[s] != keys[s + L]:
-        raise WitnessError(f"cycle: the learner's state {where} differs from its state after example {s + L}; "
+        what = "distribution" if randomized else "state"
+        raise WitnessError(f"cycle: the learner's {what} {where} differs from its {what} after example {s + L}; "
                            "the cycle does not close")
     if cls.finite:
-        if cls.consistent(examples[:s]) != cls.consistent(examples[:s + L]):
+        if errors:
+            if cls.levels(examples[:s], errors) != cls.levels(examples[:s + L], errors):
+                raise WitnessError(f"cycle: the concepts' remaining label errors {where} differ from those after "
+                                   f"example {s + L}, so the cycle cannot be repeated within {errors} errors")
+        elif cls.consistent(examples[:s]) != cls.consistent(examples[:s + L]):
             raise WitnessError(f"cycle: the version space {where} differs from the one after example {s + L} "
                                "(the cycle's labels rule out concepts), so it cannot be repeated")
-    m = sum(1 for t in r.rounds if s <= t < s + L)
+    if randomized:
+        m = sum((p if y == 0 else 1 - p for p, (_, y) in zip(r.probabilities[s:s + L], examples[s:s + L])),
+                Fraction(0))
+    else:
+        m = sum(1 for t in r.rounds if s <= t < s + L)
     if m == 0:
         raise WitnessError(f"cycle: no mistake among examples {s + 1}..{s + L}; repeating them gains nothing")
     return s, L, m

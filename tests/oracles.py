@@ -11,6 +11,8 @@ nothing at all (learners under test are passed in by the caller).
 * :func:`vc_brute` -- the largest set of points shattered by the class.
 * :func:`adversary_brute` -- the most mistakes any realisable sequence can force on a learner
   (predict_one / learn_one / state_key, deep-copied at every branch).
+* :func:`expected_adversary_brute` -- the most *expected* mistakes an adversary can force on a learner
+  (randomized or not, summing its ``probability(x)``), with k label errors and an optional horizon.
 * :class:`HalvingBrute`, :class:`FirstConsistentBrute` -- tiny reference learners for checking the
   adversary itself.
 * ``Ref*`` (:class:`RefWinnow`, :class:`RefPerceptron`, ...) -- each learner of the seeds written again
@@ -48,6 +50,7 @@ __all__ = [
     "opt_of",
     "vc_brute",
     "adversary_brute",
+    "expected_adversary_brute",
     "HalvingBrute",
     "FirstConsistentBrute",
     "binary_stream",
@@ -184,6 +187,67 @@ def adversary_brute(learner, matrix, points) -> int:
         return best
 
     return rec(copy.deepcopy(learner), rows, 0)
+
+
+def expected_adversary_brute(learner, matrix, points, *, errors: int = 0, horizon=None, prefix=()):
+    """The most expected mistakes an adversary can force on ``learner`` (a Fraction), from the rules.
+
+    The game: each round the adversary shows a point x (a column) and a label y; the whole label sequence
+    must stay within ``errors`` disagreements of some concept row (budgets as in the "Game values" section
+    below: b_c = k - disagreements so far, dead below 0). The learner predicts 1 with probability
+    ``learner.probability(x)`` (for a deterministic learner, its prediction); the round costs it
+    P(prediction != y): p for y = 0, 1 - p for y = 1. Because the learner's probabilities depend on the
+    examples only (never on its coins), the adversary's best is a fixed sequence, so the value is
+
+        W(L, b, t) = max(0, max over x, legal y of  P_L(pred(x) != y) + W(L after (x, y), b', t - 1)),
+
+    with t the rounds left (``horizon``; None: no limit). The learner is deep-copied before every move;
+    values are memoised on (``distribution_key()``, budgets, t), which the conformance suite checks to
+    decide the probabilities. A move that changes nothing (no cost, same budgets, same distribution) is
+    skipped. Without a horizon, a position met again on the current line with a positive cost in between
+    raises :class:`Unbounded`, and one met again with no cost in between raises AssertionError (the value
+    would depend on the line; none of the learners tested here does that); with a horizon every line ends.
+    ``prefix`` [(column, label), ...] starts the budgets after those examples (give the learner in the
+    state after them).
+    """
+    rows, n, start = _game_start(matrix, errors)
+    assert len(points) == n
+    for j, y in prefix:
+        start = _child(rows, start, j, y)
+        assert start is not None, "the prefix is not within the errors allowed"
+    memo: dict = {}
+    on_path: dict = {}
+
+    def rec(L, b, t, made):
+        if t == 0:
+            return Fraction(0)
+        key = (L.distribution_key(), b, t)
+        if key in memo:
+            return memo[key]
+        if t is None and key[:2] in on_path:
+            if made > on_path[key[:2]]:
+                raise Unbounded(f"cycle with expected mistakes at {key!r}")
+            raise AssertionError("a position repeats with no cost in between: the oracle does not handle it")
+        on_path[key[:2]] = made
+        best = Fraction(0)
+        for j, x in enumerate(points):
+            p = Fraction(L.probability(x))
+            assert 0 <= p <= 1, p
+            for y in (0, 1):
+                b2 = _child(rows, b, j, y)
+                if b2 is None:
+                    continue
+                cost = p if y == 0 else 1 - p
+                L2 = copy.deepcopy(L)
+                L2.learn_one(x, y)
+                if cost == 0 and b2 == b and L2.distribution_key() == L.distribution_key():
+                    continue
+                best = max(best, cost + rec(L2, b2, None if t is None else t - 1, made + cost))
+        del on_path[key[:2]]
+        memo[key] = best
+        return best
+
+    return rec(copy.deepcopy(learner), start, horizon, Fraction(0))
 
 
 class _RowLearner:

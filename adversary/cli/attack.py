@@ -20,8 +20,9 @@ MAX_SHOWN = 200  # examples printed by attack's human output
 LONG_POINT = 16  # points with more coordinates are printed by their nonzero coordinates
 
 
-# adversary.attack.attack(learner, C, learner_params=, strategy=, time_limit=, seed=, jobs=, progress=)
-# -> AttackResult (mistakes, bound, opt, verdict, witness, strategy, exact, stats, message).
+# adversary.attack.attack(learner, C, learner_params=, strategy=, time_limit=, seed=, jobs=, errors=, progress=)
+# -> AttackResult (mistakes, bound, opt, verdict, witness, strategy, exact, stats, message, errors, expected,
+# opt_symbol).
 def add(p) -> None:
     p.add_argument("learner", metavar="LEARNER", help="the learner to attack (see 'littlestone learners')")
     p.add_argument("learner_params", nargs="*", metavar="k=v",
@@ -39,10 +40,26 @@ def add(p) -> None:
                         f"{AUTO_SECONDS:g} s for auto, no limit for a strategy named with --strategy)")
     p.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the randomized strategies (default 0)")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="worker processes (default 1)")
+    p.add_argument("--errors", type=_errors, default=0, metavar="K",
+                   help="label errors: the labels may disagree with the best concept K times (default 0; "
+                        "finite classes, strategy exact)")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object (mistakes, bound, verdict, opt, witness, strategy, exact, stats)")
     p.add_argument("--witness", metavar="OUT.json", help="write the verified witness to OUT.json ('littlestone verify' re-checks it)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def _errors(text: str) -> int:
+    """--errors K: a whole number >= 0 (argparse turns the ValueError into a one-line usage error)."""
+    import argparse
+
+    try:
+        k = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; give the label errors K >= 0") from None
+    if k < 0:
+        raise argparse.ArgumentTypeError(f"{k} is negative; give the label errors K >= 0")
+    return k
 
 
 # ---------------------------------------------------------------------------------------- the class and the learner
@@ -117,9 +134,21 @@ def _point_text(x) -> str:
     return "(" + ", ".join(items) + ")"
 
 
+def _value_text(v) -> str:
+    """An exact fraction as ``25/12 (2.083333)``, anything else as :func:`_number_text`."""
+    if isinstance(v, Fraction):
+        from solvers.games import value_text
+
+        return value_text(v)
+    return _number_text(v)
+
+
 def _verdict_text(r, rounds) -> str:
     """One line: the verdict and why (``rounds``: the 0-based indices of the mistakes)."""
-    m, b = r.mistakes, r.bound
+    b = r.bound
+    if r.expected:
+        return _expected_verdict_text(r)
+    m = r.mistakes
     bound = _number_text(b.value)
     if r.verdict == "unbounded":
         s, L = r.cycle
@@ -134,6 +163,38 @@ def _verdict_text(r, rounds) -> str:
     if not b.finite:
         return f"below: {m} mistakes; no bound is proven for this learner on this class"
     return f"below: {m} mistakes < the bound {bound}"
+
+
+def _expected_verdict_text(r) -> str:
+    """The verdict on a randomized learner's expected mistakes (compared with its bound exactly)."""
+    m, b = _value_text(r.mistakes), r.bound
+    bound = _value_text(b.value)
+    if r.verdict == "unbounded":
+        s, L = r.cycle
+        return (f"unbounded: no finite bound on the expected mistakes; the cycle of examples {s + 1}..{s + L} "
+                "can be repeated for ever")
+    if r.verdict == "violates":
+        return (f"violates: {m} expected mistakes > the bound {bound}; the bound as stated is wrong for this "
+                "class (the witness is verified: re-check it with 'littlestone verify')")
+    if r.verdict == "tight":
+        return f"tight: {m} expected mistakes = the bound {bound}"
+    if not b.finite:
+        return f"below: {m} expected mistakes; no bound is proven for this learner on this class"
+    return f"below: {m} expected mistakes < the bound {bound}"
+
+
+def _run_stopped(r):
+    """How the last strategy run stopped (its own stats), or None."""
+    runs = r.stats.get("runs") or []
+    return (runs[-1].get("stats") or {}).get("stopped") if runs else None
+
+
+def _horizon(r):
+    """The horizon within which the game search proved the worst case, when it did not settle."""
+    runs = r.stats.get("runs") or []
+    if r.exact or not runs:
+        return None
+    return (runs[-1].get("stats") or {}).get("horizon")
 
 
 def _witness_json_text(w: dict) -> str:
@@ -154,17 +215,21 @@ def run(args) -> int:
     bar = Progress(enabled=not args.quiet)
 
     def progress(info):
-        parts = [f"{info.get('strategy', '?')}: best {info.get('mistakes', 0)} mistakes"]
+        best = info.get("mistakes", 0)
+        best = f"{float(best):.6g}" if isinstance(best, Fraction) else best
+        parts = [f"{info.get('strategy', '?')}: best {best} mistakes"]
         for key, what in (("nodes", "positions"), ("memo", "memo entries"), ("iterations", "iterations")):
             if isinstance(info.get(key), int):
                 parts.append(f"{info[key]:,} {what}")
         if info.get("strategy") == "opt":
-            parts = [f"Opt(C): {bounds_text(info.get('opt_lower'), info.get('opt_upper'))}"]
+            lo, hi = info.get("opt_lower"), info.get("opt_upper")
+            lo, hi = (f"{float(v):.6g}" if isinstance(v, Fraction) else v for v in (lo, hi))
+            parts = [f"{info.get('opt_symbol', 'Opt')}(C): {bounds_text(lo, hi)}"]
         bar.show(f"{PROG} attack: {', '.join(parts)}, {bar.elapsed():.0f} s")
 
     try:
         r = attack(args.learner, C, learner_params=learner_params, strategy=args.strategy,
-                   time_limit=args.time_limit, seed=args.seed, jobs=jobs, progress=progress)
+                   time_limit=args.time_limit, seed=args.seed, jobs=jobs, errors=args.errors, progress=progress)
     finally:
         bar.close()
     stopped = r.stats.get("stopped")
@@ -187,12 +252,20 @@ def run(args) -> int:
             label = f"{label} ({C.n_concepts} concepts, 2^{C.facts['n']} points, not listed)"
         how = "the exact worst case" if r.exact and r.verdict != "unbounded" else (
             "a cycle" if r.verdict == "unbounded" else "the best sequence found, not proven worst")
+        horizon = _horizon(r)
+        if horizon is not None:
+            how += f"; no sequence of at most {horizon} examples does better (proven)"
         if stopped == "time limit":
             how += f"; stopped by the time limit of {args.time_limit:g} s" if args.time_limit else "; stopped by its time budget"
         elif stopped == "interrupted":
             how += "; interrupted by Ctrl-C"
-        opt_text = str(r.opt) if r.opt is not None else (
-            bounds_text(r.stats.get("opt_lower"), r.stats.get("opt_upper")) + " (not solved in the time given)"
+        elif _run_stopped(r) == "patience":
+            from adversary.strategies.exact import PATIENCE
+
+            how += f"; stopped after {PATIENCE:g} s without a time limit (give --time-limit S for more)"
+        lo_hi = [_value_text(r.stats.get(key)) for key in ("opt_lower", "opt_upper")]
+        opt_text = _value_text(r.opt) if r.opt is not None else (
+            bounds_text(*lo_hi) + " (not solved in the time given)"
             if "opt_lower" in r.stats else "-- (not a finite class)" if r.witness["class"].get("family") == "margin-halfspaces"
             else "-- (not computed: the class's points are not listed)")
         bound_text = (f"{_number_text(r.bound.value)}  ({r.bound.formula}; {r.bound.source})" if r.bound.finite
@@ -204,19 +277,32 @@ def run(args) -> int:
         seq = w["sequence"]
         # The predictions of the examples shown, and of the cycle (a long sequence is not replayed in full).
         upto = max(MAX_SHOWN, 0 if r.cycle is None else r.cycle[0] + r.cycle[1])
-        rep = replay(w["learner"], seq[:upto], w["class"])
-        rows = [("learner", learner_text), ("class", label), ("strategy", f"{r.strategy} ({how})"),
-                ("mistakes", str(r.mistakes)), ("bound", bound_text), ("Opt(C)", opt_text),
+        rep = replay(w["learner"], seq[:upto], w["class"], errors=r.errors)
+        bound_text = (f"{_value_text(r.bound.value)}  ({r.bound.formula}; {r.bound.source})" if r.bound.finite
+                      else bound_text)
+        errors_row = [("label errors", f"{r.errors} (the labels may disagree with the target {r.errors} "
+                                       f"time{'s' if r.errors != 1 else ''})")] if r.errors else []
+        mistakes_row = (("expected mistakes", _value_text(r.mistakes)) if r.expected
+                        else ("mistakes", str(r.mistakes)))
+        rows = [("learner", learner_text), ("class", label), *errors_row, ("strategy", f"{r.strategy} ({how})"),
+                mistakes_row, ("bound", bound_text), (f"{r.opt_symbol}(C)", opt_text),
                 ("verdict", _verdict_text(r, rep.rounds)), ("target", target_text)]
         width = max(len(k) for k, _ in rows) + 2
         for k, v in rows:
             print(f"{k + ':':<{width}}{v}")
-        print(f"{'sequence:':<{width}}{len(seq)} example{'s' if len(seq) != 1 else ''} (x -> y; * marks a mistake, "
-              "with the learner's prediction)")
+        if r.expected:
+            print(f"{'sequence:':<{width}}{len(seq)} example{'s' if len(seq) != 1 else ''} (x -> y, with the "
+                  "learner's probability of a mistake; * marks a mistake of the run with its seed)")
+        else:
+            print(f"{'sequence:':<{width}}{len(seq)} example{'s' if len(seq) != 1 else ''} (x -> y; * marks a "
+                  "mistake, with the learner's prediction)")
         cycle = r.cycle
         shown = seq if len(seq) <= MAX_SHOWN else seq[:MAX_SHOWN]
         for t, (ex, p) in enumerate(zip(shown, rep.predictions)):
             mark = f"  *  predicted {p}" if p != ex["y"] else ""
+            if r.expected and rep.probabilities is not None:
+                q = rep.probabilities[t]
+                mark = f"  P(mistake) = {_value_text(q if ex['y'] == 0 else 1 - q)}" + ("  *" if p != ex["y"] else "")
             loop = ""
             if cycle is not None and cycle[1] == 1 and t == cycle[0]:
                 loop = "  <- the cycle: repeat this example for ever"

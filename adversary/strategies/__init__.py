@@ -3,9 +3,10 @@
 ==========  ====================================================================================
 name        what it does
 ==========  ====================================================================================
-exact       the true worst case of a deterministic learner on a finite class: depth-first search
-            with a memo, per target over learner states (up to renaming the variables) or over
-            (learner state, version space); finds cycles (no finite bound)
+exact       the true worst case on a finite class: depth-first search with a memo, per target over
+            learner states (up to renaming the variables) or over (learner state, version space);
+            finds cycles (no finite bound); the only one for randomized learners (their exact
+            expected mistakes) and label errors
 tree        plays the mistake tree of ``solvers.opt`` ([Rivest94]): >= Opt(C) mistakes on any learner
 beam        beam search over sequences (anytime, seeded)
 mcts        Monte Carlo tree search, UCT with random playouts (anytime, seeded)

@@ -48,7 +48,7 @@ import numpy as np
 from solvers.classes.implicit import ImplicitFamily, has_implicit_form
 
 from ..position import Position, advance, predictions
-from .base import Found, Problem, StrategyError, check_reads
+from .base import Found, Problem, StrategyError, check_reads, only_exact
 
 __all__ = ["Arena", "first_mistake", "find_cycle", "best_found", "check_problem", "Progress",
            "replay_mistakes"]
@@ -63,6 +63,7 @@ def check_problem(name: str, problem: Problem):
     if problem.cls.n_concepts is None:  # no list of concepts: margin halfspaces
         raise StrategyError(f"{name} searches finite and {{0,1}}^n classes, not {problem.cls}; "
                             "use --strategy geometric on margin-halfspaces")
+    only_exact(name, problem)
     from adversary.referee import WitnessError
 
     try:

@@ -19,6 +19,8 @@ References
 .. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
 .. [Mehta] Mehta, "Machine Learning Theory (CSC 431/531), Lecture 2: Realizable case and the Mistake Bound
    Model"
+.. [FHMM23] Filmus, Hanneke, Mehalel and Moran, "Optimal prediction using expert advice and randomized
+   Littlestone dimension", COLT 2023 (arXiv 2302.13849).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Optional
 
-__all__ = ["Problem", "Found", "Strategy", "StrategyError", "time_left", "check_reads", "PROBE_POINTS"]
+__all__ = ["Problem", "Found", "Strategy", "StrategyError", "time_left", "check_reads", "only_exact", "PROBE_POINTS"]
 
 #: How many points of a finite class :func:`check_reads` tries the learner on.
 PROBE_POINTS = 512
@@ -55,6 +57,9 @@ class Problem:
         Seed for every random choice of the strategy (same seed, same result).
     opt_tree : MistakeTree, optional
         A mistake tree for ``cls`` when one is known (the ``tree`` strategy uses it).
+    errors : int
+        k >= 0: the labels may disagree with the best concept k times ([FHMM23]'s k-realizable
+        sequences, :mod:`solvers.games`); only ``exact`` plays with k > 0.
     """
 
     learner_name: str
@@ -64,6 +69,7 @@ class Problem:
     seed: int = 0
     opt_tree: Any = None
     jobs: int = 1
+    errors: int = 0
 
     def new_learner(self):
         """A fresh learner, built by name exactly as the referee will build it."""
@@ -76,6 +82,26 @@ class Problem:
         """Whether the class lists its points (``cls.finite``)."""
         return self.cls.finite
 
+    @property
+    def randomized(self) -> bool:
+        """Whether the learner declares ``randomized`` (it is charged its expected mistakes)."""
+        from solvers.learners import LEARNERS
+
+        spec = LEARNERS.get(self.learner_name)
+        return bool(getattr(spec.cls if spec is not None else None, "randomized", False))
+
+
+def only_exact(strategy: str, problem: "Problem") -> None:
+    """StrategyError (one line) when ``problem`` is one only the exact strategy plays: a randomized
+    learner (charged its expected mistakes, which a strategy playing its coin flips does not measure) or
+    label errors."""
+    if problem.randomized:
+        raise StrategyError(f"strategy {strategy} plays one run of the learner's coin flips, and "
+                            f"{problem.learner_name} is charged its expected mistakes; use --strategy exact")
+    if problem.errors:
+        raise StrategyError(f"strategy {strategy} plays only labels that some concept gives; with label errors "
+                            f"(--errors {problem.errors}) use --strategy exact")
+
 
 @dataclass
 class Found:
@@ -86,8 +112,9 @@ class Found:
     sequence : list of (x, y)
         The examples in order: ``x`` a point of the class (an int tuple for finite classes, a
         vector for margin halfspaces), ``y`` 0 or 1.
-    mistakes : int
-        The learner's mistakes on ``sequence`` (the referee recounts them).
+    mistakes : int or Fraction
+        The learner's mistakes on ``sequence`` (the referee recounts them); for a randomized learner its
+        exact expected mistakes (a Fraction).
     target : int or dict or None
         A concept index of the class labelling every example, ``{"w": [...]}`` for margin
         halfspaces, or None to let the referee pick a consistent concept.

@@ -60,8 +60,35 @@ The best sequence comes back as a linked suffix stored beside each value (with t
 carries it over when the memo hit was a renamed copy). Its target is the target searched in
 targets mode, else the lowest concept of the final version space.
 
-Randomized learners (those that declare ``randomized``: randomized halving, randomized weighted
-majority) are refused: their worst case is a statement about expectations, not a longest path.
+The games beyond Opt (:mod:`solvers.games`)
+--------------------------------------------
+A *randomized* learner (``randomized``: randomized halving, randomized weighted majority, RandSOA) is
+charged its expected mistakes. Its distribution of the next prediction depends on the examples so far and
+never on its own coins (:mod:`solvers.learners.base`: ``probability(x)``, ``distribution_key()``), so an
+adversary that knows the learner gains nothing by watching its predictions: the optimal adversary plays a
+fixed sequence, whose expected mistakes are sum_t P(prediction_t != y_t). The worst case is the same
+longest path with the gain P(prediction != y) in exact Fractions, over (distribution key, V).
+
+With *k label errors* (``Problem.errors``; [FHMM23]'s k-realizable sequences) V is replaced by the state
+of :mod:`solvers.games`, the levels (A_0, ..., A_k) of every concept's remaining errors, moved by
+:func:`solvers.games.step`; a label is legal while A_0 is not empty. A label every living concept agrees
+with leaves the levels as they are (a *loop*): if it also leaves the learner as it was and costs it
+something, the position repeats with a gain in between, a cycle (unbounded), as above. Learners that
+refuse such labels (``max_errors`` below k: Halving, CON, randomized halving) are refused up front.
+
+Both go through one search, :class:`_GameSearch`, depth first with the memo and the cycle rule above
+and the learners' ``remaining_bound`` pruning (RandSOA: R(s) of its state; randomized halving H_|V| - 1;
+RWM its Littlestone-Warmuth potential, rounded up), with a *horizon*: it finds the exact worst case within
+T examples for T = 8, 16, 32, ... until a search meets no line cut by the horizon (then the value is the
+true worst case; a node whose best move meets its bound is settled whatever the horizon). A learner whose
+state changes on every example, randomized weighted majority (its weights fall on every label some
+expert gets wrong, each time with a small positive expected gain), has a worst case that is a supremum
+over ever longer sequences and never settles: the search then returns the exact worst case within the
+longest horizon it finished (``exact`` False, ``stats["horizon"]``; the best sequence seen, which may be
+longer), when the time limit passes or, with no time limit, after :data:`PATIENCE` seconds (once a first
+horizon is finished; ``stats["stopped"]`` is then ``"patience"``). Weighted majority with label errors
+is the same: a label every possible target agrees with still charges the other experts, so its states
+never repeat and its bound (an integer, but loose) rarely settles a node.
 
 References
 ----------
@@ -70,27 +97,38 @@ References
    Model"
 .. [15-859B] "15-859(B) Machine Learning Theory, 01/20/10: Online learning contd"
 .. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
+.. [FHMM23] Filmus, Hanneke, Mehalel and Moran, "Optimal prediction using expert advice and randomized
+   Littlestone dimension", COLT 2023 (arXiv 2302.13849).
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from fractions import Fraction
 from typing import Callable, Optional
 
 import numpy as np
+
+from solvers.games import start as start_levels
+from solvers.games import step as step_levels
 
 from ..position import States
 from ._symmetry import Domain, canonical
 from .base import Found, Problem, Strategy, StrategyError
 
-__all__ = ["ExactStrategy", "STRATEGY", "MAX_DEPTH", "MODES"]
+__all__ = ["ExactStrategy", "STRATEGY", "MAX_DEPTH", "MODES", "PATIENCE", "FIRST_HORIZON", "refusal"]
 
 #: The longest sequence the search follows: a learner that wanders this far without repeating a
 #: position is beyond an exhaustive search, which then returns the best sequence seen, not exact.
 MAX_DEPTH = 5_000
 #: The two searches (see the module docstring) and ``auto``, which picks by the learner.
 MODES = ("auto", "targets", "version-space")
+#: The game search's first horizon (doubled until a search settles).
+FIRST_HORIZON = 8
+#: Without a time limit, the game search stops after this many seconds once it has finished one horizon
+#: (a learner whose worst case is a supremum over ever longer sequences would deepen for ever).
+PATIENCE = 60.0
 _CHECK_EVERY = 8    # nodes between two looks at the clock (a node costs far more than a look)
 _TICK_MASK = 255    # ... and points between two looks while the moves of one node are listed
 
@@ -126,6 +164,19 @@ def _canonical(name: str) -> str:
     return spec.name if spec is not None else name
 
 
+def refusal(learner, name: str, errors: int) -> Optional[str]:
+    """Why ``learner`` cannot be attacked with ``errors`` label errors (its ``max_errors`` is lower), or None."""
+    limit = getattr(learner, "max_errors", None)
+    if errors and limit is not None and limit < errors:
+        if limit == 0:
+            return (f"{name} refuses labels that no concept of the class gives (it keeps the concepts consistent "
+                    f"with every label), so it cannot be attacked with {errors} label error"
+                    f"{'s' if errors != 1 else ''}; attack it without --errors")
+        return (f"{name} is built for at most {limit} label error{'s' if limit != 1 else ''} and refuses more; "
+                f"attack it with --errors {limit} or build it with errors={errors}")
+    return None
+
+
 def _learner_class(name: str):
     """The registry's class of learner ``name``, or None."""
     from solvers.learners import LEARNERS
@@ -148,6 +199,9 @@ class ExactStrategy(Strategy):
     symmetry : bool, default True
         In the targets search, search up to renaming the variables when the learner declares
         ``symmetric_variables`` and the points are 0/1 vectors.
+    horizon : int, optional
+        The game search (randomized learners, label errors) only: the exact worst case within this many
+        examples, without deepening (``exact`` when no line is cut by it, i.e. it is the true worst case).
 
     Examples
     --------
@@ -171,20 +225,30 @@ class ExactStrategy(Strategy):
     name = "exact"
     summary = "exhaustive search over learner states (per target, up to renaming the variables): the true worst case, or a cycle"
 
-    def __init__(self, *, prune: bool = True, mode: str = "auto", symmetry: bool = True):
+    def __init__(self, *, prune: bool = True, mode: str = "auto", symmetry: bool = True,
+                 horizon: Optional[int] = None):
         if mode not in MODES:
             raise ValueError(f"exact: mode must be one of {', '.join(MODES)}, got {mode!r}")
+        if horizon is not None and (isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 0):
+            raise ValueError(f"exact: horizon must be a whole number >= 0 or None, got {horizon!r}")
         self.prune = prune
         self.mode = mode
         self.symmetry = symmetry
+        self.horizon = horizon
 
     def check(self, problem: Problem) -> None:
         if not problem.finite:
             raise StrategyError(_not_enumerated("exact", problem.cls))
+        if problem.errors:
+            why = refusal(problem.new_learner(), _canonical(problem.learner_name), problem.errors)
+            if why is not None:
+                raise StrategyError(why)
+
+    @staticmethod
+    def game_search(problem: Problem) -> bool:
+        """Whether ``run`` uses the game search: a randomized learner, or label errors."""
         name = _canonical(problem.learner_name)
-        if getattr(_learner_class(name), "randomized", False):
-            raise StrategyError(f"strategy exact needs a deterministic learner and {name} draws its predictions "
-                                "at random; use --strategy beam, mcts or local")
+        return bool(problem.errors) or bool(getattr(_learner_class(name), "randomized", False))
 
     def mode_for(self, problem: Problem) -> str:
         """The search ``run`` uses on ``problem`` (``mode`` unless it is ``auto``)."""
@@ -204,6 +268,8 @@ class ExactStrategy(Strategy):
     def run(self, problem: Problem, *, deadline: Optional[float] = None,
             progress: Optional[Callable[[dict], None]] = None) -> Found:
         self.check(problem)
+        if self.game_search(problem):
+            return _GameSearch(problem, deadline, progress, prune=self.prune, horizon=self.horizon).run()
         if self.mode_for(problem) == "targets":
             return _TargetSearch(problem, deadline, progress, symmetry=self.symmetry).run()
         return _Search(problem, deadline, progress, prune=self.prune).run()
@@ -219,13 +285,14 @@ class _Learners(States):
     """The learner's side, shared by both searches: :class:`~adversary.position.States` (interned
     states, their predictions and steps) with the clock and the progress reports."""
 
-    def __init__(self, problem: Problem, deadline, progress):
+    def __init__(self, problem: Problem, deadline, progress, *, root=None, by_distribution: bool = False):
         C = problem.cls
         self.C = C
         self.deadline = deadline
         self.progress = progress
         self.learner_name = _canonical(problem.learner_name)
-        super().__init__(problem.new_learner(), C, name=self.learner_name)
+        root = problem.new_learner() if root is None else root
+        super().__init__(root, C, name=self.learner_name, by_distribution=by_distribution)
         self.nodes = 0
         self.t0 = time.monotonic()
         self.next_report = self.t0 + 1.0
@@ -633,6 +700,240 @@ class _TargetSearch(_Learners):
             self.progress({"mistakes": mistakes, "nodes": self.nodes, "memo": self._memo_size(),
                            "states": len(self.reps), "seconds": seconds, "done": True})
         return Found(seq, mistakes, target, exact=exact, cycle=cycle, stats=stats)
+
+
+class _Patience(Exception):
+    """No time limit was given and :data:`PATIENCE` seconds have passed (after a first horizon)."""
+
+
+class _GameSearch(_Learners):
+    """One search over (learner state, game state) for a randomized learner or with label errors: the
+    learner's states interned by ``distribution_key`` (randomized) or ``state_key``, the game state V a
+    bitset (k = 0) or the levels of :mod:`solvers.games` (k >= 1), the gain of a move its probability of
+    a mistake (exact Fractions; 0 or 1 for a deterministic learner), a horizon deepened until the search
+    settles (see the module docstring)."""
+
+    def __init__(self, problem: Problem, deadline, progress, *, prune: bool, horizon: Optional[int]):
+        root = problem.new_learner()
+        self.randomized = bool(getattr(root, "randomized", False))
+        self.k = problem.errors
+        super().__init__(problem, deadline, progress, root=root, by_distribution=self.randomized)
+        C = self.C
+        self.columns = C.columns
+        self.zero = Fraction(0) if self.randomized else 0
+        self.start = C.full if self.k == 0 else start_levels(C.full, self.k)
+        self.memo: dict = {}        # (sid, V) -> (value, suffix): the true worst case (no line was cut)
+        self.memo_t: dict = {}      # (sid, V, t) -> (value, suffix, settled): the worst case within t examples
+        self.bounds: dict = {}      # (sid, V) -> the learner's remaining_bound
+        self.on_path: dict = {}
+        self.path_moves: list = []
+        self.path_gains: list = []
+        self.best = self.zero
+        self.best_moves: list = []
+        self.fixed_horizon = horizon
+        self.patience = None  # set once a first horizon is done, when no deadline is given
+        self.T = FIRST_HORIZON
+        self.prune = prune and _remaining(root, self.start) is not None
+
+    def _memo_size(self) -> int:
+        return len(self.memo) + len(self.memo_t)
+
+    def _tick(self, **extra) -> None:
+        super()._tick(**extra)
+        if self.patience is not None and time.monotonic() >= self.patience:
+            raise _Patience
+
+    def _upper(self, sid: int, V):
+        key = (sid, V)
+        b = self.bounds.get(key)
+        if b is None:
+            try:
+                b = self.bounds[key] = self.reps[sid].remaining_bound(V)
+            except (ValueError, TypeError, ArithmeticError) as e:
+                self.fail(f"learner {self.learner_name} failed to state its remaining bound: {e}")
+        return b
+
+    # ------------------------------------------------------------------ moves
+    def _moves(self, sid: int, V) -> list:
+        """The useful moves from (sid, V): (gain, j, y, state id, V'), the largest gains first."""
+        probs = self.probabilities(sid)
+        columns, k, zero = self.columns, self.k, self.zero
+        found: dict = {}
+        for j in range(self.n_points):  # hot loop: one pass over the points per new position
+            if j & _TICK_MASK == _TICK_MASK:
+                self._tick()
+            col = columns[j]
+            if k == 0:
+                V1 = V & col
+                labels = [(y, Vy) for y, Vy in ((0, V ^ V1), (1, V1)) if Vy]
+            else:
+                labels = [(y, Vy) for y in (0, 1) for Vy in (step_levels(V, col, y),) if Vy is not None]
+            p = probs[j]
+            for y, Vy in labels:
+                gain = p if y == 0 else 1 - p
+                s2 = self._step(sid, j, y)
+                if s2 == sid and gain == zero:
+                    continue  # nothing learnt, nothing gained: the game state only shrank
+                key = (s2, Vy)
+                old = found.get(key)
+                if old is None or gain > old[0]:
+                    found[key] = (gain, j, y, s2, Vy)
+        moves = list(found.values())
+        size = (lambda V: V.bit_count()) if k == 0 else (lambda V: sum(A.bit_count() for A in V))
+        moves.sort(key=lambda m: (-m[0], -size(m[4])))
+        return moves
+
+    def _offer(self, gained, suffix=None) -> None:
+        if gained > self.best:
+            self.best = gained
+            moves = list(self.path_moves)
+            while suffix is not None:
+                move, suffix = suffix
+                moves.append(move)
+            self.best_moves = moves
+
+    # ------------------------------------------------------------------ the search
+    def _visit(self, sid: int, V, depth: int, gained, t):
+        """(value, suffix, cut, settled): the worst case from (sid, V) within t examples (t None: no limit)
+        avoiding the positions on the path, its best continuation, the smallest path depth it depended
+        on, and whether no line was cut by the horizon (then it is the true worst case)."""
+        key = (sid, V)
+        hit = self.memo.get(key) if self.fixed_horizon is None else None
+        if hit is not None:  # deepening: a settled value is the true worst case, at least the one within t
+            self._offer(gained + hit[0], hit[1])
+            return hit[0], hit[1], MAX_DEPTH + 1, True
+        if t is not None:
+            hit = self.memo_t.get((sid, V, t))
+            if hit is not None:
+                self._offer(gained + hit[0], hit[1])
+                return hit[0], hit[1], MAX_DEPTH + 1, hit[2]
+            if t == 0:
+                return self.zero, None, MAX_DEPTH + 1, False
+        self.nodes += 1
+        if self.nodes % _CHECK_EVERY == 0:
+            self._tick(horizon=self.T)
+        if depth >= MAX_DEPTH:
+            raise _TooDeep
+        bound = self._upper(sid, V) if self.prune else None
+        if bound is not None and bound <= 0:
+            return self.zero, None, MAX_DEPTH + 1, True
+        self.on_path[key] = depth
+        self.path_gains.append(gained)
+        best, best_suffix, cut, settled = self.zero, None, MAX_DEPTH + 1, True
+        t2 = None if t is None else t - 1
+        for gain, j, y, s2, V2 in self._moves(sid, V):
+            if bound is not None:
+                if best >= bound:
+                    break
+                if gain + self._upper(s2, V2) <= best:
+                    continue  # the child's bound says it cannot beat the best move found
+            k2 = (s2, V2)
+            d2 = self.on_path.get(k2)
+            if d2 is not None:
+                if gained + gain - self.path_gains[d2] > 0:
+                    raise _Cycle(self.path_moves + [(j, y)], d2)
+                cut = min(cut, d2)  # a repeat with no gain: it adds nothing, but the value depends on the path
+                continue
+            self.path_moves.append((j, y))
+            if gain:
+                self._offer(gained + gain)
+            v, suffix, c, done = self._visit(s2, V2, depth + 1, gained + gain, t2)
+            self.path_moves.pop()
+            cut = min(cut, c)
+            settled = settled and done
+            if gain + v > best:
+                best, best_suffix = gain + v, ((j, y), suffix)
+        if bound is not None and best >= bound:
+            settled = True  # the learner's bound is met: no longer line can do better
+        del self.on_path[key]
+        self.path_gains.pop()
+        if cut >= depth:
+            if settled and self.fixed_horizon is None:
+                self.memo[key] = (best, best_suffix)
+            else:  # with a fixed horizon every value is the worst case within t (suffixes of at most t moves)
+                self.memo_t[(sid, V, t)] = (best, best_suffix, settled)
+            cut = MAX_DEPTH + 1
+        return best, best_suffix, cut, settled
+
+    # ------------------------------------------------------------------ driver
+    def _target(self, moves: list) -> int:
+        """The lowest of the concepts with the fewest disagreements with the labels of ``moves``."""
+        V = self.start
+        for j, y in moves:
+            col = self.columns[j]
+            V = (V & col if y else V & ~col) if self.k == 0 else step_levels(V, col, y)
+        best = V if self.k == 0 else next(A for A in reversed(V) if A)
+        return (best & -best).bit_length() - 1
+
+    def _gain_of(self, moves: list):
+        """The learner's (expected) mistakes along ``moves``."""
+        sid, total = self.root, self.zero
+        for j, y in moves:
+            p = self.probabilities(sid)[j]
+            total += p if y == 0 else 1 - p
+            sid = self._step(sid, j, y)
+        return total
+
+    def run(self) -> Found:
+        old_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old_limit, 3 * MAX_DEPTH + 1000))
+        stopped = cycle = None
+        exact = False
+        done_T = None  # the longest horizon searched to the end
+        self.T = self.fixed_horizon if self.fixed_horizon is not None else FIRST_HORIZON
+        moves: list = []
+        try:
+            while True:
+                value, suffix, _, settled = self._visit(self.root, self.start, 0, self.zero, self.T)
+                done_T = self.T
+                found_moves = []
+                while suffix is not None:
+                    move, suffix = suffix
+                    found_moves.append(move)
+                moves = found_moves
+                if value >= self.best:
+                    self.best, self.best_moves = value, list(moves)
+                if settled:
+                    exact = True
+                    break
+                if self.fixed_horizon is not None:
+                    stopped = "horizon"
+                    break
+                if self.T >= MAX_DEPTH:
+                    raise _TooDeep
+                if self.deadline is None and self.patience is None:
+                    self.patience = self.t0 + PATIENCE
+                    if time.monotonic() >= self.patience:
+                        raise _Patience
+                self.T = min(2 * self.T, MAX_DEPTH)
+        except _Cycle as c:
+            moves, cycle, exact = c.moves, (c.start, len(c.moves) - c.start), True
+        except _Stop:
+            moves, stopped = self.best_moves, "time limit"
+        except _Patience:
+            moves, stopped = self.best_moves, "patience"
+        except _TooDeep:
+            moves, stopped = self.best_moves, "depth limit"
+        except KeyboardInterrupt:
+            moves, stopped = self.best_moves, "interrupted"
+        finally:
+            sys.setrecursionlimit(old_limit)
+        if not exact and cycle is None:
+            moves = self.best_moves
+        self.deadline = None  # the search is over: counting the best sequence's gain must not stop
+        seq = [(self.points[j], y) for j, y in moves]
+        mistakes = self._gain_of(moves)
+        if exact and cycle is None and mistakes != self.best:  # the replayed sequence must be the value
+            raise RuntimeError(f"exact search: the best sequence replays to {mistakes} expected mistakes, "
+                               f"not the {self.best} it was found with; please report this")
+        seconds = round(time.monotonic() - self.t0, 4)
+        stats = {"mode": "game", "randomized": self.randomized, "errors": self.k, "nodes": self.nodes,
+                 "memo": self._memo_size(), "learner_states": len(self.reps), "seconds": seconds,
+                 "pruned": self.prune, "horizon": None if exact else done_T, "stopped": stopped}
+        if self.progress is not None:
+            self.progress({"mistakes": mistakes, "nodes": self.nodes, "memo": self._memo_size(),
+                           "states": len(self.reps), "seconds": seconds, "done": True})
+        return Found(seq, mistakes, self._target(moves), exact=exact, cycle=cycle, stats=stats)
 
 
 #: The instance :func:`adversary.strategies.get_strategy` returns.

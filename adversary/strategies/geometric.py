@@ -75,7 +75,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from ..position import Position
-from .base import Found, Problem, Strategy, StrategyError, time_left
+from .base import Found, Problem, Strategy, StrategyError, only_exact, time_left
 
 __all__ = ["GeometricStrategy", "STRATEGY", "CONVENTIONS", "GRID"]
 
@@ -323,6 +323,7 @@ class GeometricStrategy(Strategy):
                "sequence or spiral), an interval DP for d = 2")
 
     def check(self, problem: Problem) -> None:
+        only_exact("geometric", problem)
         if _convention(problem.learner_name) is None:
             raise StrategyError(f"strategy geometric attacks the Perceptron ({', '.join(_conventions())}), "
                                 f"not {problem.learner_name}; use exact, tree, beam, mcts or local")

@@ -33,7 +33,7 @@ from typing import Callable, Optional
 from ..position import Position
 from ..referee import WitnessError
 from ._common import first_mistake
-from .base import Found, Problem, Strategy, StrategyError, time_left
+from .base import Found, Problem, Strategy, StrategyError, only_exact, time_left
 
 __all__ = ["TreeStrategy", "STRATEGY"]
 
@@ -65,6 +65,7 @@ class TreeStrategy(Strategy):
             from .exact import _not_enumerated
 
             raise StrategyError(_not_enumerated("tree", problem.cls))
+        only_exact("tree", problem)
 
     def run(self, problem: Problem, *, deadline: Optional[float] = None,
             progress: Optional[Callable[[dict], None]] = None) -> Found:

@@ -14,6 +14,8 @@ occurrence, so ``len(C)`` is the number of distinct functions.
 References
 ----------
 .. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [FHMM23] Filmus, Hanneke, Mehalel and Moran, "Optimal prediction using expert advice and randomized
+   Littlestone dimension", COLT 2023 (arXiv 2302.13849).
 .. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
 """
 
@@ -31,6 +33,12 @@ from .._jsontext import loads
 from ..numbers import point_text
 
 __all__ = ["ConceptClass"]
+
+
+def _ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def _as_point(p) -> tuple[int, ...]:
@@ -313,6 +321,10 @@ class ConceptClass:
         """The column index of point ``x`` (an int tuple, an int, or a 1-d array)."""
         if self._point_index is None:
             self._point_index = {p: j for j, p in enumerate(self._points)}
+        if type(x) is tuple:  # hot path of the learners: a point of the class itself
+            j = self._point_index.get(x)
+            if j is not None and all(type(v) is int for v in x):
+                return j
         key = _as_point(np.asarray(x).ravel().tolist() if isinstance(x, np.ndarray) else x)
         try:
             return self._point_index[key]
@@ -373,10 +385,30 @@ class ConceptClass:
     #: [Rivest94]'s name for the concepts consistent with the examples so far.
     version_space = consistent
 
-    def check_target(self, examples, target=None, *, exact: bool = False) -> int:
+    def levels(self, examples: Iterable[tuple[object, int]], errors: int = 0):
+        """The state of the game with ``errors`` label errors after the examples (:mod:`solvers.games`):
+        the tuple (A_0, ..., A_k) of bitsets, A_j the concepts that disagree with at most k - j of the
+        labels; A_0 is empty when no concept is within k errors. ``levels(ex, 0) == (consistent(ex),)``.
+
+        >>> C = ConceptClass.from_matrix([[0, 0], [0, 1], [1, 1]])
+        >>> C.levels([((0,), 1), ((1,), 0)], errors=1)     # concepts 0 and 2 disagree once, concept 1 twice
+        (5, 0)
+        """
+        from ..games import start, step
+
+        s = start(self.full, errors)
+        for x, y in examples:
+            if isinstance(y, bool) or y not in (0, 1):
+                raise ValueError(f"label {y!r} of point {x} is not 0 or 1")
+            s = step(s, self.columns[self.index_of(x)], y) or (0,) * (errors + 1)
+        return s
+
+    def check_target(self, examples, target=None, *, exact: bool = False, errors: int = 0) -> int:
         """Check that the labels are realizable, by concept ``target`` when given; return the target (the
-        given index, or the lowest concept consistent with every example). ``exact`` is ignored (finite
-        classes are checked exactly). ValueError (one line) saying what is wrong.
+        given index, or the lowest concept consistent with every example). With ``errors=k`` the labels may
+        disagree with the target k times ([FHMM23]'s k-realizable sequences, :mod:`solvers.games`); without
+        a target the concept returned is the lowest of those with the fewest disagreements. ``exact`` is
+        ignored (finite classes are checked exactly). ValueError (one line) saying what is wrong.
 
         Examples
         --------
@@ -387,7 +419,18 @@ class ConceptClass:
         Traceback (most recent call last):
         ...
         ValueError: no concept of the class labels examples 1..2
+        >>> C.check_target([((0,), 1), ((1,), 0)], errors=1)
+        0
+        >>> C.check_target([((0,), 1), ((1,), 0)], 1, errors=1)
+        Traceback (most recent call last):
+        ...
+        ValueError: target concept 1 labels example 2 (x = (1,)) 1, not 0: its 2nd disagreement, more than the 1 label error allowed
         """
+        if isinstance(errors, bool) or not isinstance(errors, (int, np.integer)) or errors < 0:
+            raise ValueError(f"errors={errors!r}: give a whole number >= 0 (the labels that may disagree with the target)")
+        errors = int(errors)
+        if errors:
+            return self._check_target_errors(examples, target, errors)
         if target is None:
             V = self.full
             for t, (x, y) in enumerate(examples, 1):
@@ -403,6 +446,32 @@ class ConceptClass:
             label = int(row[self.index_of(x)])
             if label != y:
                 raise ValueError(f"target concept {c} labels example {t} (x = {point_text(x)}) {label}, not {y}")
+        return c
+
+    def _check_target_errors(self, examples, target, errors: int) -> int:
+        from ..games import start, step
+
+        if target is None:
+            s = start(self.full, errors)
+            for t, (x, y) in enumerate(examples, 1):
+                s = step(s, self.columns[self.index_of(x)], y)
+                if s is None:
+                    span = "example 1" if t == 1 else f"examples 1..{t}"
+                    raise ValueError(f"no concept of the class is within {errors} label error"
+                                     f"{'s' if errors != 1 else ''} of {span}")
+            best = next(A for A in reversed(s) if A)  # the concepts with the fewest disagreements
+            return (best & -best).bit_length() - 1
+        c = concept_index(target, self.n_concepts)
+        row = self._matrix[c]
+        wrong = 0
+        for t, (x, y) in enumerate(examples, 1):
+            label = int(row[self.index_of(x)])
+            if label != y:
+                wrong += 1
+                if wrong > errors:
+                    raise ValueError(f"target concept {c} labels example {t} (x = {point_text(x)}) {label}, not {y}: "
+                                     f"its {_ordinal(wrong)} disagreement, more than the {errors} label error"
+                                     f"{'s' if errors != 1 else ''} allowed")
         return c
 
     def to_spec(self) -> dict:

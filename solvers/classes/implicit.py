@@ -248,10 +248,14 @@ class ImplicitFamily:
         """The concept indices in bitset ``V``, increasing."""
         return self.members(V).tolist()
 
-    def check_target(self, examples, target=None, *, exact: bool = False) -> int:
+    def check_target(self, examples, target=None, *, exact: bool = False, errors: int = 0) -> int:
         """The target of an implicit class: required, a concept index, and it labels every example
         (evaluated from the concept's literals, independently of the search's caches); ValueError (one
-        line) otherwise. ``exact`` is ignored (labels are exact)."""
+        line) otherwise. ``exact`` is ignored (labels are exact); label errors (``errors`` > 0) are not
+        supported on a class whose points are not listed."""
+        if errors:
+            raise ValueError(f"label errors (errors={errors}) need a finite class listed point by point, "
+                             f"and {self} is too large to list; lower n (or give errors=0)")
         if target is None:
             raise ValueError(f'malformed witness: a witness on {self} needs "target": a concept index '
                              f"(0..{self.n_concepts - 1}, in the family's row order)")

@@ -214,10 +214,13 @@ class MarginHalfspaces:
         """A direction has no wording: None."""
         return None
 
-    def check_target(self, examples, target, *, exact: bool = False) -> tuple:
+    def check_target(self, examples, target, *, exact: bool = False, errors: int = 0) -> tuple:
         """Check (on examples whose points are in the class's own form, see :meth:`point`) that the direction ``target = {"w": [...]}`` has |w| = 1 and labels every example with
         margin gamma, every |x| <= R; return w (a tuple). ValueError (one line) saying what is wrong.
         With ``exact`` the radius and margin are checked in rational arithmetic (see the module docstring)."""
+        if errors:
+            raise ValueError(f"label errors (errors={errors}) are not supported on {MARGIN_FAMILY}, whose "
+                             "examples must have the margin gamma; give errors=0")
         if target is None:
             raise ValueError(f'malformed witness: a {MARGIN_FAMILY} witness needs "target": {{"w": [...]}} (a unit vector)')
         if not isinstance(target, dict) or "w" not in target:

@@ -94,9 +94,10 @@ class ConceptClassProtocol(Protocol):
         The label concept ``c`` (an index; a direction w for margin halfspaces) gives ``x``.
     consistent(examples, V=None)
         The version space after the labelled examples (from V, default ``full``).
-    check_target(examples, target=None, *, exact=False)
+    check_target(examples, target=None, *, exact=False, errors=0)
         Check that the labels are realizable (by ``target`` when given) and return the target;
-        ValueError (one line) naming the first example that breaks it.
+        ValueError (one line) naming the first example that breaks it. With ``errors=k`` the target may
+        disagree with k labels (finite classes; the others refuse k > 0 in one line).
     concept_text(c)
         Concept ``c`` in words, or None.
     to_spec() / from_spec(spec)
@@ -126,7 +127,7 @@ class ConceptClassProtocol(Protocol):
 
     def consistent(self, examples: Iterable, V=None): ...
 
-    def check_target(self, examples, target=None, *, exact: bool = False): ...
+    def check_target(self, examples, target=None, *, exact: bool = False, errors: int = 0): ...
 
     def concept_text(self, c) -> Optional[str]: ...
 

@@ -161,9 +161,9 @@ class SklearnPerceptron(OnlineLearner):
                      "scikit-learn's updates, made iff y <w, x> <= 0, hence its mistakes)",
                      self.bound_source)
 
-    def bound_on(self, cls) -> Bound:
+    def bound_on(self, cls, errors: int = 0) -> Bound:
         """R^2/gamma^2 on margin halfspaces (the Perceptron's theorem); no bound on other classes."""
-        return margin_bound_on(self, cls)
+        return margin_bound_on(self, cls, errors)
 
     def __repr__(self) -> str:
         return f"SklearnPerceptron(d={self.d})"

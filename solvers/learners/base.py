@@ -18,11 +18,24 @@ The protocol is river's, with the two things the adversary needs added (DESIGN.m
 
 Declarations, on the learner class (defaults on :class:`OnlineLearner`), let the adversary
 (``adversary/``) treat every learner alike, without knowing its name; each is checked against the
-learner's own behaviour by ``tests/solvers/test_conformance.py``:
+learner's own behaviour by ``tests/solvers/learners/test_conformance.py``:
 
 * ``randomized`` (default False) -- True when the predictions are random draws (the learner's own
-  generator is part of its state): its bound bounds an *expectation* against a sequence fixed in
-  advance, and the exact adversary does not apply;
+  generator is part of its state): its bound bounds the *expected* mistakes, and the adversary is
+  charged ``probability``'s expectation, not one run's coin flips;
+* ``probability(x) -> Fraction`` -- the exact probability that ``predict_one(x)`` is 1 in the current
+  state, over this round's draw (the default: the prediction itself, 0 or 1). The learners here draw
+  from a distribution that depends on the examples so far and never on their own coins, so an adversary
+  that knows the learner gains nothing by watching its predictions: its best is a fixed sequence, whose
+  expected mistakes are sum_t P(prediction_t != y_t), computed exactly from these probabilities;
+* ``distribution_key()`` -- a hashable key of everything that decides ``probability`` from now on
+  (default: ``state_key()``): two learners of the same type and parameters with equal keys have equal
+  probabilities on every point, and still do after the same examples. It leaves out the generator (a
+  randomized learner's ``state_key`` has it), so the exact adversary's positions repeat;
+* ``max_errors`` (attribute or property, default None) -- the most label errors the learner accepts:
+  None when ``learn_one`` takes any labels, k when it refuses (ValueError) a label sequence that no
+  concept of its class matches within k errors (0: a version-space learner, which keeps only the
+  concepts consistent with every label; SOA and RandSOA built with ``errors=k``: k);
 * ``conservative`` (attribute or property, default False) -- True when a correct prediction never
   changes the state ([OnlineAlgs]'s conservative algorithms): then only mistakes move the game on;
 * ``symmetric_variables`` (default False) -- True when the points are length-n vectors, ``state_key()``
@@ -32,11 +45,16 @@ learner's own behaviour by ``tests/solvers/test_conformance.py``:
 * ``predict_many(P)`` -- the predictions on many points at once (a numpy 0/1 array), equal to
   ``predict_one`` point by point; the default loops over ``predict_one``, the linear-threshold learners
   override it with one exact integer matrix product (``batch_predictions = True``);
-* ``bound_on(cls) -> Bound`` -- the proven bound on the class ``cls`` (its facts, read through
-  :func:`class_facts`), or ``Bound(math.inf, "no bound proven for ...: reason", source)``;
-* ``remaining_bound(V) -> int | None`` -- a bound on the mistakes still to come from the current state
-  when the version space (a bitset over the concepts of the learner's class) is V, or None when none
-  is known: Halving floor(log2 |V|), CON |V| - 1, SOA Opt(V), weighted majority from its weights;
+* ``bound_on(cls, errors=0) -> Bound`` -- the proven bound on the class ``cls`` (its facts, read through
+  :func:`class_facts`) when the labels may disagree with the best concept ``errors`` times (k label
+  errors, :mod:`solvers.games`), or ``Bound(math.inf, "no bound proven for ...: reason", source)``; for
+  a randomized learner a bound on the expected mistakes;
+* ``remaining_bound(V) -> number | None`` -- a bound on the (expected) mistakes still to come from the
+  current state when the version space (a bitset over the concepts of the learner's class) is V, or,
+  with label errors, the state is ``V = (A_0, ..., A_k)`` of :mod:`solvers.games` (A_j: the concepts
+  that may still disagree with j more labels); None when none is known: Halving floor(log2 |V|), CON
+  |V| - 1, SOA Opt(V) (D_k), weighted majority from its weights, randomized halving H_|V| - 1, RandSOA
+  RL(V) (R_k);
 * ``bound_formula``, ``bound_source``, ``bound_params`` -- the proven bound as the listings show it,
   the notes it comes from, and the keyword arguments ``mistake_bound`` takes; with ``summary``,
   ``needs_class``, ``dim_param`` and ``extra`` they are the learner's row in the registry
@@ -76,6 +94,7 @@ __all__ = [
     "OnlineLearner",
     "VersionSpaceLearner",
     "class_facts",
+    "errors_text",
     "check_label",
     "binary_vector",
     "real_vector",
@@ -98,10 +117,11 @@ class Bound:
 
     Parameters
     ----------
-    value : int, float or math.inf
+    value : int, Fraction, float or math.inf
         The number the formula gives for the parameters passed to ``mistake_bound`` (an int when
-        the value is a whole number). Mistakes are whole numbers, so a run respects the bound iff
-        ``mistakes <= value`` (equivalently ``mistakes <= floor(value)``).
+        the value is a whole number; a Fraction when it is an exact expectation, e.g. H_|C| - 1).
+        Mistakes are whole numbers, so a run respects the bound iff ``mistakes <= value``
+        (equivalently ``mistakes <= floor(value)``); expected mistakes are compared as they are.
     formula : str
         The formula, in the seed's letters, with anything derived here (rather than quoted) said so.
     source : str
@@ -141,8 +161,19 @@ class Bound:
         return mistakes <= self.value
 
     def to_json(self) -> dict:
-        """``{"value", "formula", "source"}``, with an infinite value written as None (JSON has no inf)."""
-        return {"value": self.value if self.finite else None, "formula": self.formula, "source": self.source}
+        """``{"value", "formula", "source"}``, with an infinite value written as None (JSON has no inf);
+        an exact fraction as a float ``value`` and the string ``"fraction": "p/q"`` beside it.
+
+        >>> Bound(Fraction(5, 6), "H_3 - 1", cite("Rivest94")).to_json()["fraction"]
+        '5/6'
+        """
+        v = self.value
+        if isinstance(v, Fraction):
+            if v.denominator != 1:
+                return {"value": float(v), "fraction": f"{v.numerator}/{v.denominator}", "formula": self.formula,
+                        "source": self.source}
+            v = int(v)
+        return {"value": v if self.finite else None, "formula": self.formula, "source": self.source}
 
 
 @runtime_checkable
@@ -177,6 +208,8 @@ class OnlineLearner:
     # ------------------------------------------------------------------ declarations (module docstring)
     #: The predictions are random draws; the bound bounds an expectation.
     randomized: bool = False
+    #: The most label errors ``learn_one`` accepts (None: any labels); see the module docstring.
+    max_errors: int | None = None
     #: A correct prediction never changes the state [OnlineAlgs].
     conservative: bool = False
     #: ``state_key()`` is one entry per variable and the rule treats the variables alike.
@@ -215,36 +248,48 @@ class OnlineLearner:
     def get_params(self) -> dict:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def probability(self, x) -> Fraction:
+        """P(``predict_one(x)`` = 1) in this state, exactly; a deterministic learner's is its prediction."""
+        return Fraction(int(self.predict_one(x)))
+
+    def distribution_key(self):
+        """What decides ``probability`` from now on (module docstring); by default ``state_key()``."""
+        return self.state_key()
+
     def predict_many(self, P) -> np.ndarray:
         """The predictions on the points ``P`` (a sequence of points, or a 2-d array of them, one per row),
         as a numpy int8 array; the default asks ``predict_one`` point by point."""
         return np.fromiter((self.predict_one(x) for x in P), dtype=np.int8, count=len(P))
 
-    def bound_on(self, cls) -> Bound:
-        """The proven bound on the class ``cls`` (read through :func:`class_facts`); this default proves none.
+    def bound_on(self, cls, errors: int = 0) -> Bound:
+        """The proven bound on the class ``cls`` (read through :func:`class_facts`) with ``errors`` label
+        errors; this default proves none.
 
-        Learners override it for the classes their theorems cover and fall back on this method."""
+        Learners override it for the classes (and the label errors) their theorems cover and fall back on
+        this method."""
         facts = class_facts(cls)
-        if self.randomized:
-            return self.no_bound(cls, f"its bound ({self.bound_formula}) bounds the expected mistakes against "
-                                      "a sequence fixed in advance, not the mistakes of one run against an "
-                                      "adaptive adversary")
+        if errors:
+            return self.no_bound(cls, f"its bound ({self.bound_formula}) is proven for labels that some concept "
+                                      "of the class gives", errors)
         if "margin" in facts:
             return self.no_bound(cls, "the lecture notes bound only the Perceptron on margin halfspaces")
         return self.no_bound(cls, f"its bound ({self.bound_formula}) is proven for other classes")
 
-    def no_bound(self, cls, reason: str) -> Bound:
-        """``Bound(math.inf, "no bound proven for <name> on <class>: <reason>", bound_source)``."""
-        return Bound(math.inf, f"no bound proven for {self.name} on {cls}: {reason}", self.bound_source)
+    def no_bound(self, cls, reason: str, errors: int = 0) -> Bound:
+        """``Bound(math.inf, "no bound proven for <name> on <class>[ with k label errors]: <reason>",
+        bound_source)``."""
+        with_errors = f" with {errors_text(errors)}" if errors else ""
+        return Bound(math.inf, f"no bound proven for {self.name} on {cls}{with_errors}: {reason}", self.bound_source)
 
     @classmethod
     def params_from_class(cls_, cls) -> dict:
         """Constructor parameters (besides the dimension) that the class ``cls`` determines; none by default."""
         return {}
 
-    def remaining_bound(self, V: int):
-        """An upper bound on the mistakes still to come from this state when the version space is V (a
-        bitset over the concepts of the learner's class), or None when none is known (the default)."""
+    def remaining_bound(self, V):
+        """An upper bound on the (expected) mistakes still to come from this state when the version space
+        is V (a bitset over the concepts of the learner's class; with label errors the tuple of levels of
+        :mod:`solvers.games`), or None when none is known (the default)."""
         return None
 
     def __deepcopy__(self, memo):
@@ -272,6 +317,7 @@ class VersionSpaceLearner(OnlineLearner):
     """
 
     needs_class = True
+    max_errors = 0  # a label no concept of C gives empties V: refused
 
     def __init__(self, C):
         from ..classes.finite import ConceptClass
@@ -304,10 +350,11 @@ class VersionSpaceLearner(OnlineLearner):
     def get_params(self) -> dict:
         return {}
 
-    def bound_on(self, cls) -> Bound:
-        """The bound on the learner's own class (``mistake_bound()``); none for one run of a randomized learner."""
-        if self.randomized:
-            return super().bound_on(cls)
+    def bound_on(self, cls, errors: int = 0) -> Bound:
+        """The bound on the learner's own class (``mistake_bound()``; for a randomized one, on the
+        expected mistakes); none with label errors, which these learners refuse."""
+        if errors:
+            return super().bound_on(cls, errors)
         return self.mistake_bound()
 
     def __repr__(self) -> str:
@@ -331,6 +378,11 @@ def class_facts(cls) -> dict:
 
 
 # ---------------------------------------------------------------------------------------- helpers
+def errors_text(k: int) -> str:
+    """``1 label error``, ``2 label errors``."""
+    return f"{k} label error{'s' if k != 1 else ''}"
+
+
 def check_label(y) -> int:
     """``y`` as the int 0 or 1; anything else (2, -1, 0.5, "1", True, None) raises ``ValueError``.
 

@@ -98,11 +98,11 @@ class ConjunctionElimination(OnlineLearner):
         """n mistakes for any monotone conjunction target ([Mehta])."""
         return Bound(self.n, "n (the number of variables, d in the notes)", self.bound_source)
 
-    def bound_on(self, cls) -> Bound:
-        """n on a class of monotone conjunctions ([Mehta])."""
-        if "monotone_and" in class_facts(cls):
+    def bound_on(self, cls, errors: int = 0) -> Bound:
+        """n on a class of monotone conjunctions ([Mehta]) without label errors."""
+        if "monotone_and" in class_facts(cls) and not errors:
             return self.mistake_bound()
-        return super().bound_on(cls)
+        return super().bound_on(cls, errors)
 
 
 class ELIM(OnlineLearner):
@@ -180,8 +180,9 @@ class ELIM(OnlineLearner):
         """n + 1 mistakes for any OR of literals ([OnlineAlgs])."""
         return Bound(self.n + 1, self.bound_formula, self.bound_source)
 
-    def bound_on(self, cls) -> Bound:
-        """n + 1 on a class of ORs of literals ([OnlineAlgs]); monotone ones are ORs of literals too."""
-        if "or_of_literals" in class_facts(cls):
+    def bound_on(self, cls, errors: int = 0) -> Bound:
+        """n + 1 on a class of ORs of literals ([OnlineAlgs]) without label errors; monotone ones are ORs
+        of literals too."""
+        if "or_of_literals" in class_facts(cls) and not errors:
             return self.mistake_bound()
-        return super().bound_on(cls)
+        return super().bound_on(cls, errors)

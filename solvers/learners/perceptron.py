@@ -37,10 +37,14 @@ def _positive(value, name: str, who: str) -> Fraction:
     return q
 
 
-def margin_bound_on(learner, cls) -> Bound:
+def margin_bound_on(learner, cls, errors: int = 0) -> Bound:
     """``learner.mistake_bound(R=R, gamma=gamma)`` on margin halfspaces (their facts say R and gamma),
-    for the Perceptron and the learners whose bound is its bound; no bound on any other class."""
+    for the Perceptron and the learners whose bound is its bound; no bound on any other class, nor with
+    label errors (the hinge bounds need the deviations TD or D2, which a count of errors does not give)."""
     facts = class_facts(cls)
+    if errors:
+        return learner.no_bound(cls, "its bounds with mislabelled examples need the total hinge deviation "
+                                     "(TD or D2), which a number of label errors does not bound", errors)
     if "margin" in facts:
         R, gamma = facts["margin"]
         return learner.mistake_bound(R=R, gamma=gamma)
@@ -168,9 +172,9 @@ class Perceptron(OnlineLearner):
     def get_params(self) -> dict:
         return {"d": self.d, "margin": json_number(self.margin)}
 
-    def bound_on(self, cls) -> Bound:
+    def bound_on(self, cls, errors: int = 0) -> Bound:
         """R'^2/gamma^2 on margin halfspaces ([Mehta]'s Theorem 2); no bound on other classes."""
-        return margin_bound_on(self, cls)
+        return margin_bound_on(self, cls, errors)
 
     def mistake_bound(self, R=None, gamma=None, TD=None, D2=None) -> Bound:
         """R'^2/gamma^2 ([Mehta]), R'^2/gamma^2 + (2/gamma) TD ([OnlineAlgs]) or (R' + D2)^2/gamma^2 ([Roth]); see the class."""

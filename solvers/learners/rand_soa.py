@@ -130,6 +130,28 @@ class RandSOA(OnlineLearner):
         """The state the probabilities depend on: every concept's budget (the version space for k = 0)."""
         return self.levels
 
+    #: Label errors accepted: the ``errors`` it was built with.
+    max_errors = property(lambda self: self.errors)
+
+    def remaining_bound(self, V) -> Fraction:
+        """R(s) of its state s: the expected mistakes from s on are at most R(s) against any adversary (the
+        induction of the module docstring, from s on). ``V`` is the game's state (the version space, or the
+        levels with label errors); the learner's own levels are s (they are V when the game's errors are
+        the learner's)."""
+        return self.solver.value(self.levels, None)
+
+    def bound_on(self, cls, errors: int = 0) -> Bound:
+        """E[mistakes] <= RL(C) on its own class, R_e(C) when built with ``errors=e``; with k <= e label
+        errors R_e(C) still bounds it; with k > e there is none (it refuses such labels)."""
+        if errors > self.errors:
+            return self.no_bound(cls, f"it is built for {self.errors} label error{'s' if self.errors != 1 else ''} "
+                                      f"and refuses more; build it with errors={errors}", errors)
+        b = self.mistake_bound()
+        if errors < self.errors:
+            b = Bound(b.value, f"{b.formula}; the labels, within {errors} error{'s' if errors != 1 else ''} of a "
+                               f"concept, are within {self.errors} too", b.source)
+        return b
+
     def get_params(self) -> dict:
         return {"errors": self.errors, "seed": self.seed}
 

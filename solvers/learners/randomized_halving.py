@@ -12,14 +12,17 @@ References
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
 from .base import Bound, VersionSpaceLearner, as_int, cite, rng_key
 
-__all__ = ["RandomizedHalving", "harmonic"]
+__all__ = ["RandomizedHalving", "harmonic", "harmonic_fraction", "EXACT_HARMONIC"]
 
 _EULER_GAMMA = 0.5772156649015329
+#: H_r is kept as an exact Fraction up to this r (its denominator, lcm(1..r), has about r / 2.3 digits).
+EXACT_HARMONIC = 2000
 
 
 def harmonic(r: int) -> float:
@@ -27,6 +30,35 @@ def harmonic(r: int) -> float:
     if r <= 1_000_000:
         return math.fsum(1.0 / i for i in range(1, r + 1))
     return math.log(r) + _EULER_GAMMA + 1.0 / (2 * r)
+
+
+_H = [Fraction(0)]  # _H[r] = H_r, extended on demand
+
+
+def _harmonic_exact(r: int) -> Fraction:
+    while len(_H) <= r:
+        _H.append(_H[-1] + Fraction(1, len(_H)))
+    return _H[r]
+
+
+def harmonic_fraction(r: int) -> Fraction:
+    """H_r exactly (r <= :data:`EXACT_HARMONIC`).
+
+    >>> harmonic_fraction(4)
+    Fraction(25, 12)
+    """
+    if r > EXACT_HARMONIC:
+        raise ValueError(f"H_{r} is kept exact only up to r = {EXACT_HARMONIC}; use harmonic(r)")
+    return _harmonic_exact(r)
+
+
+def expected_bound(r: int):
+    """H_r - 1: an exact Fraction (an int when whole) up to :data:`EXACT_HARMONIC`, a float beyond."""
+    if r <= 1:
+        return 0
+    if r <= EXACT_HARMONIC:
+        return harmonic_fraction(r) - 1
+    return harmonic(r) - 1.0
 
 
 class RandomizedHalving(VersionSpaceLearner):
@@ -57,8 +89,11 @@ class RandomizedHalving(VersionSpaceLearner):
     >>> L.learn_one((0,), 1)          # only concept [1, 1] is left, so h is it
     >>> L.predict_one((1,))
     1
-    >>> round(L.mistake_bound().value, 4)    # H_3 - 1 = 1/2 + 1/3
-    0.8333
+    >>> L.mistake_bound().value              # H_3 - 1 = 1/2 + 1/3, exactly
+    Fraction(5, 6)
+    >>> L = RandomizedHalving(C)
+    >>> L.probability((0,)), L.probability((1,))   # P(predict 1) = |V_x^1| / |V|
+    (Fraction(1, 3), Fraction(2, 3))
     """
 
     name = "randomized-halving"
@@ -87,6 +122,14 @@ class RandomizedHalving(VersionSpaceLearner):
     def predict_one(self, x) -> int:
         return (self.C.columns[self._column(x)] >> self.h) & 1
 
+    def probability(self, x) -> Fraction:
+        """P(predict 1) = |V_x^1| / |V|: h is uniform on V."""
+        return Fraction((self.V & self.C.columns[self._column(x)]).bit_count(), self.V.bit_count())
+
+    def distribution_key(self):
+        """V: the draw is uniform on it."""
+        return self.V
+
     def state_key(self):
         """(V, h, the generator's state): what the next predictions and draws depend on."""
         return (self.V, self.h, rng_key(self.rng))
@@ -95,8 +138,13 @@ class RandomizedHalving(VersionSpaceLearner):
         return {"seed": self.seed}
 
     def mistake_bound(self) -> Bound:
-        """E[mistakes] <= H_|C| - 1 against an oblivious adversary ([Rivest94])."""
-        r = len(self.C)
-        value = 0 if r == 1 else harmonic(r) - 1.0
-        return Bound(value, "E[mistakes] <= H_|C| - 1 = 1/2 + ... + 1/|C| <= ln |C| (an expectation, for a "
-                     "sequence fixed in advance)", self.bound_source)
+        """E[mistakes] <= H_|C| - 1 against an oblivious adversary ([Rivest94]); exact (a Fraction) up to
+        |C| = :data:`EXACT_HARMONIC`. The draw's distribution depends only on the examples, so an
+        adversary that knows it (but not the coin) gains nothing by adapting: the bound holds for it too."""
+        return Bound(expected_bound(len(self.C)), "E[mistakes] <= H_|C| - 1 = 1/2 + ... + 1/|C| <= ln |C| (an "
+                     "expectation, for a sequence fixed in advance)", self.bound_source)
+
+    def remaining_bound(self, V: int):
+        """H_|V| - 1 expected mistakes from version space V on ([Rivest94]'s recurrence M_r = M_(r-1) + 1/r,
+        from this state on: a label that leaves s of the r concepts costs (r - s)/r <= 1/(s+1) + ... + 1/r)."""
+        return expected_bound(V.bit_count())

@@ -69,6 +69,9 @@ class SOA(VersionSpaceLearner):
     bound_source = cite("Rivest94", "section 2.3.3 Optimal algorithm")
     summary = "the optimal algorithm: predict 1 iff Opt(V_x^1) >= Opt(V_x^0) (D_k with errors=k)"
 
+    #: Label errors accepted: the ``errors`` it was built with (more would leave no concept in its state).
+    max_errors = property(lambda self: self.errors)
+
     def __init__(self, C: ConceptClass, *, solver: Solver | None = None, errors=0):
         if not isinstance(C, ConceptClass):
             raise TypeError("SOA needs a ConceptClass")
@@ -170,6 +173,19 @@ class SOA(VersionSpaceLearner):
         value = T.value() if T is not None else self.solver.value(self.C.full)
         return Bound(int(value), "Opt(C)", self.bound_source)
 
+    def bound_on(self, cls, errors: int = 0) -> Bound:
+        """The bound on its own class: Opt(C), or D_e(C) when built with ``errors=e``. With k <= e label
+        errors D_e(C) still bounds it (a sequence within k errors of a concept is within e); with k > e
+        there is none (it refuses a label that no concept matches within e errors)."""
+        if errors > self.errors:
+            return self.no_bound(cls, f"it is built for {self.errors} label error{'s' if self.errors != 1 else ''} "
+                                      f"and refuses more; build it with errors={errors}", errors)
+        b = self.mistake_bound()
+        if errors < self.errors:
+            b = Bound(b.value, f"{b.formula}; the labels, within {errors} error{'s' if errors != 1 else ''} of a "
+                               f"concept, are within {self.errors} too", b.source)
+        return b
+
     def state_key(self):
         return self.levels if self.errors else self.V
 
@@ -178,7 +194,9 @@ class SOA(VersionSpaceLearner):
 
     def remaining_bound(self, V) -> int:
         """Opt(V): SOA makes at most Opt(V) more mistakes from version space V ([Rivest94]); with errors,
-        D_k of the state ``V`` (a tuple of levels, :mod:`solvers.games`)."""
+        D_k of its state (the tuple of levels V when the game's errors are its own, :mod:`solvers.games`;
+        in a game with fewer errors, its own levels)."""
         if self.errors:
-            return self.solver.value(tuple(V), None)
-        return self.solver.value(V)
+            levels = tuple(V) if isinstance(V, tuple) and len(V) == self.errors + 1 else self.levels
+            return self.solver.value(levels, None)
+        return self.solver.value(V if isinstance(V, int) else V[0])

@@ -82,6 +82,18 @@ class _Experts(OnlineLearner):
         """beta^(e_i) for each expert, exact."""
         return tuple(self.beta ** k for k in self.e)
 
+    def scaled_weights(self) -> tuple[int, ...]:
+        """The weights times a common factor, as ints: with beta = a/b and E = max e_i, a^(e_i) b^(E - e_i)
+        (exact, and integer sums are much faster than Fraction sums). Cached per state."""
+        cache = self.__dict__.get("_scaled")
+        if cache is not None and cache[0] is self.e:
+            return cache[1]
+        a, b = self.beta.numerator, self.beta.denominator
+        E = max(self.e)
+        w = tuple(a ** k * b ** (E - k) for k in self.e)
+        self._scaled = (self.e, w)
+        return w
+
     def _charge(self, x, y) -> None:
         """Every expert that got (x, y) wrong loses a factor beta."""
         y = check_label(y)
@@ -91,11 +103,25 @@ class _Experts(OnlineLearner):
     def get_params(self) -> dict:
         return {"beta": json_number(self.beta)}
 
-    def bound_on(self, cls) -> Bound:
-        """The bound for labels from one of the experts (m = 0); none for one run of a randomized learner."""
-        if self.randomized:
-            return super().bound_on(cls)
-        return self.mistake_bound()
+    def bound_on(self, cls, errors: int = 0) -> Bound:
+        """The bound with m = ``errors``: with k label errors the best expert (a concept of the class, the
+        rows being the experts) makes at most k mistakes; m = 0 when the labels come from one of them. For
+        the randomized learner a bound on the expected mistakes, which the exact adversary measures."""
+        return self.mistake_bound(m=errors)
+
+    def _budgets(self, V) -> list[tuple[int, int]]:
+        """(expert, budget) for every expert still possible as the best one: V a bitset of experts (budget
+        0), or the levels (A_0, ..., A_k) of :mod:`solvers.games` (budget: the last level holding it)."""
+        if isinstance(V, int):
+            return [(c, 0) for c in _bits(V)]
+        levels = tuple(V)
+        out = []
+        for c in _bits(levels[0]):
+            b = 0
+            while b + 1 < len(levels) and levels[b + 1] >> c & 1:
+                b += 1
+            out.append((c, b))
+        return out
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(<{self.N} experts>, beta={json_number(self.beta)!r})"
@@ -146,14 +172,9 @@ class WeightedMajority(_Experts):
 
     def predict_one(self, x) -> int:
         col = self._matrix[:, self._index(x)]
-        ones = zeros = Fraction(0)
-        b = self.beta
-        for k, v in zip(self.e, col):
-            if v:
-                ones += b ** k
-            else:
-                zeros += b ** k
-        return int(ones >= zeros)
+        w = self.scaled_weights()  # the weights times one positive factor: the comparison is the same
+        ones = sum(wi for wi, v in zip(w, col) if v)
+        return int(2 * ones >= sum(w))
 
     def learn_one(self, x, y) -> None:
         self._charge(x, y)
@@ -172,18 +193,20 @@ class WeightedMajority(_Experts):
                    "Loss(online) <= min_c Loss(c) + sqrt(log |C| / T))")
         return Bound(number(value), formula, self.bound_source)
 
-    def remaining_bound(self, V: int) -> int:
-        """The mistakes still possible when the target is an expert of V (a bitset over the experts).
+    def remaining_bound(self, V) -> int:
+        """The mistakes still possible when the target is an expert of V (a bitset over the experts), or
+        with label errors an expert of the levels V = (A_0, ..., A_k) with its remaining budget b_c.
 
         A mistake leaves at most the fraction (1 + beta)/2 of the total weight W, and the target, an
-        expert of V that never errs again, keeps its weight beta^e_c; so at most
-        max{m : W ((1 + beta)/2)^m >= beta^e_c} more mistakes, the largest over the targets c in V
-        (Littlestone-Warmuth's argument from this state on). Exact rational arithmetic: never off by one.
+        expert of V that errs at most b_c more times (0 without label errors), keeps a weight of at least
+        beta^(e_c + b_c); so at most max{m : W ((1 + beta)/2)^m >= beta^(e_c + b_c)} more mistakes, the
+        largest over the targets c in V (Littlestone-Warmuth's argument from this state on). Exact
+        rational arithmetic: never off by one.
         """
         beta, e = self.beta, self.e
         q = (1 + beta) / 2
         W = sum(beta ** k for k in e)
-        worst = max(e[c] for c in _bits(V))  # the lightest target still consistent
+        worst = max(e[c] + b for c, b in self._budgets(V))  # the lightest target still possible
         floor_weight = beta ** worst
         m, x = 0, W * q
         while x >= floor_weight:
@@ -213,7 +236,10 @@ class RandomizedWeightedMajority(_Experts):
     Bound (``mistake_bound(m=...)``), an expectation for labels fixed in advance:
     E[M] <= (ln N + m ln(1/beta)) / (1 - beta). Proof: if a fraction F_t of the weight is wrong in round
     t, the learner errs with probability F_t and W shrinks by the factor 1 - (1 - beta) F_t <=
-    exp(-(1 - beta) F_t); and beta^m <= W_final <= N exp(-(1 - beta) E[M]).
+    exp(-(1 - beta) F_t); and beta^m <= W_final <= N exp(-(1 - beta) E[M]). The weights, hence the
+    draw's distribution, depend on the labels only, never on the draws, so an adversary that knows the
+    weights but not the draw gains nothing by adapting: the bound holds against it too (the exact
+    adversary measures E[M] exactly from ``probability``).
 
     Source: [OnlineAlgs] (the best-expert setting and the regret form only); [15-859B] names
     RWM; the algorithm and the bound are Littlestone and Warmuth's (1994), not in the seeds.
@@ -264,6 +290,30 @@ class RandomizedWeightedMajority(_Experts):
 
     def predict_one(self, x) -> int:
         return int(self._matrix[self.h, self._index(x)])
+
+    def probability(self, x) -> Fraction:
+        """P(predict 1) = W_1 / W, the weight of the experts saying 1 over the total, exactly."""
+        col = self._matrix[:, self._index(x)]
+        w = self.scaled_weights()  # the weights times one positive factor: the ratio is the same
+        return Fraction(sum(wi for wi, v in zip(w, col) if v), sum(w))
+
+    def distribution_key(self):
+        """The mistake counts less the smallest: the weights up to a common factor, which the draw ignores."""
+        low = min(self.e)
+        return tuple(k - low for k in self.e)
+
+    def remaining_bound(self, V) -> Fraction:
+        """The expected mistakes still possible when the best expert is one of V (a bitset of experts, or the
+        levels of :mod:`solvers.games` with label errors): max over its experts c of
+        (ln W + (e_c + b_c) ln(1/beta)) / (1 - beta), W = sum_i beta^e_i (the class docstring's proof from
+        this state on, the target keeping weight >= beta^(e_c + b_c)). Computed in floats and returned as a
+        Fraction rounded up by a margin of 1e-9 relative, far above the floats' error."""
+        low = min(self.e)
+        b = float(self.beta)
+        W = math.fsum(b ** (k - low) for k in self.e)  # >= 1: the heaviest expert has weight 1
+        worst = max(self.e[c] - low + bc for c, bc in self._budgets(V))
+        value = (math.log(W) + worst * math.log(1 / b)) / (1 - b)
+        return Fraction(value) * (1 + Fraction(1, 10**9)) + Fraction(1, 10**12)
 
     def learn_one(self, x, y) -> None:
         self._charge(x, y)

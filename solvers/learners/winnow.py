@@ -219,12 +219,13 @@ class Winnow(OnlineLearner):
             w *= self.alpha
         return t
 
-    def bound_on(self, cls) -> Bound:
-        """``mistake_bound(r=k)`` on a class of ORs of at most k variables; no bound on other classes."""
+    def bound_on(self, cls, errors: int = 0) -> Bound:
+        """``mistake_bound(r=k)`` on a class of ORs of at most k variables without label errors; no bound
+        on other classes (the notes prove none with label errors)."""
         facts = class_facts(cls)
-        if "monotone_or" in facts:
+        if "monotone_or" in facts and not errors:
             return self.mistake_bound(r=facts["monotone_or"])
-        return super().bound_on(cls)
+        return super().bound_on(cls, errors)
 
     def mistake_bound(self, r=None) -> Bound:
         """The bound for an OR of r variables, derived in the class docstring."""
@@ -283,12 +284,13 @@ class Winnow1(Winnow):
     def get_params(self) -> dict:
         return {"n": self.n}
 
-    def bound_on(self, cls) -> Bound:
-        """``mistake_bound(k=k)`` on a class of ORs of at most k variables; no bound on other classes."""
+    def bound_on(self, cls, errors: int = 0) -> Bound:
+        """``mistake_bound(k=k)`` on a class of ORs of at most k variables without label errors; no bound
+        on other classes."""
         facts = class_facts(cls)
-        if "monotone_or" in facts:
+        if "monotone_or" in facts and not errors:
             return self.mistake_bound(k=facts["monotone_or"])
-        return OnlineLearner.bound_on(self, cls)
+        return OnlineLearner.bound_on(self, cls, errors)
 
     def mistake_bound(self, k=None) -> Bound:
         """2 + 2k lg n for an OR of k variables ([Rivest94])."""
@@ -431,15 +433,15 @@ class WinnowKofR(Winnow):
         facts = class_facts(cls)
         return {"k": facts["k_of_r"][0]} if "k_of_r" in facts else {}
 
-    def bound_on(self, cls) -> Bound:
-        """``mistake_bound(r=r)`` on the class of k-of-r functions with this learner's k."""
+    def bound_on(self, cls, errors: int = 0) -> Bound:
+        """``mistake_bound(r=r)`` on the class of k-of-r functions with this learner's k, without label errors."""
         facts = class_facts(cls)
-        if "k_of_r" in facts:
+        if "k_of_r" in facts and not errors:
             k, r = facts["k_of_r"]
             if self.k != k:
                 return self.no_bound(cls, f"the learner's k = {self.k} is not the class's k = {k}; give k={k}")
             return self.mistake_bound(r=r)
-        return OnlineLearner.bound_on(self, cls)
+        return OnlineLearner.bound_on(self, cls, errors)
 
     def __init__(self, n, k):
         n = as_int(n, "n", self.name, low=1)

@@ -122,7 +122,7 @@ def test_cycle_witness_through_the_cli(tmp_path, capsys):
 def test_violates_when_the_stated_bound_is_too_small(monkeypatch):
     # A wrong bound (Halving on 8 thresholds "at most 2") is refuted by a verified witness.
     monkeypatch.setattr(attack_module, "bound_for",
-                        lambda learner, cls: Bound(2, "a wrong bound", cite("OnlineAlgs")))
+                        lambda learner, cls, errors=0: Bound(2, "a wrong bound", cite("OnlineAlgs")))
     r = ok(attack("halving", make("thresholds", N=7), strategy="exact"))
     assert r.verdict == "violates" and r.mistakes == 3
 
@@ -154,8 +154,10 @@ def test_bound_for_the_classes_the_seeds_cover():
     assert "k = 2 is not the class's k = 1" in bound("winnow-k-of-r", kr, {"k": 2}).formula
     H = load_class({"family": "margin-halfspaces", "params": {"d": 3, "gamma": 0.2}})
     assert bound_for(make_learner("perceptron", {"d": 3}), H).value == 25
-    for name, C in (("perceptron", md), ("winnow2", make("thresholds", N=3)), ("randomized-halving", md),
-                    ("balanced-winnow", md)):
+    from solvers.learners.randomized_halving import harmonic_fraction
+
+    assert bound("randomized-halving", md).value == harmonic_fraction(len(md)) - 1  # an expectation, exact
+    for name, C in (("perceptron", md), ("winnow2", make("thresholds", N=3)), ("balanced-winnow", md)):
         if name == "winnow2":
             continue  # winnow2 cannot play on thresholds' integer points
         b = bound(name, C)
@@ -204,7 +206,10 @@ def test_aliases_and_defaults():
     (lambda: attack("winnow2", make("monotone-disjunctions", n=3), learner_params={"n": 4}), "give n=3"),
     (lambda: attack("winnow", make("monotone-disjunctions", n=3), learner_params={"alpha": "1/2"}), "alpha"),
     (lambda: attack("halving", MARGIN), "needs a finite concept class"),
-    (lambda: attack("randomized-halving", make("thresholds", N=3), strategy="exact"), "deterministic"),
+    (lambda: attack("randomized-halving", make("thresholds", N=3), strategy="local"), "use --strategy exact"),
+    (lambda: attack("halving", make("thresholds", N=3), errors=-1), "errors=-1"),
+    (lambda: attack("halving", make("thresholds", N=3), errors=1), "attack it without --errors"),
+    (lambda: attack("perceptron", MARGIN, errors=1), "not supported on margin-halfspaces"),
     (lambda: attack("perceptron", MARGIN, strategy="exact"), "finite class"),
     (lambda: attack("halving", {"family": "thresholds", "params": {"N": 0}}), "N"),
     (lambda: attack("halving", make("thresholds", N=3), time_limit=-1), "time limit"),

@@ -407,3 +407,48 @@ def test_every_learner_replays_to_a_witness(name):
 def test_witness_text_nested_too_deep_is_a_failed_check():
     r = verify_witness('{"kind": "witness", "sequence": [{"x": ' + "[" * 5000 + "]" * 5000 + "}]}")
     assert not r.ok and "nested 5003 levels deep" in r.message and len(r.message) < 300
+
+
+# ------------------------------------------------------------------------------------------ label errors, expectations
+THRESHOLDS = {"family": "thresholds", "params": {"N": 3}}
+
+
+def test_witness_with_label_errors():
+    seq = [{"x": [2], "y": 1}, {"x": [1], "y": 1}, {"x": [2], "y": 0}]  # no threshold gives these labels
+    with pytest.raises(WitnessError, match="no concept of the class labels examples 1..3"):
+        make_witness("winnow2", {}, {"matrix": [[0, 0, 0], [0, 1, 1]]}, seq)
+    w = make_witness("soa", {"errors": 1}, THRESHOLDS, seq, errors=1)
+    assert w["errors"] == 1 and ok(verify_witness(w)).message.startswith("witness verified: soa makes")
+    assert "within 1 label error" in verify_witness(w).message
+    failed({**w, "errors": 0}, "labels example 3")
+    failed({**w, "errors": -1}, '"errors" must be a whole number >= 0')
+    failed({**w, "errors": True}, '"errors"')
+    failed({**w, "target": 3}, "its 2nd disagreement, more than the 1 label error allowed")
+    # the learner itself refuses more errors than it was built for
+    w2 = make_witness("wm", {}, THRESHOLDS, seq + [{"x": [3], "y": 0}, {"x": [1], "y": 0}], errors=2)
+    failed({**w2, "learner": {"name": "soa", "params": {"errors": 1}}}, "learner soa failed on example")
+    # a witness without "errors" is one with 0 (old witnesses stay valid)
+    plain = make_witness("halving", {}, THRESHOLDS, seq[:2])
+    assert "errors" not in plain and ok(verify_witness(plain))
+    # classes whose points are not listed refuse label errors
+    mw = make_witness("perceptron", {"d": 2}, MARGIN, [{"x": [0.6, 0.8], "y": 1}], target={"w": W_STAR})
+    failed({**mw, "errors": 1}, "not supported on margin-halfspaces")
+
+
+def test_witness_of_a_randomized_learner_carries_its_exact_expectation():
+    # Randomized halving on 4 thresholds, points 1, 2, 3 labelled 0: V shrinks 4 -> 3 -> 2 -> 1, and each
+    # round one concept of V says 1: 1/4 + 1/3 + 1/2 = H_4 - 1.
+    seq = [{"x": [1], "y": 0}, {"x": [2], "y": 0}, {"x": [3], "y": 0}]
+    w = make_witness("randomized-halving", {"seed": 3}, THRESHOLDS, seq)
+    assert w["expected_mistakes"] == "13/12"
+    r = ok(verify_witness(json.loads(json.dumps(w))))
+    assert r.expected == Fraction(13, 12) and "13/12 (1.083333) expected over its draws" in r.message
+    failed({**w, "expected_mistakes": "1"}, "claims 1 expected mistakes, replay gives 13/12")
+    failed({**w, "expected_mistakes": "x"}, '"expected_mistakes" must be an exact number')
+    failed({**w, "expected_mistakes": 0.5}, '"expected_mistakes" must be an exact number')
+    failed({**w, "expected_mistakes": "-1/2"}, "must be >= 0")
+    old = {k: v for k, v in w.items() if k != "expected_mistakes"}
+    assert ok(verify_witness(old)).mistakes == w["mistakes"]  # an old witness: the seeded count alone
+    h = make_witness("halving", {}, THRESHOLDS, seq)
+    assert "expected_mistakes" not in h
+    failed({**h, "expected_mistakes": "1"}, "predicts deterministically")

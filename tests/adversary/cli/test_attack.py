@@ -129,7 +129,19 @@ def test_attack_on_an_implicit_class_names_the_target(capsys):
     (["attack", "perceptron", "--class", "margin-halfspaces", "d=2", "gamma=-1"], "gamma must be > 0"),
     (["attack", "perceptron", "--class", "margin-halfspaces", "d=2", "gamma=0.5", "--strategy", "exact"], "finite class"),
     (["attack", "halving", "--class", "margin-halfspaces", "d=2", "gamma=0.5"], "needs a finite concept class"),
-    (["attack", "randomized-halving", "--class", "thresholds", "N=3", "--strategy", "exact"], "deterministic learner"),
+    (["attack", "randomized-halving", "--class", "thresholds", "N=3", "--strategy", "beam"], "use --strategy exact"),
+    (["attack", "rand-soa", "--class", "thresholds", "N=3", "--strategy", "tree"], "use --strategy exact"),
+    (["attack", "soa", "errors=1", "--class", "thresholds", "N=3", "--errors", "1", "--strategy", "mcts"],
+     "with label errors (--errors 1) use --strategy exact"),
+    (["attack", "halving", "--class", "thresholds", "N=3", "--errors", "-1"], "give the label errors K >= 0"),
+    (["attack", "halving", "--class", "thresholds", "N=3", "--errors", "one"], "is not a whole number"),
+    (["attack", "halving", "--class", "thresholds", "N=3", "--errors", "1"], "attack it without --errors"),
+    (["attack", "soa", "--class", "thresholds", "N=3", "--errors", "1"], "attack it without --errors"),
+    (["attack", "soa", "errors=1", "--class", "thresholds", "N=3", "--errors", "2"], "build it with errors=2"),
+    (["attack", "perceptron", "--class", "margin-halfspaces", "d=2", "gamma=0.5", "--errors", "1"],
+     "not supported on margin-halfspaces"),
+    (["attack", "winnow2", "--class", "monotone-disjunctions", "n=13", "k=1", "--errors", "1"],
+     "need a finite class listed point by point"),
     (["attack", "halving", "--class", "thresholds", "N=3", "--time-limit", "0"], "positive number of seconds"),
     (["attack", "halving", "--class", "thresholds", "N=3", "--witness", "w.txt"], "extension"),
 ])
@@ -216,3 +228,57 @@ def test_attack_time_limit_holds_for_geometric_in_high_dimension():
 
     v = verify_witness(out["witness"])
     assert v.ok and v.mistakes == out["mistakes"], v.message
+
+
+# ------------------------------------------------------------------------------------------ randomized learners, label errors
+def test_attack_randomized_learner_prints_exact_expectations(capsys, tmp_path):
+    wfile = tmp_path / "rh.json"
+    code, out, err = run(capsys, "attack", "randomized-halving", "--class", "thresholds", "N=3", "--strategy", "exact",
+                         "--witness", wfile, "--quiet")
+    assert code == 0, err
+    assert field(out, "expected mistakes") == "13/12 (1.083333)"  # H_4 - 1
+    assert field(out, "bound").startswith("13/12 (1.083333)  (E[mistakes] <= H_|C| - 1")
+    assert field(out, "RL(C)") == "1"
+    assert field(out, "verdict") == "tight: 13/12 (1.083333) expected mistakes = the bound 13/12 (1.083333)"
+    assert "(1) -> 0  P(mistake) = 1/4 (0.25)" in out
+    code, out, err = run(capsys, "verify", wfile)
+    assert code == 0 and "13/12 (1.083333) expected over its draws" in out
+    w = json.loads(wfile.read_text())
+    assert w["expected_mistakes"] == "13/12"
+    w["expected_mistakes"] = "1"
+    wfile.write_text(json.dumps(w))
+    code, out, err = run(capsys, "verify", wfile)
+    assert code == 1 and "claims 1 expected mistakes, replay gives 13/12" in out
+
+
+def test_attack_rand_soa_json(capsys):
+    code, out, err = run(capsys, "attack", "rand-soa", "--class", "intervals", "N=3", "--json", "--quiet")
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["verdict"] == "tight" and r["exact"] and r["game"] == {"randomized": True, "errors": 0, "symbol": "RL"}
+    from fractions import Fraction
+
+    assert Fraction(r["expected_mistakes"]) == Fraction(r["opt_fraction"] if "opt_fraction" in r else r["opt"])
+    assert abs(r["mistakes"] - float(Fraction(r["expected_mistakes"]))) < 1e-12
+
+
+def test_attack_with_label_errors(capsys, tmp_path):
+    wfile = tmp_path / "soa.json"
+    code, out, err = run(capsys, "attack", "soa", "errors=1", "--class", "thresholds", "N=7", "--errors", "1",
+                         "--witness", wfile, "--quiet")
+    assert code == 0, err
+    assert field(out, "label errors").startswith("1 (the labels may disagree with the target 1 time)")
+    assert field(out, "mistakes") == "5" and field(out, "D_1(C)") == "5"
+    assert field(out, "verdict") == "tight: 5 mistakes = the bound 5"
+    code, out, err = run(capsys, "verify", wfile)
+    assert code == 0 and "within 1 label error" in out
+    assert json.loads(wfile.read_text())["errors"] == 1
+
+
+def test_attack_weighted_majority_with_label_errors(capsys):
+    code, out, err = run(capsys, "attack", "wm", "--class", "monotone-disjunctions", "n=3", "k=1", "--errors", "1",
+                         "--time-limit", "1.5", "--quiet")
+    assert code == 0, err
+    assert field(out, "bound").startswith("7.2283  ((ln N + m ln(1/beta))")  # (ln 4 + ln 2) / ln(4/3), m = 1
+    assert field(out, "verdict").startswith("below: ")
+    assert field(out, "D_1(C)")

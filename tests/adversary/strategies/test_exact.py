@@ -262,11 +262,17 @@ def test_cycles_without_mistakes_leave_the_memo_exact(C):
 
 
 # ------------------------------------------------------------------------------------------ refusals and limits
-def test_randomized_learners_are_refused():
+def test_learners_that_refuse_label_errors_are_refused():
     C = make("thresholds", N=3)
-    for name in ("randomized-halving", "rwm"):
-        with pytest.raises(StrategyError, match="deterministic learner"):
-            EXACT.run(problem(name, C))
+    for name in ("halving", "con", "randomized-halving"):
+        p = problem(name, C)
+        p.errors = 1
+        with pytest.raises(StrategyError, match="refuses labels that no concept of the class gives"):
+            EXACT.run(p)
+    p = problem("soa", C, {"errors": 1})
+    p.errors = 2
+    with pytest.raises(StrategyError, match="built for at most 1 label error"):
+        EXACT.run(p)
 
 
 def test_margin_halfspaces_are_refused():

@@ -20,7 +20,9 @@ from solvers.learners import LEARNERS, make_learner
 from solvers.opt import opt
 
 TREE = get_strategy("tree")
-CLASS_LEARNERS = sorted({s.name for s in LEARNERS.values() if s.needs_class})
+# the tree plays realized predictions: the randomized learners (charged their expectations) are exact's
+CLASS_LEARNERS = sorted({s.name for s in LEARNERS.values() if s.needs_class and not s.cls.randomized})
+RANDOMIZED = sorted({s.name for s in LEARNERS.values() if s.cls.randomized})
 # Vector learners with the parameters they need besides n / d.
 VECTOR_LEARNERS = [("winnow", {}), ("winnow1", {}), ("winnow2", {}), ("balanced-winnow", {}), ("winnow-r", {}),
                    ("winnow-k-of-r", {"k": 1}), ("perceptron", {}), ("perceptron", {"margin": 1}),
@@ -84,3 +86,14 @@ def test_tree_through_attack_never_beats_exact():
 def test_tree_refuses_margin_halfspaces():
     with pytest.raises(StrategyError, match="finite class"):
         attack("perceptron", {"family": "margin-halfspaces", "params": {"d": 2, "gamma": 0.5}}, strategy="tree")
+
+
+@pytest.mark.parametrize("name", RANDOMIZED)
+def test_tree_refuses_randomized_learners_and_label_errors(name):
+    C = make("thresholds", N=3)
+    with pytest.raises(StrategyError, match="use --strategy exact"):
+        TREE.run(problem(name, C))
+    p = problem("soa", C, {"errors": 1})
+    p.errors = 1
+    with pytest.raises(StrategyError, match="use --strategy exact"):
+        TREE.run(p)

@@ -456,3 +456,48 @@ def test_restrict_out_of_range_index_is_value_error():
     C = ConceptClass.from_matrix([[0, 1], [1, 0], [1, 1]])
     with pytest.raises(ValueError):
         C.restrict([5])
+
+
+# ---------------------------------------------------------------------------------------- label errors
+@SETTINGS
+@given(matrices(max_rows=6, max_cols=4), st.data())
+def test_check_target_with_label_errors(rows, data):
+    """With errors=k a target passes iff it disagrees with at most k labels; without one, the class passes
+    iff some concept does, and the concept returned has the fewest disagreements; ``levels`` holds exactly
+    the concepts within k - j errors at level j (from the definitions, counting disagreements)."""
+    C = ConceptClass.from_matrix(rows)
+    M = C.matrix.astype(int).tolist()
+    k = data.draw(st.integers(0, 2))
+    ex = [(C.points[j], y) for j, y in data.draw(st.lists(st.tuples(st.integers(0, C.n_points - 1),
+                                                                    st.integers(0, 1)), max_size=6))]
+    wrong = [sum(M[c][C.index_of(x)] != y for x, y in ex) for c in range(len(C))]
+    for c in range(len(C)):
+        if wrong[c] <= k:
+            assert C.check_target(ex, c, errors=k) == c
+        else:
+            with pytest.raises(ValueError, match="more than the" if k else "labels example"):
+                C.check_target(ex, c, errors=k)
+    if min(wrong) <= k:
+        c = C.check_target(ex, errors=k)
+        assert wrong[c] == min(wrong) and c == wrong.index(min(wrong))
+    else:
+        with pytest.raises(ValueError, match="no concept of the class"):
+            C.check_target(ex, errors=k)
+    levels = C.levels(ex, k)
+    assert len(levels) == k + 1
+    for j, A in enumerate(levels):
+        assert A == sum(1 << c for c in range(len(C)) if wrong[c] <= k - j)
+    assert C.levels(ex, 0) == (C.consistent(ex),)
+
+
+def test_label_errors_are_refused_where_the_points_are_not_listed():
+    from solvers.classes import ImplicitFamily, MarginHalfspaces
+
+    F = ImplicitFamily("monotone-disjunctions", {"n": 13, "k": 1})
+    with pytest.raises(ValueError, match="need a finite class listed point by point"):
+        F.check_target([], 0, errors=1)
+    H = MarginHalfspaces.from_params({"d": 2, "gamma": "1/2"})
+    with pytest.raises(ValueError, match="not supported on margin-halfspaces"):
+        H.check_target([], {"w": [1, 0]}, errors=1)
+    with pytest.raises(ValueError, match="errors=-1"):
+        ConceptClass.from_matrix([[0, 1]]).check_target([], errors=-1)

@@ -97,6 +97,9 @@ def conformance(spec) -> None:
         check_symmetric(builder)
     check_predict_many(builder)
     check_randomized(spec)
+    check_probability(builder)
+    check_distribution_key(builder)
+    check_max_errors(builder)
     b = L.bound_on(CLASS)
     assert isinstance(b, Bound) and b.formula.strip() and is_citation(b.source)
 
@@ -295,6 +298,110 @@ def check_randomized(spec):
     assert len(runs) > 1, f"{spec.name} declares randomized but its seed changes nothing"
 
 
+@pytest.mark.parametrize("spec", DECLARING, ids=[s.name for s in DECLARING])
+def test_probability_declaration(spec):
+    check_probability(lambda: build(spec))
+
+
+def check_probability(builder, seeds: int = 300):
+    """``probability(x)``: an exact Fraction in [0, 1]; a deterministic learner's is its prediction; a
+    randomized learner's is the same for every seed (it depends on the examples only) and is the frequency
+    of ``predict_one(x) == 1`` over the seeds (within 4.5 standard deviations, on a few states)."""
+    L = builder()
+    for M, path in _explore(builder, 40 if L.randomized else 60):
+        probs = [M.probability(x) for x in CLASS.points]
+        assert all(isinstance(p, Fraction) and 0 <= p <= 1 for p in probs), (M.name, probs)
+        if not M.randomized:
+            assert probs == [M.predict_one(x) for x in CLASS.points]
+    if not L.randomized:
+        return
+    from solvers.learners import LEARNERS
+
+    spec = LEARNERS[L.name]
+    rng = np.random.default_rng(0)
+    for path_len in (0, 2, 5):
+        path = stream(int(rng.integers(100)), path_len)
+        runs = []
+        for s in range(seeds):
+            M = make_learner(spec.name, {**L.get_params(), "seed": s}, CLASS)
+            play(M, path)
+            runs.append(M)
+        for j in rng.choice(CLASS.n_points, size=4, replace=False):
+            x = CLASS.points[j]
+            p = runs[0].probability(x)
+            assert all(M.probability(x) == p for M in runs[1:3]), "probability depends on the seed"
+            freq = sum(M.predict_one(x) for M in runs) / seeds
+            sd = math.sqrt(float(p * (1 - p)) / seeds)
+            assert abs(freq - float(p)) <= 4.5 * sd + 1e-12, (L.name, path, x, p, freq)
+
+
+@pytest.mark.parametrize("spec", DECLARING, ids=[s.name for s in DECLARING])
+def test_distribution_key_declaration(spec):
+    check_distribution_key(lambda: build(spec))
+
+
+def check_distribution_key(builder):
+    """Equal ``distribution_key()`` => equal probabilities on every point, and still after the same examples;
+    hashable; ``state_key()`` equal => ``distribution_key()`` equal."""
+    groups: dict = {}
+    for M, _ in _explore(builder, 80):
+        key = M.distribution_key()
+        hash(key)
+        groups.setdefault(key, []).append(M)
+    rng = np.random.default_rng(1)
+    for key, Ms in groups.items():
+        if len(Ms) < 2:
+            continue
+        A, B = copy.deepcopy(Ms[0]), copy.deepcopy(Ms[-1])
+        for _ in range(4):
+            assert [A.probability(x) for x in CLASS.points] == [B.probability(x) for x in CLASS.points]
+            assert A.distribution_key() == B.distribution_key()
+            x = CLASS.points[int(rng.integers(CLASS.n_points))]
+            for y in (0, 1):  # a label both take (a class-based learner may refuse one)
+                try:
+                    A2, B2 = copy.deepcopy(A), copy.deepcopy(B)
+                    A2.learn_one(x, y)
+                    B2.learn_one(x, y)
+                except ValueError:
+                    continue
+                A, B = A2, B2
+                break
+    L = builder()
+    assert copy.deepcopy(L).distribution_key() == L.distribution_key()
+
+
+@pytest.mark.parametrize("spec", DECLARING, ids=[s.name for s in DECLARING])
+def test_max_errors_declaration(spec):
+    check_max_errors(lambda: build(spec))
+
+
+def check_max_errors(builder, sequences: int = 8):
+    """``max_errors`` None: ``learn_one`` takes any 0/1 labels; k: it takes every label sequence within k
+    errors of some concept of CLASS and refuses a label that leaves none (solvers.games.step)."""
+    from solvers.games import start, step
+
+    L = builder()
+    k = L.max_errors
+    rng = np.random.default_rng(2)
+    for _ in range(sequences):
+        M = builder()
+        levels = start(CLASS.full, 0 if k is None else k)
+        for _ in range(12):
+            j = int(rng.integers(CLASS.n_points))
+            y = int(rng.integers(2))
+            nxt = step(levels, CLASS.columns[j], y)
+            if k is not None and nxt is None:
+                before = M.state_key()
+                with pytest.raises(ValueError):
+                    M.learn_one(CLASS.points[j], y)
+                assert M.state_key() == before, "a refused label changed the learner"
+                y = 1 - y
+                nxt = step(levels, CLASS.columns[j], y)
+            M.learn_one(CLASS.points[j], y)  # must be accepted
+            if nxt is not None:
+                levels = nxt
+
+
 # ---------------------------------------------------------------------------------------- bound_on
 MARGIN = load_class({"family": "margin-halfspaces", "params": {"d": 4, "gamma": "1/2", "R": 2}})
 ON = {  # the classes on which each learner's bound_on states a finite bound (besides its own class)
@@ -334,11 +441,41 @@ def test_bound_on_declaration(spec):
             L = make_learner(spec.name, params)
         b = L.bound_on(C)
         assert isinstance(b, Bound) and b.formula.strip() and is_citation(b.source)
-        expected = (not spec.cls.randomized) and (spec.needs_class or key in ON.get(spec.name, ()))
+        expected = spec.needs_class or key in ON.get(spec.name, ())
         assert b.finite == expected, (spec.name, key, b.formula)
         if not b.finite:
             assert b.formula.startswith(f"no bound proven for {spec.name} on ")
             assert b.source == spec.source
+        # with label errors: only the experts' learners state one (m = k, Littlestone-Warmuth)
+        b = L.bound_on(C, errors=1)
+        assert b.finite == (spec.needs_class and spec.name in EXPERTS), (spec.name, key, b.formula)
+        if not b.finite:
+            assert b.formula.startswith(f"no bound proven for {spec.name} on {C} with 1 label error: ")
+
+
+EXPERTS = ("weighted-majority", "randomized-weighted-majority")
+
+
+def test_bounds_with_label_errors():
+    """Weighted majority: m = k in Littlestone-Warmuth; SOA and RandSOA built with errors=e: D_e, R_e for
+    k <= e label errors, none beyond; randomized halving: H_|C| - 1 exactly, none with errors."""
+    C = make("thresholds", N=3)
+    wm, rwm = make_learner("wm", {}, C), make_learner("rwm", {}, C)
+    assert wm.bound_on(C, errors=2).value == wm.mistake_bound(m=2).value
+    assert rwm.bound_on(C, errors=1).value == rwm.mistake_bound(m=1).value
+    soa = SOA(C, errors=1)
+    assert soa.bound_on(C, errors=1).value == soa.bound_on(C).value == 4  # D_1 of 4 thresholds
+    assert "within 1 too" in soa.bound_on(C).formula
+    assert not soa.bound_on(C, errors=2).finite and "build it with errors=2" in soa.bound_on(C, errors=2).formula
+    assert not SOA(C).bound_on(C, errors=1).finite
+    r = make_learner("rand-soa", {"errors": 1}, C)
+    assert r.bound_on(C, errors=1).value == r.mistake_bound().value and isinstance(r.mistake_bound().value, Fraction)
+    b = RandomizedHalving(C).bound_on(C)
+    assert b.value == Fraction(1, 2) + Fraction(1, 3) + Fraction(1, 4) and b.to_json()["fraction"] == "13/12"
+    assert not RandomizedHalving(C).bound_on(C, errors=1).finite
+    from solvers.learners.randomized_halving import EXACT_HARMONIC, expected_bound
+    assert isinstance(expected_bound(EXACT_HARMONIC + 1), float)
+    assert abs(expected_bound(EXACT_HARMONIC) - expected_bound(EXACT_HARMONIC + 1)) < 1e-3
 
 
 # ---------------------------------------------------------------------------------------- remaining_bound
@@ -392,11 +529,52 @@ def test_remaining_bound_is_never_below_the_worst_case(rows, data):
         assert _worst_from(L, M, V, C.points, depth) <= bound, (L.name, rows, prefix)
 
 
+@SETTINGS
+@given(matrices(max_rows=4, max_cols=3), st.data())
+def test_remaining_bound_in_the_games_beyond_opt(rows, data):
+    """From a state reached by a prefix within k label errors, the (expected) worst case of the brute force
+    of tests/oracles.py is at most remaining_bound of the game state: randomized halving H_|V| - 1, RandSOA
+    R(s), SOA with errors D_k(s), weighted majority from its weights with the budgets (its states never
+    repeat: a worst case within 3 examples, a lower bound), RWM's potential likewise."""
+    from solvers.learners import RandSOA
+    from tests.oracles import expected_adversary_brute
+
+    C = ConceptClass.from_matrix(rows)
+    M = C.matrix.astype(int).tolist()
+    k = data.draw(st.integers(0, 1))
+    beta = data.draw(st.sampled_from(["1/2", "1/3"]))
+    learners = [(RandSOA(C, errors=k), None), (WeightedMajority(C, beta=beta), 3),
+                (RandomizedWeightedMajority(C, beta=beta), 3)]
+    if k:
+        learners.append((SOA(C, errors=k), None))
+    else:
+        learners.append((RandomizedHalving(C), None))
+    prefix = data.draw(st.lists(st.tuples(st.integers(0, C.n_points - 1), st.integers(0, 1)), max_size=2))
+    levels = C.levels([], k)
+    from solvers.games import step
+
+    legal = []
+    for j, y in prefix:
+        nxt = step(levels, C.columns[j], y)
+        if nxt is not None:
+            levels = nxt
+            legal.append((j, y))
+    state = levels[0] if k == 0 else levels
+    for L, depth in learners:
+        for j, y in legal:
+            L.learn_one(C.points[j], y)
+        bound = L.remaining_bound(state)
+        assert bound is not None and bound >= 0
+        worst = expected_adversary_brute(L, M, list(C.points), errors=k, horizon=depth, prefix=legal)
+        assert worst <= bound, (L.name, rows, legal, k, worst, bound)
+
+
 def test_remaining_bound_is_stated_where_expected():
     for spec in DECLARING:
         L = build(spec)
         has = L.remaining_bound(CLASS.full) is not None
-        assert has == (spec.name in ("halving", "con", "soa", "weighted-majority")), spec.name
+        assert has == (spec.name in ("halving", "con", "soa", "weighted-majority", "randomized-halving",
+                                     "rand-soa", "randomized-weighted-majority")), spec.name
 
 
 def test_declarations_are_made_where_expected():
