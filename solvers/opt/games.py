@@ -634,8 +634,8 @@ class GameSolver:
         queries = [] if queries is None else queries
         s, t = self.start()
         if not self.randomized:
-            lo = 0
             hi = self._volume(s) if t is None else min(t, self._volume(s))
+            lo = min(hi, self._det_lower())
             self._root_bounds = (lo, hi)
             while lo < hi:
                 d = lo + 1
@@ -665,6 +665,25 @@ class GameSolver:
                 hi = e[1] if e is not None else self._root_bounds[1]
                 self._root_bounds = (lo, hi)
                 raise
+
+    def _det_lower(self, seconds: float = 0.5) -> int:
+        """D_k(C) >= Opt(C) + 2k when some point splits C (the Opt(C) bound from the Opt solver within
+        ``seconds``): the adversary plays a mistake tree of Opt(C) down to depth Opt(C) - 1, which leaves
+        two concepts that differ at some point x and k errors for each; on x alone they are the two
+        experts of :mod:`solvers.games`, worth 2k + 1 more (monotonicity: D_k of those two is at most
+        that of the state)."""
+        if not self.root_masks:
+            return 0
+        from .search import Solver
+
+        S = Solver(self.C, memo_bytes=max(1, self.memo_bytes // 8))
+        try:
+            with S.limits(deadline=time.monotonic() + seconds):
+                S.reset_root_bounds()
+                S.solve_root([])
+        except SearchStop:
+            pass
+        return S.root_bounds[0] + 2 * self.k
 
     # ------------------------------------------------------------------ the moves of a state (not the hot path)
     def moves_of(self, levels: tuple, t=None) -> list:
