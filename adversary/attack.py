@@ -271,7 +271,7 @@ def bound_for(learner, cls, errors: int = 0):
 
 
 # ---------------------------------------------------------------------------------------- inputs
-def _learner_name_params(learner, learner_params, cls) -> tuple[str, dict]:
+def _learner_name_params(learner, learner_params, cls, errors: int = 0) -> tuple[str, dict]:
     from solvers.learners import LEARNERS
 
     if isinstance(learner, str):
@@ -291,6 +291,8 @@ def _learner_name_params(learner, learner_params, cls) -> tuple[str, dict]:
         # parameters the class determines (Winnow for k-of-r functions takes k from the class of k-of-r functions)
         for key, value in spec.cls.params_from_class(cls).items():
             params.setdefault(key, value)
+        if errors and isinstance(learner, str) and any(p[0] == "errors" for p in spec.params):
+            params.setdefault("errors", errors)  # soa / rand-soa attacked with k errors: the learner for that game
     return name, params
 
 
@@ -359,7 +361,7 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
     cls = class_specs.trusted(load_class(C))
     if errors and not cls.finite:
         _refuse_errors(cls, errors)
-    name, params = _learner_name_params(learner, learner_params, cls)
+    name, params = _learner_name_params(learner, learner_params, cls, errors)
     model = build_learner(name, params, cls)  # WitnessError (a ValueError): unknown name, bad parameters
     name = _canonical(name)
     params = full_params(model, params)

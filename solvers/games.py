@@ -364,11 +364,16 @@ def volume_bound(budget_counts) -> int:
     return q
 
 
-def value_text(v) -> str:
-    """A value as a fraction and a decimal: ``7/8 (0.875)``; an integer as itself; None as ``?``."""
+def value_text(v, longest: int = 40) -> str:
+    """A value as a fraction and a decimal: ``7/8 (0.875)``; an integer as itself; None as ``?``. A fraction
+    longer than ``longest`` characters is shown by its decimal and the size of its denominator (JSON
+    outputs keep it whole)."""
     if v is None:
         return "?"
     if isinstance(v, Fraction) and v.denominator != 1:
         dec = f"{float(v):.6f}".rstrip("0")
-        return f"{v.numerator}/{v.denominator} ({dec})"
+        text = f"{v.numerator}/{v.denominator}"
+        if len(text) > longest:
+            return f"{dec} (a fraction with a {len(str(v.denominator))}-digit denominator)"
+        return f"{text} ({dec})"
     return str(int(v))

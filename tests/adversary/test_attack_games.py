@@ -117,3 +117,12 @@ def test_json_writes_fractions_next_to_floats():
         assert out["opt_fraction"] == str(r.opt) and out["opt"] == float(r.opt)
     d = attack("halving", make("thresholds", N=7), strategy="exact").to_json()
     assert d["mistakes"] == 3 and "expected_mistakes" not in d and d["game"]["symbol"] == "Opt"
+
+
+def test_a_learner_for_the_game_takes_the_attacks_errors_by_default():
+    # soa and rand-soa attacked with k label errors are built for that game unless told otherwise
+    C = make("thresholds", N=5)
+    r = attack("rand-soa", C, errors=1, strategy="exact")
+    assert r.witness["learner"]["params"]["errors"] == 1 and r.verdict == "tight"
+    r = attack("soa", C, errors=1, strategy="exact")
+    assert r.witness["learner"]["params"]["errors"] == 1 and r.verdict == "tight"
