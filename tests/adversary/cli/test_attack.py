@@ -136,7 +136,6 @@ def test_attack_on_an_implicit_class_names_the_target(capsys):
     (["attack", "halving", "--class", "thresholds", "N=3", "--errors", "-1"], "give the label errors K >= 0"),
     (["attack", "halving", "--class", "thresholds", "N=3", "--errors", "one"], "is not a whole number"),
     (["attack", "halving", "--class", "thresholds", "N=3", "--errors", "1"], "attack it without --errors"),
-    (["attack", "soa", "--class", "thresholds", "N=3", "--errors", "1"], "attack it without --errors"),
     (["attack", "soa", "errors=1", "--class", "thresholds", "N=3", "--errors", "2"], "build it with errors=2"),
     (["attack", "perceptron", "--class", "margin-halfspaces", "d=2", "gamma=0.5", "--errors", "1"],
      "not supported on margin-halfspaces"),
