@@ -227,7 +227,7 @@ def check_size(n: int, k: int, randomized: bool = False, memo_bytes: int | None 
     _check_nk(n, k)
     if not randomized:
         if n > MAX_DETERMINISTIC_N:
-            raise ValueError(f"n={n}: the deterministic experts search goes up to n = {MAX_DETERMINISTIC_N:,}; "
+            raise ValueError(f"n={n}: the deterministic experts search takes n <= {MAX_DETERMINISTIC_N:.0e}; "
                              "give a smaller n")
         return
     if k == 0:
