@@ -126,8 +126,8 @@ __all__ = ["experts", "ExpertsResult", "DeterministicExperts", "RandomizedExpert
 
 #: The largest n the deterministic search accepts (it has been run up to here; its numbers are Python ints).
 MAX_DETERMINISTIC_N = 10**18
-#: A randomized table with more (state, move) pairs than this would take days (about 4 ns each).
-MAX_RANDOMIZED_MOVES = 10**14
+#: A randomized table with more (state, move) pairs than this would take more than a day (a few ns each).
+MAX_RANDOMIZED_MOVES = 2 * 10**13
 
 _LOOP = "loop"          # the move of a state that proves its bound is a loop (not a split vector)
 
@@ -223,7 +223,8 @@ def _randomized_moves(n: int, k: int) -> int:
 def check_size(n: int, k: int, randomized: bool = False, memo_bytes: int | None = None) -> None:
     """Raise ValueError (saying what to change) when the game is beyond what this module can compute:
     the deterministic search for n > :data:`MAX_DETERMINISTIC_N`, the randomized table (k >= 1) when it
-    does not fit in ``memo_bytes`` or would look at more than :data:`MAX_RANDOMIZED_MOVES` moves."""
+    does not fit in ``memo_bytes`` (default: half of the machine's memory) or would look at more than
+    :data:`MAX_RANDOMIZED_MOVES` moves (more than a day)."""
     _check_nk(n, k)
     if not randomized:
         if n > MAX_DETERMINISTIC_N:
@@ -233,16 +234,23 @@ def check_size(n: int, k: int, randomized: bool = False, memo_bytes: int | None 
     if k == 0:
         return  # the closed form
     budget = default_memo_bytes() if memo_bytes is None else memo_bytes
-    need = table_bytes(n, k)
-    if need > budget:
-        most = n
-        while most > 1 and table_bytes(most, k) > budget:
-            most = most * 9 // 10
-        raise ValueError(f"n={n}, k={k}: the randomized table needs {need / 2**30:.2f} GB, more than the "
-                         f"{budget / 2**30:.2f} GB allowed; give n <= {most} or allow more memory")
-    if _randomized_moves(n, k) > MAX_RANDOMIZED_MOVES:
-        raise ValueError(f"n={n}, k={k}: the randomized table would take days (about {_randomized_moves(n, k):.1e} "
-                         "moves); give a smaller n")
+
+    def fits(x: int) -> bool:
+        return table_bytes(x, k) <= budget and _randomized_moves(x, k) <= MAX_RANDOMIZED_MOVES
+
+    if fits(n):
+        return
+    lo, hi = 0, n  # the largest n that fits, by bisection (fits(0) holds, fits(n) does not)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+    if table_bytes(n, k) > budget:
+        why = (f"needs {table_bytes(n, k) / 2**30:,.2f} GB of memory, more than the {budget / 2**30:.2f} GB it may use "
+               "(half of this machine's, by default)")
+    else:
+        why = f"would take more than a day (about {_randomized_moves(n, k):.1e} moves)"
+    raise ValueError(f"n={n}, k={k}: the randomized table {why}; give n <= {lo}" if lo else
+                     f"n={n}, k={k}: the randomized table {why}; give a smaller n")
 
 
 def _as_number(v: Fraction):

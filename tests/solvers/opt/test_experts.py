@@ -271,7 +271,7 @@ def test_bad_input_is_refused():
         experts(3, 1, time_limit=0)
     with pytest.raises(ValueError, match="GB"):
         check_size(1000, 2, randomized=True, memo_bytes=10**6)
-    with pytest.raises(ValueError, match="days"):
+    with pytest.raises(ValueError, match="a day"):
         check_size(10**5, 2, randomized=True, memo_bytes=10**30)
     with pytest.raises(ValueError, match="n <="):
         experts(10**20, 1)
