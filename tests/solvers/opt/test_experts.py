@@ -255,12 +255,18 @@ def test_small_memo_still_exact():
 
 
 def test_precision_fallback_is_exact():
+    # with 13 bits, P = 7, but R_2(7) = 1089/256 needs 2^-8: each integer table gives up, the next one takes over
+    for precisions, kind in ((((np.int32, 13), (np.int64, 63)), np.int64), (((np.int64, 13),), None)):
+        T = RandomizedExperts(7, 2)
+        T.PRECISIONS = precisions
+        T.fill()
+        assert (T.exact is None and T.table.dtype == kind) if kind else T.exact is not None
+        assert T.value() == _ref((0, 0, 7), True) == Fraction(1089, 256)
+        for m in _states(7, 2):
+            assert T.value(m) == _ref(m, True)
     T = RandomizedExperts(7, 2)
-    T.P = 3                                # a value needs 2^-8: the int64 table gives up, Fractions take over
     T.fill()
-    assert T.exact is not None and T.value() == _ref((0, 0, 7), True)
-    for m in _states(7, 2):
-        assert T.value(m) == _ref(m, True)
+    assert T.table.dtype == np.int32 and T.P >= 20
 
 
 def test_bad_input_is_refused():
