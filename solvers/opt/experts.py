@@ -115,7 +115,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Optional
+from typing import Callable
 
 import numpy as np
 
@@ -212,7 +212,8 @@ def _check_nk(n, k) -> None:
 
 
 def table_bytes(n: int, k: int) -> int:
-    """The memory of the randomized table: (n + 1)^(k + 1) int64 cells."""
+    """The memory of the randomized table at most: (n + 1)^(k + 1) cells of 8 bytes (int64, if int32 is not fine
+    enough)."""
     return 8 * (n + 1) ** (k + 1)
 
 
@@ -253,10 +254,6 @@ def check_size(n: int, k: int, randomized: bool = False, memo_bytes: int | None 
         why = f"would take more than a day (about {_randomized_moves(n, k):.1e} moves)"
     raise ValueError(f"n={n}, k={k}: the randomized table {why}; give n <= {lo}" if lo else
                      f"n={n}, k={k}: the randomized table {why}; give a smaller n")
-
-
-def _as_number(v: Fraction):
-    return int(v) if v.denominator == 1 else v
 
 
 def _json_num(v):
@@ -864,14 +861,11 @@ class RandomizedExperts:
         bound is above its value: at each, f of the children's claims is at most the claim (the table's
         values satisfy the recursion with equality at the best move)."""
         entries: list = []
-        seen = set()
+        seen = {self.root}   # states put on the stack (each once, with the first path found to it)
         stack = [(self.root, ())]
         K = self.K
         while stack:
             m, path = stack.pop()
-            if m in seen:
-                continue
-            seen.add(m)
             v = self.value(m)
             if volume_bound(m) <= v:
                 continue
@@ -879,11 +873,13 @@ class RandomizedExperts:
             if len(entries) > limit:
                 raise ProofTooLarge(f"the upper-bound certificate needs more than {limit:,} entries; "
                                     "give a smaller n or raise the limit")
-            if any(m[1:]):
-                stack.append((_shift(m), path + (((0,) * K, 1),)))
+            steps = [(_shift(m), ((0,) * K, 1))] if any(m[1:]) else []
             for a in _half_moves(m):
-                stack.append((_c1(m, a), path + ((a, 1),)))
-                stack.append((_c0(m, a), path + ((a, 0),)))
+                steps += [(_c1(m, a), (a, 1)), (_c0(m, a), (a, 0))]
+            for child, step in steps:
+                if child not in seen:
+                    seen.add(child)
+                    stack.append((child, path + (step,)))
         return entries
 
 
