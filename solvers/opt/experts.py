@@ -66,19 +66,22 @@ The two solvers
   live rows, bisects for the least a_0 where c1 still holds and tries c0 there only (c0 only gets
   stronger as a_0 goes down). A memo of proven (lower, upper) per count state, bounded in bytes; the
   root asks d = k + floor(log2 n) + 1, + 2, ... until the answer is no (or d passes the volume bound).
-  Numbers are Python ints, so n may be astronomically large: the search's work grows with the depth,
-  not with n, except at the rare states where D is below the volume bound and a query must be refuted
-  row by row.
+  Numbers are Python ints, so n may be astronomically large: in practice (measured up to n = 10^18) the
+  search's work grows with the depth, not with n, except at the rare states where D is below the volume
+  bound and a query must be refuted row by row.
 * **Randomized** (:class:`RandomizedExperts`): a table of R over every count state with at most n
   experts, filled bottom-up. Every state is needed (the max at the root ranges over every move, and
   every state is a child of some move), and the optimal moves form wide plateaus (dozens of optimal a at
   one state), so bounds prune little: a fail-low value search in the manner of
   :class:`~solvers.opt.games.GameSolver` visited every state and was 20 to 40 times slower than the table
-  on k = 1, 2 (n = 20 .. 60). The order: reversed lexicographic (m_k slowest) is topological, because
-  c0(m, a), c1(m, a) (a split) and shift(m) are all smaller in it. The values of a state's moves are two
-  strided views of the table (the flat index of c0(m, a) and c1(m, a) is linear in a), so one state
-  costs one numpy sum and one max over its moves, of which only the half a_t <= m_t / 2 at the top
-  level t is looked at (a and m - a are one move). Values are dyadic and kept as integers scaled by 2^P
+  on k = 1, 2 (n = 20 .. 60). The order: reversed lexicographic (m_k slowest) is topological. Compare
+  from the top level down: c0(m, a)_k = m_k - a_k and c1(m, a)_k = a_k are at most m_k; where equal
+  (a_k = 0, resp. a_k = m_k) the next level is c0_{k-1} = m_{k-1} - a_{k-1}, resp. c1_{k-1} = a_{k-1},
+  again at most m_{k-1}, and so on: c0(m, a) = m only for a = 0, c1(m, a) = m only for a = m, and
+  otherwise they come before m: a split's children do, and so does shift(m) = c1(m, 0). The values of
+  a state's moves are two strided views of the table (the flat index of c0(m, a) and c1(m, a) is linear
+  in a), so one state costs one numpy sum and one max over its moves, of which only the half
+  a_t <= m_t / 2 at the top level t is looked at (a and m - a are one move: 1.4 to 1.5 times faster). Values are dyadic and kept as integers scaled by 2^P
   (int32 first: half the memory traffic of int64, about 15% faster), P chosen so that no sum of two
   values at most the volume bound B overflows; only the winning sum is halved, and an odd one (a value
   finer than 2^-P) starts the table again in int64, and past that with Fractions. (The finest value
