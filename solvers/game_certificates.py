@@ -26,8 +26,8 @@ Upper bounds
 ------------
 :func:`verify_game_upper` checks ``{"kind": "upper-bound", "game": {...}, "bound": u, "entries": [{"path":
 [[j, y], ...], "bound": h}, ...]}``. For every entry (a state reached by its path, with t = T - len(path)
-rounds left under a horizon) and every point x that is a move there, with claim(s') = the smallest entry
-claim of s' or else its cheap bound:
+rounds left under a horizon; its claim h >= 0, as every living state is worth at least 0) and every point x
+that is a move there, with claim(s') = the smallest entry claim of s' or else its cheap bound:
 
 * deterministic: a split needs min(claim(s_x^0), claim(s_x^1)) <= h - 1, a loop (one label leaves the
   state as it is) needs claim(exit) <= h - 1. The value satisfies D(s) = max over moves of 1 + min(...)
@@ -325,6 +325,8 @@ def verify_game_upper(proof: dict, C) -> Fraction:
         if not isinstance(e, dict) or not isinstance(e.get("path"), list):
             raise TreeError(f"entry {i} is not {{\"path\": [[j, b], ...], \"bound\": h}}")
         h = read_number(e.get("bound"), f"entry {i}'s bound")
+        if h < 0:  # the checks below hold vacuously at a state without moves, whose value is 0, not h
+            raise TreeError(f"entry {i} claims {_frac(h)} < 0, but a state with a living concept is worth at least 0")
         b = _start(M, k)
         for step in e["path"]:
             if (not isinstance(step, list) or len(step) != 2 or isinstance(step[0], bool) or not isinstance(step[0], int)

@@ -88,3 +88,13 @@ def test_readme_learners_table_is_the_generated_one():
     assert table in readme
     start = readme.index("| CLI name | learner | proven bound | source |")
     assert readme[start:readme.index("\n\n", start) + 1] == table
+
+
+def test_bench_experts_quick_smoke():
+    t = time.monotonic()
+    r = subprocess.run([sys.executable, str(SCRIPTS / "bench_experts.py"), "--quick", "--k", "1"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "D_1(10^9) = 35 (volume bound 35)" in r.stdout
+    assert "R_1(25) = 509/128" in r.stdout and "R_1: largest n within 0.2 s:" in r.stdout
+    assert time.monotonic() - t < 60

@@ -14,6 +14,8 @@ Commands (DESIGN.md, section CLI)::
     littlestone attack LEARNER [k=v ...] (--class FAMILY [k=v ...] | --matrix FILE)
                        [--strategy exact|tree|beam|mcts|local|geometric|auto] [--time-limit S] [--seed N]
                        [--jobs N] [--json] [--witness OUT.json] [--quiet]
+    littlestone experts n=1..12 k=0..2 [--deterministic] [--randomized] [--time-limit S] [--format md|csv|json]
+                        [-o FILE] [--quiet]
 
 Each command is a module of this package declaring ``HELP``, ``add(parser)`` (its arguments) and
 ``run(args) -> int``, listed in :data:`COMMANDS`; a new command is one more module and one more line.
@@ -45,7 +47,7 @@ import os
 import signal
 import sys
 
-from . import _output, attack, export, families, learners, opt, table, verify
+from . import _output, attack, experts, export, families, learners, opt, table, verify
 from ._args import Parser
 from ._output import EXIT_CODES, EXIT_FAILED, EXIT_USAGE, PROG, CLIError, error, interrupted_code
 
@@ -60,6 +62,7 @@ COMMANDS = {
     "verify": verify,
     "attack": attack,
     "table": table,
+    "experts": experts,
 }
 
 EXAMPLES = """examples (they run in this order, in an empty directory):
@@ -74,6 +77,7 @@ EXAMPLES = """examples (they run in this order, in an empty directory):
   littlestone verify witness.json
   littlestone attack perceptron --class margin-halfspaces d=5 gamma=0.2 --time-limit 5
   littlestone table monotone-disjunctions --grid n=2..6 k=1..3 --format md --jobs 2
+  littlestone experts n=1..6 k=0..2
 """
 
 

@@ -8,6 +8,8 @@ search      :class:`Solver`: decision queries "Opt(V) >= d?" with a bounded memo
 subcube     :class:`SubcubeTable`: Opt of every subcube of a class with <= 17 distinct points, bottom-up
 parallel    the root queries spread over joblib worker processes
 driver      :func:`opt` and :class:`OptResult`: picks the engine, applies the limits, builds the tree
+games       :class:`GameSolver`: the games beyond Opt (randomized learner, k label errors, horizon)
+experts     :func:`~solvers.opt.experts.experts`: D_k(n), R_k(n) of n experts with k errors, in count space
 ==========  ============================================================================================
 
 The package is callable, ``solvers.opt(C)`` being :func:`opt`: so ``from solvers import opt`` gives

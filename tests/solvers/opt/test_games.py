@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from solvers.certificate import TreeError
 from solvers.classes import ConceptClass
 from solvers.classes.families import make
 from solvers.game_certificates import (random_walk_value, verify_error_tree, verify_game_upper,
@@ -201,3 +202,12 @@ def test_loop_moves_and_repeat_nodes():
         _certify(S, C, S.value())
     tree = GameSolver(C, Game(randomized=True, errors=1)).lower_tree()
     assert "repeat" in tree
+
+
+def test_negative_claims_are_refused():
+    # a state without moves is worth 0: the move checks hold vacuously there, so a claim below 0 must be refused
+    C = _class([[0, 1]])
+    for G in (Game(randomized=True), Game(errors=1), Game(randomized=True, errors=1)):
+        with pytest.raises(TreeError, match="< 0"):
+            verify_game_upper({"kind": "upper-bound", "game": G.to_json(), "bound": -1,
+                               "entries": [{"path": [], "bound": -1}]}, C)
