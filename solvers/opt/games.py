@@ -62,6 +62,8 @@ from .search import SearchStop, _Limits, default_memo_bytes
 __all__ = ["GameSolver", "SearchStop"]
 
 _START_PRECISION = 64  # bits of the scaled integers at first (grown when a halving is not exact)
+#: The randomized experts table (its moves) a solver with k >= 1 errors fills to bound its states.
+UNIVERSAL_MOVES = 5_000_000
 
 
 class _Precision(Exception):
@@ -151,8 +153,28 @@ class GameSolver:
         self._opt_solver = None
         self._rank_hi: dict = {}
         self._cheap_n: dict = {}  # k = 0: |V| -> the cheap bound of V (scaled, without a horizon)
+        self._experts = None     # k >= 1: the experts game with |C| experts (solvers.opt.experts), whose
+        self._experts_hi: dict = {}  # value at the counts of a state bounds the state's (module docstring)
+        if self.k >= 1:
+            self._universal(memo_bytes)
         if self.randomized and self.k == 0 and opt_seconds > 0 and C.n_concepts >= 4:
             self._bound_opt(opt_seconds)
+
+    def _universal(self, memo_bytes) -> None:
+        """The experts game on |C| experts with k errors as a cheap bound: a class state embeds in the
+        universal class of its concepts (each point is an advice vector; restricting the adversary's
+        points lowers the value), whose value depends only on the budget counts (:mod:`solvers.opt.experts`).
+        The randomized table is filled here when it is small (at most :data:`UNIVERSAL_MOVES` moves);
+        the deterministic search is asked as the search goes (under the solver's deadline)."""
+        from . import experts
+
+        n = self.C.n_concepts
+        if not self.randomized:
+            self._experts = experts.DeterministicExperts(n, self.k, memo_bytes=max(1, self.memo_bytes // 8))
+        elif experts._randomized_moves(n, self.k) <= UNIVERSAL_MOVES:
+            T = experts.RandomizedExperts(n, self.k, memo_bytes=max(1, self.memo_bytes // 8))
+            T.fill()
+            self._experts = T
 
     def _bound_opt(self, seconds: float) -> None:
         """d >= Opt(C) from the Opt(C) solver within ``seconds`` (the upper bound it proves by then)."""
@@ -275,6 +297,7 @@ class GameSolver:
         self.one = 1 << self.prec
         self._rank_hi = {}
         self._cheap_n = {}
+        self._experts_hi = {}
         if self.randomized:
             self.memo = {key: (lo << bits, hi << bits) for key, (lo, hi) in self.memo.items()}
             if self._root_best is not None:
@@ -309,6 +332,14 @@ class GameSolver:
                 return True
         return False
 
+    def _universal_at_least(self, s: tuple, d: int) -> bool:
+        """D_k of the universal class at the counts of s is >= d (a necessary condition, see _universal)."""
+        E = self._experts
+        if E is None:
+            return True
+        E._deadline = self._deadline  # the experts search stops with this one
+        return E.at_least(tuple(self._counts(s)), d)
+
     def _volume(self, s: tuple) -> int:
         m = self._counts(s)
         if not any(m):
@@ -336,6 +367,12 @@ class GameSolver:
                     hi = self._rank_hi[n] = -((-q.numerator << self.prec) // q.denominator)
             else:
                 hi = ((d - 1) << (self.prec - 1)) + (n << (self.prec - d - 1)) if self.prec > d + 1 else self._scaled(universal_rl(n))
+        elif self._experts is not None:
+            m = tuple(self._counts(s))
+            hi = self._experts_hi.get(m)
+            if hi is None:
+                q = self._experts.value(m)  # R of the universal class at these counts, rounded up
+                hi = self._experts_hi[m] = -((-q.numerator << self.prec) // q.denominator)
         else:
             hi = self._volume(s) << self.prec
         if t is not None:
@@ -520,7 +557,7 @@ class GameSolver:
             lo, hi = e
         else:
             lo, hi = 0, None
-        if not self._phi_at_least(s, d):
+        if not self._phi_at_least(s, d) or not self._universal_at_least(s, d):
             self._store(key, lo, d - 1 if hi is None else min(hi, d - 1))
             return False
         if hi is None:
