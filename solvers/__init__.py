@@ -15,6 +15,8 @@ from .classes import ConceptClass, families
 from .certificate import MistakeTree, TreeError, verify_tree
 from .opt import OptResult, Solver
 from . import opt  # the package, callable as opt(C) (see solvers.opt)
-from .learners import SOA
+from .learners import SOA, RandSOA
+from .games import Game
 
-__all__ = ["ConceptClass", "MistakeTree", "TreeError", "verify_tree", "OptResult", "Solver", "opt", "SOA", "families"]
+__all__ = ["ConceptClass", "MistakeTree", "TreeError", "verify_tree", "OptResult", "Solver", "opt", "SOA", "RandSOA",
+           "Game", "families"]
