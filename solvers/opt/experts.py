@@ -124,7 +124,9 @@ import numpy as np
 
 from ..certificate import ProofTooLarge
 from ..games import universal_rl, volume_bound
-from .search import SearchStop, _Limits, default_memo_bytes
+from .memo import Limits as _Limits
+from .memo import MemoSearch, SearchStop
+from .search import default_memo_bytes
 
 __all__ = ["experts", "ExpertsResult", "DeterministicExperts", "RandomizedExperts", "volume_bound_experts",
            "check_size", "table_bytes", "SearchStop", "MAX_DETERMINISTIC_N", "MAX_RANDOMIZED_MOVES"]
@@ -266,7 +268,7 @@ def _json_num(v):
 
 
 # ---------------------------------------------------------------------------------------- deterministic
-class DeterministicExperts:
+class DeterministicExperts(MemoSearch):
     """The decision search for D_k on count states (module docstring).
 
     Parameters
@@ -289,47 +291,14 @@ class DeterministicExperts:
         _check_nk(n, k)
         self.n, self.k, self.K = n, k, k + 1
         self.root = _root(n, k)
-        if memo_bytes is None:
-            memo_bytes = default_memo_bytes()
-        if isinstance(memo_bytes, bool) or not isinstance(memo_bytes, (int, float)) or not memo_bytes >= 1:
-            raise ValueError(f"memo_bytes={memo_bytes!r}: give the memory the memo may use, a number of bytes >= 1")
-        self.memo_bytes = int(memo_bytes)
-        self.memo: dict = {}    # counts -> (lo, hi) proven
-        self.moves: dict = {}   # counts -> the move that proved lo: a tuple a, or _LOOP
+        # memo: counts -> (lo, hi) proven; moves: counts -> the move that proved lo (a tuple a, or _LOOP)
+        self._init_memo(default_memo_bytes() if memo_bytes is None else memo_bytes, self.ENTRY_BYTES)
         self.nodes = 0
         self.tries = 0          # split candidates looked at
         self.full_scans = 0     # nodes whose first pass failed (the second pass ran)
-        self.evictions = 0
-        self._deadline: float | None = None
-        self._progress: Callable | None = None
-        self._next_report = 0.0
         self._root_bounds: tuple | None = None
         self._vtab: list = []   # [V(q, 0..k)]
         self._ctab: list = []   # [C(q, 0..k)]
-
-    # ------------------------------------------------------------------ limits (as GameSolver)
-    def limits(self, *, deadline: float | None = None, progress: Callable[[dict], None] | None = None):
-        """``with solver.limits(deadline=..., progress=...):`` deadline (time.monotonic) raises SearchStop."""
-        return _Limits(self, deadline, progress)
-
-    def _tick(self) -> None:
-        now = time.monotonic()
-        if self._deadline is not None and now >= self._deadline:
-            raise SearchStop()
-        if self._progress is not None and now >= self._next_report:
-            self._next_report = now + 1.0
-            lo, hi = self.root_bounds
-            self._progress({"lower": lo, "upper": hi, "nodes": self.nodes, "memo": len(self.memo)})
-
-    def _store(self, m: tuple, lo: int, hi: int) -> None:
-        memo = self.memo
-        if m not in memo and (len(memo) + 1) * self.ENTRY_BYTES > self.memo_bytes:
-            self.evictions += 1
-            drop = len(memo) // 2 + 1
-            for key in list(itertools.islice(memo, drop)):
-                del memo[key]
-                self.moves.pop(key, None)
-        memo[m] = (lo, hi)
 
     # ------------------------------------------------------------------ volumes
     def _rows(self, q: int) -> tuple[list, list]:

@@ -52,12 +52,13 @@ from __future__ import annotations
 import math
 import time
 from fractions import Fraction
-from typing import Callable, Optional
+from typing import Optional
 
 from ..certificate import ProofTooLarge
 from ..classes.finite import ConceptClass
 from ..games import Game, rank_rl_bound, universal_rl
-from .search import SearchStop, _Limits, default_memo_bytes
+from .memo import MemoSearch, SearchStop
+from .search import default_memo_bytes
 
 __all__ = ["GameSolver", "SearchStop"]
 
@@ -92,7 +93,7 @@ def _distinct(A0: int, cmasks, cidx):
     return masks, idxs, const
 
 
-class GameSolver:
+class GameSolver(MemoSearch):
     """The search state of one game (:class:`solvers.games.Game`) on one finite class.
 
     Parameters
@@ -127,20 +128,10 @@ class GameSolver:
         self.horizon = game.horizon
         self.columns = C.columns
         self.full = C.full
-        if memo_bytes is None:
-            memo_bytes = default_memo_bytes()
-        if isinstance(memo_bytes, bool) or not isinstance(memo_bytes, (int, float)) or not memo_bytes >= 1:
-            raise ValueError(f"memo_bytes={memo_bytes!r}: give the memory the memo may use, a number of bytes >= 1")
-        self.memo_bytes = int(memo_bytes)
-        self._memo_used = 0
-        self._entry_bytes = (self.k + 1) * ((C.n_concepts + 7) // 8) + 150
-        self.memo: dict = {}
-        self.moves: dict = {}  # key -> the move that proved the memo's lower bound: ("split" | "loop", j)
+        # memo: key -> proven (lower, upper); moves: key -> the move proving the lower bound ("split" | "loop", j)
+        self._init_memo(default_memo_bytes() if memo_bytes is None else memo_bytes,
+                        (self.k + 1) * ((C.n_concepts + 7) // 8) + 150)
         self.nodes = 0
-        self.evictions = 0
-        self._deadline: float | None = None
-        self._progress: Callable | None = None
-        self._next_report = 0.0
         self._root_bounds = None
         self._root_best = None  # randomized: the best exact value of a root move so far (scaled)
         masks, idxs, const = _distinct(self.full, C.columns, range(C.n_points))
@@ -237,44 +228,6 @@ class GameSolver:
             if c == A0:
                 return j, 1
         return None
-
-    # ------------------------------------------------------------------ memo, limits, progress
-    def _store(self, key, lo, hi) -> None:
-        if key not in self.memo:
-            self._memo_used += self._entry_bytes
-            if self._memo_used > self.memo_bytes:
-                self._evict()
-        self.memo[key] = (lo, hi)
-
-    def _evict(self) -> None:
-        self.evictions += 1
-        drop = len(self.memo) // 2
-        keys = []
-        for i, key in enumerate(self.memo):
-            if i >= drop:
-                break
-            keys.append(key)
-        for key in keys:
-            del self.memo[key]
-            self.moves.pop(key, None)
-        self._memo_used = len(self.memo) * self._entry_bytes
-
-    def limits(self, *, deadline: float | None = None, progress: Callable[[dict], None] | None = None):
-        """``with solver.limits(deadline=..., progress=...):`` as :meth:`solvers.opt.search.Solver.limits`."""
-        return _Limits(self, deadline, progress)
-
-    @property
-    def deadline(self):
-        return self._deadline
-
-    def _tick(self) -> None:
-        now = time.monotonic()
-        if self._deadline is not None and now >= self._deadline:
-            raise SearchStop()
-        if self._progress is not None and now >= self._next_report:
-            self._next_report = now + 1.0
-            lo, hi = self.root_bounds
-            self._progress({"lower": lo, "upper": hi, "nodes": self.nodes, "memo": len(self.memo)})
 
     # ------------------------------------------------------------------ numbers
     def _num(self, v: int):
@@ -519,9 +472,9 @@ class GameSolver:
         one = self.one
         # A: the child with the smaller upper bound first (the likelier to fail low).
         if u0 <= u1:
-            A, uA, Cc, uC = s0, u0, s1, u1
+            A, Cc, uC = s0, s1, u1
         else:
-            A, uA, Cc, uC = s1, u1, s0, u0
+            A, Cc, uC = s1, s0, u0
         tau = min(beat, 2 * beat - one - uC)
         a, ea = self._value(A, t1, tau, masks, idxs, const)
         if not ea:  # a <= tau: the move beats `beat` only through c > beat

@@ -50,6 +50,7 @@ import numpy as np
 
 from ..certificate import ProofTooLarge
 from ..classes.finite import ConceptClass
+from .memo import MemoSearch, SearchStop
 from .subcube import SubcubeTable
 
 __all__ = ["Solver", "SearchStop", "default_memo_bytes", "physical_memory"]
@@ -82,15 +83,11 @@ class _WideList(list):
     __slots__ = ("words",)
 
 
-class SearchStop(Exception):
-    """The deadline passed during a search (the bounds proven so far stay valid)."""
-
-
 class _Budget(Exception):
     """Raised inside the search when a warm-up query has used its node budget."""
 
 
-class Solver:
+class Solver(MemoSearch):
     """The search state for one concept class: the memo of proven bounds and the root's splits.
 
     A Solver is what :func:`solvers.opt.opt` runs and what :class:`solvers.learners.SOA` keeps: every
@@ -112,20 +109,10 @@ class Solver:
             raise TypeError("Solver needs a ConceptClass")
         self.C = C
         self.full = C.full
-        self.memo: dict[int, tuple[int, int]] = {}
-        self.moves: dict[int, int] = {}  # V -> a point index proving memo[V][0]
-        if memo_bytes is None:
-            memo_bytes = default_memo_bytes()
-        if isinstance(memo_bytes, bool) or not isinstance(memo_bytes, (int, float)) or not memo_bytes >= 1:
-            raise ValueError(f"memo_bytes={memo_bytes!r}: give the memory the memo may use, a number of bytes >= 1")
-        self.memo_bytes = int(memo_bytes)
-        self._memo_used = 0
+        # memo: V -> proven (lower, upper) of Opt(V); moves: V -> a point index proving memo[V][0]
+        self._init_memo(default_memo_bytes() if memo_bytes is None else memo_bytes, 120)
         self.nodes = 0
-        self.evictions = 0
-        self._deadline: float | None = None
         self._node_limit: int | None = None
-        self._progress: Callable | None = None
-        self._next_report = 0.0
         self._root_bounds = None
         self.table: SubcubeTable | None = None  # built by subcube_table()
         # The root's distinct splits: one point per class of same-or-complementary columns.
@@ -161,6 +148,7 @@ class Solver:
         return masks, idxs
 
     def _store(self, V: int, lo: int, hi: int) -> None:
+        # Hot path: MemoSearch._store with the entry's size computed here.
         old = self.memo.get(V)
         if old is None:
             self._memo_used += (V.bit_length() >> 3) + 120
@@ -168,29 +156,13 @@ class Solver:
                 self._evict()
         self.memo[V] = (lo, hi)
 
-    def _evict(self) -> None:
-        """Drop the older half of the memo (dicts keep insertion order)."""
-        self.evictions += 1
-        drop = len(self.memo) // 2
-        keys = []
-        for i, k in enumerate(self.memo):
-            if i >= drop:
-                break
-            keys.append(k)
-        for k in keys:
-            del self.memo[k]
-            self.moves.pop(k, None)
-            self._memo_used -= (k.bit_length() >> 3) + 120
+    def _entry_size(self, V: int) -> int:
+        return (V.bit_length() >> 3) + 120
 
     def _tick(self) -> None:
         if self._node_limit is not None and self.nodes >= self._node_limit:
             raise _Budget()
-        now = time.monotonic()
-        if self._deadline is not None and now >= self._deadline:
-            raise SearchStop()
-        if self._progress is not None and now >= self._next_report:
-            self._next_report = now + 1.0
-            self._progress(self._progress_info())
+        MemoSearch._tick(self)
 
     def _progress_info(self) -> dict:
         lo, hi = self._root_bounds if self._root_bounds else (None, None)
@@ -331,26 +303,7 @@ class Solver:
                 hi -= 1
         return lo
 
-    # ------------------------------------------------------------------ limits, bounds from elsewhere
-    def limits(self, *, deadline: float | None = None, progress: Callable[[dict], None] | None = None) -> "_Limits":
-        """``with solver.limits(...):`` searches inside the block under these limits; the previous ones
-        come back on exit.
-
-        Parameters
-        ----------
-        deadline : float, optional
-            A ``time.monotonic()`` instant; past it the search raises :class:`SearchStop`.
-        progress : callable, optional
-            Called about once a second, and after every root query, with
-            ``{"lower", "upper", "nodes", "memo"}`` (the root's bounds so far).
-        """
-        return _Limits(self, deadline, progress)
-
-    @property
-    def deadline(self) -> float | None:
-        """The deadline of the current :meth:`limits` (None: no time limit)."""
-        return self._deadline
-
+    # ------------------------------------------------------------------ bounds from elsewhere
     @property
     def root_bounds(self) -> tuple[int, int]:
         """(lower, upper) on Opt(C) as proven at the root so far (kept when a search stops)."""
@@ -565,24 +518,3 @@ class Solver:
 
 def _first(t):
     return t[0]
-
-
-class _Limits:
-    """The context manager of :meth:`Solver.limits` (a class rather than a generator: opt() on a tiny
-    class takes microseconds)."""
-
-    __slots__ = ("solver", "deadline", "progress", "old")
-
-    def __init__(self, solver: Solver, deadline, progress):
-        self.solver, self.deadline, self.progress = solver, deadline, progress
-
-    def __enter__(self) -> Solver:
-        S = self.solver
-        self.old = S._deadline, S._progress
-        if self.progress is not None and self.progress is not S._progress:
-            S._next_report = time.monotonic() + 1.0
-        S._deadline, S._progress = self.deadline, self.progress
-        return S
-
-    def __exit__(self, *exc) -> None:
-        self.solver._deadline, self.solver._progress = self.old

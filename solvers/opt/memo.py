@@ -1,0 +1,119 @@
+"""What the exact searches share: a memo of proven bounds, bounded in bytes, a deadline and progress.
+
+:class:`~solvers.opt.search.Solver` (Opt), :class:`~solvers.opt.games.GameSolver` (the games beyond Opt)
+and :class:`~solvers.opt.experts.DeterministicExperts` (the experts game) each keep ``memo`` (a state's
+proven ``(lower, upper)``) and ``moves`` (the move that proved a lower bound). When the memo's estimated
+size passes ``memo_bytes`` the older half is dropped (dicts keep insertion order), so a long search slows
+down instead of running the machine out of memory. ``limits(deadline=..., progress=...)`` sets, for a
+``with`` block, the ``time.monotonic()`` instant past which the search raises :class:`SearchStop`, and a
+callback that receives ``_progress_info()`` about once a second.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+__all__ = ["MemoSearch", "SearchStop", "Limits"]
+
+
+class SearchStop(Exception):
+    """The deadline passed during a search (the bounds proven so far stay valid)."""
+
+
+class MemoSearch:
+    """The memo, the deadline and the progress reports of a search (see the module docstring).
+
+    Subclasses call :meth:`_init_memo` in their constructor, give :meth:`_progress_info`, and store
+    through :meth:`_store` (each entry counted as ``entry_bytes``) or their own hot-path version of it.
+    """
+
+    def _init_memo(self, memo_bytes: int, entry_bytes: int) -> None:
+        if isinstance(memo_bytes, bool) or not isinstance(memo_bytes, (int, float)) or not memo_bytes >= 1:
+            raise ValueError(f"memo_bytes={memo_bytes!r}: give the memory the memo may use, a number of bytes >= 1")
+        self.memo_bytes = int(memo_bytes)
+        self.memo: dict = {}
+        self.moves: dict = {}
+        self.evictions = 0
+        self._entry_bytes = entry_bytes
+        self._memo_used = 0
+        self._deadline: float | None = None
+        self._progress: Callable | None = None
+        self._next_report = 0.0
+
+    def _entry_size(self, key) -> int:
+        """The bytes a memo entry is counted as (a constant unless a subclass says otherwise)."""
+        return self._entry_bytes
+
+    def _store(self, key, lo, hi) -> None:
+        if key not in self.memo:
+            self._memo_used += self._entry_bytes
+            if self._memo_used > self.memo_bytes:
+                self._evict()
+        self.memo[key] = (lo, hi)
+
+    def _evict(self) -> None:
+        """Drop the older half of the memo (and the moves recorded for it)."""
+        self.evictions += 1
+        drop = len(self.memo) // 2 + 1
+        keys = []
+        for i, key in enumerate(self.memo):
+            if i >= drop:
+                break
+            keys.append(key)
+        for key in keys:
+            del self.memo[key]
+            self.moves.pop(key, None)
+            self._memo_used -= self._entry_size(key)
+
+    def limits(self, *, deadline: float | None = None, progress: Callable[[dict], None] | None = None) -> "Limits":
+        """``with solver.limits(...):`` searches inside the block under these limits; the previous ones
+        come back on exit.
+
+        Parameters
+        ----------
+        deadline : float, optional
+            A ``time.monotonic()`` instant; past it the search raises :class:`SearchStop`.
+        progress : callable, optional
+            Called about once a second with the search's ``_progress_info()`` (``lower``, ``upper`` of
+            the root so far, ``nodes``, ``memo``).
+        """
+        return Limits(self, deadline, progress)
+
+    @property
+    def deadline(self) -> float | None:
+        """The deadline of the current :meth:`limits` (None: no time limit)."""
+        return self._deadline
+
+    def _tick(self) -> None:
+        now = time.monotonic()
+        if self._deadline is not None and now >= self._deadline:
+            raise SearchStop()
+        if self._progress is not None and now >= self._next_report:
+            self._next_report = now + 1.0
+            self._progress(self._progress_info())
+
+    def _progress_info(self) -> dict:
+        lo, hi = self.root_bounds
+        return {"lower": lo, "upper": hi, "nodes": self.nodes, "memo": len(self.memo)}
+
+
+class Limits:
+    """The context manager of :meth:`MemoSearch.limits` (a class rather than a generator: opt() on a tiny
+    class takes microseconds)."""
+
+    __slots__ = ("solver", "deadline", "progress", "old")
+
+    def __init__(self, solver, deadline, progress):
+        self.solver, self.deadline, self.progress = solver, deadline, progress
+
+    def __enter__(self):
+        S = self.solver
+        self.old = S._deadline, S._progress
+        if self.progress is not None and self.progress is not S._progress:
+            S._next_report = time.monotonic() + 1.0
+        S._deadline, S._progress = self.deadline, self.progress
+        return S
+
+    def __exit__(self, *exc) -> None:
+        self.solver._deadline, self.solver._progress = self.old
