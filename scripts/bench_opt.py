@@ -194,9 +194,10 @@ def time_opt(C: ConceptClass, time_limit: float | None):
     return res, statistics.median(times)
 
 
-def run_baseline(family: str, params: dict, time_limit: float) -> dict:
-    """The baseline on make(family, **params) in a subprocess: {"status", "value", "seconds"}."""
-    cmd = [sys.executable, str(BASELINE), family, *[f"{k}={v}" for k, v in params.items()],
+def run_baseline(family: str, params: dict, time_limit: float, *, script: Path = BASELINE, flags=()) -> dict:
+    """A baseline script (default ``baseline_opt.py``) on make(family, **params) in a subprocess, with extra
+    ``flags``: {"status", "value", "seconds"}."""
+    cmd = [sys.executable, str(script), family, *[f"{k}={v}" for k, v in params.items()], *flags,
            "--json", "--time-limit", str(time_limit)]
 
     def limit_memory():  # keep a runaway memo from taking the machine down

@@ -25,11 +25,8 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import json
 import math
-import os
 import statistics
-import subprocess
 import sys
 import time
 from fractions import Fraction
@@ -40,6 +37,7 @@ for p in (ROOT, Path(__file__).resolve().parent):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
+import bench_opt  # noqa: E402
 from bench_opt import fmt_ratio, fmt_s, fresh_copy, machine_info, markdown_table  # noqa: E402
 from solvers.classes.families import make  # noqa: E402
 from solvers.opt import opt  # noqa: E402
@@ -134,34 +132,15 @@ def time_game(C, g: dict, time_limit):
 
 
 def run_baseline(family: str, params: dict, g: dict, time_limit: float) -> dict:
-    cmd = [sys.executable, str(BASELINE), family, *[f"{k}={v}" for k, v in params.items()], "--json",
-           "--time-limit", str(time_limit)]
+    """``scripts/baseline_variants.py`` on the instance, in a subprocess (as bench_opt runs its baseline)."""
+    flags = []
     if g.get("game") == "randomized":
-        cmd.append("--randomized")
+        flags.append("--randomized")
     if g.get("errors"):
-        cmd += ["--errors", str(g["errors"])]
+        flags += ["--errors", str(g["errors"])]
     if g.get("horizon") is not None:
-        cmd += ["--horizon", str(g["horizon"])]
-
-    def limit_memory():
-        try:
-            import resource
-
-            cap = 8 * 2**30
-            resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
-        except (ImportError, ValueError, OSError):
-            pass
-
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=time_limit + 120,
-                              preexec_fn=limit_memory if os.name == "posix" else None, cwd=str(ROOT))
-    except subprocess.TimeoutExpired:
-        return {"status": "timeout", "value": None, "seconds": None}
-    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
-    if not lines:
-        err = (proc.stderr.strip().splitlines() or ["no output"])[-1]
-        return {"status": f"error: {err}", "value": None, "seconds": None}
-    return json.loads(lines[-1])
+        flags += ["--horizon", str(g["horizon"])]
+    return bench_opt.run_baseline(family, params, time_limit, script=BASELINE, flags=flags)
 
 
 def bench_suite(instances, args) -> bool:
@@ -241,7 +220,7 @@ def bench_frontier(items, args) -> None:
         else:
             n, v, dt, nc, npts = best
             rows.append([name, f"{key}={n}", f"{nc} x {npts}", f"{value_text(v)} ({float(v):.4f})", fmt_s(dt),
-                         failed or f"(largest size tried)"])
+                         failed or "(largest size tried)"])
     for k in (1, 2):
         rows += experts_frontier(k, args.time_limit)
     print(markdown_table(["family [game]", "largest solved", r"\|C\| x \|X\|", "value", "seconds", "next size"], rows))

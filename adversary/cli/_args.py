@@ -76,15 +76,19 @@ def memo_bytes(args) -> int | None:
     return None if gb is None else max(1, int(gb * GIB))
 
 
-def whole(text: str) -> int:
-    """A whole number >= 0 (``--errors K``, ``--horizon T``)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; give e.g. 0, 1 or 2") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text} is negative; give a whole number >= 0")
-    return value
+def whole(what: str):
+    """The argparse type of a whole number >= 0 named ``what`` in its errors (``--errors K``, ``--horizon T``)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; give {what} >= 0") from None
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"{value} is negative; give {what} >= 0")
+        return value
+
+    return parse
 
 
 def add_game_options(p) -> None:
@@ -92,10 +96,10 @@ def add_game_options(p) -> None:
     p.add_argument("--randomized", action="store_true",
                    help="the optimal expected mistakes of a randomized learner, RL(C) (Filmus et al., COLT 2023), "
                         "exact, printed as a fraction and a decimal")
-    p.add_argument("--errors", type=whole, default=0, metavar="K",
+    p.add_argument("--errors", type=whole("the label errors K"), default=0, metavar="K",
                    help="the adversary may mislabel K examples (the best concept makes at most K mistakes): "
                         "D_K(C), or R_K(C) with --randomized (default 0)")
-    p.add_argument("--horizon", type=whole, metavar="T",
+    p.add_argument("--horizon", type=whole("the rounds T"), metavar="T",
                    help="the game stops after T rounds (default: no limit)")
 
 

@@ -9,7 +9,7 @@ import sys
 from fractions import Fraction
 
 from ._args import (cap_jobs, check_family, families, parse_params, positive_int, positive_seconds, read_class_file,
-                    unknown_family)
+                    unknown_family, whole)
 from ._output import (EXIT_FAILED, EXIT_OK, PROG, CLIError, Progress, bounds_text, check_outputs, error,
                       interrupted_code, json_lines_text, json_safe, params_text, write_text_atomic)
 
@@ -40,26 +40,13 @@ def add(p) -> None:
                         f"{AUTO_SECONDS:g} s for auto, no limit for a strategy named with --strategy)")
     p.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the randomized strategies (default 0)")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="worker processes (default 1)")
-    p.add_argument("--errors", type=_errors, default=0, metavar="K",
+    p.add_argument("--errors", type=whole("the label errors K"), default=0, metavar="K",
                    help="label errors: the labels may disagree with the best concept K times (default 0; "
                         "finite classes, strategy exact)")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object (mistakes, bound, verdict, opt, witness, strategy, exact, stats)")
     p.add_argument("--witness", metavar="OUT.json", help="write the verified witness to OUT.json ('littlestone verify' re-checks it)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
-
-
-def _errors(text: str) -> int:
-    """--errors K: a whole number >= 0 (argparse turns the ValueError into a one-line usage error)."""
-    import argparse
-
-    try:
-        k = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; give the label errors K >= 0") from None
-    if k < 0:
-        raise argparse.ArgumentTypeError(f"{k} is negative; give the label errors K >= 0")
-    return k
 
 
 # ---------------------------------------------------------------------------------------- the class and the learner

@@ -146,10 +146,14 @@ class GameSolver(MemoSearch):
         self._cheap_n: dict = {}  # k = 0: |V| -> the cheap bound of V (scaled, without a horizon)
         self._experts = None     # k >= 1: the experts game with |C| experts (solvers.opt.experts), whose
         self._experts_hi: dict = {}  # value at the counts of a state bounds the state's (module docstring)
+        self._opt_run = None     # (lower, upper) of Opt(C) and the Opt solver that proved them
+        self._opt_seconds = opt_seconds
         if self.k >= 1:
             self._universal(memo_bytes)
         if self.randomized and self.k == 0 and opt_seconds > 0 and C.n_concepts >= 4:
-            self._bound_opt(opt_seconds)
+            d = self._opt_bounds()[1]
+            if d < self.C.n_concepts.bit_length() - 1:
+                self.opt_bound, self._opt_solver = d, self._opt_run[2]
 
     def _universal(self, memo_bytes) -> None:
         """The experts game on |C| experts with k errors as a cheap bound: a class state embeds in the
@@ -167,20 +171,35 @@ class GameSolver(MemoSearch):
             T.fill()
             self._experts = T
 
-    def _bound_opt(self, seconds: float) -> None:
-        """d >= Opt(C) from the Opt(C) solver within ``seconds`` (the upper bound it proves by then)."""
-        from .search import Solver
+    def _opt_bounds(self) -> tuple:
+        """(lower, upper, solver): Opt(C) bounds the Opt(C) solver proves within ``opt_seconds`` (once)."""
+        if self._opt_run is None:
+            from .search import Solver
 
-        S = Solver(self.C, memo_bytes=max(1, self.memo_bytes // 8))
-        try:
-            with S.limits(deadline=time.monotonic() + seconds):
-                S.reset_root_bounds()
-                S.solve_root([])
-        except SearchStop:
-            pass
-        d = S.root_bounds[1]
-        if d < self.C.n_concepts.bit_length() - 1:
-            self.opt_bound, self._opt_solver = d, S
+            S = Solver(self.C, memo_bytes=max(1, self.memo_bytes // 8))
+            S.reset_root_bounds()
+            if self._opt_seconds > 0:
+                try:
+                    with S.limits(deadline=time.monotonic() + self._opt_seconds):
+                        S.solve_root([])
+                except SearchStop:
+                    pass
+            lo, hi = S.root_bounds
+            self._opt_run = (lo, hi, S)
+        return self._opt_run
+
+    def _root_lower(self) -> int:
+        """A proven lower bound of the root's value: D_k(C) >= Opt(C) + 2k when some point splits C
+        (:meth:`_det_lower`), and R_k >= D_k / 2, since against a randomized learner the adversary that
+        keeps D_k of the state by a forcing move (both children >= D_k - 1; with a loop, its unanimous
+        child) and answers the label the learner thinks less likely gains >= 1/2 a round for at least D_k
+        rounds; with a horizon T, min(T, ...). Scaled for the randomized game."""
+        if not self.root_masks:
+            return 0
+        d = self._opt_bounds()[0] + 2 * self.k
+        if self.horizon is not None:
+            d = min(d, self.horizon)
+        return d << (self.prec - 1) if self.randomized else d
 
     # ------------------------------------------------------------------ states
     def start(self) -> tuple:
@@ -642,7 +661,7 @@ class GameSolver(MemoSearch):
             return lo, hi
         while True:
             try:
-                self._root_bounds = (0, self._cheap_hi(s, t))
+                self._root_bounds = (self._root_lower(), self._cheap_hi(s, t))
                 self._root_best = None
                 v, _ = self._value(s, t, -1, self.root_masks, self.root_points, self.root_const)
                 self._root_bounds = (v, v)
@@ -650,30 +669,21 @@ class GameSolver(MemoSearch):
             except _Precision:
                 self._grow()
             except SearchStop:
-                lo = self._root_best if self._root_best is not None else 0
+                lo = max(self._root_lower(), self._root_best or 0)
                 e = self.memo.get(self._key(s, t))
                 hi = e[1] if e is not None else self._root_bounds[1]
                 self._root_bounds = (lo, hi)
                 raise
 
-    def _det_lower(self, seconds: float = 0.5) -> int:
-        """D_k(C) >= Opt(C) + 2k when some point splits C (the Opt(C) bound from the Opt solver within
-        ``seconds``): the adversary plays a mistake tree of Opt(C) down to depth Opt(C) - 1, which leaves
+    def _det_lower(self) -> int:
+        """D_k(C) >= Opt(C) + 2k when some point splits C (the Opt(C) bound from :meth:`_opt_bounds`):
+        the adversary plays a mistake tree of Opt(C) down to depth Opt(C) - 1, which leaves
         two concepts that differ at some point x and k errors for each; on x alone they are the two
         experts of :mod:`solvers.games`, worth 2k + 1 more (monotonicity: D_k of those two is at most
         that of the state)."""
         if not self.root_masks:
             return 0
-        from .search import Solver
-
-        S = Solver(self.C, memo_bytes=max(1, self.memo_bytes // 8))
-        try:
-            with S.limits(deadline=time.monotonic() + seconds):
-                S.reset_root_bounds()
-                S.solve_root([])
-        except SearchStop:
-            pass
-        return S.root_bounds[0] + 2 * self.k
+        return self._opt_bounds()[0] + 2 * self.k
 
     # ------------------------------------------------------------------ the moves of a state (not the hot path)
     def moves_of(self, levels: tuple, t=None) -> list:
