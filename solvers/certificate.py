@@ -230,11 +230,12 @@ def verify_tree(tree: dict, C) -> int:
     if depth > most:
         raise TreeError(f"the tree claims depth {_show(depth)}, but a class of {M.shape[0]} concepts has no mistake tree "
                         f"deeper than floor(log2 {M.shape[0]}) = {most}")
-    # Iterative walk: (node, mask of consistent concepts, depth so far, path for messages).
-    stack = [(tree["root"], np.ones(M.shape[0], dtype=bool), 0, ())]
+    # Iterative walk: (node, indices of the consistent concepts, depth so far, path for messages). A node's
+    # concepts are split by its point's column, so the walk reads |C| entries of M per level of the tree.
+    stack = [(tree["root"], np.arange(M.shape[0]), 0, ())]
     while stack:
-        node, mask, level, path = stack.pop()
-        if not mask.any():
+        node, idx, level, path = stack.pop()
+        if not idx.size:
             raise TreeError(f"the path {_fmt(path)} is realised by no concept of the class")
         if node is None:
             if level != depth:
@@ -247,9 +248,9 @@ def verify_tree(tree: dict, C) -> int:
             raise TreeError(f"node after {_fmt(path)} names point {_show(j)}, not a column index 0..{n_points - 1}")
         if level >= depth:
             raise TreeError(f"the tree is deeper than its stated depth {depth} (after {_fmt(path)})")
-        col = M[:, j]
-        stack.append((node["1"], mask & col, level + 1, path + ((j, 1),)))
-        stack.append((node["0"], mask & ~col, level + 1, path + ((j, 0),)))
+        says = M[idx, j]
+        stack.append((node["1"], idx[says], level + 1, path + ((j, 1),)))
+        stack.append((node["0"], idx[~says], level + 1, path + ((j, 0),)))
     return depth
 
 
@@ -308,45 +309,43 @@ def verify_upper(proof: dict, C) -> int:
     m, n_points = M.shape
     if m.bit_length() <= u + 1:  # m < 2^(u+1), without computing 2^(u+1) for a huge claim
         return u  # the Halving bound alone: Opt(C) <= floor(log2 |C|) <= u
+    # A version space is the sorted array of its concepts' indices; its bytes name it in ``claims``.
     claims: dict[bytes, int] = {}
-    masks = []
+    spaces = []
     for i, e in enumerate(entries):
         if not isinstance(e, dict) or not isinstance(e.get("path"), list):
             raise TreeError(f"entry {i} is not {{\"path\": [[j, b], ...], \"bound\": h}}")
         h = e.get("bound")
         if isinstance(h, bool) or not isinstance(h, int) or h < 0:
             raise TreeError(f"entry {i} claims bound {_show(h)}, not a whole number >= 0")
-        mask = np.ones(m, dtype=bool)
+        idx = np.arange(m)
         for step in e["path"]:
             if (not isinstance(step, list) or len(step) != 2 or not isinstance(step[0], int)
                     or isinstance(step[0], bool) or not 0 <= step[0] < n_points or step[1] not in (0, 1)):
                 raise TreeError(f"entry {i} has the path step {_show(step)}; give [point index, 0 or 1]")
-            mask &= M[:, step[0]] == bool(step[1])
-        key = np.packbits(mask).tobytes()
+            idx = idx[M[idx, step[0]] == bool(step[1])]
+        key = idx.tobytes()
         if key in claims:
             h = min(h, claims[key])
         claims[key] = h
-        masks.append((i, mask, h))
-    root = np.packbits(np.ones(m, dtype=bool)).tobytes()
-    if claims.get(root, u + 1) > u:
+        spaces.append((i, idx, h))
+    if claims.get(np.arange(m).tobytes(), u + 1) > u:
         raise TreeError(f"no entry with the empty path claims Opt(C) <= {u}")
-    for i, mask, h in masks:
-        size = int(mask.sum())
+    for i, idx, h in spaces:
+        size = int(idx.size)
         if size.bit_length() <= h + 1:  # size < 2^(h+1)
             continue
         if h == 0:
             raise TreeError(f"entry {i} claims Opt <= 0 for {size} concepts")
-        rows = M[mask]
+        rows = M[idx]
         ones = rows.sum(axis=0)
         small = 2**h
         for j in np.flatnonzero((ones > 0) & (ones < size)):
             c1 = int(ones[j])
             if c1 < small or size - c1 < small:
                 continue
-            col = M[:, j]
-            k1 = np.packbits(mask & col).tobytes()
-            k0 = np.packbits(mask & ~col).tobytes()
-            if claims.get(k1, h) <= h - 1 or claims.get(k0, h) <= h - 1:
+            says = rows[:, j]
+            if claims.get(idx[says].tobytes(), h) <= h - 1 or claims.get(idx[~says].tobytes(), h) <= h - 1:
                 continue
             raise TreeError(
                 f"entry {i} (path {_fmt(tuple(map(tuple, entries[i]['path'])))}, Opt <= {h}): point {int(j)} splits it "
