@@ -10,8 +10,9 @@ from fractions import Fraction
 
 from ._args import (cap_jobs, check_family, families, parse_params, positive_int, positive_seconds, read_class_file,
                     unknown_family, whole)
-from ._output import (EXIT_FAILED, EXIT_OK, PROG, CLIError, Progress, bounds_text, check_outputs, error,
+from ._output import (EXIT_FAILED, EXIT_OK, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs, error,
                       interrupted_code, json_lines_text, json_safe, params_text, write_text_atomic)
+from ._store import add_store_options, lookup, open_store, put as _put
 
 __all__ = ["HELP", "add", "run"]
 
@@ -46,7 +47,46 @@ def add(p) -> None:
     p.add_argument("--json", action="store_true",
                    help="print one JSON object (mistakes, bound, verdict, opt, witness, strategy, exact, stats)")
     p.add_argument("--witness", metavar="OUT.json", help="write the verified witness to OUT.json ('littlestone verify' re-checks it)")
+    add_store_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+# ---------------------------------------------------------------------------------------- the store
+def _attack_task(args, learner_params: dict) -> dict:
+    """What an attack row is keyed by, besides the class: everything that decides its outcome."""
+    return {"learner": args.learner, "params": learner_params, "strategy": args.strategy, "seed": args.seed,
+            "errors": args.errors, "time_limit": args.time_limit}
+
+
+def _attack_record(C, r, task: dict):
+    from adversary.store import Record, class_key, exact
+
+    summary = {k: v for k, v in r.to_json().items() if k != "witness"}
+    mistakes = r.mistakes
+    return Record(kind="attack", class_key=class_key(C), task=task,
+                  family=r.witness["class"].get("family"), params=dict(r.witness["class"].get("params") or {}),
+                  concepts=getattr(C, "n_concepts", None), points=getattr(C, "n_points", None) if getattr(C, "finite", False) else None,
+                  value=exact(mistakes), lower=exact(mistakes), upper=None, seconds=r.stats.get("seconds"),
+                  engine=r.strategy, lower_cert=r.witness,
+                  extra={"result": json_safe(summary), "bound": r.bound.to_json(), "verdict": r.verdict, "exact": r.exact})
+
+
+def _served_attack(rec):
+    """The AttackResult of a stored attack (its witness re-checked by the lookup)."""
+    from adversary.attack import AttackResult
+    from adversary.store import number
+    from solvers.learners.base import Bound
+
+    res = rec.extra["result"]
+    b = res["bound"]
+    value = math.inf if b.get("value") is None else Fraction(b["fraction"]) if "fraction" in b else b["value"]
+    opt = Fraction(res["opt_fraction"]) if res.get("opt_fraction") else res.get("opt")
+    game = res.get("game") or {}
+    stats = dict(res.get("stats") or {})
+    stats["stored"] = {"time": rec.time, "seconds": rec.seconds, "version": rec.version}
+    return AttackResult(number(rec.value), Bound(value, b["formula"], b["source"]), opt, res["verdict"], rec.lower_cert,
+                        res["strategy"], res["exact"], stats, res.get("message", ""), game.get("errors", 0),
+                        game.get("randomized", False), game.get("symbol", "Opt"))
 
 
 # ---------------------------------------------------------------------------------------- the class and the learner
@@ -192,7 +232,6 @@ def _witness_json_text(w: dict) -> str:
 # ---------------------------------------------------------------------------------------- run
 def run(args) -> int:
     from adversary.attack import attack
-    from adversary.referee import replay, target_words
 
     witness_path, = check_outputs([(args.witness, (".json",), "the witness file", "--witness")],
                                   [(args.matrix, "--matrix")])
@@ -214,11 +253,35 @@ def run(args) -> int:
             parts = [f"{info.get('opt_symbol', 'Opt')}(C): {bounds_text(lo, hi)}"]
         bar.show(f"{PROG} attack: {', '.join(parts)}, {bar.elapsed():.0f} s")
 
+    store = open_store(args)
     try:
-        r = attack(args.learner, C, learner_params=learner_params, strategy=args.strategy,
-                   time_limit=args.time_limit, seed=args.seed, jobs=jobs, errors=args.errors, progress=progress)
+        task = _attack_task(args, learner_params)
+        found = lookup(store, "attack", C, task, trust=args.trust_store, what="attack")
+        record = None
+        if found.lower is not None and "result" in found.record.extra:
+            r = _served_attack(found.record)
+        else:
+            try:
+                r = attack(args.learner, C, learner_params=learner_params, strategy=args.strategy,
+                           time_limit=args.time_limit, seed=args.seed, jobs=jobs, errors=args.errors, progress=progress)
+            finally:
+                bar.close()
+            if store is not None and r.stats.get("stopped") != "interrupted":
+                record = _attack_record(C, r, task)
+        failed = _put(store, record)  # stored before it is printed: a closed pipe does not lose it
+        code = _report(args, r, C, label, witness_path)
+        if failed is not None:
+            return error(f"{failed} (the result above was not stored)", EXIT_USAGE)
+        return code
     finally:
-        bar.close()
+        if store is not None:
+            store.close()
+
+
+def _report(args, r, C, label, witness_path) -> int:
+    """Print the attack's result and write the --witness file; returns the exit code."""
+    from adversary.referee import replay, target_words
+
     stopped = r.stats.get("stopped")
     witness_error = None
     if witness_path is not None:
@@ -242,6 +305,9 @@ def run(args) -> int:
         horizon = _horizon(r)
         if horizon is not None:
             how += f"; no sequence of at most {horizon} examples does better (proven)"
+        if r.stats.get("stored"):
+            st = r.stats["stored"]
+            how += f"; served from the store: found in {st['seconds'] or 0:.3f} s on {st['time']}, witness replayed"
         if stopped == "time limit":
             how += f"; stopped by the time limit of {args.time_limit:g} s" if args.time_limit else "; stopped by its time budget"
         elif stopped == "interrupted":

@@ -10,8 +10,9 @@ import sys
 
 from ._args import (add_class_source, add_game_options, cap_jobs, game_of, load_class, memo_bytes, memory_gb,
                     memory_help, positive_int, positive_seconds)
-from ._output import (EXIT_FAILED, EXIT_OK, EXIT_UNSOLVED, PROG, Progress, bounds_text, check_outputs, error,
-                      interrupted_code, json_safe, note, value_text, write_atomic, write_text_atomic)
+from ._output import (EXIT_FAILED, EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, Progress, bounds_text, check_outputs,
+                      error, interrupted_code, json_safe, note, value_text, write_atomic, write_text_atomic)
+from ._store import add_store_options, lookup, open_store, put as _put
 
 __all__ = ["HELP", "add", "run"]
 
@@ -30,10 +31,16 @@ def add(p) -> None:
                    help="search over version spaces, the 3^N table for classes over <= 17 distinct points, or auto (default)")
     add_game_options(p)
     p.add_argument("--memory", type=memory_gb, metavar="GB", help=memory_help(""))
+    add_store_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress on stderr (nor while reading a large --matrix file)")
 
 
 def _work_text(stats: dict) -> str:
+    stored = stats.get("stored")
+    if stored is not None:
+        checked = "certificates re-checked" if stored["checked"] else "not re-checked: --trust-store"
+        return (f"served from the store {stored['path']}: computed in {stored['seconds']:.3f} s on {stored['time']} "
+                f"by littlestone {stored['version']}, {checked}")
     text = f"{stats.get('nodes', 0):,} search nodes"
     if stats.get("engine") == "table":
         text += f", then the table engine over {stats.get('root_splits')} points ({stats.get('table_sweeps')} sweeps)"
@@ -67,7 +74,6 @@ def exact_text(v):
 
 
 def run(args) -> int:
-    from solvers.opt import opt
 
     tree_path, proof_path = check_outputs(
         [(args.tree, TREE_FORMATS, "the tree file", "--tree"), (args.proof, (".json",), "the certificate file", "--proof")],
@@ -87,11 +93,85 @@ def run(args) -> int:
                   if isinstance(info.get(k), int)]
         bar.show(f"{PROG} opt: {', '.join(parts)}, {bar.elapsed():.0f} s")
 
+    store = open_store(args)
     try:
-        r = opt(C, time_limit=args.time_limit, jobs=jobs, progress=progress, engine=args.engine,
-                memo_bytes=memo_bytes(args), game=G.kind, errors=G.errors, horizon=G.horizon)
+        return _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_path, proof_path)
     finally:
-        bar.close()
+        if store is not None:
+            store.close()
+
+
+def _served(found, C, G, store, trust: bool, t0: float):
+    """The OptResult of a result served from the store (its certificates as stored, re-checked)."""
+    import time
+
+    from solvers.certificate import MistakeTree, RandomizedTree
+    from solvers.opt import OptResult
+
+    rec = found.record
+    t = rec.lower_cert
+    tree = None
+    if t is not None:
+        tree = (RandomizedTree(found.lower, t["root"], C, G) if t.get("kind") == "randomized-tree"
+                else MistakeTree(t["depth"], t["root"], C, None if G.standard else G))
+    stats = {"engine": rec.engine, "nodes": 0, "memo": 0, "seconds": round(time.monotonic() - t0, 4), "stopped": None,
+             "stored": {"path": str(store.path), "seconds": rec.seconds or 0.0, "time": rec.time, "version": rec.version,
+                        "checked": not trust, "key": rec.key}}
+    return OptResult(found.value, found.lower, found.upper, tree, stats, None, G)
+
+
+def warm_solver(C, found, memo):
+    """A Solver for Opt(C) that starts from the bounds the store proves (None when it proves none)."""
+    from solvers.opt import Solver
+
+    if found.lower is None and found.upper is None:
+        return None
+    S = Solver(C, memo_bytes=memo)
+    lo, hi = S.bounds(S.full)
+    lo = max(lo, found.lower) if found.lower is not None else lo
+    hi = min(hi, found.upper) if found.upper is not None else hi
+    if lo > hi:
+        return None  # not with re-checked bounds; with --trust-store a wrong row is simply not used
+    S.record(S.full, lo, hi)
+    return S
+
+
+def _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_path, proof_path) -> int:
+    import time
+
+    from adversary.store import opt_task, record_of_opt
+    from solvers.opt import opt
+
+    t0 = time.monotonic()
+    found = lookup(store, "opt", C, opt_task(G), trust=args.trust_store, what=f"{G.symbol}(C)")
+    rec = found.record
+    record = None
+    if found.solved and (proof_path is None or rec.upper_cert is not None) and (
+            found.lower == 0 or rec.lower_cert is not None):
+        r = _served(found, C, G, store, args.trust_store, t0)
+        proof = rec.upper_cert
+    else:
+        solver = warm_solver(C, found, memo_bytes(args)) if G.standard and args.engine != "table" else None
+        try:
+            r = opt(C, time_limit=args.time_limit, jobs=jobs, progress=progress, engine=args.engine,
+                    memo_bytes=memo_bytes(args), game=G.kind, errors=G.errors, horizon=G.horizon, solver=solver)
+        finally:
+            bar.close()
+        proof = None
+        if store is not None or proof_path is not None:
+            limit_s = None if r.value is not None else max(0.5, 0.1 * (args.time_limit or 5.0))
+            record = record_of_opt(C, r, family=family, params=params, proof_seconds=limit_s)
+            proof = record.upper_cert
+    failed = _put(store, record)  # stored before it is printed: a closed pipe does not lose it
+    code = _report(args, r, G, C, label, family, params, tree_path, proof_path, proof)
+    if failed is not None:
+        return error(f"{failed} (the result above was not stored)", EXIT_USAGE)
+    return code
+
+
+def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) -> int:
+    """Print the result and write the --tree and --proof files; returns the exit code."""
+    symbol = G.symbol
     stopped = r.stats.get("stopped")
     tree_error = None
     if tree_path is not None and r.tree is not None:
@@ -101,17 +181,16 @@ def run(args) -> int:
             tree_error = f"could not write the tree to {str(tree_path)!r}: {e}"
     proof_error = None
     if proof_path is not None:
-        from solvers.certificate import ProofTooLarge
-
-        try:
-            proof = r.upper_certificate()
-            write_text_atomic(proof_path, json.dumps(proof, separators=(",", ":")) + "\n")
-        except ProofTooLarge as e:
-            proof_error = f"no upper-bound certificate written: {e}"
-        except ValueError as e:  # a game that was not solved
-            proof_error = f"no upper-bound certificate written: {e}"
-        except OSError as e:
-            proof_error = f"could not write the certificate to {str(proof_path)!r}: {e.strerror or e}"
+        if proof is None:
+            proof_error = "no upper-bound certificate written: " + (
+                f"{symbol}(C) was not solved, and the certificate of its upper bound could not be written in the time "
+                "given; raise the time limit" if r.value is None else
+                "it needs more than 100000 entries; use a smaller class")
+        else:
+            try:
+                write_text_atomic(proof_path, json.dumps(proof, separators=(",", ":")) + "\n")
+            except OSError as e:
+                proof_error = f"could not write the certificate to {str(proof_path)!r}: {e.strerror or e}"
     seconds = r.stats.get("seconds")
     if args.json:
         out = {
@@ -122,6 +201,7 @@ def run(args) -> int:
             "memo": r.stats.get("memo"), "evictions": r.stats.get("evictions"),
             "memo_bytes": r.stats.get("memo_bytes"), "stopped": stopped,
             "tree": str(tree_path) if tree_path is not None and tree_error is None else None,
+            "stored": r.stats.get("stored") is not None,
             "proof": str(proof_path) if proof_path is not None and proof_error is None else None,
         }
         if not G.standard:  # the game, and its numbers exactly ("p/q") beside the decimals above

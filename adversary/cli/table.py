@@ -14,8 +14,9 @@ import time
 
 from ._args import (add_game_options, cap_jobs, check_family, families, game_of, memo_bytes, memory_gb, memory_help,
                     parse_params, positive_int, positive_seconds)
-from ._output import (EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, bounds_text, check_outputs, exc_text,
-                      interrupted_code, json_safe, note, params_text, value_text)
+from ._output import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs, error,
+                      exc_text, interrupted_code, json_safe, note, params_text, value_text)
+from ._store import add_store_options, open_store
 
 __all__ = ["HELP", "add", "run", "range_text"]
 
@@ -38,6 +39,7 @@ def add(p) -> None:
                    help="cells computed in parallel (joblib; at most the usable CPUs); rows then come as cells finish")
     add_game_options(p)
     p.add_argument("--memory", type=memory_gb, metavar="GB", help=memory_help(" in each cell"))
+    add_store_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
@@ -84,19 +86,29 @@ def _table_cells(name: str, fixed_items, grid_items) -> tuple[list[str], list[di
 
 
 # ---------------------------------------------------------------------------------------- one cell
-def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=None, game=None) -> dict:
+def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=None, game=None, warm=None,
+                records: bool = False, C=None) -> dict:
     """One cell: make the class, solve it, its VC dimension, all within ``time_limit`` seconds together
     (and the value of ``game``, a :class:`solvers.games.Game` other than Opt's, when given).
     Runs in a joblib worker with --jobs. A cell whose parameters are impossible (``make`` raises) comes
     back as ``{"params", "skipped"}``; one stopped by Ctrl-C has ``stopped == "interrupted"`` and the
-    bounds proven by then (the VC search is then not started)."""
+    bounds proven by then (the VC search is then not started).
+
+    ``warm`` (from the store) gives what is already proven: ``{"opt": Lookup, "game": Lookup, "vc":
+    Lookup}`` (:class:`adversary.cli._store.Lookup`); a solved part is taken as it is, and Opt(C)'s
+    search starts from its proven bounds. With ``records`` the row carries ``"_records"``: the
+    :class:`adversary.store.Record` of each part computed here, with its certificates, for the client
+    to store (workers never touch the store)."""
+    from adversary.store import Record, exact, record_of_opt
     from solvers.opt import opt
     from solvers.vc import vc_search
+
+    from .opt import warm_solver
 
     t0 = time.monotonic()
     deadline = None if time_limit is None else t0 + time_limit
     try:
-        C = families().make(name, **params)
+        C = families().make(name, **params) if C is None else C
     except (ValueError, TypeError, KeyError, OverflowError) as e:
         return {"params": params, "skipped": exc_text(e)}
     except MemoryError:
@@ -108,23 +120,47 @@ def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=N
     def until(share: float):  # the time left until the share `share` of the cell's limit has passed
         return None if deadline is None else max(t0 + time_limit * share - time.monotonic(), 1e-3)
 
-    r = opt(C, time_limit=until(OPT_SHARE if game is None else OPT_SHARE * GAME_SHARE), jobs=1, progress=progress,
-            memo_bytes=memo_bytes)  # the game (if any), then VC, get the rest
+    warm = warm or {}
+    out_records = []
+
+    def solve(part, G, share, report):
+        """Opt(C) (G None) or the game's value: from the store when it is solved there, else computed."""
+        found = warm.get(part)
+        if found is not None and found.solved:
+            return _Stored(found)
+        solver = warm_solver(C, found, memo_bytes) if G is None and found is not None else None
+        kw = {} if G is None else {"game": G.kind, "errors": G.errors, "horizon": G.horizon}
+        r = opt(C, time_limit=until(share), jobs=1, progress=report, memo_bytes=memo_bytes, solver=solver, **kw)
+        if records:
+            proof_s = None if r.value is not None else max(0.5, 0.1 * (time_limit or 5.0))
+            out_records.append(record_of_opt(C, r, family=name, params=dict(C.params), proof_seconds=proof_s))
+        return r
+
+    # Opt(C) first, the game (if any) next, then VC: each gets the share of the cell's time left to it.
+    r = solve("opt", None, OPT_SHARE if game is None else OPT_SHARE * GAME_SHARE, progress)
     stopped = r.stats.get("stopped")
     extra = {}
     if game is not None and stopped != "interrupted":
-        g = opt(C, time_limit=until(OPT_SHARE), jobs=1, memo_bytes=memo_bytes, game=game.kind, errors=game.errors,
-                horizon=game.horizon,
-                progress=None if progress is None else lambda info: progress({**info, "symbol": game.symbol}))
+        g = solve("game", game, OPT_SHARE,
+                  None if progress is None else lambda info: progress({**info, "symbol": game.symbol}))
         extra = {"game": game.to_json(), "symbol": game.symbol, "value": _exact(g.value), "value_lower": _exact(g.lower),
                  "value_upper": _exact(g.upper), "value_float": None if g.value is None else float(g.value)}
         stopped = stopped or g.stats.get("stopped")
-    if stopped == "interrupted":
+    stored_vc = warm.get("vc")
+    if stored_vc is not None and stored_vc.solved:
+        vc_lo = vc_hi = stored_vc.value
+    elif stopped == "interrupted":
         vc_lo, vc_hi = 0, min(C.log2_size(), C.n_points)
     else:
         v = vc_search(C, time_limit=left())
         vc_lo, vc_hi = v.lower, v.upper
         stopped = stopped or v.stats.get("stopped")
+        if records:
+            out_records.append(Record(kind="vc", class_key=C.fingerprint(), task={}, family=name, params=dict(C.params),
+                                      concepts=C.n_concepts, points=C.n_points,
+                                      value=exact(v.value), lower=exact(v.lower), upper=exact(v.upper),
+                                      seconds=v.stats.get("seconds"), engine="vc_search",
+                                      lower_cert={"points": [int(j) for j in v.witness]}))
     # VC <= Opt (a shattered set of d points is a mistake tree of depth d): each bound tightens the other
     # when a cell ran out of time.
     lo, hi = max(r.lower, vc_lo), r.upper
@@ -134,7 +170,17 @@ def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=N
         "opt": lo if lo == hi else None, "lower": lo, "upper": hi, "log2_size": C.log2_size(),
         "vc": vc_lo if vc_lo == vc_hi else None, "vc_lower": vc_lo, "vc_upper": vc_hi, **extra,
         "seconds": round(time.monotonic() - t0, 4), "stopped": stopped,
+        **({"_records": out_records} if records else {}),
+        **({"stored": stored} if (stored := sorted(k for k, f in warm.items() if f is not None and f.solved)) else {}),
     }
+
+
+class _Stored:
+    """A solved value served from the store, in the shape of an OptResult for :func:`_table_cell`."""
+
+    def __init__(self, found):
+        self.value = self.lower = self.upper = found.value
+        self.stats = {"stopped": None}
 
 
 def _exact(v):
@@ -144,6 +190,37 @@ def _exact(v):
     if v is None or not isinstance(v, Fraction):
         return v
     return int(v) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+
+
+# ---------------------------------------------------------------------------------------- the store
+def _looked_up(store, name: str, params: dict, game, trust: bool):
+    """(C, warm): the cell's class (None when it cannot be made: the cell then says why) and what the
+    store proves of it, ``{"opt", "game", "vc"}`` -> :class:`~adversary.cli._store.Lookup`."""
+    from adversary.store import opt_task
+
+    from ._store import lookup
+
+    try:
+        C = families().make(name, **params)
+    except (ValueError, TypeError, KeyError, OverflowError, MemoryError):
+        return None, None
+    what = f"cell {params_text(params)}"
+    warm = {"opt": lookup(store, "opt", C, opt_task(), trust=trust, what=f"Opt(C) of the {what}"),
+            "vc": lookup(store, "vc", C, {}, trust=trust, what=f"VC dimension of the {what}")}
+    if game is not None:
+        warm["game"] = lookup(store, "opt", C, opt_task(game), trust=trust, what=f"{game.symbol}(C) of the {what}")
+    return C, warm
+
+
+def _settled(warm) -> bool:
+    return warm is not None and all(f.solved for f in warm.values())
+
+
+def _light(warm):
+    """The bounds of ``warm`` without the stored rows (what a worker needs)."""
+    from ._store import Lookup
+
+    return None if warm is None else {k: Lookup(None, f.lower, f.upper) for k, f in warm.items()}
 
 
 # ---------------------------------------------------------------------------------------- the streamed table
@@ -244,8 +321,11 @@ def run(args) -> int:
     interrupted = False
     handle = None
     writer = None
+    store_error = None
 
     pending: list[str] = []  # skip notes wait for the first row: a grid with nothing possible ends in one error line
+
+    from adversary.store import StoreError
 
     def emit(row: dict) -> None:
         nonlocal handle, writer
@@ -258,20 +338,56 @@ def run(args) -> int:
             pending.clear()
         writer.row(row)
 
-    try:
-        if jobs > 1 and len(cells) > 1:
+    store = open_store(args)
+    trust = args.trust_store
+    records = store is not None
+    served = wrote = 0
+
+    def rows():
+        """The rows: first the cells the store settles (served in this process), then the others computed,
+        each looked up again just before it starts (another run on the same store may have finished it)."""
+        todo = []
+        for c in cells:
+            C, warm = _looked_up(store, name, c, game, trust) if store is not None else (None, None)
+            if _settled(warm):
+                nonlocal served
+                served += 1
+                yield _table_cell(name, c, None, None, memo, game, warm=warm, C=C)
+            else:
+                todo.append(c)
+
+        def fresh(c):
+            C, warm = _looked_up(store, name, c, game, trust) if store is not None else (None, None)
+            return _light(warm)
+
+        if jobs > 1 and len(todo) > 1:
             from joblib import Parallel, delayed
 
-            runs = Parallel(n_jobs=jobs, return_as="generator_unordered")(
-                delayed(_table_cell)(name, c, args.time_limit, None, memo, game) for c in cells)
+            yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(
+                delayed(_table_cell)(name, c, args.time_limit, None, memo, game, fresh(c), records) for c in todo)
         else:
             def progress(info, _done=done, _skipped=skipped):  # inside the cell being solved
                 bar.show(f"{PROG} table: cell {len(_done) + len(_skipped) + 1}/{len(cells)}: "
                          f"{bounds_text(info.get('lower'), info.get('upper'), info.get('symbol', 'Opt'))}, "
                          f"{bar.elapsed():.0f} s")
 
-            runs = (_table_cell(name, c, args.time_limit, progress, memo, game) for c in cells)
+            for c in todo:
+                yield _table_cell(name, c, args.time_limit, progress, memo, game, fresh(c), records)
+
+    try:
+        runs = rows()
         for row in runs:
+            recs = row.pop("_records", [])
+            if store is not None:
+                try:
+                    for rec in recs:
+                        store.put(rec)
+                        wrote += 1
+                except StoreError as e:
+                    store_error = e
+                    if "skipped" not in row:
+                        emit(row)  # printed, though not stored
+                    break
             if "skipped" in row:
                 skipped.append(row)
                 bar.close()
@@ -296,6 +412,14 @@ def run(args) -> int:
                 skipped, complete=not interrupted)
         if handle is not None and handle is not sys.stdout:
             handle.close()
+        if store is not None:
+            store.close()
+    if store_error is not None:
+        return error(f"{store_error} (the rows above were printed; those not stored are computed again next time)",
+                     EXIT_USAGE)
+    if store is not None and (served or wrote):
+        note(f"store {store.path}: {served} of {len(cells)} cells served from it"
+             f"{' (certificates re-checked)' if served and not trust else ''}, {wrote} results written")
     if not done and skipped and len(skipped) == len(cells):
         raise CLIError(f"every cell of the grid is impossible, e.g. {params_text(skipped[0]['params'])}: "
                        f"{skipped[0]['skipped']}")

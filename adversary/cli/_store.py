@@ -1,0 +1,117 @@
+"""The store as the commands use it (:mod:`adversary.store`): the options ``--store PATH``, ``--no-store``
+and ``--trust-store``, opening the store, and looking a result up before computing it.
+
+A stored result is served only as far as its certificates are re-checked against the class (unless
+``--trust-store``): a row whose tree and upper-bound certificate both verify and meet is served as
+solved; otherwise its verified bounds warm-start the computation. A row whose certificate is wrong is
+reported in one line and computed again (the new result replaces it)."""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from typing import Optional
+
+from ._output import CLIError, note
+
+__all__ = ["add_store_options", "open_store", "Lookup", "lookup", "put", "STORE_ENV", "TIMEOUT_ENV"]
+
+STORE_ENV = "LITTLESTONE_STORE"
+TIMEOUT_ENV = "LITTLESTONE_STORE_TIMEOUT"
+
+
+def add_store_options(p) -> None:
+    from adversary.store import DEFAULT_PATH
+
+    p.add_argument("--store", metavar="PATH",
+                   help=f"the results store (SQLite; default ${STORE_ENV} or {DEFAULT_PATH} in this folder): results "
+                        "are looked up before computing and written after")
+    p.add_argument("--no-store", action="store_true", help="neither read nor write the results store")
+    p.add_argument("--trust-store", action="store_true",
+                   help="serve stored results without re-checking their certificates (faster; default: re-check)")
+
+
+def store_path(args) -> Optional[str]:
+    """The store's path for these arguments, or None with --no-store."""
+    from adversary.store import DEFAULT_PATH
+
+    if getattr(args, "no_store", False):
+        if getattr(args, "store", None) is not None:
+            raise CLIError("give --store PATH or --no-store, not both")
+        if getattr(args, "trust_store", False):
+            raise CLIError("--trust-store reads the store, and --no-store skips it; drop one")
+        return None
+    return args.store or os.environ.get(STORE_ENV) or DEFAULT_PATH
+
+
+def open_store(args):
+    """The :class:`adversary.store.Store` of these arguments (None with --no-store); a store that cannot
+    be used is a one-line error before any work."""
+    from adversary.store import Store
+
+    path = store_path(args)
+    if path is None:
+        return None
+    timeout = os.environ.get(TIMEOUT_ENV, "30")
+    try:
+        timeout = float(timeout)
+        if not timeout > 0 or math.isinf(timeout):
+            raise ValueError
+    except ValueError:
+        raise CLIError(f"{TIMEOUT_ENV}={timeout!r} is not a positive number of seconds; e.g. {TIMEOUT_ENV}=30") from None
+    return Store(path, timeout=timeout)
+
+
+@dataclass
+class Lookup:
+    """What the store knows of one result: the row (or None), the bounds it proves (re-checked, or as
+    stored with --trust-store; None on a side it does not prove) and whether that settles the value."""
+
+    record: object = None
+    lower: object = None
+    upper: object = None
+
+    @property
+    def solved(self) -> bool:
+        return self.lower is not None and self.upper is not None and self.lower == self.upper
+
+    @property
+    def value(self):
+        return self.lower if self.solved else None
+
+
+def lookup(store, kind: str, C, task: dict, *, trust: bool = False, what: str = "result") -> Lookup:
+    """The stored row of ``kind``/``task`` on ``C`` with its bounds re-checked (see the module's docstring)."""
+    from adversary.store import StoreError, class_key, number, verified_bounds
+    from solvers.certificate import TreeError
+
+    if store is None:
+        return Lookup()
+    rec = store.get(kind, class_key(C), task)
+    if rec is None:
+        return Lookup()
+    if trust:
+        return Lookup(rec, number(rec.lower), number(rec.upper))
+    try:
+        # An upper-bound certificate that takes longer to re-check than its value took to compute is left
+        # unchecked: the value is computed again from the bounds that are checked.
+        lo, hi = verified_bounds(rec, C, upper_budget=max(0.05, rec.seconds or 0.0))
+    except (TreeError, StoreError) as e:
+        note(f"the stored {what} in {store.path} does not check ({e}); computing it again")
+        return Lookup()
+    return Lookup(rec, lo, hi)
+
+
+def put(store, record):
+    """Write ``record`` to ``store`` (when both are given); returns the StoreError, if any, for the command to
+    report after its result (so a store that fails loses nothing printed)."""
+    from adversary.store import StoreError
+
+    if store is None or record is None:
+        return None
+    try:
+        store.put(record)
+    except StoreError as e:
+        return e
+    return None
