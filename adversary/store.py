@@ -372,7 +372,7 @@ class Store:
             blob = zlib.compress(json.dumps(data, separators=(",", ":"), default=str).encode(), 6)
             self.db.execute(
                 f"INSERT OR REPLACE INTO results ({', '.join(self._COLUMNS)}) VALUES ({', '.join('?' * 16)})",
-                (key, rec.kind, rec.class_key, rec.family, _canonical(rec.params), _canonical(rec.task), rec.concepts,
+                (key, rec.kind, rec.class_key, rec.family, json.dumps(rec.params, default=str), _canonical(rec.task), rec.concepts,
                  rec.points, rec.value, rec.lower, rec.upper, rec.seconds, rec.engine, rec.version, rec.time, blob))
         return rec
 
@@ -389,7 +389,7 @@ class Store:
         if where:
             sql += " WHERE " + " AND ".join(where)
         try:
-            cur = self.db.execute(sql + " ORDER BY time, key", args)
+            cur = self.db.execute(sql + " ORDER BY rowid", args)  # in the order written
             for r in cur:
                 yield self._row(r)
         except sqlite3.DatabaseError as e:

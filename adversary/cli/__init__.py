@@ -16,6 +16,10 @@ Commands (DESIGN.md, section CLI)::
                        [--jobs N] [--json] [--witness OUT.json] [--quiet]
     littlestone experts n=1..12 k=0..2 [--deterministic] [--randomized] [--time-limit S] [--format md|csv|json]
                         [-o FILE] [--quiet]
+    littlestone store list|show KEY|export|prune [--store PATH] [--kind K] [--family F] [--format csv|json|md]
+
+opt, attack and table look each result up in the results store before computing it and write it there
+after (``--store PATH``, ``$LITTLESTONE_STORE`` or ``littlestone.db``; ``--no-store`` skips it).
 
 Each command is a module of this package declaring ``HELP``, ``add(parser)`` (its arguments) and
 ``run(args) -> int``, listed in :data:`COMMANDS`; a new command is one more module and one more line.
@@ -47,7 +51,7 @@ import os
 import signal
 import sys
 
-from . import _output, attack, experts, export, families, learners, opt, table, verify
+from . import _output, attack, experts, export, families, learners, opt, store, table, verify
 from ._args import Parser
 from ._output import EXIT_CODES, EXIT_FAILED, EXIT_USAGE, PROG, CLIError, error, interrupted_code
 
@@ -63,6 +67,7 @@ COMMANDS = {
     "attack": attack,
     "table": table,
     "experts": experts,
+    "store": store,
 }
 
 EXAMPLES = """examples (they run in this order, in an empty directory):
@@ -78,6 +83,7 @@ EXAMPLES = """examples (they run in this order, in an empty directory):
   littlestone attack perceptron --class margin-halfspaces d=5 gamma=0.2 --time-limit 5
   littlestone table monotone-disjunctions --grid n=2..6 k=1..3 --format md --jobs 2
   littlestone experts n=1..6 k=0..2
+  littlestone store list
 """
 
 

@@ -94,11 +94,12 @@ def lookup(store, kind: str, C, task: dict, *, trust: bool = False, what: str = 
     if trust:
         return Lookup(rec, number(rec.lower), number(rec.upper))
     try:
-        # An upper-bound certificate that takes longer to re-check than its value took to compute is left
-        # unchecked: the value is computed again from the bounds that are checked.
-        lo, hi = verified_bounds(rec, C, upper_budget=max(0.05, rec.seconds or 0.0))
+        # An upper-bound certificate that would take much longer to re-check than its value took to compute
+        # is left unchecked: the value is computed again from the bounds that are checked.
+        lo, hi = verified_bounds(rec, C, upper_budget=max(1.0, 2 * (rec.seconds or 0.0)))
     except (TreeError, StoreError) as e:
         note(f"the stored {what} in {store.path} does not check ({e}); computing it again")
+        store.delete([rec.key])  # the new result replaces it (a write would merge with the wrong bounds)
         return Lookup()
     return Lookup(rec, lo, hi)
 

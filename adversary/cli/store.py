@@ -1,0 +1,178 @@
+"""``littlestone store list|show|export|prune``: read the results store (:mod:`adversary.store`).
+
+``list`` prints one line per row (kind, class, task, value or bounds, seconds, when); ``show KEY`` one
+row whole, with its certificates re-checked (``--certificates OUT.json`` writes them); ``export`` every
+row as csv, json or md (``-o FILE``); ``prune`` removes the rows whose certificates no longer check (or,
+with ``--unsolved``, the rows whose value is open too) and compacts the file."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+
+from ._output import EXIT_OK, CLIError, check_outputs, json_safe, note, write_text_atomic
+from ._store import store_path
+
+__all__ = ["HELP", "add", "run"]
+
+HELP = "list, show, export or prune the results store"
+COLUMNS = ("key", "kind", "family", "params", "task", "concepts", "points", "value", "lower", "upper", "seconds",
+           "engine", "version", "time")
+
+
+def add(p) -> None:
+    p.add_argument("action", choices=("list", "show", "export", "prune"), help="what to do")
+    p.add_argument("key", nargs="?", metavar="KEY", help="show: the row's key (its first characters are enough)")
+    p.add_argument("--store", metavar="PATH", help="the store (default $LITTLESTONE_STORE or littlestone.db)")
+    p.add_argument("--kind", choices=("opt", "vc", "attack"), help="only rows of this kind")
+    p.add_argument("--family", metavar="NAME", help="only rows of this family")
+    p.add_argument("--format", choices=("csv", "json", "md"), default="md", help="export: the format (default md)")
+    p.add_argument("-o", "--output", metavar="FILE", help="export: write to FILE instead of stdout")
+    p.add_argument("--certificates", metavar="OUT.json", help="show: write the row's certificates to OUT.json")
+    p.add_argument("--unsolved", action="store_true", help="prune: also remove the rows whose value is not settled")
+    p.add_argument("--dry-run", action="store_true", help="prune: say what would go, remove nothing")
+
+
+def _open(args):
+    from pathlib import Path
+
+    from adversary.store import Store
+
+    path = store_path(args)
+    if not Path(path).exists():
+        raise CLIError(f"there is no store at {path!r}; run opt, attack or table first, or give --store PATH")
+    return Store(path)
+
+
+def _task_text(task: dict) -> str:
+    if not task:
+        return ""
+    if "learner" in task:
+        extra = " ".join(f"{k}={v}" for k, v in (task.get("params") or {}).items())
+        return " ".join(t for t in (task["learner"], extra, f"strategy={task.get('strategy')}",
+                                    f"errors={task['errors']}" if task.get("errors") else "") if t)
+    from solvers.games import Game
+
+    G = Game.of(task.get("game", "deterministic"), task.get("errors", 0), task.get("horizon"))
+    return G.symbol
+
+
+def _value_text(rec) -> str:
+    if rec.value is not None:
+        return rec.value
+    return f"{rec.lower if rec.lower is not None else '?'}..{rec.upper if rec.upper is not None else '?'}"
+
+
+def _flat(rec) -> dict:
+    s = rec.summary()
+    out = {k: s.get(k) for k in COLUMNS}
+    out["params"] = " ".join(f"{k}={v}" for k, v in (rec.params or {}).items())
+    out["task"] = _task_text(rec.task)
+    return out
+
+
+def _md(rows: list[dict]) -> str:
+    head = list(COLUMNS)
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    for r in rows:
+        lines.append("| " + " | ".join(str("" if r[c] is None else r[c]).replace("|", "\\|") for c in head) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def run(args) -> int:
+    if args.action == "export":
+        out_path, = check_outputs([(args.output, (f".{args.format}",), f"the {args.format} output file", "-o")])
+    if args.action == "show":
+        if not args.key:
+            raise CLIError("store show needs a KEY (see 'littlestone store list')")
+        cert_path, = check_outputs([(args.certificates, (".json",), "the certificates file", "--certificates")])
+    elif args.key:
+        raise CLIError(f"store {args.action} takes no KEY; use --kind or --family to choose rows")
+    with _open(args) as S:
+        if args.action == "list":
+            rows = list(S.rows(args.kind, args.family))
+            for rec in rows:
+                what = f"{rec.family or 'matrix'} {' '.join(f'{k}={v}' for k, v in rec.params.items())}".strip()
+                print(f"{rec.key[:12]}  {rec.kind:<6}  {what:<40}  {_task_text(rec.task):<24}  {_value_text(rec):>10}  "
+                      f"{rec.seconds or 0:>9.3f} s  {rec.time}")
+            note(f"{len(rows)} row{'s' if len(rows) != 1 else ''} in {S.path}")
+            return EXIT_OK
+        if args.action == "export":
+            recs = list(S.rows(args.kind, args.family))
+            rows = [_flat(r) for r in recs]
+            if args.format == "json":
+                text = json.dumps([{**r, "params": rec.params, "task": rec.task} for r, rec in zip(rows, recs)],
+                                  indent=1) + "\n"
+            elif args.format == "csv":
+                buf = io.StringIO()
+                w = csv.DictWriter(buf, fieldnames=list(COLUMNS), lineterminator="\n")
+                w.writeheader()
+                w.writerows(rows)
+                text = buf.getvalue()
+            else:
+                text = _md(rows)
+            if out_path is None:
+                sys.stdout.write(text)
+            else:
+                write_text_atomic(out_path, text)
+                note(f"wrote {len(rows)} rows to {out_path}")
+            return EXIT_OK
+        if args.action == "show":
+            found = S.find(args.key)
+            if not found:
+                raise CLIError(f"no row's key starts with {args.key!r}; see 'littlestone store list'")
+            if len(found) > 1:
+                raise CLIError(f"{len(found)} rows' keys start with {args.key!r}; give more of the key")
+            rec = found[0]
+            print(json.dumps(json_safe({**rec.summary(), "check": _check_text(rec)}), indent=1))
+            if cert_path is not None:
+                write_text_atomic(cert_path, json.dumps({"lower": rec.lower_cert, "upper": rec.upper_cert}) + "\n")
+                note(f"wrote the certificates to {cert_path}")
+            return EXIT_OK
+        # prune
+        gone = []
+        for rec in S.rows(args.kind, args.family):
+            why = _check_text(rec)
+            if not why.startswith("OK") and not why.startswith("not checked"):
+                gone.append((rec, why))
+            elif args.unsolved and rec.value is None:
+                gone.append((rec, "unsolved"))
+        for rec, why in gone:
+            note(f"{'would remove' if args.dry_run else 'removing'} {rec.key[:12]} ({rec.kind} {rec.family} "
+                 f"{' '.join(f'{k}={v}' for k, v in rec.params.items())}): {why}")
+        if not args.dry_run and gone:
+            S.delete([rec.key for rec, _ in gone])
+            S.vacuum()
+        note(f"{len(gone)} row{'s' if len(gone) != 1 else ''} {'to remove' if args.dry_run else 'removed'}; "
+             f"{S.count() - (len(gone) if args.dry_run else 0)} left in {S.path}")
+        return EXIT_OK
+
+
+def _check_text(rec) -> str:
+    """Re-check a row's certificates against its class (rebuilt from its family and parameters)."""
+    from adversary.store import StoreError, verified_bounds
+    from solvers.certificate import TreeError
+
+    if rec.kind == "attack":
+        from adversary.referee import verify_witness
+
+        if rec.lower_cert is None:
+            return "no witness"
+        v = verify_witness(rec.lower_cert)
+        return f"OK: the witness replays ({v.message})" if v.ok else f"FAILED: {v.message}"
+    if rec.family is None:
+        return "not checked: the class came from a matrix file (verify its certificates with the file)"
+    try:
+        from solvers.classes.families import make
+
+        C = make(rec.family, **rec.params)
+    except Exception as e:  # noqa: BLE001 - a family that no longer takes these parameters
+        return f"FAILED: the class cannot be made again ({e})"
+    try:
+        lo, hi = verified_bounds(rec, C)
+    except (TreeError, StoreError) as e:
+        return f"FAILED: {e}"
+    return f"OK: the certificates prove {lo if lo is not None else '?'} <= value <= {hi if hi is not None else '?'}"
+

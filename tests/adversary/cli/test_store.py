@@ -1,0 +1,221 @@
+"""The store from the command line: opt, attack and table serve stored results (re-checked) and store
+new ones; a grid killed with SIGKILL resumes losing only the cells in flight; two runs share a store;
+a store that cannot be used is one line and exit 2; ``littlestone store`` lists, shows, exports, prunes."""
+
+import csv
+import io
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from adversary.store import Store
+
+from .checks import RUN_MAIN, field, one_error_line, posix, run, start
+
+
+def _db():
+    return os.environ["LITTLESTONE_STORE"]
+
+
+def test_opt_is_served_from_the_store_the_second_time(capsys, tmp_path):
+    code, out, err = run(capsys, "opt", "intervals", "N=20")
+    assert code == 0 and field(out, "time").endswith("search nodes)")
+    code, out2, err = run(capsys, "opt", "intervals", "N=20", "--tree", tmp_path / "t.json", "--proof", tmp_path / "p.json")
+    assert code == 0 and field(out2, "Opt(C)") == field(out, "Opt(C)")
+    assert "served from the store" in field(out2, "time") and "certificates re-checked" in field(out2, "time")
+    for f in ("t.json", "p.json"):  # the stored certificates, written out, verify independently
+        code, vout, _ = run(capsys, "verify", tmp_path / f, "intervals", "N=20")
+        assert code == 0 and vout.startswith("OK"), vout
+    code, out3, _ = run(capsys, "opt", "intervals", "N=20", "--json", "--trust-store")
+    assert json.loads(out3)["stored"] is True
+
+
+def test_no_store_neither_reads_nor_writes(capsys, tmp_path):
+    code, out, _ = run(capsys, "opt", "thresholds", "N=9", "--no-store")
+    assert code == 0 and not os.path.exists(_db())
+    code, _, err = run(capsys, "opt", "thresholds", "N=9", "--no-store", "--store", tmp_path / "x.db")
+    one_error_line(code, err, contains=["--no-store"])
+
+
+def test_a_tampered_row_is_computed_again(capsys):
+    run(capsys, "opt", "thresholds", "N=9")
+    db = sqlite3.connect(_db())
+    db.execute("UPDATE results SET value = '5', lower = '5', upper = '5'")  # the certificates prove 3
+    db.commit()
+    db.close()
+    code, out, err = run(capsys, "opt", "thresholds", "N=9")
+    assert code == 0 and field(out, "Opt(C)") == "3" and "does not check" in err
+    code, out, err = run(capsys, "opt", "thresholds", "N=9")  # the row was put right
+    assert "served from the store" in field(out, "time") and "does not check" not in err
+
+
+def test_an_unsolved_row_warm_starts_the_next_run(capsys):
+    code, out, _ = run(capsys, "opt", "intervals", "N=150", "--time-limit", "0.5", "--quiet", "--json")
+    first = json.loads(out)
+    assert code == 3 and first["lower"] < first["upper"]
+    with Store(_db()) as S:
+        (row,) = list(S.rows("opt"))
+    assert row.value is None and int(row.lower) == first["lower"] and row.lower_cert is not None
+    code, out, _ = run(capsys, "opt", "intervals", "N=150", "--time-limit", "0.5", "--quiet", "--json")
+    second = json.loads(out)
+    assert second["lower"] >= first["lower"] and second["upper"] <= first["upper"]
+
+
+def test_attack_is_served_from_the_store(capsys):
+    argv = ("attack", "winnow2", "--class", "monotone-disjunctions", "n=4", "k=2", "--strategy", "exact", "--json")
+    code, out, _ = run(capsys, *argv)
+    code2, out2, _ = run(capsys, *argv)
+    a, b = json.loads(out), json.loads(out2)
+    assert code == code2 == 0 and a["mistakes"] == b["mistakes"] and a["witness"] == b["witness"]
+    assert "stored" not in a["stats"] and "stored" in b["stats"]
+
+
+def test_table_skips_stored_cells_and_writes_new_ones(capsys):
+    code, out, err = run(capsys, "table", "intervals", "--grid", "N=3..6", "--format", "csv", "--quiet")
+    assert code == 0 and "0 of 4 cells served" in err and "8 results written" in err
+    code, out2, err = run(capsys, "table", "intervals", "--grid", "N=3..8", "--format", "csv", "--quiet")
+    assert code == 0 and "4 of 6 cells served" in err and "4 results written" in err
+    rows = list(csv.DictReader(io.StringIO(out2)))
+    fresh = list(csv.DictReader(io.StringIO(run(capsys, "table", "intervals", "--grid", "N=3..8", "--format", "csv",
+                                                    "--quiet", "--no-store")[1])))
+    assert [{k: v for k, v in r.items() if k != "seconds"} for r in rows] == \
+           [{k: v for k, v in r.items() if k != "seconds"} for r in fresh]
+
+
+def test_table_with_a_game_and_jobs_uses_the_store(capsys):
+    argv = ("table", "thresholds", "--grid", "N=2..7", "--randomized", "--format", "json", "--quiet", "--jobs", "2")
+    code, out, _ = run(capsys, *argv)
+    code2, out2, err = run(capsys, *argv)
+    assert code == code2 == 0 and "6 of 6 cells served" in err
+    key = lambda r: r["params"]["N"]  # noqa: E731
+    strip = lambda rows: sorted(({k: v for k, v in r.items() if k not in ("seconds", "stored")} for r in rows), key=key)  # noqa: E731
+    assert strip(json.loads(out)["rows"]) == strip(json.loads(out2)["rows"])
+
+
+# ------------------------------------------------------------------------------------------ killed, and shared
+GRID = ["table", "intervals", "--grid", "N=40,60,80,100,120,150", "--time-limit", "3", "--format", "csv", "--quiet"]
+
+
+def _rows_in_store(path) -> int:
+    if not os.path.exists(path):
+        return 0
+    try:
+        db = sqlite3.connect(path, timeout=5)
+        try:
+            return db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return 0
+
+
+@posix
+@pytest.mark.slow
+def test_a_grid_killed_with_sigkill_resumes(tmp_path):
+    """SIGKILL while the last cell runs: the next run serves the five finished cells from the store and
+    computes only the one that was in flight."""
+    db = tmp_path / "grid.db"
+    env_store = {"LITTLESTONE_STORE": str(db)}
+    p = subprocess.Popen([sys.executable, "-c", RUN_MAIN, *GRID], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, start_new_session=True, env={**os.environ, **env_store})
+    t = time.monotonic()
+    while _rows_in_store(db) < 10 and time.monotonic() - t < 60:  # Opt and VC of the first five cells
+        time.sleep(0.05)
+    os.killpg(p.pid, signal.SIGKILL)
+    p.communicate()
+    assert p.returncode == -signal.SIGKILL and _rows_in_store(db) >= 10
+    again = subprocess.run([sys.executable, "-c", RUN_MAIN, *GRID], capture_output=True, text=True,
+                           env={**os.environ, **env_store}, timeout=120)
+    assert again.returncode in (0, 3), again.stderr
+    assert "5 of 6 cells served" in again.stderr or "6 of 6 cells served" in again.stderr, again.stderr
+    rows = list(csv.DictReader(io.StringIO(again.stdout)))
+    assert [r["N"] for r in rows] == ["40", "60", "80", "100", "120", "150"]
+    assert "Traceback" not in again.stderr
+
+
+@posix
+@pytest.mark.slow
+def test_two_runs_on_one_store_at_once(tmp_path):
+    """Both finish with every row; the store holds each result once."""
+    db = tmp_path / "shared.db"
+    argv = ["table", "intervals", "--grid", "N=2..40", "--format", "csv", "--quiet"]
+    env = {**os.environ, "LITTLESTONE_STORE": str(db)}
+    procs = [subprocess.Popen([sys.executable, "-c", RUN_MAIN, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, env=env) for _ in range(2)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    for p, (out, err) in zip(procs, outs):
+        assert p.returncode == 0, err
+        assert [r["N"] for r in csv.DictReader(io.StringIO(out))] == [str(n) for n in range(2, 41)]
+    strip = lambda out: [{k: v for k, v in r.items() if k != "seconds"} for r in csv.DictReader(io.StringIO(out))]  # noqa: E731
+    assert strip(outs[0][0]) == strip(outs[1][0])
+    db_ = sqlite3.connect(db)
+    assert db_.execute("SELECT COUNT(*), COUNT(DISTINCT key) FROM results").fetchone() == (78, 78)  # Opt, VC per cell
+    db_.close()
+
+
+# ------------------------------------------------------------------------------------------ bad stores
+def test_bad_store_files_are_one_line(capsys, tmp_path):
+    junk = tmp_path / "junk.db"
+    junk.write_text("not a database\n" * 50)
+    for argv in (("opt", "thresholds", "N=5"), ("table", "thresholds", "--grid", "N=2..3"),
+                 ("attack", "halving", "--class", "thresholds", "N=4")):
+        code, out, err = run(capsys, *argv, "--store", junk)
+        one_error_line(code, err, contains=["not a littlestone store"])
+        assert out == ""
+    assert junk.read_text() == "not a database\n" * 50
+    code, _, err = run(capsys, "opt", "thresholds", "N=5", "--store", tmp_path / "nowhere" / "s.db")
+    one_error_line(code, err, contains=["does not exist"])
+
+
+def test_a_locked_store_loses_nothing(capsys, monkeypatch):
+    run(capsys, "opt", "thresholds", "N=5")
+    monkeypatch.setenv("LITTLESTONE_STORE_TIMEOUT", "0.3")
+    holder = sqlite3.connect(_db(), isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        code, out, err = run(capsys, "opt", "thresholds", "N=6", "--quiet")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert field(out, "Opt(C)") == "2"  # the result is printed
+    one_error_line(code, err, contains=["locked", "not stored"])
+    monkeypatch.setenv("LITTLESTONE_STORE_TIMEOUT", "soon")
+    code, _, err = run(capsys, "opt", "thresholds", "N=5")
+    one_error_line(code, err, contains=["LITTLESTONE_STORE_TIMEOUT"])
+
+
+# ------------------------------------------------------------------------------------------ littlestone store
+def test_store_list_show_export_prune(capsys, tmp_path):
+    run(capsys, "table", "thresholds", "--grid", "N=2..4", "--quiet")
+    code, out, err = run(capsys, "store", "list")
+    assert code == 0 and len(out.splitlines()) == 6 and "6 rows" in err
+    key = out.split()[0]
+    code, out, _ = run(capsys, "store", "show", key, "--certificates", tmp_path / "c.json")
+    row = json.loads(out)
+    assert code == 0 and row["key"].startswith(key) and row["check"].startswith("OK")
+    assert json.loads((tmp_path / "c.json").read_text())["lower"] is not None
+    for fmt in ("csv", "json", "md"):
+        code, out, _ = run(capsys, "store", "export", "--format", fmt, "--kind", "opt")
+        assert code == 0
+    code, out, _ = run(capsys, "store", "export", "--format", "json")
+    assert len(json.loads(out)) == 6
+    code, out, _ = run(capsys, "store", "export", "--format", "csv", "--kind", "opt")
+    assert [r["value"] for r in csv.DictReader(io.StringIO(out))] == ["1", "2", "2"]  # floor(log2 (N + 1))
+    db = sqlite3.connect(_db())
+    db.execute("UPDATE results SET lower = '9', value = '9' WHERE kind = 'opt' AND params LIKE '%4%'")
+    db.commit()
+    db.close()
+    code, _, err = run(capsys, "store", "prune", "--dry-run")
+    assert code == 0 and "would remove" in err and "1 row to remove" in err
+    code, _, err = run(capsys, "store", "prune")
+    assert code == 0 and "1 row removed; 5 left" in err
+    code, _, err = run(capsys, "store", "show", "zzzz")
+    one_error_line(code, err, contains=["store list"])
+    code, _, err = run(capsys, "store", "list", "--store", tmp_path / "none.db")
+    one_error_line(code, err, contains=["no store"])

@@ -1,0 +1,165 @@
+"""The results store (adversary.store): rows round-trip, writes merge (the better bound with its
+certificate), certificates are re-checked against the class and a tampered row is caught, and a file
+that cannot be a store is refused in one message that says what to do."""
+
+import sqlite3
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adversary.store import (Record, Store, StoreError, exact, number, opt_task, record_of_opt, result_key,
+                             verified_bounds)
+from solvers.certificate import TreeError
+from solvers.classes.families import make
+from solvers.games import Game
+from solvers.opt import opt
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store(tmp_path / "s.db") as S:
+        yield S
+
+
+def test_exact_text_round_trips():
+    for v in (0, 3, Fraction(7, 8), Fraction(30943, 8192)):
+        assert number(exact(v)) == v
+    assert exact(None) is None and number(None) is None
+
+
+def test_opt_row_round_trips_and_checks(store):
+    C = make("intervals", N=8)
+    r = opt(C)
+    put = store.put(record_of_opt(C, r))
+    got = store.get("opt", C.fingerprint(), opt_task())
+    assert got == put and got.value == str(r.value) and got.lower_cert["depth"] == r.value
+    assert verified_bounds(got, C) == (r.value, r.value)
+    assert store.count() == 1
+
+
+@pytest.mark.parametrize("game", [Game.of("randomized"), Game.of("deterministic", 1), Game.of("randomized", 1),
+                                  Game.of("deterministic", 0, 2)])
+def test_game_rows_check(store, game):
+    C = make("thresholds", N=5)
+    r = opt(C, game=game.kind, errors=game.errors, horizon=game.horizon)
+    store.put(record_of_opt(C, r))
+    got = store.get("opt", C.fingerprint(), opt_task(game))
+    assert verified_bounds(got, C) == (r.value, r.value)
+
+
+def test_a_row_on_another_class_is_refused(store):
+    C, D = make("thresholds", N=6), make("thresholds", N=7)
+    rec = store.put(record_of_opt(C, opt(C)))
+    with pytest.raises(StoreError, match="another class"):
+        verified_bounds(rec, D)
+
+
+def test_tampered_rows_are_caught(store):
+    C = make("intervals", N=8)
+    rec = record_of_opt(C, opt(C))
+    deeper = dict(rec.lower_cert, depth=rec.lower_cert["depth"] + 1)
+    with pytest.raises(TreeError):
+        verified_bounds(Record(**{**rec.__dict__, "lower_cert": deeper}), C)
+    lower_bound = dict(rec.upper_cert, bound=rec.upper_cert["bound"] - 1)
+    with pytest.raises(TreeError):
+        verified_bounds(Record(**{**rec.__dict__, "upper_cert": lower_bound}), C)
+    # a value larger than its tree proves
+    with pytest.raises(TreeError, match="less than"):
+        verified_bounds(Record(**{**rec.__dict__, "lower": "9"}), C)
+    # a randomized row whose tree is the deterministic game's
+    G = Game.of("randomized")
+    with pytest.raises(TreeError, match="another game"):
+        verified_bounds(Record(**{**rec.__dict__, "task": opt_task(G)}), C)
+
+
+def test_writes_merge_to_the_better_bounds(store):
+    C = make("intervals", N=150)
+    a = record_of_opt(C, opt(C, time_limit=0.3))  # stopped: lower < upper, each proven
+    assert a.value is None
+    store.put(a)
+    lo, hi = number(a.lower), number(a.upper)
+    worse = Record(**{**a.__dict__, "lower": str(lo - 1), "upper": str(hi + 1), "lower_cert": None, "upper_cert": None})
+    merged = store.put(worse)
+    assert (merged.lower, merged.upper) == (a.lower, a.upper)
+    assert merged.lower_cert == a.lower_cert and merged.upper_cert == a.upper_cert
+    assert store.count() == 1
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)), min_size=1, max_size=6))
+def test_merge_keeps_the_largest_lower_and_smallest_upper(tmp_path_factory, writes):
+    """Against the obvious fold: max of the lowers, min of the uppers, one row."""
+    with Store(tmp_path_factory.mktemp("m") / "s.db") as S:
+        for a, b in writes:
+            lo, hi = min(a, b), max(a, b)
+            S.put(Record(kind="opt", class_key="k", task={}, lower=str(lo), upper=str(hi),
+                         value=str(lo) if lo == hi else None, lower_cert={"lo": lo}, upper_cert={"hi": hi}))
+        (row,) = list(S.rows())
+        lo, hi = max(min(w) for w in writes), min(max(w) for w in writes)
+        assert (number(row.lower), number(row.upper)) == (lo, hi)
+        assert row.lower_cert == {"lo": lo} and row.upper_cert == {"hi": hi}
+
+
+def test_key_depends_on_kind_class_and_task():
+    keys = {result_key(k, c, t) for k in ("opt", "vc") for c in ("a", "b") for t in ({}, {"x": 1})}
+    assert len(keys) == 8
+    assert result_key("opt", "a", {"x": 1, "y": 2}) == result_key("opt", "a", {"y": 2, "x": 1})
+
+
+# ------------------------------------------------------------------------------------------ files that are not stores
+def test_not_a_database(tmp_path):
+    p = tmp_path / "junk.db"
+    p.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StoreError, match="not a littlestone store"):
+        Store(p)
+    assert p.read_bytes() == b"this is not sqlite" * 100  # nothing lost
+
+
+def test_another_sqlite_database(tmp_path):
+    p = tmp_path / "other.db"
+    db = sqlite3.connect(p)
+    db.execute("CREATE TABLE t (x)")
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError, match="not a littlestone store"):
+        Store(p)
+
+
+def test_another_schema_version(tmp_path):
+    p = tmp_path / "s.db"
+    Store(p).close()
+    db = sqlite3.connect(p)
+    db.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError, match="schema version 99"):
+        Store(p)
+
+
+def test_locked_past_the_timeout(tmp_path):
+    p = tmp_path / "s.db"
+    Store(p).close()
+    holder = sqlite3.connect(p, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        with Store(p, timeout=0.2) as S, pytest.raises(StoreError, match="locked"):
+            S.put(Record(kind="vc", class_key="k", task={}, value="1", lower="1", upper="1"))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
+def test_read_only_and_missing_folder(tmp_path, monkeypatch):
+    with pytest.raises(StoreError, match="does not exist"):
+        Store(tmp_path / "no" / "s.db")
+    with pytest.raises(StoreError, match="directory"):
+        Store(tmp_path)
+    p = tmp_path / "s.db"
+    Store(p).close()
+    import adversary.store as store_module
+
+    monkeypatch.setattr(store_module.os, "access", lambda path, mode: False)  # root ignores chmod; say read-only
+    with pytest.raises(StoreError, match="read-only"):
+        Store(p)
