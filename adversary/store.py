@@ -34,6 +34,7 @@ Examples
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 import json
 import os
@@ -168,6 +169,7 @@ class Record:
                 **({"extra": self.extra} if self.extra else {})}
 
 
+@functools.lru_cache(maxsize=1)
 def _version() -> str:
     try:
         from importlib.metadata import version
@@ -362,19 +364,28 @@ class Store:
         as stored."""
         rec = replace(rec, version=rec.version or _version(), time=rec.time or _now())
         key = rec.key
-        with self.lock, self._write():
-            r = self.db.execute(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key = ?", (key,)).fetchone()
-            if r is not None:
-                rec = _merge(self._row(r), rec)
-            data = {"lower_cert": rec.lower_cert, "upper_cert": rec.upper_cert}
-            if rec.extra:
-                data["extra"] = rec.extra
-            blob = zlib.compress(json.dumps(data, separators=(",", ":"), default=str).encode(), 6)
-            self.db.execute(
-                f"INSERT OR REPLACE INTO results ({', '.join(self._COLUMNS)}) VALUES ({', '.join('?' * 16)})",
-                (key, rec.kind, rec.class_key, rec.family, json.dumps(rec.params, default=str), _canonical(rec.task), rec.concepts,
-                 rec.points, rec.value, rec.lower, rec.upper, rec.seconds, rec.engine, rec.version, rec.time, blob))
+        insert = f"INSERT INTO results ({', '.join(self._COLUMNS)}) VALUES ({', '.join('?' * 16)})"
+        with self.lock:
+            try:  # a new key: one statement, atomic by itself
+                if self.db.execute(insert + " ON CONFLICT (key) DO NOTHING", self._values(rec)).rowcount == 1:
+                    return rec
+            except sqlite3.DatabaseError as e:
+                raise self._error(e) from None
+            with self._write():  # the key is there: merge with it in one transaction
+                r = self.db.execute(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key = ?", (key,)).fetchone()
+                if r is not None:
+                    rec = _merge(self._row(r), rec)
+                self.db.execute(insert.replace("INSERT", "INSERT OR REPLACE", 1), self._values(rec))
         return rec
+
+    def _values(self, rec: Record) -> tuple:
+        data = {"lower_cert": rec.lower_cert, "upper_cert": rec.upper_cert}
+        if rec.extra:
+            data["extra"] = rec.extra
+        blob = zlib.compress(json.dumps(data, separators=(",", ":"), default=str).encode(), 6)
+        return (rec.key, rec.kind, rec.class_key, rec.family, json.dumps(rec.params, default=str), _canonical(rec.task),
+                rec.concepts, rec.points, rec.value, rec.lower, rec.upper, rec.seconds, rec.engine, rec.version,
+                rec.time, blob)
 
     def rows(self, kind: Optional[str] = None, family: Optional[str] = None) -> Iterator[Record]:
         """Every row (of one kind, one family), oldest first."""
