@@ -98,3 +98,14 @@ def test_bench_experts_quick_smoke():
     assert "D_1(10^9) = 35 (volume bound 35)" in r.stdout
     assert "R_1(25) = 509/128" in r.stdout and "R_1: largest n within 0.2 s:" in r.stdout
     assert time.monotonic() - t < 60
+
+
+def test_bench_store_quick_runs():
+    """scripts/bench_store.py --quick serves three stored classes, each re-checked (its asserts)."""
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_store.py"), "--quick"], capture_output=True,
+                       text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.count("\n| ") >= 4 and "thresholds N=9999" in p.stdout
