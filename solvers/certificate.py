@@ -230,28 +230,50 @@ def verify_tree(tree: dict, C) -> int:
     if depth > most:
         raise TreeError(f"the tree claims depth {_show(depth)}, but a class of {M.shape[0]} concepts has no mistake tree "
                         f"deeper than floor(log2 {M.shape[0]}) = {most}")
-    # Iterative walk: (node, indices of the consistent concepts, depth so far, path for messages). A node's
-    # concepts are split by its point's column, so the walk reads |C| entries of M per level of the tree.
-    stack = [(tree["root"], np.arange(M.shape[0]), 0, ())]
-    while stack:
-        node, idx, level, path = stack.pop()
-        if not idx.size:
-            raise TreeError(f"the path {_fmt(path)} is realised by no concept of the class")
-        if node is None:
-            if level != depth:
-                raise TreeError(f"the leaf after {_fmt(path)} is at depth {level}, not {depth}")
-            continue
-        if not isinstance(node, dict) or set(node) != {"point", "0", "1"}:
-            raise TreeError(f'node after {_fmt(path)} is not null or {{"point": j, "0": ..., "1": ...}}')
-        j = node["point"]
-        if isinstance(j, bool) or not isinstance(j, int) or not 0 <= j < n_points:
-            raise TreeError(f"node after {_fmt(path)} names point {_show(j)}, not a column index 0..{n_points - 1}")
-        if level >= depth:
-            raise TreeError(f"the tree is deeper than its stated depth {depth} (after {_fmt(path)})")
-        says = M[idx, j]
-        stack.append((node["1"], idx[says], level + 1, path + ((j, 1),)))
-        stack.append((node["0"], idx[~says], level + 1, path + ((j, 0),)))
+    # Level by level: ``nodes`` are the tree's nodes at this level, left to right (node i's children are
+    # 2i and 2i + 1 below), and ``at[c]`` is the node whose path concept c agrees with. A node whose path
+    # no concept agrees with is an unrealised path; one pass over the matrix per level (not per node).
+    m = M.shape[0]
+    levels: list[list] = []
+    nodes = [tree["root"]]
+    at = np.zeros(m, dtype=np.int64)
+    for level in range(depth + 1):
+        levels.append(nodes)
+        counts = np.bincount(at, minlength=len(nodes))
+        empty = np.flatnonzero(counts == 0)
+        if empty.size:
+            raise TreeError(f"the path {_fmt(_path(levels, level, int(empty[0])))} is realised by no concept of the class")
+        points = np.empty(len(nodes), dtype=np.int64)
+        below = []
+        for i, node in enumerate(nodes):
+            if node is None:
+                if level != depth:
+                    raise TreeError(f"the leaf after {_fmt(_path(levels, level, i))} is at depth {level}, not {depth}")
+                continue
+            if not isinstance(node, dict) or set(node) != {"point", "0", "1"}:
+                raise TreeError(f'node after {_fmt(_path(levels, level, i))} is not null or {{"point": j, "0": ..., "1": ...}}')
+            j = node["point"]
+            if isinstance(j, bool) or not isinstance(j, int) or not 0 <= j < n_points:
+                raise TreeError(f"node after {_fmt(_path(levels, level, i))} names point {_show(j)}, not a column index "
+                                f"0..{n_points - 1}")
+            if level >= depth:
+                raise TreeError(f"the tree is deeper than its stated depth {depth} (after {_fmt(_path(levels, level, i))})")
+            points[i] = j
+            below += (node["0"], node["1"])
+        if level == depth:
+            break
+        at = 2 * at + M[np.arange(m), points[at]]
+        nodes = below
     return depth
+
+
+def _path(levels: list, level: int, i: int) -> tuple:
+    """The labelled points on the way to node ``i`` of ``levels[level]`` (see :func:`verify_tree`)."""
+    steps = []
+    for up in range(level):
+        parent = i >> (level - up)
+        steps.append((levels[up][parent]["point"], (i >> (level - up - 1)) & 1))
+    return tuple(steps)
 
 
 def _fmt(path, most: int = 12) -> str:
@@ -311,6 +333,8 @@ def verify_upper(proof: dict, C) -> int:
         return u  # the Halving bound alone: Opt(C) <= floor(log2 |C|) <= u
     # A version space is the sorted array of its concepts' indices; its bytes name it in ``claims``.
     claims: dict[bytes, int] = {}
+    everyone = np.arange(m)
+    prefix: dict[tuple, np.ndarray] = {(): everyone}
     spaces = []
     for i, e in enumerate(entries):
         if not isinstance(e, dict) or not isinstance(e.get("path"), list):
@@ -318,12 +342,23 @@ def verify_upper(proof: dict, C) -> int:
         h = e.get("bound")
         if isinstance(h, bool) or not isinstance(h, int) or h < 0:
             raise TreeError(f"entry {i} claims bound {_show(h)}, not a whole number >= 0")
-        idx = np.arange(m)
-        for step in e["path"]:
+        idx = everyone
+        path = e["path"]
+        for step in path:
             if (not isinstance(step, list) or len(step) != 2 or not isinstance(step[0], int)
                     or isinstance(step[0], bool) or not 0 <= step[0] < n_points or step[1] not in (0, 1)):
                 raise TreeError(f"entry {i} has the path step {_show(step)}; give [point index, 0 or 1]")
-            idx = idx[M[idx, step[0]] == bool(step[1])]
+        # The version space of the path, from that of its longest prefix seen (entries extend their parents').
+        key_path = tuple((int(j), int(b)) for j, b in path)
+        k = len(key_path)
+        while k and key_path[:k] not in prefix:
+            k -= 1
+        if k:
+            idx = prefix[key_path[:k]]
+        for j, b in key_path[k:]:
+            idx = idx[M[idx, j] == bool(b)]
+        if len(prefix) < 1_000_000:
+            prefix[key_path] = idx
         key = idx.tobytes()
         if key in claims:
             h = min(h, claims[key])
