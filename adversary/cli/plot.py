@@ -54,7 +54,8 @@ def add(p) -> None:
                                    "each edge the label (0 left, 1 right). Give the class to label the nodes with its "
                                    "points instead of their column indices.")
     r.add_argument("file", metavar="TREE", help="a tree file written by littlestone opt ... --tree TREE.json")
-    r.add_argument("target", nargs="*", metavar="FAMILY k=v", help="the tree's class, to show its points (optional)")
+    r.add_argument("target", nargs="*", default=[], metavar="FAMILY k=v",
+                   help="the tree's class, to show its points (optional)")
     r.add_argument("--matrix", metavar="FILE", help="read the tree's class from a .json, .csv or .npy 0/1 matrix instead")
     r.add_argument("--max-nodes", type=positive_int, default=MAX_NODES, metavar="N",
                    help=f"refuse trees with more nodes, leaves included (default {MAX_NODES}, a complete tree of depth 8; "
