@@ -9,19 +9,28 @@ size. The data are plain rows: the rows come from files here (:func:`read_table`
 --tree``); a results store that yields rows of the same form feeds the same functions.
 
 matplotlib is an optional dependency (``pip install 'littlestone[plot]'``); it is imported only when a
-picture is drawn. Figures are made with matplotlib's object interface (:class:`matplotlib.figure.Figure`
-on the Agg canvas), so nothing here needs a display or touches pyplot's global state.
+picture is drawn. Each picture is a :class:`matplotlib.figure.Figure` of its own on the Agg canvas, never
+pyplot's current figure, so nothing needs a display (the Agg backend is chosen unless the caller has
+already imported pyplot with another).
 
 Every error in the data is a :class:`PlotError` (a ``ValueError``) whose message says what to change.
 
 Examples
 --------
+A mistake tree of depth 1 as a graph, laid out: the root above its two leaves.
+
+>>> G = tree_graph({"depth": 1, "root": {"point": 0, "0": None, "1": None}})
+>>> [(v, G.nodes[v]["label"]) for v in G], [(u, v, b) for u, v, b in G.edges(data="label")]
+([(0, 'x0'), (1, None), (2, None)], [(0, 1, 0), (0, 2, 1)])
+>>> tree_layout(G)
+{1: (0.0, -1.0), 2: (1.0, -1.0), 0: (0.5, 0.0)}
+
+Drawing needs matplotlib:
+
 >>> rows = [{"params": {"n": n}, "opt": 1, "lower": 1, "upper": 1, "log2_size": n, "vc": 1,
 ...          "vc_lower": 1, "vc_upper": 1} for n in (1, 2, 3)]
->>> import tempfile, os
->>> out = os.path.join(tempfile.mkdtemp(), "opt.svg")
->>> plot_table(rows, "n", out)  # doctest: +SKIP
-Written(path=..., width=1050, height=675)
+>>> plot_table(rows, "n", "opt.svg")  # doctest: +SKIP
+Written(path=PosixPath('opt.svg'), width=1050, height=675, dpi=150)
 """
 
 from __future__ import annotations
@@ -35,8 +44,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import NamedTuple
 
-__all__ = ["plot_table", "plot_tightness", "plot_tree", "read_table", "read_tightness", "tightness_panels", "tree_graph",
-           "tree_layout", "tree_size", "Written", "PlotError", "FORMATS", "TABLE_COLUMNS", "MAX_NODES",
+__all__ = ["plot_table", "plot_tightness", "plot_tree", "read_table", "read_tightness", "tightness_panels",
+           "tree_graph", "tree_layout", "tree_size", "Written", "PlotError", "FORMATS", "TABLE_COLUMNS", "MAX_NODES",
            "MAX_NODES_LIMIT", "INSTALL_HINT"]
 
 #: The file formats a picture is written in (by the output's extension).
@@ -63,12 +72,13 @@ class PlotError(ValueError):
 
 
 class Written(NamedTuple):
-    """A picture written: its path, and its width and height in pixels (at the DPI it is drawn at; an
-    SVG has the same size in points times 72 / DPI)."""
+    """A picture written: its path, its width and height in pixels and the pixels per inch they are
+    counted at (an SVG is width * 72 / dpi points wide)."""
 
     path: Path
     width: int
     height: int
+    dpi: int
 
 
 # ---------------------------------------------------------------------------------------- matplotlib
@@ -88,15 +98,20 @@ def _figure(size, dpi, layout=None):
     return fig
 
 
-def _save(fig, out) -> Written:
-    out = Path(out)
-    fmt = out.suffix.lower()
+def _format(out) -> str:
+    """The picture's format from its extension (checked before any drawing)."""
+    fmt = Path(out).suffix.lower()
     if fmt not in FORMATS:
         raise PlotError(f"cannot write {str(out)!r}: name the picture .png or .svg")
-    metadata = {"Date": None} if fmt == ".svg" else {}  # the same data gives the same SVG
-    fig.savefig(out, format=fmt[1:], metadata=metadata)
+    return fmt[1:]
+
+
+def _save(fig, out) -> Written:
+    out = Path(out)
+    fmt = _format(out)
+    fig.savefig(out, format=fmt, metadata={"Date": None} if fmt == "svg" else {})  # no date in an SVG
     w, h = fig.get_size_inches()
-    return Written(out, int(w * fig.dpi), int(h * fig.dpi))  # as the Agg canvas counts them
+    return Written(out, int(w * fig.dpi), int(h * fig.dpi), int(fig.dpi))  # as the Agg canvas counts them
 
 
 def _number(v, what: str):
@@ -277,7 +292,8 @@ def _groups(rows, x: str, group_by, what: str = "row"):
         keys = [group_by] if isinstance(group_by, str) else list(group_by)
         for k in keys:
             if k == x:
-                raise PlotError(f"{k!r} is the x axis; group by another parameter ({', '.join(n for n in names if n != x)})")
+                others = ", ".join(n for n in names if n != x)
+                raise PlotError(f"{k!r} is the x axis; group by another parameter ({others})")
             if k not in names:
                 raise PlotError(f"no {what} has parameter {k!r} to group by; choose from: {', '.join(names)}")
     groups: dict = {}
@@ -350,6 +366,7 @@ def plot_table(rows, x: str, out, *, column: str = "opt", group_by=None, title: 
     .. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
     """
     rows = list(rows)
+    _format(out)
     if column not in TABLE_COLUMNS:
         raise PlotError(f"unknown column {column!r}; choose one of: {', '.join(TABLE_COLUMNS)}")
     if not rows:
@@ -392,7 +409,8 @@ def plot_table(rows, x: str, out, *, column: str = "opt", group_by=None, title: 
         for xv, (lo, hi) in zip(xs, bounds):
             if lo is not None and hi is not None and lo != hi:
                 any_open = True
-                ax.errorbar([xv + shift], [(float(lo) + float(hi)) / 2], yerr=[[(float(hi) - float(lo)) / 2]], fmt="none",
+                ax.errorbar([xv + shift], [(float(lo) + float(hi)) / 2], yerr=[[(float(hi) - float(lo)) / 2]],
+                            fmt="none",
                             ecolor=color, elinewidth=1.8, capsize=4, zorder=3)
         if column == "opt":
             # The band breaks where the VC dimension is not known (its search ran out of time).
@@ -631,6 +649,7 @@ def plot_tightness(rows, out, *, x: str = "n", title: str | None = None) -> Writ
     ImportError
         If matplotlib is not installed.
     """
+    _format(out)
     panels, _ = tightness_panels(rows, x)
     if len(panels) > MAX_PANELS:
         raise PlotError(f"the attacks are on {len(panels)} classes, more than {MAX_PANELS} panels; plot fewer "
@@ -736,8 +755,8 @@ def _node_text(node, points, where: str) -> str:
                             "give the class the tree was made for")
         p = points[j]
         if isinstance(p, (tuple, list)):
-            text = ("".join(str(v) for v in p) if all(v in (0, 1) and not isinstance(v, float) for v in p) and len(p) > 1
-                    else ", ".join(str(v) for v in p))
+            bits = len(p) > 1 and all(v in (0, 1) and not isinstance(v, float) for v in p)
+            text = "".join(str(v) for v in p) if bits else ", ".join(str(v) for v in p)
         else:
             text = str(p)
     if "repeat" in node:
@@ -822,12 +841,12 @@ def tree_layout(G) -> dict:
     slot = 0
     for v in sorted(G):  # preorder: the leaves from left to right
         if G.out_degree(v) == 0:
-            pos[v] = (float(slot), -float(G.nodes[v]["depth"]))
+            pos[v] = (float(slot), float(-G.nodes[v]["depth"]))
             slot += 1
     for v in sorted(G, reverse=True):  # children before their parent
         if v not in pos:
             xs = [pos[c][0] for c in G.successors(v)]
-            pos[v] = ((min(xs) + max(xs)) / 2, -float(G.nodes[v]["depth"]))
+            pos[v] = ((min(xs) + max(xs)) / 2, float(-G.nodes[v]["depth"]))
     return pos
 
 
@@ -872,6 +891,7 @@ def plot_tree(tree, out, *, points=None, max_nodes: int = MAX_NODES, title: str 
     if not isinstance(max_nodes, int) or not 1 <= max_nodes <= MAX_NODES_LIMIT:
         raise PlotError(f"max_nodes {max_nodes!r} is not between 1 and {MAX_NODES_LIMIT}; a larger tree is "
                         "unreadable as a picture")
+    _format(out)
     G = tree_graph(tree, points, max_nodes=max_nodes)
     pos = tree_layout(G)
     leaves = [v for v in G if G.nodes[v]["label"] is None]

@@ -30,7 +30,8 @@ def add(p) -> None:
                                    "of the other parameters, unsolved cells as their proven interval, and for Opt "
                                    "the band VC dimension .. floor(log2 |C|).")
     t.add_argument("file", metavar="TABLE", help="a table file: littlestone table ... --format json (or csv) -o TABLE")
-    t.add_argument("--x", metavar="PARAM", help="the parameter on the x axis (default: the table's first grid parameter)")
+    t.add_argument("--x", metavar="PARAM",
+                   help="the parameter on the x axis (default: the table's first grid parameter)")
     t.add_argument("--column", choices=tuple(TABLE_COLUMNS), default="opt",
                    help="what to draw: opt, value (the game's column, with --randomized / --errors / --horizon) or "
                         "vc (default opt)")
@@ -56,10 +57,11 @@ def add(p) -> None:
     r.add_argument("file", metavar="TREE", help="a tree file written by littlestone opt ... --tree TREE.json")
     r.add_argument("target", nargs="*", default=[], metavar="FAMILY k=v",
                    help="the tree's class, to show its points (optional)")
-    r.add_argument("--matrix", metavar="FILE", help="read the tree's class from a .json, .csv or .npy 0/1 matrix instead")
+    r.add_argument("--matrix", metavar="FILE",
+                   help="read the tree's class from a .json, .csv or .npy 0/1 matrix instead")
     r.add_argument("--max-nodes", type=positive_int, default=MAX_NODES, metavar="N",
-                   help=f"refuse trees with more nodes, leaves included (default {MAX_NODES}, a complete tree of depth 8; "
-                        f"at most {MAX_NODES_LIMIT})")
+                   help=f"refuse trees with more nodes, leaves included (default {MAX_NODES}, a complete tree of "
+                        f"depth 8; at most {MAX_NODES_LIMIT})")
     r.add_argument("--title", help="a line above the tree's own title (default: the class, when given)")
     r.add_argument("--quiet", action="store_true", help="no progress while a large class file loads")
     _output(r)
@@ -94,7 +96,9 @@ def run(args) -> int:
     except OSError as e:
         return error(f"could not write the picture to {str(out)!r}: {e.strerror or e}", EXIT_FAILED)
     w = written[0]
-    print(f"wrote {what} to {out} ({w.width} x {w.height} px)", file=sys.stderr, flush=True)
+    size = (f"{w.width} x {w.height} px" if out.suffix.lower() == ".png"
+            else f"{w.width / w.dpi:g} x {w.height / w.dpi:g} in")
+    print(f"wrote {what} to {out} ({size})", file=sys.stderr, flush=True)
     return EXIT_OK
 
 

@@ -23,7 +23,8 @@ def inputs(tmp_path_factory):
     from adversary.cli import main
 
     d = tmp_path_factory.mktemp("plot-inputs")
-    for argv in (["table", "monotone-disjunctions", "--grid", "n=2..6", "k=1..2", "--format", "json", "-o", d / "t.json"],
+    grid = ["--grid", "n=2..6", "k=1..2"]
+    for argv in (["table", "monotone-disjunctions", *grid, "--format", "json", "-o", d / "t.json"],
                  ["table", "monotone-disjunctions", "--grid", "n=2..5", "--format", "csv", "-o", d / "t.csv"],
                  ["table", "monotone-disjunctions", "--grid", "n=2..4", "--format", "md", "-o", d / "t.md"],
                  ["opt", "thresholds", "N=7", "--tree", d / "tree.json"],
@@ -57,13 +58,16 @@ def test_each_plot_is_written(capsys, inputs, tmp_path, case, ext):
     assert code == 0, err
     assert stdout == "" and f"to {out} (" in err and "error" not in err
     assert out.stat().st_size > (5000 if ext == ".png" else 10000)
-    w, h = map(int, err.rsplit("(", 1)[1].split(" px")[0].split(" x "))
+    size, unit = err.rsplit("(", 1)[1].split(")")[0].rsplit(" ", 1)
+    w, h = map(float, size.split(" x "))
     if ext == ".png":
-        assert png_size(out) == (w, h)
+        assert unit == "px" and png_size(out) == (w, h)
         if case.startswith("table"):
             assert (w, h) == (1050, 675)
     else:
-        assert out.read_text().lstrip().startswith("<?xml") and "<svg" in out.read_text()[:1000]
+        text = out.read_text()
+        assert unit == "in" and text.lstrip().startswith("<?xml") and "<svg" in text[:1000]
+        assert f'width="{w * 72:g}pt" height="{h * 72:g}pt"' in text[:1000]
 
 
 def test_tightness_reads_lists_and_several_files(capsys, inputs, tmp_path):
