@@ -760,7 +760,7 @@ def _node_text(node, points, where: str) -> str:
         else:
             text = str(p)
     if "repeat" in node:
-        text += f" (repeat {node['repeat']})"
+        text += f"\nrepeat {node['repeat']}"
     return text
 
 
@@ -896,13 +896,17 @@ def plot_tree(tree, out, *, points=None, max_nodes: int = MAX_NODES, title: str 
     pos = tree_layout(G)
     leaves = [v for v in G if G.nodes[v]["label"] is None]
     inner = [v for v in G if G.nodes[v]["label"] is not None]
-    slots = max(1, sum(1 for v in G if G.out_degree(v) == 0))
+    span = {v: 1 for v in leaves}  # the leaf slots below each node: its label must fit in them
+    for v in sorted(inner, reverse=True):  # preorder numbers: children before their parent
+        span[v] = sum(span[c] for c in G.successors(v)) or 1
+    slots = max(1, len(leaves))
     height = max(d for _, d in G.nodes(data="depth"))
-    chars = max((len(G.nodes[v]["label"]) for v in inner), default=1)
-    font = 7 if slots > 64 else 9
-    per_char = font / 72 * 0.62
     big = slots > 64
-    slot_in = max(0.18 if big else 0.3, (chars * per_char + 0.2) / 2)  # two leaf slots hold a label of the lowest level
+    font = 7 if big else 9
+    per_char = font / 72 * 0.62  # inches per character, about, in DejaVu Sans
+    widths = {v: max(map(len, G.nodes[v]["label"].split("\n"))) * per_char + 0.2 for v in inner}
+    need = max((widths[v] / span[v] for v in inner), default=0)
+    slot_in = max(0.18 if big else 0.3, need)
     level_in = 0.85
     top_in, bottom_in, side_in = 0.75, 0.5, 0.35
     w = _quarter(max(5.0, slots * slot_in + 2 * side_in))
@@ -922,11 +926,11 @@ def plot_tree(tree, out, *, points=None, max_nodes: int = MAX_NODES, title: str 
         nx.draw_networkx_edges(G, pos, edgelist=edges, ax=ax, arrows=False, edge_color=color, width=1.3)
         nx.draw_networkx_edge_labels(G, pos, edge_labels={e: str(b) for e in edges}, ax=ax, font_size=font - 1,
                                      font_color=color, font_weight="bold", rotate=False, label_pos=0.5,
-                                     bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none"})
+                                     bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none"}, clip_on=False)
     if leaves:
         nx.draw_networkx_nodes(G, pos, nodelist=leaves, ax=ax, node_size=10 if big else 16, node_color="0.45")
     nx.draw_networkx_labels(G, pos, labels={v: G.nodes[v]["label"] for v in inner}, ax=ax, font_size=font,
-                            bbox={"boxstyle": "round,pad=0.3", "fc": "#f4f4f4", "ec": "0.35", "lw": 0.8})
+                            bbox={"boxstyle": "round,pad=0.3", "fc": "#f4f4f4", "ec": "0.35", "lw": 0.8}, clip_on=False)
     fig.suptitle("\n".join(t for t in (title, _tree_title(tree)) if t), fontsize=10, y=1 - 0.12 / h,
                  va="top")
     from matplotlib.lines import Line2D
