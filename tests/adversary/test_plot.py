@@ -228,3 +228,16 @@ def test_tree_refusals(files, tmp_path):
         with pytest.raises(PlotError):
             plot_tree(bad, tmp_path / "x.png")
     assert not (tmp_path / "x.png").exists()
+
+
+def test_trees_of_the_other_games(tmp_path):
+    """A repeat node (randomized game with errors) has one child, by the label it does not repeat; an
+    experts tree's nodes are move vectors."""
+    rep = {"kind": "randomized-tree", "game": {"game": "randomized", "errors": 1}, "value": "3/2",
+           "root": {"point": 1, "0": {"point": 0, "repeat": 0, "exit": None}, "1": None}}
+    G = tree_graph(rep)
+    assert G.nodes[1]["label"] == "x0\nrepeat 0" and list(G.edges(1, data="label")) == [(1, 2, 1)]
+    check_written(plot_tree(rep, tmp_path / "rep.png"), tmp_path / "rep.png", 144)
+    experts = {"kind": "experts-tree", "game": {"game": "deterministic", "errors": 0}, "experts": 2, "value": 1,
+               "root": {"move": [1, 1], "0": None, "1": None}}
+    assert tree_graph(experts).nodes[0]["label"] == "[1,1]"
