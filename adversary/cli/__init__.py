@@ -17,6 +17,9 @@ Commands (DESIGN.md, section CLI)::
     littlestone experts n=1..12 k=0..2 [--deterministic] [--randomized] [--time-limit S] [--format md|csv|json]
                         [-o FILE] [--quiet]
     littlestone store list|show KEY|export|prune [--store PATH] [--kind K] [--family F] [--format csv|json|md]
+    littlestone plot table TABLE.json|.csv [--x PARAM] [--column opt|value|vc] [--group-by PARAM ...] -o OUT.png|.svg
+    littlestone plot tightness FILE.csv|.jsonl ... [--x PARAM] -o OUT.png|.svg
+    littlestone plot tree TREE.json [FAMILY k=v ... | --matrix FILE] [--max-nodes N] -o OUT.png|.svg
 
 opt, attack and table look each result up in the results store before computing it and write it there
 after (``--store PATH``, ``$LITTLESTONE_STORE`` or ``littlestone.db``; ``--no-store`` skips it).
@@ -51,7 +54,7 @@ import os
 import signal
 import sys
 
-from . import _output, attack, experts, export, families, learners, opt, store, table, verify
+from . import _output, attack, experts, export, families, learners, opt, plot, store, table, verify
 from ._args import Parser
 from ._output import EXIT_CODES, EXIT_FAILED, EXIT_USAGE, PROG, CLIError, error, interrupted_code
 
@@ -68,6 +71,7 @@ COMMANDS = {
     "table": table,
     "experts": experts,
     "store": store,
+    "plot": plot,
 }
 
 EXAMPLES = """examples (they run in this order, in an empty directory):

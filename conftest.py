@@ -1,4 +1,4 @@
-"""Fixtures for the whole suite."""
+"""Fixtures for the whole suite (tests/ and the doctests of solvers/ and adversary/)."""
 
 import pytest
 

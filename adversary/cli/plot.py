@@ -1,0 +1,157 @@
+"""``littlestone plot table|tightness|tree``: pictures (PNG or SVG, by the output's extension) of a table
+column against a parameter, of the mistakes found against the learners' proven bounds, and of a mistake
+tree. The pictures are drawn by :mod:`adversary.plot` from rows read from files: a table written by
+``littlestone table --format json|csv``, a tightness CSV (``scripts/tightness.py --format csv``) or
+``littlestone attack --json`` outputs, a tree written by ``littlestone opt --tree``.
+
+matplotlib is an optional extra (``pip install 'littlestone[plot]'``); without it the command says so in
+one line.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ._args import positive_int
+from ._output import EXIT_FAILED, EXIT_OK, CLIError, check_outputs, error, note, write_atomic
+
+__all__ = ["HELP", "add", "run"]
+
+HELP = "draw a table column, the tightness of the bounds, or a mistake tree (PNG or SVG; needs matplotlib)"
+KINDS = ("table", "tightness", "tree")
+
+
+def add(p) -> None:
+    from adversary.plot import MAX_NODES, MAX_NODES_LIMIT, TABLE_COLUMNS
+
+    sub = p.add_subparsers(dest="kind", metavar="KIND", required=True)
+    t = sub.add_parser("table", help="a column of a table against a parameter, one line per value of the others",
+                       description="A column of a 'littlestone table' file against a parameter: one line per value "
+                                   "of the other parameters, unsolved cells as their proven interval, and for Opt "
+                                   "the band VC dimension .. floor(log2 |C|).")
+    t.add_argument("file", metavar="TABLE", help="a table file: littlestone table ... --format json (or csv) -o TABLE")
+    t.add_argument("--x", metavar="PARAM",
+                   help="the parameter on the x axis (default: the table's first grid parameter)")
+    t.add_argument("--column", choices=tuple(TABLE_COLUMNS), default="opt",
+                   help="what to draw: opt, value (the game's column, with --randomized / --errors / --horizon) or "
+                        "vc (default opt)")
+    t.add_argument("--group-by", nargs="+", metavar="PARAM",
+                   help="the parameters telling the lines apart (default: every other parameter that varies)")
+    t.add_argument("--title", help="the figure's title")
+    _output(t)
+
+    g = sub.add_parser("tightness", help="the mistakes found against each learner's proven bound, over a parameter",
+                       description="The mistakes found (filled: the proven worst case; hollow: the best found) against "
+                                   "each learner's proven bound (dashed) and Opt(C) (dotted), over a class parameter.")
+    g.add_argument("files", nargs="+", metavar="FILE",
+                   help="tightness CSVs (scripts/tightness.py --format csv) and files of 'littlestone attack --json' "
+                        "outputs (.jsonl, one per line, or .json)")
+    g.add_argument("--x", default="n", metavar="PARAM", help="the class parameter on the x axis (default n)")
+    g.add_argument("--title", help="the figure's title")
+    _output(g)
+
+    r = sub.add_parser("tree", help="a mistake tree: each node its point, each edge its label",
+                       description="A mistake tree (littlestone opt ... --tree TREE.json): each node the point shown, "
+                                   "each edge the label (0 left, 1 right). Give the class to label the nodes with its "
+                                   "points instead of their column indices.")
+    r.add_argument("file", metavar="TREE", help="a tree file written by littlestone opt ... --tree TREE.json")
+    r.add_argument("target", nargs="*", default=[], metavar="FAMILY k=v",
+                   help="the tree's class, to show its points (optional)")
+    r.add_argument("--matrix", metavar="FILE",
+                   help="read the tree's class from a .json, .csv or .npy 0/1 matrix instead")
+    r.add_argument("--max-nodes", type=positive_int, default=MAX_NODES, metavar="N",
+                   help=f"refuse trees with more nodes, leaves included (default {MAX_NODES}, a complete tree of "
+                        f"depth 8; at most {MAX_NODES_LIMIT})")
+    r.add_argument("--title", help="a line above the tree's own title (default: the class, when given)")
+    r.add_argument("--quiet", action="store_true", help="no progress while a large class file loads")
+    _output(r)
+
+
+def _output(p) -> None:
+    p.add_argument("-o", "--output", required=True, metavar="OUT.png|OUT.svg",
+                   help="the picture: .png or .svg")
+
+
+def _require_matplotlib() -> None:
+    try:
+        import matplotlib
+    except ImportError:
+        raise CLIError("plot needs matplotlib, which is not installed; pip install 'littlestone[plot]'") from None
+    matplotlib.use("Agg")  # this process draws to files only
+
+
+def run(args) -> int:
+    from adversary.plot import FORMATS
+
+    inputs = [(f, "the input") for f in (args.files if args.kind == "tightness" else [args.file])]
+    if args.kind == "tree":
+        inputs.append((args.matrix, "--matrix"))
+    out, = check_outputs([(args.output, FORMATS, "the picture", "-o")], inputs)
+    _require_matplotlib()
+    draw, what = {"table": _table, "tightness": _tightness, "tree": _tree}[args.kind](args)
+    # Bad data (a PlotError, one line, exit 2) stops the drawing before the picture is renamed into place.
+    try:
+        written = []
+        write_atomic(out, lambda tmp: written.append(draw(tmp)))
+    except OSError as e:
+        return error(f"could not write the picture to {str(out)!r}: {e.strerror or e}", EXIT_FAILED)
+    w = written[0]
+    size = (f"{w.width} x {w.height} px" if out.suffix.lower() == ".png"
+            else f"{w.width / w.dpi:g} x {w.height / w.dpi:g} in")
+    print(f"wrote {what} to {out} ({size})", file=sys.stderr, flush=True)
+    return EXIT_OK
+
+
+def _table(args):
+    from adversary.plot import plot_table, read_table
+
+    head, rows = read_table(args.file)
+    x = args.x
+    if x is None:
+        if not head["grid"]:
+            raise CLIError(f"{args.file} does not say its grid; give the x axis with --x PARAM")
+        x = head["grid"][0]
+    if head.get("unfinished"):
+        note(f"{args.file} was cut short (its run stopped before the end); plotting its {len(rows)} whole rows")
+    symbol = next((r.get("symbol") for r in rows if r.get("symbol")), None)
+    name = {"opt": "Opt(C)", "value": f"{symbol}(C)", "vc": "the VC dimension"}[args.column]
+    title = args.title or (f"{head['family']}: {name} against {x}" if head.get("family") else None)
+    return (lambda out: plot_table(rows, x, out, column=args.column, group_by=args.group_by, title=title),
+            f"{name} against {x} ({len(rows)} rows)")
+
+
+def _tightness(args):
+    from adversary.plot import plot_tightness, read_tightness, tightness_panels
+
+    rows = read_tightness(args.files)
+    panels, left_out = tightness_panels(rows, args.x)
+    if left_out:
+        note(f"left out {len(left_out)} class{'es' if len(left_out) != 1 else ''} attacked at one {args.x} only "
+             f"(a line needs two): {', '.join(left_out)}")
+    used = sum(len(members) for _, series in panels for members in series.values())
+    learners = len({name for _, series in panels for name in series})
+    return (lambda out: plot_tightness(rows, out, x=args.x, title=args.title),
+            f"{used} of {len(rows)} attacks ({learners} learner{'s' if learners != 1 else ''}, {len(panels)} "
+            f"class{'es' if len(panels) != 1 else ''}) over {args.x}")
+
+
+def _tree(args):
+    from adversary.plot import MAX_NODES_LIMIT, plot_tree, tree_graph
+    from solvers.certificate import load_tree
+
+    from ._args import load_class
+
+    if args.max_nodes > MAX_NODES_LIMIT:
+        raise CLIError(f"--max-nodes {args.max_nodes} is more than a picture shows readably; give at most "
+                       f"{MAX_NODES_LIMIT}, or write the tree with '--tree OUT.graphml' for a graph viewer")
+    tree = load_tree(args.file)
+    G = tree_graph(tree, None, max_nodes=args.max_nodes)  # a malformed or too large tree, before reading the class
+    points, label = None, None
+    if args.target or args.matrix is not None:
+        C, label, _, _ = load_class(args)
+        points = C.points
+        tree_graph(tree, points, max_nodes=args.max_nodes)  # every point a column of the class
+    title = args.title or label
+    return (lambda out: plot_tree(tree, out, points=points, max_nodes=args.max_nodes, title=title),
+            f"a tree of {G.number_of_nodes()} nodes")
+

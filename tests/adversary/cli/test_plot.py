@@ -1,0 +1,128 @@
+"""``littlestone plot table|tightness|tree``: each kind writes PNG and SVG from files the CLI wrote, and
+every bad input is one line, exit 2, with no picture left behind."""
+
+import json
+import struct
+import sys
+
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from .checks import assert_usage_error, run  # noqa: E402
+
+
+def png_size(path) -> tuple[int, int]:
+    data = path.read_bytes()[:24]
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory):
+    from adversary.cli import main
+
+    d = tmp_path_factory.mktemp("plot-inputs")
+    grid = ["--grid", "n=2..6", "k=1..2"]
+    for argv in (["table", "monotone-disjunctions", *grid, "--format", "json", "-o", d / "t.json"],
+                 ["table", "monotone-disjunctions", "--grid", "n=2..5", "--format", "csv", "-o", d / "t.csv"],
+                 ["table", "monotone-disjunctions", "--grid", "n=2..4", "--format", "md", "-o", d / "t.md"],
+                 ["opt", "thresholds", "N=7", "--tree", d / "tree.json"],
+                 ["opt", "thresholds", "N=255", "--tree", d / "big.json"],
+                 ["attack", "halving", "--class", "thresholds", "N=7", "--witness", d / "witness.json"]):
+        assert main([str(a) for a in argv] + ["--quiet", "--no-store"]) == 0, argv
+    results = []
+    for learner in ("halving", "soa"):
+        for N in (3, 7, 15):
+            results.append({"mistakes": N.bit_length(), "exact": True, "opt": N.bit_length(),
+                            "bound": {"value": N.bit_length()}, "learner": {"name": learner, "params": {}},
+                            "class": {"family": "thresholds", "params": {"N": N}}})
+    (d / "attacks.json").write_text(json.dumps(results))
+    (d / "attacks.jsonl").write_text("\n".join(json.dumps(r) for r in results) + "\n")
+    return d
+
+
+CASES = {
+    "table": ["plot", "table", "{d}/t.json", "--x", "n"],
+    "table-csv": ["plot", "table", "{d}/t.csv"],
+    "tightness": ["plot", "tightness", "{d}/attacks.jsonl", "--x", "N"],
+    "tree": ["plot", "tree", "{d}/tree.json", "thresholds", "N=7"],
+}
+
+
+@pytest.mark.parametrize("ext", [".png", ".svg"])
+@pytest.mark.parametrize("case", list(CASES))
+def test_each_plot_is_written(capsys, inputs, tmp_path, case, ext):
+    out = tmp_path / f"picture{ext}"
+    code, stdout, err = run(capsys, *[a.format(d=inputs) for a in CASES[case]], "-o", out)
+    assert code == 0, err
+    assert stdout == "" and f"to {out} (" in err and "error" not in err
+    assert out.stat().st_size > (5000 if ext == ".png" else 10000)
+    size, unit = err.rsplit("(", 1)[1].split(")")[0].rsplit(" ", 1)
+    w, h = map(float, size.split(" x "))
+    if ext == ".png":
+        assert unit == "px" and png_size(out) == (w, h)
+        if case.startswith("table"):
+            assert (w, h) == (1050, 675)
+    else:
+        text = out.read_text()
+        assert unit == "in" and text.lstrip().startswith("<?xml") and "<svg" in text[:1000]
+        assert f'width="{w * 72:g}pt" height="{h * 72:g}pt"' in text[:1000]
+
+
+def test_tightness_reads_lists_and_several_files(capsys, inputs, tmp_path):
+    out = tmp_path / "t.png"
+    code, _, err = run(capsys, "plot", "tightness", inputs / "attacks.json", inputs / "attacks.jsonl", "--x", "N",
+                       "-o", out)
+    assert code == 2 and "two results" in err  # the same attacks twice: one result per learner, class and N
+    code, _, err = run(capsys, "plot", "tightness", inputs / "attacks.json", "--x", "N", "-o", out)
+    assert code == 0 and "6 of 6 attacks (2 learners, 1 class) over N" in err
+
+
+BAD = {
+    "unknown extension": (["plot", "table", "{d}/t.json", "-o", "{o}/x.pdf"], ".png, .svg"),
+    "no output": (["plot", "table", "{d}/t.json"], "-o"),
+    "no kind": (["plot", "-o", "{o}/x.png"], "KIND"),
+    "missing table": (["plot", "table", "{o}/none.json", "-o", "{o}/x.png"], "does not exist"),
+    "markdown table": (["plot", "table", "{d}/t.md", "-o", "{o}/x.png"], "--format json"),
+    "tree as table": (["plot", "table", "{d}/tree.json", "-o", "{o}/x.png"], "not a table"),
+    "unknown x": (["plot", "table", "{d}/t.json", "--x", "q", "-o", "{o}/x.png"], "choose the x axis from: n, k"),
+    "unknown column": (["plot", "table", "{d}/t.json", "--column", "seconds", "-o", "{o}/x.png"], "--column"),
+    "no game column": (["plot", "table", "{d}/t.json", "--column", "value", "-o", "{o}/x.png"], "--randomized"),
+    "group by x": (["plot", "table", "{d}/t.json", "--group-by", "n", "-o", "{o}/x.png"], "x axis"),
+    "output is input": (["plot", "table", "{d}/t.json", "-o", "{d}/t.json"], "unknown extension"),
+    "missing attacks": (["plot", "tightness", "{o}/none.jsonl", "-o", "{o}/x.png"], "does not exist"),
+    "not attacks": (["plot", "tightness", "{d}/t.json", "-o", "{o}/x.png"], "not an attack result"),
+    "tightness x": (["plot", "tightness", "{d}/attacks.jsonl", "--x", "d", "-o", "{o}/x.png"], "parameter 'd'"),
+    "missing tree": (["plot", "tree", "{o}/none.json", "-o", "{o}/x.png"], "does not exist"),
+    "too big tree": (["plot", "tree", "{d}/big.json", "--max-nodes", "100", "-o", "{o}/x.png"], "511 nodes (depth 8)"),
+    "max nodes past the limit": (["plot", "tree", "{d}/tree.json", "--max-nodes", "100000", "-o", "{o}/x.png"], "4095"),
+    "witness as tree": (["plot", "tree", "{d}/witness.json", "-o", "{o}/x.png"], "witness"),
+    "tree of another class": (["plot", "tree", "{d}/tree.json", "thresholds", "N=3", "-o", "{o}/x.png"],
+                              "class the tree was made for"),
+    "tree and unknown family": (["plot", "tree", "{d}/tree.json", "thresholdz", "N=7", "-o", "{o}/x.png"],
+                                "unknown family"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD), ids=list(BAD))
+def test_bad_input_is_one_line(capsys, inputs, tmp_path, case):
+    argv, words = BAD[case]
+    line = assert_usage_error(*run(capsys, *[a.format(d=inputs, o=tmp_path) for a in argv]))
+    assert words.lower() in line.lower(), line
+    assert list(tmp_path.iterdir()) == []  # no picture, not even half of one
+
+
+def test_a_big_tree_is_drawn_when_allowed(capsys, inputs, tmp_path):
+    out = tmp_path / "big.png"
+    code, _, err = run(capsys, "plot", "tree", inputs / "big.json", "-o", out)
+    assert code == 0 and "a tree of 511 nodes" in err, err
+    w, h = png_size(out)
+    assert w > 3000 and h < w
+
+
+def test_without_matplotlib_one_line_says_how_to_install(capsys, inputs, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises ImportError
+    line = assert_usage_error(*run(capsys, "plot", "tree", inputs / "tree.json", "-o", tmp_path / "x.png"))
+    assert "pip install 'littlestone[plot]'" in line
+    assert list(tmp_path.iterdir()) == []
