@@ -555,6 +555,44 @@ def _attack_json(text: str, p: Path) -> list[dict]:
     return rows
 
 
+def table_rows_from_store(records, game=None) -> list[dict]:
+    """Table rows (as :func:`read_table` gives them) from the store's rows (:class:`adversary.store.Record`)
+    of one family: Opt(C) (or, with ``game``, a :class:`solvers.games.Game`, that game's value beside it)
+    and the VC dimension of each class, matched by the class's fingerprint."""
+    from adversary.store import number, opt_task
+
+    want = opt_task(None)
+    game_task = None if game is None else opt_task(game)
+    cells: dict = {}
+    for rec in records:
+        cell = cells.setdefault(rec.class_key, {"params": dict(rec.params), "concepts": rec.concepts,
+                                                "points": rec.points})
+        lo, hi = number(rec.lower), number(rec.upper)
+        if rec.kind == "opt" and rec.task == want:
+            cell.update(opt=number(rec.value), lower=lo, upper=hi)
+        elif rec.kind == "opt" and game_task is not None and rec.task == game_task:
+            cell.update(symbol=game.symbol, value=_exact_text(rec.value), value_lower=_exact_text(rec.lower),
+                        value_upper=_exact_text(rec.upper))
+        elif rec.kind == "vc":
+            cell.update(vc=number(rec.value), vc_lower=lo, vc_upper=hi)
+    rows = []
+    for cell in cells.values():
+        if "lower" not in cell or (game_task is not None and "value_lower" not in cell):
+            continue
+        cell.setdefault("vc", None)
+        cell.setdefault("vc_lower", 0)
+        cell.setdefault("vc_upper", cell["upper"])
+        cell["log2_size"] = int(cell["concepts"]).bit_length() - 1 if cell.get("concepts") else cell["upper"]
+        rows.append(cell)
+    return rows
+
+
+def tightness_rows_from_store(records) -> list[dict]:
+    """Tightness rows (as :func:`read_tightness` gives them) from the store's attack rows."""
+    objects = [rec.extra["result"] for rec in records if rec.kind == "attack" and "result" in rec.extra]
+    return _attack_json(json.dumps(objects), Path("the store")) if objects else []
+
+
 def _class_text(family, params) -> str:
     return " ".join([family or "matrix", *(f"{k}={v}" for k, v in params)])
 

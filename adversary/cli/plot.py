@@ -29,7 +29,16 @@ def add(p) -> None:
                        description="A column of a 'littlestone table' file against a parameter: one line per value "
                                    "of the other parameters, unsolved cells as their proven interval, and for Opt "
                                    "the band VC dimension .. floor(log2 |C|).")
-    t.add_argument("file", metavar="TABLE", help="a table file: littlestone table ... --format json (or csv) -o TABLE")
+    t.add_argument("file", nargs="?", metavar="TABLE",
+                   help="a table file: littlestone table ... --format json (or csv) -o TABLE (or --from-store FAMILY)")
+    t.add_argument("--from-store", metavar="FAMILY",
+                   help="read the rows of FAMILY from the results store instead of a file (--store PATH, "
+                        "$LITTLESTONE_STORE or littlestone.db); with --randomized / --errors / --horizon, that game's "
+                        "values as the column 'value'")
+    t.add_argument("--store", metavar="PATH", help="the results store for --from-store")
+    from ._args import add_game_options
+
+    add_game_options(t)
     t.add_argument("--x", metavar="PARAM",
                    help="the parameter on the x axis (default: the table's first grid parameter)")
     t.add_argument("--column", choices=tuple(TABLE_COLUMNS), default="opt",
@@ -43,7 +52,10 @@ def add(p) -> None:
     g = sub.add_parser("tightness", help="the mistakes found against each learner's proven bound, over a parameter",
                        description="The mistakes found (filled: the proven worst case; hollow: the best found) against "
                                    "each learner's proven bound (dashed) and Opt(C) (dotted), over a class parameter.")
-    g.add_argument("files", nargs="+", metavar="FILE",
+    g.add_argument("--from-store", action="store_true",
+                   help="read the attacks from the results store (--store PATH, $LITTLESTONE_STORE or littlestone.db)")
+    g.add_argument("--store", metavar="PATH", help="the results store for --from-store")
+    g.add_argument("files", nargs="*", metavar="FILE",
                    help="tightness CSVs (scripts/tightness.py --format csv) and files of 'littlestone attack --json' "
                         "outputs (.jsonl, one per line, or .json)")
     g.add_argument("--x", default="n", metavar="PARAM", help="the class parameter on the x axis (default n)")
@@ -83,7 +95,7 @@ def _require_matplotlib() -> None:
 def run(args) -> int:
     from adversary.plot import FORMATS
 
-    inputs = [(f, "the input") for f in (args.files if args.kind == "tightness" else [args.file])]
+    inputs = [(f, "the input") for f in (args.files if args.kind == "tightness" else [args.file]) if f is not None]
     if args.kind == "tree":
         inputs.append((args.matrix, "--matrix"))
     out, = check_outputs([(args.output, FORMATS, "the picture", "-o")], inputs)
@@ -102,10 +114,41 @@ def run(args) -> int:
     return EXIT_OK
 
 
-def _table(args):
-    from adversary.plot import plot_table, read_table
+def _store_records(args, family=None):
+    from pathlib import Path
 
-    head, rows = read_table(args.file)
+    from adversary.store import Store
+
+    from ._store import store_path
+
+    path = store_path(args)
+    if not Path(path).exists():
+        raise CLIError(f"there is no store at {path!r}; run table or attack first, or give --store PATH")
+    with Store(path) as S:
+        return list(S.rows(family=family))
+
+
+def _table(args):
+    from adversary.plot import plot_table, read_table, table_rows_from_store
+
+    from ._args import game_of
+
+    if (args.file is None) == (args.from_store is None):
+        raise CLIError("give a table file, or --from-store FAMILY (not both)")
+    if args.from_store is not None:
+        G = game_of(args)
+        rows = table_rows_from_store(_store_records(args, args.from_store), None if G.standard else G)
+        if not rows:
+            raise CLIError(f"the store has no table rows of {args.from_store!r}"
+                           f"{'' if G.standard else ' with ' + G.symbol}; run 'littlestone table {args.from_store} "
+                           "--grid ...' first")
+        varying = [k for k in rows[0]["params"] if len({repr(r["params"].get(k)) for r in rows}) > 1]
+        head = {"family": args.from_store, "grid": varying}
+    else:
+        if not game_of(args).standard:
+            raise CLIError("--randomized, --errors and --horizon choose the game of --from-store; a table file has "
+                           "its own")
+        head, rows = read_table(args.file)
     x = args.x
     if x is None:
         if not head["grid"]:
@@ -121,9 +164,16 @@ def _table(args):
 
 
 def _tightness(args):
-    from adversary.plot import plot_tightness, read_tightness, tightness_panels
+    from adversary.plot import plot_tightness, read_tightness, tightness_panels, tightness_rows_from_store
 
-    rows = read_tightness(args.files)
+    if bool(args.files) == bool(args.from_store):
+        raise CLIError("give tightness files, or --from-store (not both)")
+    if args.from_store:
+        rows = tightness_rows_from_store(_store_records(args))
+        if not rows:
+            raise CLIError("the store has no attacks; run 'littlestone attack ...' first")
+    else:
+        rows = read_tightness(args.files)
     panels, left_out = tightness_panels(rows, args.x)
     if left_out:
         note(f"left out {len(left_out)} class{'es' if len(left_out) != 1 else ''} attacked at one {args.x} only "

@@ -126,3 +126,24 @@ def test_without_matplotlib_one_line_says_how_to_install(capsys, inputs, tmp_pat
     line = assert_usage_error(*run(capsys, "plot", "tree", inputs / "tree.json", "-o", tmp_path / "x.png"))
     assert "pip install 'littlestone[plot]'" in line
     assert list(tmp_path.iterdir()) == []
+
+
+def test_plots_read_from_the_store(capsys, tmp_path):
+    """plot table --from-store FAMILY and plot tightness --from-store draw what table and attack stored."""
+    pytest.importorskip("matplotlib")
+    from adversary.cli import main
+
+    assert main(["table", "thresholds", "--grid", "N=2..9", "--randomized", "--quiet"]) == 0
+    for n in (3, 4, 5):
+        assert main(["attack", "halving", "--class", "monotone-disjunctions", f"n={n}", "k=2", "--quiet"]) == 0
+    capsys.readouterr()
+    for argv in (["table", "--from-store", "thresholds", "--x", "N"],
+                 ["table", "--from-store", "thresholds", "--x", "N", "--randomized", "--column", "value"],
+                 ["tightness", "--from-store"]):
+        out = tmp_path / f"{argv[0]}{len(argv)}.png"
+        assert main(["plot", *argv, "-o", str(out)]) == 0, capsys.readouterr().err
+        capsys.readouterr()
+        assert out.stat().st_size > 5000 and out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    code = main(["plot", "table", "--from-store", "intervals", "--x", "N", "-o", str(tmp_path / "x.png")])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "no table rows of 'intervals'" in err
