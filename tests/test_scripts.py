@@ -108,4 +108,4 @@ def test_bench_store_quick_runs():
     p = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_store.py"), "--quick"], capture_output=True,
                        text=True, timeout=300)
     assert p.returncode == 0, p.stderr
-    assert p.stdout.count("\n| ") >= 4 and "thresholds N=9999" in p.stdout
+    assert sum(line.startswith("| ") for line in p.stdout.splitlines()) == 4 and "thresholds N=9999" in p.stdout

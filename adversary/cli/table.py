@@ -172,6 +172,7 @@ def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=N
         "seconds": round(time.monotonic() - t0, 4), "stopped": stopped,
         **({"_records": out_records} if records else {}),
         **({"stored": stored} if (stored := sorted(k for k, f in warm.items() if f is not None and f.solved)) else {}),
+        **({"served": True} if warm and _settled(warm) else {}),
     }
 
 
@@ -343,41 +344,37 @@ def run(args) -> int:
     records = store is not None
     served = wrote = 0
 
+    def looked_up(c):
+        return _looked_up(store, name, c, game, trust) if store is not None else (None, None)
+
     def rows():
-        """The rows: first the cells the store settles (served in this process), then the others computed,
-        each looked up again just before it starts (another run on the same store may have finished it)."""
-        todo = []
-        for c in cells:
-            C, warm = _looked_up(store, name, c, game, trust) if store is not None else (None, None)
-            if _settled(warm):
-                nonlocal served
-                served += 1
-                yield _table_cell(name, c, None, None, memo, game, warm=warm, C=C)
-            else:
-                todo.append(c)
-
-        def fresh(c):
-            C, warm = _looked_up(store, name, c, game, trust) if store is not None else (None, None)
-            return _light(warm)
-
-        if jobs > 1 and len(todo) > 1:
+        """The rows, each cell looked up in the store just before it starts (so a cell another run on the
+        same store has finished meanwhile is served too): a settled cell is served, another computed
+        from the bounds the store proves."""
+        if jobs > 1 and len(cells) > 1:
             from joblib import Parallel, delayed
 
-            yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(
-                delayed(_table_cell)(name, c, args.time_limit, None, memo, game, fresh(c), records) for c in todo)
+            def tasks():  # consumed by joblib as it dispatches: the look-ups happen here, one cell ahead
+                for c in cells:
+                    _, warm = looked_up(c)
+                    yield delayed(_table_cell)(name, c, args.time_limit, None, memo, game, _light(warm), records)
+
+            yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks())
         else:
             def progress(info, _done=done, _skipped=skipped):  # inside the cell being solved
                 bar.show(f"{PROG} table: cell {len(_done) + len(_skipped) + 1}/{len(cells)}: "
                          f"{bounds_text(info.get('lower'), info.get('upper'), info.get('symbol', 'Opt'))}, "
                          f"{bar.elapsed():.0f} s")
 
-            for c in todo:
-                yield _table_cell(name, c, args.time_limit, progress, memo, game, fresh(c), records)
+            for c in cells:
+                C, warm = looked_up(c)
+                yield _table_cell(name, c, args.time_limit, progress, memo, game, warm, records, C=C)
 
     try:
         runs = rows()
         for row in runs:
             recs = row.pop("_records", [])
+            served += bool(row.get("served"))
             if store is not None:
                 try:
                     for rec in recs:
