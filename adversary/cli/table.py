@@ -6,14 +6,16 @@ follows Opt's."""
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import itertools
 import json
 import sys
 import time
 
-from ._args import (add_game_options, cap_jobs, check_family, families, game_of, memo_bytes, memory_gb, memory_help,
+from ._args import (add_game_options, check_family, families, game_of, memo_bytes, memory_gb, memory_help,
                     parse_params, positive_int, positive_seconds)
+from ._cells import add_backend_options, backend_of, run_cells
 from ._output import (EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, bounds_text, check_outputs, exc_text,
                       interrupted_code, json_safe, note, params_text, value_text)
 
@@ -34,8 +36,11 @@ def add(p) -> None:
     p.add_argument("--time-limit", type=positive_seconds, metavar="S",
                    help="seconds per cell, for all of it (making the class, Opt and VC); a cell that runs out shows lo..hi "
                         "(default: none)")
-    p.add_argument("--jobs", type=positive_int, default=1, metavar="N",
-                   help="cells computed in parallel (joblib; at most the usable CPUs); rows then come as cells finish")
+    p.add_argument("--jobs", type=positive_int, metavar="N",
+                   help="cells computed at once: loky processes on this machine (default 1, at most its usable CPUs), "
+                        "or with --backend dask the cells in flight on the cluster (default: its worker threads); "
+                        "rows then come as cells finish")
+    add_backend_options(p)
     add_game_options(p)
     p.add_argument("--memory", type=memory_gb, metavar="GB", help=memory_help(" in each cell"))
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -236,8 +241,8 @@ def run(args) -> int:
     keys, cells = _table_cells(name, fixed, args.grid)
     G = game_of(args)
     game = None if G.standard else G
-    jobs = cap_jobs(args.jobs, tasks=len(cells))
-    bar = Progress(enabled=not args.quiet)
+    backend, scheduler = backend_of(args)
+    bar = Progress(enabled=not args.quiet, label=f"{PROG} table", total=len(cells))
     memo = memo_bytes(args)
     done: list[dict] = []  # finished cells, in the order they finished
     skipped: list[dict] = []
@@ -249,7 +254,7 @@ def run(args) -> int:
 
     def emit(row: dict) -> None:
         nonlocal handle, writer
-        bar.close()
+        bar.clear()
         if writer is None:
             handle = sys.stdout if out_path is None else open(out_path, "w", encoding="utf-8")
             writer = _TableWriter(args.format, name, keys, handle, None if game is None else game.symbol)
@@ -258,25 +263,21 @@ def run(args) -> int:
             pending.clear()
         writer.row(row)
 
+    def progress(cell, info):  # inside the cell being solved, when the cells run in this process
+        bar.status(f"{params_text(cell)}: {bounds_text(info.get('lower'), info.get('upper'), info.get('symbol', 'Opt'))}")
+
+    cell = functools.partial(_table_cell, name, time_limit=args.time_limit, memo_bytes=memo, game=game)
+    runs = run_cells(cell, cells, jobs=args.jobs, backend=backend, scheduler=scheduler,
+                     timeout=args.scheduler_timeout, progress=progress)  # a cluster that does not answer stops here
+    bar.count(0)
     try:
-        if jobs > 1 and len(cells) > 1:
-            from joblib import Parallel, delayed
-
-            runs = Parallel(n_jobs=jobs, return_as="generator_unordered")(
-                delayed(_table_cell)(name, c, args.time_limit, None, memo, game) for c in cells)
-        else:
-            def progress(info, _done=done, _skipped=skipped):  # inside the cell being solved
-                bar.show(f"{PROG} table: cell {len(_done) + len(_skipped) + 1}/{len(cells)}: "
-                         f"{bounds_text(info.get('lower'), info.get('upper'), info.get('symbol', 'Opt'))}, "
-                         f"{bar.elapsed():.0f} s")
-
-            runs = (_table_cell(name, c, args.time_limit, progress, memo, game) for c in cells)
         for row in runs:
             if "skipped" in row:
                 skipped.append(row)
-                bar.close()
+                bar.clear()
                 text = f"skipped {params_text(row['params'])}: {row['skipped']}"
                 note(text) if writer is not None else pending.append(text)
+                bar.count(len(done) + len(skipped))
                 continue
             if row.get("stopped") == "interrupted":
                 interrupted = True
@@ -284,7 +285,8 @@ def run(args) -> int:
                 break
             done.append(row)
             emit(row)
-            bar.show(f"{PROG} table: {len(done) + len(skipped)}/{len(cells)} cells done, {bar.elapsed():.0f} s")
+            bar.count(len(done) + len(skipped), status=f"{params_text(row['params'])} done: Opt = "
+                                                      f"{range_text(row['lower'], row['upper'])}")
     except KeyboardInterrupt:
         interrupted = True
     finally:
