@@ -289,6 +289,9 @@ def run(args) -> int:
                                                       f"{range_text(row['lower'], row['upper'])}")
     except KeyboardInterrupt:
         interrupted = True
+    except BaseException:  # e.g. a cluster's workers died: the table written so far says it is not complete
+        interrupted = True
+        raise
     finally:
         bar.close()
         if writer is not None:

@@ -1,11 +1,12 @@
 """``littlestone table --backend dask``: the cells on a Dask cluster (a LocalCluster of 2 worker processes on
 loopback, started here) equal the local ones cell by cell; the scheduler from ``$LITTLESTONE_SCHEDULER``;
-``--jobs`` as the cells in flight; Ctrl-C keeps the finished rows; and every way of not reaching a cluster
-is one line (exit 2) within the timeout."""
+``--jobs`` as the cells in flight; Ctrl-C keeps the finished rows and frees the workers; workers that die
+stop the run in one line; and every way of not reaching a cluster is one line (exit 2) within the timeout."""
 
 import csv
 import io
 import json
+import os
 import signal
 import socket
 import sys
@@ -179,5 +180,32 @@ def test_ctrl_c_on_a_cluster_keeps_the_finished_rows(tmp_path):
                 time.sleep(0.1)
             assert not any(busy.values()), busy
             assert time.monotonic() - t < 5
+    finally:
+        cluster.close()
+
+
+# ------------------------------------------------------------------------------------------ a worker that dies
+def crash(cell, progress=None):
+    """A cell that kills its worker process (as its nanny does to a worker past its memory limit)."""
+    if cell == "crash":
+        os._exit(1)
+    return cell
+
+
+def test_workers_that_die_stop_the_run_in_one_line():
+    distributed = pytest.importorskip("distributed")
+    import dask
+
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):  # lost at the first death, not the fourth
+        cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                           host="127.0.0.1")
+    try:
+        t = time.monotonic()
+        runs = _cells.run_cells(crash, ["fine", "crash", "never"], jobs=1, backend="dask",
+                                scheduler=cluster.scheduler_address)
+        assert next(runs) == "fine"
+        with pytest.raises(_cells.CLIError, match="the dask workers died running the cell 'crash'"):
+            next(runs)  # reported, not waited on for ever
+        assert time.monotonic() - t < 20
     finally:
         cluster.close()
