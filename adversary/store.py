@@ -268,12 +268,12 @@ class Store:
 
     def _prepare(self) -> None:
         db = self.db
-        app = db.execute("PRAGMA application_id").fetchone()[0]
+        app = self._one("PRAGMA application_id")[0]
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if tables and (app != APPLICATION_ID or "meta" not in tables):
             raise StoreError(f"{str(self.path)!r} is an SQLite database but not a littlestone store; give another "
                              "--store path")
-        if db.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+        if self._one("PRAGMA journal_mode")[0].lower() != "wal":
             db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit survives a killed process; fsync at checkpoints
         if not tables:
@@ -285,7 +285,7 @@ class Store:
                     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                     db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
                     db.execute("INSERT OR REPLACE INTO meta VALUES ('created', ?)", (_now(),))
-        row = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        row = self._one("SELECT value FROM meta WHERE key = 'schema_version'")
         found = row[0] if row else "none"
         if found != str(SCHEMA_VERSION):
             raise StoreError(f"the store {str(self.path)!r} has schema version {found}, and this littlestone reads "
@@ -333,6 +333,12 @@ class Store:
     _COLUMNS = ("key", "kind", "class_key", "family", "params", "task", "concepts", "points", "value", "lower", "upper",
                 "seconds", "engine", "version", "time", "data")
 
+    def _one(self, sql: str, args=()):
+        """The first row of a query, its statement finished at once: a statement left open would keep a read
+        transaction (an old snapshot) that a later write on this connection could not upgrade."""
+        rows = self.db.execute(sql, args).fetchall()
+        return rows[0] if rows else None
+
     @staticmethod
     def _row(r) -> Record:
         data = json.loads(zlib.decompress(r[15]).decode()) if r[15] is not None else {}
@@ -348,7 +354,7 @@ class Store:
     def get_key(self, key: str) -> Optional[Record]:
         try:
             with self.lock:
-                r = self.db.execute(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key = ?", (key,)).fetchone()
+                r = self._one(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key = ?", (key,))
         except sqlite3.DatabaseError as e:
             raise self._error(e) from None
         return None if r is None else self._row(r)
@@ -372,7 +378,7 @@ class Store:
             except sqlite3.DatabaseError as e:
                 raise self._error(e) from None
             with self._write():  # the key is there: merge with it in one transaction
-                r = self.db.execute(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key = ?", (key,)).fetchone()
+                r = self._one(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key = ?", (key,))
                 if r is not None:
                     rec = _merge(self._row(r), rec)
                 self.db.execute(insert.replace("INSERT", "INSERT OR REPLACE", 1), self._values(rec))
@@ -400,14 +406,15 @@ class Store:
         if where:
             sql += " WHERE " + " AND ".join(where)
         try:
-            cur = self.db.execute(sql + " ORDER BY rowid", args)  # in the order written
-            for r in cur:
+            with self.lock:  # fetched whole: no statement left open (see _one)
+                found = self.db.execute(sql + " ORDER BY rowid", args).fetchall()  # in the order written
+            for r in found:
                 yield self._row(r)
         except sqlite3.DatabaseError as e:
             raise self._error(e) from None
 
     def count(self) -> int:
-        return self.db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+        return self._one("SELECT COUNT(*) FROM results")[0]
 
     def delete(self, keys) -> int:
         keys = list(keys)

@@ -10,7 +10,7 @@ Commands (DESIGN.md, section CLI)::
     littlestone verify TREE.json (FAMILY k=v ... | --matrix FILE)
     littlestone verify WITNESS.json [--exact]
     littlestone table FAMILY [k=v ...] --grid n=2..8 k=1..3  [--format md|csv|json] [--time-limit S] [--jobs N]
-                      [--randomized] [--errors K] [--horizon T] [--memory GB]
+                      [--backend loky|dask] [--scheduler ADDR] [--randomized] [--errors K] [--horizon T] [--memory GB]
     littlestone attack LEARNER [k=v ...] (--class FAMILY [k=v ...] | --matrix FILE)
                        [--strategy exact|tree|beam|mcts|local|geometric|auto] [--time-limit S] [--seed N]
                        [--jobs N] [--json] [--witness OUT.json] [--quiet]

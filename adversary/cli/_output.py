@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -68,39 +70,189 @@ def exc_text(e: BaseException) -> str:
 
 
 class Progress:
-    """Progress on stderr: at most once a second and only after the first ``delay`` seconds (default 1);
-    one updating line when stderr is a terminal, plain lines otherwise; nothing when disabled (``--quiet``)."""
+    """Progress on stderr, only after the first ``delay`` seconds (default 1); nothing when disabled
+    (``--quiet``). On a terminal it is one line redrawn in place by tqdm; otherwise plain lines, at most one
+    a second, with the same facts (a log keeps them).
 
-    def __init__(self, enabled: bool = True, *, delay: float = 1.0):
+    It shows one of three things:
+
+    - a line of text, ``show(text)`` (opt, experts, reading a file);
+    - a count, with ``total=``: ``count(done)`` of ``total`` things (table's cells), the time elapsed and
+      the estimate of the time left (elapsed * left / done);
+    - a clock, with ``clock=True``: the time elapsed against ``limit`` seconds when given (attack).
+
+    ``status(text)`` sets what follows the count or the clock: the bounds of the cell in flight, the best
+    mistakes so far. ``clear()`` takes the line away before something else is printed (the next update
+    draws it again); ``close()`` ends it. On a terminal a count or a clock is redrawn once a second by a
+    thread of its own, so its elapsed time moves while the caller waits on a cell.
+
+    Examples
+    --------
+    >>> bar = Progress(total=3, label="littlestone table")
+    >>> bar.count(1, status="n=7 k=3: 3 <= Opt <= 4")  # nothing drawn in the first second
+    >>> bar.line()
+    'littlestone table: 1/3 cells done, 0 s, about 0 s left; n=7 k=3: 3 <= Opt <= 4'
+    """
+
+    TICK = 1.0  # seconds between two plain lines, and between two redraws of a count or clock by the thread
+    REDRAW = 0.1  # seconds between two redraws of the terminal line by the caller's updates
+
+    def __init__(self, enabled: bool = True, *, delay: float = 1.0, label: str = PROG, total: int | None = None,
+                 unit: str = "cells", clock: bool = False, limit: float | None = None):
         self.enabled = enabled
+        self.label, self.total, self.unit, self.clock, self.limit = label, total, unit, clock, limit
         self.t0 = time.monotonic()
-        self.next = self.t0 + delay
-        self.dirty = False
+        self.start = self.t0 + delay  # nothing before this
+        self.next = self.start  # the next plain line or redraw
+        self.text = ""  # show(text)
+        self.done = 0  # count(done)
+        self.postfix = ""  # status(text)
+        self.hidden = False  # clear() was called: nothing is drawn until the next update
+        self._bar = None  # the tqdm bar, on a terminal, from the first draw
+        self._lock = threading.RLock()  # the caller's updates and the redrawing thread
+        self._stop = threading.Event()
+        self._thread = None
+        self._owner = threading.get_ident()
 
     def elapsed(self) -> float:
         return time.monotonic() - self.t0
 
+    # ------------------------------------------------------------------------------ updates
     def show(self, text: str) -> None:
+        """A line of text (the whole line: the command's name, the facts, the seconds)."""
+        self.text = text
+        self._update()
+
+    def count(self, done: int, status: str | None = None) -> None:
+        """``done`` of ``total`` things are finished (and ``status``, when given, follows the count)."""
+        self.done = done
+        if status is not None:
+            self.postfix = status
+        self._update()
+
+    def status(self, text: str) -> None:
+        """What follows the count or the clock. From another thread than the one that made the line (a
+        cluster's reports) on a terminal, only the text is set: the line's own redraws show it, so it never
+        comes back between a ``clear()`` and what the caller prints after it."""
+        self.postfix = text
+        if threading.get_ident() == self._owner or not _isatty(sys.stderr):
+            self._update()
+
+    def _update(self) -> None:
         if not self.enabled:
             return
-        now = time.monotonic()
-        if now < self.next:
-            return
-        self.next = now + 1.0
-        err = sys.stderr
-        if _isatty(err):
-            err.write("\r" + text + "\033[K")
-            self.dirty = True
+        with self._lock:
+            self.hidden = False
+            tty = _isatty(sys.stderr)
+            if tty and self._thread is None and (self.total is not None or self.clock):
+                self._thread = threading.Thread(target=self._redraw, name="littlestone-progress", daemon=True)
+                self._thread.start()
+            now = time.monotonic()
+            if now < self.next:
+                return
+            if tty:
+                self.next = now + self.REDRAW
+                self._draw()
+            else:
+                self.next = now + self.TICK
+                sys.stderr.write(self.line() + "\n")
+                sys.stderr.flush()
+
+    # ------------------------------------------------------------------------------ plain lines
+    def line(self) -> str:
+        """The facts as one plain line (what a log gets)."""
+        elapsed = self.elapsed()
+        if self.total is not None:
+            text = f"{self.label}: {self.done}/{self.total} {self.unit} done, {elapsed:.0f} s"
+            if 0 < self.done < self.total:
+                text += f", about {elapsed * (self.total - self.done) / self.done:.0f} s left"
+        elif self.clock:
+            text = f"{self.label}: {elapsed:.0f} s" + ("" if self.limit is None else f" of {self.limit:g} s")
         else:
-            err.write(text + "\n")
-        err.flush()
+            return self.text
+        return f"{text}; {self.postfix}" if self.postfix else text
+
+    # ------------------------------------------------------------------------------ the terminal
+    def _draw(self) -> None:
+        """Draw the line with tqdm (made at the first draw, on the stderr of that moment)."""
+        if self._bar is None:
+            if self.total is not None:
+                fmt = "{desc}: {percentage:3.0f}%|{bar}| {n}/{total} " + self.unit + " [{elapsed}<{remaining}{postfix}]"
+            elif self.clock and self.limit is not None:
+                fmt = "{desc}: {percentage:3.0f}%|{bar}| {n:.0f} of {total:g} s{postfix}"
+            elif self.clock:
+                fmt = "{desc}: {elapsed}{postfix}"
+            else:
+                fmt = "{desc}"
+            # smoothing=0: the estimate is elapsed * left / done, as on the plain lines
+            self._bar = _tqdm(total=self.total if self.total is not None else self.limit,
+                              desc=self.label if self.total is not None or self.clock else self.text, file=sys.stderr,
+                              leave=False, smoothing=0, bar_format=fmt, mininterval=0, **_width(sys.stderr))
+            self._bar.start_t = self._bar._time() - self.elapsed()  # tqdm's clock is time.time
+        bar = self._bar
+        if self.total is not None:
+            bar.n = self.done
+        elif self.clock and self.limit is not None:
+            bar.n = min(self.elapsed(), self.limit)
+        if self.total is None and not self.clock:
+            bar.set_description_str(self.text, refresh=False)
+        bar.set_postfix_str(self.postfix, refresh=False)
+        bar.refresh()
+
+    def _redraw(self) -> None:
+        """The thread of a count or a clock on a terminal: a redraw once a second from the first ``delay``."""
+        wait = max(self.start - time.monotonic(), 0.0)
+        while not self._stop.wait(wait):
+            wait = self.TICK
+            with self._lock:
+                if not self.hidden:
+                    self._draw()
+
+    def clear(self) -> None:
+        """Take the line away so that something else prints on a clean line; the next update draws it
+        again (plain lines need nothing)."""
+        with self._lock:
+            self.hidden = True
+            if self._bar is not None:
+                self._bar.clear()
+                self._bar.fp.flush()
 
     def close(self) -> None:
-        """Clear the updating line so the result prints on a clean line."""
-        if self.dirty:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
-            self.dirty = False
+        """The end: clear the line (a later update starts a new one)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+        with self._lock:
+            if self._bar is not None:
+                self._bar.close()
+                self._bar = None
+            self._stop.clear()
+            self.hidden = True
+            self.next = max(self.next, self.start)
+
+
+def _tqdm(**kwargs):
+    """A tqdm bar (tqdm is imported when the first bar is drawn, not when the CLI starts)."""
+    from tqdm import tqdm
+
+    class Bar(tqdm):
+        monitor_interval = 0  # no monitor thread: Progress redraws when it has news, and once a second
+
+    return Bar(**kwargs)
+
+
+def _width(stream) -> dict:
+    """tqdm's width options: follow the terminal's size when it says it (a window resized), else
+    $COLUMNS or 80 columns (a terminal of size 0 x 0, as a bare pty, would get nothing drawn)."""
+    try:
+        size = os.get_terminal_size(stream.fileno())
+        if size.columns > 0 and size.lines > 0:
+            return {"dynamic_ncols": True}
+    except (AttributeError, ValueError, OSError):
+        pass
+    size = shutil.get_terminal_size()
+    return {"ncols": size.columns, "nrows": size.lines}
 
 
 def _isatty(stream) -> bool:

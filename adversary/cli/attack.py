@@ -231,16 +231,17 @@ def _witness_json_text(w: dict) -> str:
 
 # ---------------------------------------------------------------------------------------- run
 def run(args) -> int:
-    from adversary.attack import attack
+    from adversary.attack import AUTO_SECONDS, attack
 
     witness_path, = check_outputs([(args.witness, (".json",), "the witness file", "--witness")],
                                   [(args.matrix, "--matrix")])
     C, label = _attack_class(args)
     jobs = cap_jobs(args.jobs)
     learner_params = _kv_items(args.learner_params, "learner parameter")
-    bar = Progress(enabled=not args.quiet)
+    budget = args.time_limit if args.time_limit is not None else AUTO_SECONDS if args.strategy == "auto" else None
+    bar = Progress(enabled=not args.quiet, label=f"{PROG} attack", clock=True, limit=budget)
 
-    def progress(info):
+    def progress(info):  # the time against the attack's limit, then the best mistakes so far and the work
         best = info.get("mistakes", 0)
         best = f"{float(best):.6g}" if isinstance(best, Fraction) else best
         parts = [f"{info.get('strategy', '?')}: best {best} mistakes"]
@@ -251,14 +252,16 @@ def run(args) -> int:
             lo, hi = info.get("opt_lower"), info.get("opt_upper")
             lo, hi = (f"{float(v):.6g}" if isinstance(v, Fraction) else v for v in (lo, hi))
             parts = [f"{info.get('opt_symbol', 'Opt')}(C): {bounds_text(lo, hi)}"]
-        bar.show(f"{PROG} attack: {', '.join(parts)}, {bar.elapsed():.0f} s")
+        bar.status(", ".join(parts))
 
     store = open_store(args)
+    bar.status("")  # on a terminal the clock runs from here, between the strategies' reports too
     try:
         task = _attack_task(args, learner_params)
         found = lookup(store, "attack", C, task, trust=args.trust_store, what="attack")
         record = None
         if found.lower is not None and "result" in found.record.extra:
+            bar.close()
             r = _served_attack(found.record)
         else:
             try:
@@ -274,6 +277,7 @@ def run(args) -> int:
             return error(f"{failed} (the result above was not stored)", EXIT_USAGE)
         return code
     finally:
+        bar.close()
         if store is not None:
             store.close()
 

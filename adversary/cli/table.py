@@ -6,14 +6,16 @@ follows Opt's."""
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import itertools
 import json
 import sys
 import time
 
-from ._args import (add_game_options, cap_jobs, check_family, families, game_of, memo_bytes, memory_gb, memory_help,
+from ._args import (add_game_options, check_family, families, game_of, memo_bytes, memory_gb, memory_help,
                     parse_params, positive_int, positive_seconds)
+from ._cells import add_backend_options, backend_of, run_cells
 from ._output import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs, error,
                       exc_text, interrupted_code, json_safe, note, params_text, value_text)
 from ._store import add_store_options, open_store
@@ -35,8 +37,11 @@ def add(p) -> None:
     p.add_argument("--time-limit", type=positive_seconds, metavar="S",
                    help="seconds per cell, for all of it (making the class, Opt and VC); a cell that runs out shows lo..hi "
                         "(default: none)")
-    p.add_argument("--jobs", type=positive_int, default=1, metavar="N",
-                   help="cells computed in parallel (joblib; at most the usable CPUs); rows then come as cells finish")
+    p.add_argument("--jobs", type=positive_int, metavar="N",
+                   help="cells computed at once: loky processes on this machine (default 1, at most its usable CPUs), "
+                        "or with --backend dask the cells in flight on the cluster (default: its worker threads); "
+                        "rows then come as cells finish")
+    add_backend_options(p)
     add_game_options(p)
     p.add_argument("--memory", type=memory_gb, metavar="GB", help=memory_help(" in each cell"))
     add_store_options(p)
@@ -314,8 +319,8 @@ def run(args) -> int:
     keys, cells = _table_cells(name, fixed, args.grid)
     G = game_of(args)
     game = None if G.standard else G
-    jobs = cap_jobs(args.jobs, tasks=len(cells))
-    bar = Progress(enabled=not args.quiet)
+    backend, scheduler = backend_of(args)
+    bar = Progress(enabled=not args.quiet, label=f"{PROG} table", total=len(cells))
     memo = memo_bytes(args)
     done: list[dict] = []  # finished cells, in the order they finished
     skipped: list[dict] = []
@@ -330,7 +335,7 @@ def run(args) -> int:
 
     def emit(row: dict) -> None:
         nonlocal handle, writer
-        bar.close()
+        bar.clear()
         if writer is None:
             handle = sys.stdout if out_path is None else open(out_path, "w", encoding="utf-8")
             writer = _TableWriter(args.format, name, keys, handle, None if game is None else game.symbol)
@@ -341,37 +346,31 @@ def run(args) -> int:
 
     store = open_store(args)
     trust = args.trust_store
-    records = store is not None
     served = wrote = 0
 
-    def looked_up(c):
-        return _looked_up(store, name, c, game, trust) if store is not None else (None, None)
+    def prepare(c, here: bool) -> dict:
+        """What the store proves of cell ``c``, looked up just before it starts (so a cell that another run
+        on the same store has finished meanwhile is served too); ``here``: the cell runs in this process
+        (it then takes the class the look-up built)."""
+        if store is None:
+            return {}
+        C, warm = _looked_up(store, name, c, game, trust)
+        return {"warm": warm, "records": True, "C": C} if here else {"warm": _light(warm), "records": True}
 
-    def rows():
-        """The rows, each cell looked up in the store just before it starts (so a cell another run on the
-        same store has finished meanwhile is served too): a settled cell is served, another computed
-        from the bounds the store proves."""
-        if jobs > 1 and len(cells) > 1:
-            from joblib import Parallel, delayed
+    def progress(cell, info):  # inside the cell being solved, when the cells run in this process
+        bar.status(f"{params_text(cell)}: {bounds_text(info.get('lower'), info.get('upper'), info.get('symbol', 'Opt'))}")
 
-            def tasks():  # consumed by joblib as it dispatches: the look-ups happen here, one cell ahead
-                for c in cells:
-                    _, warm = looked_up(c)
-                    yield delayed(_table_cell)(name, c, args.time_limit, None, memo, game, _light(warm), records)
-
-            yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks())
-        else:
-            def progress(info, _done=done, _skipped=skipped):  # inside the cell being solved
-                bar.show(f"{PROG} table: cell {len(_done) + len(_skipped) + 1}/{len(cells)}: "
-                         f"{bounds_text(info.get('lower'), info.get('upper'), info.get('symbol', 'Opt'))}, "
-                         f"{bar.elapsed():.0f} s")
-
-            for c in cells:
-                C, warm = looked_up(c)
-                yield _table_cell(name, c, args.time_limit, progress, memo, game, warm, records, C=C)
-
+    cell = functools.partial(_table_cell, name, time_limit=args.time_limit, memo_bytes=memo, game=game)
     try:
-        runs = rows()
+        runs = run_cells(cell, cells, jobs=args.jobs, backend=backend, scheduler=scheduler,
+                         timeout=args.scheduler_timeout, progress=progress,
+                         prepare=prepare)  # a cluster that does not answer stops here
+    except BaseException:
+        if store is not None:
+            store.close()
+        raise
+    bar.count(0)
+    try:
         for row in runs:
             recs = row.pop("_records", [])
             served += bool(row.get("served"))
@@ -387,9 +386,10 @@ def run(args) -> int:
                     break
             if "skipped" in row:
                 skipped.append(row)
-                bar.close()
+                bar.clear()
                 text = f"skipped {params_text(row['params'])}: {row['skipped']}"
                 note(text) if writer is not None else pending.append(text)
+                bar.count(len(done) + len(skipped))
                 continue
             if row.get("stopped") == "interrupted":
                 interrupted = True
@@ -397,9 +397,13 @@ def run(args) -> int:
                 break
             done.append(row)
             emit(row)
-            bar.show(f"{PROG} table: {len(done) + len(skipped)}/{len(cells)} cells done, {bar.elapsed():.0f} s")
+            bar.count(len(done) + len(skipped), status=f"{params_text(row['params'])} done: Opt = "
+                                                      f"{range_text(row['lower'], row['upper'])}")
     except KeyboardInterrupt:
         interrupted = True
+    except BaseException:  # e.g. a cluster's workers died: the table written so far says it is not complete
+        interrupted = True
+        raise
     finally:
         bar.close()
         if writer is not None:

@@ -281,3 +281,19 @@ def test_attack_weighted_majority_with_label_errors(capsys):
     assert field(out, "bound").startswith("7.2283  ((ln N + m ln(1/beta))")  # (ln 4 + ln 2) / ln(4/3), m = 1
     assert field(out, "verdict").startswith("below: ")
     assert field(out, "D_1(C)")
+
+
+def test_attack_progress_shows_the_clock_and_the_best_so_far(capsys, monkeypatch):
+    import functools
+
+    from adversary.cli import _output, attack
+
+    monkeypatch.setattr(attack, "Progress", functools.partial(_output.Progress, delay=0.0))
+    code, out, err = run(capsys, "attack", "winnow2", "--class", "monotone-disjunctions", "n=12", "k=3",
+                         "--strategy", "exact", "--time-limit", "2.5", "--json")
+    assert code == 0, err
+    lines = [l for l in err.splitlines() if l.startswith("littlestone attack: ")]
+    assert lines[0] == "littlestone attack: 0 s of 2.5 s"  # plain lines: stderr is not a terminal
+    best = [l for l in lines if re.fullmatch(r"littlestone attack: [12] s of 2\.5 s; exact: best \d+ mistakes, [\d,]+ "
+                                             r"positions, [\d,]+ memo entries", l)]
+    assert best, lines

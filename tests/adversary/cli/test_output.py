@@ -1,12 +1,19 @@
 """The helpers of :mod:`adversary.cli._output`: output files are checked before any computation (writable,
-not an input, not named twice) and written atomically (never half a file)."""
+not an input, not named twice) and written atomically (never half a file); progress is a tqdm bar on a
+terminal and plain lines otherwise."""
 
+import io
 import json
 import os
+import re
+import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
+
+from adversary.cli._output import Progress
 
 from .checks import assert_usage_error, one_error_line, run
 
@@ -68,3 +75,62 @@ BAD = {
 @pytest.mark.parametrize("case", list(BAD), ids=list(BAD))
 def test_bad_input_is_one_line(capsys, bad_files, case):
     assert_usage_error(*run(capsys, *[a.format(d=bad_files) for a in BAD[case]]))
+
+
+# ------------------------------------------------------------------------------------------ progress
+class Terminal(io.StringIO):
+    """stderr as a terminal: what Progress draws with tqdm, kept."""
+
+    def isatty(self):
+        return True
+
+
+def test_progress_on_a_terminal_is_a_tqdm_bar(monkeypatch):
+    err = Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    bar = Progress(total=5, label="littlestone table", delay=0.0)
+    bar.count(2, status="n=7 k=3: 3 <= Opt <= 4")
+    drawn = err.getvalue()
+    assert drawn.startswith("\r") and "\n" not in drawn  # one line, redrawn in place
+    line = drawn.split("\r")[-1]
+    assert line.startswith("littlestone table:  40%|") and "| 2/5 cells [" in line  # done / total, elapsed < left
+    assert line.rstrip().endswith(", n=7 k=3: 3 <= Opt <= 4]")  # the cell in flight
+    bar.clear()
+    assert err.getvalue().endswith("\r") and err.getvalue().split("\r")[-2].strip() == ""  # the line is wiped
+    before = err.getvalue()
+    threading.Thread(target=bar.status, args=("n=8 k=3: 4 <= Opt <= 5",)).start()  # a cluster's report
+    time.sleep(0.05)
+    assert err.getvalue() == before  # nothing drawn between a clear() and what the caller prints next
+    bar.next = 0.0  # past the tenth of a second between two redraws
+    bar.count(3)  # the caller's next update draws it
+    line = err.getvalue().split("\r")[-1]
+    assert "| 3/5 cells [" in line and line.rstrip().endswith(", n=8 k=3: 4 <= Opt <= 5]")
+    bar.close()
+    assert bar._thread is None and err.getvalue().split("\r")[-2].strip() == ""
+
+
+def test_progress_clock_against_a_limit(monkeypatch):
+    err = Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    bar = Progress(clock=True, limit=60, label="littlestone attack", delay=0.0)
+    bar.status("exact: best 5 mistakes, 1,234 positions")
+    line = err.getvalue().split("\r")[-1]
+    assert line.startswith("littlestone attack:   0%|") and "| 0 of 60 s, exact: best 5 mistakes" in line
+    bar.close()
+    assert Progress(clock=True, limit=60, label="littlestone attack").line() == "littlestone attack: 0 s of 60 s"
+
+
+def test_progress_off_a_terminal_is_plain_lines(capsys, monkeypatch):
+    bar = Progress(total=4, label="littlestone table", delay=0.0)
+    bar.count(1, status="n=2 done: Opt = 1")
+    bar.count(2)  # within the second: no line
+    monkeypatch.setattr(bar, "next", 0.0)
+    bar.status("n=4: 1 <= Opt <= 3")
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("littlestone table: 1/4 cells done, 0 s, about 0 s left; n=2 done: Opt = 1")
+    assert re.fullmatch(r"littlestone table: 2/4 cells done, 0 s, about 0 s left; n=4: 1 <= Opt <= 3", lines[1])
+    assert len(lines) == 2
+    quiet = Progress(enabled=False, total=4, delay=0.0)
+    quiet.count(1)
+    quiet.show("nothing")
+    assert capsys.readouterr().err == ""

@@ -1,13 +1,16 @@
 """``littlestone table``: the grid in md, csv and json, streamed a row per finished cell; a time limit per
-cell, ``--jobs`` (capped at the CPUs and the cells), ``--memory`` per cell, ``-o``; and how one Ctrl-C or
-SIGTERM stops it (the finished rows kept, the VC step stopped too)."""
+cell, ``--jobs`` (capped at the CPUs and the cells), ``--memory`` per cell, ``-o``; how one Ctrl-C or
+SIGTERM stops it (the finished rows kept, the VC step stopped too); and its progress (cells done of the
+total, the bounds of the cell in flight), a bar on a terminal and plain lines otherwise."""
 
 import csv
+import functools
 import importlib
 import io
 import json
 import re
 import signal
+import sys
 import time
 
 import pytest
@@ -219,3 +222,63 @@ def test_table_json_streams_and_closes_on_interrupt(tmp_path):
     data = json.loads(out_file.read_text())  # still one valid JSON object
     assert data["complete"] is False
     assert [r["params"]["n"] for r in data["rows"]][:3] == [5, 6, 7]
+
+
+# ------------------------------------------------------------------------------------------ progress
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.fixture
+def at_once(monkeypatch):
+    """The table's progress from the first moment, drawn at every update."""
+    from adversary.cli import _output, table
+
+    monkeypatch.setattr(table, "Progress", functools.partial(_output.Progress, delay=0.0))
+    monkeypatch.setattr(_output.Progress, "REDRAW", 0.0)
+
+
+def _reporting_opt(monkeypatch):
+    """solvers.opt.opt that first reports bounds 1 <= Opt <= 3, as a long search does once a second."""
+    opt_package = importlib.import_module("solvers.opt")
+    solve = opt_package.opt
+
+    def opt(C, progress=None, **kw):
+        if progress is not None:
+            progress({"lower": 1, "upper": 3})
+        return solve(C, progress=progress, **kw)
+
+    monkeypatch.setattr(opt_package, "opt", opt)
+
+
+def test_table_progress_lines_count_the_cells(capsys, monkeypatch, at_once):
+    from adversary.cli import _output
+
+    monkeypatch.setattr(_output.Progress, "TICK", 0.0)  # a line per update, not one a second
+    _reporting_opt(monkeypatch)
+    code, out, err = run(capsys, "table", "thresholds", "--grid", "N=1..4", "--format", "csv")
+    assert code == 0 and len(out.splitlines()) == 5
+    lines = [l for l in err.splitlines() if l.startswith("littlestone table: ")]
+    assert "littlestone table: 0/4 cells done, 0 s; N=1: 1 <= Opt <= 3" in lines  # the cell in flight, live
+    assert any(re.fullmatch(r"littlestone table: 2/4 cells done, 0 s, about 0 s left; N=2 done: Opt = 1", l)
+               for l in lines), lines
+    assert lines[-1] == "littlestone table: 4/4 cells done, 0 s; N=4 done: Opt = 2"
+    code, out, err = run(capsys, "table", "thresholds", "--grid", "N=1..4", "--format", "csv", "--quiet",
+                         "--no-store")  # (the store would serve the cells, and say so in a note)
+    assert code == 0 and err == ""
+
+
+def test_table_progress_bar_on_a_terminal(monkeypatch, at_once, capsys):
+    _reporting_opt(monkeypatch)
+    err = Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["table", "thresholds", "--grid", "N=1..4", "--format", "csv", "--no-store"]) == 0
+    drawn = err.getvalue()
+    assert "\n" not in drawn  # only the bar, redrawn in place, and wiped at the end
+    lines = drawn.split("\r")
+    assert any(l.startswith("littlestone table:  25%|") and "| 1/4 cells [" in l and l.rstrip().endswith(
+        ", N=2: 1 <= Opt <= 3]") for l in lines), lines
+    assert any("| 4/4 cells [" in l and "N=4 done: Opt = 2" in l for l in lines), lines
+    assert lines[-1] == "" and lines[-2].strip() == ""
+    assert len(capsys.readouterr().out.splitlines()) == 5  # the rows, on stdout
