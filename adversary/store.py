@@ -273,8 +273,16 @@ class Store:
         if tables and (app != APPLICATION_ID or "meta" not in tables):
             raise StoreError(f"{str(self.path)!r} is an SQLite database but not a littlestone store; give another "
                              "--store path")
-        if self._one("PRAGMA journal_mode")[0].lower() != "wal":
-            db.execute("PRAGMA journal_mode=WAL")
+        # Switching to WAL takes the file for a moment, and SQLite does not wait for a lock held by another
+        # process (two runs opening a new store at once): retry until the timeout.
+        deadline = time.monotonic() + self.timeout
+        while self._one("PRAGMA journal_mode")[0].lower() != "wal":
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) and "busy" not in str(e) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
         db.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit survives a killed process; fsync at checkpoints
         if not tables:
             with self._write():

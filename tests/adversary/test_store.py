@@ -163,3 +163,28 @@ def test_read_only_and_missing_folder(tmp_path, monkeypatch):
     monkeypatch.setattr(store_module.os, "access", lambda path, mode: False)  # root ignores chmod; say read-only
     with pytest.raises(StoreError, match="read-only"):
         Store(p)
+
+
+def _open_and_write(path, who):
+    with Store(path) as S:
+        for i in range(30):
+            S.put(Record(kind="vc", class_key=f"{who}{i}", task={}, value="1", lower="1", upper="1"))
+            S.put(Record(kind="vc", class_key=f"shared{i}", task={}, value="1", lower="1", upper="1"))
+
+
+def test_two_processes_open_a_new_store_at_once(tmp_path):
+    """Switching a new file to WAL does not wait for another process's lock: the store retries (it used
+    to fail at once with 'database is locked')."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    for round_ in range(4):
+        path = tmp_path / f"new{round_}.db"
+        procs = [ctx.Process(target=_open_and_write, args=(path, who)) for who in "ab"]
+        for p in procs:
+            p.start()
+        for p in procs:
+            p.join(60)
+        assert [p.exitcode for p in procs] == [0, 0]
+        with Store(path) as S:
+            assert S.count() == 90  # 30 each, and 30 written by both
