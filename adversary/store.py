@@ -201,9 +201,7 @@ def _merge(old: Record, new: Record) -> Record:
     upper, upper_cert = (new.upper, new.upper_cert) if number(new.upper) == hi_new and (
         new.upper_cert is not None or old.upper_cert is None or number(old.upper) != hi_new) else (old.upper, old.upper_cert)
     value = lower if lower is not None and lower == upper else None
-    if value is None and old.value is not None and new.value is not None:
-        value = new.value  # kinds without an upper certificate (attack) carry their value as given
-    elif value is None:
+    if value is None:  # kinds without an upper bound (attack) carry their value as given
         value = new.value if new.value is not None else old.value
     run = new if new.solved or not old.solved else old
     return replace(run, value=value, lower=lower, upper=upper, lower_cert=lower_cert, upper_cert=upper_cert,
@@ -455,8 +453,8 @@ def record_of_opt(C, r, *, family: Optional[str] = None, params: Optional[dict] 
         else:
             with r.solver.limits(deadline=time.monotonic() + proof_seconds):
                 upper_cert = r.upper_certificate(limit=proof_limit)
-    except (ProofTooLarge, ValueError, SearchStop, RuntimeError):
-        upper_cert = None  # ValueError: an unsolved game keeps no refutation; RuntimeError: memo lost a step
+    except (ProofTooLarge, ValueError, SearchStop):
+        upper_cert = None  # ValueError: an unsolved game keeps no refutation
     except KeyboardInterrupt:
         upper_cert = None
     stats = r.stats

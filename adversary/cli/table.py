@@ -104,7 +104,7 @@ def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=N
     search starts from its proven bounds. With ``records`` the row carries ``"_records"``: the
     :class:`adversary.store.Record` of each part computed here, with its certificates, for the client
     to store (workers never touch the store)."""
-    from adversary.store import Record, exact, record_of_opt
+    from adversary.store import Record, class_key, exact, record_of_opt
     from solvers.opt import opt
     from solvers.vc import vc_search
 
@@ -161,7 +161,7 @@ def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=N
         vc_lo, vc_hi = v.lower, v.upper
         stopped = stopped or v.stats.get("stopped")
         if records:
-            out_records.append(Record(kind="vc", class_key=C.fingerprint(), task={}, family=name, params=dict(C.params),
+            out_records.append(Record(kind="vc", class_key=class_key(C), task={}, family=name, params=dict(C.params),
                                       concepts=C.n_concepts, points=C.n_points,
                                       value=exact(v.value), lower=exact(v.lower), upper=exact(v.upper),
                                       seconds=v.stats.get("seconds"), engine="vc_search",

@@ -95,7 +95,7 @@ class ConceptClass:
     (True, True, {})
     """
 
-    __slots__ = ("_matrix", "_points", "_names", "family", "params", "_columns", "_point_index", "_facts", "_words")
+    __slots__ = ("_matrix", "_points", "_names", "family", "params", "_columns", "_point_index", "_facts", "_words", "_fingerprint")
 
     #: The points are listed (the class protocol's ``finite``).
     finite = True
@@ -137,6 +137,7 @@ class ConceptClass:
         self.params = dict(params) if params else {}
         self._columns = None
         self._point_index = None
+        self._fingerprint = None
         self._facts = dict(facts) if facts else {}
         self._words = words
 
@@ -307,14 +308,18 @@ class ConceptClass:
         return hash((self._points, self._matrix.tobytes()))
 
     def fingerprint(self) -> str:
-        """A stable hex digest of the matrix and points (for result stores and caches)."""
+        """A stable hex digest of the matrix and points (for result stores and caches); computed once (the
+        class is immutable)."""
+        if self._fingerprint is not None:
+            return self._fingerprint
         import hashlib
 
         h = hashlib.sha256()
         h.update(np.asarray(self._matrix.shape, dtype=np.int64).tobytes())
         h.update(np.packbits(self._matrix, axis=1).tobytes())
         h.update(repr(self._points).encode())
-        return h.hexdigest()[:32]
+        self._fingerprint = h.hexdigest()[:32]
+        return self._fingerprint
 
     # ------------------------------------------------------------------ points
     def index_of(self, x) -> int:

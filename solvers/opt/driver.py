@@ -310,16 +310,8 @@ def _opt_game(C, G: Game, time_limit, memo_bytes, progress, solver) -> OptResult
         C, G, memo_bytes=memo_bytes, opt_seconds=0.5 if time_limit is None else min(0.5, time_limit / 4))
     nodes0 = S.nodes
     queries: list = []
-    stopped = None
-    try:
-        with S.limits(deadline=deadline, progress=progress):
-            lo, hi = S.solve_root(queries)
-    except SearchStop:
-        stopped = "time limit"
-        lo, hi = S.root_bounds
-    except KeyboardInterrupt:
-        stopped = "interrupted"
-        lo, hi = S.root_bounds
+    done, stopped = S.run(lambda: S.solve_root(queries), deadline=deadline, progress=progress)
+    lo, hi = done if done is not None else S.root_bounds
     tree = None
     if G.randomized:
         if lo == hi and stopped is None:

@@ -981,13 +981,13 @@ def experts(n: int, k: int = 0, *, randomized: bool = False, time_limit: float |
     t0 = time.monotonic()
     deadline = None if time_limit is None else t0 + time_limit
     B = volume_bound(_root(n, k))
-    stopped = None
     if randomized and k == 0:
         v = universal_rl(n)
         return ExpertsResult(n, k, True, v, v, v, B, {"engine": "closed form", "seconds": round(time.monotonic() - t0, 4),
                                                       "stopped": None})
     if randomized:
         T = RandomizedExperts(n, k, memo_bytes=memo_bytes)
+        stopped = None
         try:
             with T.limits(deadline=deadline, progress=progress):
                 T.fill()
@@ -1002,15 +1002,8 @@ def experts(n: int, k: int = 0, *, randomized: bool = False, time_limit: float |
     else:
         S = DeterministicExperts(n, k, memo_bytes=memo_bytes)
         queries: list = []
-        try:
-            with S.limits(deadline=deadline, progress=progress):
-                lo, hi = S.solve_root(queries)
-        except SearchStop:
-            stopped = "time limit"
-            lo, hi = S.root_bounds
-        except KeyboardInterrupt:
-            stopped = "interrupted"
-            lo, hi = S.root_bounds
+        done, stopped = S.run(lambda: S.solve_root(queries), deadline=deadline, progress=progress)
+        lo, hi = done if done is not None else S.root_bounds
         stats = {"engine": "search", "nodes": S.nodes, "tries": S.tries, "full_scans": S.full_scans,
                  "memo": len(S.memo), "evictions": S.evictions, "memo_bytes": S.memo_bytes, "queries": queries}
         solver = S

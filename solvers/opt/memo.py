@@ -80,6 +80,19 @@ class MemoSearch:
         """
         return Limits(self, deadline, progress)
 
+    def run(self, work: Callable[[], object], *, deadline: float | None = None,
+            progress: Callable[[dict], None] | None = None) -> tuple:
+        """``work()`` under these :meth:`limits`: ``(its result, None)``, or ``(None, why)`` when the deadline
+        (``"time limit"``) or Ctrl-C (``"interrupted"``) stopped it (the bounds proven so far stay with the
+        search, e.g. its ``root_bounds``)."""
+        try:
+            with self.limits(deadline=deadline, progress=progress):
+                return work(), None
+        except SearchStop:
+            return None, "time limit"
+        except KeyboardInterrupt:
+            return None, "interrupted"
+
     @property
     def deadline(self) -> float | None:
         """The deadline of the current :meth:`limits` (None: no time limit)."""
