@@ -300,6 +300,76 @@ class ProofTooLarge(ValueError):
     """The upper-bound certificate would exceed the size limit."""
 
 
+def _set_name(idx: np.ndarray) -> bytes:
+    return idx.tobytes()
+
+
+def _orbit_namer(sym, M: np.ndarray):
+    """``name(idx)`` for an upper-bound certificate with a symmetry group: the least image, over the
+    group, of the version space's closure (the labels all its concepts agree on; it names a version
+    space reached by examples one to one), so that two version spaces get one name exactly when a
+    symmetry maps one onto the other, and they have the same Opt ([Rivest94]: the game with the
+    points renamed and possibly every label flipped). Each generator is first checked to map the
+    class onto itself; nothing is taken from the solver."""
+    m, n_points = M.shape
+    try:
+        gens = [(list(g["permutation"]), g["complement"]) for g in sym["generators"]]
+    except (TypeError, KeyError):
+        raise TreeError('"symmetry" must be {"points": m, "generators": [{"permutation": [...], '
+                        '"complement": false}, ...]}') from None
+    rows = _rows_of(M)
+    for i, (perm, flip) in enumerate(gens):
+        if (not isinstance(flip, bool) or len(perm) != n_points
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in perm)
+                or sorted(perm) != list(range(n_points))):
+            raise TreeError(f"symmetry generator {i} is not a permutation of the {n_points} points with a "
+                            "true/false complement")
+        image = np.empty_like(M)
+        image[:, perm] = M ^ flip  # the concept c -> c', c'(perm[x]) = c(x) XOR flip
+        if _rows_of(image) != rows:
+            raise TreeError(f"symmetry generator {i} does not map the class onto itself")
+    group = {(tuple(range(n_points)), False)}
+    frontier = list(group)
+    while frontier:
+        new = []
+        for p, f in frontier:
+            for q, g in gens:
+                e = (tuple(q[v] for v in p), f != g)
+                if e not in group:
+                    group.add(e)
+                    new.append(e)
+        if len(group) > 1_000_000:
+            raise TreeError("the certificate's symmetry group has more than 1000000 elements")
+        frontier = new
+    perms = np.array([p for p, _ in group], dtype=np.int64)
+    flips = np.array([f for _, f in group], dtype=np.int64)
+    order = np.arange(len(perms))[:, None]
+    chunks = [np.arange(a, min(a + 39, n_points)) for a in range(0, n_points, 39)]  # 3^39 < 2^63
+
+    def name(idx: np.ndarray):
+        rows_ = M[idx]
+        ones, zeros = rows_.all(axis=0), ~rows_.any(axis=0)
+        digit = np.where(ones, 1, np.where(zeros, 0, 2))  # 2: the concepts disagree on the point
+        labelled = digit < 2
+        images = np.empty((len(perms), n_points), dtype=np.int64)
+        images[order, perms] = np.where(labelled, digit[None, :] ^ flips[:, None], 2)
+        best = np.ones(len(perms), dtype=bool)
+        out = []
+        for ch in chunks:  # lexicographic least image, 39 ternary digits at a time
+            codes = images[:, ch] @ (3 ** np.arange(len(ch), dtype=np.int64))
+            low = codes[best].min()
+            best &= codes == low
+            out.append(int(low))
+        return tuple(out)
+
+    return name
+
+
+def _rows_of(M: np.ndarray) -> list:
+    packed = np.packbits(M, axis=1)
+    return sorted(packed.view(np.dtype((np.void, packed.shape[1]))).ravel().tolist())
+
+
 def verify_upper(proof: dict, C) -> int:
     """Check an upper-bound certificate ``Opt(C) <= u`` against ``C`` from scratch; return ``u``.
 
@@ -311,6 +381,11 @@ def verify_upper(proof: dict, C) -> int:
     holds fewer than 2^(h+1) concepts. By the recurrence of [Rivest94] (Opt(V) = max over splitting x of
     1 + min(Opt(V_x^0), Opt(V_x^1))), induction on |V| shows every claim true. The root (empty path)
     must be an entry claiming ``u``, or the whole class must have fewer than 2^(u+1) concepts.
+
+    A certificate may carry ``"symmetry"``: generators of a group of symmetries of C (each a
+    permutation of the points and a complement flag). Each is checked to map C onto itself; then a
+    version space stands for every version space its symmetries map it to (they have the same Opt),
+    so one entry per orbit suffices.
 
     Like :func:`verify_tree`, this uses only the boolean matrix, never the solver.
 
@@ -331,8 +406,10 @@ def verify_upper(proof: dict, C) -> int:
     m, n_points = M.shape
     if m.bit_length() <= u + 1:  # m < 2^(u+1), without computing 2^(u+1) for a huge claim
         return u  # the Halving bound alone: Opt(C) <= floor(log2 |C|) <= u
-    # A version space is the sorted array of its concepts' indices; its bytes name it in ``claims``.
-    claims: dict[bytes, int] = {}
+    # A version space is the sorted array of its concepts' indices; its bytes name it in ``claims``
+    # (with a symmetry group: the least image of its closure, which names its orbit).
+    name = _orbit_namer(proof["symmetry"], M) if "symmetry" in proof else _set_name
+    claims: dict = {}
     everyone = np.arange(m)
     prefix: dict[tuple, np.ndarray] = {(): everyone}
     spaces = []
@@ -359,12 +436,12 @@ def verify_upper(proof: dict, C) -> int:
             idx = idx[M[idx, j] == bool(b)]
         if len(prefix) < 1_000_000:
             prefix[key_path] = idx
-        key = idx.tobytes()
+        key = name(idx)
         if key in claims:
             h = min(h, claims[key])
         claims[key] = h
         spaces.append((i, idx, h))
-    if claims.get(np.arange(m).tobytes(), u + 1) > u:
+    if claims.get(name(everyone), u + 1) > u:
         raise TreeError(f"no entry with the empty path claims Opt(C) <= {u}")
     for i, idx, h in spaces:
         size = int(idx.size)
@@ -380,7 +457,7 @@ def verify_upper(proof: dict, C) -> int:
             if c1 < small or size - c1 < small:
                 continue
             says = rows[:, j]
-            if claims.get(idx[says].tobytes(), h) <= h - 1 or claims.get(idx[~says].tobytes(), h) <= h - 1:
+            if claims.get(name(idx[says]), h) <= h - 1 or claims.get(name(idx[~says]), h) <= h - 1:
                 continue
             raise TreeError(
                 f"entry {i} (path {_fmt(tuple(map(tuple, entries[i]['path'])))}, Opt <= {h}): point {int(j)} splits it "

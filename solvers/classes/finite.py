@@ -77,6 +77,9 @@ class ConceptClass:
         :mod:`solvers.classes.protocol`); ``make`` gives them, a class from a file or a matrix has none.
     words : callable, optional
         ``words(c) -> str or None``: concept ``c`` in words (``make`` gives its family's wording).
+    symmetry : Symmetry, optional
+        A group of symmetries of the class (:mod:`solvers.classes.symmetry`), as its family declares
+        it; checked on the matrix by the solver before use (:meth:`checked_symmetry`).
 
     Raises
     ------
@@ -95,12 +98,14 @@ class ConceptClass:
     (True, True, {})
     """
 
-    __slots__ = ("_matrix", "_points", "_names", "family", "params", "_columns", "_point_index", "_facts", "_words", "_fingerprint")
+    __slots__ = ("_matrix", "_points", "_names", "family", "params", "_columns", "_point_index", "_facts", "_words", "_fingerprint",
+                 "_symmetry", "_symmetry_checked")
 
     #: The points are listed (the class protocol's ``finite``).
     finite = True
 
-    def __init__(self, matrix, points=None, *, names=None, family=None, params=None, facts=None, words=None):
+    def __init__(self, matrix, points=None, *, names=None, family=None, params=None, facts=None, words=None,
+                 symmetry=None):
         m = _validate_matrix(matrix)
         if names is not None:
             names = [str(v) for v in names]
@@ -140,6 +145,10 @@ class ConceptClass:
         self._fingerprint = None
         self._facts = dict(facts) if facts else {}
         self._words = words
+        if symmetry is not None and symmetry.n_points != m.shape[1]:
+            raise ValueError(f"the symmetry acts on {symmetry.n_points} points, the class has {m.shape[1]}")
+        self._symmetry = symmetry
+        self._symmetry_checked = False
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -293,6 +302,24 @@ class ConceptClass:
     def words(self):
         """``words(c) -> str or None``: the family's wording of concept ``c`` (None for other classes)."""
         return self._words
+
+    @property
+    def symmetry(self):
+        """The declared group of symmetries (:class:`~solvers.classes.symmetry.Symmetry`), or None."""
+        return self._symmetry
+
+    def checked_symmetry(self):
+        """The declared symmetry group once every generator is checked to map the class onto itself
+        (checked once), or None when none is declared.
+
+        Raises
+        ------
+        ValueError
+            If a declared generator is not a symmetry of the class."""
+        if self._symmetry is not None and not self._symmetry_checked:
+            self._symmetry.check(self._matrix)
+            self._symmetry_checked = True
+        return self._symmetry
 
     @property
     def facts(self) -> MappingProxyType:

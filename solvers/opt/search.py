@@ -50,6 +50,7 @@ import numpy as np
 
 from ..certificate import ProofTooLarge
 from ..classes.finite import ConceptClass
+from .canonical import Canonical
 from .memo import MemoSearch, SearchStop
 from .subcube import SubcubeTable
 
@@ -104,11 +105,17 @@ class Solver(MemoSearch):
         machine's memory).
     """
 
-    def __init__(self, C: ConceptClass, *, memo_bytes: int | None = None):
+    def __init__(self, C: ConceptClass, *, memo_bytes: int | None = None, symmetry: bool = True,
+                 symmetry_min: int = 16):
         if not isinstance(C, ConceptClass):
             raise TypeError("Solver needs a ConceptClass")
         self.C = C
         self.full = C.full
+        #: canonical keys under the class's symmetry group (None: every version space is its own key)
+        self.canonical = Canonical.of(C) if symmetry else None
+        # Canonical.key, used for version spaces reached by examples (at_least turns it off for others)
+        self._canon = self.canonical.key if self.canonical is not None else None
+        self._canon_min = max(2, symmetry_min)  # version spaces this small are keyed by themselves
         # memo: V -> proven (lower, upper) of Opt(V); moves: V -> a point index proving memo[V][0]
         self._init_memo(default_memo_bytes() if memo_bytes is None else memo_bytes, 120)
         self.nodes = 0
@@ -176,7 +183,7 @@ class Solver(MemoSearch):
         if n == 1:
             return 0, 0
         lo, hi = 1, n.bit_length() - 1
-        e = self.memo.get(V)
+        e = self.memo.get(self.memo_key(V) if self.canonical is None or self.reached(V) else V)
         if e is not None:
             lo, hi = max(lo, e[0]), min(hi, e[1])
         return lo, hi
@@ -184,7 +191,34 @@ class Solver(MemoSearch):
     # ------------------------------------------------------------------ the search
     def at_least(self, V: int, d: int) -> bool:
         """Decide Opt(V) >= d (may raise the internal stop signal under a deadline)."""
-        return self._at_least(V, V.bit_count(), d, self.root_masks, self.root_points)
+        if self.canonical is None or self.reached(V):
+            return self._at_least(V, V.bit_count(), d, self.root_masks, self.root_points)
+        canon, self._canon = self._canon, None  # a set no examples lead to: no canonical keys below it
+        try:
+            return self._at_least(V, V.bit_count(), d, self.root_masks, self.root_points)
+        finally:
+            self._canon = canon
+
+    def reached(self, V: int) -> bool:
+        """Whether some labelled examples lead to V: V is the set of concepts agreeing with V's closure
+        (the labels all of V agrees on). Canonical keys name only such version spaces."""
+        if V == 0:
+            return False
+        W = self.full
+        for col in self.C.columns:
+            s = col & V
+            if s == V:
+                W &= col
+            elif not s:
+                W &= ~col
+        return W == V
+
+    def memo_key(self, V: int) -> int:
+        """The memo's key of a version space reached by examples: itself, or its canonical key under the
+        class's symmetry group (negative, so that it never equals a bitset)."""
+        if self._canon is None or V.bit_count() < self._canon_min:
+            return V
+        return self._canon(V)
 
     def _at_least(self, V: int, n: int, d: int, cmasks: list[int], cidx: list[int]) -> bool:
         # Hot loop: written for speed. n == |V|; cmasks/cidx are the parent's distinct splits.
@@ -194,7 +228,8 @@ class Solver(MemoSearch):
         if n < (1 << d):
             return False
         memo = self.memo
-        e = memo.get(V)
+        vk = V if self._canon is None or n < self._canon_min else self._canon(V)
+        e = memo.get(vk)
         if e is not None:
             if e[0] >= d:
                 return True
@@ -210,7 +245,7 @@ class Solver(MemoSearch):
         if type(cmasks) is _WideList:
             masks, idxs, good = self._filter_wide(V, n, need, cmasks, cidx)
             if masks is None:  # no split is balanced enough: fail without building the list
-                self._store(V, lo, min(hi, d - 1))
+                self._store(vk, lo, min(hi, d - 1))
                 return False
             cmasks = ()
         else:
@@ -237,11 +272,11 @@ class Solver(MemoSearch):
         if len(masks) < hi:
             hi = len(masks)  # Opt(V) <= number of distinct splits of V
         if hi < d or not good:
-            self._store(V, lo, min(hi, d - 1))
+            self._store(vk, lo, min(hi, d - 1))
             return False
         if d == 2:  # both sides hold >= 2 concepts, so each has Opt >= 1
-            self._store(V, 2, hi)
-            self.moves[V] = good[0][3]
+            self._store(vk, 2, hi)
+            self.moves[vk] = good[0][3] if vk is V else (V, good[0][3])
             return True
         good.sort(key=_first, reverse=True)
         d1 = d - 1
@@ -258,10 +293,10 @@ class Solver(MemoSearch):
             else:
                 ok = self._at_least(s0, n - k1, d - 1, masks, idxs) and self._at_least(s, k1, d - 1, masks, idxs)
             if ok:
-                self._store(V, d, hi)
-                self.moves[V] = j
+                self._store(vk, d, hi)
+                self.moves[vk] = j if vk is V else (V, j)
                 return True
-        self._store(V, lo, d - 1)
+        self._store(vk, lo, d - 1)
         return False
 
     def _filter_wide(self, V: int, n: int, need: int, cmasks: _WideList, cidx: list[int]):
@@ -295,9 +330,8 @@ class Solver(MemoSearch):
         """Opt(V) exactly (V defaults to the whole class). Uses and fills the memo."""
         V = self.full if V is None else V
         lo, hi = self.bounds(V)
-        n = V.bit_count()
         while lo < hi:
-            if self._at_least(V, n, hi, self.root_masks, self.root_points):
+            if self.at_least(V, hi):
                 lo = hi
             else:
                 hi -= 1
@@ -317,9 +351,10 @@ class Solver(MemoSearch):
     def record(self, V: int, lo: int, hi: int, move: int | None = None) -> None:
         """Store bounds lo <= Opt(V) <= hi proven elsewhere (a worker process), and optionally a point
         index ``move`` whose split proves Opt(V) >= lo (the mistake tree starts from it)."""
-        self._store(V, lo, hi)
+        key = self.memo_key(V) if self.canonical is None or self.reached(V) else V
+        self._store(key, lo, hi)
         if move is not None:
-            self.moves[V] = move
+            self.moves[key] = move if key == V else (V, move)
 
     def add_nodes(self, count: int) -> None:
         """Count ``count`` search nodes expanded on this solver's behalf elsewhere (worker processes)."""
@@ -436,14 +471,20 @@ class Solver(MemoSearch):
         """
         T = self.table if self.table is not None and self.table.complete and V is None else None
         V = self.full if V is None else V
+        # With a symmetry group, one entry per orbit: the checker matches the others up to symmetry.
+        symmetric = T is None and self.canonical is not None and self.reached(V)
+        key = self.memo_key if symmetric else _same
         entries: list[dict] = []
         best: dict[int, int] = {}
         stack = [(V, h, (), T.root if T is not None else None)]
         while stack:
             W, b, path, p = stack.pop()
-            if W.bit_count() < (1 << (b + 1)) or best.get(W, b + 1) <= b:
+            if W.bit_count() < (1 << (b + 1)):
                 continue
-            best[W] = b
+            k = key(W)
+            if best.get(k, b + 1) <= b:
+                continue
+            best[k] = b
             entries.append({"path": [list(step) for step in path], "bound": b})
             if len(entries) > limit:
                 raise ProofTooLarge(
@@ -467,7 +508,7 @@ class Solver(MemoSearch):
                         if T.value(T.child(p, i, lab)) <= b - 1:
                             side = (child, lab)
                         continue
-                    e = self.memo.get(child)
+                    e = self.memo.get(key(child))
                     if e is not None and e[1] <= b - 1:
                         side = (child, lab)
                 if side is None and T is None:
@@ -482,11 +523,28 @@ class Solver(MemoSearch):
                     # The checker looks children up by the set they hold, so the label of the
                     # representative point j names the same set as any equivalent point's.
                     stack.append((child, b - 1, path + ((j, lab),), T.child(p, i, lab) if T is not None else None))
-        return {"kind": "upper-bound", "bound": h, "concepts": self.C.n_concepts, "entries": entries}
+        out = {"kind": "upper-bound", "bound": h, "concepts": self.C.n_concepts, "entries": entries}
+        if symmetric:
+            out["symmetry"] = self.C.symmetry.to_json()
+        return out
 
     def mistake_tree(self, V: int, d: int):
         """A mistake tree of depth ``d`` for V as nested dicts (requires Opt(V) >= d)."""
-        return self._tree(V, d, self.root_masks, self.root_points)
+        if self.canonical is None or self.reached(V):
+            return self._tree(V, d, self.root_masks, self.root_points)
+        canon, self._canon = self._canon, None
+        try:
+            return self._tree(V, d, self.root_masks, self.root_points)
+        finally:
+            self._canon = canon
+
+    def _move(self, V: int):
+        """The point whose split proved the memo's lower bound for V, if recorded for V itself."""
+        vk = self.memo_key(V)
+        if vk >= 0:
+            return self.moves.get(V)
+        e = self.moves.get(vk)  # (the version space searched, its move) under a canonical key
+        return e[1] if e is not None and e[0] == V else None
 
     def _tree(self, V: int, d: int, cmasks, cidx):
         if d <= 0:
@@ -494,19 +552,21 @@ class Solver(MemoSearch):
         n = V.bit_count()
         masks, idxs = self._distinct_splits(V, cmasks)
         idxs = [cidx[i] for i in idxs]
-        j = self.moves.get(V)
+        j = self._move(V)
         cols = self.C.columns
+
+        def proves(V0, V1):
+            return (self._at_least(V0, V0.bit_count(), d - 1, masks, idxs)
+                    and self._at_least(V1, V1.bit_count(), d - 1, masks, idxs))
+
         if j is not None:
             V1 = V & cols[j]
-            V0 = V ^ V1
-            if not (self.at_least(V0, d - 1) and self.at_least(V1, d - 1)):
+            if not proves(V ^ V1, V1):
                 j = None
         if j is None:
             order = sorted(range(len(masks)), key=lambda i: -min(masks[i].bit_count(), n - masks[i].bit_count()))
             for i in order:
-                V1 = masks[i]
-                V0 = V ^ V1
-                if self.at_least(V0, d - 1) and self.at_least(V1, d - 1):
+                if proves(V ^ masks[i], masks[i]):
                     j = idxs[i]
                     break
             else:
@@ -518,3 +578,7 @@ class Solver(MemoSearch):
 
 def _first(t):
     return t[0]
+
+
+def _same(V):
+    return V

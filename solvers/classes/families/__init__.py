@@ -91,6 +91,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from ..finite import ConceptClass
+from ..symmetry import Symmetry
 from . import boolean, grid, line, literal, random
 from ._common import MAX_CELLS, MAX_POINTS, REQUIRED, Family, Param, check_limits, fmt, typed
 from .literal import LITERAL_FAMILIES, MAX_LITERAL_CONCEPTS, LiteralForm
@@ -181,11 +182,10 @@ def make(name: str, **params) -> ConceptClass:
     spec = _family(name)
     full = resolve_params(name, params)
     matrix, points = spec.builder(**full)
-    spec = _family(name)
-    full = resolve_params(name, params)
-    matrix, points = spec.builder(**full)
+    gens = spec.symmetry(full)
     return ConceptClass(matrix, points, family=name, params=full, facts=spec.facts(full),
-                        words=functools.partial(concept_text, name, full))
+                        words=functools.partial(concept_text, name, full),
+                        symmetry=Symmetry(gens, len(points)) if gens else None)
 
 
 def family_facts(name: str, params: dict) -> dict:

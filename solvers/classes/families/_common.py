@@ -75,6 +75,10 @@ class Family:
     facts : callable
         ``facts(params) -> dict``: what every concept is, in the terms of the learners' theorems
         (keys of :data:`solvers.classes.protocol.FACT_KEYS`); ``{}`` when the family states none.
+    symmetry : callable
+        ``symmetry(params) -> list``: generators (permutation of the point indices, complement flag) of
+        a group of symmetries of the class (:mod:`solvers.classes.symmetry`; ``[]`` when none is
+        declared). A solver checks them on the matrix before it uses them.
     """
 
     name: str
@@ -92,6 +96,7 @@ class Family:
     vc: Callable = lambda p: None
     known_opt: str = ""
     facts: Callable = lambda p: {}
+    symmetry: Callable = lambda p: []
 
     def param(self, key: str) -> Param:
         for p in self.params:

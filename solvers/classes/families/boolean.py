@@ -23,6 +23,8 @@ from typing import Optional
 
 import numpy as np
 
+from ..symmetry import cube_generators
+
 from ._common import (MAX_CELLS, Family, Param, _at_least, _at_most, _by_rows, _check_n, _cube_codes, _cube_facts,
                       _cube_n, _cube_points, _flag, _k, _kron_power, _masks, _n, _popcount, _pow, _words)
 
@@ -275,6 +277,7 @@ FAMILIES = [
             count=lambda q: _pow(2, q["n"]), n_points=_cube_n, main=("n",),
             opt=lambda q: q["n"], vc=lambda q: q["n"], known_opt="n",
             facts=lambda q: {"n": q["n"], "monotone_and": q["n"]},
+            symmetry=lambda q: cube_generators(q["n"], negate=False),
         ),
         Family(
             name="conjunctions", params=(_n, Param("false", int, 1, "1 to include the always-false concept")),
@@ -288,6 +291,7 @@ FAMILIES = [
             vc=lambda q: q["n"] if q["n"] >= 2 else 1 + q["false"],
             known_opt="n + 1 (false=1)",
             facts=_cube_facts,
+            symmetry=lambda q: cube_generators(q["n"], negate=True),
         ),
         Family(
             name="monotone-disjunctions", params=(_n, Param("k", int, "n", "largest number of variables")),
@@ -301,6 +305,7 @@ FAMILIES = [
             vc=lambda q: q["n"] if _k(q) == q["n"] else (0 if _k(q) == 0 else None),
             known_opt="n (k=n)",
             facts=_monotone_disjunctions_facts,
+            symmetry=lambda q: cube_generators(q["n"], negate=False),
         ),
         Family(
             name="disjunctions", params=(_n, Param("k", int, "n", "largest number of variables")),
@@ -314,6 +319,7 @@ FAMILIES = [
             opt=lambda q: q["n"] + 1 if _k(q) == q["n"] else None,
             known_opt="n + 1 (k=n)",
             facts=_disjunctions_facts,
+            symmetry=lambda q: cube_generators(q["n"], negate=True),
         ),
         Family(
             name="parities", params=(_n,), domain="{0,1}^n",
@@ -324,6 +330,7 @@ FAMILIES = [
             count=lambda q: _pow(2, q["n"]), n_points=_cube_n, main=("n",),
             opt=lambda q: q["n"], vc=lambda q: q["n"], known_opt="n",
             facts=_cube_facts,
+            symmetry=lambda q: cube_generators(q["n"], negate=False),
         ),
         Family(
             name="halfspaces", params=(_n,), domain="{0,1}^n",
@@ -334,6 +341,7 @@ FAMILIES = [
             count=lambda q: _HALFSPACE_COUNTS.get(q["n"], 0), n_points=_cube_n, main=("n",),
             vc=lambda q: q["n"] + 1,
             facts=_cube_facts,
+            symmetry=lambda q: cube_generators(q["n"], negate=True, complement=True),
         ),
         Family(
             name="k-of-r", params=(_n, Param("r", int, None, "size of the relevant set R"),
@@ -345,6 +353,7 @@ FAMILIES = [
             builder=k_of_r, check=_check_k_of_r,
             count=lambda q: math.comb(q["n"], q["r"]), n_points=_cube_n, main=("n",),
             facts=_k_of_r_facts,
+            symmetry=lambda q: cube_generators(q["n"], negate=False),
         ),
         Family(
             name="decision-lists", params=(_n,), domain="{0,1}^n",
@@ -354,5 +363,6 @@ FAMILIES = [
             builder=decision_lists, check=_check_decision_lists,
             count=lambda q: _dl_count(q["n"]), n_points=_cube_n, main=("n",),
             facts=_cube_facts,
+            symmetry=lambda q: cube_generators(q["n"], negate=True, complement=True),
         ),
 ]

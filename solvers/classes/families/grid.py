@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..symmetry import grid_generators
+
 from ._common import Family, _at_least, _N
 from .line import _interval, intervals
 
@@ -47,5 +49,6 @@ FAMILIES = [
             builder=rectangles, check=lambda q: _at_least("rectangles", q, "N", 1),
             count=lambda q: (q["N"] * (q["N"] + 1) // 2) ** 2 + 1, n_points=lambda q: q["N"] ** 2, main=("N",),
             vc=lambda q: 4 if q["N"] >= 3 else None,
+            symmetry=lambda q: grid_generators(q["N"]),
         ),
 ]

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..symmetry import line_generators, symmetric_group_generators
+
 from ._common import Family, _at_least, _check_n, _flag, _n, _N, _empty, _pow
 
 __all__ = ["FAMILIES", "WORDS", "thresholds", "intervals", "singletons", "all_functions"]
@@ -135,6 +137,7 @@ FAMILIES = [
             count=lambda q: q["N"] + 1, n_points=_line_n, main=("N",),
             opt=lambda q: (q["N"] + 1).bit_length() - 1, vc=lambda q: 1,
             known_opt="floor(log2(N+1))",
+            symmetry=lambda q: line_generators(q["N"], complement=True),
         ),
         Family(
             name="intervals", params=(_N, _empty), domain="{1..N}",
@@ -144,6 +147,7 @@ FAMILIES = [
             builder=intervals, check=_check_line("intervals"),
             count=lambda q: q["N"] * (q["N"] + 1) // 2 + q["empty"], n_points=_line_n, main=("N",),
             vc=lambda q: min(q["N"] - 1 + q["empty"], 2),
+            symmetry=lambda q: line_generators(q["N"]),
         ),
         Family(
             name="singletons", params=(_N, _empty), domain="{1..N}",
@@ -154,6 +158,7 @@ FAMILIES = [
             count=lambda q: q["N"] + q["empty"], n_points=_line_n, main=("N",),
             opt=lambda q: int(q["N"] + q["empty"] >= 2), vc=lambda q: int(q["N"] + q["empty"] >= 2),
             known_opt="1 (if |C| >= 2)",
+            symmetry=lambda q: symmetric_group_generators(q["N"]),
         ),
         Family(
             name="all-functions", params=(_n,), domain="n points (j,)",
@@ -163,5 +168,6 @@ FAMILIES = [
             builder=all_functions, check=_check_n("all-functions"),
             count=lambda q: _pow(2, q["n"]), n_points=lambda q: q["n"], main=("n",),
             opt=lambda q: q["n"], vc=lambda q: q["n"], known_opt="n",
+            symmetry=lambda q: symmetric_group_generators(q["n"]) + [(tuple(range(q["n"])), True)],
         ),
 ]
