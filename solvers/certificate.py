@@ -88,7 +88,10 @@ class MistakeTree:
                 G.add_node(k, point=-1, label="leaf")
             else:
                 j = node["point"]
-                text = str(self.C.points[j]) if self.C is not None else str(j)
+                if isinstance(j, (list, tuple)):  # the point itself (a class whose points are not listed)
+                    text, j = str(tuple(j)), 0
+                else:
+                    text = str(self.C.points[j]) if self.C is not None else str(j)
                 if "repeat" in node:  # a repeat node of a randomized tree: x shown while the answer is y0
                     y0 = node["repeat"]
                     G.add_node(k, point=j, label=f"{text} (repeat {y0})")
@@ -212,13 +215,19 @@ def verify_tree(tree: dict, C) -> int:
     """Check a mistake tree against class ``C`` from scratch; return its depth.
 
     Every internal node must name a column of ``C``; every leaf must sit at depth ``tree["depth"]``;
-    every root-to-leaf path must be realised by at least one concept of ``C``.
+    every root-to-leaf path must be realised by at least one concept of ``C``. For a class whose
+    points are not listed (``C.finite`` False) the nodes hold the points themselves, checked by
+    :func:`solvers.disjunction_certificates.verify_point_tree`.
 
     Raises
     ------
     TreeError
         Saying what is wrong (malformed node, wrong depth, unrealised path).
     """
+    if not getattr(C, "finite", True):  # points not listed: the tree holds them (solvers.opt.disjunctions)
+        from .disjunction_certificates import verify_point_tree
+
+        return verify_point_tree(tree, C)
     if not isinstance(tree, dict) or "depth" not in tree or "root" not in tree:
         raise TreeError('a tree is a JSON object {"depth": d, "root": node}')
     depth = tree["depth"]
@@ -312,7 +321,9 @@ def verify_upper(proof: dict, C) -> int:
     1 + min(Opt(V_x^0), Opt(V_x^1))), induction on |V| shows every claim true. The root (empty path)
     must be an entry claiming ``u``, or the whole class must have fewer than 2^(u+1) concepts.
 
-    Like :func:`verify_tree`, this uses only the boolean matrix, never the solver.
+    Like :func:`verify_tree`, this uses only the boolean matrix, never the solver. A certificate with
+``"symmetry"`` (entries that rename variables) goes to
+:func:`solvers.disjunction_certificates.verify_upper`.
 
     Raises
     ------
@@ -321,6 +332,10 @@ def verify_upper(proof: dict, C) -> int:
     """
     if not isinstance(proof, dict) or proof.get("kind") != "upper-bound":
         raise TreeError('an upper-bound certificate is {"kind": "upper-bound", "bound": u, "entries": [...]}')
+    if "symmetry" in proof:  # entries that rename variables (solvers.opt.disjunctions)
+        from .disjunction_certificates import verify_upper as verify_renaming_upper
+
+        return verify_renaming_upper(proof, C)
     u = proof.get("bound")
     entries = proof.get("entries")
     if isinstance(u, bool) or not isinstance(u, int) or u < 0:

@@ -4,8 +4,10 @@
 runs the search of :mod:`solvers.opt.search` at the root (in this process, or spread over worker
 processes by :mod:`solvers.opt.parallel`) and, for classes of at most
 :data:`~solvers.opt.subcube.MAX_TABLE_POINTS` distinct points that the search does not settle quickly,
-the bottom-up table of :mod:`solvers.opt.subcube`. A time limit or Ctrl-C returns the bounds proven so
-far (lower <= Opt(C) <= upper) and a mistake tree of depth ``lower``.
+the bottom-up table of :mod:`solvers.opt.subcube`; for the class of ``monotone-disjunctions n k`` (listed or
+implicit) the search of :mod:`solvers.opt.disjunctions`, which uses the family's symmetry. A time limit
+or Ctrl-C returns the bounds proven so far (lower <= Opt(C) <= upper) and a mistake tree of depth
+``lower``.
 
 References
 ----------
@@ -33,6 +35,7 @@ from typing import Callable, Optional
 from ..certificate import MistakeTree, RandomizedTree
 from ..classes.finite import ConceptClass
 from ..games import Game
+from . import disjunctions
 from .games import GameSolver
 from .parallel import solve_root_parallel
 from .search import SearchStop, Solver
@@ -145,7 +148,8 @@ def opt(
         ``search``: the decision search over version spaces. ``table``: the bottom-up table over all
         3^N subcubes (:mod:`solvers.opt.subcube`), for classes whose points fall into N <= 17 classes
         of equal-or-complementary columns. ``auto`` (default) tries the search first and moves to the
-        table when the search has spent a fraction of the table's estimated cost. (Opt(C) only.)
+        table when the search has spent a fraction of the table's estimated cost; for
+        ``monotone-disjunctions`` it runs :mod:`solvers.opt.disjunctions` instead. (Opt(C) only.)
     game : {"deterministic", "randomized"}
         The learner's kind: ``randomized`` gives the optimal *expected* number of mistakes (RL(C) of
         Filmus, Hanneke, Mehalel and Moran, COLT 2023), an exact Fraction.
@@ -176,6 +180,9 @@ def opt(
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; use one of {', '.join(ENGINES)}")
     G = Game.of(game, errors, horizon)
+    if G.standard and engine == "auto" and not isinstance(solver, Solver) and disjunctions.handles(C):
+        return disjunctions.opt_disjunctions(C, time_limit=time_limit, memo_bytes=memo_bytes, progress=progress,
+                                             solver=solver)  # its own search, by the symmetry of the family
     if not G.standard:
         if engine == "table":
             raise ValueError("the table engine computes Opt(C) only; use engine 'auto' for the other games")
