@@ -75,7 +75,7 @@ def main(argv=None) -> int:
     total = time.monotonic() - t0
     head = "| k \\ n | " + " | ".join(str(n) for n in ns) + " |"
     rule = "|---:|" + "---:|" * len(ns)
-    print(f"Opt(monotone-disjunctions n k), every cell proven (tree and upper-bound certificate verified)\n")
+    print("Opt(monotone-disjunctions n k), every cell proven (tree and upper-bound certificate verified)\n")
     print(head + "\n" + rule)
     for k in ks:
         print(f"| {k} | " + " | ".join(str(done[n, k]["opt"]) if (n, k) in done else f"={n}" for n in ns) + " |")

@@ -25,13 +25,10 @@ from pathlib import Path
 
 import numpy as np
 
+from ._errors import TreeError
 from ._jsontext import loads
 
 __all__ = ["MistakeTree", "RandomizedTree", "verify_tree", "verify_upper", "load_tree", "TreeError", "ProofTooLarge"]
-
-
-class TreeError(ValueError):
-    """A tree that is malformed or does not certify what it claims."""
 
 
 class MistakeTree:

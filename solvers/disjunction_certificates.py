@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .certificate import TreeError
+from ._errors import TreeError
 
 __all__ = ["verify_upper", "verify_point_tree", "FAMILY"]
 

@@ -51,16 +51,14 @@ True
 from __future__ import annotations
 
 import itertools
-import math
 import time
-from typing import Callable
 
 import numpy as np
 
 from ..certificate import ProofTooLarge
-from .memo import MemoSearch, SearchStop
+from .memo import MemoSearch
 
-__all__ = ["DisjunctionSolver", "canonical_form", "FAMILY", "handles", "MAX_N"]
+__all__ = ["DisjunctionSolver", "canonical_form", "by_column", "FAMILY", "handles", "MAX_N"]
 
 #: The family this solver is for.
 FAMILY = "monotone-disjunctions"
@@ -545,38 +543,10 @@ def _mask(x) -> int:
     return sum(1 << i for i, v in enumerate(x) if v)
 
 
-# ---------------------------------------------------------------------------------------- opt(C)
-def opt_disjunctions(C, *, time_limit: float | None = None, memo_bytes: int | None = None,
-                     progress: Callable[[dict], None] | None = None, solver: "DisjunctionSolver | None" = None):
-    """:func:`solvers.opt.opt` for the family's class ``C`` (listed or implicit): an
-    :class:`~solvers.opt.OptResult` whose tree names points by column index for a listed class and as
-    0/1 tuples for an implicit one, and whose ``upper_certificate()`` is :meth:`DisjunctionSolver.upper_proof`."""
-    from ..certificate import MistakeTree
-    from .driver import OptResult
-
-    t0 = time.monotonic()
-    deadline = t0 + time_limit if time_limit is not None else None
-    n, k = C.params["n"], C.params["k"]
-    S = solver if solver is not None else DisjunctionSolver(n, k, memo_bytes=memo_bytes)
-    nodes0 = S.nodes
-    queries: list = []
-    done, stopped = S.run(lambda: S.solve_root(queries), deadline=deadline, progress=progress)
-    lo, hi = done if done is not None else S.root_bounds
-    tree = None
-    if lo >= 0:
-        root = S.mistake_tree(lo)
-        if getattr(C, "finite", False):
-            root = _by_column(root, n)
-        tree = MistakeTree(lo, root, C)
-    stats = {"engine": "disjunctions", "nodes": S.nodes - nodes0, "memo": len(S.memo), "evictions": S.evictions,
-             "memo_bytes": S.memo_bytes, "seconds": round(time.monotonic() - t0, 4), "queries": queries,
-             "stopped": stopped}
-    return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S)
-
-
-def _by_column(root, n: int):
-    """The tree with each point as its column index in ``make``'s point order (x_0 the leading bit)."""
+def by_column(root):
+    """A tree of :meth:`DisjunctionSolver.mistake_tree` with each point as its column index in ``make``'s
+    point order (x_0 the leading bit), for the listed class."""
     if root is None:
         return None
     j = int("".join(map(str, root["point"])), 2)
-    return {"point": j, "0": _by_column(root["0"], n), "1": _by_column(root["1"], n)}
+    return {"point": j, "0": by_column(root["0"]), "1": by_column(root["1"])}

@@ -181,8 +181,7 @@ def opt(
         raise ValueError(f"unknown engine {engine!r}; use one of {', '.join(ENGINES)}")
     G = Game.of(game, errors, horizon)
     if G.standard and engine == "auto" and not isinstance(solver, Solver) and disjunctions.handles(C):
-        return disjunctions.opt_disjunctions(C, time_limit=time_limit, memo_bytes=memo_bytes, progress=progress,
-                                             solver=solver)  # its own search, by the symmetry of the family
+        return _opt_disjunctions(C, time_limit, memo_bytes, progress, solver)  # by the symmetry of the family
     if not G.standard:
         if engine == "table":
             raise ValueError("the table engine computes Opt(C) only; use engine 'auto' for the other games")
@@ -332,3 +331,25 @@ def _opt_game(C, G: Game, time_limit, memo_bytes, progress, solver) -> OptResult
         "root_splits": len(S.root_masks),
     }
     return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S, G)
+
+
+def _opt_disjunctions(C, time_limit, memo_bytes, progress, solver) -> OptResult:
+    """Opt(C) of the class of ``monotone-disjunctions n k`` (listed or implicit) by
+    :class:`~solvers.opt.disjunctions.DisjunctionSolver`: the tree names points by column index for a
+    listed class and as 0/1 tuples for an implicit one; ``upper_certificate()`` is its ``upper_proof``."""
+    t0 = time.monotonic()
+    deadline = t0 + time_limit if time_limit is not None else None
+    S = solver if solver is not None else disjunctions.DisjunctionSolver(C.params["n"], C.params["k"],
+                                                                          memo_bytes=memo_bytes)
+    nodes0 = S.nodes
+    queries: list = []
+    done, stopped = S.run(lambda: S.solve_root(queries), deadline=deadline, progress=progress)
+    lo, hi = done if done is not None else S.root_bounds
+    tree = None
+    if lo >= 0:
+        root = S.mistake_tree(lo)
+        tree = MistakeTree(lo, disjunctions.by_column(root) if C.finite else root, C)
+    stats = {"engine": "disjunctions", "nodes": S.nodes - nodes0, "memo": len(S.memo), "evictions": S.evictions,
+             "memo_bytes": S.memo_bytes, "seconds": round(time.monotonic() - t0, 4), "queries": queries,
+             "stopped": stopped}
+    return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S)
