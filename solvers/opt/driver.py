@@ -63,7 +63,9 @@ class OptResult:
         ``queries`` (the decision queries asked at the root and their answers), ``stopped`` (None,
         "time limit" or "interrupted").
     solver : Solver or GameSolver
-        The solver that ran, with its memo (or table): pass it to ``SOA(C, solver=result.solver)``.
+        The solver that ran, with its memo (or table): pass it to ``SOA(C, solver=result.solver)``
+        (for ``monotone-disjunctions`` a :class:`~solvers.opt.disjunctions.DisjunctionSolver`, which SOA
+        does not take).
     game : Game
         The game whose value this is (``Game()``: Opt(C) itself).
     """
