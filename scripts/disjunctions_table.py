@@ -87,8 +87,8 @@ def main(argv=None) -> int:
     if args.cells:
         rows = ["| n | k | |C| | floor(log2 |C|) | Opt | nodes | certificate entries | solve s | total s |",
                 "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-        rows += [f"| {c['n']} | {c['k']} | {c['concepts']} | {c['log2']} | {c['opt']} | {c['nodes']} | {c['entries']} | "
-                 f"{c['solve']:.2f} | {c['seconds']:.2f} |" for c in done.values()]
+        rows += [f"| {c['n']} | {c['k']} | {c['concepts']} | {c['log2']} | {c['opt']} | {c['nodes']} | "
+                 f"{c['entries']} | {c['solve']:.2f} | {c['seconds']:.2f} |" for c in done.values()]
         Path(args.cells).write_text("\n".join(rows).replace("|C|", "\\|C\\|", 2) + "\n")
     return 0
 

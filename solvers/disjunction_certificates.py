@@ -16,9 +16,9 @@ and claims Opt(V_i) <= h for the version space
     V_i = {c_S in C : S subset of R, S meets every edge}.
 
 Entry 0 must be the whole class (R = every variable, no edge) and claim u. An entry is *valid* when
-|V_i| < 2^(h+1) (then Opt(V_i) <= floor(log2 |V_i|) <= h by the Halving bound of [Rivest94]), or when
-h >= 1 and every point x splitting V_i into two sides of >= 2^h concepts each has a child record
-whose side (V_i)_x^y, renamed by pi, is exactly V_j of an entry j claiming <= h - 1. By the recurrence
+|V_i| < 2^(h+1) (then Opt(V_i) <= floor(log2 |V_i|) <= h by the Halving bound, [Rivest94] section
+2.3.2), or when h >= 1 and every point x splitting V_i into two sides of >= 2^h concepts each has a
+child record whose side (V_i)_x^y, renamed by pi, is exactly V_j of an entry j claiming <= h - 1. By the recurrence
 Opt(V) = max over x of 1 + min(Opt(V_x^0), Opt(V_x^1)) ([Rivest94]), induction on |V| then proves
 every claim: a side with < 2^h concepts has Opt <= h - 1 by Halving, and renaming the variables maps
 the class onto itself, so it keeps Opt.
@@ -194,7 +194,7 @@ def _entry(i: int, e, n: int) -> tuple[int, list[int], int, dict]:
             raise TreeError(f"a child of entry {i} has label {y!r:.60}, not 0 or 1")
         if isinstance(j, bool) or not isinstance(j, int) or not 0 <= j:
             raise TreeError(f"a child of entry {i} names entry {j!r:.60}")
-        if not isinstance(pi, list) or sorted(x for x in pi if isinstance(x, int) and not isinstance(x, bool)) != list(range(n)):
+        if not isinstance(pi, list) or sorted(x for x in pi if type(x) is int) != list(range(n)):
             raise TreeError(f"a child of entry {i} has a renaming that is not a permutation of 0..{n - 1}")
         children[A] = (y, j, pi)
     return R, edges, h, children

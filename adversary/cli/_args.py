@@ -184,15 +184,15 @@ def implicit_class(name: str, params: dict):
     (:func:`solvers.opt.disjunctions.handles`), when ``make`` would list more than ``IMPLICIT_ABOVE``
     points; else None."""
     from solvers.classes.implicit import ImplicitFamily, prefers_implicit
-    from solvers.opt.disjunctions import FAMILY
+    from solvers.opt.disjunctions import FAMILY, handles
 
     if name != FAMILY:
         return None
     try:
-        return ImplicitFamily(name, params) if prefers_implicit(name, params) else None
-    except (ValueError, TypeError) as e:
-        text = exc_text(e)
-        raise CLIError(text if text.startswith(name) else f"{name} {params_text(params)}: {text}") from None
+        C = ImplicitFamily(name, params) if prefers_implicit(name, params) else None
+    except (ValueError, TypeError):
+        return None  # make says what is wrong, in one line
+    return C if C is not None and handles(C) else None
 
 
 # ---------------------------------------------------------------------------------------- the class a command reads

@@ -2,8 +2,8 @@
 
 The class is ``monotone-disjunctions n k``: c_S(x) = OR_{i in S} x_i for every S of at most k of the n
 variables (the empty S is the constant 0), the class Winnow learns in [Rivest94], section 2.4. Its
-version spaces have a short description. A negative example x removes every S that meets x; a
-positive one keeps the S that meet it. So after any examples the version space is::
+version spaces ([Rivest94], section 2.3.1) have a short description. A negative example x removes
+every S that meets x; a positive one keeps the S that meet it. So after any examples the version space is::
 
     V(k, R, H) = {S subset of R : |S| <= k, S meets every edge e of H}
 
@@ -22,9 +22,9 @@ the state onto itself. So a point is, up to symmetry, how many variables of each
 (one representative per orbit, the lowest-numbered variables of each block), never one of 2^n points.
 
 The search is that of :mod:`solvers.opt.search` on these states: decision queries "Opt(V) >= d?",
-Opt(V) <= floor(log2 |V|) (Halving, [Rivest94]), a split tried for "Opt >= d" only when both sides
-hold >= 2^(d-1) concepts, the most balanced splits first, and a memo of proven bounds per canonical
-state. The sizes of both sides are monotone in the point (a larger point leaves fewer concepts
+Opt(V) <= floor(log2 |V|) (Halving, [Rivest94] section 2.3.2), a split tried for "Opt >= d" only when
+both sides hold >= 2^(d-1) concepts, the most balanced splits first, and a memo of proven bounds per
+canonical state. The sizes of both sides are monotone in the point (a larger point leaves fewer concepts
 labelling it 0), so the points worth trying are enumerated block by block and a partial point is
 dropped as soon as every completion of it leaves one side too small.
 
@@ -37,7 +37,6 @@ own code.
 References
 ----------
 .. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
-.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
 
 Examples
 --------
@@ -79,12 +78,8 @@ def handles(C) -> bool:
 
 
 def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    """The variables of a mask, increasing."""
+    return [i for i in range(mask.bit_length()) if mask >> i & 1]
 
 
 def _minimal(edges) -> tuple[int, ...]:
@@ -286,6 +281,7 @@ class DisjunctionSolver(MemoSearch):
 
     # ------------------------------------------------------------------ bounds
     def bounds(self, s: _State) -> tuple[int, int]:
+        """Proven (lower, upper) on Opt of state ``s`` from the memo and the Halving bound, without search."""
         n = s.size
         if n == 0:
             return -1, -1
@@ -307,20 +303,9 @@ class DisjunctionSolver(MemoSearch):
     # ------------------------------------------------------------------ the search
     def at_least(self, s: _State, d: int) -> bool:
         """Decide Opt(V) >= d for state ``s``."""
-        if d <= 1:
-            return s.size >= 1 if d <= 0 else s.size >= 2
-        n = s.size
-        if n < (1 << d):
-            return False
-        e = self.memo.get(s.key)
-        if e is not None:
-            if e[0] >= d:
-                return True
-            if e[1] < d:
-                return False
-            lo, hi = e
-        else:
-            lo, hi = 1, n.bit_length() - 1
+        lo, hi = self.bounds(s)  # the memo's, within Opt(V) <= floor(log2 |V|)
+        if lo >= d or hi < d:
+            return lo >= d
         self.nodes += 1
         if not self.nodes & 63:
             self._tick()

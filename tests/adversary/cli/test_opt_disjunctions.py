@@ -8,7 +8,8 @@ from .checks import run
 
 def test_opt_implicit_writes_certificates_that_verify(capsys, tmp_path):
     tree, proof = tmp_path / "t.json", tmp_path / "p.json"
-    code, out, err = run(capsys, "opt", "monotone-disjunctions", "n=16", "k=3", "--json", "--tree", tree, "--proof", proof)
+    code, out, err = run(capsys, "opt", "monotone-disjunctions", "n=16", "k=3", "--json", "--tree", tree,
+                         "--proof", proof)
     assert code == 0, err
     r = json.loads(out)
     assert (r["opt"], r["lower"], r["upper"], r["concepts"], r["points"]) == (8, 8, 8, 697, 2**16)
