@@ -208,7 +208,7 @@ class _State:
     """A version space: its concepts (``V``, uint32 masks), and its reduced description (k, R, edges)
     with the blocks of R and the canonical form (see the module docstring)."""
 
-    __slots__ = ("V", "k0", "k", "R", "edges", "blocks", "key", "size")
+    __slots__ = ("V", "k0", "k", "R", "F", "edges", "blocks", "key", "size")
 
     def __init__(self, V: np.ndarray, k0: int, edges):
         self.V = V
@@ -217,6 +217,7 @@ class _State:
         U = int(np.bitwise_or.reduce(V)) if V.size else 0
         F = int(np.bitwise_and.reduce(V)) if V.size else 0
         self.R = R = U & ~F
+        self.F = F
         self.k = k0 - F.bit_count()
         self.edges = _minimal(e & R for e in edges if not e & F)
         form, order = canonical_form(self.k, R, self.edges)
@@ -273,10 +274,11 @@ class DisjunctionSolver(MemoSearch):
         return self.state(ex).key
 
     def _child(self, s: _State, A: int, label: int) -> _State:
+        """The state after point A (a mask) labelled ``label``."""
         V = s.V
         hit = (V & np.uint32(A)) != 0
-        if label:
-            return _State(V[hit], s.k0, (*s.edges, A & s.R))
+        if label:  # a point holding a forced variable is labelled 1 by all of V: no new edge
+            return _State(V[hit], s.k0, s.edges if A & s.F else (*s.edges, A & s.R))
         return _State(V[~hit], s.k0, tuple(e & ~A for e in s.edges))
 
     # ------------------------------------------------------------------ bounds

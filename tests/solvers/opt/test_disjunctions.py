@@ -80,6 +80,24 @@ def test_equals_the_generic_search_after_examples(case):
     assert S.value(s) == Solver(C).value(V)
 
 
+@pytest.mark.parametrize("examples", [
+    [((1, 0, 0, 0, 0), 1), ((1, 1, 0, 0, 0), 1)],          # x0 forced; then a point with x0 says nothing
+    [((1, 0, 0, 0, 0), 1), ((1, 1, 0, 0, 0), 0)],          # ... and its label 0 leaves nothing
+    [((0, 0, 1, 1, 0), 0), ((1, 0, 1, 0, 0), 1), ((1, 1, 1, 1, 1), 1)],
+])
+def test_examples_beyond_the_reduced_state(examples):
+    C = make(FAMILY, n=5, k=2)
+    S = DisjunctionSolver(5, 2)
+    s, V = S.state(examples), C.consistent(examples)
+    assert s.size == V.bit_count() and S.value(s) == Solver(C).value(V)
+
+
+def test_a_point_with_a_forced_variable_adds_no_edge():
+    S = DisjunctionSolver(5, 2)
+    forced = [((1, 0, 0, 0, 0), 1)]
+    assert S.state(forced + [((1, 1, 0, 0, 0), 1)]).key == S.state(forced).key
+
+
 def test_handles_only_the_family_own_class():
     C = make(FAMILY, n=3, k=2)
     assert handles(C) and handles(ImplicitFamily(FAMILY, {"n": 20, "k": 3}))
