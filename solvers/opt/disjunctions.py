@@ -332,6 +332,9 @@ class DisjunctionSolver(MemoSearch):
                 break
         if found is not None:
             self._store(s.key, max(lo, d), hi)
+            # the move as counts per block, in the form's block order: it means the same point (up to
+            # the swaps within blocks) in every state of this form
+            self.moves[s.key] = tuple(sum(found >> i & 1 for i in b) for b in s.blocks)
             return True
         self._store(s.key, lo, min(hi, d - 1))
         return False
@@ -398,12 +401,23 @@ class DisjunctionSolver(MemoSearch):
         s = self.root if s is None else s
         if d <= 0:
             return None
-        for _, A in self.splits(s, 1 << (d - 1)):
+        if d == 1:  # any variable of R splits V (some concept holds it, not all): both sides are leaves
+            A = s.R & -s.R
+            return {"point": tuple((A >> i) & 1 for i in range(self.n)), "0": None, "1": None}
+        for A in self._tree_moves(s, d):
             c0, c1 = self._child(s, A, 0), self._child(s, A, 1)
             if self.at_least(c0, d - 1) and self.at_least(c1, d - 1):
                 point = tuple((A >> i) & 1 for i in range(self.n))
                 return {"point": point, "0": self.mistake_tree(d - 1, c0), "1": self.mistake_tree(d - 1, c1)}
         raise RuntimeError(f"internal error: no split proves Opt >= {d}")
+
+    def _tree_moves(self, s: _State, d: int):
+        """The move the search proved "Opt >= d" with for this form first, then every balanced split."""
+        counts = self.moves.get(s.key)
+        if counts is not None:
+            yield sum(1 << i for b, c in zip(s.blocks, counts) for i in b[:c])
+        for _, A in self.splits(s, 1 << (d - 1)):
+            yield A
 
     def upper_proof(self, h: int, *, limit: int = 100_000) -> dict:
         """The certificate of Opt(C) <= h, checked by :func:`solvers.disjunction_certificates.verify_upper`.
