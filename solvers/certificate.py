@@ -25,13 +25,10 @@ from pathlib import Path
 
 import numpy as np
 
+from ._errors import TreeError
 from ._jsontext import loads
 
 __all__ = ["MistakeTree", "RandomizedTree", "verify_tree", "verify_upper", "load_tree", "TreeError", "ProofTooLarge"]
-
-
-class TreeError(ValueError):
-    """A tree that is malformed or does not certify what it claims."""
 
 
 class MistakeTree:
@@ -88,7 +85,10 @@ class MistakeTree:
                 G.add_node(k, point=-1, label="leaf")
             else:
                 j = node["point"]
-                text = str(self.C.points[j]) if self.C is not None else str(j)
+                if isinstance(j, (list, tuple)):  # the point itself (a class whose points are not listed)
+                    text, j = str(tuple(j)), 0
+                else:
+                    text = str(self.C.points[j]) if self.C is not None else str(j)
                 if "repeat" in node:  # a repeat node of a randomized tree: x shown while the answer is y0
                     y0 = node["repeat"]
                     G.add_node(k, point=j, label=f"{text} (repeat {y0})")
@@ -212,13 +212,19 @@ def verify_tree(tree: dict, C) -> int:
     """Check a mistake tree against class ``C`` from scratch; return its depth.
 
     Every internal node must name a column of ``C``; every leaf must sit at depth ``tree["depth"]``;
-    every root-to-leaf path must be realised by at least one concept of ``C``.
+    every root-to-leaf path must be realised by at least one concept of ``C``. For a class whose
+    points are not listed (``C.finite`` False) the nodes hold the points themselves, checked by
+    :func:`solvers.disjunction_certificates.verify_point_tree`.
 
     Raises
     ------
     TreeError
         Saying what is wrong (malformed node, wrong depth, unrealised path).
     """
+    if not getattr(C, "finite", True):  # points not listed: the tree holds them (solvers.opt.disjunctions)
+        from .disjunction_certificates import verify_point_tree
+
+        return verify_point_tree(tree, C)
     if not isinstance(tree, dict) or "depth" not in tree or "root" not in tree:
         raise TreeError('a tree is a JSON object {"depth": d, "root": node}')
     depth = tree["depth"]
@@ -385,7 +391,9 @@ def verify_upper(proof: dict, C) -> int:
     A certificate may carry ``"symmetry"``: generators of a group of symmetries of C (each a
     permutation of the points and a complement flag). Each is checked to map C onto itself; then a
     version space stands for every version space its symmetries map it to (they have the same Opt),
-    so one entry per orbit suffices.
+    so one entry per orbit suffices. A certificate with ``"symmetry": "renaming"`` (entries that
+    rename variables, from :mod:`solvers.opt.disjunctions`) goes to
+    :func:`solvers.disjunction_certificates.verify_upper`.
 
     Like :func:`verify_tree`, this uses only the boolean matrix, never the solver.
 
@@ -396,6 +404,10 @@ def verify_upper(proof: dict, C) -> int:
     """
     if not isinstance(proof, dict) or proof.get("kind") != "upper-bound":
         raise TreeError('an upper-bound certificate is {"kind": "upper-bound", "bound": u, "entries": [...]}')
+    if proof.get("symmetry") == "renaming":  # solvers.opt.disjunctions
+        from .disjunction_certificates import verify_upper as verify_renaming_upper
+
+        return verify_renaming_upper(proof, C)
     u = proof.get("bound")
     entries = proof.get("entries")
     if isinstance(u, bool) or not isinstance(u, int) or u < 0:

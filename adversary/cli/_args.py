@@ -179,6 +179,22 @@ def make(name: str, params: dict):
         raise CLIError(text if text.startswith(name) else f"{name} {params_text(params)}: {text}") from None
 
 
+def implicit_class(name: str, params: dict):
+    """The :class:`~solvers.classes.ImplicitFamily` of a family that opt solves without its points
+    (:func:`solvers.opt.disjunctions.handles`), when ``make`` would list more than ``IMPLICIT_ABOVE``
+    points; else None."""
+    from solvers.classes.implicit import ImplicitFamily, prefers_implicit
+    from solvers.opt.disjunctions import FAMILY, handles
+
+    if name != FAMILY:
+        return None
+    try:
+        C = ImplicitFamily(name, params) if prefers_implicit(name, params) else None
+    except (ValueError, TypeError):
+        return None  # make says what is wrong, in one line
+    return C if C is not None and handles(C) else None
+
+
 # ---------------------------------------------------------------------------------------- the class a command reads
 def add_class_source(p, *, what: str = "the class") -> None:
     p.add_argument("target", nargs="*", metavar="FAMILY k=v", help=f"{what}: a family name and its parameters")
@@ -214,8 +230,12 @@ def read_class_file(path: str, *, quiet: bool = False):
         bar.close()
 
 
-def load_class(args):
-    """The class named by ``FAMILY k=v ...`` or ``--matrix FILE``: (C, label, family, params)."""
+def load_class(args, *, implicit: bool = False):
+    """The class named by ``FAMILY k=v ...`` or ``--matrix FILE``: (C, label, family, params).
+
+    With ``implicit``, a family that :func:`solvers.opt.opt` solves without listing its points
+    (``monotone-disjunctions``) is loaded as an :class:`~solvers.classes.ImplicitFamily` when its domain
+    is past ``IMPLICIT_ABOVE`` points, as a witness's class spec is (so n = 20 works)."""
     target = list(args.target)
     if args.matrix is not None and target:
         raise CLIError(f"give either a FAMILY with parameters or --matrix FILE, not both (got {target[0]!r} and --matrix)")
@@ -227,6 +247,8 @@ def load_class(args):
     name, items = target[0], target[1:]
     check_family(name)
     params = parse_params(name, items)
-    C = make(name, params)
+    C = implicit_class(name, params) if implicit else None
+    if C is None:
+        C = make(name, params)
     params = dict(C.params)  # defaults included
     return C, f"{name} {params_text(params)}".strip(), name, params

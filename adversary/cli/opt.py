@@ -79,7 +79,7 @@ def run(args) -> int:
         [(args.tree, TREE_FORMATS, "the tree file", "--tree"), (args.proof, (".json",), "the certificate file", "--proof")],
         [(args.matrix, "--matrix")])
     G = game_of(args)
-    C, label, family, params = load_class(args)
+    C, label, family, params = load_class(args, implicit=True)
     jobs = cap_jobs(args.jobs)
     if not G.standard and jobs > 1 and (G.randomized or G.errors):
         note(f"--jobs {jobs}: {G.symbol}(C) is computed in one process (only Opt(C)'s search is spread over workers)")
@@ -124,8 +124,8 @@ def warm_solver(C, found, memo):
     """A Solver for Opt(C) that starts from the bounds the store proves (None when it proves none)."""
     from solvers.opt import Solver
 
-    if found.lower is None and found.upper is None:
-        return None
+    if found.lower is None and found.upper is None or not getattr(C, "finite", True):
+        return None  # (an implicit class is solved by its family's own search)
     S = Solver(C, memo_bytes=memo)
     lo, hi = S.bounds(S.full)
     lo = max(lo, found.lower) if found.lower is not None else lo

@@ -32,7 +32,7 @@ def _verify_against_class(args, data, check, what: str, ok_text) -> int:
     """Run a certificate checker that needs the class (a tree or an upper-bound certificate)."""
     from solvers.certificate import TreeError
 
-    C, label, _, _ = load_class(args)
+    C, label, _, _ = load_class(args, implicit=True)
     try:
         value = check(data, C)
     except TreeError as e:

@@ -146,6 +146,10 @@ class ImplicitFamily:
         """|X| = 2^n (never enumerated)."""
         return 2**self.n
 
+    def log2_size(self) -> int:
+        """floor(log2 |C|): the Halving bound on Opt(C) ([Rivest94])."""
+        return self.n_concepts.bit_length() - 1
+
     @property
     def full(self) -> int:
         """The bitset of all concepts: the first version space."""

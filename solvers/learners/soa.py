@@ -87,6 +87,9 @@ class SOA(VersionSpaceLearner):
                 raise ValueError("the solver given to SOA was built for another class")
             self._table = None
             return
+        if solver is not None and not isinstance(solver, Solver):
+            raise ValueError(f"SOA needs the generic search's Solver, not a {type(solver).__name__} (opt of "
+                             "monotone-disjunctions runs its own search: take opt(C, engine='search').solver)")
         self.solver = solver if solver is not None else Solver(C)
         S = self.solver
         if S.C is not C and S.C != C:

@@ -4,8 +4,10 @@
 runs the search of :mod:`solvers.opt.search` at the root (in this process, or spread over worker
 processes by :mod:`solvers.opt.parallel`) and, for classes of at most
 :data:`~solvers.opt.subcube.MAX_TABLE_POINTS` distinct points that the search does not settle quickly,
-the bottom-up table of :mod:`solvers.opt.subcube`. A time limit or Ctrl-C returns the bounds proven so
-far (lower <= Opt(C) <= upper) and a mistake tree of depth ``lower``.
+the bottom-up table of :mod:`solvers.opt.subcube`; for the class of ``monotone-disjunctions n k`` (listed or
+implicit) the search of :mod:`solvers.opt.disjunctions`, which uses the family's symmetry. A time limit
+or Ctrl-C returns the bounds proven so far (lower <= Opt(C) <= upper) and a mistake tree of depth
+``lower``.
 
 References
 ----------
@@ -33,6 +35,7 @@ from typing import Callable, Optional
 from ..certificate import MistakeTree, RandomizedTree
 from ..classes.finite import ConceptClass
 from ..games import Game
+from . import disjunctions
 from .games import GameSolver
 from .parallel import solve_root_parallel
 from .search import SearchStop, Solver
@@ -60,7 +63,9 @@ class OptResult:
         ``queries`` (the decision queries asked at the root and their answers), ``stopped`` (None,
         "time limit" or "interrupted").
     solver : Solver or GameSolver
-        The solver that ran, with its memo (or table): pass it to ``SOA(C, solver=result.solver)``.
+        The solver that ran, with its memo (or table): pass it to ``SOA(C, solver=result.solver)``
+        (for ``monotone-disjunctions`` a :class:`~solvers.opt.disjunctions.DisjunctionSolver`, which SOA
+        does not take).
     game : Game
         The game whose value this is (``Game()``: Opt(C) itself).
     """
@@ -145,7 +150,8 @@ def opt(
         ``search``: the decision search over version spaces. ``table``: the bottom-up table over all
         3^N subcubes (:mod:`solvers.opt.subcube`), for classes whose points fall into N <= 17 classes
         of equal-or-complementary columns. ``auto`` (default) tries the search first and moves to the
-        table when the search has spent a fraction of the table's estimated cost. (Opt(C) only.)
+        table when the search has spent a fraction of the table's estimated cost; for
+        ``monotone-disjunctions`` it runs :mod:`solvers.opt.disjunctions` instead. (Opt(C) only.)
     game : {"deterministic", "randomized"}
         The learner's kind: ``randomized`` gives the optimal *expected* number of mistakes (RL(C) of
         Filmus, Hanneke, Mehalel and Moran, COLT 2023), an exact Fraction.
@@ -176,6 +182,8 @@ def opt(
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; use one of {', '.join(ENGINES)}")
     G = Game.of(game, errors, horizon)
+    if G.standard and engine == "auto" and not isinstance(solver, Solver) and disjunctions.handles(C):
+        return _opt_disjunctions(C, time_limit, memo_bytes, progress, solver)  # by the symmetry of the family
     if not G.standard:
         if engine == "table":
             raise ValueError("the table engine computes Opt(C) only; use engine 'auto' for the other games")
@@ -325,3 +333,25 @@ def _opt_game(C, G: Game, time_limit, memo_bytes, progress, solver) -> OptResult
         "root_splits": len(S.root_masks),
     }
     return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S, G)
+
+
+def _opt_disjunctions(C, time_limit, memo_bytes, progress, solver) -> OptResult:
+    """Opt(C) of the class of ``monotone-disjunctions n k`` (listed or implicit) by
+    :class:`~solvers.opt.disjunctions.DisjunctionSolver`: the tree names points by column index for a
+    listed class and as 0/1 tuples for an implicit one; ``upper_certificate()`` is its ``upper_proof``."""
+    t0 = time.monotonic()
+    deadline = t0 + time_limit if time_limit is not None else None
+    S = solver if solver is not None else disjunctions.DisjunctionSolver(C.params["n"], C.params["k"],
+                                                                          memo_bytes=memo_bytes)
+    nodes0 = S.nodes
+    queries: list = []
+    done, stopped = S.run(lambda: S.solve_root(queries), deadline=deadline, progress=progress)
+    lo, hi = done if done is not None else S.root_bounds
+    tree = None
+    if lo >= 0:
+        root = S.mistake_tree(lo)
+        tree = MistakeTree(lo, disjunctions.by_column(root) if C.finite else root, C)
+    stats = {"engine": "disjunctions", "nodes": S.nodes - nodes0, "memo": len(S.memo), "evictions": S.evictions,
+             "memo_bytes": S.memo_bytes, "seconds": round(time.monotonic() - t0, 4), "queries": queries,
+             "stopped": stopped}
+    return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S)

@@ -1,0 +1,8 @@
+"""The error of a certificate that is malformed or does not certify what it claims, shared by the checkers
+of :mod:`solvers.certificate` and those it hands certificates to (:mod:`solvers.disjunction_certificates`)."""
+
+__all__ = ["TreeError"]
+
+
+class TreeError(ValueError):
+    """A tree that is malformed or does not certify what it claims."""
