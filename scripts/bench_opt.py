@@ -1,4 +1,11 @@
-"""Benchmark the exact solver ``solvers.opt.opt`` against the naive baseline, and on a frontier list.
+"""Benchmark the exact solver ``solvers.opt.opt`` against the pinned solver, the naive baseline, and on a
+frontier list.
+
+Part 0 (issue 12's speed target): the suite (and ``PINNED_EXTRA``) timed with the solver as it stood at
+commit ``PINNED`` (extracted with ``git archive`` into a temporary directory) and with this tree, each in a
+process of its own running ``scripts/_time_opt.py``. Both must agree on Opt. The table gives both
+times and the speed-up (pinned / now), then its geometric mean over the instances both solve, against
+the target (>= 3x, no instance slower than 0.9x). Outside a git clone part 0 says so and is skipped.
 
 Part 1 (the suite): a fixed list of small instances from ``solvers.classes.families``. Each runs the naive
 memoised recursion of ``scripts/baseline_opt.py`` in its own subprocess (time limit per instance,
@@ -18,8 +25,8 @@ the class build).
 
 Usage::
 
-    python scripts/bench_opt.py [--quick] [--skip-baseline] [--skip-frontier] [--only NAME]
-                                [--time-limit S] [--total-limit S] [--csv FILE]
+    python scripts/bench_opt.py [--quick] [--skip-pinned] [--pinned REV] [--skip-baseline]
+                                [--skip-frontier] [--only NAME] [--time-limit S] [--total-limit S] [--csv FILE]
 """
 
 from __future__ import annotations
@@ -46,6 +53,11 @@ from solvers.opt import opt  # noqa: E402
 
 BASELINE = Path(__file__).resolve().parent / "baseline_opt.py"
 TARGET = 1000.0  # the target geometric-mean speed-up over the baseline
+TIMER = Path(__file__).resolve().parent / "_time_opt.py"
+#: The solver as it stood when issue 12 was filed (commit de7d4f4): part 0 times it against this tree.
+PINNED = "de7d4f4921cae7f48d094553b5e0828779b87df3"
+PINNED_TARGET = 3.0  # issue 12: a geometric-mean speed-up of at least 3x over the pinned solver
+SLOWER = 0.9  # a ratio below this counts as slower than the pinned solver (timing noise is ~5-10 %)
 
 # The fixed suite: (family, params). Sizes chosen so the baseline takes ~0.1-60 s on most of them; the
 # comments give its time on an idle 2-core AMD EPYC (2-4x more when the machine is loaded). The family
@@ -78,6 +90,17 @@ SUITE: list[tuple[str, dict]] = [
     ("random", {"m": 300, "N": 10, "seed": 0}),          # ~0.2 s
     ("random", {"m": 400, "N": 12, "seed": 0}),          # ~1.2 s
     ("random", {"m": 1000, "N": 12, "seed": 0}),         # ~3 s
+]
+
+# Part 0 also times these (past the naive baseline's reach, within the pinned solver's).
+PINNED_EXTRA: list[tuple[str, dict]] = [
+    ("halfspaces", {"n": 4}),
+    ("intervals", {"N": 60}),
+    ("monotone-conjunctions", {"n": 10}),
+    ("monotone-disjunctions", {"n": 10, "k": 3}),
+    ("parities", {"n": 10}),
+    ("rectangles", {"N": 8}),
+    ("decision-lists", {"n": 4}),
 ]
 
 # --quick: tiny instances, a smoke test (the whole run, baseline included, takes a few seconds).
@@ -173,8 +196,8 @@ def opt_value(res) -> str:
 
 
 def fresh_copy(C: ConceptClass) -> ConceptClass:
-    """A new class with the same matrix and points, without the cached column bitsets."""
-    return ConceptClass(C.matrix, C.points, family=C.family, params=C.params)
+    """The class made again by its family (no cached column bitsets; its symmetry group kept)."""
+    return make(C.family, **C.params)
 
 
 def time_opt(C: ConceptClass, time_limit: float | None):
@@ -237,6 +260,89 @@ def select(instances, only):
     if exact or only in FAMILY_NAMES:
         return exact
     return [(f, p) for f, p in instances if only in label(f, p)]
+
+
+def pinned_tree(rev: str, into: Path) -> str | None:
+    """Extract ``solvers/`` of commit ``rev`` of this repository into ``into``; None, or why it failed."""
+    try:
+        archive = subprocess.run(["git", "archive", "--format=tar", rev, "solvers"], cwd=str(ROOT),
+                                 capture_output=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"git is not available ({e})"
+    if archive.returncode != 0:
+        return (archive.stderr.decode(errors="replace").strip().splitlines() or ["git archive failed"])[-1]
+    import io
+    import tarfile
+
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(into, filter="data")
+    return None
+
+
+def time_in_tree(tree: Path, instances, time_limit: float) -> list[dict]:
+    """``scripts/_time_opt.py`` on ``instances`` with ``tree`` first on the path: its JSON lines."""
+    job = json.dumps({"instances": [[f, p] for f, p in instances], "time_limit": time_limit})
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    proc = subprocess.run([sys.executable, str(TIMER)], input=job, capture_output=True, text=True, env=env,
+                          cwd=str(tree), timeout=len(instances) * (8 * time_limit + 60))
+    out = [json.loads(ln) for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    if proc.returncode != 0 or len(out) != len(instances):
+        err = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        raise RuntimeError(f"timing in {tree} failed: {err}")
+    for row in out:
+        if not Path(row["solvers"]).resolve().is_relative_to(tree.resolve()):
+            raise RuntimeError(f"timing in {tree} imported solvers from {row['solvers']}")
+    return out
+
+
+def bench_pinned(instances, args, csv_rows) -> bool:
+    """Part 0: this solver against the pinned one, each in a process of its own. False on a mismatch."""
+    import tempfile
+
+    print(f"## Speed-up over the pinned solver (commit {args.pinned[:10]}; {args.time_limit:g} s limit each)\n",
+          flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        why = pinned_tree(args.pinned, Path(tmp))
+        if why is not None:
+            print(f"pinned solver unavailable: {why}; run from a git clone of littlestone\n", flush=True)
+            return True
+        print("  timing the pinned solver ...", file=sys.stderr, flush=True)
+        before = time_in_tree(Path(tmp), instances, args.time_limit)
+    print("  timing this solver ...", file=sys.stderr, flush=True)
+    after = time_in_tree(ROOT, instances, args.time_limit)
+    ok = True
+    rows, ratios, slower = [], [], []
+    for (family, params), b, a in zip(instances, before, after):
+        name = label(family, params)
+        if b["value"] is not None and a["value"] is not None and a["value"] != b["value"]:
+            print(f"MISMATCH {name}: pinned Opt = {b['value']}, now {a['value']}", flush=True)
+            ok = False
+        ratio = b["seconds"] / a["seconds"] if a["seconds"] > 0 else math.inf
+        solved = b["value"] is not None and a["value"] is not None
+        if solved:
+            ratios.append(ratio)
+            if ratio < SLOWER:
+                slower.append(f"{name} ({fmt_ratio(ratio)}x)")
+
+        def shown(r):
+            return str(r["value"]) if r["value"] is not None else f"{r['lower']}..{r['upper']}"
+
+        cell = fmt_ratio(ratio) if solved else (f">{fmt_ratio(ratio)}" if a["value"] is not None else "-")
+        rows.append([name, shown(a), fmt_s(b["seconds"]), fmt_s(a["seconds"]), cell])
+        csv_rows.append({"section": "pinned", "instance": name, "concepts": None, "points": None, "opt": shown(a),
+                         "lower": a["lower"], "upper": a["upper"], "build_seconds": None,
+                         "baseline_status": "pinned", "baseline_seconds": round(b["seconds"], 6),
+                         "opt_seconds": round(a["seconds"], 6), "ratio": ratio, "within_limit": a["value"] is not None})
+    print(markdown_table(["instance", "Opt", "pinned s", "now s", "speed-up"], rows))
+    print()
+    if ratios:
+        gm = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        verdict = "MEETS" if gm >= PINNED_TARGET and not slower else "does NOT meet"
+        print(f"geometric-mean speed-up over the pinned solver, {len(ratios)} instances solved by both: "
+              f"{fmt_ratio(gm)}x ({verdict} the target: >= {PINNED_TARGET:g}x with no instance slower)")
+        print("slower than pinned (ratio < %g): %s" % (SLOWER, "; ".join(slower) if slower else "none"))
+    print(flush=True)
+    return ok
 
 
 def bench_suite(instances, args, csv_rows) -> bool:
@@ -357,6 +463,9 @@ def main(argv=None) -> int:
     ap.add_argument("--total-limit", type=float, default=1200.0, metavar="S",
                     help="cap on the total baseline time (default 1200); later baselines are skipped")
     ap.add_argument("--csv", metavar="FILE", help="also write all rows to this CSV file")
+    ap.add_argument("--skip-pinned", action="store_true", help="do not time the pinned solver (part 0)")
+    ap.add_argument("--pinned", metavar="REV", default=PINNED,
+                    help=f"the git revision of the pinned solver (default {PINNED[:10]}, as issue 12 found it)")
     args = ap.parse_args(argv)
     if not args.time_limit > 0:
         ap.error("--time-limit must be positive")
@@ -370,8 +479,10 @@ def main(argv=None) -> int:
     csv_rows: list[dict] = []
     ok = True
     t_all = time.perf_counter()
+    if suite and not args.skip_pinned:
+        ok = bench_pinned(suite + PINNED_EXTRA if not args.quick and not args.only else suite, args, csv_rows)
     if suite:
-        ok = bench_suite(suite, args, csv_rows)
+        ok = bench_suite(suite, args, csv_rows) and ok
     if not args.skip_frontier and frontier:
         bench_frontier(frontier, args, csv_rows)
     if not suite and (args.skip_frontier or not frontier):

@@ -59,7 +59,7 @@ class Symmetry:
         If a permutation is not one of range(n_points).
     """
 
-    __slots__ = ("n_points", "generators", "_elements")
+    __slots__ = ("n_points", "generators", "_elements", "_past")
 
     def __init__(self, generators: Iterable, n_points: int):
         gens = []
@@ -73,6 +73,7 @@ class Symmetry:
         self.n_points = n_points
         self.generators: tuple = tuple(gens)
         self._elements = None
+        self._past = None  # a limit the group is known to pass
 
     def __repr__(self) -> str:
         return f"Symmetry(order={self.order}, generators={len(self.generators)}, points={self.n_points})"
@@ -81,10 +82,15 @@ class Symmetry:
     def trivial(self) -> bool:
         return not self.generators
 
-    def elements(self) -> tuple[np.ndarray, np.ndarray]:
+    def elements(self, limit: int = MAX_ORDER) -> tuple[np.ndarray, np.ndarray]:
         """Every element of the group: (perms, flips), perms of shape (order, n_points), identity first.
 
-        Raises ValueError past :data:`MAX_ORDER` elements."""
+        Raises ValueError past ``limit`` (at most :data:`MAX_ORDER`) elements."""
+        limit = min(limit, MAX_ORDER)
+        if self._elements is None and self._past is not None and self._past <= limit:
+            raise ValueError(f"the symmetry group has more than {self._past} elements")
+        if self._elements is not None and len(self._elements[1]) > limit:
+            raise ValueError(f"the symmetry group has more than {limit} elements")
         if self._elements is None:
             ident = (tuple(range(self.n_points)), False)
             seen = {ident: None}
@@ -97,8 +103,9 @@ class Symmetry:
                         if g not in seen:
                             seen[g] = None
                             nxt.append(g)
-                            if len(seen) > MAX_ORDER:
-                                raise ValueError(f"the symmetry group has more than {MAX_ORDER} elements")
+                            if len(seen) > limit:
+                                self._past = limit
+                                raise ValueError(f"the symmetry group has more than {limit} elements")
                 frontier = nxt
             elems = list(seen)
             perms = np.array([p for p, _ in elems], dtype=np.int64).reshape(len(elems), self.n_points)

@@ -72,14 +72,12 @@ class Canonical:
     def of(cls, C) -> "Canonical | None":
         """The canonical keys of ``C``'s checked symmetry group, or None when it declares none, has
         more than 64 points, or its tables would pass :data:`MAX_TABLE_WORDS`."""
+        if C.symmetry is None or C.symmetry.trivial or C.n_points > MAX_POINTS:
+            return None
         G = C.checked_symmetry()
-        if G is None or G.trivial or C.n_points > MAX_POINTS:
-            return None
         try:
-            order = G.order
-        except ValueError:  # past MAX_ORDER elements
-            return None
-        if (C.n_points + 7) // 8 * 256 * order > MAX_TABLE_WORDS:
+            G.elements(limit=MAX_TABLE_WORDS // ((C.n_points + 7) // 8 * 256))
+        except ValueError:  # too many elements for the tables
             return None
         return cls(C, G)
 

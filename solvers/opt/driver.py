@@ -44,6 +44,8 @@ from .subcube import MAX_TABLE_POINTS, TableStop
 __all__ = ["opt", "OptResult", "ENGINES"]
 
 ENGINES = ("auto", "search", "table")
+#: monotone disjunctions over fewer points (n < 8) are solved by the generic search, faster there
+_DISJUNCTIONS_FROM = 256
 
 
 @dataclass(frozen=True)
@@ -182,7 +184,8 @@ def opt(
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; use one of {', '.join(ENGINES)}")
     G = Game.of(game, errors, horizon)
-    if G.standard and engine == "auto" and not isinstance(solver, Solver) and disjunctions.handles(C):
+    if (G.standard and engine == "auto" and not isinstance(solver, Solver) and disjunctions.handles(C)
+            and (not C.finite or C.n_points >= _DISJUNCTIONS_FROM)):
         return _opt_disjunctions(C, time_limit, memo_bytes, progress, solver)  # by the symmetry of the family
     if not G.standard:
         if engine == "table":

@@ -50,7 +50,7 @@ import numpy as np
 
 from ..certificate import ProofTooLarge
 from ..classes.finite import ConceptClass
-from .canonical import Canonical
+from .canonical import MAX_POINTS as MAX_KEY_POINTS, Canonical
 from .memo import MemoSearch, SearchStop
 from .subcube import SubcubeTable
 
@@ -106,15 +106,19 @@ class Solver(MemoSearch):
     """
 
     def __init__(self, C: ConceptClass, *, memo_bytes: int | None = None, symmetry: bool = True,
-                 symmetry_min: int = 16):
+                 symmetry_min: int = 16, symmetry_after: int = 2_000):
         if not isinstance(C, ConceptClass):
             raise TypeError("Solver needs a ConceptClass")
         self.C = C
         self.full = C.full
-        #: canonical keys under the class's symmetry group (None: every version space is its own key)
-        self.canonical = Canonical.of(C) if symmetry else None
-        # Canonical.key, used for version spaces reached by examples (at_least turns it off for others)
-        self._canon = self.canonical.key if self.canonical is not None else None
+        #: canonical keys under the class's symmetry group (None: every version space is its own key);
+        #: built once the search has expanded ``symmetry_after`` nodes (small searches never pay for it)
+        self.canonical = None
+        usable = symmetry and C.symmetry is not None and not C.symmetry.trivial and C.n_points <= MAX_KEY_POINTS
+        self._symmetry_at = symmetry_after if usable else None
+        self._symmetric = usable  # canonical keys are or may become in use: check sets are reached
+        self._suspended = 0  # > 0 while searching below a set that no examples lead to
+        self._canon = None  # canonical.key while keys are canonical
         self._canon_min = max(2, symmetry_min)  # version spaces this small are keyed by themselves
         # memo: V -> proven (lower, upper) of Opt(V); moves: V -> a point index proving memo[V][0]
         self._init_memo(default_memo_bytes() if memo_bytes is None else memo_bytes, 120)
@@ -134,6 +138,9 @@ class Solver(MemoSearch):
                 packed = np.hstack([packed, np.zeros((packed.shape[0], pad), dtype=np.uint8)])
             self.root_masks = _WideList(self.root_masks)
             self.root_masks.words = np.ascontiguousarray(packed).view("<u8")
+
+        if self._symmetry_at is not None and self._symmetry_at <= 0:
+            self._use_symmetry()
 
     # ------------------------------------------------------------------ helpers
     @staticmethod
@@ -167,9 +174,30 @@ class Solver(MemoSearch):
         return (V.bit_length() >> 3) + 120
 
     def _tick(self) -> None:
+        if self._symmetry_at is not None and self.nodes >= self._symmetry_at:
+            self._use_symmetry()
         if self._node_limit is not None and self.nodes >= self._node_limit:
             raise _Budget()
         MemoSearch._tick(self)
+
+    def _use_symmetry(self) -> None:
+        """Key version spaces by their orbits from now on (entries under plain keys stay valid)."""
+        self._symmetry_at = None
+        self.canonical = Canonical.of(self.C)
+        self._symmetric = self.canonical is not None
+        if self.canonical is not None and not self._suspended:
+            self._canon = self.canonical.key
+
+    def _without_symmetry(self, work):
+        """``work()`` with plain keys: for a set no examples lead to, whose subsets no closure names."""
+        self._suspended += 1
+        self._canon = None
+        try:
+            return work()
+        finally:
+            self._suspended -= 1
+            if not self._suspended and self.canonical is not None:
+                self._canon = self.canonical.key
 
     def _progress_info(self) -> dict:
         lo, hi = self._root_bounds if self._root_bounds else (None, None)
@@ -191,13 +219,9 @@ class Solver(MemoSearch):
     # ------------------------------------------------------------------ the search
     def at_least(self, V: int, d: int) -> bool:
         """Decide Opt(V) >= d (may raise the internal stop signal under a deadline)."""
-        if self.canonical is None or self.reached(V):
+        if not self._symmetric or self.reached(V):
             return self._at_least(V, V.bit_count(), d, self.root_masks, self.root_points)
-        canon, self._canon = self._canon, None  # a set no examples lead to: no canonical keys below it
-        try:
-            return self._at_least(V, V.bit_count(), d, self.root_masks, self.root_points)
-        finally:
-            self._canon = canon
+        return self._without_symmetry(lambda: self._at_least(V, V.bit_count(), d, self.root_masks, self.root_points))
 
     def reached(self, V: int) -> bool:
         """Whether some labelled examples lead to V: V is the set of concepts agreeing with V's closure
@@ -530,13 +554,9 @@ class Solver(MemoSearch):
 
     def mistake_tree(self, V: int, d: int):
         """A mistake tree of depth ``d`` for V as nested dicts (requires Opt(V) >= d)."""
-        if self.canonical is None or self.reached(V):
+        if not self._symmetric or self.reached(V):
             return self._tree(V, d, self.root_masks, self.root_points)
-        canon, self._canon = self._canon, None
-        try:
-            return self._tree(V, d, self.root_masks, self.root_points)
-        finally:
-            self._canon = canon
+        return self._without_symmetry(lambda: self._tree(V, d, self.root_masks, self.root_points))
 
     def _move(self, V: int):
         """The point whose split proved the memo's lower bound for V, if recorded for V itself."""

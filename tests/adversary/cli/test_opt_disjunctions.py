@@ -39,8 +39,8 @@ def test_opt_implicit_is_served_from_the_store_rechecked(capsys, tmp_path):
 
 def test_listed_class_tree_names_columns(capsys, tmp_path):
     tree = tmp_path / "t.json"
-    code, out, err = run(capsys, "opt", "monotone-disjunctions", "n=6", "k=2", "--tree", tree, "--json")
-    assert code == 0 and json.loads(out)["opt"] == 4 and json.loads(out)["engine"] == "disjunctions"
+    code, out, err = run(capsys, "opt", "monotone-disjunctions", "n=9", "k=2", "--tree", tree, "--json")
+    assert code == 0 and json.loads(out)["opt"] == 5 and json.loads(out)["engine"] == "disjunctions"
     assert isinstance(json.loads(tree.read_text())["root"]["point"], int)
-    code, out, _ = run(capsys, "verify", tree, "monotone-disjunctions", "n=6", "k=2")
+    code, out, _ = run(capsys, "verify", tree, "monotone-disjunctions", "n=9", "k=2")
     assert code == 0 and out.startswith("OK")

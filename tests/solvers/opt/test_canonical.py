@@ -83,7 +83,7 @@ def test_keys_agree_exactly_on_orbits(seed):
 def test_opt_with_the_group_equals_the_recurrence(seed):
     C, rows = symmetric_class(seed)
     plain = Solver(C, symmetry=False)
-    sym = Solver(C, symmetry_min=2)
+    sym = Solver(C, symmetry_min=2, symmetry_after=0)
     assert sym.canonical is not None
     assert sym.value() == plain.value() == opt_brute(rows)
     rng = random.Random(seed)
@@ -99,7 +99,7 @@ def test_opt_with_the_group_equals_the_recurrence(seed):
 @given(st.integers(0, 10**9))
 def test_symmetric_certificates_verify(seed):
     C, rows = symmetric_class(seed)
-    S = Solver(C, symmetry_min=2)
+    S = Solver(C, symmetry_min=2, symmetry_after=0)
     r = opt(C, solver=S)
     assert verify_tree(r.tree.to_json(), C) == r.value
     P = r.upper_certificate()
@@ -108,7 +108,7 @@ def test_symmetric_certificates_verify(seed):
 
 def test_halfspaces_certificate_is_one_entry_per_orbit():
     C = make("halfspaces", n=4)
-    r = opt(C)
+    r = opt(C, solver=Solver(C, symmetry_after=0))
     P = r.upper_certificate()
     assert r.value == 9 and "symmetry" in P
     plain = opt(ConceptClass(C.matrix, C.points)).upper_certificate()
@@ -146,14 +146,14 @@ def test_a_group_that_merges_too_much_is_caught_by_the_checker():
                                                ("decision-lists", {"n": 3}, None), ("parities", {"n": 5}, 5)])
 def test_families_with_and_without_their_group(name, params, value):
     C = make(name, **params)
-    a = Solver(C, symmetry_min=2).value()
+    a = Solver(C, symmetry_min=2, symmetry_after=0).value()
     b = Solver(C, symmetry=False).value()
     assert a == b and (value is None or a == value)
 
 
 def test_memo_budget_is_respected_with_canonical_keys():
     C = make("halfspaces", n=4)
-    S = Solver(C, memo_bytes=20_000)
+    S = Solver(C, memo_bytes=20_000, symmetry_after=0)
     assert S.value() == 9
     assert S.evictions > 0 and S._memo_used <= 20_000 + 1000
     assert np.isfinite(S._memo_used)

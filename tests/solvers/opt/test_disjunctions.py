@@ -18,6 +18,7 @@ from solvers.certificate import TreeError, verify_tree, verify_upper
 from solvers.classes import ImplicitFamily
 from solvers.classes.families import make
 from solvers.opt import Solver, opt
+from solvers.opt import driver
 from solvers.opt.disjunctions import DisjunctionSolver, canonical_form, handles
 
 from ...oracles import opt_brute, tree_ok_brute
@@ -44,7 +45,9 @@ def test_equals_brute_force_on_tiny_classes(cell):
 def test_equals_the_generic_search(cell):
     n, k = cell
     C = make(FAMILY, n=n, k=k)
-    r = opt(C)  # the class is the family's: the symmetric search
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(driver, "_DISJUNCTIONS_FROM", 0)  # small listed classes too
+        r = opt(C)  # the class is the family's: the symmetric search
     assert r.stats["engine"] == "disjunctions" and r.solved
     assert r.value == opt(C, engine="search").value
     assert verify_tree(r.tree.to_json(), C) == r.value
