@@ -37,6 +37,9 @@ __all__ = ["Canonical", "MAX_TABLE_WORDS"]
 MAX_TABLE_WORDS = 32 * 2**20
 #: The largest number of points a canonical key covers (one machine word per mask).
 MAX_POINTS = 64
+#: The largest group used: a key costs about ``order`` word operations, so past this it costs more than
+#: the nodes it saves (halfspaces on {0,1}^5: 7680 elements).
+MAX_GROUP = 10_000
 
 
 class Canonical:
@@ -71,12 +74,13 @@ class Canonical:
     @classmethod
     def of(cls, C) -> "Canonical | None":
         """The canonical keys of ``C``'s checked symmetry group, or None when it declares none, has
-        more than 64 points, or its tables would pass :data:`MAX_TABLE_WORDS`."""
+        more than :data:`MAX_POINTS` points or :data:`MAX_GROUP` elements, or its tables would pass
+        :data:`MAX_TABLE_WORDS`."""
         if C.symmetry is None or C.symmetry.trivial or C.n_points > MAX_POINTS:
             return None
         G = C.checked_symmetry()
         try:
-            G.elements(limit=MAX_TABLE_WORDS // ((C.n_points + 7) // 8 * 256))
+            G.elements(limit=min(MAX_GROUP, MAX_TABLE_WORDS // ((C.n_points + 7) // 8 * 256)))
         except ValueError:  # too many elements for the tables
             return None
         return cls(C, G)

@@ -300,7 +300,7 @@ class Solver(MemoSearch):
             return False
         if d == 2:  # both sides hold >= 2 concepts, so each has Opt >= 1
             self._store(vk, 2, hi)
-            self.moves[vk] = good[0][3] if vk is V else (V, good[0][3])
+            self.moves[vk] = good[0][3] if vk is V else (hash(V), good[0][3])
             return True
         good.sort(key=_first, reverse=True)
         d1 = d - 1
@@ -318,7 +318,7 @@ class Solver(MemoSearch):
                 ok = self._at_least(s0, n - k1, d - 1, masks, idxs) and self._at_least(s, k1, d - 1, masks, idxs)
             if ok:
                 self._store(vk, d, hi)
-                self.moves[vk] = j if vk is V else (V, j)
+                self.moves[vk] = j if vk is V else (hash(V), j)
                 return True
         self._store(vk, lo, d - 1)
         return False
@@ -378,7 +378,7 @@ class Solver(MemoSearch):
         key = self.memo_key(V) if self.canonical is None or self.reached(V) else V
         self._store(key, lo, hi)
         if move is not None:
-            self.moves[key] = move if key == V else (V, move)
+            self.moves[key] = move if key == V else (hash(V), move)
 
     def add_nodes(self, count: int) -> None:
         """Count ``count`` search nodes expanded on this solver's behalf elsewhere (worker processes)."""
@@ -563,8 +563,10 @@ class Solver(MemoSearch):
         vk = self.memo_key(V)
         if vk >= 0:
             return self.moves.get(V)
-        e = self.moves.get(vk)  # (the version space searched, its move) under a canonical key
-        return e[1] if e is not None and e[0] == V else None
+        # Under a canonical key: (the hash of the version space searched, its move); a hash collision
+        # only offers a move that _tree then checks.
+        e = self.moves.get(vk)
+        return e[1] if e is not None and e[0] == hash(V) else None
 
     def _tree(self, V: int, d: int, cmasks, cidx):
         if d <= 0:
