@@ -572,6 +572,16 @@ class Solver(MemoSearch):
         if d <= 0:
             return None
         n = V.bit_count()
+        if d <= 2:  # any split with both sides non-empty (d = 1), or holding >= 2 concepts (d = 2)
+            least = 1 if d == 1 else 2
+            cols = self.C.columns
+            for s, j in zip(cmasks, cidx):
+                k1 = (s & V).bit_count()
+                if least <= k1 <= n - least:
+                    V1 = V & cols[j]
+                    return {"point": j, "0": self._tree(V ^ V1, d - 1, cmasks, cidx),
+                            "1": self._tree(V1, d - 1, cmasks, cidx)}
+            raise RuntimeError("internal error: no split proves the claimed depth")
         masks, idxs = self._distinct_splits(V, cmasks)
         idxs = [cidx[i] for i in idxs]
         j = self._move(V)
