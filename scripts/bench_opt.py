@@ -135,7 +135,7 @@ FRONTIER: list[tuple[str, dict]] = [
     ("monotone-disjunctions", {"n": 12, "k": 3}),
     ("monotone-disjunctions", {"n": 12, "k": 4}),
     ("parities", {"n": 13}),
-    ("halfspaces", {"n": 4}),
+    ("halfspaces", {"n": 5}),
     ("rectangles", {"N": 20}),
     ("random", {"m": 49152, "N": 16}),
 ]
