@@ -1,0 +1,121 @@
+"""What the searches over compact states share: the root loop, the limits, and the :class:`OptResult`.
+
+The generic solver (:mod:`solvers.opt.search`) keeps a version space as a bitset over the concepts. For
+thresholds, intervals and rectangles a version space is determined by a small *state* (a range of
+thresholds; the free segments between negative examples; a box and the negatives around it), and
+[Rivest94]'s recurrence (DESIGN.md)::
+
+    Opt(V) = -1 if V is empty; 0 if no point splits V;
+    otherwise max over x splitting V of 1 + min(Opt(V_x^0), Opt(V_x^1))
+
+can be run over states instead: :mod:`solvers.opt.intervals` (thresholds and intervals) and
+:mod:`solvers.opt.rectangles` do so, with the same decision queries "Opt(V) >= d?", a memo on canonical
+states and the cardinality bound Opt(V) <= floor(log2 |V|) (Halving, [OnlineAlgs]). Their certificates
+name explicit points, so that :mod:`solvers.certificate` checks them against the family's own labels
+(:class:`~solvers.classes.evaluated.EvaluatedClass`), never against the state search.
+
+:class:`StateSearch` is their common base: the root loop goes *up* from the lower bound (each "yes" is a
+mistake tree, so a time limit keeps the best one) until a query fails or the cardinality bound is met.
+:func:`solve` runs one and wraps the outcome as the :class:`~solvers.opt.driver.OptResult` that
+:func:`solvers.opt.opt` returns.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from ..certificate import MistakeTree
+from .memo import MemoSearch
+
+__all__ = ["StateSearch", "solve", "STATE_FAMILIES", "state_solver"]
+
+#: The families whose version spaces the state searches handle.
+STATE_FAMILIES = ("thresholds", "intervals", "rectangles")
+
+
+class StateSearch(MemoSearch):
+    """The root loop of a search over states (see the module docstring).
+
+    Subclasses set ``C`` (an :class:`~solvers.classes.evaluated.EvaluatedClass`), ``root`` (the state
+    of the whole class), ``nodes``, and define ``size(state)`` (|V|), ``at_least(state, d)``,
+    ``mistake_tree(d)`` (the tree of depth d as nested dicts over column indices) and
+    ``upper_proof(h, limit=...)``.
+    """
+
+    def _init_search(self, memo_bytes: int, entry_bytes: int) -> None:
+        self._init_memo(memo_bytes, entry_bytes)
+        self.nodes = 0
+        n = self.size(self.root)
+        self._root_bounds = (0 if n >= 1 else -1, n.bit_length() - 1)
+
+    @property
+    def root_bounds(self) -> tuple[int, int]:
+        """(lower, upper) on Opt(C) proven so far."""
+        return self._root_bounds
+
+    def solve_root(self, queries: list) -> tuple[int, int]:
+        """Opt(C) by queries "Opt(C) >= d?" for d = lower + 1, lower + 2, ... until one fails or d passes
+        the cardinality bound; each query is appended to ``queries`` as ``{"d", "answer", "seconds"}``.
+        A deadline raises :class:`SearchStop` with :attr:`root_bounds` proven so far."""
+        lo, hi = self._root_bounds
+        while lo < hi:
+            t0 = time.monotonic()
+            ok = self.at_least(self.root, lo + 1)
+            queries.append({"d": lo + 1, "answer": ok, "seconds": round(time.monotonic() - t0, 4)})
+            lo, hi = (lo + 1, hi) if ok else (lo, lo)
+            self._root_bounds = (lo, hi)
+            if self._progress is not None:
+                self._progress(self._progress_info())
+        return lo, hi
+
+
+def state_solver(C, *, memo_bytes: int | None = None) -> StateSearch:
+    """The state search for class ``C`` (an EvaluatedClass, or a ConceptClass ``make`` built for one of
+    :data:`STATE_FAMILIES`: its family and parameters name the same class)."""
+    from ..classes.evaluated import EvaluatedClass
+    from .search import default_memo_bytes
+
+    if not isinstance(C, EvaluatedClass):
+        if getattr(C, "family", None) not in STATE_FAMILIES or not getattr(C, "made", False):
+            raise ValueError(f"the state engine needs a class of {', '.join(STATE_FAMILIES)} made by its family; "
+                             "use engine 'auto' or 'search' for other classes")
+        C = EvaluatedClass(C.family, C.params)
+    memo = default_memo_bytes() if memo_bytes is None else memo_bytes
+    if C.family == "rectangles":
+        from .rectangles import RectangleSolver
+
+        return RectangleSolver(C, memo_bytes=memo)
+    from .intervals import IntervalSolver, ThresholdSolver
+
+    return (ThresholdSolver if C.family == "thresholds" else IntervalSolver)(C, memo_bytes=memo)
+
+
+def solve(C, *, time_limit: float | None = None, memo_bytes: int | None = None,
+          progress: Callable[[dict], None] | None = None, solver: StateSearch | None = None):
+    """Opt(C) by the state search: an :class:`~solvers.opt.driver.OptResult` with ``engine`` "states",
+    a mistake tree over ``C``'s columns, and the solver (whose ``upper_proof`` writes the upper-bound
+    certificate). A time limit or Ctrl-C returns the bounds proven so far."""
+    from .driver import OptResult
+
+    t0 = time.monotonic()
+    S = solver if solver is not None else state_solver(C, memo_bytes=memo_bytes)
+    deadline = t0 + time_limit if time_limit is not None else None
+    queries: list = []
+    nodes0 = S.nodes
+    done, stopped = S.run(lambda: S.solve_root(queries), deadline=deadline, progress=progress)
+    lo, hi = done if done is not None else S.root_bounds
+    tree = None
+    if lo >= 0:
+        # Rebuilt from the memo's answers (no deadline: every query it asks was answered "yes").
+        tree = MistakeTree(lo, S.mistake_tree(lo), S.C)
+    stats = {"engine": "states", "nodes": S.nodes - nodes0, "memo": len(S.memo), "evictions": S.evictions,
+             "memo_bytes": S.memo_bytes, "seconds": round(time.monotonic() - t0, 4), "queries": queries,
+             "stopped": stopped, "root_splits": S.C.n_points}
+    return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S)
+
