@@ -10,7 +10,7 @@ import sys
 
 from ._args import (add_class_source, add_game_options, cap_jobs, game_of, load_class, memo_bytes, memory_gb,
                     memory_help, positive_int, positive_seconds)
-from ._output import (EXIT_FAILED, EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, Progress, bounds_text, check_outputs,
+from ._output import (EXIT_FAILED, EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs,
                       error, interrupted_code, json_safe, note, value_text, write_atomic, write_text_atomic)
 from ._store import add_store_options, lookup, open_store, put as _put
 
