@@ -14,8 +14,8 @@ states and the cardinality bound Opt(V) <= floor(log2 |V|) (Halving, [OnlineAlgs
 name explicit points, so that :mod:`solvers.certificate` checks them against the family's own labels
 (:class:`~solvers.classes.evaluated.EvaluatedClass`), never against the state search.
 
-:class:`StateSearch` is their common base: the root loop goes *up* from the lower bound (each "yes" is a
-mistake tree, so a time limit keeps the best one) until a query fails or the cardinality bound is met.
+:class:`StateSearch` is their common base: the root loop goes *up* from the lower bound for a moment
+(each "yes" is a mistake tree, so a time limit keeps a deep one), then *down* from the cardinality bound.
 :func:`solve` runs one and wraps the outcome as the :class:`~solvers.opt.driver.OptResult` that
 :func:`solvers.opt.opt` returns.
 
@@ -31,7 +31,7 @@ import time
 from typing import Callable
 
 from ..certificate import MistakeTree
-from .memo import MemoSearch
+from .memo import MemoSearch, SearchStop
 
 __all__ = ["StateSearch", "solve", "STATE_FAMILIES", "state_solver"]
 
@@ -59,20 +59,36 @@ class StateSearch(MemoSearch):
         """(lower, upper) on Opt(C) proven so far."""
         return self._root_bounds
 
-    def solve_root(self, queries: list) -> tuple[int, int]:
-        """Opt(C) by queries "Opt(C) >= d?" for d = lower + 1, lower + 2, ... until one fails or d passes
-        the cardinality bound; each query is appended to ``queries`` as ``{"d", "answer", "seconds"}``.
-        A deadline raises :class:`SearchStop` with :attr:`root_bounds` proven so far."""
+    def solve_root(self, queries: list, *, warmup_seconds: float = 0.25) -> tuple[int, int]:
+        """Opt(C) by queries "Opt(C) >= d?": for ``warmup_seconds``, d = lower + 1, lower + 2, ... (cheap
+        answers "yes", so that a time limit still leaves a deep tree); then d = upper, upper - 1, ... until
+        one holds (usually the first or the second: the cardinality bound is nearly tight on these
+        families). Each query is appended to ``queries`` as ``{"d", "answer", "seconds"}``. A deadline
+        raises :class:`SearchStop` with :attr:`root_bounds` proven so far."""
+        deadline = self._deadline
+        warm_end = time.monotonic() + warmup_seconds
+        self._deadline = warm_end if deadline is None else min(deadline, warm_end)
+        try:
+            while self._root_bounds[0] < self._root_bounds[1]:
+                self._ask(queries, self._root_bounds[0] + 1)
+        except SearchStop:
+            if self._deadline == deadline:
+                raise  # the caller's own time limit
+        finally:
+            self._deadline = deadline
+        while self._root_bounds[0] < self._root_bounds[1]:
+            self._ask(queries, self._root_bounds[1])
+        return self._root_bounds
+
+    def _ask(self, queries: list, d: int) -> None:
+        """One root query "Opt(C) >= d?", recorded and applied to the root's bounds."""
+        t0 = time.monotonic()
+        ok = self.at_least(self.root, d)
+        queries.append({"d": d, "answer": ok, "seconds": round(time.monotonic() - t0, 4)})
         lo, hi = self._root_bounds
-        while lo < hi:
-            t0 = time.monotonic()
-            ok = self.at_least(self.root, lo + 1)
-            queries.append({"d": lo + 1, "answer": ok, "seconds": round(time.monotonic() - t0, 4)})
-            lo, hi = (lo + 1, hi) if ok else (lo, lo)
-            self._root_bounds = (lo, hi)
-            if self._progress is not None:
-                self._progress(self._progress_info())
-        return lo, hi
+        self._root_bounds = (max(lo, d), hi) if ok else (lo, min(hi, d - 1))
+        if self._progress is not None:
+            self._progress(self._progress_info())
 
 
 def state_solver(C, *, memo_bytes: int | None = None) -> StateSearch:

@@ -72,3 +72,27 @@ def test_matrix_with_engine_states_is_one_line(capsys, tmp_path):
     m = tmp_path / "m.json"
     m.write_text(json.dumps({"matrix": [[0, 1], [1, 0]]}))
     assert_usage_error(*run(capsys, "opt", "--matrix", m, "--engine", "states"), contains="made by its family")
+
+
+def test_rectangles_with_engine_states(capsys, tmp_path):
+    tree, proof = tmp_path / "tree.json", tmp_path / "proof.json"
+    code, out, err = run(capsys, "opt", "rectangles", "N=12", "--engine", "states", "--tree", tree, "--proof", proof)
+    assert code == 0 and "Opt(C):          11" in out
+    assert _verify(capsys, tree, "rectangles", "N=12")[0] == 0
+    assert _verify(capsys, proof, "rectangles", "N=12") == (0, "OK: upper-bound certificate verified (1 entries), so "
+                                                              "Opt(C) <= 11")
+
+
+@pytest.mark.slow
+def test_rectangles_32(capsys, tmp_path):
+    tree, proof = tmp_path / "tree.json", tmp_path / "proof.json"
+    code, out, err = run(capsys, "opt", "rectangles", "N=32", "--json", "--tree", tree, "--proof", proof)
+    r = json.loads(out)
+    assert code == 0 and (r["opt"], r["concepts"], r["log2_size"], r["engine"]) == (17, 278785, 18, "states")
+    assert _verify(capsys, tree, "rectangles", "N=32") == (0, "OK: mistake tree of depth 17 verified, so Opt(C) >= 17")
+    assert _verify(capsys, proof, "rectangles", "N=32")[0] == 0
+    data = json.loads(proof.read_text())
+    data["bound"] = data["entries"][0]["bound"] = 16
+    proof.write_text(json.dumps(data))
+    code, text = _verify(capsys, proof, "rectangles", "N=32")
+    assert code == 1 and text.startswith("FAILED: ") and len(text.splitlines()) == 1
