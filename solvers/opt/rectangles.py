@@ -107,6 +107,10 @@ class RectangleSolver(StateSearch):
         self._init_search(memo_bytes, 400)
 
     # ------------------------------------------------------------------ sizes and keys
+    def _entry_size(self, key) -> int:
+        """The bytes a memo entry is counted as: ("a", points) or ("b", shape, bits)."""
+        return 200 + (60 * len(key[1]) if key[0] == "a" else len(key[2]))
+
     def size(self, Q) -> int:
         """|V| of the A-state with negatives Q (the empty rectangle included)."""
         return 1 + int(self._array(Q).sum())
@@ -124,9 +128,10 @@ class RectangleSolver(StateSearch):
         return ((i, j), (i, M - j), (M - i, j), (M - i, M - j), (j, i), (j, M - i), (M - j, i), (M - j, M - i))
 
     def _a_key(self, Q) -> tuple:
-        """(key, g): the least image of Q under the symmetries, and the index g of a symmetry giving it."""
+        """(("a", key), g): the least image of Q under the symmetries, and the index g of a symmetry giving it."""
         images = [self._images(p) for p in Q]
-        return min((tuple(sorted(im[g] for im in images)), g) for g in range(8))
+        key, g = min((tuple(sorted(im[g] for im in images)), g) for g in range(8))
+        return ("a", key), g
 
     def _a_moves_back(self, g: int, p):
         """The point whose image under symmetry g is p."""
@@ -135,11 +140,11 @@ class RectangleSolver(StateSearch):
 
     @staticmethod
     def _b_key(B: np.ndarray) -> tuple:
-        """(key, k): the least of the 8 symmetric images of B (shape and bits), and the index of its axes."""
+        """(("b", shape, bits), k): the least of the 8 symmetric images of B, and the index of its axes."""
         best = None
         for k, p in enumerate(_AXES):
             T = np.transpose(B, p)
-            key = (T.shape, np.packbits(T, axis=None).tobytes())
+            key = ("b", T.shape, np.packbits(T, axis=None).tobytes())
             if best is None or key < best[0]:
                 best = (key, k)
         return best

@@ -122,3 +122,19 @@ def test_grid_32_with_certificates():
     assert len(proof["entries"]) == 1 and verify_upper(proof, C) == 17
     with pytest.raises(TreeError):
         verify_upper({**proof, "bound": 16, "entries": [{"path": [], "bound": 16}]}, C)
+
+
+def test_a_small_memo_gives_the_same_answers():
+    """The memo drops its older half when full; the search and the tree then ask again."""
+    C = EvaluatedClass("rectangles", {"N": 9})
+    r = opt(C, memo_bytes=5_000)
+    assert r.value == 10 and r.solver.evictions > 0
+    assert verify_tree(r.tree.to_json(), C) == 10 and verify_upper(r.upper_certificate(), C) == 10
+
+
+@pytest.mark.parametrize("tl", [1e-9, 0.05])
+def test_time_limit_gives_valid_bounds(tl):
+    C = EvaluatedClass("rectangles", {"N": 20})
+    r = opt(C, time_limit=tl)
+    assert r.lower <= 14 <= r.upper and verify_tree(r.tree.to_json(), C) == r.lower
+    assert r.solved or r.stats["stopped"] == "time limit"
