@@ -167,19 +167,9 @@ class IntervalSolver(StateSearch):
 
     def _at_least(self, S: tuple, n: int, d: int) -> bool:
         # Hot loop: n == |V|. Only the 0-side is searched; the 1-side's value is two chains (Lemma 2).
-        if d <= 1:
-            return n >= 1 if d <= 0 else n >= 2
-        if n < 1 << d:
-            return False
-        e = self.memo.get(S)
-        if e is not None:
-            if e[0] >= d:
-                return True
-            if e[1] < d:
-                return False
-            lo, hi = e
-        else:
-            lo, hi = 1, n.bit_length() - 1
+        known, lo, hi = self._recall(S, n, d)
+        if known is not None:
+            return known
         self.nodes += 1
         if not self.nodes & 63:
             self._tick()

@@ -227,20 +227,12 @@ class RectangleSolver(StateSearch):
         return A0
 
     def _at_least_a(self, Q, A: np.ndarray, n: int, d: int) -> bool:
-        if d <= 1:
-            return n >= 1 if d <= 0 else n >= 2
-        if n < 1 << d:
-            return False
+        if self._count_settles(n, d) is not None:
+            return self._count_settles(n, d)
         key, g = self._a_key(Q)
-        e = self.memo.get(key)
-        if e is not None:
-            if e[0] >= d:
-                return True
-            if e[1] < d:
-                return False
-            lo, hi = e
-        else:
-            lo, hi = 1, _fl(n)
+        known, lo, hi = self._recall(key, n, d)
+        if known is not None:
+            return known
         self.nodes += 1
         self._tick()
         need = d - 1
@@ -259,20 +251,24 @@ class RectangleSolver(StateSearch):
         return False
 
     # ------------------------------------------------------------------ the B-states
-    def _b_candidates(self, B: np.ndarray, n: int, need: int):
-        """The vectors v splitting B with both sides >= 2^need cells, the most balanced first, one per orbit of the axis symmetries fixing B: a list of
-        (1-side count, v)."""
-        small = 1 << need
+    @staticmethod
+    def _b_splits(B: np.ndarray):
+        """Every vector v beyond the box (one direction, or one horizontal and one vertical) with the
+        number of cells e >= v of B (its 1-side), from the 4-d suffix sums of B: a list of (v, count)."""
         s = B.shape
         S = B[::-1, ::-1, ::-1, ::-1].cumsum(0).cumsum(1).cumsum(2).cumsum(3)[::-1, ::-1, ::-1, ::-1]
-        stab = [p for p in _AXES[1:] if np.transpose(B, p).shape == s and np.array_equal(np.transpose(B, p), B)]
-        out = []
-        vectors = [(t, 0, 0, 0) for t in range(1, s[0])] + [(0, t, 0, 0) for t in range(1, s[1])] + \
-                  [(0, 0, t, 0) for t in range(1, s[2])] + [(0, 0, 0, t) for t in range(1, s[3])]
+        vectors = [tuple(t if k == a else 0 for k in range(4)) for a in range(4) for t in range(1, s[a])]
         vectors += [(x if h == 0 else 0, x if h == 1 else 0, y if v == 2 else 0, y if v == 3 else 0)
                     for h in (0, 1) for v in (2, 3) for x in range(1, s[h]) for y in range(1, s[v])]
-        for v in vectors:
-            c1 = int(S[v])
+        return [(v, int(S[v])) for v in vectors]
+
+    def _b_candidates(self, B: np.ndarray, n: int, need: int):
+        """The vectors v splitting B with both sides >= 2^need cells, the most balanced first, one per
+        orbit of the axis symmetries fixing B: a list of (1-side count, v)."""
+        small = 1 << need
+        stab = [p for p in _AXES[1:] if np.transpose(B, p).shape == B.shape and np.array_equal(np.transpose(B, p), B)]
+        out = []
+        for v, c1 in self._b_splits(B):
             if c1 < small or n - c1 < small:
                 continue
             if stab and any(tuple(v[p[k]] for k in range(4)) < v for p in stab):
@@ -290,23 +286,15 @@ class RectangleSolver(StateSearch):
         return _trim(B0), B1
 
     def _at_least_b(self, B: np.ndarray, n: int, d: int) -> bool:
-        if d <= 1:
-            return n >= 1 if d <= 0 else n >= 2
-        if n < 1 << d:
-            return False
-        lo, hi = self._b_bounds(B, n)
+        if self._count_settles(n, d) is not None:
+            return self._count_settles(n, d)
+        lo, _ = self._b_bounds(B, n)
         if lo >= d:
             return True
-        if hi < d:
-            return False
         key, k = self._b_key(B)
-        e = self.memo.get(key)
-        if e is not None:
-            if e[0] >= d:
-                return True
-            if e[1] < d:
-                return False
-            lo, hi = max(lo, e[0]), min(hi, e[1])
+        known, lo, hi = self._recall(key, n, d, lo)
+        if known is not None:
+            return known
         self.nodes += 1
         self._tick()
         need = d - 1
@@ -468,13 +456,7 @@ class RectangleSolver(StateSearch):
                     else:
                         raise RuntimeError(f"internal error: Opt <= {b} does not hold after {path}")
                 continue
-            S = X[::-1, ::-1, ::-1, ::-1].cumsum(0).cumsum(1).cumsum(2).cumsum(3)[::-1, ::-1, ::-1, ::-1]
-            s = X.shape
-            vectors = [tuple(t if k == a else 0 for k in range(4)) for a in range(4) for t in range(1, s[a])]
-            vectors += [(x if hh == 0 else 0, x if hh == 1 else 0, y if vv == 2 else 0, y if vv == 3 else 0)
-                        for hh in (0, 1) for vv in (2, 3) for x in range(1, s[hh]) for y in range(1, s[vv])]
-            for v in vectors:
-                c1 = int(S[v])
+            for v, c1 in self._b_splits(X):
                 if c1 < 1 << b or n - c1 < 1 << b:
                     continue
                 B0, B1 = self._b_children(X, v)

@@ -54,6 +54,26 @@ class StateSearch(MemoSearch):
         n = self.size(self.root)
         self._root_bounds = (0 if n >= 1 else -1, n.bit_length() - 1)
 
+    @staticmethod
+    def _count_settles(n: int, d: int):
+        """The answer to "Opt(V) >= d?" when |V| = n alone settles it (d <= 1, or n < 2^d: Halving), else None."""
+        if d <= 1:
+            return n >= 1 if d <= 0 else n >= 2
+        return False if n < 1 << d else None
+
+    def _recall(self, key, n: int, d: int, lo: int = 1):
+        """What is known of "Opt(V) >= d?" before searching the state ``key`` (|V| = n, Opt(V) >= lo):
+        ``(answer, lo, hi)``, the answer True or False when the count or the memo settles it, else None
+        with the proven bounds to search between."""
+        known = self._count_settles(n, d)
+        if known is not None:
+            return known, lo, lo
+        hi = n.bit_length() - 1
+        e = self.memo.get(key)
+        if e is not None:
+            lo, hi = max(lo, e[0]), min(hi, e[1])
+        return (True if lo >= d else False if hi < d else None), lo, hi
+
     @property
     def root_bounds(self) -> tuple[int, int]:
         """(lower, upper) on Opt(C) proven so far."""
