@@ -108,8 +108,10 @@ def run(args) -> int:
 
 
 def _run_states(args, G, C, label, family, params, tree_path, proof_path) -> int:
-    """Opt(C) by the states engine (solvers.opt.states): thresholds, intervals, rectangles, with or without a
+    """Opt(C) by the states engine (solvers.opt.compact): thresholds, intervals, rectangles, with or without a
     matrix; the store is not used (its rows are keyed by the matrix)."""
+    import time
+
     from solvers.certificate import ProofTooLarge
     from solvers.opt import opt
 
@@ -129,12 +131,14 @@ def _run_states(args, G, C, label, family, params, tree_path, proof_path) -> int
         bar.close()
     proof = None
     if proof_path is not None:
+        # An unsolved run's certificate gets a short time (it may need a search of its own).
+        limit_s = None if r.value is not None else max(0.5, 0.1 * (args.time_limit or 5.0))
         try:
-            proof = r.upper_certificate()
+            proof, _ = r.solver.run(r.upper_certificate,
+                                    deadline=None if limit_s is None else time.monotonic() + limit_s)
         except ProofTooLarge:
             proof = None
-    return _report(args, r, G, r.tree.C if r.tree is not None else C, label, family, params, tree_path, proof_path,
-                   proof)
+    return _report(args, r, G, C, label, family, params, tree_path, proof_path, proof)
 
 
 def _served(found, C, G, store, trust: bool, t0: float):

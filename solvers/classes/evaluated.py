@@ -97,8 +97,6 @@ class EvaluatedClass:
         One line: another family, or parameters ``make`` would refuse for what they are (not for size).
     """
 
-    finite = True
-
     def __init__(self, family: str, params: dict):
         if family not in EVALUATED_FAMILIES:
             raise ValueError(f"{family!r} has no evaluated form; the families with one are {', '.join(EVALUATED_FAMILIES)}")

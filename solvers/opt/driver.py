@@ -36,6 +36,7 @@ from ..games import Game
 from .games import GameSolver
 from .parallel import solve_root_parallel
 from .search import SearchStop, Solver
+from .compact import solve_states
 from .subcube import MAX_TABLE_POINTS, TableStop
 
 __all__ = ["opt", "OptResult", "ENGINES"]
@@ -185,9 +186,9 @@ def opt(
                              "(a smaller N, engine 'auto')")
         if engine == "table":
             raise ValueError("the table engine needs the class's matrix; use engine 'states' or 'auto'")
-        from .states import solve
-
-        return solve(C, time_limit=time_limit, memo_bytes=memo_bytes, progress=progress, solver=solver)
+        lo, hi, tree, stats, S = solve_states(C, time_limit=time_limit, memo_bytes=memo_bytes, progress=progress,
+                                              solver=solver)
+        return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S)
     if not G.standard:
         if engine == "table":
             raise ValueError("the table engine computes Opt(C) only; use engine 'auto' for the other games")

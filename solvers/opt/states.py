@@ -1,4 +1,4 @@
-"""What the searches over compact states share: the root loop, the limits, and the :class:`OptResult`.
+"""What the searches over compact states share: the root loop, the count and memo checks, the limits.
 
 The generic solver (:mod:`solvers.opt.search`) keeps a version space as a bitset over the concepts. For
 thresholds, intervals and rectangles a version space is determined by a small *state* (a range of
@@ -16,8 +16,7 @@ name explicit points, so that :mod:`solvers.certificate` checks them against the
 
 :class:`StateSearch` is their common base: the root loop goes *up* from the lower bound for a moment
 (each "yes" is a mistake tree, so a time limit keeps a deep one), then *down* from the cardinality bound.
-:func:`solve` runs one and wraps the outcome as the :class:`~solvers.opt.driver.OptResult` that
-:func:`solvers.opt.opt` returns.
+:mod:`solvers.opt.compact` picks the search for a class and runs it for :func:`solvers.opt.opt`.
 
 References
 ----------
@@ -28,12 +27,9 @@ References
 from __future__ import annotations
 
 import time
-from typing import Callable
-
-from ..certificate import MistakeTree
 from .memo import MemoSearch, SearchStop
 
-__all__ = ["StateSearch", "solve", "STATE_FAMILIES", "state_solver"]
+__all__ = ["StateSearch", "STATE_FAMILIES"]
 
 #: The families whose version spaces the state searches handle.
 STATE_FAMILIES = ("thresholds", "intervals", "rectangles")
@@ -109,49 +105,3 @@ class StateSearch(MemoSearch):
         self._root_bounds = (max(lo, d), hi) if ok else (lo, min(hi, d - 1))
         if self._progress is not None:
             self._progress(self._progress_info())
-
-
-def state_solver(C, *, memo_bytes: int | None = None) -> StateSearch:
-    """The state search for class ``C`` (an EvaluatedClass, or a ConceptClass ``make`` built for one of
-    :data:`STATE_FAMILIES`: its family and parameters name the same class)."""
-    from ..classes.evaluated import EvaluatedClass
-    from .search import default_memo_bytes
-
-    if not isinstance(C, EvaluatedClass):
-        if getattr(C, "family", None) not in STATE_FAMILIES or not getattr(C, "made", False):
-            raise ValueError(f"the state engine needs a class of {', '.join(STATE_FAMILIES)} made by its family; "
-                             "use engine 'auto' or 'search' for other classes")
-        C = EvaluatedClass(C.family, C.params)
-    memo = default_memo_bytes() if memo_bytes is None else memo_bytes
-    if C.family == "rectangles":
-        from .rectangles import RectangleSolver
-
-        return RectangleSolver(C, memo_bytes=memo)
-    from .intervals import IntervalSolver, ThresholdSolver
-
-    return (ThresholdSolver if C.family == "thresholds" else IntervalSolver)(C, memo_bytes=memo)
-
-
-def solve(C, *, time_limit: float | None = None, memo_bytes: int | None = None,
-          progress: Callable[[dict], None] | None = None, solver: StateSearch | None = None):
-    """Opt(C) by the state search: an :class:`~solvers.opt.driver.OptResult` with ``engine`` "states",
-    a mistake tree over ``C``'s columns, and the solver (whose ``upper_proof`` writes the upper-bound
-    certificate). A time limit or Ctrl-C returns the bounds proven so far."""
-    from .driver import OptResult
-
-    t0 = time.monotonic()
-    S = solver if solver is not None else state_solver(C, memo_bytes=memo_bytes)
-    deadline = t0 + time_limit if time_limit is not None else None
-    queries: list = []
-    nodes0 = S.nodes
-    done, stopped = S.run(lambda: S.solve_root(queries), deadline=deadline, progress=progress)
-    lo, hi = done if done is not None else S.root_bounds
-    tree = None
-    if lo >= 0:
-        # Rebuilt from the memo's answers (no deadline: every query it asks was answered "yes").
-        tree = MistakeTree(lo, S.mistake_tree(lo), S.C)
-    stats = {"engine": "states", "nodes": S.nodes - nodes0, "memo": len(S.memo), "evictions": S.evictions,
-             "memo_bytes": S.memo_bytes, "seconds": round(time.monotonic() - t0, 4), "queries": queries,
-             "stopped": stopped, "root_splits": S.C.n_points}
-    return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S)
-
