@@ -76,13 +76,17 @@ class StateSearch(MemoSearch):
         return self._root_bounds
 
     def solve_root(self, queries: list, *, warmup_seconds: float = 0.25) -> tuple[int, int]:
-        """Opt(C) by queries "Opt(C) >= d?": for ``warmup_seconds``, d = lower + 1, lower + 2, ... (cheap
-        answers "yes", so that a time limit still leaves a deep tree); then d = upper, upper - 1, ... until
-        one holds (usually the first or the second: the cardinality bound is nearly tight on these
-        families). Each query is appended to ``queries`` as ``{"d", "answer", "seconds"}``. A deadline
-        raises :class:`SearchStop` with :attr:`root_bounds` proven so far."""
+        """Opt(C) by queries "Opt(C) >= d?": for ``warmup_seconds`` (or a tenth of the time left under a
+        deadline, if more), d = lower + 1, lower + 2, ... (cheap answers "yes", so that a time limit still
+        leaves a deep tree); then d = upper, upper - 1, ... until one holds (usually the first or the
+        second: the cardinality bound is nearly tight on these families). Each query is appended to
+        ``queries`` as ``{"d", "answer", "seconds"}``. A deadline raises :class:`SearchStop` with
+        :attr:`root_bounds` proven so far."""
         deadline = self._deadline
-        warm_end = time.monotonic() + warmup_seconds
+        now = time.monotonic()
+        if deadline is not None:
+            warmup_seconds = max(warmup_seconds, (deadline - now) / 10)
+        warm_end = now + warmup_seconds
         self._deadline = warm_end if deadline is None else min(deadline, warm_end)
         try:
             while self._root_bounds[0] < self._root_bounds[1]:
