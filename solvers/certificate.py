@@ -10,7 +10,10 @@ JSON form: ``{"depth": d, "root": node}``, where a node is ``null`` (a leaf) or
 ``{"point": j, "0": node, "1": node}`` with ``j`` a column index of the class.
 
 :func:`verify_tree` is deliberately independent of the solver: it walks the tree over the boolean
-matrix with numpy masks, never touching the solver's bitsets or memo.
+matrix with numpy masks, never touching the solver's bitsets or memo. For a class too large to store
+as a matrix (an :class:`~solvers.classes.evaluated.EvaluatedClass`: thresholds, intervals, rectangles) both
+checkers read the labels that the family's definition computes instead of the matrix, by the same
+steps.
 
 References
 ----------
@@ -230,16 +233,15 @@ def verify_tree(tree: dict, C) -> int:
     depth = tree["depth"]
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
         raise TreeError(f"depth {_show(depth)} is not a whole number >= 0")
-    M = np.asarray(C.matrix, dtype=bool)
-    n_points = M.shape[1]
-    most = M.shape[0].bit_length() - 1  # 2^d paths realised by distinct concepts: d <= floor(log2 |C|)
+    table = _Labels(C)
+    m, n_points = table.shape
+    most = m.bit_length() - 1  # 2^d paths realised by distinct concepts: d <= floor(log2 |C|)
     if depth > most:
-        raise TreeError(f"the tree claims depth {_show(depth)}, but a class of {M.shape[0]} concepts has no mistake tree "
-                        f"deeper than floor(log2 {M.shape[0]}) = {most}")
+        raise TreeError(f"the tree claims depth {_show(depth)}, but a class of {m} concepts has no mistake tree "
+                        f"deeper than floor(log2 {m}) = {most}")
     # Level by level: ``nodes`` are the tree's nodes at this level, left to right (node i's children are
     # 2i and 2i + 1 below), and ``at[c]`` is the node whose path concept c agrees with. A node whose path
     # no concept agrees with is an unrealised path; one pass over the matrix per level (not per node).
-    m = M.shape[0]
     levels: list[list] = []
     nodes = [tree["root"]]
     at = np.zeros(m, dtype=np.int64)
@@ -268,9 +270,27 @@ def verify_tree(tree: dict, C) -> int:
             below += (node["0"], node["1"])
         if level == depth:
             break
-        at = 2 * at + M[np.arange(m), points[at]]
+        at = 2 * at + table.labels(np.arange(m), points[at])
         nodes = below
     return depth
+
+
+class _Labels:
+    """The labels a checker reads: the class's matrix, or for a class that stores none
+    (:class:`~solvers.classes.evaluated.EvaluatedClass`) the labels its family's definition computes."""
+
+    def __init__(self, C):
+        self._C = C
+        self._M = None if not hasattr(C, "matrix") and hasattr(C, "labels") else np.asarray(C.matrix, dtype=bool)
+        self.shape = (C.n_concepts, C.n_points) if self._M is None else self._M.shape
+
+    def labels(self, concepts, columns) -> np.ndarray:
+        """Concept ``concepts[k]``'s label of column ``columns[k]`` (the arrays broadcast)."""
+        return self._M[concepts, columns] if self._M is not None else self._C.labels(concepts, columns)
+
+    def ones(self, concepts) -> np.ndarray:
+        """For every column, how many of ``concepts`` label it 1."""
+        return self._M[concepts].sum(axis=0) if self._M is not None else self._C.ones(concepts)
 
 
 def _path(levels: list, level: int, i: int) -> tuple:
@@ -371,6 +391,14 @@ def _orbit_namer(sym, M: np.ndarray):
     return name
 
 
+def _matrix_of(C) -> np.ndarray:
+    try:
+        return np.asarray(C.matrix, dtype=bool)
+    except AttributeError:
+        raise TreeError("a certificate with a symmetry group is checked on a listed class (with its matrix); "
+                        "give the class's matrix or a smaller instance") from None
+
+
 def _rows_of(M: np.ndarray) -> list:
     packed = np.packbits(M, axis=1)
     return sorted(packed.view(np.dtype((np.void, packed.shape[1]))).ravel().tolist())
@@ -395,7 +423,7 @@ def verify_upper(proof: dict, C) -> int:
     rename variables, from :mod:`solvers.opt.disjunctions`) goes to
     :func:`solvers.disjunction_certificates.verify_upper`.
 
-    Like :func:`verify_tree`, this uses only the boolean matrix, never the solver.
+    Like :func:`verify_tree`, this uses only the boolean matrix (or the family's labels), never the solver.
 
     Raises
     ------
@@ -414,13 +442,13 @@ def verify_upper(proof: dict, C) -> int:
         raise TreeError(f"bound {_show(u)} is not a whole number >= 0")
     if not isinstance(entries, list):
         raise TreeError('"entries" must be a list of {"path": [[j, b], ...], "bound": h}')
-    M = np.asarray(C.matrix, dtype=bool)
-    m, n_points = M.shape
+    table = _Labels(C)
+    m, n_points = table.shape
     if m.bit_length() <= u + 1:  # m < 2^(u+1), without computing 2^(u+1) for a huge claim
         return u  # the Halving bound alone: Opt(C) <= floor(log2 |C|) <= u
     # A version space is the sorted array of its concepts' indices; its bytes name it in ``claims``
     # (with a symmetry group: the least image of its closure, which names its orbit).
-    name = _orbit_namer(proof["symmetry"], M) if "symmetry" in proof else _set_name
+    name = _orbit_namer(proof["symmetry"], _matrix_of(C)) if "symmetry" in proof else _set_name
     claims: dict = {}
     everyone = np.arange(m)
     prefix: dict[tuple, np.ndarray] = {(): everyone}
@@ -445,7 +473,7 @@ def verify_upper(proof: dict, C) -> int:
         if k:
             idx = prefix[key_path[:k]]
         for j, b in key_path[k:]:
-            idx = idx[M[idx, j] == bool(b)]
+            idx = idx[table.labels(idx, j) == bool(b)]
         if len(prefix) < 1_000_000:
             prefix[key_path] = idx
         key = name(idx)
@@ -461,14 +489,13 @@ def verify_upper(proof: dict, C) -> int:
             continue
         if h == 0:
             raise TreeError(f"entry {i} claims Opt <= 0 for {size} concepts")
-        rows = M[idx]
-        ones = rows.sum(axis=0)
+        ones = table.ones(idx)
         small = 2**h
         for j in np.flatnonzero((ones > 0) & (ones < size)):
             c1 = int(ones[j])
             if c1 < small or size - c1 < small:
                 continue
-            says = rows[:, j]
+            says = table.labels(idx, j)
             if claims.get(name(idx[says]), h) <= h - 1 or claims.get(name(idx[~says]), h) <= h - 1:
                 continue
             raise TreeError(

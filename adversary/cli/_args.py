@@ -230,12 +230,15 @@ def read_class_file(path: str, *, quiet: bool = False):
         bar.close()
 
 
-def load_class(args, *, implicit: bool = False):
+def load_class(args, *, implicit: bool = False, evaluated: bool = False):
     """The class named by ``FAMILY k=v ...`` or ``--matrix FILE``: (C, label, family, params).
 
     With ``implicit``, a family that :func:`solvers.opt.opt` solves without listing its points
     (``monotone-disjunctions``) is loaded as an :class:`~solvers.classes.ImplicitFamily` when its domain
-    is past ``IMPLICIT_ABOVE`` points, as a witness's class spec is (so n = 20 works)."""
+    is past ``IMPLICIT_ABOVE`` points, as a witness's class spec is (so n = 20 works). With
+    ``evaluated``, a family instance too large for ``make``'s matrix that has an evaluated form
+    (thresholds, intervals, rectangles) comes as a :class:`solvers.classes.evaluated.EvaluatedClass`
+    (for the commands that read one: opt and verify)."""
     target = list(args.target)
     if args.matrix is not None and target:
         raise CLIError(f"give either a FAMILY with parameters or --matrix FILE, not both (got {target[0]!r} and --matrix)")
@@ -248,7 +251,20 @@ def load_class(args, *, implicit: bool = False):
     check_family(name)
     params = parse_params(name, items)
     C = implicit_class(name, params) if implicit else None
+    if C is None and evaluated:
+        C = _evaluated(name, params)
     if C is None:
         C = make(name, params)
     params = dict(C.params)  # defaults included
     return C, f"{name} {params_text(params)}".strip(), name, params
+
+
+def _evaluated(name: str, params: dict):
+    """The EvaluatedClass of ``name`` with ``params`` when the matrix is too large for ``make``, else None."""
+    from solvers.classes.evaluated import EvaluatedClass, beyond_matrix
+
+    try:
+        return EvaluatedClass(name, params) if beyond_matrix(name, params) else None
+    except (ValueError, TypeError) as e:
+        text = exc_text(e)
+        raise CLIError(text if text.startswith(name) else f"{name} {params_text(params)}: {text}") from None

@@ -8,9 +8,11 @@ from __future__ import annotations
 import json
 import sys
 
+from solvers.classes.evaluated import EvaluatedClass
+
 from ._args import (add_class_source, add_game_options, cap_jobs, game_of, load_class, memo_bytes, memory_gb,
                     memory_help, positive_int, positive_seconds)
-from ._output import (EXIT_FAILED, EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, Progress, bounds_text, check_outputs,
+from ._output import (EXIT_FAILED, EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs,
                       error, interrupted_code, json_safe, note, value_text, write_atomic, write_text_atomic)
 from ._store import add_store_options, lookup, open_store, put as _put
 
@@ -27,8 +29,10 @@ def add(p) -> None:
     p.add_argument("--proof", metavar="OUT", help="write the certificate of the upper bound to OUT (.json; check it with verify)")
     p.add_argument("--time-limit", type=positive_seconds, metavar="S", help="stop after S seconds and report the proven bounds")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="worker processes (default 1)")
-    p.add_argument("--engine", choices=("auto", "search", "table"), default="auto",
-                   help="search over version spaces, the 3^N table for classes over <= 17 distinct points, or auto (default)")
+    p.add_argument("--engine", choices=("auto", "search", "table", "states"), default="auto",
+                   help="search over version spaces, the 3^N table for classes over <= 17 distinct points, the search "
+                        "over compact states of thresholds, intervals and rectangles (auto uses it when the matrix "
+                        "is too large to build), or auto (default)")
     add_game_options(p)
     p.add_argument("--memory", type=memory_gb, metavar="GB", help=memory_help(""))
     add_store_options(p)
@@ -41,6 +45,8 @@ def _work_text(stats: dict) -> str:
         checked = "certificates re-checked" if stored["checked"] else "not re-checked: --trust-store"
         return (f"served from the store {stored['path']}: computed in {stored['seconds']:.3f} s on {stored['time']} "
                 f"by littlestone {stored['version']}, {checked}")
+    if stats.get("engine") == "states":
+        return f"{stats.get('nodes', 0):,} states searched, {stats.get('memo', 0):,} in the memo"
     text = f"{stats.get('nodes', 0):,} search nodes"
     if stats.get("engine") == "table":
         text += f", then the table engine over {stats.get('root_splits')} points ({stats.get('table_sweeps')} sweeps)"
@@ -79,7 +85,10 @@ def run(args) -> int:
         [(args.tree, TREE_FORMATS, "the tree file", "--tree"), (args.proof, (".json",), "the certificate file", "--proof")],
         [(args.matrix, "--matrix")])
     G = game_of(args)
-    C, label, family, params = load_class(args, implicit=True)
+    C, label, family, params = load_class(args, implicit=True,
+                                          evaluated=G.standard and args.engine in ("auto", "states"))
+    if args.engine == "states" or isinstance(C, EvaluatedClass):
+        return _run_states(args, G, C, label, family, params, tree_path, proof_path)
     jobs = cap_jobs(args.jobs)
     if not G.standard and jobs > 1 and (G.randomized or G.errors):
         note(f"--jobs {jobs}: {G.symbol}(C) is computed in one process (only Opt(C)'s search is spread over workers)")
@@ -99,6 +108,40 @@ def run(args) -> int:
     finally:
         if store is not None:
             store.close()
+
+
+def _run_states(args, G, C, label, family, params, tree_path, proof_path) -> int:
+    """Opt(C) by the states engine (solvers.opt.compact): thresholds, intervals, rectangles, with or without a
+    matrix; the store is not used (its rows are keyed by the matrix)."""
+    import time
+
+    from solvers.certificate import ProofTooLarge
+    from solvers.opt import opt
+
+    if not G.standard:
+        raise CLIError("--engine states computes Opt(C) only; drop --randomized, --errors and --horizon")
+    if args.jobs > 1:
+        note(f"--jobs {args.jobs}: the states engine runs in one process")
+    bar = Progress(enabled=not args.quiet)
+
+    def progress(info):
+        bar.show(f"{PROG} opt: {bounds_text(info.get('lower'), info.get('upper'), G.symbol)}, {info['nodes']:,} "
+                 f"states, {bar.elapsed():.0f} s")
+
+    try:
+        r = opt(C, engine="states", time_limit=args.time_limit, progress=progress, memo_bytes=memo_bytes(args))
+    finally:
+        bar.close()
+    proof = None
+    if proof_path is not None:
+        # An unsolved run's certificate gets a short time (it may need a search of its own).
+        limit_s = None if r.value is not None else max(0.5, 0.1 * (args.time_limit or 5.0))
+        try:
+            proof, _ = r.solver.run(r.upper_certificate,
+                                    deadline=None if limit_s is None else time.monotonic() + limit_s)
+        except ProofTooLarge:
+            proof = None
+    return _report(args, r, G, C, label, family, params, tree_path, proof_path, proof)
 
 
 def _served(found, C, G, store, trust: bool, t0: float):

@@ -28,11 +28,12 @@ def _certificate_kind(data) -> str:
     return "tree"
 
 
-def _verify_against_class(args, data, check, what: str, ok_text) -> int:
-    """Run a certificate checker that needs the class (a tree or an upper-bound certificate)."""
+def _verify_against_class(args, data, check, what: str, ok_text, *, evaluated: bool = False) -> int:
+    """Run a certificate checker that needs the class (a tree or an upper-bound certificate); with
+    ``evaluated`` the checker also reads an EvaluatedClass (a family instance too large for a matrix)."""
     from solvers.certificate import TreeError
 
-    C, label, _, _ = load_class(args, implicit=True)
+    C, label, _, _ = load_class(args, implicit=True, evaluated=evaluated)
     try:
         value = check(data, C)
     except TreeError as e:
@@ -49,7 +50,8 @@ def _verify_tree_file(args, data) -> int:
     G = read_game(data)  # TreeError (one line) for a malformed "game"
     if G.standard:
         return _verify_against_class(args, data, verify_tree, "tree",
-                                     lambda d: f"mistake tree of depth {d} verified, so Opt(C) >= {d}")
+                                     lambda d: f"mistake tree of depth {d} verified, so Opt(C) >= {d}",
+                                     evaluated=True)
     if G.randomized:
         raise CLIError(f"{args.file} names a randomized game but is a mistake tree; a randomized game's tree has "
                        '"kind": "randomized-tree" (opt --randomized --tree OUT.json writes one)')
@@ -112,12 +114,23 @@ def _verify_upper_file(args, data) -> int:
     check = verify_upper if G.standard else verify_game_upper
     return _verify_against_class(args, data, check, "certificate",
                                  lambda u: f"upper-bound certificate verified ({n} entries), so {G.symbol}(C) <= "
-                                           f"{value_text(u)}")
+                                           f"{value_text(u)}", evaluated=G.standard)
+
+
+def _verify_state_upper_file(args, data) -> int:
+    """An upper-bound certificate over compact states (solvers.state_certificates.verify_state_upper)."""
+    from solvers.state_certificates import verify_state_upper
+
+    n = len(data.get("entries", [])) if isinstance(data.get("entries"), list) else 0
+    return _verify_against_class(args, data, verify_state_upper, "certificate",
+                                 lambda u: f"upper-bound certificate over states verified ({n} entries), so "
+                                           f"Opt(C) <= {u}", evaluated=True)
 
 
 #: kind -> checker (a file without "kind" is a mistake tree).
 VERIFIERS = {"tree": _verify_tree_file, "randomized-tree": _verify_randomized_tree_file,
-             "witness": _verify_witness_file, "upper-bound": _verify_upper_file}
+             "witness": _verify_witness_file, "upper-bound": _verify_upper_file,
+             "upper-bound-states": _verify_state_upper_file}
 
 
 def run(args) -> int:

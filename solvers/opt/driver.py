@@ -39,11 +39,12 @@ from . import disjunctions
 from .games import GameSolver
 from .parallel import solve_root_parallel
 from .search import SearchStop, Solver
+from .compact import solve_states
 from .subcube import MAX_TABLE_POINTS, TableStop
 
 __all__ = ["opt", "OptResult", "ENGINES"]
 
-ENGINES = ("auto", "search", "table")
+ENGINES = ("auto", "search", "table")  # the engines for any class; "states" reads thresholds, intervals, rectangles
 #: monotone disjunctions over fewer points (n < 8) are solved by the generic search, faster there
 _DISJUNCTIONS_FROM = 256
 
@@ -148,12 +149,15 @@ def opt(
         Called about once a second with ``{"lower", "upper", "nodes", "memo"}``.
     solver : Solver, optional
         Reuse an existing solver (and its memo) for ``C``.
-    engine : {"auto", "search", "table"}
+    engine : {"auto", "search", "table", "states"}
         ``search``: the decision search over version spaces. ``table``: the bottom-up table over all
         3^N subcubes (:mod:`solvers.opt.subcube`), for classes whose points fall into N <= 17 classes
-        of equal-or-complementary columns. ``auto`` (default) tries the search first and moves to the
-        table when the search has spent a fraction of the table's estimated cost; for
-        ``monotone-disjunctions`` it runs :mod:`solvers.opt.disjunctions` instead. (Opt(C) only.)
+        of equal-or-complementary columns. ``states``: the search over compact states of thresholds,
+        intervals and rectangles (:mod:`solvers.opt.states`), the only engine for an
+        :class:`~solvers.classes.evaluated.EvaluatedClass` (a class too large for a matrix). ``auto``
+        (default) tries the search first and moves to the table when the search has spent a fraction
+        of the table's estimated cost; for an EvaluatedClass it is ``states``, for
+        ``monotone-disjunctions`` :mod:`solvers.opt.disjunctions`. (Opt(C) only.)
     game : {"deterministic", "randomized"}
         The learner's kind: ``randomized`` gives the optimal *expected* number of mistakes (RL(C) of
         Filmus, Hanneke, Mehalel and Moran, COLT 2023), an exact Fraction.
@@ -181,12 +185,21 @@ def opt(
         raise ValueError(f"time limit {time_limit!r} is not positive; give a number of seconds > 0")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs={jobs!r}: give a whole number of worker processes >= 1")
-    if engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r}; use one of {', '.join(ENGINES)}")
+    if engine not in ENGINES and engine != "states":
+        raise ValueError(f"unknown engine {engine!r}; use one of {', '.join(ENGINES)}, states")
     G = Game.of(game, errors, horizon)
     if (G.standard and engine == "auto" and not isinstance(solver, Solver) and disjunctions.handles(C)
             and (not C.finite or C.n_points >= _DISJUNCTIONS_FROM)):
         return _opt_disjunctions(C, time_limit, memo_bytes, progress, solver)  # by the symmetry of the family
+    if engine == "states" or _evaluated(C):
+        if not G.standard:
+            raise ValueError("the states engine computes Opt(C) only; the other games need the class's matrix "
+                             "(a smaller N, engine 'auto')")
+        if engine == "table":
+            raise ValueError("the table engine needs the class's matrix; use engine 'states' or 'auto'")
+        lo, hi, tree, stats, S = solve_states(C, time_limit=time_limit, memo_bytes=memo_bytes, progress=progress,
+                                              solver=solver)
+        return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S)
     if not G.standard:
         if engine == "table":
             raise ValueError("the table engine computes Opt(C) only; use engine 'auto' for the other games")
@@ -267,6 +280,13 @@ def opt(
     if S.table is not None:
         stats["table_sweeps"] = S.table.sweeps
     return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S, G)
+
+
+def _evaluated(C) -> bool:
+    """Whether C is an EvaluatedClass (no matrix: only the states engine reads it)."""
+    from ..classes.evaluated import EvaluatedClass
+
+    return isinstance(C, EvaluatedClass)
 
 
 def _search_root_with_workers(S: Solver, jobs: int, queries: list, t0: float, budget: float | None,

@@ -47,7 +47,7 @@ class MemoSearch:
 
     def _store(self, key, lo, hi) -> None:
         if key not in self.memo:
-            self._memo_used += self._entry_bytes
+            self._memo_used += self._entry_size(key)
             if self._memo_used > self.memo_bytes:
                 self._evict()
         self.memo[key] = (lo, hi)

@@ -1,0 +1,60 @@
+"""The ``states`` engine of :func:`solvers.opt.opt`: the search over compact states (:mod:`solvers.opt.states`)
+for a class of thresholds, intervals or rectangles, run under the limits, with its mistake tree.
+
+Imports go one way: ``driver`` uses this module, which uses ``intervals`` and ``rectangles``, which build on
+``states``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from ..certificate import MistakeTree
+from .states import STATE_FAMILIES, StateSearch
+
+__all__ = ["state_solver", "solve_states"]
+
+
+def state_solver(C, *, memo_bytes: int | None = None) -> StateSearch:
+    """The state search for class ``C`` (an EvaluatedClass, or a ConceptClass ``make`` built for one of
+    :data:`STATE_FAMILIES`: its family and parameters name the same class)."""
+    from ..classes.evaluated import EvaluatedClass
+    from .search import default_memo_bytes
+
+    if not isinstance(C, EvaluatedClass):
+        if getattr(C, "family", None) not in STATE_FAMILIES or not getattr(C, "made", False):
+            raise ValueError(f"the state engine needs a class of {', '.join(STATE_FAMILIES)} made by its family; "
+                             "use engine 'auto' or 'search' for other classes")
+        C = EvaluatedClass(C.family, C.params)
+    memo = default_memo_bytes() if memo_bytes is None else memo_bytes
+    if C.family == "rectangles":
+        from .rectangles import RectangleSolver
+
+        return RectangleSolver(C, memo_bytes=memo)
+    from .intervals import IntervalSolver, ThresholdSolver
+
+    return (ThresholdSolver if C.family == "thresholds" else IntervalSolver)(C, memo_bytes=memo)
+
+
+def solve_states(C, *, time_limit: float | None = None, memo_bytes: int | None = None,
+                 progress: Callable[[dict], None] | None = None, solver: StateSearch | None = None):
+    """Opt(C) by the state search: ``(lower, upper, tree, stats, solver)`` with ``stats["engine"]`` "states",
+    a mistake tree of depth ``lower`` over ``C``'s columns, and the solver (whose ``upper_proof`` writes the
+    upper-bound certificate). A time limit or Ctrl-C returns the bounds proven so far."""
+    t0 = time.monotonic()
+    S = solver if solver is not None else state_solver(C, memo_bytes=memo_bytes)
+    deadline = t0 + time_limit if time_limit is not None else None
+    queries: list = []
+    nodes0 = S.nodes
+    done, stopped = S.run(lambda: S.solve_root(queries), deadline=deadline, progress=progress)
+    lo, hi = done if done is not None else S.root_bounds
+    tree = None
+    if lo >= 0:
+        # Rebuilt from the memo's answers (no deadline: every query it asks was answered "yes").
+        tree = MistakeTree(lo, S.mistake_tree(lo), S.C)
+    stats = {"engine": "states", "nodes": S.nodes - nodes0, "memo": len(S.memo), "evictions": S.evictions,
+             "memo_bytes": S.memo_bytes, "seconds": round(time.monotonic() - t0, 4), "queries": queries,
+             "stopped": stopped, "root_splits": S.C.n_points}
+    return lo, hi, tree, stats, S
+

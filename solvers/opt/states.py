@@ -1,0 +1,111 @@
+"""What the searches over compact states share: the root loop, the count and memo checks, the limits.
+
+The generic solver (:mod:`solvers.opt.search`) keeps a version space as a bitset over the concepts. For
+thresholds, intervals and rectangles a version space is determined by a small *state* (a range of
+thresholds; the free segments between negative examples; a box and the negatives around it), and
+[Rivest94]'s recurrence (DESIGN.md)::
+
+    Opt(V) = -1 if V is empty; 0 if no point splits V;
+    otherwise max over x splitting V of 1 + min(Opt(V_x^0), Opt(V_x^1))
+
+can be run over states instead: :mod:`solvers.opt.intervals` (thresholds and intervals) and
+:mod:`solvers.opt.rectangles` do so, with the same decision queries "Opt(V) >= d?", a memo on canonical
+states and the cardinality bound Opt(V) <= floor(log2 |V|) (Halving, [OnlineAlgs]). Their certificates
+name explicit points, so that :mod:`solvers.certificate` checks them against the family's own labels
+(:class:`~solvers.classes.evaluated.EvaluatedClass`), never against the state search.
+
+:class:`StateSearch` is their common base: the root loop goes *up* from the lower bound for a moment
+(each "yes" is a mistake tree, so a time limit keeps a deep one), then *down* from the cardinality bound.
+:mod:`solvers.opt.compact` picks the search for a class and runs it for :func:`solvers.opt.opt`.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+.. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
+"""
+
+from __future__ import annotations
+
+import time
+from .memo import MemoSearch, SearchStop
+
+__all__ = ["StateSearch", "STATE_FAMILIES"]
+
+#: The families whose version spaces the state searches handle.
+STATE_FAMILIES = ("thresholds", "intervals", "rectangles")
+
+
+class StateSearch(MemoSearch):
+    """The root loop of a search over states (see the module docstring).
+
+    Subclasses set ``C`` (an :class:`~solvers.classes.evaluated.EvaluatedClass`), ``root`` (the state
+    of the whole class), ``nodes``, and define ``size(state)`` (|V|), ``at_least(state, d)``,
+    ``mistake_tree(d)`` (the tree of depth d as nested dicts over column indices) and
+    ``upper_proof(h, limit=...)``.
+    """
+
+    def _init_search(self, memo_bytes: int, entry_bytes: int) -> None:
+        self._init_memo(memo_bytes, entry_bytes)
+        self.nodes = 0
+        n = self.size(self.root)
+        self._root_bounds = (0 if n >= 1 else -1, n.bit_length() - 1)
+
+    @staticmethod
+    def _count_settles(n: int, d: int):
+        """The answer to "Opt(V) >= d?" when |V| = n alone settles it (d <= 1, or n < 2^d: Halving), else None."""
+        if d <= 1:
+            return n >= 1 if d <= 0 else n >= 2
+        return False if n < 1 << d else None
+
+    def _recall(self, key, n: int, d: int, lo: int = 1):
+        """What is known of "Opt(V) >= d?" before searching the state ``key`` (|V| = n, Opt(V) >= lo):
+        ``(answer, lo, hi)``, the answer True or False when the count or the memo settles it, else None
+        with the proven bounds to search between."""
+        known = self._count_settles(n, d)
+        if known is not None:
+            return known, lo, lo
+        hi = n.bit_length() - 1
+        e = self.memo.get(key)
+        if e is not None:
+            lo, hi = max(lo, e[0]), min(hi, e[1])
+        return (True if lo >= d else False if hi < d else None), lo, hi
+
+    @property
+    def root_bounds(self) -> tuple[int, int]:
+        """(lower, upper) on Opt(C) proven so far."""
+        return self._root_bounds
+
+    def solve_root(self, queries: list, *, warmup_seconds: float = 0.25) -> tuple[int, int]:
+        """Opt(C) by queries "Opt(C) >= d?": for ``warmup_seconds`` (or a tenth of the time left under a
+        deadline, if more), d = lower + 1, lower + 2, ... (cheap answers "yes", so that a time limit still
+        leaves a deep tree); then d = upper, upper - 1, ... until one holds (usually the first or the
+        second: the cardinality bound is nearly tight on these families). Each query is appended to
+        ``queries`` as ``{"d", "answer", "seconds"}``. A deadline raises :class:`SearchStop` with
+        :attr:`root_bounds` proven so far."""
+        deadline = self._deadline
+        now = time.monotonic()
+        if deadline is not None:
+            warmup_seconds = max(warmup_seconds, (deadline - now) / 10)
+        warm_end = now + warmup_seconds
+        self._deadline = warm_end if deadline is None else min(deadline, warm_end)
+        try:
+            while self._root_bounds[0] < self._root_bounds[1]:
+                self._ask(queries, self._root_bounds[0] + 1)
+        except SearchStop:
+            if self._deadline == deadline:
+                raise  # the caller's own time limit
+        finally:
+            self._deadline = deadline
+        while self._root_bounds[0] < self._root_bounds[1]:
+            self._ask(queries, self._root_bounds[1])
+        return self._root_bounds
+
+    def _ask(self, queries: list, d: int) -> None:
+        """One root query "Opt(C) >= d?", recorded and applied to the root's bounds."""
+        t0 = time.monotonic()
+        ok = self.at_least(self.root, d)
+        queries.append({"d": d, "answer": ok, "seconds": round(time.monotonic() - t0, 4)})
+        lo, hi = self._root_bounds
+        self._root_bounds = (max(lo, d), hi) if ok else (lo, min(hi, d - 1))
+        if self._progress is not None:
+            self._progress(self._progress_info())

@@ -1,0 +1,98 @@
+"""``littlestone opt`` on thresholds, intervals and rectangles too large for a matrix (the states engine), and
+``littlestone verify`` on what it writes, against the family's own labels."""
+
+import json
+
+import pytest
+
+from .checks import assert_usage_error, run
+
+
+def _verify(capsys, path, *target):
+    code, out, err = run(capsys, "verify", path, *target)
+    return code, out.strip()
+
+
+@pytest.mark.parametrize("target, value", [(("thresholds", "N=100000"), 16), (("intervals", "N=1000"), 18)])
+def test_opt_beyond_the_matrix_with_certificates(capsys, tmp_path, target, value):
+    tree, proof = tmp_path / "tree.json", tmp_path / "proof.json"
+    code, out, err = run(capsys, "opt", *target, "--json", "--tree", tree, "--proof", proof, "--time-limit", "60")
+    assert code == 0, err
+    r = json.loads(out)
+    assert (r["opt"], r["lower"], r["upper"], r["engine"], r["stored"]) == (value, value, value, "states", False)
+    assert r["concepts"] == {"thresholds": 100001, "intervals": 500501}[target[0]]
+    assert _verify(capsys, tree, *target) == (0, f"OK: mistake tree of depth {value} verified, so Opt(C) >= {value}")
+    code, text = _verify(capsys, proof, *target)
+    assert code == 0 and text.endswith(f"so Opt(C) <= {value}")
+
+
+def test_state_certificate_verifies_and_tampered_fails(capsys, tmp_path):
+    proof = tmp_path / "proof.json"
+    code, out, err = run(capsys, "opt", "intervals", "N=3000", "--proof", proof, "--quiet")
+    assert code == 0 and "Opt(C):          21" in out and "states searched" in out
+    data = json.loads(proof.read_text())
+    assert data["kind"] == "upper-bound-states"
+    code, text = _verify(capsys, proof, "intervals", "N=3000")
+    assert code == 0 and text.startswith("OK: upper-bound certificate over states verified")
+    data["entries"] = data["entries"][:-1]
+    proof.write_text(json.dumps(data))
+    code, text = _verify(capsys, proof, "intervals", "N=3000")
+    assert code == 1 and text.startswith("FAILED: ") and len(text.splitlines()) == 1
+    code, text = _verify(capsys, proof, "intervals", "N=2999")
+    assert code == 1 and "the class given is intervals N=2999" in text
+
+
+def test_tampered_tree_fails(capsys, tmp_path):
+    tree = tmp_path / "tree.json"
+    assert run(capsys, "opt", "thresholds", "N=100000", "--tree", tree, "--quiet")[0] == 0
+    data = json.loads(tree.read_text())
+    data["root"]["0"]["point"] = 0  # every threshold left after x=...=0 labels point 1 with 0
+    tree.write_text(json.dumps(data))
+    code, text = _verify(capsys, tree, "thresholds", "N=100000")
+    assert code == 1 and text.startswith("FAILED: ") and "realised by no concept" in text
+
+
+def test_engine_states_on_a_small_class(capsys):
+    code, out, err = run(capsys, "opt", "intervals", "N=20", "--engine", "states", "--json")
+    assert code == 0 and json.loads(out)["opt"] == 7 and json.loads(out)["engine"] == "states"
+
+
+@pytest.mark.parametrize("argv, word", [
+    (["opt", "intervals", "N=1000", "--randomized"], "matrix cells"),
+    (["opt", "thresholds", "N=100000", "--engine", "search"], "matrix cells"),
+    (["opt", "intervals", "N=20", "--engine", "states", "--errors", "1"], "Opt(C) only"),
+    (["opt", "intervals", "N=0", "--engine", "states"], "N must be at least 1"),
+    (["opt", "rectangles", "N=33", "M=2"], "unknown parameter"),
+])
+def test_bad_input_is_one_line(capsys, argv, word):
+    assert_usage_error(*run(capsys, *argv), contains=word)
+
+
+def test_matrix_with_engine_states_is_one_line(capsys, tmp_path):
+    m = tmp_path / "m.json"
+    m.write_text(json.dumps({"matrix": [[0, 1], [1, 0]]}))
+    assert_usage_error(*run(capsys, "opt", "--matrix", m, "--engine", "states"), contains="made by its family")
+
+
+def test_rectangles_with_engine_states(capsys, tmp_path):
+    tree, proof = tmp_path / "tree.json", tmp_path / "proof.json"
+    code, out, err = run(capsys, "opt", "rectangles", "N=12", "--engine", "states", "--tree", tree, "--proof", proof)
+    assert code == 0 and "Opt(C):          11" in out
+    assert _verify(capsys, tree, "rectangles", "N=12")[0] == 0
+    assert _verify(capsys, proof, "rectangles", "N=12") == (0, "OK: upper-bound certificate verified (1 entries), so "
+                                                              "Opt(C) <= 11")
+
+
+@pytest.mark.slow
+def test_rectangles_32(capsys, tmp_path):
+    tree, proof = tmp_path / "tree.json", tmp_path / "proof.json"
+    code, out, err = run(capsys, "opt", "rectangles", "N=32", "--json", "--tree", tree, "--proof", proof)
+    r = json.loads(out)
+    assert code == 0 and (r["opt"], r["concepts"], r["log2_size"], r["engine"]) == (17, 278785, 18, "states")
+    assert _verify(capsys, tree, "rectangles", "N=32") == (0, "OK: mistake tree of depth 17 verified, so Opt(C) >= 17")
+    assert _verify(capsys, proof, "rectangles", "N=32")[0] == 0
+    data = json.loads(proof.read_text())
+    data["bound"] = data["entries"][0]["bound"] = 16
+    proof.write_text(json.dumps(data))
+    code, text = _verify(capsys, proof, "rectangles", "N=32")
+    assert code == 1 and text.startswith("FAILED: ") and len(text.splitlines()) == 1
