@@ -45,10 +45,10 @@ Examples
 >>> verify_state_upper(proof, C)
 3
 >>> proof["bound"] = proof["entries"][0]["bound"] = 2
->>> verify_state_upper(proof, C)
+>>> verify_state_upper(proof, C)  # doctest: +IGNORE_EXCEPTION_DETAIL
 Traceback (most recent call last):
 ...
-solvers.certificate.TreeError: entry 0 (segments [5], Opt <= 2): point 1 of the segment of length 5 leaves 1 x 5 intervals on its 1-side (worth 2) and 11 concepts on its 0-side (segments [4]), and neither is shown to be worth at most 1
+solvers._errors.TreeError: entry 0 (segments [5], Opt <= 2): point 1 of the segment of length 5 leaves 1 x 5 intervals on its 1-side (worth 2) and 11 concepts on its 0-side (segments [4]), and neither is shown to be worth at most 1
 """
 
 from __future__ import annotations
