@@ -73,6 +73,10 @@ class _Stop(Exception):
     """The deadline passed."""
 
 
+class _TooDeep(Exception):
+    """A line of play reached the depth limit without repeating a position (weights that fall for ever)."""
+
+
 class _Cycle(Exception):
     """A position repeats on the path: every move is a mistake, so the learner has no finite bound."""
 
@@ -240,8 +244,9 @@ class CountSearch:
     """
 
     def __init__(self, problem: Problem, rule: WinnowRule, targets: Targets, *, deadline: Optional[float] = None,
-                 progress: Optional[Callable[[dict], None]] = None):
+                 progress: Optional[Callable[[dict], None]] = None, max_depth: int = 5_000):
         self.problem = problem
+        self.max_depth = max_depth
         self.cls = problem.cls
         self.rule = rule
         self.n = targets.n
@@ -262,6 +267,7 @@ class CountSearch:
         self.best_moves: list = []    # its moves, (code, child code) pairs
         self.best_orbit = self.orbits[0]
         self.values: list = []        # the worst case of each target searched to the end
+        self.done = 0                 # the targets searched (to the end or to the depth limit)
 
     # ------------------------------------------------------------------ positions
     def _weight(self, e: int) -> Fraction:
@@ -408,7 +414,7 @@ class CountSearch:
             self.next_report = now + 1.0
             self.progress({"mistakes": self.best, "nodes": self.nodes, "memo": self.memo_total + len(self.memo),
                            "seconds": now - self.t0,
-                           "target": f"{len(self.values) + 1}/{len(self.orbits)}"})
+                           "target": f"{self.done + 1}/{len(self.orbits)}"})
 
     def _chain(self, code: int) -> list:
         """The best moves from ``code`` as the memo has them: [(code, child), ...]."""
@@ -431,6 +437,8 @@ class CountSearch:
         self.nodes += 1
         if self.nodes % _CHECK_EVERY == 0:
             self._tick()
+        if depth >= self.max_depth:
+            raise _TooDeep
         memo, on_path, path = self.memo, self.on_path, self.path
         on_path[code] = depth
         best, best_child = 0, None
@@ -461,7 +469,7 @@ class CountSearch:
         stopped = None
         cycle_moves = None
         old_limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(old_limit, 10_000))
+        sys.setrecursionlimit(max(old_limit, 3 * self.max_depth + 1000))
         try:
             for orbit in self.orbits:
                 self.orbit = orbit
@@ -469,13 +477,19 @@ class CountSearch:
                 self.memo_total += len(self.memo)
                 self.memo, self.on_path, self.path = {}, {}, []
                 root = self.root(orbit[0])
-                value = self._visit(root, 0)
+                try:
+                    value = self._visit(root, 0)
+                except _TooDeep:  # no answer for this target; another may still show a cycle
+                    stopped = "depth limit"
+                    continue
+                finally:
+                    self.done += 1
                 self.values.append({"r": orbit[0], "kappa": orbit[1], "worst": value})
-                if value > self.best or len(self.values) == 1:
+                if value > self.best or not self.best_moves:
                     self.best, self.best_moves, self.best_orbit = value, self._chain(root), orbit
-            exact = True
+            exact = stopped is None
         except _Cycle as e:
-            exact, cycle_moves, cycle_start = True, list(self.path), e.start
+            exact, stopped, cycle_moves, cycle_start = True, None, list(self.path), e.start
         except _Stop:
             exact, stopped = False, "time limit"
         except KeyboardInterrupt:
@@ -496,7 +510,7 @@ class CountSearch:
         mistakes = len(seq)  # every example is a mistake
         seconds = round(time.monotonic() - self.t0, 4)
         stats = {"mode": "counts", "nodes": self.nodes, "memo": self.memo_total + len(self.memo),
-                 "moves": self.moves_seen, "targets": len(self.orbits), "targets_done": len(self.values),
+                 "moves": self.moves_seen, "targets": len(self.orbits), "targets_done": self.done,
                  "target_values": self.values, "seconds": seconds, "stopped": stopped}
         if self.progress is not None:
             self.progress({"mistakes": mistakes, "nodes": self.nodes, "memo": stats["memo"], "seconds": seconds,

@@ -308,7 +308,8 @@ class ExactStrategy(Strategy):
         mode = self.mode_for(problem)
         if mode == "counts":
             rule, targets = self.count_plan(problem)
-            return _counts.CountSearch(problem, rule, targets, deadline=deadline, progress=progress).run()
+            return _counts.CountSearch(problem, rule, targets, deadline=deadline, progress=progress,
+                                       max_depth=MAX_DEPTH).run()
         if mode == "targets":
             return _TargetSearch(problem, deadline, progress, symmetry=self.symmetry).run()
         return _Search(problem, deadline, progress, prune=self.prune).run()
