@@ -13,8 +13,8 @@ nothing (:mod:`._symmetry`). This module takes that symmetry all the way:
   zeroed ([Rivest94]'s elimination; Winnow-R's floor of 1/2 is alpha^-1), so every weight is alpha^e
   for an integer exponent e, or 0. With the target fixed a position is, for the relevant and for the
   irrelevant variables, how many of them carry each exponent: a tuple of *groups* (block, exponent,
-  count), block 0 relevant and 1 irrelevant. Two states with the same groups are renamed copies of
-  each other, so they have the same worst case;
+  count), block 0 relevant and 1 irrelevant, coded as one int (a bit field per (block, exponent)).
+  Two states with the same groups are renamed copies of each other, so they have the same worst case;
 * **moves**: a point is, for each group, how many of its variables are on (a *count vector*): all
   points with one count vector are renamed copies of each other in that position. The score w.x is
   the sum of count times weight, the label is [relevant count >= kappa], and a move is a mistake when
@@ -25,7 +25,13 @@ nothing (:mod:`._symmetry`). This module takes that symmetry all the way:
 Weights are compared with the threshold exactly: per position every weight alpha^e and theta are put
 over one common denominator (integers, :class:`fractions.Fraction` only once per position). Every
 move is a mistake, so a position that repeats on the path (a renamed copy of an ancestor) is a cycle:
-no finite mistake bound (Winnow on its own classes never has one, the notes prove a bound).
+no finite mistake bound (Winnow on its own classes never has one, the notes prove a bound). Weights
+that fall for ever (Winnow's division on conjunctions, whose relevant weights are demoted too) never
+repeat a position: a line of ``max_depth`` mistakes stops that target, not exact.
+
+The search is depth first with a memo per target, exact, in one pass. Before it, a beam keeps the
+positions of most irrelevant weight at each depth (:meth:`CountSearch.first_bound`): a first lower
+bound within seconds, which is what a time limit returns when the exact search has not gone deeper.
 
 The witness is built from the counts: the relevant variables are x_1..x_r, and a count vector turns
 on the first variables (by index) of each group in the current weights. The sequence is replayed on
@@ -60,17 +66,23 @@ import numpy as np
 
 from .base import Found, Problem
 
-__all__ = ["WinnowRule", "Targets", "CountSearch", "ZERO", "rule_of", "targets_of", "applies"]
+__all__ = ["WinnowRule", "Targets", "CountSearch", "ZERO", "MAX_MEMO", "BEAM", "rule_of", "targets_of", "applies"]
 
 #: The exponent of a zeroed weight (sorts below every exponent a weight alpha^e can reach).
 ZERO = -(1 << 62)
 #: The families whose concepts are [#(relevant variables on) >= kappa]: their targets up to renaming.
 FAMILIES = ("monotone-disjunctions", "k-of-r", "monotone-conjunctions")
 _CHECK_EVERY = 64   # positions between two looks at the clock
+#: The most memo entries one search keeps (about 200 bytes each): past them it stops, not exact.
+MAX_MEMO = 10_000_000
+#: The width of the beam that gives a first lower bound before the exact search (0: none), and its
+#: deepest level (Winnow's worst cases within reach here are far shorter; weights falling for ever are not).
+BEAM = 100
+BEAM_DEPTH = 200
 
 
 class _Stop(Exception):
-    """The deadline passed."""
+    """The deadline passed, or the memo is full (the message says which)."""
 
 
 class _TooDeep(Exception):
@@ -244,9 +256,12 @@ class CountSearch:
     """
 
     def __init__(self, problem: Problem, rule: WinnowRule, targets: Targets, *, deadline: Optional[float] = None,
-                 progress: Optional[Callable[[dict], None]] = None, max_depth: int = 5_000):
+                 progress: Optional[Callable[[dict], None]] = None, max_depth: int = 5_000, max_memo: int = MAX_MEMO,
+                 beam: int = BEAM):
         self.problem = problem
         self.max_depth = max_depth
+        self.max_memo = max_memo
+        self.beam = beam
         self.cls = problem.cls
         self.rule = rule
         self.n = targets.n
@@ -346,8 +361,9 @@ class CountSearch:
                 return
             i = order[a]
             u, r, d = units[i], rel[i], up[i]
+            top = counts[i] if r or d else 0  # a zeroed irrelevant weight stays 0: turning it on changes nothing
             if a == last:  # the last group: every count that keeps the score down and reaches kappa
-                for c in range(max(kappa - trel, 0) if r else 0, counts[i] + 1):
+                for c in range(max(kappa - trel, 0) if r else 0, top + 1):
                     if S + c * u > cap:
                         break
                     if vectors:
@@ -357,7 +373,7 @@ class CountSearch:
                         out.append(child + c * d)
                 t[i] = 0
                 return
-            for c in range(counts[i] + 1):
+            for c in range(top + 1):
                 S2 = S + c * u
                 if S2 > cap:
                     break
@@ -374,9 +390,12 @@ class CountSearch:
             i = order[a]
             u, r, d = units[i], rel[i], down[i]
             top = min(counts[i], kappa - 1 - trel) if r else counts[i]
+            # an irrelevant weight that a demotion leaves as it is (0, or at Winnow-R's floor) only adds to
+            # the score: all of its group on gives every child that fewer of them would
+            bottom = top if not r and not d else 0
             if a == last:  # the last group: every count that lifts the score to theta
                 lo = 0 if S >= need or u == 0 else -((S - need) // u)
-                for c in range(lo, top + 1):
+                for c in range(max(lo, bottom), top + 1):
                     if vectors:
                         t[i] = c
                         out.append((child + c * d, tuple(t), 0))
@@ -384,7 +403,7 @@ class CountSearch:
                         out.append(child + c * d)
                 t[i] = 0
                 return
-            for c in range(top + 1):
+            for c in range(bottom, top + 1):
                 t[i] = c
                 demote(a + 1, S + c * u, trel + c if r else trel, child + c * d)
             t[i] = 0
@@ -409,7 +428,9 @@ class CountSearch:
     def _tick(self) -> None:
         now = time.monotonic()
         if self.deadline is not None and now >= self.deadline:
-            raise _Stop
+            raise _Stop("time limit")
+        if len(self.memo) >= self.max_memo:
+            raise _Stop("memory limit")
         if self.progress is not None and now >= self.next_report:
             self.next_report = now + 1.0
             self.progress({"mistakes": self.best, "nodes": self.nodes, "memo": self.memo_total + len(self.memo),
@@ -465,12 +486,54 @@ class CountSearch:
         memo[code] = (best, best_child)
         return best
 
+    def _potential(self, code: int) -> Fraction:
+        """The beam's ranking: the irrelevant variables' total weight less the relevant ones'. In
+        [15-859B]'s proof demotions are paid for by total weight, and a relevant weight near theta has
+        few promotions left, so positions high on this have more mistakes ahead (a heuristic: it only
+        orders the beam, never a value)."""
+        return sum((m if b else -m) * self._weight(e) for b, e, m in self.groups(code))
+
+    def first_bound(self, width: int = BEAM) -> None:
+        """A first lower bound, before the exact search: a beam of the ``width`` positions of highest
+        :meth:`_potential` at each depth, on the first target (the largest), until no position has a
+        mistake left; every position at depth d is d mistakes (its path is the sequence). Cheap next to
+        the exact search (``width`` positions a depth), and what a time limit or Ctrl-C returns when
+        the exact search has not gone as deep yet."""
+        self.orbit = self.orbits[0]
+        self.kappa = self.orbit[1]
+        self.path = []
+        level = [self.root(self.orbit[0])]
+        seen = set(level)
+        parents: list = []  # per depth: child -> parent
+        while level and len(parents) < min(self.max_depth, BEAM_DEPTH):
+            up: dict = {}
+            for code in level:
+                self.nodes += 1
+                self._tick()
+                for child in self._mistakes(code):
+                    if child not in seen:  # a position met before closes a cycle: the exact search finds those
+                        up.setdefault(child, code)
+            if not up:
+                break
+            level = sorted(up, key=self._potential, reverse=True)[:width]
+            seen.update(level)
+            parents.append({c: up[c] for c in level})
+            moves, code = [], level[0]
+            for step in reversed(parents):
+                moves.append((step[code], code))
+                code = step[code]
+            self.path = moves[::-1]
+            self._offer(len(parents))
+        self.path = []
+
     def run(self) -> Found:
         stopped = None
         cycle_moves = None
         old_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old_limit, 3 * self.max_depth + 1000))
         try:
+            if self.beam:
+                self.first_bound(self.beam)
             for orbit in self.orbits:
                 self.orbit = orbit
                 self.kappa = orbit[1]
@@ -481,17 +544,17 @@ class CountSearch:
                     value = self._visit(root, 0)
                 except _TooDeep:  # no answer for this target; another may still show a cycle
                     stopped = "depth limit"
-                    continue
-                finally:
                     self.done += 1
+                    continue
+                self.done += 1
                 self.values.append({"r": orbit[0], "kappa": orbit[1], "worst": value})
                 if value > self.best or not self.best_moves:
                     self.best, self.best_moves, self.best_orbit = value, self._chain(root), orbit
             exact = stopped is None
         except _Cycle as e:
             exact, stopped, cycle_moves, cycle_start = True, None, list(self.path), e.start
-        except _Stop:
-            exact, stopped = False, "time limit"
+        except _Stop as e:
+            exact, stopped = False, str(e)
         except KeyboardInterrupt:
             exact, stopped = False, "interrupted"
         finally:

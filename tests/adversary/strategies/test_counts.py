@@ -224,6 +224,16 @@ def test_deadline_returns_a_verified_lower_bound():
     check_found(found, p)
 
 
+def test_the_beam_is_a_lower_bound():
+    p = problem("winnow2", make("monotone-disjunctions", n=8, k=2))
+    rule, targets = _counts.applies(p.new_learner(), p.cls)
+    search = _counts.CountSearch(p, rule, targets)
+    search.first_bound()
+    assert 1 <= search.best <= 14  # the exact worst case is 14
+    assert len(search.realize(search.best_orbit, search.best_moves)) == search.best
+    assert COUNTS.run(p).mistakes == 14 == _counts.CountSearch(p, rule, targets, beam=0).run().mistakes
+
+
 def test_attack_on_an_implicit_class():
     spec = {"family": "monotone-disjunctions", "params": {"n": 16, "k": 1}}
     r = attack("winnow1", spec, strategy="exact")
