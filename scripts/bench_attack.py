@@ -144,6 +144,13 @@ def _ratio(row: dict, limit: float) -> str:
     return f"{b / max(s, 1e-4):,.0f} ({b:.2f} s)"
 
 
+def write_csv(path: str, rows: list) -> None:
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["learner"])
+        w.writeheader()
+        w.writerows(rows)
+
+
 # ---------------------------------------------------------------------------------------- --winnow-table
 def _int_list(text: str) -> list:
     """``"2..12"`` or ``"1,2"`` (or a mix, ``"2..4,8"``) as a list of ints."""
@@ -233,10 +240,7 @@ def winnow_table(args) -> int:
     for learner, k, rs in series:
         print(f"- {learner}, k = {k}: {_growth(rs)}")
     if args.csv:
-        with open(args.csv, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["learner"])
-            w.writeheader()
-            w.writerows(rows)
+        write_csv(args.csv, rows)
     return status
 
 
@@ -284,10 +288,7 @@ def main(argv=None) -> int:
               f"{_ratio(row, args.baseline_limit)} |",
               flush=True)
     if args.csv:
-        with open(args.csv, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["learner"])
-            w.writeheader()
-            w.writerows(rows)
+        write_csv(args.csv, rows)
     return status
 
 

@@ -353,6 +353,18 @@ class CountSearch:
             relrest[a] = relrest[a + 1] + (counts[i] if rel[i] else 0)
         out: list = []
         t = [0] * G
+
+        def leaves(i: int, lo: int, hi: int, child: int, d: int, y: int) -> None:
+            """The mistakes with lo..hi variables of group i on, the other groups' counts set."""
+            if not vectors:
+                for c in range(lo, hi + 1):
+                    out.append(child + c * d)
+                return
+            for c in range(lo, hi + 1):
+                t[i] = c
+                out.append((child + c * d, tuple(t), y))
+            t[i] = 0
+
         # promotions: label 1 (relevant count >= kappa) predicted 0 (score below theta; at most theta when strict)
         cap = T if rule.strict else T - 1
 
@@ -363,15 +375,8 @@ class CountSearch:
             u, r, d = units[i], rel[i], up[i]
             top = counts[i] if r or d else 0  # a zeroed irrelevant weight stays 0: turning it on changes nothing
             if a == last:  # the last group: every count that keeps the score down and reaches kappa
-                for c in range(max(kappa - trel, 0) if r else 0, top + 1):
-                    if S + c * u > cap:
-                        break
-                    if vectors:
-                        t[i] = c
-                        out.append((child + c * d, tuple(t), 1))
-                    else:
-                        out.append(child + c * d)
-                t[i] = 0
+                if S <= cap:
+                    leaves(i, max(kappa - trel, 0) if r else 0, min(top, (cap - S) // u) if u else top, child, d, 1)
                 return
             for c in range(top + 1):
                 S2 = S + c * u
@@ -394,14 +399,7 @@ class CountSearch:
             # the score: all of its group on gives every child that fewer of them would
             bottom = top if not r and not d else 0
             if a == last:  # the last group: every count that lifts the score to theta
-                lo = 0 if S >= need or u == 0 else -((S - need) // u)
-                for c in range(max(lo, bottom), top + 1):
-                    if vectors:
-                        t[i] = c
-                        out.append((child + c * d, tuple(t), 0))
-                    else:
-                        out.append(child + c * d)
-                t[i] = 0
+                leaves(i, max(bottom, 0 if S >= need or u == 0 else -((S - need) // u)), top, child, d, 0)
                 return
             for c in range(bottom, top + 1):
                 t[i] = c
