@@ -215,6 +215,9 @@ def _listed_targets(cls, n: int, orbits: list) -> "list | str":
 
 
 def _implicit_targets(cls, n: int, orbits: list) -> "list | str":
+    expected = sum(math.comb(n, r) for r, _ in orbits)
+    if cls.n_concepts != expected:
+        return f"{cls}: {cls.n_concepts} concepts, not the {expected} of its family"
     out = []
     for r, kappa in orbits:
         want = list(range(r))
@@ -237,8 +240,9 @@ def applies(learner, cls) -> "tuple[WinnowRule, Targets] | str":
     if rule is None:
         return (f"the count search knows the rules of winnow, winnow1, winnow2, winnow-r and winnow-k-of-r, "
                 f"not {type(learner).__name__}")
-    if getattr(learner, "n", None) != (cls.facts.get("n") if hasattr(cls, "facts") else None):
-        return f"the learner's n is not the class's"
+    n = cls.facts.get("n") if hasattr(cls, "facts") else None
+    if learner.n != n:
+        return f"the learner's n = {learner.n} is not the class's n = {n}"
     targets = targets_of(cls)
     return targets if isinstance(targets, str) else (rule, targets)
 
