@@ -36,8 +36,9 @@ Strategy ``auto`` picks by the class: ``geometric`` on margin halfspaces; on a f
 applies, a quarter otherwise) and, unless that proved the worst case, ``tree`` (when the Opt tree is
 known) and the anytime heuristics that are installed (``beam``, ``mcts``, ``local``), sharing the time
 left; the best verified result wins. On a {0,1}^n class too large to list, ``exact`` runs first only
-where its count search applies (Winnow on monotone disjunctions and their kin), then the heuristics. Without a time limit ``auto`` gives itself :data:`AUTO_SECONDS`. A time limit or Ctrl-C returns
-the best verified sequence found so far (``stats["stopped"]``).
+where its count search applies (Winnow on monotone disjunctions and their kin), then the heuristics.
+Without a time limit ``auto`` gives itself :data:`AUTO_SECONDS`. A time limit or Ctrl-C returns the
+best verified sequence found so far (``stats["stopped"]``).
 
 References
 ----------
@@ -494,7 +495,7 @@ def _plan(strategy: str, problem: Problem) -> list:
     C = problem.cls
     # A class listed point by point gets exact and tree first; an implicit one (2^n points) the heuristics,
     # after exact's count search where it applies (Winnow on monotone disjunctions, ...: it lists no points).
-    counts = available("exact") and get_strategy("exact").mode_for(problem) == "counts"
+    counts = available("exact") and not isinstance(get_strategy("exact").count_plan(problem), str)
     names = ["exact", "tree", *HEURISTICS] if problem.finite else ["exact"] * counts + list(HEURISTICS)
     usable, rejected = [], []
     for n in names:
