@@ -488,12 +488,12 @@ class CountSearch:
         memo[code] = (best, best_child)
         return best
 
-    def _potential(self, code: int) -> Fraction:
+    def _potential(self, code: int) -> float:
         """The beam's ranking: the irrelevant variables' total weight less the relevant ones'. In
         [15-859B]'s proof demotions are paid for by total weight, and a relevant weight near theta has
         few promotions left, so positions high on this have more mistakes ahead (a heuristic: it only
-        orders the beam, never a value)."""
-        return sum((m if b else -m) * self._weight(e) for b, e, m in self.groups(code))
+        orders the beam, never a value, so floats do)."""
+        return sum((m if b else -m) * float(self._weight(e)) for b, e, m in self.groups(code))
 
     def first_bound(self, width: int = BEAM) -> None:
         """A first lower bound, before the exact search: a beam of the ``width`` positions of highest
@@ -517,16 +517,27 @@ class CountSearch:
                         up.setdefault(child, code)
             if not up:
                 break
-            level = sorted(up, key=self._potential, reverse=True)[:width]
+            depth = len(parents) + 1
+            self.path = self._beam_path(parents, next(iter(up)), up)
+            self._offer(depth)  # any child is a line of depth mistakes: offered before the ranking
+            ranked = []
+            for j, child in enumerate(up):
+                if j % 256 == 255:
+                    self._tick()
+                ranked.append((-self._potential(child), j, child))
+            level = [child for _, _, child in sorted(ranked)[:width]]
             seen.update(level)
             parents.append({c: up[c] for c in level})
-            moves, code = [], level[0]
-            for step in reversed(parents):
-                moves.append((step[code], code))
-                code = step[code]
-            self.path = moves[::-1]
-            self._offer(len(parents))
         self.path = []
+
+    @staticmethod
+    def _beam_path(parents: list, child: int, up: dict) -> list:
+        """The moves from the root to ``child`` (a child of the beam's last level, parent in ``up``)."""
+        moves, code = [(up[child], child)], up[child]
+        for step in reversed(parents):
+            moves.append((step[code], code))
+            code = step[code]
+        return moves[::-1]
 
     def run(self) -> Found:
         stopped = None
