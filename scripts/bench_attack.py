@@ -203,7 +203,8 @@ def _growth(rows: list) -> str:
         flat = (f"flat at {last['worst']} from n = {since['n']} to {last['n']} while the bound rose by "
                 f"{last['bound'] - since['bound']:.2f}")
     gaps = [r["bound"] - r["worst"] for r in rows]
-    return (f"grows at n = {', '.join(steps) or 'never'}; {flat}; bound - worst between {min(gaps):.2f} and "
+    grows = f"grows at n = {', '.join(steps)}" if steps else "does not grow"
+    return (f"{grows}; {flat}; bound - worst between {min(gaps):.2f} and "
             f"{max(gaps):.2f}; at n = {last['n']} the worst case is {last['worst'] / last['bound']:.0%} of the bound")
 
 
