@@ -32,11 +32,13 @@ keep a version space). Both are played by ``exact`` only (the other strategies r
 picks it).
 
 Strategy ``auto`` picks by the class: ``geometric`` on margin halfspaces; on a finite class, ``exact``
-(with most of the time when |C| |X| is small or when nothing else applies, a quarter otherwise) and,
-unless that proved the worst case, ``tree`` (when the Opt tree is known) and the anytime heuristics
-that are installed (``beam``, ``mcts``, ``local``), sharing the time left; the best verified result
-wins. Without a time limit ``auto`` gives itself :data:`AUTO_SECONDS`. A time limit or Ctrl-C returns
-the best verified sequence found so far (``stats["stopped"]``).
+(with most of the time when |C| |X| is small, when it plays its count search or when nothing else
+applies, a quarter otherwise) and, unless that proved the worst case, ``tree`` (when the Opt tree is
+known) and the anytime heuristics that are installed (``beam``, ``mcts``, ``local``), sharing the time
+left; the best verified result wins. On a {0,1}^n class too large to list, ``exact`` runs first only
+where its count search applies (Winnow on monotone disjunctions and their kin), then the heuristics.
+Without a time limit ``auto`` gives itself :data:`AUTO_SECONDS`. A time limit or Ctrl-C returns the
+best verified sequence found so far (``stats["stopped"]``).
 
 References
 ----------
@@ -491,8 +493,10 @@ def _plan(strategy: str, problem: Problem) -> list:
         return [("geometric", strat, 1.0)]
     plan = []
     C = problem.cls
-    # A class listed point by point gets exact and tree first; an implicit one (2^n points) only the heuristics.
-    names = ["exact", "tree", *HEURISTICS] if problem.finite else list(HEURISTICS)
+    # A class listed point by point gets exact and tree first; an implicit one (2^n points) the heuristics,
+    # after exact's count search where it applies (Winnow on monotone disjunctions, ...: it lists no points).
+    counts = available("exact") and not isinstance(get_strategy("exact").count_plan(problem), str)
+    names = ["exact", "tree", *HEURISTICS] if problem.finite else ["exact"] * counts + list(HEURISTICS)
     usable, rejected = [], []
     for n in names:
         if not available(n):
@@ -512,7 +516,7 @@ def _plan(strategy: str, problem: Problem) -> list:
     rest = [u for u in usable if u[0] != "exact"]
     for n, strat in usable:
         if n == "exact":
-            plan.append((n, strat, 0.75 if small or not rest else 0.25))
+            plan.append((n, strat, 0.75 if small or counts or not rest else 0.25))
         elif n == "tree":
             plan.append((n, strat, 0.1))
         else:  # the heuristics share what is left equally

@@ -305,7 +305,7 @@ def _report(args, r, C, label, witness_path) -> int:
         elif getattr(C, "n_concepts", None) is not None:  # an implicit {0,1}^n class
             label = f"{label} ({C.n_concepts} concepts, 2^{C.facts['n']} points, not listed)"
         how = "the exact worst case" if r.exact and r.verdict != "unbounded" else (
-            "a cycle" if r.verdict == "unbounded" else "the best sequence found, not proven worst")
+            "a cycle" if r.verdict == "unbounded" else "the best sequence found, not proven worst: a lower bound")
         horizon = _horizon(r)
         if horizon is not None:
             how += f"; no sequence of at most {horizon} examples does better (proven)"

@@ -29,6 +29,13 @@ computed once):
 * ``mode="version-space"`` (the default for learners whose state *is* a version space, and for those
   that state a remaining-mistake bound on one: Halving, CON, SOA, weighted majority): one search over
   (state, V), where the learners' own theorems prune.
+* ``mode="counts"`` (the default, when it applies, for Winnow, Winnow1, Winnow2, Winnow-R and Winnow
+  for k-of-r functions on monotone disjunctions, k-of-r functions and monotone conjunctions over the
+  whole of {0,1}^n): the targets search with the symmetry taken all the way (:mod:`._counts`): a
+  position is how many relevant and irrelevant variables carry each weight alpha^e, a move how many
+  of each group are on, so 2^n points are never listed, and classes too large to list
+  (:class:`~solvers.classes.implicit.ImplicitFamily`, n >= 13) are searched too. Its witness is built
+  from the counts and replayed on the learner as it is built.
 
 Facts that keep both searches small and exact:
 
@@ -114,6 +121,7 @@ from solvers.games import start as start_levels
 from solvers.games import step as step_levels
 
 from ..position import States
+from . import _counts
 from ._symmetry import Domain, canonical
 from .base import Found, Problem, Strategy, StrategyError
 
@@ -122,8 +130,8 @@ __all__ = ["ExactStrategy", "STRATEGY", "MAX_DEPTH", "MODES", "PATIENCE", "FIRST
 #: The longest sequence the search follows: a learner that wanders this far without repeating a
 #: position is beyond an exhaustive search, which then returns the best sequence seen, not exact.
 MAX_DEPTH = 5_000
-#: The two searches (see the module docstring) and ``auto``, which picks by the learner.
-MODES = ("auto", "targets", "version-space")
+#: The searches (see the module docstring) and ``auto``, which picks by the learner and the class.
+MODES = ("auto", "targets", "version-space", "counts")
 #: The game search's first horizon (doubled until a search settles).
 FIRST_HORIZON = 8
 #: Without a time limit, the game search stops after this many seconds once it has finished one horizon
@@ -193,12 +201,15 @@ class ExactStrategy(Strategy):
     prune : bool, default True
         In the version-space search, use the learner's admissible remaining-mistake bound
         (``remaining_bound``: Halving, CON, SOA, weighted majority).
-    mode : {"auto", "targets", "version-space"}, default "auto"
-        ``auto``: version space for learners whose state is a version space or that state a
-        ``remaining_bound`` (Halving, CON, SOA, weighted majority), targets for the others.
+    mode : {"auto", "targets", "version-space", "counts"}, default "auto"
+        ``auto``: counts where it applies (Winnow on monotone disjunctions, k-of-r functions and
+        monotone conjunctions: :mod:`._counts`), version space for learners whose state is a version
+        space or that state a ``remaining_bound`` (Halving, CON, SOA, weighted majority), targets for
+        the others.
     symmetry : bool, default True
         In the targets search, search up to renaming the variables when the learner declares
-        ``symmetric_variables`` and the points are 0/1 vectors.
+        ``symmetric_variables`` and the points are 0/1 vectors; False also keeps ``auto`` from the
+        count search (which is that symmetry taken all the way).
     horizon : int, optional
         The game search (randomized learners, label errors) only: the exact worst case within this many
         examples, without deepening (``exact`` when no line is cut by it, i.e. it is the true worst case).
@@ -219,7 +230,9 @@ class ExactStrategy(Strategy):
     >>> C = make("monotone-disjunctions", n=6, k=2)
     >>> found = STRATEGY.run(Problem("winnow2", {"n": 6}, C, {}))
     >>> found.mistakes, found.exact, found.stats["mode"], found.stats["targets"]
-    (12, True, 'targets', 3)
+    (12, True, 'counts', 3)
+    >>> ExactStrategy(mode="targets").run(Problem("winnow2", {"n": 6}, C, {})).mistakes
+    12
     """
 
     name = "exact"
@@ -238,11 +251,31 @@ class ExactStrategy(Strategy):
 
     def check(self, problem: Problem) -> None:
         if not problem.finite:
-            raise StrategyError(_not_enumerated("exact", problem.cls))
+            if problem.cls.n_concepts is None or problem.errors or self.mode not in ("auto", "counts"):
+                raise StrategyError(_not_enumerated("exact", problem.cls))
+            plan = self.count_plan(problem)
+            if isinstance(plan, str):
+                raise StrategyError(_not_enumerated("exact", problem.cls) + f" (the count search does not apply: {plan})")
         if problem.errors:
             why = refusal(problem.new_learner(), _canonical(problem.learner_name), problem.errors)
             if why is not None:
                 raise StrategyError(why)
+        if self.mode == "counts":
+            plan = self.count_plan(problem)
+            if isinstance(plan, str):
+                raise StrategyError(f"exact: the count search does not apply: {plan}; use mode auto")
+
+    def count_plan(self, problem: Problem):
+        """(rule, targets) when the count search (:mod:`._counts`) plays ``problem``, else why not (a str)."""
+        if self.game_search(problem):
+            return "it plays neither label errors nor randomized learners"
+        from adversary.referee import WitnessError
+
+        try:
+            learner = problem.new_learner()
+        except WitnessError as e:
+            return str(e)
+        return _counts.applies(learner, problem.cls)
 
     @staticmethod
     def game_search(problem: Problem) -> bool:
@@ -254,6 +287,8 @@ class ExactStrategy(Strategy):
         """The search ``run`` uses on ``problem`` (``mode`` unless it is ``auto``)."""
         if self.mode != "auto":
             return self.mode
+        if self.symmetry and not isinstance(self.count_plan(problem), str):
+            return "counts"
         from solvers.learners.base import VersionSpaceLearner
 
         # a learner whose state is a version space, or that states a remaining-mistake bound on one
@@ -270,7 +305,12 @@ class ExactStrategy(Strategy):
         self.check(problem)
         if self.game_search(problem):
             return _GameSearch(problem, deadline, progress, prune=self.prune, horizon=self.horizon).run()
-        if self.mode_for(problem) == "targets":
+        mode = self.mode_for(problem)
+        if mode == "counts":
+            rule, targets = self.count_plan(problem)
+            return _counts.CountSearch(problem, rule, targets, deadline=deadline, progress=progress,
+                                       max_depth=MAX_DEPTH).run()
+        if mode == "targets":
             return _TargetSearch(problem, deadline, progress, symmetry=self.symmetry).run()
         return _Search(problem, deadline, progress, prune=self.prune).run()
 

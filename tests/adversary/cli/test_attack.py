@@ -117,6 +117,28 @@ def test_attack_on_an_implicit_class_names_the_target(capsys):
     assert re.fullmatch(r"concept \d+: (x\d+|false)", target), target
 
 
+def test_attack_exact_on_an_implicit_class_counts(capsys, tmp_path):
+    # Winnow on a class whose 2^13 points are not listed: exact plays its count search (no point listed)
+    wfile = tmp_path / "w.json"
+    code, out, err = run(capsys, "attack", "winnow1", "--class", "monotone-disjunctions", "n=13", "k=2",
+                         "--strategy", "exact", "--json", "--witness", wfile, "--quiet")
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["exact"] and r["strategy"] == "exact" and r["stats"]["runs"][0]["stats"]["mode"] == "counts"
+    assert r["mistakes"] == 10 and r["opt"] is None and r["verdict"] == "below"
+    assert [v["worst"] for v in r["stats"]["runs"][0]["stats"]["target_values"]] == [10, 6, 1]
+    assert main(["verify", str(wfile)]) == 0
+    assert "witness verified: winnow1 makes 10 mistakes" in capsys.readouterr().out
+
+
+def test_attack_exact_stopped_is_a_lower_bound(capsys):
+    code, out, err = run(capsys, "attack", "winnow2", "--class", "monotone-disjunctions", "n=14", "k=2",
+                         "--strategy", "exact", "--time-limit", "1", "--quiet")
+    assert code == 0, err
+    assert field(out, "strategy") == ("exact (the best sequence found, not proven worst: a lower bound; "
+                                      "stopped by the time limit of 1 s)")
+
+
 # ------------------------------------------------------------------------------------------ errors
 @pytest.mark.parametrize("argv,needle", [
     (["attack", "winnow3", "--class", "thresholds", "N=3"], "unknown learner 'winnow3'"),
