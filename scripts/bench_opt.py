@@ -38,7 +38,6 @@ import json
 import math
 import os
 import platform
-import statistics
 import subprocess
 import sys
 import time
@@ -51,6 +50,10 @@ if str(ROOT) not in sys.path:
 from solvers.classes import ConceptClass  # noqa: E402
 from solvers.classes.families import make  # noqa: E402
 from solvers.opt import opt  # noqa: E402
+
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _time_opt import timed_opt  # noqa: E402
 
 BASELINE = Path(__file__).resolve().parent / "baseline_opt.py"
 TARGET = 1000.0  # the target geometric-mean speed-up over the baseline
@@ -208,26 +211,9 @@ def opt_value(res) -> str:
     return str(res.value) if res.value is not None else f"{res.lower}..{res.upper}"
 
 
-def fresh_copy(C: ConceptClass) -> ConceptClass:
-    """The class made again by its family (no cached column bitsets; its symmetry group kept)."""
-    return make(C.family, **C.params)
-
-
 def time_opt(C: ConceptClass, time_limit: float | None):
-    """(result, seconds): ``opt`` on fresh copies; runs under 0.1 s are repeated and the median kept."""
-    times = []
-    res = None
-    spent = 0.0
-    while True:
-        D = fresh_copy(C)
-        t0 = time.perf_counter()
-        res = opt(D, time_limit=time_limit)
-        dt = time.perf_counter() - t0
-        times.append(dt)
-        spent += dt
-        if dt >= 0.1 or len(times) >= 7 or spent >= 0.5:
-            break
-    return res, statistics.median(times)
+    """(result, seconds): ``opt`` on ``C`` made again by its family (see ``_time_opt.timed_opt``)."""
+    return timed_opt(C.family, C.params, time_limit=time_limit)
 
 
 def run_baseline(family: str, params: dict, time_limit: float, *, script: Path = BASELINE, flags=()) -> dict:

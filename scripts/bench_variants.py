@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import statistics
 import sys
 import time
 from fractions import Fraction
@@ -38,7 +37,7 @@ for p in (ROOT, Path(__file__).resolve().parent):
         sys.path.insert(0, str(p))
 
 import bench_opt  # noqa: E402
-from bench_opt import fmt_ratio, fmt_s, fresh_copy, machine_info, markdown_table  # noqa: E402
+from bench_opt import fmt_ratio, fmt_s, machine_info, markdown_table, timed_opt  # noqa: E402
 from solvers.classes.families import make  # noqa: E402
 from solvers.opt import opt  # noqa: E402
 
@@ -117,18 +116,7 @@ def value_text(v) -> str:
 
 
 def time_game(C, g: dict, time_limit):
-    times = []
-    spent = 0.0
-    while True:
-        D = fresh_copy(C)
-        t0 = time.perf_counter()
-        res = opt(D, time_limit=time_limit, **g)
-        dt = time.perf_counter() - t0
-        times.append(dt)
-        spent += dt
-        if dt >= 0.1 or len(times) >= 7 or spent >= 0.5:
-            break
-    return res, statistics.median(times)
+    return timed_opt(C.family, C.params, time_limit=time_limit, **g)
 
 
 def run_baseline(family: str, params: dict, g: dict, time_limit: float) -> dict:

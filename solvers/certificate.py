@@ -391,12 +391,11 @@ def _orbit_namer(sym, M: np.ndarray):
     return name
 
 
-def _matrix_of(C) -> np.ndarray:
-    try:
-        return np.asarray(C.matrix, dtype=bool)
-    except AttributeError:
+def _matrix_of(table: "_Labels") -> np.ndarray:
+    if table._M is None:
         raise TreeError("a certificate with a symmetry group is checked on a listed class (with its matrix); "
-                        "give the class's matrix or a smaller instance") from None
+                        "give the class's matrix or a smaller instance")
+    return table._M
 
 
 def _rows_of(M: np.ndarray) -> list:
@@ -448,7 +447,7 @@ def verify_upper(proof: dict, C) -> int:
         return u  # the Halving bound alone: Opt(C) <= floor(log2 |C|) <= u
     # A version space is the sorted array of its concepts' indices; its bytes name it in ``claims``
     # (with a symmetry group: the least image of its closure, which names its orbit).
-    name = _orbit_namer(proof["symmetry"], _matrix_of(C)) if "symmetry" in proof else _set_name
+    name = _orbit_namer(proof["symmetry"], _matrix_of(table)) if "symmetry" in proof else _set_name
     claims: dict = {}
     everyone = np.arange(m)
     prefix: dict[tuple, np.ndarray] = {(): everyone}

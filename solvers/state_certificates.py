@@ -55,10 +55,7 @@ from __future__ import annotations
 
 from .certificate import TreeError, _show
 
-__all__ = ["verify_state_upper", "STATE_KINDS"]
-
-#: The ``kind`` of the certificates this module checks.
-STATE_KINDS = ("upper-bound-states",)
+__all__ = ["verify_state_upper"]
 
 
 def _whole(v) -> bool:

@@ -275,7 +275,6 @@ def _on_dask(func, cells, client, jobs: int, progress=None, prepare=None):
 
     from distributed import KilledWorker, as_completed
 
-    address = client.scheduler.address
     run = uuid.uuid4().hex
     topic = f"littlestone-progress-{run}"
     todo = iter(enumerate(cells))

@@ -15,7 +15,7 @@ from typing import Optional
 
 from ._output import CLIError, note
 
-__all__ = ["add_store_options", "open_store", "Lookup", "lookup", "put", "STORE_ENV", "TIMEOUT_ENV"]
+__all__ = ["add_store_options", "open_store", "Lookup", "lookup", "put", "proof_seconds", "STORE_ENV", "TIMEOUT_ENV"]
 
 STORE_ENV = "LITTLESTONE_STORE"
 TIMEOUT_ENV = "LITTLESTONE_STORE_TIMEOUT"
@@ -102,6 +102,12 @@ def lookup(store, kind: str, C, task: dict, *, trust: bool = False, what: str = 
         store.delete([rec.key])  # the new result replaces it (a write would merge with the wrong bounds)
         return Lookup()
     return Lookup(rec, lo, hi)
+
+
+def proof_seconds(r, time_limit) -> Optional[float]:
+    """The time the upper-bound certificate of an unsolved result may take (None: no limit, the result is
+    solved): a tenth of the run's time limit, at least half a second."""
+    return None if r.value is not None else max(0.5, 0.1 * (time_limit or 5.0))
 
 
 def put(store, record):

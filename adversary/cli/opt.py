@@ -14,7 +14,7 @@ from ._args import (add_class_source, add_game_options, cap_jobs, game_of, load_
                     memory_help, positive_int, positive_seconds)
 from ._output import (EXIT_FAILED, EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs,
                       error, interrupted_code, json_safe, note, value_text, write_atomic, write_text_atomic)
-from ._store import add_store_options, lookup, open_store, put as _put
+from ._store import add_store_options, lookup, open_store, proof_seconds, put as _put
 
 __all__ = ["HELP", "add", "run"]
 
@@ -135,7 +135,7 @@ def _run_states(args, G, C, label, family, params, tree_path, proof_path) -> int
     proof = None
     if proof_path is not None:
         # An unsolved run's certificate gets a short time (it may need a search of its own).
-        limit_s = None if r.value is not None else max(0.5, 0.1 * (args.time_limit or 5.0))
+        limit_s = proof_seconds(r, args.time_limit)
         try:
             proof, _ = r.solver.run(r.upper_certificate,
                                     deadline=None if limit_s is None else time.monotonic() + limit_s)
@@ -202,7 +202,7 @@ def _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_pat
             bar.close()
         proof = None
         if store is not None or proof_path is not None:
-            limit_s = None if r.value is not None else max(0.5, 0.1 * (args.time_limit or 5.0))
+            limit_s = proof_seconds(r, args.time_limit)
             record = record_of_opt(C, r, family=family, params=params, proof_seconds=limit_s)
             proof = record.upper_cert
     failed = _put(store, record)  # stored before it is printed: a closed pipe does not lose it

@@ -12,7 +12,7 @@ import io
 import json
 import sys
 
-from ._output import EXIT_OK, CLIError, check_outputs, json_safe, note, write_text_atomic
+from ._output import EXIT_OK, CLIError, check_outputs, json_safe, note, params_text, write_text_atomic
 from ._store import store_path
 
 __all__ = ["HELP", "add", "run"]
@@ -94,7 +94,7 @@ def run(args) -> int:
         if args.action == "list":
             rows = list(S.rows(args.kind, args.family))
             for rec in rows:
-                what = f"{rec.family or 'matrix'} {' '.join(f'{k}={v}' for k, v in rec.params.items())}".strip()
+                what = f"{rec.family or 'matrix'} {params_text(rec.params)}".strip()
                 print(f"{rec.key[:12]}  {rec.kind:<6}  {what:<40}  {_task_text(rec.task):<24}  {_value_text(rec):>10}  "
                       f"{rec.seconds or 0:>9.3f} s  {rec.time}")
             note(f"{len(rows)} row{'s' if len(rows) != 1 else ''} in {S.path}")
@@ -141,7 +141,7 @@ def run(args) -> int:
                 gone.append((rec, "unsolved"))
         for rec, why in gone:
             note(f"{'would remove' if args.dry_run else 'removing'} {rec.key[:12]} ({rec.kind} {rec.family} "
-                 f"{' '.join(f'{k}={v}' for k, v in rec.params.items())}): {why}")
+                 f"{params_text(rec.params)}): {why}")
         if not args.dry_run and gone:
             S.delete([rec.key for rec, _ in gone])
             S.vacuum()

@@ -18,7 +18,7 @@ from ._args import (add_game_options, check_family, families, game_of, memo_byte
 from ._cells import add_backend_options, backend_of, run_cells
 from ._output import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs, error,
                       exc_text, interrupted_code, json_safe, note, params_text, value_text)
-from ._store import add_store_options, open_store
+from ._store import add_store_options, open_store, proof_seconds
 
 __all__ = ["HELP", "add", "run", "range_text"]
 
@@ -137,7 +137,7 @@ def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=N
         kw = {} if G is None else {"game": G.kind, "errors": G.errors, "horizon": G.horizon}
         r = opt(C, time_limit=until(share), jobs=1, progress=report, memo_bytes=memo_bytes, solver=solver, **kw)
         if records:
-            proof_s = None if r.value is not None else max(0.5, 0.1 * (time_limit or 5.0))
+            proof_s = proof_seconds(r, time_limit)
             out_records.append(record_of_opt(C, r, family=name, params=dict(C.params), proof_seconds=proof_s))
         return r
 

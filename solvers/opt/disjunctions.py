@@ -483,7 +483,7 @@ def _certificate_state(s: _State) -> tuple[int, tuple[int, ...]]:
     """The state ``s`` without its reductions: R = every variable its concepts use, and the forced
     variables as one-variable edges, so that {S subset of R : |S| <= k, S meets every edge} is exactly
     the concepts of ``s`` for the class's k."""
-    F = int(np.bitwise_and.reduce(s.V)) if s.size else 0
+    F = s.F
     return s.R | F, tuple(sorted((*s.edges, *(1 << f for f in _bits(F)))))
 
 

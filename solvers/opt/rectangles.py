@@ -227,8 +227,9 @@ class RectangleSolver(StateSearch):
         return A0
 
     def _at_least_a(self, Q, A: np.ndarray, n: int, d: int) -> bool:
-        if self._count_settles(n, d) is not None:
-            return self._count_settles(n, d)
+        settled = self._count_settles(n, d)
+        if settled is not None:
+            return settled
         key, g = self._a_key(Q)
         known, lo, hi = self._recall(key, n, d)
         if known is not None:
@@ -286,8 +287,9 @@ class RectangleSolver(StateSearch):
         return _trim(B0), B1
 
     def _at_least_b(self, B: np.ndarray, n: int, d: int) -> bool:
-        if self._count_settles(n, d) is not None:
-            return self._count_settles(n, d)
+        settled = self._count_settles(n, d)
+        if settled is not None:
+            return settled
         lo, _ = self._b_bounds(B, n)
         if lo >= d:
             return True

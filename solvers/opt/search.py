@@ -116,7 +116,6 @@ class Solver(MemoSearch):
         self.canonical = None
         usable = symmetry and C.symmetry is not None and not C.symmetry.trivial and C.n_points <= MAX_KEY_POINTS
         self._symmetry_at = symmetry_after if usable else None
-        self._symmetric = usable  # canonical keys are or may become in use: check sets are reached
         self._suspended = 0  # > 0 while searching below a set that no examples lead to
         self._canon = None  # canonical.key while keys are canonical
         self._canon_min = max(2, symmetry_min)  # version spaces this small are keyed by themselves
@@ -184,7 +183,6 @@ class Solver(MemoSearch):
         """Key version spaces by their orbits from now on (entries under plain keys stay valid)."""
         self._symmetry_at = None
         self.canonical = Canonical.of(self.C)
-        self._symmetric = self.canonical is not None
         if self.canonical is not None and not self._suspended:
             self._canon = self.canonical.key
 
@@ -199,6 +197,15 @@ class Solver(MemoSearch):
             if not self._suspended and self.canonical is not None:
                 self._canon = self.canonical.key
 
+    @property
+    def _symmetric(self) -> bool:
+        """Canonical keys are in use or may come into use (so sets given from outside are checked)."""
+        return self.canonical is not None or self._symmetry_at is not None
+
+    def _key_of(self, V: int) -> int:
+        """The memo's key of any set: :meth:`memo_key` for a version space reached by examples, else V."""
+        return self.memo_key(V) if self.canonical is not None and self.reached(V) else V
+
     def _progress_info(self) -> dict:
         lo, hi = self._root_bounds if self._root_bounds else (None, None)
         return {"lower": lo, "upper": hi, "nodes": self.nodes, "memo": len(self.memo)}
@@ -211,7 +218,7 @@ class Solver(MemoSearch):
         if n == 1:
             return 0, 0
         lo, hi = 1, n.bit_length() - 1
-        e = self.memo.get(self.memo_key(V) if self.canonical is None or self.reached(V) else V)
+        e = self.memo.get(self._key_of(V))
         if e is not None:
             lo, hi = max(lo, e[0]), min(hi, e[1])
         return lo, hi
@@ -375,7 +382,7 @@ class Solver(MemoSearch):
     def record(self, V: int, lo: int, hi: int, move: int | None = None) -> None:
         """Store bounds lo <= Opt(V) <= hi proven elsewhere (a worker process), and optionally a point
         index ``move`` whose split proves Opt(V) >= lo (the mistake tree starts from it)."""
-        key = self.memo_key(V) if self.canonical is None or self.reached(V) else V
+        key = self._key_of(V)
         self._store(key, lo, hi)
         if move is not None:
             self.moves[key] = move if key == V else (hash(V), move)
@@ -574,11 +581,10 @@ class Solver(MemoSearch):
         n = V.bit_count()
         if d <= 2:  # any split with both sides non-empty (d = 1), or holding >= 2 concepts (d = 2)
             least = 1 if d == 1 else 2
-            cols = self.C.columns
             for s, j in zip(cmasks, cidx):
-                k1 = (s & V).bit_count()
+                V1 = s & V  # the split of V at point j (cmasks holds its parent's)
+                k1 = V1.bit_count()
                 if least <= k1 <= n - least:
-                    V1 = V & cols[j]
                     return {"point": j, "0": self._tree(V ^ V1, d - 1, cmasks, cidx),
                             "1": self._tree(V1, d - 1, cmasks, cidx)}
             raise RuntimeError("internal error: no split proves the claimed depth")

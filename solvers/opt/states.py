@@ -27,12 +27,14 @@ References
 from __future__ import annotations
 
 import time
+
+from ..classes.evaluated import EVALUATED_FAMILIES
 from .memo import MemoSearch, SearchStop
 
 __all__ = ["StateSearch", "STATE_FAMILIES"]
 
-#: The families whose version spaces the state searches handle.
-STATE_FAMILIES = ("thresholds", "intervals", "rectangles")
+#: The families whose version spaces the state searches handle (those with a class form beyond the matrix).
+STATE_FAMILIES = EVALUATED_FAMILIES
 
 
 class StateSearch(MemoSearch):
