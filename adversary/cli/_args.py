@@ -184,7 +184,7 @@ def implicit_class(name: str, params: dict):
     (:func:`solvers.opt.disjunctions.handles`), when ``make`` would list more than ``IMPLICIT_ABOVE``
     points; else None."""
     from solvers.classes.implicit import ImplicitFamily, prefers_implicit
-    from solvers.opt.disjunctions import FAMILY, handles
+    from solvers.opt.disjunctions import FAMILY, MAX_N, handles
 
     if name != FAMILY:
         return None
@@ -192,6 +192,9 @@ def implicit_class(name: str, params: dict):
         C = ImplicitFamily(name, params) if prefers_implicit(name, params) else None
     except (ValueError, TypeError):
         return None  # make says what is wrong, in one line
+    if C is not None and not handles(C) and C.params.get("n", 0) > MAX_N:
+        raise CLIError(f"{FAMILY} with n={C.params['n']}: the exact solver takes n up to {MAX_N} "
+                       f"(its concepts are {MAX_N}-bit masks); lower n")
     return C if C is not None and handles(C) else None
 
 

@@ -44,3 +44,9 @@ def test_listed_class_tree_names_columns(capsys, tmp_path):
     assert isinstance(json.loads(tree.read_text())["root"]["point"], int)
     code, out, _ = run(capsys, "verify", tree, "monotone-disjunctions", "n=9", "k=2")
     assert code == 0 and out.startswith("OK")
+
+
+def test_opt_past_the_solvers_n_says_what_to_change(capsys):
+    code, out, err = run(capsys, "opt", "monotone-disjunctions", "n=40", "k=5", "--no-store")
+    assert code == 2 and "Traceback" not in err
+    assert "takes n up to 32" in err and "lower n" in err and len(err.strip().splitlines()) == 1
