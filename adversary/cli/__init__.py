@@ -113,8 +113,8 @@ def build_parser() -> argparse.ArgumentParser:
     for name, command in COMMANDS.items():
         help_text = command.HELP
         p = sub.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".",
-                           epilog="exit codes: " + "; ".join(f"{c} {t.split(':')[0].split(' (')[0]}" for c, t in EXIT_CODES))
-        command.add(p)
+                           epilog="exit codes: " + "; ".join(f"{c} {t.split(':')[0].split(' (')[0]}" for c, t in EXIT_CODES),
+                           setup=command.add)  # the arguments are added when this command runs (or shows its help)
         p.set_defaults(run=command.run, parser=p)
     return parser
 

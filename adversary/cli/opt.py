@@ -8,8 +8,6 @@ from __future__ import annotations
 import json
 import sys
 
-from solvers.classes.evaluated import EvaluatedClass
-
 from ._args import (add_class_source, add_game_options, cap_jobs, game_of, load_class, memo_bytes, memory_gb,
                     memory_help, positive_int, positive_seconds)
 from ._output import (EXIT_FAILED, EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs,
@@ -80,6 +78,7 @@ def exact_text(v):
 
 
 def run(args) -> int:
+    from solvers.classes.evaluated import EvaluatedClass
 
     tree_path, proof_path = check_outputs(
         [(args.tree, TREE_FORMATS, "the tree file", "--tree"), (args.proof, (".json",), "the certificate file", "--proof")],
