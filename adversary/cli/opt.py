@@ -213,10 +213,13 @@ def _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_pat
 
 def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) -> int:
     """Print the result and write the --tree and --proof files; returns the exit code."""
+    from solvers.certificate import bind
+
     symbol = G.symbol
     stopped = r.stats.get("stopped")
     tree_error = None
     if tree_path is not None and r.tree is not None:
+        r.tree.C, r.tree.label = C, label  # the tree records the class it was made for ("made_for")
         try:
             write_atomic(tree_path, r.tree.write)
         except (OSError, ValueError) as e:
@@ -229,6 +232,7 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
                 "given; raise the time limit" if r.value is None else
                 "it needs more than 100000 entries; use a smaller class")
         else:
+            proof = bind(proof, C, label)  # the certificate records the class it was made for
             try:
                 write_text_atomic(proof_path, json.dumps(proof, separators=(",", ":")) + "\n")
             except OSError as e:

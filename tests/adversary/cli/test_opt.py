@@ -50,7 +50,7 @@ def test_opt_tree_then_verify(capsys, tmp_path):
     assert json.loads(tree.read_text())["depth"] == 3
     code, out, err = run(capsys, "verify", tree, "thresholds", "N=7")
     assert code == 0, err
-    assert out.strip() == "OK: mistake tree of depth 3 verified, so Opt(C) >= 3"
+    assert out.strip() == "OK: Opt(C) >= 3 for thresholds N=7 (a mistake tree of depth 3)"
 
 
 def test_opt_jobs(capsys):
@@ -83,7 +83,7 @@ def test_proof_written_and_verified(tmp_path, capsys):
     code, out, err = run(capsys, *["opt", "intervals", "N=60", "--proof", str(proof), "--quiet"])
     assert code == 0 and "certificate of Opt(C) <= 10" in out
     code, out, err = run(capsys, *["verify", str(proof), "intervals", "N=60"])
-    assert code == 0 and out.startswith("OK: upper-bound certificate verified") and "Opt(C) <= 10" in out
+    assert code == 0 and out.startswith("OK: Opt(C) <= 10 for intervals N=60 empty=1 (|C| = 1831 < 2^11, so the Halving bound ")
 
 
 def test_proof_json_key_and_bad_extension(tmp_path, capsys):
@@ -108,7 +108,7 @@ def test_opt_time_limit_reports_bounds_progress_and_tree(capsys, tmp_path, hard_
     assert json.loads(tree.read_text())["depth"] == r["lower"]
     code, out, err = run(capsys, "verify", tree, "--matrix", hard_npy)
     assert code == 0, err
-    assert out.startswith(f"OK: mistake tree of depth {r['lower']} verified")
+    assert out.startswith(f"OK: Opt(C) >= {r['lower']} for matrix {hard_npy} (a mistake tree of depth {r['lower']})")
 
 
 def test_opt_quiet_and_human_bounds(capsys, hard_npy):

@@ -59,8 +59,9 @@ def test_verify_witness_ok(capsys, witness_file):
     code, out, err = run(capsys, "verify", path)
     assert code == 0, err
     assert err == ""
-    assert out.strip() == (f"OK: witness verified: winnow2 makes {w['mistakes']} mistake{'s' * (w['mistakes'] != 1)} "
-                           f"on this sequence (target concept {w['target']} ({target_words(w['class'], w['target'])}))")
+    assert out.strip() == (f"OK: winnow2 makes {w['mistakes']} mistake{'s' * (w['mistakes'] != 1)} "
+                           f"on 6 examples of monotone-disjunctions n=4 k=2 "
+                           f"(target concept {w['target']} ({target_words(w['class'], w['target'])}))")
 
 
 def test_verify_margin_witness(capsys, tmp_path):
@@ -72,7 +73,9 @@ def test_verify_margin_witness(capsys, tmp_path):
     path.write_text(json.dumps(w))
     code, out, err = run(capsys, "verify", path, "--exact")
     assert code == 0, out + err
-    assert out.startswith("OK: witness verified: perceptron makes 1 mistake on this sequence (target w = (0.6, 0.8)")
+    assert out.startswith("OK: perceptron makes 1 mistake on 3 examples of margin-halfspaces d=2 gamma=0.1 R=1 "
+                          "(target w = (0.6, 0.8)")
+    assert "records no class fingerprint" in err  # written by hand, without "made_for": checked, with a note
     w["sequence"].append({"x": [2, 0], "y": 1})
     path.write_text(json.dumps(w))
     code, out, err = run(capsys, "verify", path)
