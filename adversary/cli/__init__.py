@@ -32,8 +32,8 @@ The helpers they share: :mod:`._args` (argument types, ``--jobs``, the class a c
 Results go to stdout; progress, notes and errors go to stderr. Every error the user can fix is one line
 ``littlestone: error: <what to change>``. Library errors are ``ValueError`` (``TreeError`` is one)
 whose message already says what to change; the CLI prints it on one line. Exit codes
-(:data:`EXIT_CODES`): 0 solved, 1 a verification failed (or an output could not be written), 2 bad
-input, 3 not solved within the limits given (the proven bounds are printed), 130 interrupted by Ctrl-C
+(:data:`EXIT_CODES`): 0 solved, 1 a verification failed, 2 bad input (an output file that cannot be
+written included), 3 not solved within the limits given (the proven bounds are printed), 130 interrupted by Ctrl-C
 or SIGTERM (after printing what was finished).
 
 Output files (``--tree``, ``--proof``, ``--witness``, ``-o``) are checked before any computation

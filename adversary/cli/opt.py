@@ -10,7 +10,7 @@ import sys
 
 from ._args import (add_class_source, add_game_options, cap_jobs, game_of, load_class, memo_bytes, memory_gb,
                     memory_help, positive_int, positive_seconds)
-from ._output import (EXIT_FAILED, EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs,
+from ._output import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs,
                       error, interrupted_code, json_safe, note, value_text, write_atomic, write_text_atomic)
 from ._store import add_store_options, lookup, open_store, proof_seconds, put as _put
 
@@ -245,9 +245,10 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
             "log2_size": C.log2_size(), "family": family, "params": params,
             "matrix": args.matrix, "engine": r.stats.get("engine"), "nodes": r.stats.get("nodes"),
             "memo": r.stats.get("memo"), "evictions": r.stats.get("evictions"),
-            "memo_bytes": r.stats.get("memo_bytes"), "stopped": stopped,
+            "memo_budget_bytes": r.stats.get("memo_bytes"), "memo_used_bytes": r.stats.get("memo_used_bytes"),
+            "stopped": stopped,
             "tree": str(tree_path) if tree_path is not None and tree_error is None else None,
-            "stored": r.stats.get("stored") is not None,
+            "served": r.stats.get("stored") is not None,  # served from the store (not computed by this run)
             "proof": str(proof_path) if proof_path is not None and proof_error is None else None,
         }
         if not G.standard:  # the game, and its numbers exactly ("p/q") beside the decimals above
@@ -286,7 +287,10 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
         note(f"add --tree tree.json to write the {what} that proves {symbol}(C) >= {value_text(r.lower)} "
              "(check it with 'littlestone verify tree.json' and the class)")
     if tree_error is not None or proof_error is not None:
-        return error(tree_error or proof_error, EXIT_FAILED)
+        error(tree_error or proof_error)
     if stopped == "interrupted":
         return interrupted_code()
-    return EXIT_OK if r.value is not None else EXIT_UNSOLVED
+    if r.value is None:
+        return EXIT_UNSOLVED  # the bounds are printed (and the reason no certificate of the upper one was written)
+    # An output file that cannot be written is bad input, exit 2, whether found before the run or after it.
+    return EXIT_OK if tree_error is None and proof_error is None else EXIT_USAGE

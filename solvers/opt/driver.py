@@ -278,7 +278,8 @@ def opt(
         "nodes": S.nodes - nodes0,
         "memo": len(S.memo),
         "evictions": S.evictions,
-        "memo_bytes": S.memo_bytes,
+        "memo_bytes": S.memo_bytes,  # the budget
+        "memo_used_bytes": S.memo_used_bytes,
         "seconds": round(time.monotonic() - t0, 4),
         "queries": queries,
         "stopped": stopped,
@@ -358,7 +359,7 @@ def _opt_game(C, G: Game, time_limit, memo_bytes, progress, solver) -> OptResult
         tree = MistakeTree(lo, S.lower_tree(lo), C, G)
     stats = {
         "engine": "search", "game": G.to_json(), "symbol": G.symbol, "nodes": S.nodes - nodes0,
-        "memo": len(S.memo), "evictions": S.evictions, "memo_bytes": S.memo_bytes,
+        "memo": len(S.memo), "evictions": S.evictions, "memo_bytes": S.memo_bytes, "memo_used_bytes": S.memo_used_bytes,
         "seconds": round(time.monotonic() - t0, 4), "queries": queries, "stopped": stopped,
         "root_splits": len(S.root_masks),
     }
@@ -382,6 +383,6 @@ def _opt_disjunctions(C, time_limit, memo_bytes, progress, solver) -> OptResult:
         root = S.mistake_tree(lo)
         tree = MistakeTree(lo, disjunctions.by_column(root) if C.finite else root, C)
     stats = {"engine": "disjunctions", "nodes": S.nodes - nodes0, "memo": len(S.memo), "evictions": S.evictions,
-             "memo_bytes": S.memo_bytes, "seconds": round(time.monotonic() - t0, 4), "queries": queries,
+             "memo_bytes": S.memo_bytes, "memo_used_bytes": S.memo_used_bytes, "seconds": round(time.monotonic() - t0, 4), "queries": queries,
              "stopped": stopped}
     return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S)

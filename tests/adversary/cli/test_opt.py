@@ -150,5 +150,20 @@ def test_small_memory_evicts_and_still_solves(capsys):
 
     assert main(["opt", "intervals", "N=100", "--memory", "0.001", "--json", "--quiet"]) == 0
     r = json.loads(capsys.readouterr()[0])
-    assert r["memo_bytes"] == int(0.001 * 2**30) and r["evictions"] > 0
+    assert r["memo_budget_bytes"] == int(0.001 * 2**30) and r["evictions"] > 0
+    assert 0 < r["memo_used_bytes"] <= r["memo_budget_bytes"]
     assert r["opt"] == opt(make("intervals", N=100)).value == 11
+
+
+def test_opt_json_says_served_and_the_memo_used_beside_its_budget(capsys, tmp_path, monkeypatch):
+    """(issue 18) "served" is true only when the result came from the store, false when this run computed
+    (and wrote) it; the memo's budget and the bytes it used are two fields, named so."""
+    monkeypatch.chdir(tmp_path)
+    first = json.loads(run(capsys, "opt", "intervals", "N=30", "--json", "--memory", "0.5")[1])
+    assert first["served"] is False and "stored" not in first and "memo_bytes" not in first
+    assert first["memo_budget_bytes"] == int(0.5 * 2**30)
+    assert 0 < first["memo_used_bytes"] < first["memo_budget_bytes"]
+    second = json.loads(run(capsys, "opt", "intervals", "N=30", "--json")[1])
+    assert second["served"] is True and second["opt"] == first["opt"]
+    assert second["memo_budget_bytes"] is None and second["memo_used_bytes"] is None  # no search ran
+    assert json.loads(run(capsys, "opt", "intervals", "N=30", "--json", "--no-store")[1])["served"] is False

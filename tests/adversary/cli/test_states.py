@@ -19,7 +19,7 @@ def test_opt_beyond_the_matrix_with_certificates(capsys, tmp_path, target, value
     code, out, err = run(capsys, "opt", *target, "--json", "--tree", tree, "--proof", proof, "--time-limit", "60")
     assert code == 0, err
     r = json.loads(out)
-    assert (r["opt"], r["lower"], r["upper"], r["engine"], r["stored"]) == (value, value, value, "states", False)
+    assert (r["opt"], r["lower"], r["upper"], r["engine"], r["served"]) == (value, value, value, "states", False)
     assert r["concepts"] == {"thresholds": 100001, "intervals": 500501}[target[0]]
     label = " ".join(target) + (" empty=1" if target[0] == "intervals" else "")  # the defaults filled in
     assert _verify(capsys, tree, *target) == (0, f"OK: Opt(C) >= {value} for {label} (a mistake tree of depth {value})")
