@@ -38,21 +38,39 @@ __all__ = ["MistakeTree", "RandomizedTree", "verify_tree", "verify_upper", "load
 # ---------------------------------------------------------------------------------------- the class a certificate is for
 def made_for(C, text: str | None = None) -> dict:
     """What a certificate records of the class it was made for: ``{"class": text, "fingerprint": ...,
-    "concepts": |C|, "points": |X|}`` (the fingerprint is the class protocol's ``C.fingerprint()``; the
-    text, ``str(C)`` by default, is for people; the sizes are left out when the class has none).
+    "family_fingerprint": ..., "concepts": |C|, "points": |X|}``. The fingerprint is the class protocol's
+    ``C.fingerprint()``; ``family_fingerprint``, for a class a family built (``make``, or its implicit or
+    evaluated form), is that of the family and its parameters, so that a certificate made on one form of a
+    family's class matches the others (an :class:`~solvers.classes.evaluated.EvaluatedClass` and the
+    matrix ``make`` lists). A class read from a file has none: the family a file names is not checked. The
+    text, ``str(C)`` by default, is for people; the sizes are left out when the class has none.
 
     Examples
     --------
     >>> from solvers.classes.families import make
     >>> made_for(make("thresholds", N=7))  # doctest: +ELLIPSIS
-    {'class': 'thresholds N=7', 'fingerprint': '...', 'concepts': 8, 'points': 7}
+    {'class': 'thresholds N=7', 'fingerprint': '...', 'family_fingerprint': '...', 'concepts': 8, 'points': 7}
     """
     out = {"class": text or str(C), "fingerprint": C.fingerprint()}
+    family = _family_fingerprint(C)
+    if family is not None:
+        out["family_fingerprint"] = family
     for key, attr in (("concepts", "n_concepts"), ("points", "n_points")):
         value = getattr(C, attr, None)
         if isinstance(value, int):
             out[key] = value
     return out
+
+
+def _family_fingerprint(C):
+    """The fingerprint of the family and parameters of a class a family built, else None."""
+    from .classes.protocol import spec_fingerprint
+
+    if getattr(C, "family", None) is None:
+        return None
+    if getattr(C, "finite", False) and not getattr(C, "made", False):
+        return None  # a listed class not built by make (read from a file): its "family" is only a claim
+    return spec_fingerprint({"family": C.family, "params": dict(C.params)})
 
 
 def bind(cert: dict, C, text: str | None = None) -> dict:
@@ -115,6 +133,8 @@ def check_made_for(cert, C, text: str | None = None, *, what: str = "certificate
     here = made_for(C, text)
     if info["fingerprint"] == here["fingerprint"]:
         return True
+    if info.get("family_fingerprint") is not None and info.get("family_fingerprint") == here.get("family_fingerprint"):
+        return True  # one family's class in two forms (listed by make, or evaluated / implicit)
     mine, theirs = _class_words(info), _class_words(here)
     if mine == theirs:  # the same words for two classes (a changed file): tell them apart by their fingerprints
         mine += f" [fingerprint {info['fingerprint'][:12]}]"
