@@ -143,7 +143,7 @@ def _verify_upper_file(args, data) -> int:
         if G.standard and _halving(C, u):  # the checker needs no entry then: say what proves it
             how = f"|C| = {C.n_concepts} < 2^{u + 1}, so the Halving bound alone proves it"
         elif n == 0:
-            how = "the cheap bounds of the game alone prove it (the certificate has no entries)"
+            how = "no entries: the game's cheap bounds (the volume bound, the rounds left) alone prove it"
         else:
             how = f"an upper-bound certificate of {n} entr{'y' if n == 1 else 'ies'}"
         return f"{G.symbol}(C) <= {value_text(u)}", how
