@@ -105,10 +105,23 @@ def _version() -> str:
         return "unknown (not installed; run 'pip install .')"
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: print ``littlestone VERSION`` and exit 0, reading the version (importlib.metadata) only
+    when asked."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0,
+                         help=help or "show the program's version number and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"{PROG} {_version()}", flush=True)  # on stdout, as argparse's own version action
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog=PROG, description="Exact Opt(C) (the Littlestone dimension) of finite concept classes, with certificates.",
                     epilog=_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version", version=f"{PROG} {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, command in COMMANDS.items():
         help_text = command.HELP
