@@ -7,7 +7,22 @@ both work); the package re-exports only :class:`~adversary.attack.AttackResult`,
 never hides the module of the same name.
 """
 
-from . import attack
-from .attack import AttackResult
+import importlib
 
 __all__ = ["attack", "AttackResult"]
+
+
+def __getattr__(name: str):
+    """``attack`` and ``AttackResult``, imported when first used (PEP 562): the command line's
+    ``--version``, ``--help`` and ``families`` do not pay for the strategies and joblib."""
+    if name == "attack":
+        return importlib.import_module("adversary.attack")
+    if name == "AttackResult":
+        value = importlib.import_module("adversary.attack").AttackResult
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'adversary' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

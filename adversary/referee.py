@@ -100,7 +100,7 @@ label 0 leaves only 00.
 >>> w["target"], w["mistakes"]
 (0, 1)
 >>> print(verify_witness(w).message)
-witness verified: halving makes 1 mistake on this sequence (target concept 0)
+halving makes 1 mistake on 1 example of the matrix class (3 concepts x 2 points) (target concept 0)
 >>> w["mistakes"] = 2
 >>> print(verify_witness(w).message)
 claims 2 mistakes, replay gives 1
@@ -120,6 +120,7 @@ from typing import Optional
 import numpy as np
 
 from solvers._jsontext import loads
+from solvers.certificate import TreeError, check_made_for, made_for
 from solvers.games import value_text
 from solvers.classes import families, spec
 from solvers.classes.margin import MARGIN_FAMILY, TOLERANCE
@@ -556,6 +557,7 @@ def make_witness(learner_name, learner_params, class_spec, sequence, target=None
         "kind": "witness",
         "learner": {"name": learner_name, "params": r.params},
         "class": cls.to_spec(),
+        "made_for": made_for(cls),  # the class's fingerprint: verify_witness refuses a witness whose class was changed
         "sequence": [{"x": _json_point(x), "y": y} for x, y in examples],
         "target": json_target(cls, target),
         "mistakes": r.mistakes,
@@ -631,7 +633,7 @@ class VerifyResult:
     mistakes : int or None
         The replayed number of mistakes (None when the check failed before the replay).
     message : str
-        One line: ``"witness verified: <learner> makes m mistakes on this sequence (target ...)"``, or
+        One line: ``"<learner> makes m mistakes on <k> examples of <class> (target ...)"``, or
         what is wrong.
     """
 
@@ -707,6 +709,10 @@ def _verify(w, exact: bool) -> VerifyResult:
     if w.get("expected_mistakes") is not None:
         claimed_expected = read_fraction(w["expected_mistakes"], "expected_mistakes")
     cls = load_class(w["class"])
+    try:
+        check_made_for(w, cls, what="witness")  # False (not matched) for a witness written before it was recorded
+    except TreeError as e:  # ClassMismatch: "class" was changed after the witness was made
+        raise WitnessError(_one_line(e)) from None
     examples = parse_sequence(w["sequence"], cls)
     target = check_realizable(cls, examples, w.get("target"), exact=exact, errors=errors)
     r = replay_parsed(name, params, examples, cls, errors=errors)
@@ -723,7 +729,8 @@ def _verify(w, exact: bool) -> VerifyResult:
     noun = "mistake" if r.mistakes == 1 else "mistakes"
     within = f" within {errors} label error{'s' if errors != 1 else ''}" if errors else ""
     seeded = f" with its seed, {value_text(expected)} expected over its draws," if expected is not None else ""
-    message = (f"witness verified: {name} makes {r.mistakes} {noun}{seeded} on this sequence{within} "
+    count = f"{len(examples)} example{'s' if len(examples) != 1 else ''}"
+    message = (f"{name} makes {r.mistakes} {noun}{seeded} on {count} of {cls}{within} "
                f"({_target_text(cls, examples, target)})")
     cycle = None
     if w.get("cycle") is not None:

@@ -11,12 +11,29 @@ References
 .. [OnlineAlgs] "Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow)
 """
 
-from .classes import ConceptClass, families
-from .certificate import MistakeTree, TreeError, verify_tree
-from .opt import OptResult, Solver
-from . import opt  # the package, callable as opt(C) (see solvers.opt)
-from .learners import SOA, RandSOA
-from .games import Game
+import importlib
 
 __all__ = ["ConceptClass", "MistakeTree", "TreeError", "verify_tree", "OptResult", "Solver", "opt", "SOA", "RandSOA",
            "Game", "families"]
+
+#: Where each name of ``__all__`` lives. They are imported when first used (PEP 562), so that ``import
+#: solvers.x`` costs only what module x needs: the command line's ``--version`` and ``families`` do not
+#: pay for the solver, joblib and the learners.
+_HOMES = {"ConceptClass": "solvers.classes", "families": "solvers.classes", "MistakeTree": "solvers.certificate",
+          "TreeError": "solvers.certificate", "verify_tree": "solvers.certificate", "OptResult": "solvers.opt",
+          "Solver": "solvers.opt", "SOA": "solvers.learners", "RandSOA": "solvers.learners", "Game": "solvers.games"}
+
+
+def __getattr__(name: str):
+    if name == "opt":  # the package, callable as opt(C) (see solvers.opt)
+        return importlib.import_module("solvers.opt")
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'solvers' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -28,10 +28,118 @@ from pathlib import Path
 
 import numpy as np
 
-from ._errors import TreeError
+from ._errors import ClassMismatch, TreeError
 from ._jsontext import loads
 
-__all__ = ["MistakeTree", "RandomizedTree", "verify_tree", "verify_upper", "load_tree", "TreeError", "ProofTooLarge"]
+__all__ = ["MistakeTree", "RandomizedTree", "verify_tree", "verify_upper", "load_tree", "TreeError", "ProofTooLarge",
+           "ClassMismatch", "made_for", "bind", "check_made_for"]
+
+
+# ---------------------------------------------------------------------------------------- the class a certificate is for
+def made_for(C, text: str | None = None) -> dict:
+    """What a certificate records of the class it was made for: ``{"class": text, "fingerprint": ...,
+    "family_fingerprint": ..., "concepts": |C|, "points": |X|}``. The fingerprint is the class protocol's
+    ``C.fingerprint()``; ``family_fingerprint``, for a class a family built (``make``, or its implicit or
+    evaluated form), is that of the family and its parameters, so that a certificate made on one form of a
+    family's class matches the others (an :class:`~solvers.classes.evaluated.EvaluatedClass` and the
+    matrix ``make`` lists). A class read from a file has none: the family a file names is not checked. The
+    text, ``str(C)`` by default, is for people; the sizes are left out when the class has none.
+
+    Examples
+    --------
+    >>> from solvers.classes.families import make
+    >>> made_for(make("thresholds", N=7))  # doctest: +ELLIPSIS
+    {'class': 'thresholds N=7', 'fingerprint': '...', 'family_fingerprint': '...', 'concepts': 8, 'points': 7}
+    """
+    out = {"class": text or str(C), "fingerprint": C.fingerprint()}
+    family = _family_fingerprint(C)
+    if family is not None:
+        out["family_fingerprint"] = family
+    for key, attr in (("concepts", "n_concepts"), ("points", "n_points")):
+        value = getattr(C, attr, None)
+        if isinstance(value, int):
+            out[key] = value
+    return out
+
+
+def _family_fingerprint(C):
+    """The fingerprint of the family and parameters of a class a family built, else None."""
+    from .classes.protocol import spec_fingerprint
+
+    if getattr(C, "family", None) is None:
+        return None
+    if getattr(C, "finite", False) and not getattr(C, "made", False):
+        return None  # a listed class not built by make (read from a file): its "family" is only a claim
+    return spec_fingerprint({"family": C.family, "params": dict(C.params)})
+
+
+def bind(cert: dict, C, text: str | None = None) -> dict:
+    """``cert`` with ``"made_for"`` (:func:`made_for`) after its ``"kind"``: a certificate bound to its class.
+
+    Examples
+    --------
+    >>> from solvers.classes.families import make
+    >>> list(bind({"kind": "upper-bound", "bound": 3, "entries": []}, make("thresholds", N=7)))
+    ['kind', 'made_for', 'bound', 'entries']
+    """
+    head = {"kind": cert["kind"]} if "kind" in cert else {}
+    return {**head, "made_for": made_for(C, text), **{k: v for k, v in cert.items() if k not in ("kind", "made_for")}}
+
+
+def _class_words(info: dict) -> str:
+    """``thresholds N=7 (8 concepts, 7 points)`` (the sizes left out when the words already say them)."""
+    text = str(info.get("class"))
+    sizes = [f"{info[k]} {k if info[k] != 1 else k[:-1]}" for k in ("concepts", "points") if isinstance(info.get(k), int)]
+    return text + (f" ({', '.join(sizes)})" if sizes and " concept" not in text else "")
+
+
+def check_made_for(cert, C, text: str | None = None, *, what: str = "certificate") -> bool:
+    """Check that ``cert`` was made for class ``C``: True when its ``"made_for"`` names C's fingerprint,
+    False when it names none (a file written before certificates recorded their class: it is still
+    checked, but its class could not be matched).
+
+    Raises
+    ------
+    ClassMismatch
+        One line, "this certificate was made for <its class>, not <C>" (``text``, default ``str(C)``,
+        names C), when the fingerprints differ; TreeError when ``"made_for"`` is malformed.
+
+    Examples
+    --------
+    >>> from solvers.classes.families import make
+    >>> cert = bind({"depth": 0, "root": None}, make("thresholds", N=15))
+    >>> check_made_for(cert, make("thresholds", N=15)), check_made_for({"depth": 0, "root": None}, make("thresholds", N=7))
+    (True, False)
+    >>> check_made_for(cert, make("thresholds", N=7))
+    Traceback (most recent call last):
+    ...
+    solvers._errors.ClassMismatch: this certificate was made for thresholds N=15 (16 concepts, 15 points), not thresholds N=7 (8 concepts, 7 points)
+    >>> check_made_for({"kind": "upper-bound", "bound": 5, "concepts": 58, "entries": []}, make("thresholds", N=7))
+    Traceback (most recent call last):
+    ...
+    solvers._errors.ClassMismatch: this certificate was made for a class of 58 concepts, not thresholds N=7 (8 concepts, 7 points)
+    """
+    if not isinstance(cert, dict):
+        return False
+    if "made_for" not in cert:  # an older file: its "concepts" (the solver's certificates record |C|) may still tell
+        m, here = cert.get("concepts"), getattr(C, "n_concepts", None)
+        if isinstance(m, int) and not isinstance(m, bool) and isinstance(here, int) and m != here:
+            raise ClassMismatch(f"this {what} was made for a class of {m} concept{'s' if m != 1 else ''}, not "
+                                f"{_class_words(made_for(C, text))}")
+        return False
+    info = cert["made_for"]
+    if not isinstance(info, dict) or not isinstance(info.get("fingerprint"), str):
+        raise TreeError(f'"made_for" must be {{"class": text, "fingerprint": hex digits, ...}}, got {_show(info)}')
+    here = made_for(C, text)
+    if info["fingerprint"] == here["fingerprint"]:
+        return True
+    if info.get("family_fingerprint") is not None and info.get("family_fingerprint") == here.get("family_fingerprint"):
+        return True  # one family's class in two forms (listed by make, or evaluated / implicit)
+    mine, theirs = _class_words(info), _class_words(here)
+    if mine == theirs:  # the same words for two classes (a changed file): tell them apart by their fingerprints
+        mine += f" [fingerprint {info['fingerprint'][:12]}]"
+        theirs += f" [fingerprint {here['fingerprint'][:12]}]"
+    raise ClassMismatch(f"this {what} was made for {mine}, not {theirs}")
 
 
 class MistakeTree:
@@ -42,20 +150,25 @@ class MistakeTree:
     >>> from solvers.classes import ConceptClass
     >>> C = ConceptClass.from_matrix([[0, 0], [0, 1], [1, 1]])
     >>> t = MistakeTree(1, {"point": 0, "0": None, "1": None}, C)
-    >>> t.to_json()
-    {'depth': 1, 'root': {'point': 0, '0': None, '1': None}}
+    >>> t.to_json()  # doctest: +ELLIPSIS
+    {'made_for': {'class': 'the matrix class (3 concepts x 2 points)', 'fingerprint': '...', 'concepts': 3, 'points': 2}, 'depth': 1, 'root': {'point': 0, '0': None, '1': None}}
     >>> verify_tree(t.to_json(), C)
     1
     """
 
-    def __init__(self, depth: int, root, C=None, game=None):
+    def __init__(self, depth: int, root, C=None, game=None, *, label: str | None = None):
         self.depth = int(depth)
         self.root = root
         self.C = C
         self.game = game  # a solvers.games.Game, or None for Opt(C)'s own game
+        self.label = label  # the class in words for "made_for" (default str(C))
+
+    def _made_for(self) -> dict:
+        """``{"made_for": ...}`` when the class is known (:func:`made_for`), else ``{}``."""
+        return {} if self.C is None else {"made_for": made_for(self.C, self.label)}
 
     def to_json(self) -> dict:
-        out = {"depth": self.depth, "root": self.root}
+        out = {**self._made_for(), "depth": self.depth, "root": self.root}
         if self.game is not None and not self.game.standard:
             out["game"] = self.game.to_json()  # paths are labelled within game.errors errors of a concept
         return out
@@ -162,14 +275,15 @@ class RandomizedTree(MistakeTree):
     """The lower-bound certificate of the randomized game: a shattered tree of value ``value``
     (:func:`solvers.game_certificates.verify_randomized_tree` checks it). ``depth`` is its height."""
 
-    def __init__(self, value, root, C=None, game=None):
-        super().__init__(_height(root), root, C, game)
+    def __init__(self, value, root, C=None, game=None, *, label: str | None = None):
+        super().__init__(_height(root), root, C, game, label=label)
         self.value = value
 
     def to_json(self) -> dict:
         v = self.value
         text = str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
-        return {"kind": "randomized-tree", "game": self.game.to_json(), "value": text, "root": self.root}
+        return {"kind": "randomized-tree", **self._made_for(), "game": self.game.to_json(), "value": text,
+                "root": self.root}
 
 
 def _height(root) -> int:
@@ -222,8 +336,10 @@ def verify_tree(tree: dict, C) -> int:
     Raises
     ------
     TreeError
-        Saying what is wrong (malformed node, wrong depth, unrealised path).
+        Saying what is wrong (malformed node, wrong depth, unrealised path); :class:`ClassMismatch` when
+        the tree records (``"made_for"``) another class than ``C``.
     """
+    check_made_for(tree, C, what="tree")
     if not getattr(C, "finite", True):  # points not listed: the tree holds them (solvers.opt.disjunctions)
         from .disjunction_certificates import verify_point_tree
 
@@ -427,10 +543,12 @@ def verify_upper(proof: dict, C) -> int:
     Raises
     ------
     TreeError
-        Saying which entry fails and why.
+        Saying which entry fails and why; :class:`ClassMismatch` when the certificate records
+        (``"made_for"``) another class than ``C``.
     """
     if not isinstance(proof, dict) or proof.get("kind") != "upper-bound":
         raise TreeError('an upper-bound certificate is {"kind": "upper-bound", "bound": u, "entries": [...]}')
+    check_made_for(proof, C)
     if proof.get("symmetry") == "renaming":  # solvers.opt.disjunctions
         from .disjunction_certificates import verify_upper as verify_renaming_upper
 

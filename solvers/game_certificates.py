@@ -64,7 +64,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .certificate import TreeError, _fmt, _show, verify_upper
+from .certificate import TreeError, _fmt, _show, check_made_for, verify_upper
 from .games import Game, rank_rl_bound, universal_rl, volume_bound
 
 __all__ = ["verify_error_tree", "verify_randomized_tree", "verify_game_upper", "read_game", "read_number",
@@ -151,6 +151,7 @@ def verify_error_tree(tree: dict, C, errors: int) -> int:
     """
     if not isinstance(tree, dict) or "depth" not in tree or "root" not in tree:
         raise TreeError('a tree is a JSON object {"depth": d, "root": node}')
+    check_made_for(tree, C, what="tree")
     depth = tree["depth"]
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
         raise TreeError(f"depth {_show(depth)} is not a whole number >= 0")
@@ -184,6 +185,7 @@ def verify_randomized_tree(cert: dict, C) -> Fraction:
     the value is below the certificate's claimed ``"value"``."""
     if not isinstance(cert, dict) or cert.get("kind") != "randomized-tree" or "root" not in cert:
         raise TreeError('a randomized tree is {"kind": "randomized-tree", "game": {...}, "value": v, "root": node}')
+    check_made_for(cert, C, what="tree")
     G = read_game(cert)
     if not G.randomized:
         raise TreeError('a randomized tree needs "game": {"game": "randomized", ...}')
@@ -298,6 +300,7 @@ def verify_game_upper(proof: dict, C) -> Fraction:
     """
     if not isinstance(proof, dict) or proof.get("kind") != "upper-bound":
         raise TreeError('an upper-bound certificate is {"kind": "upper-bound", "bound": u, "entries": [...]}')
+    check_made_for(proof, C)
     G = read_game(proof)
     u = read_number(proof.get("bound"), "bound")
     entries = proof.get("entries")

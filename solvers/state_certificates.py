@@ -53,7 +53,7 @@ solvers._errors.TreeError: entry 0 (segments [5], Opt <= 2): point 1 of the segm
 
 from __future__ import annotations
 
-from .certificate import TreeError, _show
+from .certificate import TreeError, _show, check_made_for
 
 __all__ = ["verify_state_upper"]
 
@@ -74,6 +74,7 @@ def verify_state_upper(proof: dict, C) -> int:
     if not isinstance(proof, dict) or proof.get("kind") != "upper-bound-states":
         raise TreeError('a state certificate is {"kind": "upper-bound-states", "family": ..., "params": ..., '
                         '"bound": u, "entries": [...]}')
+    check_made_for(proof, C)
     if proof.get("family") != "intervals":
         raise TreeError(f"a state certificate is written for intervals, not for {_show(proof.get('family'))}")
     family, params = getattr(C, "family", None), dict(getattr(C, "params", {}) or {})

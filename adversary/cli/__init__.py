@@ -32,8 +32,8 @@ The helpers they share: :mod:`._args` (argument types, ``--jobs``, the class a c
 Results go to stdout; progress, notes and errors go to stderr. Every error the user can fix is one line
 ``littlestone: error: <what to change>``. Library errors are ``ValueError`` (``TreeError`` is one)
 whose message already says what to change; the CLI prints it on one line. Exit codes
-(:data:`EXIT_CODES`): 0 solved, 1 a verification failed (or an output could not be written), 2 bad
-input, 3 not solved within the limits given (the proven bounds are printed), 130 interrupted by Ctrl-C
+(:data:`EXIT_CODES`): 0 solved, 1 a verification failed, 2 bad input (an output file that cannot be
+written included), 3 not solved within the limits given (the proven bounds are printed), 130 interrupted by Ctrl-C
 or SIGTERM (after printing what was finished).
 
 Output files (``--tree``, ``--proof``, ``--witness``, ``-o``) are checked before any computation
@@ -105,16 +105,29 @@ def _version() -> str:
         return "unknown (not installed; run 'pip install .')"
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: print ``littlestone VERSION`` and exit 0, reading the version (importlib.metadata) only
+    when asked."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0,
+                         help=help or "show the program's version number and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"{PROG} {_version()}", flush=True)  # on stdout, as argparse's own version action
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog=PROG, description="Exact Opt(C) (the Littlestone dimension) of finite concept classes, with certificates.",
                     epilog=_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version", version=f"{PROG} {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, command in COMMANDS.items():
         help_text = command.HELP
         p = sub.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".",
-                           epilog="exit codes: " + "; ".join(f"{c} {t.split(':')[0].split(' (')[0]}" for c, t in EXIT_CODES))
-        command.add(p)
+                           epilog="exit codes: " + "; ".join(f"{c} {t.split(':')[0].split(' (')[0]}" for c, t in EXIT_CODES),
+                           setup=command.add)  # the arguments are added when this command runs (or shows its help)
         p.set_defaults(run=command.run, parser=p)
     return parser
 

@@ -12,7 +12,31 @@ from ._output import EXIT_USAGE, PROG, CLIError, Progress, exc_text, note, one_l
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse with one-line usage errors (``littlestone: error: ...``, exit code 2)."""
+    """argparse with one-line usage errors (``littlestone: error: ...``, exit code 2).
+
+    ``setup(parser)``, when given, adds the parser's arguments the first time they are needed (to parse
+    or to print help): a command's arguments, whose help may read the library (the memo's default size,
+    the store's file name), cost nothing when another command runs, nor for ``--version``."""
+
+    def __init__(self, *args, setup=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._setup = setup
+
+    def complete(self) -> "Parser":
+        """Add the arguments ``setup`` adds (once); returns the parser."""
+        setup, self._setup = self._setup, None
+        if setup is not None:
+            setup(self)
+        return self
+
+    def parse_known_args(self, args=None, namespace=None):
+        return super(Parser, self.complete()).parse_known_args(args, namespace)
+
+    def format_usage(self):
+        return super(Parser, self.complete()).format_usage()
+
+    def format_help(self):
+        return super(Parser, self.complete()).format_help()
 
     def error(self, message):  # noqa: D401 - argparse API
         hint = f" (see '{self.prog} --help')"

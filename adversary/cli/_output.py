@@ -18,8 +18,8 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNSOLVED, EXIT_INTERRUPTED = 0, 1, 2, 3, 
 #: The exit codes, as ``--help`` and the README list them.
 EXIT_CODES = (
     (EXIT_OK, "solved (or done)"),
-    (EXIT_FAILED, "a verification failed, or an output file could not be written"),
-    (EXIT_USAGE, "bad input: the one-line error says what to change"),
+    (EXIT_FAILED, "a verification failed"),
+    (EXIT_USAGE, "bad input, or an output file that cannot be written: the one-line error says what to change"),
     (EXIT_UNSOLVED, "not solved within the limits given (--time-limit, --memory): the proven bounds are printed"),
     (EXIT_INTERRUPTED, "interrupted by Ctrl-C (143 for SIGTERM), after printing and writing what was finished"),
 )

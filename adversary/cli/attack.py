@@ -374,5 +374,5 @@ def _report(args, r, C, label, witness_path) -> int:
             print(f"{'witness:':<{width}}written to {witness_path} (check it with 'littlestone verify {witness_path}')")
     sys.stdout.flush()
     if witness_error is not None:
-        return error(witness_error, EXIT_FAILED)
+        return error(witness_error, EXIT_USAGE)  # an output file that cannot be written: exit 2, as before the run
     return interrupted_code() if stopped == "interrupted" else EXIT_OK

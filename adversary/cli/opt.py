@@ -8,11 +8,9 @@ from __future__ import annotations
 import json
 import sys
 
-from solvers.classes.evaluated import EvaluatedClass
-
 from ._args import (add_class_source, add_game_options, cap_jobs, game_of, load_class, memo_bytes, memory_gb,
                     memory_help, positive_int, positive_seconds)
-from ._output import (EXIT_FAILED, EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs,
+from ._output import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs,
                       error, interrupted_code, json_safe, note, value_text, write_atomic, write_text_atomic)
 from ._store import add_store_options, lookup, open_store, proof_seconds, put as _put
 
@@ -80,6 +78,7 @@ def exact_text(v):
 
 
 def run(args) -> int:
+    from solvers.classes.evaluated import EvaluatedClass
 
     tree_path, proof_path = check_outputs(
         [(args.tree, TREE_FORMATS, "the tree file", "--tree"), (args.proof, (".json",), "the certificate file", "--proof")],
@@ -214,10 +213,13 @@ def _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_pat
 
 def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) -> int:
     """Print the result and write the --tree and --proof files; returns the exit code."""
+    from solvers.certificate import bind
+
     symbol = G.symbol
     stopped = r.stats.get("stopped")
     tree_error = None
     if tree_path is not None and r.tree is not None:
+        r.tree.C, r.tree.label = C, label  # the tree records the class it was made for ("made_for")
         try:
             write_atomic(tree_path, r.tree.write)
         except (OSError, ValueError) as e:
@@ -230,6 +232,7 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
                 "given; raise the time limit" if r.value is None else
                 "it needs more than 100000 entries; use a smaller class")
         else:
+            proof = bind(proof, C, label)  # the certificate records the class it was made for
             try:
                 write_text_atomic(proof_path, json.dumps(proof, separators=(",", ":")) + "\n")
             except OSError as e:
@@ -242,9 +245,10 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
             "log2_size": C.log2_size(), "family": family, "params": params,
             "matrix": args.matrix, "engine": r.stats.get("engine"), "nodes": r.stats.get("nodes"),
             "memo": r.stats.get("memo"), "evictions": r.stats.get("evictions"),
-            "memo_bytes": r.stats.get("memo_bytes"), "stopped": stopped,
+            "memo_budget_bytes": r.stats.get("memo_bytes"), "memo_used_bytes": r.stats.get("memo_used_bytes"),
+            "stopped": stopped,
             "tree": str(tree_path) if tree_path is not None and tree_error is None else None,
-            "stored": r.stats.get("stored") is not None,
+            "served": r.stats.get("stored") is not None,  # served from the store (not computed by this run)
             "proof": str(proof_path) if proof_path is not None and proof_error is None else None,
         }
         if not G.standard:  # the game, and its numbers exactly ("p/q") beside the decimals above
@@ -283,7 +287,10 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
         note(f"add --tree tree.json to write the {what} that proves {symbol}(C) >= {value_text(r.lower)} "
              "(check it with 'littlestone verify tree.json' and the class)")
     if tree_error is not None or proof_error is not None:
-        return error(tree_error or proof_error, EXIT_FAILED)
+        error(tree_error or proof_error)
     if stopped == "interrupted":
         return interrupted_code()
-    return EXIT_OK if r.value is not None else EXIT_UNSOLVED
+    if r.value is None:
+        return EXIT_UNSOLVED  # the bounds are printed (and the reason no certificate of the upper one was written)
+    # An output file that cannot be written is bad input, exit 2, whether found before the run or after it.
+    return EXIT_OK if tree_error is None and proof_error is None else EXIT_USAGE

@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 
 from ._args import positive_int
-from ._output import EXIT_FAILED, EXIT_OK, CLIError, check_outputs, error, note, write_atomic
+from ._output import EXIT_OK, EXIT_USAGE, CLIError, check_outputs, error, note, write_atomic
 
 __all__ = ["HELP", "add", "run"]
 
@@ -106,7 +106,7 @@ def run(args) -> int:
         written = []
         write_atomic(out, lambda tmp: written.append(draw(tmp)))
     except OSError as e:
-        return error(f"could not write the picture to {str(out)!r}: {e.strerror or e}", EXIT_FAILED)
+        return error(f"could not write the picture to {str(out)!r}: {e.strerror or e}", EXIT_USAGE)
     w = written[0]
     size = (f"{w.width} x {w.height} px" if out.suffix.lower() == ".png"
             else f"{w.width / w.dpi:g} x {w.height / w.dpi:g} in")

@@ -105,6 +105,7 @@ def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=N
     :class:`adversary.store.Record` of each part computed here, with its certificates, for the client
     to store (workers never touch the store)."""
     from adversary.store import Record, class_key, exact, record_of_opt
+    from solvers.certificate import bind
     from solvers.opt import opt
     from solvers.vc import vc_search
 
@@ -165,7 +166,7 @@ def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=N
                                       concepts=C.n_concepts, points=C.n_points,
                                       value=exact(v.value), lower=exact(v.lower), upper=exact(v.upper),
                                       seconds=v.stats.get("seconds"), engine="vc_search",
-                                      lower_cert={"points": [int(j) for j in v.witness]}))
+                                      lower_cert=bind({"points": [int(j) for j in v.witness]}, C)))
     # VC <= Opt (a shattered set of d points is a mistake tree of depth d): each bound tightens the other
     # when a cell ran out of time.
     lo, hi = max(r.lower, vc_lo), r.upper

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ._args import add_class_source, load_class
-from ._output import EXIT_FAILED, EXIT_OK, CLIError, one_line
+from ._output import EXIT_FAILED, EXIT_OK, CLIError, note, one_line
 
 __all__ = ["HELP", "add", "run", "VERIFIERS"]
 
@@ -30,16 +30,29 @@ def _certificate_kind(data) -> str:
 
 def _verify_against_class(args, data, check, what: str, ok_text, *, evaluated: bool = False) -> int:
     """Run a certificate checker that needs the class (a tree or an upper-bound certificate); with
-    ``evaluated`` the checker also reads an EvaluatedClass (a family instance too large for a matrix)."""
-    from solvers.certificate import TreeError
+    ``evaluated`` the checker also reads an EvaluatedClass (a family instance too large for a matrix).
+
+    First the class the certificate records (``"made_for"``, :func:`solvers.certificate.check_made_for`):
+    another class fails at once, in one line; a file that records none (written before certificates
+    recorded their class) is checked as before, with a note. Then the checker; ``ok_text(value, C)``
+    gives (what is proven, how), printed as ``OK: <what> for <class> (<how>)``."""
+    from solvers.certificate import ClassMismatch, TreeError, check_made_for
 
     C, label, _, _ = load_class(args, implicit=True, evaluated=evaluated)
     try:
+        matched = check_made_for(data, C, label, what=what)
         value = check(data, C)
+    except ClassMismatch as e:
+        print(f"FAILED: {one_line(e)} ({what} {args.file})", flush=True)
+        return EXIT_FAILED
     except TreeError as e:
         print(f"FAILED: {one_line(e)} ({what} {args.file}, class {label})", flush=True)
         return EXIT_FAILED
-    print(f"OK: {ok_text(value)}")
+    claim, how = ok_text(value, C)
+    print(f"OK: {claim} for {label} ({how})", flush=True)
+    if not matched:
+        note(f"{args.file} records no class fingerprint (written before littlestone recorded one): it was checked "
+             f"against {label}, but the class it was made for could not be matched")
     return EXIT_OK
 
 
@@ -50,28 +63,28 @@ def _verify_tree_file(args, data) -> int:
     G = read_game(data)  # TreeError (one line) for a malformed "game"
     if G.standard:
         return _verify_against_class(args, data, verify_tree, "tree",
-                                     lambda d: f"mistake tree of depth {d} verified, so Opt(C) >= {d}",
-                                     evaluated=True)
+                                     lambda d, C: (f"Opt(C) >= {d}", f"a mistake tree of depth {d}"), evaluated=True)
     if G.randomized:
         raise CLIError(f"{args.file} names a randomized game but is a mistake tree; a randomized game's tree has "
                        '"kind": "randomized-tree" (opt --randomized --tree OUT.json writes one)')
     errs = f" with {G.errors} label error{'s' if G.errors != 1 else ''}" if G.errors else ""
     return _verify_against_class(args, data, lambda t, C: verify_error_tree(t, C, G.errors), "tree",
-                                 lambda d: f"mistake tree of depth {d}{errs} verified, so {G.symbol}(C) >= {d}")
+                                 lambda d, C: (f"{G.symbol}(C) >= {d}", f"a mistake tree of depth {d}{errs}"))
 
 
 def _verify_randomized_tree_file(args, data) -> int:
     """A shattered tree of the randomized game (solvers.game_certificates.verify_randomized_tree)."""
+    from solvers.certificate import _height
     from solvers.game_certificates import random_walk_value, read_game, verify_randomized_tree
     from solvers.games import value_text
 
     G = read_game(data)
 
-    def ok(v) -> str:
-        text = f"shattered tree verified, worth {value_text(v)}, so {G.symbol}(C) >= {value_text(v)}"
+    def ok(v, C):
+        how = f"a shattered tree of height {_height(data.get('root'))}"
         if G.errors == 0 and not _has_repeat(data.get("root")):
-            text += f" (random-walk average depth {value_text(2 * random_walk_value(data))})"
-        return text
+            how += f"; its random-walk average depth is {value_text(2 * random_walk_value(data))}"
+        return f"{G.symbol}(C) >= {value_text(v)}", how
 
     return _verify_against_class(args, data, verify_randomized_tree, "tree", ok)
 
@@ -99,7 +112,20 @@ def _verify_witness_file(args, data) -> int:
         print(f"FAILED: {one_line(r.message)} (witness {args.file})", flush=True)
         return EXIT_FAILED
     print(f"OK: {one_line(r.message)}")
+    if "made_for" not in data:
+        note(f"{args.file} records no class fingerprint (written before littlestone recorded one): it was replayed "
+             "on the class it names, which could not be matched against the class it was made for")
     return EXIT_OK
+
+
+def _entries(data) -> int:
+    return len(data["entries"]) if isinstance(data.get("entries"), list) else 0
+
+
+def _halving(C, u) -> bool:
+    """|C| < 2^(u+1): Opt(C) <= floor(log2 |C|) <= u by the Halving bound, whatever the entries say."""
+    m = getattr(C, "n_concepts", None)
+    return isinstance(m, int) and isinstance(u, int) and m.bit_length() <= u + 1
 
 
 def _verify_upper_file(args, data) -> int:
@@ -109,22 +135,34 @@ def _verify_upper_file(args, data) -> int:
     from solvers.game_certificates import read_game, verify_game_upper
     from solvers.games import value_text
 
-    n = len(data.get("entries", [])) if isinstance(data.get("entries"), list) else 0
+    n = _entries(data)
     G = read_game(data)
     check = verify_upper if G.standard else verify_game_upper
-    return _verify_against_class(args, data, check, "certificate",
-                                 lambda u: f"upper-bound certificate verified ({n} entries), so {G.symbol}(C) <= "
-                                           f"{value_text(u)}", evaluated=G.standard)
+
+    def ok(u, C):
+        if G.standard and _halving(C, u):  # the checker needs no entry then: say what proves it
+            how = f"|C| = {C.n_concepts} < 2^{u + 1}, so the Halving bound alone proves it"
+        elif n == 0:
+            how = "no entries: the game's cheap bounds (the volume bound, the rounds left) alone prove it"
+        else:
+            how = f"an upper-bound certificate of {n} entr{'y' if n == 1 else 'ies'}"
+        return f"{G.symbol}(C) <= {value_text(u)}", how
+
+    return _verify_against_class(args, data, check, "certificate", ok, evaluated=G.standard)
 
 
 def _verify_state_upper_file(args, data) -> int:
     """An upper-bound certificate over compact states (solvers.state_certificates.verify_state_upper)."""
     from solvers.state_certificates import verify_state_upper
 
-    n = len(data.get("entries", [])) if isinstance(data.get("entries"), list) else 0
-    return _verify_against_class(args, data, verify_state_upper, "certificate",
-                                 lambda u: f"upper-bound certificate over states verified ({n} entries), so "
-                                           f"Opt(C) <= {u}", evaluated=True)
+    n = _entries(data)
+
+    def ok(u, C):
+        if _halving(C, u):
+            return f"Opt(C) <= {u}", f"|C| = {C.n_concepts} < 2^{u + 1}, so the Halving bound alone proves it"
+        return f"Opt(C) <= {u}", f"an upper-bound certificate over states of {n} entr{'y' if n == 1 else 'ies'}"
+
+    return _verify_against_class(args, data, verify_state_upper, "certificate", ok, evaluated=True)
 
 
 #: kind -> checker (a file without "kind" is a mistake tree).

@@ -155,6 +155,12 @@ class EvaluatedClass:
     def to_spec(self) -> dict:
         return {"family": self.family, "params": dict(self.params)}
 
+    def fingerprint(self) -> str:
+        """The class's fingerprint: of its family and parameters (:func:`~solvers.classes.protocol.spec_fingerprint`)."""
+        from .protocol import spec_fingerprint
+
+        return spec_fingerprint(self.to_spec())
+
     def __repr__(self) -> str:
         return f"<EvaluatedClass {self.family} {self.params}: {self.n_concepts} concepts x {self.n_points} points>"
 

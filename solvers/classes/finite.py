@@ -111,8 +111,13 @@ class ConceptClass:
             names = [str(v) for v in names]
             if len(names) != m.shape[0]:
                 raise ValueError(f"{len(names)} names given for {m.shape[0]} concepts; give one name per row")
-        # Merge duplicate rows, keeping the first occurrence (a class is a set of functions).
-        if m.shape[0] > 1:
+        # Merge duplicate rows, keeping the first occurrence (a class is a set of functions). Over no
+        # points every row is the one empty function: the class has one concept and nothing to ask.
+        if m.shape[1] == 0 and m.shape[0] > 1:
+            m = m[:1]
+            if names is not None:
+                names = names[:1]
+        elif m.shape[0] > 1:
             packed = np.ascontiguousarray(np.packbits(m, axis=1))
             rows = packed.view(np.dtype((np.void, packed.shape[1]))).ravel()  # one opaque item per row
             _, first = np.unique(rows, return_index=True)
@@ -335,18 +340,34 @@ class ConceptClass:
         return hash((self._points, self._matrix.tobytes()))
 
     def fingerprint(self) -> str:
-        """A stable hex digest of the matrix and points (for result stores and caches); computed once (the
-        class is immutable)."""
+        """The class's fingerprint (the class protocol's): 32 hex digits of a hash of its points and of its
+        concepts as a set, the sorted rows of its matrix (duplicates are merged on construction), so that
+        two listings of one class in another order agree; computed once (the class is immutable). Result
+        stores, certificates and witnesses name the class by it. It does not tell the order of the rows:
+        what depends on it (a Solver's bitsets) is keyed by :meth:`listing_key`."""
         if self._fingerprint is not None:
             return self._fingerprint
         import hashlib
 
         h = hashlib.sha256()
         h.update(np.asarray(self._matrix.shape, dtype=np.int64).tobytes())
-        h.update(np.packbits(self._matrix, axis=1).tobytes())
+        if self.n_points:
+            packed = np.ascontiguousarray(np.packbits(self._matrix, axis=1))
+            rows = packed.view(np.dtype((np.void, packed.shape[1]))).ravel()  # one opaque item per row
+            h.update(np.sort(rows).tobytes())
         h.update(repr(self._points).encode())
         self._fingerprint = h.hexdigest()[:32]
         return self._fingerprint
+
+    def listing_key(self) -> str:
+        """A hash of the matrix as listed, rows in their order, and the points: the key of what depends on
+        the order of the concepts (version spaces are bitsets over the rows), unlike :meth:`fingerprint`."""
+        import hashlib
+
+        h = hashlib.sha256(np.asarray(self._matrix.shape, dtype=np.int64).tobytes())
+        h.update(np.packbits(self._matrix, axis=1).tobytes())
+        h.update(repr(self._points).encode())
+        return h.hexdigest()[:32]
 
     # ------------------------------------------------------------------ points
     def index_of(self, x) -> int:
@@ -610,8 +631,6 @@ def _validate_matrix(matrix, progress: Callable[[int, int], None] | None = None)
         raise ValueError(f"the matrix must be 2-d (concepts x points), got {arr.ndim} dimension(s)")
     if arr.shape[0] == 0:
         raise ValueError("the matrix is empty; a class needs at least one concept (one row)")
-    if arr.shape[1] == 0:
-        raise ValueError("the matrix has no columns; a class needs at least one point")
     if arr.dtype == bool:
         return arr.astype(bool, copy=True)
     flat = arr.ravel()

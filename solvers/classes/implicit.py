@@ -279,6 +279,12 @@ class ImplicitFamily:
         """The JSON class spec: ``{"family", "params"}`` (every parameter, defaults included)."""
         return {"family": self.family, "params": dict(self.params)}
 
+    def fingerprint(self) -> str:
+        """The class's fingerprint: of its family and parameters (:func:`~solvers.classes.protocol.spec_fingerprint`)."""
+        from .protocol import spec_fingerprint
+
+        return spec_fingerprint(self.to_spec())
+
     @classmethod
     def from_spec(cls, spec) -> "ImplicitFamily":
         """The implicit class of a ``{"family", "params"}`` spec (any n the concepts allow)."""

@@ -157,6 +157,15 @@ class MarginHalfspaces:
         """The JSON class spec of a witness."""
         return {"family": MARGIN_FAMILY, "params": dict(self.params)}
 
+    def fingerprint(self) -> str:
+        """The class's fingerprint: of its family and its exact parameters
+        (:func:`~solvers.classes.protocol.spec_fingerprint`), so that gamma = 0.1, "0.1" and "1/10" agree."""
+        from .protocol import spec_fingerprint
+
+        exact = {"d": self.d, "gamma": f"{self.gamma.numerator}/{self.gamma.denominator}",
+                 "R": f"{self.R.numerator}/{self.R.denominator}"}
+        return spec_fingerprint({"family": MARGIN_FAMILY, "params": exact})
+
     def __str__(self) -> str:
         return f"{MARGIN_FAMILY} d={self.d} gamma={num_text(self.gamma)} R={num_text(self.R)}"
 

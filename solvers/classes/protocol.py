@@ -52,9 +52,11 @@ True
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any, Iterable, Mapping, Optional, Protocol, runtime_checkable
 
-__all__ = ["ConceptClassProtocol", "FACT_KEYS"]
+__all__ = ["ConceptClassProtocol", "FACT_KEYS", "spec_fingerprint"]
 
 #: The keys a class's ``facts`` may have (see the module docstring).
 FACT_KEYS = ("n", "d", "monotone_or", "or_of_literals", "monotone_and", "k_of_r", "margin")
@@ -102,6 +104,11 @@ class ConceptClassProtocol(Protocol):
         Concept ``c`` in words, or None.
     to_spec() / from_spec(spec)
         The JSON class spec of witnesses: ``{"family", "params"}`` or ``{"matrix", "points", "names"}``.
+    fingerprint()
+        The class's fingerprint, 32 hex digits: what result stores, certificates and witnesses name the
+        class by. For a listed class, a hash of its points and of its concepts as a set (the sorted,
+        deduplicated rows of its matrix), so that two listings of one class agree; for a class whose
+        points or concepts are not listed, :func:`spec_fingerprint` of its family and parameters.
     __str__
         The class in messages: ``monotone-disjunctions n=4 k=2``.
     """
@@ -132,3 +139,20 @@ class ConceptClassProtocol(Protocol):
     def concept_text(self, c) -> Optional[str]: ...
 
     def to_spec(self) -> dict: ...
+
+    def fingerprint(self) -> str: ...
+
+
+def spec_fingerprint(spec: dict) -> str:
+    """The fingerprint of a class known by its family and parameters (``to_spec()``): 32 hex digits of
+    the SHA-256 of the spec as canonical JSON (keys sorted; numbers JSON does not know, as Fractions,
+    as their text).
+
+    Examples
+    --------
+    >>> a = spec_fingerprint({"family": "monotone-disjunctions", "params": {"n": 20, "k": 2}})
+    >>> a == spec_fingerprint({"params": {"k": 2, "n": 20}, "family": "monotone-disjunctions"}), len(a)
+    (True, 32)
+    """
+    text = json.dumps(spec, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]

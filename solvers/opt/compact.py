@@ -54,7 +54,7 @@ def solve_states(C, *, time_limit: float | None = None, memo_bytes: int | None =
         # Rebuilt from the memo's answers (no deadline: every query it asks was answered "yes").
         tree = MistakeTree(lo, S.mistake_tree(lo), S.C)
     stats = {"engine": "states", "nodes": S.nodes - nodes0, "memo": len(S.memo), "evictions": S.evictions,
-             "memo_bytes": S.memo_bytes, "seconds": round(time.monotonic() - t0, 4), "queries": queries,
+             "memo_bytes": S.memo_bytes, "memo_used_bytes": S.memo_used_bytes, "seconds": round(time.monotonic() - t0, 4), "queries": queries,
              "stopped": stopped, "root_splits": S.C.n_points}
     return lo, hi, tree, stats, S
 

@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from ..certificate import MistakeTree, RandomizedTree
+from ..certificate import MistakeTree, RandomizedTree, bind
 from ..classes.finite import ConceptClass
 from ..games import Game
 from . import disjunctions
@@ -87,7 +87,8 @@ class OptResult:
 
     def upper_certificate(self, *, limit: int = 100_000) -> dict:
         """The certificate of ``upper`` (checked by :func:`solvers.certificate.verify_upper` for Opt(C),
-        :func:`solvers.game_certificates.verify_game_upper` for the other games).
+        :func:`solvers.game_certificates.verify_game_upper` for the other games), with the ``"made_for"``
+        of its class (:func:`solvers.certificate.bind`).
 
         Raises
         ------
@@ -99,15 +100,21 @@ class OptResult:
         """
         G = self.game
         if G.standard:
-            return self.solver.upper_proof(self.upper, limit=limit)
-        if isinstance(self.solver, Solver):  # Opt(C) capped by a horizon T
+            cert = self.solver.upper_proof(self.upper, limit=limit)
+        elif isinstance(self.solver, Solver):  # Opt(C) capped by a horizon T
             if self.upper >= G.horizon:
-                return {"kind": "upper-bound", "game": G.to_json(), "bound": G.horizon, "entries": []}
-            return {**self.solver.upper_proof(self.upper, limit=limit), "game": G.to_json()}
-        if not self.solved:
+                cert = {"kind": "upper-bound", "game": G.to_json(), "bound": G.horizon, "entries": []}
+            else:
+                cert = {**self.solver.upper_proof(self.upper, limit=limit), "game": G.to_json()}
+        elif not self.solved:
             raise ValueError(f"{G.symbol}(C) was not solved, and an upper-bound certificate is written only for a "
                              "solved game; raise the time limit")
-        return self.solver.upper_proof(self.upper, limit=limit)
+        else:
+            cert = self.solver.upper_proof(self.upper, limit=limit)
+        C = getattr(self.solver, "C", None)
+        if C is None and self.tree is not None:
+            C = self.tree.C
+        return cert if C is None else bind(cert, C)  # bound to its class (solvers.certificate.made_for)
 
     def __repr__(self) -> str:
         return f"OptResult(value={self.value}, lower={self.lower}, upper={self.upper}, stats={self.stats})"
@@ -271,7 +278,8 @@ def opt(
         "nodes": S.nodes - nodes0,
         "memo": len(S.memo),
         "evictions": S.evictions,
-        "memo_bytes": S.memo_bytes,
+        "memo_bytes": S.memo_bytes,  # the budget
+        "memo_used_bytes": S.memo_used_bytes,
         "seconds": round(time.monotonic() - t0, 4),
         "queries": queries,
         "stopped": stopped,
@@ -351,7 +359,7 @@ def _opt_game(C, G: Game, time_limit, memo_bytes, progress, solver) -> OptResult
         tree = MistakeTree(lo, S.lower_tree(lo), C, G)
     stats = {
         "engine": "search", "game": G.to_json(), "symbol": G.symbol, "nodes": S.nodes - nodes0,
-        "memo": len(S.memo), "evictions": S.evictions, "memo_bytes": S.memo_bytes,
+        "memo": len(S.memo), "evictions": S.evictions, "memo_bytes": S.memo_bytes, "memo_used_bytes": S.memo_used_bytes,
         "seconds": round(time.monotonic() - t0, 4), "queries": queries, "stopped": stopped,
         "root_splits": len(S.root_masks),
     }
@@ -375,6 +383,6 @@ def _opt_disjunctions(C, time_limit, memo_bytes, progress, solver) -> OptResult:
         root = S.mistake_tree(lo)
         tree = MistakeTree(lo, disjunctions.by_column(root) if C.finite else root, C)
     stats = {"engine": "disjunctions", "nodes": S.nodes - nodes0, "memo": len(S.memo), "evictions": S.evictions,
-             "memo_bytes": S.memo_bytes, "seconds": round(time.monotonic() - t0, 4), "queries": queries,
+             "memo_bytes": S.memo_bytes, "memo_used_bytes": S.memo_used_bytes, "seconds": round(time.monotonic() - t0, 4), "queries": queries,
              "stopped": stopped}
     return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S)

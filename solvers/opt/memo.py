@@ -41,6 +41,12 @@ class MemoSearch:
         self._progress: Callable | None = None
         self._next_report = 0.0
 
+    @property
+    def memo_used_bytes(self) -> int:
+        """The bytes the memo's entries are counted as now: the estimate held to the budget ``memo_bytes``
+        (entries dropped by an eviction no longer count)."""
+        return self._memo_used
+
     def _entry_size(self, key) -> int:
         """The bytes a memo entry is counted as (a constant unless a subclass says otherwise)."""
         return self._entry_bytes

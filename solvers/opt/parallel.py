@@ -23,7 +23,7 @@ from .search import SearchStop, Solver
 
 __all__ = ["solve_root_parallel"]
 
-_WORKER_SOLVERS: dict = {}  # in a worker process: the class's fingerprint -> its Solver
+_WORKER_SOLVERS: dict = {}  # in a worker process: the class's listing key (rows in order) -> its Solver
 
 
 def _worker(C, key, d, moves, deadline_in, memo_bytes):
@@ -61,7 +61,7 @@ def solve_root_parallel(S: Solver, jobs: int, queries: list) -> tuple[int, int]:
     C = S.C
     V = S.full
     n = V.bit_count()
-    key = C.fingerprint()
+    key = C.listing_key()  # the Solver's bitsets follow the order of the rows
     share = max(1, S.memo_bytes // jobs)  # the memo limit is shared by the workers
 
     with Parallel(n_jobs=jobs, backend="loky") as pool:

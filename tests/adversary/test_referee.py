@@ -120,7 +120,8 @@ def test_halving_on_a_matrix_class(halving_witness):
     assert w["mistakes"] == 1 and w["target"] == 2
     r = ok(verify_witness(w))
     assert r.mistakes == 1
-    assert r.message == "witness verified: halving makes 1 mistake on this sequence (target concept 2)"
+    assert r.message == ("halving makes 1 mistake on 3 examples of the matrix class (4 concepts x 3 points) "
+                         "(target concept 2)")
     assert ok(verify_witness(json.dumps(w))).mistakes == 1  # the JSON text too
 
 
@@ -148,7 +149,8 @@ def test_perceptron_on_margin_halfspaces(perceptron_witness):
     assert w["mistakes"] == perceptron_mistakes(w["sequence"]) >= 2
     assert w["mistakes"] <= 1 / 0.1**2  # [Mehta]: R^2 / gamma^2
     r = ok(verify_witness(json.loads(json.dumps(w))))
-    assert r.message.startswith(f"witness verified: perceptron makes {w['mistakes']} mistakes on this sequence (target w = (0.6, 0.8)")
+    assert r.message.startswith(f"perceptron makes {w['mistakes']} mistakes on {len(w['sequence'])} examples of "
+                                f"margin-halfspaces d=2 gamma=0.1 R=1 (target w = (0.6, 0.8)")
     assert ok(verify_witness(w, exact=True)).mistakes == w["mistakes"]
 
 
@@ -418,7 +420,7 @@ def test_witness_with_label_errors():
     with pytest.raises(WitnessError, match="no concept of the class labels examples 1..3"):
         make_witness("winnow2", {}, {"matrix": [[0, 0, 0], [0, 1, 1]]}, seq)
     w = make_witness("soa", {"errors": 1}, THRESHOLDS, seq, errors=1)
-    assert w["errors"] == 1 and ok(verify_witness(w)).message.startswith("witness verified: soa makes")
+    assert w["errors"] == 1 and ok(verify_witness(w)).message.startswith("soa makes")
     assert "within 1 label error" in verify_witness(w).message
     failed({**w, "errors": 0}, "labels example 3")
     failed({**w, "errors": -1}, '"errors" must be a whole number >= 0')

@@ -405,3 +405,42 @@ def test_iterative_export_matches_the_recursive_one():
     assert _dumps_node(r.tree.root) == json.dumps(r.tree.root, separators=(",", ":"))
     G = r.tree.to_networkx()
     assert [a["point"] for _, a in sorted(G.nodes(data=True))][:2] == [r.tree.root["point"], r.tree.root["0"]["point"]]
+
+
+# ---------------------------------------------------------------------------------------- bound to the class
+def test_every_checker_refuses_a_certificate_made_for_another_class():
+    """(issue 18) The certificates opt writes record their class's fingerprint ("made_for"); each checker refuses
+    them on another class, here one concept larger, where the lower bounds would hold as well."""
+    import numpy as np
+
+    from solvers.certificate import ClassMismatch, verify_tree, verify_upper
+    from solvers.classes import ConceptClass
+    from solvers.classes.families import make
+    from solvers.game_certificates import verify_error_tree, verify_game_upper, verify_randomized_tree
+    from solvers.opt import opt
+
+    A = make("thresholds", N=7)
+    B = ConceptClass.from_matrix(np.vstack([A.matrix, [[1, 0, 1, 0, 1, 0, 1]]]), A.points)
+    cases = [(opt(A).tree.to_json(), verify_tree), (opt(A).upper_certificate(), verify_upper)]
+    for game in ({"errors": 1}, {"game": "randomized"}):
+        r = opt(A, **game)
+        tree_check = verify_randomized_tree if "game" in game else (lambda t, C: verify_error_tree(t, C, 1))
+        cases += [(r.tree.to_json(), tree_check), (r.upper_certificate(), verify_game_upper)]
+    for cert, check in cases:
+        assert cert["made_for"]["fingerprint"] == A.fingerprint()
+        check(cert, A)
+        with pytest.raises(ClassMismatch, match=r"^this (tree|certificate) was made for thresholds N=7 \(8 concepts, "
+                                                r"7 points\), not the matrix class \(9 concepts x 7 points\)$"):
+            check(cert, B)
+
+
+def test_the_fingerprint_is_of_the_concepts_as_a_set():
+    import numpy as np
+
+    from solvers.classes import ConceptClass
+
+    A = ConceptClass.from_matrix([[0, 1], [1, 1], [0, 0]])
+    assert A.fingerprint() == ConceptClass.from_matrix([[1, 1], [0, 0], [0, 1], [0, 0]]).fingerprint()
+    assert A.listing_key() != ConceptClass.from_matrix([[1, 1], [0, 0], [0, 1]]).listing_key()
+    assert A.fingerprint() != ConceptClass.from_matrix([[0, 1], [1, 1], [0, 0]], points=[5, 6]).fingerprint()
+    assert A.fingerprint() != ConceptClass.from_matrix(np.array([[0, 1], [1, 1]])).fingerprint()

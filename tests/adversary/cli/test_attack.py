@@ -31,7 +31,7 @@ def test_attack_human_output(capsys, tmp_path):
     lines = [l for l in out.splitlines() if l.lstrip()[:1].isdigit() and " -> " in l]
     assert len(lines) == 7 and all("*  predicted" in l for l in lines)
     assert code == main(["verify", str(wfile)]) == 0
-    assert "witness verified: winnow2 makes 7 mistakes" in capsys.readouterr().out
+    assert "OK: winnow2 makes 7 mistakes" in capsys.readouterr().out
 
 
 def test_attack_json(capsys):
@@ -128,7 +128,7 @@ def test_attack_exact_on_an_implicit_class_counts(capsys, tmp_path):
     assert r["mistakes"] == 10 and r["opt"] is None and r["verdict"] == "below"
     assert [v["worst"] for v in r["stats"]["runs"][0]["stats"]["target_values"]] == [10, 6, 1]
     assert main(["verify", str(wfile)]) == 0
-    assert "witness verified: winnow1 makes 10 mistakes" in capsys.readouterr().out
+    assert "OK: winnow1 makes 10 mistakes" in capsys.readouterr().out
 
 
 def test_attack_exact_stopped_is_a_lower_bound(capsys):

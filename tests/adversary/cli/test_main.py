@@ -88,3 +88,26 @@ def test_every_command_is_a_module_in_the_registry():
     helptext = build_parser().format_help()
     listed = [helptext.index(f"\n    {name}  ") for name in COMMANDS]
     assert listed == sorted(listed)
+
+
+# The heavy modules a command that only prints needs none of: the solver (and joblib, which its
+# parallel root loop imports), the attack's strategies, the store's SQLite layer and the plots.
+HEAVY = ("joblib", "solvers.opt", "solvers.learners", "adversary.attack", "adversary.strategies", "adversary.store",
+         "adversary.plot", "sqlite3", "matplotlib")
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--help"], ["families"]])
+def test_printing_commands_import_nothing_heavy(argv):
+    """--version, --help and families answer at once (issue 18, section 5): they import the modules they
+    need when they run, not the solver, joblib or the strategies (scripts/bench_startup.py times them)."""
+    code = ("import contextlib, io, sys\n"
+            "from adversary.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    code = main({argv!r})\n"
+            "print(code, sorted(m for m in sys.modules if m in HEAVY or m.split('.')[0] in HEAVY\n"
+            "                   or any(m.startswith(h + '.') for h in HEAVY)))\n")
+    r = subprocess.run([sys.executable, "-c", f"HEAVY = {HEAVY!r}\n" + code], capture_output=True, text=True,
+                       timeout=120, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split(" ", 1)[0] == "0"
+    assert r.stdout.split(" ", 1)[1].strip() == "[]", f"{argv} imported {r.stdout.split(' ', 1)[1].strip()}"

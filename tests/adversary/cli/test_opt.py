@@ -50,7 +50,7 @@ def test_opt_tree_then_verify(capsys, tmp_path):
     assert json.loads(tree.read_text())["depth"] == 3
     code, out, err = run(capsys, "verify", tree, "thresholds", "N=7")
     assert code == 0, err
-    assert out.strip() == "OK: mistake tree of depth 3 verified, so Opt(C) >= 3"
+    assert out.strip() == "OK: Opt(C) >= 3 for thresholds N=7 (a mistake tree of depth 3)"
 
 
 def test_opt_jobs(capsys):
@@ -83,7 +83,7 @@ def test_proof_written_and_verified(tmp_path, capsys):
     code, out, err = run(capsys, *["opt", "intervals", "N=60", "--proof", str(proof), "--quiet"])
     assert code == 0 and "certificate of Opt(C) <= 10" in out
     code, out, err = run(capsys, *["verify", str(proof), "intervals", "N=60"])
-    assert code == 0 and out.startswith("OK: upper-bound certificate verified") and "Opt(C) <= 10" in out
+    assert code == 0 and out.startswith("OK: Opt(C) <= 10 for intervals N=60 empty=1 (|C| = 1831 < 2^11, so the Halving bound ")
 
 
 def test_proof_json_key_and_bad_extension(tmp_path, capsys):
@@ -108,7 +108,7 @@ def test_opt_time_limit_reports_bounds_progress_and_tree(capsys, tmp_path, hard_
     assert json.loads(tree.read_text())["depth"] == r["lower"]
     code, out, err = run(capsys, "verify", tree, "--matrix", hard_npy)
     assert code == 0, err
-    assert out.startswith(f"OK: mistake tree of depth {r['lower']} verified")
+    assert out.startswith(f"OK: Opt(C) >= {r['lower']} for matrix {hard_npy} (a mistake tree of depth {r['lower']})")
 
 
 def test_opt_quiet_and_human_bounds(capsys, hard_npy):
@@ -150,5 +150,20 @@ def test_small_memory_evicts_and_still_solves(capsys):
 
     assert main(["opt", "intervals", "N=100", "--memory", "0.001", "--json", "--quiet"]) == 0
     r = json.loads(capsys.readouterr()[0])
-    assert r["memo_bytes"] == int(0.001 * 2**30) and r["evictions"] > 0
+    assert r["memo_budget_bytes"] == int(0.001 * 2**30) and r["evictions"] > 0
+    assert 0 < r["memo_used_bytes"] <= r["memo_budget_bytes"]
     assert r["opt"] == opt(make("intervals", N=100)).value == 11
+
+
+def test_opt_json_says_served_and_the_memo_used_beside_its_budget(capsys, tmp_path, monkeypatch):
+    """(issue 18) "served" is true only when the result came from the store, false when this run computed
+    (and wrote) it; the memo's budget and the bytes it used are two fields, named so."""
+    monkeypatch.chdir(tmp_path)
+    first = json.loads(run(capsys, "opt", "intervals", "N=30", "--json", "--memory", "0.5")[1])
+    assert first["served"] is False and "stored" not in first and "memo_bytes" not in first
+    assert first["memo_budget_bytes"] == int(0.5 * 2**30)
+    assert 0 < first["memo_used_bytes"] < first["memo_budget_bytes"]
+    second = json.loads(run(capsys, "opt", "intervals", "N=30", "--json")[1])
+    assert second["served"] is True and second["opt"] == first["opt"]
+    assert second["memo_budget_bytes"] is None and second["memo_used_bytes"] is None  # no search ran
+    assert json.loads(run(capsys, "opt", "intervals", "N=30", "--json", "--no-store")[1])["served"] is False

@@ -15,9 +15,9 @@ def test_opt_implicit_writes_certificates_that_verify(capsys, tmp_path):
     assert (r["opt"], r["lower"], r["upper"], r["concepts"], r["points"]) == (8, 8, 8, 697, 2**16)
     assert r["engine"] == "disjunctions"
     code, out, _ = run(capsys, "verify", tree, "monotone-disjunctions", "n=16", "k=3")
-    assert code == 0 and out.startswith("OK: mistake tree of depth 8")
+    assert code == 0 and out.startswith("OK: Opt(C) >= 8 for monotone-disjunctions n=16 k=3 (a mistake tree of depth 8)")
     code, out, _ = run(capsys, "verify", proof, "monotone-disjunctions", "n=16", "k=3")
-    assert code == 0 and out.startswith("OK: upper-bound certificate verified") and "Opt(C) <= 8" in out
+    assert code == 0 and out.startswith("OK: Opt(C) <= 8 for monotone-disjunctions n=16 k=3 (an upper-bound certificate")
     # the other class: the same files fail, in one line
     code, out, _ = run(capsys, "verify", proof, "monotone-disjunctions", "n=16", "k=4")
     assert code == 1 and out.startswith("FAILED: ") and len(out.strip().splitlines()) == 1

@@ -54,7 +54,7 @@ def test_writes_are_atomic(capsys, tmp_path, monkeypatch):
 
     monkeypatch.setattr(MistakeTree, "write", broken)
     code, out, err = run(capsys, "opt", "thresholds", "N=7", "--tree", tree)
-    assert code == 1 and "could not write the tree" in err
+    assert code == 2 and "could not write the tree" in err
     assert tree.read_text() == "an older file\n"  # never half a file
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tree.json"]  # no temporary file left behind
     monkeypatch.undo()
@@ -134,3 +134,29 @@ def test_progress_off_a_terminal_is_plain_lines(capsys, monkeypatch):
     quiet.count(1)
     quiet.show("nothing")
     assert capsys.readouterr().err == ""
+
+
+AFTER_THE_RUN = {  # an output file that fails only when it is written, after the computation
+    "opt --tree": ["opt", "thresholds", "N=7", "--no-store", "--tree", "{d}/t.json"],
+    "opt --tree .dot": ["opt", "thresholds", "N=7", "--no-store", "--tree", "{d}/t.dot"],
+    "opt --proof": ["opt", "thresholds", "N=7", "--no-store", "--quiet", "--proof", "{d}/p.json"],
+    "attack --witness": ["attack", "halving", "--class", "thresholds", "N=7", "--no-store", "--quiet", "--witness",
+                         "{d}/w.json"],
+    "export -o": ["export", "thresholds", "N=7", "-o", "{d}/c.json"],
+}
+
+
+@pytest.mark.parametrize("case", list(AFTER_THE_RUN), ids=list(AFTER_THE_RUN))
+def test_an_output_file_that_cannot_be_written_exits_2(capsys, tmp_path, monkeypatch, case):
+    """(issue 18) Exit 2 for an output file that cannot be written, as the README's table says, whether it is
+    found before the run (a directory missing or read-only) or only when the file is written (a full disk)."""
+    def full(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full)
+    argv = [a.format(d=tmp_path) for a in AFTER_THE_RUN[case]]
+    code, out, err = run(capsys, *argv)
+    assert code == 2, (code, out, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("littlestone: error: ") and "No space left on device" in lines[0], err
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing half written, no temporary file left

@@ -19,11 +19,12 @@ def test_opt_beyond_the_matrix_with_certificates(capsys, tmp_path, target, value
     code, out, err = run(capsys, "opt", *target, "--json", "--tree", tree, "--proof", proof, "--time-limit", "60")
     assert code == 0, err
     r = json.loads(out)
-    assert (r["opt"], r["lower"], r["upper"], r["engine"], r["stored"]) == (value, value, value, "states", False)
+    assert (r["opt"], r["lower"], r["upper"], r["engine"], r["served"]) == (value, value, value, "states", False)
     assert r["concepts"] == {"thresholds": 100001, "intervals": 500501}[target[0]]
-    assert _verify(capsys, tree, *target) == (0, f"OK: mistake tree of depth {value} verified, so Opt(C) >= {value}")
+    label = " ".join(target) + (" empty=1" if target[0] == "intervals" else "")  # the defaults filled in
+    assert _verify(capsys, tree, *target) == (0, f"OK: Opt(C) >= {value} for {label} (a mistake tree of depth {value})")
     code, text = _verify(capsys, proof, *target)
-    assert code == 0 and text.endswith(f"so Opt(C) <= {value}")
+    assert code == 0 and text.startswith(f"OK: Opt(C) <= {value} for {label} (")
 
 
 def test_state_certificate_verifies_and_tampered_fails(capsys, tmp_path):
@@ -33,11 +34,16 @@ def test_state_certificate_verifies_and_tampered_fails(capsys, tmp_path):
     data = json.loads(proof.read_text())
     assert data["kind"] == "upper-bound-states"
     code, text = _verify(capsys, proof, "intervals", "N=3000")
-    assert code == 0 and text.startswith("OK: upper-bound certificate over states verified")
+    assert code == 0 and text.startswith("OK: Opt(C) <= 21 for intervals N=3000 empty=1 (an upper-bound certificate over states")
     data["entries"] = data["entries"][:-1]
     proof.write_text(json.dumps(data))
     code, text = _verify(capsys, proof, "intervals", "N=3000")
     assert code == 1 and text.startswith("FAILED: ") and len(text.splitlines()) == 1
+    code, text = _verify(capsys, proof, "intervals", "N=2999")
+    assert code == 1 and text.startswith("FAILED: this certificate was made for intervals N=3000 empty=1 (4501501 "
+                                         "concepts, 3000 points), not intervals N=2999 empty=1")
+    del data["made_for"]  # a file from before certificates recorded their class: the checker's own test of the class
+    proof.write_text(json.dumps(data))
     code, text = _verify(capsys, proof, "intervals", "N=2999")
     assert code == 1 and "the class given is intervals N=2999" in text
 
@@ -79,8 +85,8 @@ def test_rectangles_with_engine_states(capsys, tmp_path):
     code, out, err = run(capsys, "opt", "rectangles", "N=12", "--engine", "states", "--tree", tree, "--proof", proof)
     assert code == 0 and "Opt(C):          11" in out
     assert _verify(capsys, tree, "rectangles", "N=12")[0] == 0
-    assert _verify(capsys, proof, "rectangles", "N=12") == (0, "OK: upper-bound certificate verified (1 entries), so "
-                                                              "Opt(C) <= 11")
+    assert _verify(capsys, proof, "rectangles", "N=12") == (0, "OK: Opt(C) <= 11 for rectangles N=12 (an upper-bound "
+                                                              "certificate of 1 entry)")
 
 
 @pytest.mark.slow
@@ -89,7 +95,8 @@ def test_rectangles_32(capsys, tmp_path):
     code, out, err = run(capsys, "opt", "rectangles", "N=32", "--json", "--tree", tree, "--proof", proof)
     r = json.loads(out)
     assert code == 0 and (r["opt"], r["concepts"], r["log2_size"], r["engine"]) == (17, 278785, 18, "states")
-    assert _verify(capsys, tree, "rectangles", "N=32") == (0, "OK: mistake tree of depth 17 verified, so Opt(C) >= 17")
+    assert _verify(capsys, tree, "rectangles", "N=32") == (0, "OK: Opt(C) >= 17 for rectangles N=32 (a mistake tree of "
+                                                             "depth 17)")
     assert _verify(capsys, proof, "rectangles", "N=32")[0] == 0
     data = json.loads(proof.read_text())
     data["bound"] = data["entries"][0]["bound"] = 16

@@ -33,7 +33,7 @@ def test_opt_is_served_from_the_store_the_second_time(capsys, tmp_path):
         code, vout, _ = run(capsys, "verify", tmp_path / f, "intervals", "N=20")
         assert code == 0 and vout.startswith("OK"), vout
     code, out3, _ = run(capsys, "opt", "intervals", "N=20", "--json", "--trust-store")
-    assert json.loads(out3)["stored"] is True
+    assert json.loads(out3)["served"] is True
 
 
 def test_no_store_neither_reads_nor_writes(capsys, tmp_path):

@@ -59,8 +59,9 @@ def test_verify_witness_ok(capsys, witness_file):
     code, out, err = run(capsys, "verify", path)
     assert code == 0, err
     assert err == ""
-    assert out.strip() == (f"OK: witness verified: winnow2 makes {w['mistakes']} mistake{'s' * (w['mistakes'] != 1)} "
-                           f"on this sequence (target concept {w['target']} ({target_words(w['class'], w['target'])}))")
+    assert out.strip() == (f"OK: winnow2 makes {w['mistakes']} mistake{'s' * (w['mistakes'] != 1)} "
+                           f"on 6 examples of monotone-disjunctions n=4 k=2 "
+                           f"(target concept {w['target']} ({target_words(w['class'], w['target'])}))")
 
 
 def test_verify_margin_witness(capsys, tmp_path):
@@ -72,7 +73,9 @@ def test_verify_margin_witness(capsys, tmp_path):
     path.write_text(json.dumps(w))
     code, out, err = run(capsys, "verify", path, "--exact")
     assert code == 0, out + err
-    assert out.startswith("OK: witness verified: perceptron makes 1 mistake on this sequence (target w = (0.6, 0.8)")
+    assert out.startswith("OK: perceptron makes 1 mistake on 3 examples of margin-halfspaces d=2 gamma=0.1 R=1 "
+                          "(target w = (0.6, 0.8)")
+    assert "records no class fingerprint" in err  # written by hand, without "made_for": checked, with a note
     w["sequence"].append({"x": [2, 0], "y": 1})
     path.write_text(json.dumps(w))
     code, out, err = run(capsys, "verify", path)
@@ -172,3 +175,136 @@ BAD = {
 @pytest.mark.parametrize("case", list(BAD), ids=list(BAD))
 def test_bad_input_is_one_line(capsys, bad_files, case):
     assert_usage_error(*run(capsys, *[a.format(d=bad_files) for a in BAD[case]]))
+
+
+# ------------------------------------------------------------------------------------------ the class a certificate is for
+# (issue 18) Every certificate records the class it was made for ("made_for": the class's fingerprint); verify
+# against another class says so in one line and exits 1, even where the certificate would also hold there.
+def _made_for_failure(out: str, made: str, given: str) -> None:
+    assert len(out.strip().splitlines()) == 1, out
+    assert out.startswith(f"FAILED: this ") and f" was made for {made}" in out and f", not {given}" in out, out
+
+
+def _with_extra_concept(tmp_path, *family) -> str:
+    """A class file: the family's class and one concept more (a superclass, where its trees still hold)."""
+    from solvers.classes.families import make
+
+    C = make(family[0], **{k: int(v) for k, v in (p.split("=") for p in family[1:])})
+    rows = C.matrix.astype(int).tolist()
+    extra = next(r for r in ([(i >> j) & 1 for j in range(C.n_points)] for i in range(2 ** C.n_points)) if r not in rows)
+    path = tmp_path / "bigger.json"
+    path.write_text(json.dumps({"matrix": rows + [extra], "points": [list(p) for p in C.points]}))
+    return str(path)
+
+
+@pytest.mark.parametrize("game", [[], ["--errors", "1"], ["--randomized"]])
+def test_a_tree_verified_against_another_class_fails(capsys, tmp_path, game):
+    tree = tmp_path / "t.json"
+    assert run(capsys, "opt", "thresholds", "N=7", *game, "--tree", tree, "--no-store")[0] == 0
+    bigger = _with_extra_concept(tmp_path, "thresholds", "N=7")
+    code, out, err = run(capsys, "verify", tree, "--matrix", bigger)  # the tree holds there too, but is not for it
+    assert code == 1, out + err
+    _made_for_failure(out, "thresholds N=7 (8 concepts, 7 points)", f"matrix {bigger} (9 concepts, 7 points)")
+
+
+@pytest.mark.parametrize("game", [[], ["--errors", "1"], ["--randomized"], ["--horizon", "2"]])
+def test_an_upper_bound_certificate_verified_against_another_class_fails(capsys, tmp_path, game):
+    """The issue's case: a certificate of a larger class, whose bound the Halving bound gives on a smaller
+    one, passed as "OK (0 entries)"."""
+    proof = tmp_path / "p.json"
+    assert run(capsys, "opt", "thresholds", "N=15", *game, "--proof", proof, "--no-store")[0] == 0
+    code, out, err = run(capsys, "verify", proof, "thresholds", "N=7")
+    assert code == 1, out + err
+    _made_for_failure(out, "thresholds N=15 (16 concepts, 15 points)", "thresholds N=7 (8 concepts, 7 points)")
+
+
+def test_an_older_upper_bound_certificate_is_matched_by_its_size(capsys, tmp_path):
+    """A file from before "made_for": checked as before, with a note; one whose "concepts" says another class
+    fails (a 58-concept class's certificate against thresholds N=7 passed as "OK (0 entries)")."""
+    proof = tmp_path / "p.json"
+    proof.write_text(json.dumps({"kind": "upper-bound", "bound": 5, "concepts": 58, "entries": []}))
+    code, out, err = run(capsys, "verify", proof, "thresholds", "N=7")
+    assert code == 1 and out.strip() == f"FAILED: this certificate was made for a class of 58 concepts, not thresholds " \
+                                        f"N=7 (8 concepts, 7 points) (certificate {proof})"
+    proof.write_text(json.dumps({"kind": "upper-bound", "bound": 3, "entries": []}))
+    code, out, err = run(capsys, "verify", proof, "thresholds", "N=7")
+    assert code == 0 and out.strip() == "OK: Opt(C) <= 3 for thresholds N=7 (|C| = 8 < 2^4, so the Halving bound alone " \
+                                        "proves it)"
+    assert "records no class fingerprint" in err and "could not be matched" in err
+
+
+@pytest.mark.parametrize("target, other", [
+    (["rectangles", "N=12", "--engine", "states"], ["rectangles", "N=11"]),  # entries, a state search's
+    (["intervals", "N=3000"], ["intervals", "N=2999"]),  # a certificate over states
+    (["monotone-disjunctions", "n=16", "k=3"], ["monotone-disjunctions", "n=16", "k=2"]),  # renaming symmetry
+    (["monotone-conjunctions", "n=5"], ["monotone-disjunctions", "n=5"]),  # entries of the search, same sizes
+])
+def test_every_kind_of_certificate_names_its_class(capsys, tmp_path, target, other):
+    tree, proof = tmp_path / "t.json", tmp_path / "p.json"
+    code, out, err = run(capsys, "opt", *target, "--tree", tree, "--proof", proof, "--no-store", "--quiet")
+    assert code == 0, err
+    made = " ".join(t for t in target if not t.startswith("--") and t != "states")
+    for path in (tree, proof):
+        assert json.loads(path.read_text())["made_for"]["fingerprint"]
+        code, out, err = run(capsys, "verify", path, *other)
+        assert code == 1, out + err
+        _made_for_failure(out, made, " ".join(other))
+        code, out, err = run(capsys, "verify", path, *[t for t in target if t not in ("--engine", "states")])
+        assert code == 0 and out.startswith(f"OK: Opt(C) {'>=' if path == tree else '<='} ") and err == "", out + err
+
+
+def test_a_certificate_verifies_on_any_listing_of_its_class(capsys, tmp_path):
+    """The fingerprint is of the concepts as a set: the exported class, its rows in another order, match."""
+    tree, proof, exported = tmp_path / "t.json", tmp_path / "p.json", tmp_path / "c.json"
+    assert run(capsys, "opt", "thresholds", "N=7", "--tree", tree, "--proof", proof, "--no-store")[0] == 0
+    assert run(capsys, "export", "thresholds", "N=7", "-o", exported)[0] == 0
+    data = json.loads(exported.read_text())
+    data["matrix"] = data["matrix"][::-1]
+    shuffled = tmp_path / "shuffled.json"
+    shuffled.write_text(json.dumps(data))
+    for path in (tree, proof):
+        for cls in (exported, shuffled):
+            code, out, err = run(capsys, "verify", path, "--matrix", cls)
+            assert code == 0 and out.startswith("OK: Opt(C) ") and f"for matrix {cls} (" in out and err == "", out + err
+
+
+def test_a_witness_whose_class_was_changed_fails(capsys, tmp_path):
+    """A witness replays on the class it names; with that class changed by hand (thresholds N=15 to N=16) it
+    no longer matches the fingerprint it records, and says so before any replay."""
+    w = tmp_path / "w.json"
+    assert run(capsys, "attack", "halving", "--class", "thresholds", "N=15", "--strategy", "exact", "--witness", w,
+               "--no-store", "--quiet")[0] == 0
+    data = json.loads(w.read_text())
+    assert data["made_for"]["fingerprint"]
+    code, out, err = run(capsys, "verify", w)
+    assert code == 0 and out.startswith(f"OK: halving makes {data['mistakes']} mistakes on ") and err == "", out + err
+    data["class"]["params"]["N"] = 16
+    w.write_text(json.dumps(data))
+    code, out, err = run(capsys, "verify", w)
+    assert code == 1, out + err
+    _made_for_failure(out, "thresholds N=15 (16 concepts, 15 points)", "thresholds N=16 (17 concepts, 16 points)")
+    data["class"]["params"]["N"] = 15
+    del data["made_for"]  # a witness from before: replayed on the class it names, with a note
+    w.write_text(json.dumps(data))
+    code, out, err = run(capsys, "verify", w)
+    assert code == 0 and "thresholds N=15" in out and "records no class fingerprint" in err, out + err
+
+
+# ------------------------------------------------------------------------------------------ a class over no points
+@pytest.mark.parametrize("matrix", [[[]], [[], []]])
+def test_a_class_over_no_points(capsys, tmp_path, matrix):
+    """One concept (after merging duplicates), nothing to ask: Opt 0, with certificates that verify, and an
+    attack that finds the learner's 0 mistakes (issue 18)."""
+    cls, tree, proof, w = tmp_path / "empty.json", tmp_path / "t.json", tmp_path / "p.json", tmp_path / "w.json"
+    cls.write_text(json.dumps({"matrix": matrix}))
+    code, out, err = run(capsys, "opt", "--matrix", cls, "--json", "--tree", tree, "--proof", proof, "--no-store")
+    assert code == 0, err
+    r = json.loads(out)
+    assert (r["opt"], r["lower"], r["upper"], r["concepts"], r["points"]) == (0, 0, 0, 1, 0)
+    for path, claim in ((tree, ">= 0"), (proof, "<= 0")):
+        code, out, err = run(capsys, "verify", path, "--matrix", cls)
+        assert code == 0 and out.startswith(f"OK: Opt(C) {claim} for matrix {cls}"), out + err
+    code, out, err = run(capsys, "attack", "halving", "--matrix", cls, "--witness", w, "--json", "--no-store", "--quiet")
+    assert code == 0 and json.loads(out)["mistakes"] == 0, out + err
+    code, out, err = run(capsys, "verify", w)
+    assert code == 0 and out.startswith("OK: halving makes 0 mistakes on 0 examples"), out + err

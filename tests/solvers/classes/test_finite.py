@@ -326,7 +326,14 @@ def test_empty_matrix(matrix):
 
 @pytest.mark.parametrize("matrix", [[[]], [[], []], np.zeros((3, 0))])
 def test_zero_columns(matrix):
-    _one_line_value_error(ConceptClass.from_matrix, matrix)
+    """A class over no points: every row is the one empty function, so one concept after merging
+    duplicates, nothing to ask, and Opt 0 (issue 18)."""
+    from solvers.opt import opt
+
+    C = ConceptClass.from_matrix(matrix)
+    assert (C.n_concepts, C.n_points, C.points) == (1, 0, ())
+    r = opt(C)
+    assert (r.value, r.lower, r.upper, r.tree.depth) == (0, 0, 0, 0)
 
 
 @pytest.mark.parametrize("matrix", [[0, 1], np.array([0, 1]), np.zeros((2, 2, 2)), [[[0], [1]]], "01", 5, None, [0]])
@@ -390,7 +397,6 @@ def test_json_without_matrix(tmp_path, text):
         {"matrix": [[0, "a"]]},
         {"matrix": [[0, 1], [1]]},
         {"matrix": []},
-        {"matrix": [[]]},
         {"matrix": "0101"},
         {"matrix": [[0, 1]], "points": [[0]]},
         {"matrix": [[0, 1]], "points": [[0], [0]]},
@@ -419,7 +425,7 @@ def test_csv_binary_garbage(tmp_path):
 
 @pytest.mark.parametrize(
     "arr",
-    [np.array([[0, 2]]), np.array([0, 1]), np.zeros((0, 2)), np.zeros((2, 0)), np.array([[0.5, 1.0]])],
+    [np.array([[0, 2]]), np.array([0, 1]), np.zeros((0, 2)), np.array([[0.5, 1.0]])],
 )
 def test_npy_invalid(tmp_path, arr):
     p = tmp_path / "bad.npy"
