@@ -177,6 +177,18 @@ def _kv_items(items, what: str) -> dict:
     return out
 
 
+def _whole_numbers(params: dict) -> dict:
+    """Values that are whole numbers as ints (``n=06`` is n=6, ``alpha=4/2`` is 2); the rest as given (the
+    learner reads its own strings exactly)."""
+    from adversary.store import canonical_value
+
+    out = {}
+    for k, v in params.items():
+        c = canonical_value(v)
+        out[k] = c if isinstance(c, int) and not isinstance(c, bool) else v
+    return out
+
+
 def _attack_class(args):
     """The class of ``attack``: (class object or spec, label)."""
     from adversary.referee import load_class
@@ -310,7 +322,7 @@ def run(args) -> int:
                                   [(args.matrix, "--matrix")])
     C, label = _attack_class(args)
     jobs = cap_jobs(args.jobs)
-    learner_params = _kv_items(args.learner_params, "learner parameter")
+    learner_params = _whole_numbers(_kv_items(args.learner_params, "learner parameter"))
     budget = args.time_limit if args.time_limit is not None else AUTO_SECONDS if args.strategy == "auto" else None
     bar = Progress(enabled=not args.quiet, label=f"{PROG} attack", clock=True, limit=budget)
 
