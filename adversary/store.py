@@ -273,6 +273,9 @@ def read_only_reason(path) -> Optional[str]:
     if path.exists():
         if not os.access(path, os.W_OK):
             return f"the store {str(path)!r} is read-only"
+        if not os.access(where, os.W_OK) and not Path(str(path) + "-wal").exists():
+            return (f"the store {str(path)!r} is in a read-only folder (SQLite writes its -wal file beside it), so it "
+                    "cannot be written")
         return None
     if not os.access(where, os.W_OK):
         return (f"there is no store {str(path)!r}, and its folder {str(where.resolve())!r} is read-only, so it cannot "
