@@ -159,7 +159,15 @@ def _opt_again(C, store, game: dict):
     if found.solved:
         return found.value, "the store's re-checked row"
     r = opt(C, time_limit=1.0, game=G.kind, errors=G.errors) if not G.standard else opt(C, time_limit=1.0)
-    return (r.value, "solving it again") if r.value is not None else (None, "not solved again within a second")
+    if r.value is None:
+        return None, "not solved again within a second"
+    if store is not None and not store.readonly:  # with its certificates: served (re-checked) next time
+        from adversary.store import record_of_opt
+
+        from ._store import put
+
+        put(store, record_of_opt(C, r, proof_seconds=0.5))
+    return r.value, "solving it again"
 
 
 # ---------------------------------------------------------------------------------------- the class and the learner

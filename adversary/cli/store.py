@@ -186,9 +186,11 @@ def _check_text(rec) -> str:
     proves it (:func:`adversary.store.verified_bounds`). ``OK: ...``, ``not proven: ...`` (a bound the row
     states and nothing proves, e.g. an upper bound whose certificate was too large to keep), ``not checked:
     ...`` or ``FAILED: ...``."""
-    from adversary.store import StoreError, number, verified_bounds
+    from adversary.store import KINDS, StoreError, number, verified_bounds
     from solvers.certificate import TreeError
 
+    if rec.kind not in KINDS:
+        return f"not checked: the kind {rec.kind!r} is not one this littlestone knows ({', '.join(KINDS)})"
     try:
         C = _class_of(rec)
     except Exception as e:  # noqa: BLE001 - a family that no longer takes these parameters

@@ -339,7 +339,7 @@ def test_equal_tasks_are_one_row(capsys):
         code, out, err = run(capsys, "attack", "winnow", f"alpha={alpha}", *cls)
         assert code == 0, err
     with Store(_db()) as S:
-        assert S.count() == 2
+        assert len(list(S.rows("attack"))) == 2
 
 
 def test_a_matrix_class_is_listed_by_its_file(capsys, tmp_path):
