@@ -4,7 +4,11 @@ and ``--trust-store``, opening the store, and looking a result up before computi
 A stored result is served only as far as its certificates are re-checked against the class (unless
 ``--trust-store``): a row whose tree and upper-bound certificate both verify and meet is served as
 solved; otherwise its verified bounds warm-start the computation. A row whose certificate is wrong is
-reported in one line and computed again (the new result replaces it)."""
+reported in one line and computed again (the new result replaces it).
+
+Writes are batched (:data:`adversary.store.FLUSH_SECONDS`: committed within half a second, and on exit,
+Ctrl-C and SIGTERM); a store that cannot be written (read-only, or none in a read-only folder) is used
+read-only or not at all, in one note, and the results are printed as usual."""
 
 from __future__ import annotations
 

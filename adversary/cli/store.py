@@ -3,7 +3,9 @@
 ``list`` prints one line per row (kind, class, task, value or bounds, seconds, when); ``show KEY`` one
 row whole, with its certificates re-checked (``--certificates OUT.json`` writes them); ``export`` every
 row as csv, json or md (``-o FILE``); ``prune`` removes the rows whose certificates no longer check (or,
-with ``--unsolved``, the rows whose value is open too) and compacts the file."""
+with ``--unsolved``, the rows whose value is open too) and compacts the file. ``list``, ``show``, ``export``
+and ``prune --dry-run`` only read: they open the store read-only and need no write access. A class read
+from a matrix file is listed by the file's name and the first characters of its fingerprint."""
 
 from __future__ import annotations
 

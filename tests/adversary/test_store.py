@@ -296,3 +296,26 @@ def test_canonical_numbers_one_key():
     keys = {class_key(load_class({"family": "margin-halfspaces", "params": {"d": 2, "gamma": g}}))
             for g in (0.1, "1/10", "0.10")}
     assert len(keys) == 1
+
+
+def test_a_batch_is_committed_at_exit_and_by_close(tmp_path):
+    """A batched store commits what it holds when closed, and at the interpreter's exit when nobody closed it
+    (here with a batch window far longer than the run)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "b.db"
+    code = ("import sys; from adversary.store import Store, Record\n"
+            f"S = Store({str(path)!r}, flush_seconds=3600)\n"
+            "for i in range(20): S.put(Record(kind='vc', class_key=f'k{i}', task={}, value='1', lower='1', upper='1'))\n"
+            "assert S.pending\n")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+    with Store(path) as S:
+        assert S.count() == 20
+    with Store(path, flush_seconds=3600) as S:
+        S.put(Record(kind="vc", class_key="more", task={}, value="1", lower="1", upper="1"))
+        assert S.pending
+    with Store(path, readonly=True) as S:
+        assert S.count() == 21
+        with pytest.raises(StoreError, match="read-only"):
+            S.put(Record(kind="vc", class_key="x", task={}, value="1", lower="1", upper="1"))
