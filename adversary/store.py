@@ -14,8 +14,14 @@ them from scratch against the class with the independent checkers of :mod:`solve
 Writes merge: when a key is written again (a resumed cell, or two runs on the same store at once) the
 row keeps the larger lower bound and the smaller upper bound, each with the certificate that proves it,
 in one ``BEGIN IMMEDIATE`` transaction, so no row is lost or duplicated. The database runs in WAL mode
-(readers do not block the writer); a writer waits up to ``timeout`` seconds for the lock. Nothing but
-JSON is ever read back (no pickle).
+(readers do not block the writer); a writer waits up to ``timeout`` seconds for the lock. A batched store
+(``flush_seconds``, as the commands open it) keeps its writes in one transaction committed at most
+``flush_seconds`` after its first write, by a background thread when no further write comes, and at
+``close`` and the interpreter's exit. A read-only store (``readonly``: SQLite's ``mode=ro``) needs no write
+access. Nothing but JSON is ever read back (no pickle).
+
+Keys are canonical: every number of a task or of an implicit class's parameters is read exactly and
+written in one form (:func:`canonical_value`), so one mathematical object has one row.
 
 Examples
 --------

@@ -109,7 +109,10 @@ def _served_attack(found, C, store):
     if stored_bound != bound.value:
         return f"it says the bound is {_number_text(stored_bound)}, and the learner's bound is {_number_text(bound.value)}"
     stats = dict(res.get("stats") or {})
-    verdict = _verdict(mistakes, bound, w.get("cycle") is not None, bool(game.get("randomized")))
+    try:
+        verdict = _verdict(mistakes, bound, w.get("cycle") is not None, bool(game.get("randomized")))
+    except Exception as e:  # noqa: BLE001 - a verdict that cannot be derived again is not served
+        return f"its verdict cannot be derived again ({e})"
     if res["verdict"] != verdict and not stats.get("stopped"):
         return f"its verdict is {res['verdict']!r}, and {mistakes} mistakes against the bound give {verdict!r}"
     opt, why = _opt_again(C, store, game)
