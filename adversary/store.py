@@ -14,8 +14,14 @@ them from scratch against the class with the independent checkers of :mod:`solve
 Writes merge: when a key is written again (a resumed cell, or two runs on the same store at once) the
 row keeps the larger lower bound and the smaller upper bound, each with the certificate that proves it,
 in one ``BEGIN IMMEDIATE`` transaction, so no row is lost or duplicated. The database runs in WAL mode
-(readers do not block the writer); a writer waits up to ``timeout`` seconds for the lock. Nothing but
-JSON is ever read back (no pickle).
+(readers do not block the writer); a writer waits up to ``timeout`` seconds for the lock. A batched store
+(``flush_seconds``, as the commands open it) keeps its writes in one transaction committed at most
+``flush_seconds`` after its first write, by a background thread when no further write comes, and at
+``close`` and the interpreter's exit. A read-only store (``readonly``: SQLite's ``mode=ro``) needs no write
+access. Nothing but JSON is ever read back (no pickle).
+
+Keys are canonical: every number of a task or of an implicit class's parameters is read exactly and
+written in one form (:func:`canonical_value`), so one mathematical object has one row.
 
 Examples
 --------
@@ -33,6 +39,7 @@ Examples
 
 from __future__ import annotations
 
+import atexit
 import datetime
 import functools
 import hashlib
@@ -41,19 +48,24 @@ import os
 import sqlite3
 import threading
 import time
+import weakref
 import zlib
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Iterator, Optional
 
-__all__ = ["Store", "StoreError", "Record", "SCHEMA_VERSION", "DEFAULT_PATH", "KINDS", "result_key", "opt_task",
-           "record_of_opt", "verified_bounds", "exact", "number", "class_key"]
+__all__ = ["Store", "StoreError", "Record", "SCHEMA_VERSION", "DEFAULT_PATH", "KINDS", "FLUSH_SECONDS", "result_key",
+           "opt_task", "record_of_opt", "verified_bounds", "exact", "number", "class_key", "canonical_params",
+           "read_only_reason"]
 
 SCHEMA_VERSION = 1
 DEFAULT_PATH = "littlestone.db"
 KINDS = ("opt", "vc", "attack")
 APPLICATION_ID = 0x4C53544E  # "LSTN": marks a file as a littlestone store (PRAGMA application_id)
+#: A batched store (``Store(..., flush_seconds=FLUSH_SECONDS)``, as the commands open it) commits its writes at
+#: most this many seconds after the first of them: a killed process loses at most the rows of its last half second.
+FLUSH_SECONDS = 0.5
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -101,8 +113,14 @@ def number(text):
     return int(v) if v.denominator == 1 else v
 
 
+# Built once: json.dumps with any option builds a new encoder at every call, which costs more than encoding a
+# small row (the store's write cost is mostly this encoding).
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), default=str, check_circular=False)
+_COMPACT = json.JSONEncoder(separators=(",", ":"), default=str, check_circular=False)
+
+
 def _canonical(obj) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
+    return _CANONICAL.encode(obj)
 
 
 def result_key(kind: str, class_key: str, task: dict) -> str:
@@ -110,12 +128,54 @@ def result_key(kind: str, class_key: str, task: dict) -> str:
     return hashlib.sha256(_canonical([kind, class_key, task]).encode()).hexdigest()[:40]
 
 
+def canonical_value(v):
+    """One text per number, so that one mathematical object has one key: ``2``, ``2.0``, ``"02"`` and ``"4/2"``
+    are the int 2, ``0.1``, ``"0.10"`` and ``"1/10"`` the text ``"1/10"``; other values as they are (lists and
+    dicts item by item).
+
+    Examples
+    --------
+    >>> [canonical_value(v) for v in (2, 2.0, "02", "4/2", 0.1, "1/10", Fraction(3, 2), True, "divide")]
+    [2, 2, 2, 2, '1/10', '1/10', '3/2', True, 'divide']
+    """
+    if isinstance(v, bool) or v is None:
+        return v
+    if isinstance(v, dict):
+        return {str(k): canonical_value(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [canonical_value(x) for x in v]
+    if hasattr(v, "item") and not isinstance(v, (str, bytes)):  # a numpy scalar
+        v = v.item()
+        if isinstance(v, bool):
+            return v
+    try:
+        if isinstance(v, float):
+            q = Fraction(repr(v))  # the decimal it prints as (as the learners read it: solvers.numbers)
+        elif isinstance(v, (int, Fraction)):
+            q = Fraction(v)
+        elif isinstance(v, str):
+            q = Fraction(v.strip())
+        else:
+            return v
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return v.strip() if isinstance(v, str) else v
+    return q.numerator if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+
+
+def canonical_params(params: Optional[dict]) -> dict:
+    """Parameters with every number in one canonical form (:func:`canonical_value`)."""
+    return {str(k): canonical_value(v) for k, v in (params or {}).items()}
+
+
 def class_key(C) -> str:
     """The fingerprint of a class: of its matrix and points when it is listed
-    (:meth:`~solvers.classes.ConceptClass.fingerprint`), else of its family and parameters."""
+    (:meth:`~solvers.classes.ConceptClass.fingerprint`), else of its family and parameters, the parameters'
+    numbers in canonical form (:func:`canonical_params`: gamma=0.1 and gamma=1/10 are one class)."""
     if getattr(C, "finite", False) and hasattr(C, "fingerprint"):
         return C.fingerprint()
     spec = C.to_spec() if hasattr(C, "to_spec") else {"text": str(C)}
+    if isinstance(spec, dict) and isinstance(spec.get("params"), dict):
+        spec = {**spec, "params": canonical_params(spec["params"])}
     return hashlib.sha256(_canonical(spec).encode()).hexdigest()[:32]
 
 
@@ -209,37 +269,85 @@ def _merge(old: Record, new: Record) -> Record:
 
 
 # ---------------------------------------------------------------------------------------- the database
+def read_only_reason(path) -> Optional[str]:
+    """Why the store at ``path`` cannot be written (a read-only file, or no file in a read-only folder), or
+    None when it can."""
+    path = Path(path)
+    where = path.parent if str(path.parent) else Path(".")
+    if path.is_dir() or not where.is_dir():
+        return None  # not a question of access: Store says what is wrong
+    if path.exists():
+        if not os.access(path, os.W_OK):
+            return f"the store {str(path)!r} is read-only"
+        if not os.access(where, os.W_OK) and not Path(str(path) + "-wal").exists():
+            return (f"the store {str(path)!r} is in a read-only folder (SQLite writes its -wal file beside it), so it "
+                    "cannot be written")
+        return None
+    if not os.access(where, os.W_OK):
+        return (f"there is no store {str(path)!r}, and its folder {str(where.resolve())!r} is read-only, so it cannot "
+                "be created")
+    return None
+
+
 class Store:
     """An embedded SQLite store of results (see the module's docstring).
 
     Parameters
     ----------
     path : str or Path
-        The database file (created with its schema when missing).
+        The database file (created with its schema when missing, unless ``readonly``).
     timeout : float
         Seconds a writer waits for another writer's lock before :class:`StoreError`.
+    readonly : bool
+        Open the file for reading only (SQLite's ``mode=ro``): no write access is needed, and
+        :meth:`put` and :meth:`delete` refuse. The file must exist.
+    flush_seconds : float
+        0 (the default): every :meth:`put` is committed at once. Otherwise writes are batched in one
+        transaction, committed at most ``flush_seconds`` after its first write (by a background thread
+        when no further write comes), by :meth:`flush`, and by :meth:`close` (also at the interpreter's
+        exit): a killed process loses at most its last ``flush_seconds`` of rows. While a batch is open
+        this process holds the store's write lock (other processes' writers wait for it, readers do not).
 
     Raises
     ------
     StoreError
-        If the file is not a littlestone store, has another schema version, or cannot be written.
+        If the file is not a littlestone store, has another schema version, or cannot be written
+        (read: cannot be read, with ``readonly``).
     """
 
-    def __init__(self, path, *, timeout: float = 30.0):
+    def __init__(self, path, *, timeout: float = 30.0, readonly: bool = False, flush_seconds: float = 0.0):
         self.path = Path(path)
         self.timeout = timeout
+        self.readonly = readonly
+        self.flush_seconds = float(flush_seconds)
         self.lock = threading.RLock()
+        self._batch_started: Optional[float] = None  # monotonic time of the open batch's first write
+        self._flush_error: Optional[StoreError] = None  # a background commit that failed, raised at the next call
+        self._flusher: Optional[threading.Thread] = None
+        self._wake = threading.Condition(self.lock)
+        self._closed = False
         where = self.path.parent if str(self.path.parent) else Path(".")
         if self.path.is_dir():
             raise StoreError(f"the store {str(self.path)!r} is a directory; give a file name, e.g. --store results.db")
         if not where.is_dir():
             raise StoreError(f"the store's folder {str(where)!r} does not exist; create it or give another --store path")
-        if self.path.exists() and not os.access(self.path, os.W_OK) or not self.path.exists() and not os.access(where, os.W_OK):
+        if readonly:
+            if not self.path.exists():
+                raise StoreError(f"there is no store at {str(self.path)!r}; run opt, attack or table first, or give "
+                                 "--store PATH")
+        elif not self.path.exists() and not os.access(where, os.W_OK):
+            raise StoreError(f"the store {str(self.path)!r} does not exist and its folder {str(where)!r} is read-only, "
+                             "so it cannot be created there; give a --store path in a writable folder (or --no-store)")
+        elif self.path.exists() and not os.access(self.path, os.W_OK):
             raise StoreError(f"the store {str(self.path)!r} is read-only; make it writable, or give another --store "
                              "path (or --no-store)")
         try:
             # One connection, used by this process's threads in turn (joblib feeds cells from a thread).
-            self.db = sqlite3.connect(str(self.path), timeout=timeout, isolation_level=None, check_same_thread=False)
+            if readonly:
+                self.db = self._connect_readonly()
+            else:
+                self.db = sqlite3.connect(str(self.path), timeout=timeout, isolation_level=None,
+                                          check_same_thread=False)
         except sqlite3.Error as e:
             raise StoreError(f"cannot open the store {str(self.path)!r}: {e}; give another --store path") from None
         try:
@@ -250,6 +358,26 @@ class Store:
         except sqlite3.DatabaseError as e:
             self.db.close()
             raise self._error(e) from None
+        if self.flush_seconds > 0:
+            _OPEN.add(self)  # flushed at the interpreter's exit if not closed
+
+    def _connect_readonly(self):
+        """A read-only connection: ``mode=ro``, or, where SQLite cannot even create its shared-memory file
+        beside a WAL store (a read-only folder), ``immutable=1`` (which reads the file as it is)."""
+        from urllib.parse import quote
+
+        uri = "file:" + quote(str(self.path.resolve()))
+        db = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=self.timeout, isolation_level=None,
+                             check_same_thread=False)
+        try:
+            db.execute("SELECT COUNT(*) FROM sqlite_master").fetchall()
+            return db
+        except sqlite3.DatabaseError as e:
+            db.close()
+            if "not a database" in str(e) or "encrypted" in str(e):
+                raise
+        return sqlite3.connect(uri + "?immutable=1", uri=True, timeout=self.timeout, isolation_level=None,
+                               check_same_thread=False)
 
     def _error(self, e: Exception) -> StoreError:
         text = str(e)
@@ -271,17 +399,21 @@ class Store:
         if tables and (app != APPLICATION_ID or "meta" not in tables):
             raise StoreError(f"{str(self.path)!r} is an SQLite database but not a littlestone store; give another "
                              "--store path")
-        # Switching to WAL takes the file for a moment, and SQLite does not wait for a lock held by another
-        # process (two runs opening a new store at once): retry until the timeout.
-        deadline = time.monotonic() + self.timeout
-        while self._one("PRAGMA journal_mode")[0].lower() != "wal":
-            try:
-                db.execute("PRAGMA journal_mode=WAL")
-            except sqlite3.OperationalError as e:
-                if "locked" not in str(e) and "busy" not in str(e) or time.monotonic() > deadline:
-                    raise
-                time.sleep(0.02)
-        db.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit survives a killed process; fsync at checkpoints
+        if self.readonly and not tables:
+            raise StoreError(f"{str(self.path)!r} is an empty SQLite file, not a littlestone store; give another "
+                             "--store path")
+        if not self.readonly:
+            # Switching to WAL takes the file for a moment, and SQLite does not wait for a lock held by another
+            # process (two runs opening a new store at once): retry until the timeout.
+            deadline = time.monotonic() + self.timeout
+            while self._one("PRAGMA journal_mode")[0].lower() != "wal":
+                try:
+                    db.execute("PRAGMA journal_mode=WAL")
+                except sqlite3.OperationalError as e:
+                    if "locked" not in str(e) and "busy" not in str(e) or time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.02)
+            db.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit survives a killed process; fsync at checkpoints
         if not tables:
             with self._write():
                 if not {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}:
@@ -303,6 +435,7 @@ class Store:
             self.store = store
 
         def __enter__(self):
+            self.store.flush()  # a batch open on this connection is committed first
             try:
                 self.store.db.execute("BEGIN IMMEDIATE")
             except sqlite3.DatabaseError as e:
@@ -323,10 +456,83 @@ class Store:
             return False
 
     def _write(self):
+        if self.readonly:
+            raise StoreError(f"the store {str(self.path)!r} was opened read-only; nothing can be written to it")
         return Store._Tx(self)
 
+    # ------------------------------------------------------------------ batches
+    def _begin_batch(self) -> None:
+        """Open the batch (the write lock) when none is open; start the background flusher once."""
+        if self._batch_started is not None:
+            return
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.DatabaseError as e:
+            raise self._error(e) from None
+        self._batch_started = time.monotonic()
+        if self._flusher is None:
+            self._flusher = threading.Thread(target=self._flush_loop, name="littlestone-store-flush", daemon=True)
+            self._flusher.start()
+        self._wake.notify()
+
+    def _flush_loop(self) -> None:
+        """The background thread: commits an open batch ``flush_seconds`` after its first write."""
+        with self.lock:
+            while not self._closed:
+                if self._batch_started is None:
+                    self._wake.wait()
+                    continue
+                left = self._batch_started + self.flush_seconds - time.monotonic()
+                if left > 0:
+                    self._wake.wait(left)
+                    continue
+                try:
+                    self._commit()
+                except StoreError as e:
+                    self._flush_error = e
+
+    def _commit(self) -> None:
+        if self._batch_started is None:
+            return
+        self._batch_started = None
+        try:
+            self.db.execute("COMMIT")
+        except sqlite3.DatabaseError as e:
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.DatabaseError:
+                pass
+            raise self._error(e) from None
+
+    def _raise_flush_error(self) -> None:
+        e, self._flush_error = self._flush_error, None
+        if e is not None:
+            raise StoreError(f"{e} (the rows of the last {self.flush_seconds:g} s were not stored)")
+
+    def flush(self) -> None:
+        """Commit the open batch, if any (a store that commits every write has none)."""
+        with self.lock:
+            self._commit()
+            self._raise_flush_error()
+
+    @property
+    def pending(self) -> bool:
+        """Whether written rows wait for their commit."""
+        return self._batch_started is not None
+
     def close(self) -> None:
-        self.db.close()
+        """Commit what is pending and close the file; a failed commit is raised (:class:`StoreError`) after the
+        file is closed."""
+        with self.lock:
+            if self._closed:
+                return
+            try:
+                self.flush()
+            finally:
+                self._closed = True
+                self._wake.notify_all()
+                _OPEN.discard(self)
+                self.db.close()
 
     def __enter__(self):
         return self
@@ -342,7 +548,8 @@ class Store:
     def _one(self, sql: str, args=()):
         """The first row of a query, its statement finished at once: a statement left open would keep a read
         transaction (an old snapshot) that a later write on this connection could not upgrade."""
-        rows = self.db.execute(sql, args).fetchall()
+        with self.lock:
+            rows = self.db.execute(sql, args).fetchall()
         return rows[0] if rows else None
 
     @staticmethod
@@ -359,27 +566,45 @@ class Store:
 
     def get_key(self, key: str) -> Optional[Record]:
         try:
-            with self.lock:
-                r = self._one(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key = ?", (key,))
+            r = self._one(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key = ?", (key,))
         except sqlite3.DatabaseError as e:
             raise self._error(e) from None
         return None if r is None else self._row(r)
 
     def find(self, prefix: str) -> list[Record]:
         """The rows whose key starts with ``prefix`` (as ``store show`` takes them)."""
-        rows = self.db.execute(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key LIKE ? ORDER BY time",
-                               (prefix.replace("%", "").replace("_", "") + "%",)).fetchall()
+        try:
+            with self.lock:
+                rows = self.db.execute(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key LIKE ? ORDER BY time",
+                                       (prefix.replace("%", "").replace("_", "") + "%",)).fetchall()
+        except sqlite3.DatabaseError as e:
+            raise self._error(e) from None
         return [self._row(r) for r in rows]
 
     def put(self, rec: Record) -> Record:
         """Write a result, merged with the row already under its key (see :func:`_merge`); returns the row
-        as stored."""
+        as stored. In a batched store (``flush_seconds``) the row is committed with its batch."""
+        if self.readonly:
+            raise StoreError(f"the store {str(self.path)!r} was opened read-only; nothing can be written to it")
         rec = replace(rec, version=rec.version or _version(), time=rec.time or _now())
+        if self.flush_seconds <= 0:
+            return self._put_now(rec)
+        with self.lock:
+            self._raise_flush_error()
+            self._begin_batch()
+            try:
+                rec = self._put_in(rec)
+            except sqlite3.DatabaseError as e:
+                raise self._error(e) from None
+            if time.monotonic() - self._batch_started >= self.flush_seconds:
+                self._commit()
+        return rec
+
+    def _put_now(self, rec: Record) -> Record:
         key = rec.key
-        insert = f"INSERT INTO results ({', '.join(self._COLUMNS)}) VALUES ({', '.join('?' * 16)})"
         with self.lock:
             try:  # a new key: one statement, atomic by itself
-                if self.db.execute(insert + " ON CONFLICT (key) DO NOTHING", self._values(rec)).rowcount == 1:
+                if self.db.execute(self._INSERT + " ON CONFLICT (key) DO NOTHING", self._values(rec)).rowcount == 1:
                     return rec
             except sqlite3.DatabaseError as e:
                 raise self._error(e) from None
@@ -387,15 +612,27 @@ class Store:
                 r = self._one(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key = ?", (key,))
                 if r is not None:
                     rec = _merge(self._row(r), rec)
-                self.db.execute(insert.replace("INSERT", "INSERT OR REPLACE", 1), self._values(rec))
+                self.db.execute(self._INSERT.replace("INSERT", "INSERT OR REPLACE", 1), self._values(rec))
         return rec
+
+    def _put_in(self, rec: Record) -> Record:
+        """Write ``rec`` inside the open batch (which holds the write lock): insert, or merge with the row there."""
+        if self.db.execute(self._INSERT + " ON CONFLICT (key) DO NOTHING", self._values(rec)).rowcount == 1:
+            return rec
+        r = self._one(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key = ?", (rec.key,))
+        if r is not None:
+            rec = _merge(self._row(r), rec)
+        self.db.execute(self._INSERT.replace("INSERT", "INSERT OR REPLACE", 1), self._values(rec))
+        return rec
+
+    _INSERT = f"INSERT INTO results ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
 
     def _values(self, rec: Record) -> tuple:
         data = {"lower_cert": rec.lower_cert, "upper_cert": rec.upper_cert}
         if rec.extra:
             data["extra"] = rec.extra
-        blob = zlib.compress(json.dumps(data, separators=(",", ":"), default=str).encode(), 6)
-        return (rec.key, rec.kind, rec.class_key, rec.family, json.dumps(rec.params, default=str), _canonical(rec.task),
+        blob = zlib.compress(_COMPACT.encode(data).encode(), 1)
+        return (rec.key, rec.kind, rec.class_key, rec.family, _COMPACT.encode(rec.params), _canonical(rec.task),
                 rec.concepts, rec.points, rec.value, rec.lower, rec.upper, rec.seconds, rec.engine, rec.version,
                 rec.time, blob)
 
@@ -424,16 +661,31 @@ class Store:
 
     def delete(self, keys) -> int:
         keys = list(keys)
-        with self._write():
+        with self.lock, self._write():
             for k in keys:
                 self.db.execute("DELETE FROM results WHERE key = ?", (k,))
         return len(keys)
 
     def vacuum(self) -> None:
+        with self.lock:
+            self.flush()
+            try:
+                self.db.execute("VACUUM")
+            except sqlite3.DatabaseError as e:
+                raise self._error(e) from None
+
+
+#: The batched stores not closed yet: their pending rows are committed at the interpreter's exit.
+_OPEN: "weakref.WeakSet[Store]" = weakref.WeakSet()
+
+
+@atexit.register
+def _flush_open_stores() -> None:
+    for S in list(_OPEN):
         try:
-            self.db.execute("VACUUM")
-        except sqlite3.DatabaseError as e:
-            raise self._error(e) from None
+            S.close()
+        except Exception:  # noqa: BLE001 - at exit there is nobody left to tell
+            pass
 
 
 # ---------------------------------------------------------------------------------------- opt rows
@@ -479,42 +731,74 @@ def check_seconds(rec: Record) -> float:
     return n * CHECK_SECONDS_PER_ENTRY["standard" if standard else "game"]
 
 
+def _claimed(rec: Record) -> tuple:
+    """The row's numbers (value, lower, upper), read; a row whose numbers do not read or do not agree with
+    each other (a value that is not both bounds, a lower bound above the upper) is wrong."""
+    from solvers.certificate import TreeError
+
+    try:
+        value, lower, upper = (number(t) for t in (rec.value, rec.lower, rec.upper))
+    except (ValueError, TypeError, ZeroDivisionError):
+        raise TreeError(f"the row's numbers do not read: value {rec.value!r}, bounds {rec.lower!r}..{rec.upper!r}") \
+            from None
+    if lower is not None and upper is not None and lower > upper:
+        raise TreeError(f"the row's lower bound {rec.lower} is above its upper bound {rec.upper}")
+    if value is not None and rec.kind != "attack" and (value != lower or value != upper):
+        raise TreeError(f"the row's value {rec.value} is not both its bounds ({rec.lower}..{rec.upper})")
+    return value, lower, upper
+
+
+def _same(proven, claimed, what: str) -> None:
+    """A certificate proves exactly the bound its row states (a row that says more, or less, than its
+    certificate is not what was computed)."""
+    from solvers.certificate import TreeError
+
+    if claimed is None or proven != claimed:
+        raise TreeError(f"the stored {what} certificate proves {exact(proven)}, and the row says "
+                        f"{'nothing' if claimed is None else exact(claimed)}")
+
+
 def verified_bounds(rec: Record, C, *, upper_budget: Optional[float] = None) -> tuple:
     """The bounds a row proves on ``C``, each re-checked from its certificate: ``(lower, upper)`` with
-    None for a side without a valid certificate. An upper-bound certificate whose check would take
-    more than ``upper_budget`` seconds (:func:`check_seconds`) is not checked, and proves nothing. Raises :class:`solvers.certificate.TreeError` when a
-    certificate is present but wrong (the row is then not to be trusted at all), and
-    :class:`StoreError` when the row was computed on another class (the fingerprints differ)."""
+    None for a side that nothing proves. An upper-bound certificate whose check would take more than
+    ``upper_budget`` seconds (:func:`check_seconds`) is not checked, and proves nothing.
+
+    Every number of the row is held against what proves it: a certificate must prove exactly the bound
+    the row states, the value must be both bounds, and an attack's value is the count of its witness
+    replayed (with the witness made on this class, by the row's learner). Raises
+    :class:`solvers.certificate.TreeError` when a certificate is present but wrong or a number of the row
+    is not what its certificate proves (the row is then not to be trusted at all), and :class:`StoreError`
+    when the row was computed on another class (the fingerprints differ).
+
+    Kinds: ``opt`` (Opt(C) and the other games: RL, D_k, R_k, horizons) by its tree and upper-bound
+    certificate; ``vc`` by its shattered set and, as the VC search writes no certificate of its upper
+    bound, by the search run again within ``upper_budget`` (or a second) when the row is solved;
+    ``attack`` by its witness."""
     from solvers.certificate import TreeError
 
     if rec.class_key != class_key(C):
         raise StoreError("the stored row was computed on another class (fingerprints differ)")
+    value, lower, upper = _claimed(rec)
     if rec.kind == "opt":
         if upper_budget is not None and rec.upper_cert is not None and check_seconds(rec) > upper_budget:
             rec = replace(rec, upper_cert=None)
-        return _verified_game(rec, C)
+        return _verified_game(rec, C, lower, upper)
     if rec.kind == "vc":
-        w = rec.lower_cert
-        lo = None if w is None else _verify_shattered(w, C)
-        return lo, number(rec.upper)  # the VC search's upper bound has no certificate (module docstring)
+        return _verified_vc(rec, C, lower, upper, upper_budget)
     if rec.kind == "attack":
-        from adversary.referee import verify_witness
-
-        if rec.lower_cert is None:
-            return None, None
-        v = verify_witness(rec.lower_cert)
-        if not v.ok:
-            raise TreeError(f"the stored witness does not replay: {v.message}")
-        return number(rec.lower), None
-    raise StoreError(f"unknown kind {rec.kind!r} in the store")
+        return _verified_attack(rec, C, value, lower), None
+    raise TreeError(f"unknown kind {rec.kind!r} in the store (written by another littlestone?)")
 
 
-def _verified_game(rec: Record, C) -> tuple:
+def _verified_game(rec: Record, C, lower, upper) -> tuple:
     from solvers.certificate import TreeError, verify_tree, verify_upper
     from solvers.game_certificates import read_game, verify_error_tree, verify_game_upper, verify_randomized_tree
     from solvers.games import Game
 
-    G = Game.of(rec.task.get("game", "deterministic"), rec.task.get("errors", 0), rec.task.get("horizon"))
+    try:
+        G = Game.of(rec.task.get("game", "deterministic"), rec.task.get("errors", 0), rec.task.get("horizon"))
+    except (ValueError, TypeError, AttributeError) as e:
+        raise TreeError(f"the row's game does not read ({e})") from None
     lo = hi = None
     t = rec.lower_cert
     if t is not None:
@@ -526,16 +810,124 @@ def _verified_game(rec: Record, C) -> tuple:
             lo = verify_tree(t, C)
         else:
             lo = verify_error_tree(t, C, G.errors)
-        if number(rec.lower) is not None and lo < number(rec.lower):
-            raise TreeError(f"the stored tree proves {lo}, less than the row's lower bound {rec.lower}")
+        if lower is not None and lo < lower:
+            raise TreeError(f"the stored tree proves {exact(lo)}, less than the row's lower bound {rec.lower}")
+        _same(lo, lower, "lower-bound (tree)")
+    elif lower == 0 and getattr(C, "n_concepts", 1):
+        lo = 0  # a class with a concept: Opt >= 0 needs no tree
     p = rec.upper_cert
     if p is not None:
         if read_game(p) != G:
             raise TreeError("the stored upper-bound certificate is for another game than its row's")
         hi = verify_upper(p, C) if G.standard else verify_game_upper(p, C)
-        if number(rec.upper) is not None and hi > number(rec.upper):
-            raise TreeError(f"the stored certificate proves {hi}, more than the row's upper bound {rec.upper}")
+        if upper is not None and hi > upper:
+            raise TreeError(f"the stored certificate proves {exact(hi)}, more than the row's upper bound {rec.upper}")
+        _same(hi, upper, "upper-bound")
+    if lo is not None and hi is not None and lo > hi:
+        raise TreeError(f"the stored certificates contradict each other ({exact(lo)} > {exact(hi)})")
     return lo, hi
+
+
+def _verified_vc(rec: Record, C, lower, upper, budget) -> tuple:
+    """A VC row: its lower bound by its shattered set; its upper bound (which no certificate proves) by the
+    VC search run again within ``budget`` seconds (at least one), when the row says more than the trivial
+    bound min(floor(log2 |C|), |X|)."""
+    from solvers.certificate import TreeError
+
+    w = rec.lower_cert
+    lo = None
+    if w is not None:
+        lo = _verify_shattered(w, C)
+        _same(lo, lower, "lower-bound (shattered set)")
+    elif lower == 0:
+        lo = 0
+    if upper is None:
+        return lo, None
+    trivial = min(C.log2_size(), C.n_points)
+    if upper >= trivial:
+        return lo, trivial if upper == trivial else None
+    from solvers.vc import vc_search
+
+    limit = max(1.0, 2 * (rec.seconds or 0.0)) if budget is None else max(1.0, budget)
+    v = vc_search(C, time_limit=limit)
+    if v.lower > upper:
+        raise TreeError(f"the class shatters {v.lower} points, more than the row's upper bound {rec.upper}")
+    if v.value is None:
+        return lo, None  # not settled again in the time given: the upper bound is not proven
+    if lo is not None and v.value < lo:
+        raise TreeError(f"the VC search finds {v.value}, less than the stored shattered set")
+    return lo, upper if upper == v.value else None
+
+
+def _verified_attack(rec: Record, C, value, lower):
+    """An attack row: its witness replays on ``C`` with the row's learner, and its count is the row's value."""
+    from solvers.certificate import TreeError
+
+    from adversary.referee import WitnessError, load_class, verify_witness
+
+    w = rec.lower_cert
+    if w is None:
+        if value is not None or lower is not None:
+            raise TreeError(f"the row says {rec.value} mistakes and has no witness")
+        return None
+    if not isinstance(w, dict) or not isinstance(w.get("class"), (dict, str)):
+        raise TreeError("the stored witness is not a witness object")
+    try:
+        made_on = class_key(load_class(w["class"]))
+    except (WitnessError, ValueError, TypeError, KeyError) as e:
+        raise TreeError(f"the stored witness's class cannot be made ({e})") from None
+    if made_on != rec.class_key:
+        raise TreeError("the stored witness was made on another class than its row's")
+    task = rec.task or {}
+    name, params = _learner_of(w)
+    if "learner" in task and _learner_name(task["learner"]) != _learner_name(name):
+        raise TreeError(f"the stored witness is of the learner {name}, and the row is of {task['learner']}")
+    given = canonical_params(task.get("params"))
+    played = canonical_params(params)
+    if any(played.get(k) != v for k, v in given.items()):
+        raise TreeError(f"the stored witness's learner parameters {played} are not the row's {given}")
+    if int(w.get("errors", 0) or 0) != int(task.get("errors", 0) or 0):
+        raise TreeError("the stored witness allows another number of label errors than its row")
+    v = verify_witness(w)
+    if not v.ok:
+        raise TreeError(f"the stored witness does not replay: {v.message}")
+    count = v.expected if v.expected is not None else v.mistakes
+    for what, claimed in (("value", value), ("lower bound", lower)):
+        if claimed is None or claimed != count:
+            raise TreeError(f"the row's {what} is {'nothing' if claimed is None else exact(claimed)} mistakes, and "
+                            f"its witness replays {exact(count)}")
+    result = rec.extra.get("result") if isinstance(rec.extra, dict) else None
+    if isinstance(result, dict):
+        said = result.get("expected_mistakes", result.get("mistakes"))
+        try:
+            said = None if said is None else Fraction(str(said)) if isinstance(said, str) else Fraction(said)
+        except (ValueError, ZeroDivisionError):
+            said = "?"
+        if said is not None and said != count and not (isinstance(said, Fraction) and abs(float(said) - float(count))
+                                                        < 1e-9 and count.denominator != 1):
+            raise TreeError(f"the stored result says {result.get('mistakes')} mistakes, and its witness replays "
+                            f"{exact(count)}")
+    return count
+
+
+def _learner_of(w) -> tuple:
+    learner = w.get("learner")
+    if isinstance(learner, str):
+        return learner, {}
+    if isinstance(learner, dict):
+        return learner.get("name"), learner.get("params") or {}
+    return None, {}
+
+
+def _learner_name(name) -> Optional[str]:
+    """A learner's registered name (an alias as the name it stands for)."""
+    try:
+        from solvers.learners import LEARNERS
+
+        spec = LEARNERS.get(name)
+        return spec.name if spec is not None else name
+    except Exception:  # noqa: BLE001 - a name the registry cannot read is compared as it is
+        return name
 
 
 def _verify_shattered(w, C) -> int:

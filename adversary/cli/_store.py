@@ -4,7 +4,11 @@ and ``--trust-store``, opening the store, and looking a result up before computi
 A stored result is served only as far as its certificates are re-checked against the class (unless
 ``--trust-store``): a row whose tree and upper-bound certificate both verify and meet is served as
 solved; otherwise its verified bounds warm-start the computation. A row whose certificate is wrong is
-reported in one line and computed again (the new result replaces it)."""
+reported in one line and computed again (the new result replaces it).
+
+Writes are batched (:data:`adversary.store.FLUSH_SECONDS`: committed within half a second, and on exit,
+Ctrl-C and SIGTERM); a store that cannot be written (read-only, or none in a read-only folder) is used
+read-only or not at all, in one note, and the results are printed as usual."""
 
 from __future__ import annotations
 
@@ -45,10 +49,15 @@ def store_path(args) -> Optional[str]:
     return args.store or os.environ.get(STORE_ENV) or DEFAULT_PATH
 
 
-def open_store(args):
+def open_store(args, *, readonly: bool = False):
     """The :class:`adversary.store.Store` of these arguments (None with --no-store); a store that cannot
-    be used is a one-line error before any work."""
-    from adversary.store import Store
+    be used is a one-line error before any work. ``readonly``: for a command that only reads it (no
+    write access needed). A store that cannot be written (a read-only file, or none in a read-only
+    folder) is, for a command that computes, read-only or absent: one note says so, and the results are
+    computed and printed as usual (not stored). Writes are batched (:data:`adversary.store.FLUSH_SECONDS`)."""
+    from pathlib import Path
+
+    from adversary.store import FLUSH_SECONDS, Store, read_only_reason
 
     path = store_path(args)
     if path is None:
@@ -60,7 +69,18 @@ def open_store(args):
             raise ValueError
     except ValueError:
         raise CLIError(f"{TIMEOUT_ENV}={timeout!r} is not a positive number of seconds; e.g. {TIMEOUT_ENV}=30") from None
-    return Store(path, timeout=timeout)
+    if readonly:
+        return Store(path, timeout=timeout, readonly=True)
+    why = read_only_reason(path)
+    if why is not None:
+        if not Path(path).exists():
+            note(f"{why}; running without a store (nothing is read or written: give --store PATH in a writable "
+                 "folder to keep results, or --no-store)")
+            return None
+        note(f"{why}: its results are served, new ones are not written (make it writable, or give another --store "
+             "PATH, or --no-store)")
+        return Store(path, timeout=timeout, readonly=True)
+    return Store(path, timeout=timeout, flush_seconds=FLUSH_SECONDS)
 
 
 @dataclass
@@ -99,7 +119,8 @@ def lookup(store, kind: str, C, task: dict, *, trust: bool = False, what: str = 
         lo, hi = verified_bounds(rec, C, upper_budget=max(1.0, 2 * (rec.seconds or 0.0)))
     except (TreeError, StoreError) as e:
         note(f"the stored {what} in {store.path} does not check ({e}); computing it again")
-        store.delete([rec.key])  # the new result replaces it (a write would merge with the wrong bounds)
+        if not store.readonly:
+            store.delete([rec.key])  # the new result replaces it (a write would merge with the wrong bounds)
         return Lookup()
     return Lookup(rec, lo, hi)
 
@@ -115,10 +136,11 @@ def put(store, record):
     report after its result (so a store that fails loses nothing printed)."""
     from adversary.store import StoreError
 
-    if store is None or record is None:
+    if store is None or record is None or store.readonly:
         return None
     try:
         store.put(record)
+        store.flush()  # one result: committed before it is printed
     except StoreError as e:
         return e
     return None

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from ._args import (cap_jobs, check_family, families, parse_params, positive_int, positive_seconds, read_class_file,
                     unknown_family, whole)
-from ._output import (EXIT_FAILED, EXIT_OK, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs, error,
+from ._output import (EXIT_FAILED, EXIT_OK, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs, error, note,
                       interrupted_code, json_lines_text, json_safe, params_text, write_text_atomic)
 from ._store import add_store_options, lookup, open_store, put as _put
 
@@ -52,13 +52,26 @@ def add(p) -> None:
 
 
 # ---------------------------------------------------------------------------------------- the store
-def _attack_task(args, learner_params: dict) -> dict:
-    """What an attack row is keyed by, besides the class: everything that decides its outcome."""
-    return {"learner": args.learner, "params": learner_params, "strategy": args.strategy, "seed": args.seed,
-            "errors": args.errors, "time_limit": args.time_limit}
+def _attack_task(args, learner_params: dict, C) -> dict:
+    """What an attack row is keyed by, besides the class: everything that decides its outcome, in one
+    canonical form (the learner's registered name; its parameters as the learner built on ``C`` reports
+    them, defaults filled in and numbers exact: ``winnow1`` and ``winnow1 n=6`` on a class of 6 variables,
+    or ``alpha=2``, ``2.0`` and ``4/2``, are one task)."""
+    from adversary.referee import build_learner, learner_spec
+    from adversary.store import canonical_params, canonical_value
+
+    name, params = args.learner, dict(learner_params)
+    try:
+        name, params = learner_spec(build_learner(args.learner, learner_params, C))
+    except Exception:  # noqa: BLE001 - a learner that cannot be built here: the attack itself says why
+        pass
+    return {"learner": name, "params": canonical_params(params), "strategy": args.strategy, "seed": args.seed,
+            "errors": args.errors, "time_limit": canonical_value(args.time_limit)}
 
 
-def _attack_record(C, r, task: dict):
+def _attack_record(C, r, task: dict, matrix=None):
+    from pathlib import Path
+
     from adversary.store import Record, class_key, exact
 
     summary = {k: v for k, v in r.to_json().items() if k != "witness"}
@@ -68,11 +81,55 @@ def _attack_record(C, r, task: dict):
                   concepts=getattr(C, "n_concepts", None), points=getattr(C, "n_points", None) if getattr(C, "finite", False) else None,
                   value=exact(mistakes), lower=exact(mistakes), upper=None, seconds=r.stats.get("seconds"),
                   engine=r.strategy, lower_cert=r.witness,
-                  extra={"result": json_safe(summary), "bound": r.bound.to_json(), "verdict": r.verdict, "exact": r.exact})
+                  extra={"result": json_safe(summary), "bound": r.bound.to_json(), "verdict": r.verdict, "exact": r.exact,
+                         **({"matrix": Path(matrix).name} if matrix is not None else {})})
 
 
-def _served_attack(rec):
-    """The AttackResult of a stored attack (its witness re-checked by the lookup)."""
+def _served_attack(found, C, store):
+    """The AttackResult of a stored attack, or the reason it cannot be served. Its mistakes are the count of
+    its witness replayed (by the look-up); the learner's bound and the verdict are derived again here, and
+    Opt(C) is taken from the store's own (re-checked) row or computed again within a second, else left out."""
+    from adversary.attack import AttackResult, _verdict, bound_for
+    from adversary.referee import build_learner, learner_spec
+    from solvers.learners.base import Bound
+
+    rec = found.record
+    res = rec.extra["result"]
+    mistakes = found.lower
+    game = res.get("game") or {}
+    errors = game.get("errors", 0)
+    w = rec.lower_cert
+    try:
+        name, params = learner_spec(w["learner"])
+        bound = bound_for(build_learner(name, params, C), C, errors)
+    except Exception as e:  # noqa: BLE001 - a learner that cannot be built again: the row is not served
+        return f"its learner cannot be built again ({e})"
+    b = res["bound"]
+    stored_bound = math.inf if b.get("value") is None else Fraction(b["fraction"]) if "fraction" in b else b["value"]
+    if stored_bound != bound.value:
+        return f"it says the bound is {_number_text(stored_bound)}, and the learner's bound is {_number_text(bound.value)}"
+    stats = dict(res.get("stats") or {})
+    try:
+        verdict = _verdict(mistakes, bound, w.get("cycle") is not None, bool(game.get("randomized")))
+    except Exception as e:  # noqa: BLE001 - a verdict that cannot be derived again is not served
+        return f"its verdict cannot be derived again ({e})"
+    if res["verdict"] != verdict and not stats.get("stopped"):
+        return f"its verdict is {res['verdict']!r}, and {mistakes} mistakes against the bound give {verdict!r}"
+    opt, why = _opt_again(C, store, game)
+    said = Fraction(res["opt_fraction"]) if res.get("opt_fraction") else res.get("opt")
+    if said is not None and opt is not None and said != opt:
+        return f"it says {game.get('symbol', 'Opt')}(C) = {said}, and {why} gives {opt}"
+    stats["stored"] = {"time": rec.time, "seconds": rec.seconds, "version": rec.version, "checked": True}
+    if opt is None:
+        for k in ("opt_lower", "opt_upper"):
+            stats.pop(k, None)
+    return AttackResult(mistakes, Bound(bound.value, bound.formula, bound.source), opt, res["verdict"], w,
+                        res["strategy"], res["exact"], stats, res.get("message", ""), errors,
+                        game.get("randomized", False), game.get("symbol", "Opt"))
+
+
+def _trusted_attack(rec):
+    """The AttackResult of a stored attack as it is stored (--trust-store: nothing re-checked)."""
     from adversary.attack import AttackResult
     from adversary.store import number
     from solvers.learners.base import Bound
@@ -83,10 +140,37 @@ def _served_attack(rec):
     opt = Fraction(res["opt_fraction"]) if res.get("opt_fraction") else res.get("opt")
     game = res.get("game") or {}
     stats = dict(res.get("stats") or {})
-    stats["stored"] = {"time": rec.time, "seconds": rec.seconds, "version": rec.version}
+    stats["stored"] = {"time": rec.time, "seconds": rec.seconds, "version": rec.version, "checked": False}
     return AttackResult(number(rec.value), Bound(value, b["formula"], b["source"]), opt, res["verdict"], rec.lower_cert,
                         res["strategy"], res["exact"], stats, res.get("message", ""), game.get("errors", 0),
                         game.get("randomized", False), game.get("symbol", "Opt"))
+
+
+def _opt_again(C, store, game: dict):
+    """The game's optimum on ``C`` for a served attack: (value, how) from the store's re-checked row, or
+    computed within a second; (None, why not) otherwise."""
+    from adversary.store import opt_task
+    from solvers.games import Game
+    from solvers.opt import opt
+
+    from ._store import lookup
+
+    if not getattr(C, "finite", False):
+        return None, "not a finite class"
+    G = Game.of("randomized" if game.get("randomized") else "deterministic", game.get("errors", 0))
+    found = lookup(store, "opt", C, opt_task(None if G.standard else G), what=f"{G.symbol}(C)")
+    if found.solved:
+        return found.value, "the store's re-checked row"
+    r = opt(C, time_limit=1.0, game=G.kind, errors=G.errors) if not G.standard else opt(C, time_limit=1.0)
+    if r.value is None:
+        return None, "not solved again within a second"
+    if store is not None and not store.readonly:  # with its certificates: served (re-checked) next time
+        from adversary.store import record_of_opt
+
+        from ._store import put
+
+        put(store, record_of_opt(C, r, proof_seconds=0.5))
+    return r.value, "solving it again"
 
 
 # ---------------------------------------------------------------------------------------- the class and the learner
@@ -101,6 +185,18 @@ def _kv_items(items, what: str) -> dict:
         if key in out:
             raise CLIError(f"{what} {key!r} is given twice; give it once")
         out[key] = value
+    return out
+
+
+def _whole_numbers(params: dict) -> dict:
+    """Values that are whole numbers as ints (``n=06`` is n=6, ``alpha=4/2`` is 2); the rest as given (the
+    learner reads its own strings exactly)."""
+    from adversary.store import canonical_value
+
+    out = {}
+    for k, v in params.items():
+        c = canonical_value(v)
+        out[k] = c if isinstance(c, int) and not isinstance(c, bool) else v
     return out
 
 
@@ -237,7 +333,7 @@ def run(args) -> int:
                                   [(args.matrix, "--matrix")])
     C, label = _attack_class(args)
     jobs = cap_jobs(args.jobs)
-    learner_params = _kv_items(args.learner_params, "learner parameter")
+    learner_params = _whole_numbers(_kv_items(args.learner_params, "learner parameter"))
     budget = args.time_limit if args.time_limit is not None else AUTO_SECONDS if args.strategy == "auto" else None
     bar = Progress(enabled=not args.quiet, label=f"{PROG} attack", clock=True, limit=budget)
 
@@ -257,20 +353,26 @@ def run(args) -> int:
     store = open_store(args)
     bar.status("")  # on a terminal the clock runs from here, between the strategies' reports too
     try:
-        task = _attack_task(args, learner_params)
+        task = _attack_task(args, learner_params, C)
         found = lookup(store, "attack", C, task, trust=args.trust_store, what="attack")
         record = None
+        r = None
         if found.lower is not None and "result" in found.record.extra:
             bar.close()
-            r = _served_attack(found.record)
-        else:
+            r = _served_attack(found, C, store) if not args.trust_store else _trusted_attack(found.record)
+            if isinstance(r, str):
+                note(f"the stored attack in {store.path} does not check ({r}); computing it again")
+                if not store.readonly:
+                    store.delete([found.record.key])
+                r = None
+        if r is None:
             try:
                 r = attack(args.learner, C, learner_params=learner_params, strategy=args.strategy,
                            time_limit=args.time_limit, seed=args.seed, jobs=jobs, errors=args.errors, progress=progress)
             finally:
                 bar.close()
             if store is not None and r.stats.get("stopped") != "interrupted":
-                record = _attack_record(C, r, task)
+                record = _attack_record(C, r, task, args.matrix)
         failed = _put(store, record)  # stored before it is printed: a closed pipe does not lose it
         code = _report(args, r, C, label, witness_path)
         if failed is not None:
@@ -311,7 +413,8 @@ def _report(args, r, C, label, witness_path) -> int:
             how += f"; no sequence of at most {horizon} examples does better (proven)"
         if r.stats.get("stored"):
             st = r.stats["stored"]
-            how += f"; served from the store: found in {st['seconds'] or 0:.3f} s on {st['time']}, witness replayed"
+            how += (f"; served from the store: found in {st['seconds'] or 0:.3f} s on {st['time']}, "
+                    + ("witness replayed" if st.get("checked", True) else "not re-checked: --trust-store"))
         if stopped == "time limit":
             how += f"; stopped by the time limit of {args.time_limit:g} s" if args.time_limit else "; stopped by its time budget"
         elif stopped == "interrupted":

@@ -203,6 +203,10 @@ def _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_pat
         if store is not None or proof_path is not None:
             limit_s = proof_seconds(r, args.time_limit)
             record = record_of_opt(C, r, family=family, params=params, proof_seconds=limit_s)
+            if args.matrix is not None:  # listed by the file's name (and the class's fingerprint)
+                from pathlib import Path
+
+                record.extra["matrix"] = Path(args.matrix).name
             proof = record.upper_cert
     failed = _put(store, record)  # stored before it is printed: a closed pipe does not lose it
     code = _report(args, r, G, C, label, family, params, tree_path, proof_path, proof)

@@ -124,7 +124,7 @@ def _store_records(args, family=None):
     path = store_path(args)
     if not Path(path).exists():
         raise CLIError(f"there is no store at {path!r}; run table or attack first, or give --store PATH")
-    with Store(path) as S:
+    with Store(path, readonly=True) as S:  # reading needs no write access
         return list(S.rows(family=family))
 
 

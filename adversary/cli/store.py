@@ -3,7 +3,9 @@
 ``list`` prints one line per row (kind, class, task, value or bounds, seconds, when); ``show KEY`` one
 row whole, with its certificates re-checked (``--certificates OUT.json`` writes them); ``export`` every
 row as csv, json or md (``-o FILE``); ``prune`` removes the rows whose certificates no longer check (or,
-with ``--unsolved``, the rows whose value is open too) and compacts the file."""
+with ``--unsolved``, the rows whose value is open too) and compacts the file. ``list``, ``show``, ``export``
+and ``prune --dry-run`` only read: they open the store read-only and need no write access. A class read
+from a matrix file is listed by the file's name and the first characters of its fingerprint."""
 
 from __future__ import annotations
 
@@ -35,15 +37,28 @@ def add(p) -> None:
     p.add_argument("--dry-run", action="store_true", help="prune: say what would go, remove nothing")
 
 
-def _open(args):
+def _open(args, *, readonly: bool = True):
+    """The store, read-only unless the command writes (prune): reading needs no write access."""
     from pathlib import Path
 
     from adversary.store import Store
 
     path = store_path(args)
     if not Path(path).exists():
-        raise CLIError(f"there is no store at {path!r}; run opt, attack or table first, or give --store PATH")
-    return Store(path)
+        where = Path(path).parent if str(Path(path).parent) else Path(".")
+        raise CLIError(f"there is no store at {path!r}"
+                       + (f" (its folder {str(where)!r} does not exist)" if not where.is_dir() else "")
+                       + "; run opt, attack or table first, or give --store PATH")
+    return Store(path, readonly=readonly)
+
+
+def class_text(rec) -> str:
+    """The class of a row in a listing: its family and parameters, or for a class read from a matrix file the
+    file's name and the first characters of its fingerprint (``matrix hard.json #0c98570a``)."""
+    if rec.family is not None:
+        return f"{rec.family} {params_text(rec.params)}".strip()
+    name = (rec.extra or {}).get("matrix") if isinstance(rec.extra, dict) else None
+    return f"matrix {name + ' ' if name else ''}#{rec.class_key[:8]}"
 
 
 def _task_text(task: dict) -> str:
@@ -90,11 +105,11 @@ def run(args) -> int:
         cert_path, = check_outputs([(args.certificates, (".json",), "the certificates file", "--certificates")])
     elif args.key:
         raise CLIError(f"store {args.action} takes no KEY; use --kind or --family to choose rows")
-    with _open(args) as S:
+    with _open(args, readonly=args.action != "prune" or args.dry_run) as S:
         if args.action == "list":
             rows = list(S.rows(args.kind, args.family))
             for rec in rows:
-                what = f"{rec.family or 'matrix'} {params_text(rec.params)}".strip()
+                what = class_text(rec)
                 print(f"{rec.key[:12]}  {rec.kind:<6}  {what:<40}  {_task_text(rec.task):<24}  {_value_text(rec):>10}  "
                       f"{rec.seconds or 0:>9.3f} s  {rec.time}")
             note(f"{len(rows)} row{'s' if len(rows) != 1 else ''} in {S.path}")
@@ -135,13 +150,12 @@ def run(args) -> int:
         gone = []
         for rec in S.rows(args.kind, args.family):
             why = _check_text(rec)
-            if not why.startswith("OK") and not why.startswith("not checked"):
+            if why.startswith("FAILED"):
                 gone.append((rec, why))
             elif args.unsolved and rec.value is None:
                 gone.append((rec, "unsolved"))
         for rec, why in gone:
-            note(f"{'would remove' if args.dry_run else 'removing'} {rec.key[:12]} ({rec.kind} {rec.family} "
-                 f"{params_text(rec.params)}): {why}")
+            note(f"{'would remove' if args.dry_run else 'removing'} {rec.key[:12]} ({rec.kind} {class_text(rec)}): {why}")
         if not args.dry_run and gone:
             S.delete([rec.key for rec, _ in gone])
             S.vacuum()
@@ -150,29 +164,50 @@ def run(args) -> int:
         return EXIT_OK
 
 
+def _class_of(rec):
+    """The class a row was computed on, made again: from its witness (attack rows), else from its family and
+    parameters (as a listed class, or in the implicit form a large one is stored in). None for a class that
+    came from a matrix file."""
+    from adversary.referee import load_class
+    from adversary.store import class_key
+
+    if rec.kind == "attack" and isinstance(rec.lower_cert, dict) and "class" in rec.lower_cert:
+        return load_class(rec.lower_cert["class"])
+    if rec.family is None:
+        return None
+    from solvers.classes.families import make
+
+    C = load_class({"family": rec.family, "params": rec.params})
+    if class_key(C) != rec.class_key and not getattr(C, "finite", False):
+        C = make(rec.family, **rec.params)
+    return C
+
+
 def _check_text(rec) -> str:
-    """Re-check a row's certificates against its class (rebuilt from its family and parameters)."""
-    from adversary.store import StoreError, verified_bounds
+    """Re-check a row against its class (made again): every number of the row against the certificate that
+    proves it (:func:`adversary.store.verified_bounds`). ``OK: ...``, ``not proven: ...`` (a bound the row
+    states and nothing proves, e.g. an upper bound whose certificate was too large to keep), ``not checked:
+    ...`` or ``FAILED: ...``."""
+    from adversary.store import KINDS, StoreError, number, verified_bounds
     from solvers.certificate import TreeError
 
-    if rec.kind == "attack":
-        from adversary.referee import verify_witness
-
-        if rec.lower_cert is None:
-            return "no witness"
-        v = verify_witness(rec.lower_cert)
-        return f"OK: the witness replays ({v.message})" if v.ok else f"FAILED: {v.message}"
-    if rec.family is None:
-        return "not checked: the class came from a matrix file (verify its certificates with the file)"
+    if rec.kind not in KINDS:
+        return f"not checked: the kind {rec.kind!r} is not one this littlestone knows ({', '.join(KINDS)})"
     try:
-        from solvers.classes.families import make
-
-        C = make(rec.family, **rec.params)
+        C = _class_of(rec)
     except Exception as e:  # noqa: BLE001 - a family that no longer takes these parameters
         return f"FAILED: the class cannot be made again ({e})"
+    if C is None:
+        return "not checked: the class came from a matrix file (verify its certificates with the file)"
     try:
         lo, hi = verified_bounds(rec, C)
     except (TreeError, StoreError) as e:
         return f"FAILED: {e}"
-    return f"OK: the certificates prove {lo if lo is not None else '?'} <= value <= {hi if hi is not None else '?'}"
-
+    if rec.kind == "attack":
+        return f"OK: the witness replays with {lo} mistakes on this class" if lo is not None else "no witness"
+    unproven = [f"{what} {text}" for what, text, proven in (("lower bound", rec.lower, lo), ("upper bound", rec.upper, hi))
+                if text is not None and (proven is None or proven != number(text))]
+    proven = f"{lo if lo is not None else '?'} <= value <= {hi if hi is not None else '?'}"
+    if unproven:
+        return f"not proven: the row's {' and '.join(unproven)} without a certificate that checks; the certificates prove {proven}"
+    return f"OK: the certificates prove {proven}"

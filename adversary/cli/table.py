@@ -375,7 +375,7 @@ def run(args) -> int:
         for row in runs:
             recs = row.pop("_records", [])
             served += bool(row.get("served"))
-            if store is not None:
+            if store is not None and not store.readonly:
                 try:
                     for rec in recs:
                         store.put(rec)
@@ -407,6 +407,11 @@ def run(args) -> int:
         raise
     finally:
         bar.close()
+        if store is not None and store_error is None:
+            try:
+                store.flush()  # the last rows' batch, before the table is closed
+            except StoreError as e:
+                store_error = e
         if writer is not None:
             writer.close(skipped, complete=not interrupted)
         elif args.format == "json" and (interrupted or not skipped or done):

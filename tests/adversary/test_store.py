@@ -66,7 +66,7 @@ def test_tampered_rows_are_caught(store):
     with pytest.raises(TreeError):
         verified_bounds(Record(**{**rec.__dict__, "upper_cert": lower_bound}), C)
     # a value larger than its tree proves
-    with pytest.raises(TreeError, match="less than"):
+    with pytest.raises(TreeError, match="less than|above"):
         verified_bounds(Record(**{**rec.__dict__, "lower": "9"}), C)
     # a randomized row whose tree is the deterministic game's
     G = Game.of("randomized")
@@ -188,3 +188,134 @@ def test_two_processes_open_a_new_store_at_once(tmp_path):
         assert [p.exitcode for p in procs] == [0, 0]
         with Store(path) as S:
             assert S.count() == 90  # 30 each, and 30 written by both
+
+
+# ------------------------------------------------------------------------------------------ no wrong number
+def _vc_record(C):
+    from adversary.store import class_key
+    from solvers.vc import vc_search
+
+    v = vc_search(C)
+    return Record(kind="vc", class_key=class_key(C), task={}, family=C.family, params=dict(C.params),
+                  value=exact(v.value), lower=exact(v.lower), upper=exact(v.upper), seconds=v.stats.get("seconds"),
+                  lower_cert={"points": [int(j) for j in v.witness]})
+
+
+def _attack_record(learner, C, params=None, strategy="exact"):
+    from adversary.attack import attack
+    from adversary.store import class_key
+
+    r = attack(learner, C, learner_params=params or {}, strategy=strategy)
+    summary = {k: v for k, v in r.to_json().items() if k != "witness"}
+    return Record(kind="attack", class_key=class_key(C), task={"learner": learner, "params": params or {}},
+                  family=C.family, params=dict(C.params), value=exact(r.mistakes), lower=exact(r.mistakes),
+                  lower_cert=r.witness, extra={"result": summary})
+
+
+def _tampered(rec, **changes):
+    return Record(**{**rec.__dict__, **changes})
+
+
+def _rows_of_every_kind():
+    """(name, record, class) for every kind the store holds: Opt, RL, D_1, R_1, a horizon, VC, attacks of a
+    deterministic and of a randomized learner."""
+    C = make("thresholds", N=7)
+    out = [("opt", record_of_opt(C, opt(C)), C)]
+    for game in (Game.of("randomized"), Game.of("deterministic", 1), Game.of("randomized", 1),
+                 Game.of("deterministic", 0, 2)):
+        out.append((game.symbol, record_of_opt(C, opt(C, game=game.kind, errors=game.errors, horizon=game.horizon)), C))
+    D = make("intervals", N=8)
+    out.append(("vc", _vc_record(D), D))
+    H = make("thresholds", N=15)
+    out.append(("attack", _attack_record("halving", H), H))
+    out.append(("attack randomized", _attack_record("randomized-halving", make("thresholds", N=4)), make("thresholds", N=4)))
+    return out
+
+
+@pytest.mark.parametrize("index", range(8))
+def test_no_kind_serves_a_tampered_number(index):
+    """Every kind: the honest row checks; a value, a bound, or a certificate changed by hand is caught
+    (TreeError), never returned as proven."""
+    from adversary.store import class_key
+
+    name, rec, C = _rows_of_every_kind()[index]
+    lo, hi = verified_bounds(rec, C)
+    value = number(rec.value)
+    assert lo == value and (hi == value or rec.kind == "attack"), name
+    wrong = exact(value + 5)
+    false_claims = [{"value": wrong}, {"value": wrong, "lower": wrong}, {"lower": exact(value - Fraction(1, 2))}]
+    if rec.upper is not None:
+        false_claims.append({"value": wrong, "lower": wrong, "upper": wrong})
+    for changes in false_claims:
+        with pytest.raises(TreeError):
+            verified_bounds(_tampered(rec, **changes), C)
+    if rec.upper is not None:  # a weaker upper bound is true: caught, or at least never returned as proven
+        try:
+            got = verified_bounds(_tampered(rec, value=None, upper=wrong), C)
+        except TreeError:
+            got = None
+        assert got in (None, (lo, None)), (name, got)
+    # a certificate of another class: the row's numbers are not what it proves, or it is refused
+    other_name, other, D = _rows_of_every_kind()[(index + 5) % 8]
+    if other.kind == rec.kind and other.lower_cert is not None:
+        with pytest.raises((TreeError, StoreError)):
+            verified_bounds(_tampered(rec, lower_cert=other.lower_cert), C)
+    assert class_key(C) == rec.class_key
+
+
+def test_an_attack_witness_must_be_the_rows_learner_and_class():
+    rec = _attack_record("halving", make("thresholds", N=15))
+    other = _attack_record("con", make("thresholds", N=15))
+    with pytest.raises(TreeError, match="learner"):
+        verified_bounds(_tampered(rec, lower_cert=other.lower_cert, value=other.value, lower=other.lower), make("thresholds", N=15))
+    small = _attack_record("halving", make("thresholds", N=7))
+    with pytest.raises(TreeError, match="another class"):
+        verified_bounds(_tampered(rec, lower_cert=small.lower_cert, value=small.value, lower=small.lower),
+                        make("thresholds", N=15))
+    said = dict(rec.extra["result"], mistakes=9)
+    with pytest.raises(TreeError, match="replays 4"):
+        verified_bounds(_tampered(rec, extra={"result": said}), make("thresholds", N=15))
+
+
+def test_a_vc_upper_bound_below_the_truth_is_caught():
+    """The VC search writes no certificate of its upper bound: a row that says less is caught by the search
+    run again."""
+    D = make("intervals", N=8)
+    rec = _vc_record(D)  # VC = 2
+    one = {"points": rec.lower_cert["points"][:1]}
+    with pytest.raises(TreeError, match="shatters 2"):
+        verified_bounds(_tampered(rec, value="1", lower="1", upper="1", lower_cert=one), D)
+
+
+def test_canonical_numbers_one_key():
+    from adversary.store import canonical_params, canonical_value, class_key
+    from adversary.referee import load_class
+
+    assert canonical_params({"alpha": 2}) == canonical_params({"alpha": "2.0"}) == canonical_params({"alpha": "4/2"})
+    assert canonical_value("06") == 6 and canonical_value("0.10") == canonical_value(0.1) == "1/10"
+    keys = {class_key(load_class({"family": "margin-halfspaces", "params": {"d": 2, "gamma": g}}))
+            for g in (0.1, "1/10", "0.10")}
+    assert len(keys) == 1
+
+
+def test_a_batch_is_committed_at_exit_and_by_close(tmp_path):
+    """A batched store commits what it holds when closed, and at the interpreter's exit when nobody closed it
+    (here with a batch window far longer than the run)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "b.db"
+    code = ("import sys; from adversary.store import Store, Record\n"
+            f"S = Store({str(path)!r}, flush_seconds=3600)\n"
+            "for i in range(20): S.put(Record(kind='vc', class_key=f'k{i}', task={}, value='1', lower='1', upper='1'))\n"
+            "assert S.pending\n")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+    with Store(path) as S:
+        assert S.count() == 20
+    with Store(path, flush_seconds=3600) as S:
+        S.put(Record(kind="vc", class_key="more", task={}, value="1", lower="1", upper="1"))
+        assert S.pending
+    with Store(path, readonly=True) as S:
+        assert S.count() == 21
+        with pytest.raises(StoreError, match="read-only"):
+            S.put(Record(kind="vc", class_key="x", task={}, value="1", lower="1", upper="1"))
