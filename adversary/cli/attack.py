@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from ._args import (cap_jobs, check_family, families, parse_params, positive_int, positive_seconds, read_class_file,
                     unknown_family, whole)
-from ._output import (EXIT_FAILED, EXIT_OK, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs, error,
+from ._output import (EXIT_FAILED, EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs, error,
                       interrupted_code, json_lines_text, json_safe, params_text, write_text_atomic)
 from ._store import add_store_options, lookup, open_store, put as _put
 
@@ -87,6 +87,25 @@ def _served_attack(rec):
     return AttackResult(number(rec.value), Bound(value, b["formula"], b["source"]), opt, res["verdict"], rec.lower_cert,
                         res["strategy"], res["exact"], stats, res.get("message", ""), game.get("errors", 0),
                         game.get("randomized", False), game.get("symbol", "Opt"))
+
+
+def _known_opt(store, C, args):
+    """Opt(C) as the store knows it (an ``opt`` row, its certificates re-checked), for the attack to start from
+    its mistake tree; None when the store has no such row (or the attack plays another game)."""
+    import time
+
+    from adversary.store import opt_task
+
+    from .opt import _served
+
+    if store is None or args.errors or getattr(C, "n_concepts", None) is None:
+        return None
+    found = lookup(store, "opt", C, opt_task(), trust=args.trust_store, what="Opt(C)")
+    if found.lower is None or found.record.lower_cert is None and found.lower > 0:
+        return None
+    from solvers.games import Game
+
+    return _served(found, C, Game(), store, args.trust_store, time.monotonic())
 
 
 # ---------------------------------------------------------------------------------------- the class and the learner
@@ -177,6 +196,8 @@ def _verdict_text(r, rounds) -> str:
         return _expected_verdict_text(r)
     m = r.mistakes
     bound = _number_text(b.value)
+    if r.verdict == "stopped":
+        return _stopped_text(r, f"{m} mistake{'s' if m != 1 else ''}")
     if r.verdict == "unbounded":
         s, L = r.cycle
         k = sum(1 for t in rounds if s <= t < s + L)
@@ -196,6 +217,8 @@ def _expected_verdict_text(r) -> str:
     """The verdict on a randomized learner's expected mistakes (compared with its bound exactly)."""
     m, b = _value_text(r.mistakes), r.bound
     bound = _value_text(b.value)
+    if r.verdict == "stopped":
+        return _stopped_text(r, f"{m} expected mistakes")
     if r.verdict == "unbounded":
         s, L = r.cycle
         return (f"unbounded: no finite bound on the expected mistakes; the cycle of examples {s + 1}..{s + L} "
@@ -208,6 +231,14 @@ def _expected_verdict_text(r) -> str:
     if not b.finite:
         return f"below: {m} expected mistakes; no bound is proven for this learner on this class"
     return f"below: {m} expected mistakes < the bound {bound}"
+
+
+def _stopped_text(r, what: str) -> str:
+    """The verdict of a stopped search below the bound: only a lower bound, and why it stopped."""
+    why = "interrupted" if r.stats.get("stopped") == "interrupted" else "stopped by the time limit"
+    bound = (f"the bound {_value_text(r.bound.value)} is neither met nor refuted" if r.bound.finite
+             else "no bound is proven" if not r.stats.get("bound_stopped") else "the bound was not computed in time")
+    return f"at least {what} ({why}): a lower bound on the worst case; {bound}"
 
 
 def _run_stopped(r):
@@ -266,7 +297,8 @@ def run(args) -> int:
         else:
             try:
                 r = attack(args.learner, C, learner_params=learner_params, strategy=args.strategy,
-                           time_limit=args.time_limit, seed=args.seed, jobs=jobs, errors=args.errors, progress=progress)
+                           time_limit=args.time_limit, seed=args.seed, jobs=jobs, errors=args.errors, progress=progress,
+                           known_opt=_known_opt(store, C, args))
             finally:
                 bar.close()
             if store is not None and r.stats.get("stopped") != "interrupted":
@@ -375,4 +407,6 @@ def _report(args, r, C, label, witness_path) -> int:
     sys.stdout.flush()
     if witness_error is not None:
         return error(witness_error, EXIT_FAILED)
-    return interrupted_code() if stopped == "interrupted" else EXIT_OK
+    if stopped == "interrupted":
+        return interrupted_code()
+    return EXIT_UNSOLVED if r.verdict == "stopped" else EXIT_OK
