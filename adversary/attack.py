@@ -44,8 +44,8 @@ best verified sequence found so far (``stats["stopped"]``).
 
 What is known first. Any deterministic learner errs on a point whose other label the class still allows,
 and on every level of a mistake tree played against it. So before any strategy runs (whichever is asked
-for), the attack plays the sure mistakes (:func:`adversary.strategies.tree.play`, the run ``tree`` or
-``forced`` marked ``"seed"``): the mistake tree of Opt(C) when it is known (``known_opt``, a row of the
+for), the attack plays the sure mistakes (:func:`adversary.strategies.tree.play`, the candidate ``tree`` or
+``forced``, ``stats["forced"]``): the mistake tree of Opt(C) when it is known (``known_opt``, a row of the
 store, or :func:`solvers.opt.opt` within a quarter of the time, also on {0,1}^n classes it solves without
 listing them), then greedily the first point whose other label is realizable. A stopped attack is so
 never below Opt(C)'s proven lower bound when the learner's predictions can be computed in the time.
@@ -491,7 +491,7 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
                 time.monotonic() >= deadline or i == len(plan) - 1):  # the last run may stop early to leave time to verify
             stats["stopped"] = "time limit"
 
-    if errors and len(errors) == len([r for r in stats["runs"] if not r.get("seed")]) and not interrupted:
+    if errors and len(errors) == len(stats["runs"]) and not interrupted:
         raise errors[0]  # no strategy applied after all: say why, as the strategy asked for by name would
     if interrupted:
         stats["stopped"] = "interrupted"
@@ -536,7 +536,7 @@ def _bound(model, cls, errors: int, deadline: Optional[float], stats: dict):
 
 def _seed(problem: Problem, candidates: list, stats: dict, deadline, best_so_far: dict, report) -> tuple:
     """Add the sure mistakes (:func:`adversary.strategies.tree.play`: the known mistake tree, then greedy) to
-    ``candidates`` as the run ``tree`` or ``forced``; returns (True on Ctrl-C, the Found or None)."""
+    ``candidates`` as ``tree`` or ``forced`` (``stats["forced"]``); returns (True on Ctrl-C, the Found or None)."""
     from .strategies.tree import play
 
     sname = "tree" if problem.opt_tree is not None else "forced"
@@ -544,13 +544,12 @@ def _seed(problem: Problem, candidates: list, stats: dict, deadline, best_so_far
     try:
         found = play(problem, problem.opt_tree, deadline=deadline)
     except StrategyError as e:  # a learner that fails on the points: the strategies say so in their own words
-        stats["runs"].append({"strategy": sname, "error": str(e), "seconds": round(time.monotonic() - t1, 4),
-                              "seed": True})
+        stats["forced"] = {"strategy": sname, "error": str(e), "seconds": round(time.monotonic() - t1, 4)}
         return False, None
     except KeyboardInterrupt:
         return True, None
-    stats["runs"].append({"strategy": sname, "mistakes": found.mistakes, "exact": False, "cycle": None,
-                          "seconds": round(time.monotonic() - t1, 4), "stats": dict(found.stats), "seed": True})
+    stats["forced"] = {"strategy": sname, "mistakes": found.mistakes, "seconds": round(time.monotonic() - t1, 4),
+                     "stats": dict(found.stats)}
     candidates.append((sname, found))
     best_so_far["mistakes"] = max(best_so_far["mistakes"], found.mistakes)
     report({"strategy": sname, "done": True})

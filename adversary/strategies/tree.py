@@ -119,7 +119,7 @@ def play(problem: Problem, tree=None, *, deadline: Optional[float] = None, exten
     seq, stopped = [], None
     try:
         while node is not None:
-            if time_left(deadline) <= 0:
+            if seq and time_left(deadline) <= 0:  # (the first sure mistake is always played)
                 raise SearchStop()
             x = node["point"]
             x = C.points[x] if isinstance(x, int) else tuple(x)
@@ -133,7 +133,7 @@ def play(problem: Problem, tree=None, *, deadline: Optional[float] = None, exten
             node = node[str(y)]
         points = _points(C) if extend else []
         for _ in range(len(points) if C.finite else C.n_concepts):
-            if time_left(deadline) <= 0:
+            if seq and time_left(deadline) <= 0:
                 raise SearchStop()
             move = first_mistake(pos, points)  # the contrary label of a point is realizable: a sure mistake
             if move is None:
