@@ -352,6 +352,11 @@ def _report(args, r, C, label, witness_path) -> int:
             from adversary.strategies.exact import PATIENCE
 
             how += f"; stopped after {PATIENCE:g} s without a time limit (give --time-limit S for more)"
+        elif _run_stopped(r) == "depth limit":
+            from adversary.strategies.exact import MAX_DEPTH
+
+            how += (f"; the exact search stopped at its depth limit: a line of play of {MAX_DEPTH:,} examples that "
+                    "never repeats a position (the learner's state changes on every example), so no worst case is proven")
         lo_hi = [_value_text(r.stats.get(key)) for key in ("opt_lower", "opt_upper")]
         opt_text = _value_text(r.opt) if r.opt is not None else (
             bounds_text(*lo_hi) + " (not solved in the time given)"

@@ -335,3 +335,12 @@ def test_attack_starts_from_the_stored_mistake_tree(capsys, tmp_path):
     r = json.loads(out)
     assert r["stats"]["opt_known"] and r["stats"]["forced"]["strategy"] == "tree"
     assert r["mistakes"] >= r["opt"] and r["verdict"] != "below"
+
+
+def test_attack_says_why_the_exact_search_is_not_proven(capsys):
+    # "not proven worst" with no reason; only the JSON said "depth limit"
+    code, out, err = run(capsys, "attack", "wm", "--class", "singletons", "N=2", "--strategy", "exact", "--quiet",
+                         "--no-store")
+    assert code in (0, 3), err
+    strategy = field(out, "strategy")
+    assert "not proven worst" in strategy and "depth limit" in strategy and "never repeats a position" in strategy
