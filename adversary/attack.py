@@ -159,7 +159,8 @@ class AttackResult:
     exact : bool
         True when ``mistakes`` is the learner's proven worst case on the class (or a cycle was found).
     stats : dict
-        ``seconds``, ``stopped`` (None, "time limit" or "interrupted"), ``runs`` (one entry per
+        ``seconds``, ``stopped`` (None, "time limit", "interrupted" or "depth limit": the exact search met
+        a line of :data:`adversary.strategies.exact.MAX_DEPTH` examples that never repeats a position), ``runs`` (one entry per
         strategy run: name, mistakes, exact, seconds, its own stats), ``opt_lower``, ``opt_upper``.
     message : str
         The referee's one-line verdict on the witness.
@@ -500,6 +501,9 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
         stats["stopped"] = "time limit"  # the anytime strategies ran until the time was up
     elif stats.get("bound_stopped") and not stats["stopped"]:
         stats["stopped"] = "time limit"  # the bound is not known: the verdict is not either
+    elif not stats["stopped"] and not any(f.exact or f.cycle is not None for _, f in candidates) and any(
+            (r.get("stats") or {}).get("stopped") == "depth limit" for r in stats["runs"]):
+        stats["stopped"] = "depth limit"  # the exact search gave up on a line that never repeats: a lower bound
     try:
         return _best_verified(candidates, problem, cls, bound, opt_value, stats, t0, game)
     except KeyboardInterrupt:  # a second Ctrl-C while verifying: verify only the best candidate, quickly

@@ -235,7 +235,8 @@ def _expected_verdict_text(r) -> str:
 
 def _stopped_text(r, what: str) -> str:
     """The verdict of a stopped search below the bound: only a lower bound, and why it stopped."""
-    why = "interrupted" if r.stats.get("stopped") == "interrupted" else "stopped by the time limit"
+    why = {"interrupted": "interrupted", "depth limit": "stopped at the exact search's depth limit"}.get(
+        r.stats.get("stopped"), "stopped by the time limit")
     bound = (f"the bound {_value_text(r.bound.value)} is neither met nor refuted" if r.bound.finite
              else "no bound is proven" if not r.stats.get("bound_stopped") else "the bound was not computed in time")
     return f"at least {what} ({why}): a lower bound on the worst case; {bound}"

@@ -212,7 +212,60 @@ class WeightedMajority(_Experts):
         while x >= floor_weight:
             m += 1
             x *= q
+        if isinstance(V, int) and m > 0:
+            inside = _bits(V)
+            if all(e[c] == 0 for c in inside):  # the realizable game: the experts of V never erred
+                O = W - len(inside)
+                if O < 1:
+                    m = min(m, _light_outside(len(inside), O, beta, {}))
         return m
+
+
+def _lw(W, q) -> int:
+    """max{m : W q^m >= 1}: Littlestone-Warmuth's count of mistakes from total weight W to a target of weight 1."""
+    m, x = 0, W * q
+    while x >= 1:
+        m += 1
+        x *= q
+    return m
+
+
+def _light_outside(k: int, O, beta, memo: dict) -> int:
+    """A bound on weighted majority's mistakes still to come when the k experts still possible as the target
+    (the version space V) have weight 1 each, never having erred, and the others weigh O < 1 in all.
+
+    Derived here (not in the seeds): a point splits V into a experts saying the label y and k - a saying
+    1 - y. If 2a > k then k - a <= a - 1, so the weight for 1 - y is at most k - a + O < a: the learner
+    predicts y. So while O < 1 every mistake shrinks V to a <= k/2 experts; a move that keeps V only
+    lowers O; a move that shrinks V to a experts adds at most beta (k - a) to O (the experts that leave,
+    wrong once). Hence the mistakes from (k, O) are at most
+    B(k, O) = max over 1 <= a < k of [2a <= k] + B(a, O + beta (k - a)), with B(a, O') = Littlestone-
+    Warmuth's bound max{m : (a + O') q^m >= 1} (q = (1 + beta)/2) once O' >= 1, and B(1, O) = 0 (the target
+    outweighs all the others: every prediction is its label, for ever). B is non-decreasing in O (by
+    induction on k), which the recursion needs; the result is min(B, Littlestone-Warmuth's bound). It is what
+    ends the exact adversary's search on weighted majority, whose counts of the experts outside V grow for ever.
+    """
+    if k == 1:
+        return 0
+    key = (k, O)
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    q = (1 + beta) / 2
+    best = 0
+    # O' = O + beta (k - a) >= 1 for a <= cut: there the bound is LW((a + O') ...), increasing in a, so its
+    # largest a with 2a <= k and its largest a overall are the only ones to try; above the cut, every a.
+    cut = k - math.ceil((1 - O) / beta)
+    tries = {a for a in (min(cut, k // 2), cut) if 1 <= a}
+    tries.update(range(max(cut + 1, 1), k))
+    for a in sorted(tries):
+        O2 = O + beta * (k - a)
+        gain = 1 if 2 * a <= k else 0
+        rest = _lw(a + O2, q) if O2 >= 1 else _light_outside(a, O2, beta, memo)
+        best = max(best, gain + rest)
+    best = min(best, _lw(k + O, q))
+    memo[key] = best
+    return best
 
 
 def _bits(V: int) -> list[int]:
