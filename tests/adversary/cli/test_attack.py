@@ -338,9 +338,14 @@ def test_attack_starts_from_the_stored_mistake_tree(capsys, tmp_path):
 
 
 def test_attack_says_why_the_exact_search_is_not_proven(capsys):
-    # "not proven worst" with no reason; only the JSON said "depth limit"
+    # "not proven worst" with no reason; only the JSON said "depth limit" (singletons N=2 is now proven: 1 mistake;
+    # intervals N=4 still meets the depth limit)
     code, out, err = run(capsys, "attack", "wm", "--class", "singletons", "N=2", "--strategy", "exact", "--quiet",
                          "--no-store")
-    assert code in (0, 3), err
+    assert code == 0 and field(out, "strategy") == "exact (the exact worst case)" and field(out, "mistakes") == "1"
+    code, out, err = run(capsys, "attack", "wm", "--class", "intervals", "N=4", "--strategy", "exact", "--quiet",
+                         "--no-store")
+    assert code == 3, err  # a lower bound only
     strategy = field(out, "strategy")
     assert "not proven worst" in strategy and "depth limit" in strategy and "never repeats a position" in strategy
+    assert field(out, "verdict").startswith("at least ") and "depth limit" in field(out, "verdict")
