@@ -424,7 +424,7 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
     # The sure mistakes, first: the mistake tree (when known) played against the learner, then the first point
     # whose other label is realizable, while there is one (every deterministic learner errs on each).
     seeded = None
-    if not interrupted and not game.randomized and not errors and cls.n_concepts is not None:
+    if not interrupted and not errors and cls.n_concepts is not None:
         interrupted, seeded = _seed(problem, candidates, stats, _share(deadline, 0.25 if problem.opt_tree else 0.1),
                             best_so_far, report)
     errors: list[StrategyError] = []  # auto: the strategies that turned out not to apply

@@ -358,9 +358,9 @@ def _report(args, r, C, label, witness_path) -> int:
 
             how += (f"; the exact search stopped at its depth limit: a line of play of {MAX_DEPTH:,} examples that "
                     "never repeats a position (the learner's state changes on every example), so no worst case is proven")
-        lo_hi = [_value_text(r.stats.get(key)) for key in ("opt_lower", "opt_upper")]
+        lo_hi = [r.stats.get(key) for key in ("opt_lower", "opt_upper")]  # (bounds_text writes fractions itself)
         opt_text = _value_text(r.opt) if r.opt is not None else (
-            bounds_text(*lo_hi) + " (not solved in the time given)"
+            bounds_text(*lo_hi, r.opt_symbol) + " (not solved in the time given)"
             if "opt_lower" in r.stats else "-- (not a finite class)" if r.witness["class"].get("family") == "margin-halfspaces"
             else "-- (not computed: the class's points are not listed)")
         bound_text = (f"{_number_text(r.bound.value)}  ({r.bound.formula}; {r.bound.source})" if r.bound.finite

@@ -28,6 +28,7 @@ Examples
 from __future__ import annotations
 
 import time
+from fractions import Fraction
 from typing import Callable, Optional
 
 from ..position import Position
@@ -102,7 +103,8 @@ def play(problem: Problem, tree=None, *, deadline: Optional[float] = None, exten
     every prediction with the other label, then (``extend``) show the first point whose contrary label is still
     realizable while there is one. Every example played is a mistake, so the result is at least the tree's
     depth and, with ``extend``, at least 1 on any class of two or more concepts, against any deterministic
-    learner.
+    learner. A randomized learner is given, on each point, the label it is likelier to miss (``probability``):
+    at least 1/2 expected mistakes per example, their exact sum the result's ``mistakes`` (a Fraction).
 
     It stops at ``deadline`` (its own check, and the learner's: a learner that runs a search of its own is
     given the deadline and raises :class:`solvers.opt.SearchStop`) with the mistakes played so far
@@ -116,14 +118,25 @@ def play(problem: Problem, tree=None, *, deadline: Optional[float] = None, exten
         learner.set_deadline(deadline if learner.deadline is None else min(deadline, learner.deadline))
     pos = Position.start(learner, C)
     node, depth = (None, 0) if tree is None else _root_and_depth(tree)
-    seq, stopped = [], None
+    seq, stopped, gained = [], None, []
+    randomized = bool(getattr(learner, "randomized", False))
+
+    def label(x) -> int:  # the label the learner is likelier to miss (a deterministic one: the one it does not predict)
+        if not randomized:
+            gained.append(1)
+            return 1 - pos.prediction(x)
+        p = Fraction(pos.learner.probability(x))  # P(predict 1): label 0 costs it p, label 1 costs 1 - p
+        y = 0 if p >= 1 - p else 1
+        gained.append(p if y == 0 else 1 - p)
+        return y
+
     try:
         while node is not None:
             if seq and time_left(deadline) <= 0:  # (the first sure mistake is always played)
                 raise SearchStop()
             x = node["point"]
             x = C.points[x] if isinstance(x, int) else tuple(x)
-            y = 1 - pos.prediction(x)
+            y = label(x)
             try:
                 pos = pos.play(x, y)
             except WitnessError:
@@ -135,10 +148,19 @@ def play(problem: Problem, tree=None, *, deadline: Optional[float] = None, exten
         for _ in range(len(points) if C.finite else C.n_concepts):
             if seq and time_left(deadline) <= 0:
                 raise SearchStop()
+            if randomized:
+                x = next((x for x in points if all(pos.split(x))), None)  # a point both labels keep realizable
+                if x is None:
+                    break
+                y = label(x)
+                pos = pos.play(x, y)
+                seq.append((x, y))
+                continue
             move = first_mistake(pos, points)  # the contrary label of a point is realizable: a sure mistake
             if move is None:
                 break
             x, y, Vy = move
+            gained.append(1)
             pos = pos.child(x, y, Vy)
             seq.append((x, y))
     except SearchStop:
@@ -147,7 +169,8 @@ def play(problem: Problem, tree=None, *, deadline: Optional[float] = None, exten
         if isinstance(e, StrategyError):
             raise
         raise StrategyError(f"learner {problem.learner_name} failed while the tree was played: {e}") from None
-    return Found(seq, len(seq), pos.lowest(), exact=False,
+    del gained[len(seq):]  # (a label chosen for a move the deadline then stopped)
+    return Found(seq, sum(gained, Fraction(0)) if randomized else len(seq), pos.lowest(), exact=False,
                  stats={"tree_depth": depth, "greedy_rounds": max(len(seq) - depth, 0), "stopped": stopped})
 
 

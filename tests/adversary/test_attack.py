@@ -444,3 +444,4 @@ def test_perceptron_with_a_margin_searches_on_until_its_time_limit():
     r = ok(attack("perceptron", {"family": "margin-halfspaces", "params": {"d": 4, "gamma": "1/2"}},
                   strategy="geometric", time_limit=1.5))
     assert r.exact and r.mistakes == 4 and r.verdict == "tight"  # proven: floor(R^2/gamma^2), the Theorem's bound
+

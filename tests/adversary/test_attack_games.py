@@ -126,3 +126,11 @@ def test_a_learner_for_the_game_takes_the_attacks_errors_by_default():
     assert r.witness["learner"]["params"]["errors"] == 1 and r.verdict == "tight"
     r = attack("soa", C, errors=1, strategy="exact")
     assert r.witness["learner"]["params"]["errors"] == 1 and r.verdict == "tight"
+
+
+@pytest.mark.parametrize("learner", ["randomized-halving", "rwm"])
+def test_a_stopped_attack_on_a_randomized_learner_holds_half_a_mistake_per_split(learner):
+    # the label the learner is likelier to miss, on a point both labels keep realizable: >= 1/2 expected mistakes
+    r = ok(attack(learner, make("intervals", N=30), strategy="exact", time_limit=0.001))
+    assert r.expected and r.mistakes >= Fraction(1, 2) and r.verdict == "stopped"
+    assert r.stats["forced"]["mistakes"] >= Fraction(1, 2)
