@@ -100,6 +100,7 @@ from typing import Any, Callable, Optional
 from solvers.classes import spec as class_specs
 
 from solvers.games import Game
+from solvers.opt.memo import SearchStop
 
 from .referee import (
     WitnessError,
@@ -113,7 +114,6 @@ from .referee import (
 )
 from .strategies import STRATEGY_NAMES, available, get_strategy
 from .strategies.base import Found, Problem, StrategyError, check_reads
-from solvers.opt.memo import SearchStop
 from .strategies.exact import refusal
 
 __all__ = ["attack", "AttackResult", "AttackError", "bound_for", "VERDICTS", "AUTO_SECONDS", "SMALL"]
@@ -198,8 +198,8 @@ class AttackResult:
 
     def to_json(self) -> dict:
         """A JSON-able dict: mistakes, bound (value/formula/source; an infinite value as null),
-        verdict, stopped (None, "time limit" or "interrupted"), opt, witness, strategy, exact, cycle, stats, and target_text: the witness's target
-        concept in words where its family can say it (:func:`adversary.referee.target_words`), else None.
+        verdict, stopped (``stats["stopped"]``), opt, witness, strategy, exact, cycle, stats, and target_text: the
+        witness's target concept in words where its family can say it (:func:`adversary.referee.target_words`), else None.
         An exact fraction is a float with the string ``"p/q"`` beside it: ``"mistakes"`` and
         ``"expected_mistakes"`` for a randomized learner, ``"opt"`` and ``"opt_fraction"``; ``"game"``
         names the game (``{"randomized", "errors", "symbol"}``)."""
@@ -425,8 +425,8 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
     # whose other label is realizable, while there is one (every deterministic learner errs on each).
     seeded = None
     if not interrupted and not errors and cls.n_concepts is not None:
-        interrupted, seeded = _seed(problem, candidates, stats, _share(deadline, 0.25 if problem.opt_tree else 0.1),
-                            best_so_far, report)
+        interrupted, seeded = _seed(problem, candidates, stats,
+                                    _share(deadline, 0.25 if problem.opt_tree else 0.1), best_so_far, report)
     errors: list[StrategyError] = []  # auto: the strategies that turned out not to apply
     for i, (sname, strat, share) in enumerate(plan):
         if interrupted:
