@@ -13,8 +13,10 @@ that witness from scratch, and reports
   Opt(C); RL(C) for a randomized learner; D_k(C) / R_k(C) with k label errors (``opt_symbol``);
 * ``verdict``: ``unbounded`` (a verified cycle: the learner has no finite mistake bound on the class),
   ``violates`` (more mistakes than the bound: the bound as stated is wrong, and the witness shows it),
-  ``tight`` (exactly floor(bound) mistakes: the bound is met; for expected mistakes, exactly the bound)
-  or ``below``;
+  ``tight`` (exactly floor(bound) mistakes: the bound is met; for expected mistakes, exactly the bound),
+  ``below`` (fewer, found by searches that ran to their end) or ``stopped`` (fewer, and the time limit or
+  Ctrl-C stopped the search: the mistakes are only a lower bound on the learner's worst case, and
+  ``stats["stopped"]`` says why);
 * ``witness``, the referee's JSON (``littlestone verify`` accepts it), ``strategy``, ``exact`` (the
   mistakes are the proven worst case) and search statistics.
 
@@ -39,6 +41,16 @@ left; the best verified result wins. On a {0,1}^n class too large to list, ``exa
 where its count search applies (Winnow on monotone disjunctions and their kin), then the heuristics.
 Without a time limit ``auto`` gives itself :data:`AUTO_SECONDS`. A time limit or Ctrl-C returns the
 best verified sequence found so far (``stats["stopped"]``).
+
+What is known first. Any deterministic learner errs on a point whose other label the class still allows,
+and on every level of a mistake tree played against it. So before any strategy runs (whichever is asked
+for), the attack plays the sure mistakes (:func:`adversary.strategies.tree.play`, the candidate ``tree`` or
+``forced``, ``stats["forced"]``): the mistake tree of Opt(C) when it is known (``known_opt``, a row of the
+store, or :func:`solvers.opt.opt` within a quarter of the time, also on {0,1}^n classes it solves without
+listing them), then greedily the first point whose other label is realizable. A stopped attack is so
+never below Opt(C)'s proven lower bound when the learner's predictions can be computed in the time.
+The attack's deadline reaches the learner's own search too (``Problem.deadline``, the learner's
+``set_deadline``: SOA's and RandSOA's solvers), and its bound gets a quarter of the time.
 
 References
 ----------
@@ -88,6 +100,7 @@ from typing import Any, Callable, Optional
 from solvers.classes import spec as class_specs
 
 from solvers.games import Game
+from solvers.opt.memo import SearchStop
 
 from .referee import (
     WitnessError,
@@ -105,8 +118,9 @@ from .strategies.exact import refusal
 
 __all__ = ["attack", "AttackResult", "AttackError", "bound_for", "VERDICTS", "AUTO_SECONDS", "SMALL"]
 
-#: The verdicts, from the learner's best to its worst.
-VERDICTS = ("below", "tight", "violates", "unbounded")
+#: The verdicts, from the learner's best to its worst; ``stopped``: a search stopped by the time limit or Ctrl-C
+#: below the bound, which proves only that the learner can be made to err at least that often.
+VERDICTS = ("stopped", "below", "tight", "violates", "unbounded")
 #: Seconds ``auto`` gives itself when no time limit is given.
 AUTO_SECONDS = 60.0
 #: ``auto`` calls a finite class small for ``exact`` when |C| * |X| is at most this.
@@ -145,7 +159,8 @@ class AttackResult:
     exact : bool
         True when ``mistakes`` is the learner's proven worst case on the class (or a cycle was found).
     stats : dict
-        ``seconds``, ``stopped`` (None, "time limit" or "interrupted"), ``runs`` (one entry per
+        ``seconds``, ``stopped`` (None, "time limit", "interrupted" or "depth limit": the exact search met
+        a line of :data:`adversary.strategies.exact.MAX_DEPTH` examples that never repeats a position), ``runs`` (one entry per
         strategy run: name, mistakes, exact, seconds, its own stats), ``opt_lower``, ``opt_upper``.
     message : str
         The referee's one-line verdict on the witness.
@@ -183,8 +198,8 @@ class AttackResult:
 
     def to_json(self) -> dict:
         """A JSON-able dict: mistakes, bound (value/formula/source; an infinite value as null),
-        verdict, opt, witness, strategy, exact, cycle, stats, and target_text: the witness's target
-        concept in words where its family can say it (:func:`adversary.referee.target_words`), else None.
+        verdict, stopped (``stats["stopped"]``), opt, witness, strategy, exact, cycle, stats, and target_text: the
+        witness's target concept in words where its family can say it (:func:`adversary.referee.target_words`), else None.
         An exact fraction is a float with the string ``"p/q"`` beside it: ``"mistakes"`` and
         ``"expected_mistakes"`` for a randomized learner, ``"opt"`` and ``"opt_fraction"``; ``"game"``
         names the game (``{"randomized", "errors", "symbol"}``)."""
@@ -192,6 +207,7 @@ class AttackResult:
             "mistakes": json_value(self.mistakes),
             "bound": self.bound.to_json(),
             "verdict": self.verdict,
+            "stopped": self.stats.get("stopped"),
             "opt": json_value(self.opt),
             "strategy": self.strategy,
             "exact": self.exact,
@@ -316,7 +332,7 @@ def _check_options(strategy, time_limit, seed, jobs, errors) -> None:
 # ---------------------------------------------------------------------------------------- attack
 def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str = "auto",
            time_limit: Optional[float] = None, seed: int = 0, jobs: int = 1, errors: int = 0,
-           progress: Optional[Callable[[dict], None]] = None) -> AttackResult:
+           progress: Optional[Callable[[dict], None]] = None, known_opt=None) -> AttackResult:
     """Search for the sequence that makes ``learner`` err most on ``C``; verify it; judge the bound.
 
     Parameters
@@ -345,6 +361,10 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
     progress : callable, optional
         Called about once a second with ``{"strategy", "mistakes" (the best so far over all runs),
         "seconds", ...}`` plus what the running strategy reports (``nodes``, ``memo``, ...).
+    known_opt : OptResult, optional
+        What is already known of Opt(C) (a row of the store, its certificates re-checked by the caller):
+        its ``lower``, ``upper``, ``value`` and mistake ``tree`` are used instead of computing them
+        (the standard game only).
 
     Returns
     -------
@@ -371,7 +391,6 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
     why = refusal(model, name, errors)
     if why is not None:
         raise ValueError(why)
-    bound = bound_for(model, cls, errors)
     budget = time_limit if time_limit is not None else (AUTO_SECONDS if strategy == "auto" else None)
     deadline = None if budget is None else t0 + budget
     problem = Problem(name, params, cls, cls.to_spec(), seed=seed, jobs=jobs, errors=errors)
@@ -387,15 +406,27 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
         if progress is not None:
             progress({**info, "mistakes": best_so_far["mistakes"], "seconds": round(time.monotonic() - t0, 3)})
 
-    # Opt(C) (or the game's optimum): for the report, and the tree strategy's mistake tree.
+    # Opt(C) (or the game's optimum): for the report, and the tree that seeds every attack.
     opt_value = None
-    if cls.finite:
+    if known_opt is not None and game.standard:
+        opt_value = _known(known_opt, problem, stats)
+    if opt_value is None and (cls.finite or _opt_applies(cls, game)):
         opt_value, interrupted = _opt(cls, problem, stats, deadline, report, game)
+
+    # The learner's bound, under a share of the time (SOA's is Opt(C), by its own solver).
+    bound = _bound(model, cls, errors, _share(deadline, 0.25), stats)
+    problem._prototype = model  # a learner built from the class: its solver's memo (warm from the bound) serves every run
 
     # The empty sequence is always a (verified) answer: what a Ctrl-C before any result returns.
     empty_target = ({"w": [1] + [0] * (cls.facts["d"] - 1)} if cls.n_concepts is None  # a direction w
                     else None if cls.finite else 0)  # an implicit class's witness names its target
     candidates: list[tuple[str, Found]] = [("none", Found([], 0, empty_target, stats={}))]
+    # The sure mistakes, first: the mistake tree (when known) played against the learner, then the first point
+    # whose other label is realizable, while there is one (every deterministic learner errs on each).
+    seeded = None
+    if not interrupted and not errors and cls.n_concepts is not None:
+        interrupted, seeded = _seed(problem, candidates, stats,
+                                    _share(deadline, 0.25 if problem.opt_tree else 0.1), best_so_far, report)
     errors: list[StrategyError] = []  # auto: the strategies that turned out not to apply
     for i, (sname, strat, share) in enumerate(plan):
         if interrupted:
@@ -405,8 +436,10 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
             stats["stopped"] = "time limit"
             break
         run_deadline = None if deadline is None else time.monotonic() + max(left * share, 0.05)
-        if sname == "tree" and problem.opt_tree is None:
-            continue
+        if sname == "tree" and (problem.opt_tree is None or (strategy == "auto" and seeded is not None
+                                                             and not seeded.stats.get("stopped"))):
+            continue  # (auto: the seed has played the whole tree already)
+        problem.deadline = run_deadline  # the learner's own search stops there too
         last = {}
 
         def on_progress(info: dict, _name=sname, _last=last) -> None:
@@ -426,12 +459,22 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
             errors.append(e)
             stats["runs"].append({"strategy": sname, "error": str(e), "seconds": round(time.monotonic() - t1, 4)})
             continue
+        except SearchStop:  # the learner's own search reached the deadline inside the strategy
+            found = _from_progress(last)
+            if found is None:
+                stats["runs"].append({"strategy": sname, "mistakes": None, "exact": False, "cycle": None,
+                                      "seconds": round(time.monotonic() - t1, 4), "stats": {"stopped": "time limit"}})
+                stats["stopped"] = "time limit"
+                continue
+            found.stats["stopped"] = "time limit"
         except KeyboardInterrupt:
             interrupted = True
             found = _from_progress(last)
             if found is None:
                 break
             found.stats["stopped"] = "interrupted"
+        finally:
+            problem.deadline = None
         if not isinstance(found, Found):
             raise AttackError(f"strategy {sname} returned {type(found).__name__}, not a Found")
         run_stats = dict(found.stats or {})
@@ -456,12 +499,82 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
     elif (deadline is not None and time.monotonic() >= deadline - 0.05
           and not any(f.exact or f.cycle is not None for _, f in candidates)):
         stats["stopped"] = "time limit"  # the anytime strategies ran until the time was up
+    elif stats.get("bound_stopped") and not stats["stopped"]:
+        stats["stopped"] = "time limit"  # the bound is not known: the verdict is not either
+    elif not stats["stopped"] and not any(f.exact or f.cycle is not None for _, f in candidates) and any(
+            (r.get("stats") or {}).get("stopped") == "depth limit" for r in stats["runs"]):
+        stats["stopped"] = "depth limit"  # the exact search gave up on a line that never repeats: a lower bound
     try:
         return _best_verified(candidates, problem, cls, bound, opt_value, stats, t0, game)
     except KeyboardInterrupt:  # a second Ctrl-C while verifying: verify only the best candidate, quickly
         stats["stopped"] = "interrupted"
         best = sorted(candidates, key=_rank, reverse=True)[:1]  # as _best_verified ranks them
         return _best_verified(best, problem, cls, bound, opt_value, stats, t0, game)
+
+
+def _share(deadline: Optional[float], share: float) -> Optional[float]:
+    """The instant ``share`` of the time left before ``deadline`` from now (at least 50 ms; None: no limit)."""
+    if deadline is None:
+        return None
+    now = time.monotonic()
+    return now + max((deadline - now) * share, 0.05)
+
+
+def _bound(model, cls, errors: int, deadline: Optional[float], stats: dict):
+    """The learner's bound (:func:`bound_for`), its own search stopped at ``deadline``; a bound not computed
+    by then is ``Bound(inf, "<formula>: not computed within the time limit")`` and ``stats["bound_stopped"]``."""
+    from solvers.learners.base import Bound
+
+    if deadline is not None and hasattr(model, "set_deadline"):
+        model.set_deadline(deadline)
+    try:
+        return bound_for(model, cls, errors)
+    except SearchStop:
+        stats["bound_stopped"] = True
+        return Bound(math.inf, f"{model.bound_formula}: not computed within the time limit",
+                     getattr(model, "bound_source", ""))
+    finally:
+        if deadline is not None and hasattr(model, "set_deadline"):
+            model.set_deadline(None)
+
+
+def _seed(problem: Problem, candidates: list, stats: dict, deadline, best_so_far: dict, report) -> tuple:
+    """Add the sure mistakes (:func:`adversary.strategies.tree.play`: the known mistake tree, then greedy) to
+    ``candidates`` as ``tree`` or ``forced`` (``stats["forced"]``); returns (True on Ctrl-C, the Found or None)."""
+    from .strategies.tree import play
+
+    sname = "tree" if problem.opt_tree is not None else "forced"
+    t1 = time.monotonic()
+    try:
+        found = play(problem, problem.opt_tree, deadline=deadline)
+    except StrategyError as e:  # a learner that fails on the points: the strategies say so in their own words
+        stats["forced"] = {"strategy": sname, "error": str(e), "seconds": round(time.monotonic() - t1, 4)}
+        return False, None
+    except KeyboardInterrupt:
+        return True, None
+    stats["forced"] = {"strategy": sname, "mistakes": found.mistakes, "seconds": round(time.monotonic() - t1, 4),
+                     "stats": dict(found.stats)}
+    candidates.append((sname, found))
+    best_so_far["mistakes"] = max(best_so_far["mistakes"], found.mistakes)
+    report({"strategy": sname, "done": True})
+    return False, found
+
+
+def _opt_applies(cls, game: Game) -> bool:
+    """Whether :func:`solvers.opt.opt` has a search for this class that lists no points (monotone disjunctions
+    by their symmetry), in this game."""
+    from solvers.opt import disjunctions
+
+    return game.standard and cls.n_concepts is not None and disjunctions.handles(cls)
+
+
+def _known(r, problem: Problem, stats: dict):
+    """Opt(C) from a known result ``r`` (``lower``, ``upper``, ``value``, ``tree``); sets ``problem.opt_tree``."""
+    stats.update({"opt_lower": r.lower, "opt_upper": r.upper, "opt_seconds": 0.0, "opt_symbol": "Opt",
+                  "opt_known": True})
+    if r.tree is not None:
+        problem.opt_tree = r.tree
+    return r.value
 
 
 def _refuse_errors(cls, errors: int) -> None:
@@ -544,7 +657,7 @@ def _opt(cls, problem: Problem, stats: dict, deadline, report, game: Game) -> tu
         r = opt(cls, time_limit=limit, progress=on_progress, game=game.kind, errors=game.errors)
     stats.update({"opt_lower": r.lower, "opt_upper": r.upper, "opt_seconds": round(time.monotonic() - t1, 4),
                   "opt_symbol": game.symbol})
-    if r.tree is not None and game.standard:
+    if r.tree is not None and game.standard and (problem.opt_tree is None or r.tree.depth > problem.opt_tree.depth):
         problem.opt_tree = r.tree
     return r.value, r.stats.get("stopped") == "interrupted"
 
@@ -611,6 +724,8 @@ def _best_verified(candidates, problem, cls, bound, opt_value, stats, t0, game: 
         if best is None:
             best = (sname, found, w, v)
     sname, found, w, v = best
+    if w["verdict"] == "below" and stats.get("stopped") and not found.exact:
+        w["verdict"] = "stopped"  # a stopped search proves only "at least": no verdict below the bound
     stats["seconds"] = round(time.monotonic() - t0, 4)
     mistakes = Fraction(w["expected_mistakes"]) if game.randomized else w["mistakes"]
     return AttackResult(mistakes=mistakes, bound=bound, opt=opt_value, verdict=w["verdict"], witness=w,

@@ -84,7 +84,7 @@ EXAMPLES = """examples (they run in this order, in an empty directory):
   littlestone learners
   littlestone attack winnow2 --class monotone-disjunctions n=5 k=2 --strategy exact --witness witness.json
   littlestone verify witness.json
-  littlestone attack perceptron --class margin-halfspaces d=5 gamma=0.2 --time-limit 5
+  littlestone attack perceptron --class margin-halfspaces d=30 gamma=0.2 --time-limit 5
   littlestone table monotone-disjunctions --grid n=2..6 k=1..3 --format md --jobs 2
   littlestone experts n=1..6 k=0..2
   littlestone store list

@@ -10,7 +10,8 @@ from fractions import Fraction
 
 from ._args import (cap_jobs, check_family, families, parse_params, positive_int, positive_seconds, read_class_file,
                     unknown_family, whole)
-from ._output import (EXIT_FAILED, EXIT_OK, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs, error, note,
+from ._output import (EXIT_FAILED, EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs,
+                      error, note,
                       interrupted_code, json_lines_text, json_safe, params_text, write_text_atomic)
 from ._store import add_store_options, lookup, open_store, put as _put
 
@@ -173,6 +174,25 @@ def _opt_again(C, store, game: dict):
     return r.value, "solving it again"
 
 
+def _known_opt(store, C, args):
+    """Opt(C) as the store knows it (an ``opt`` row, its certificates re-checked), for the attack to start from
+    its mistake tree; None when the store has no such row (or the attack plays another game)."""
+    import time
+
+    from adversary.store import opt_task
+
+    from .opt import _served
+
+    if store is None or args.errors or getattr(C, "n_concepts", None) is None:
+        return None
+    found = lookup(store, "opt", C, opt_task(), trust=args.trust_store, what="Opt(C)")
+    if found.lower is None or found.record.lower_cert is None and found.lower > 0:
+        return None
+    from solvers.games import Game
+
+    return _served(found, C, Game(), store, args.trust_store, time.monotonic())
+
+
 # ---------------------------------------------------------------------------------------- the class and the learner
 def _kv_items(items, what: str) -> dict:
     """``["n=5", "alpha=3/2"]`` -> ``{"n": "5", "alpha": "3/2"}`` (the library reads the strings)."""
@@ -273,6 +293,8 @@ def _verdict_text(r, rounds) -> str:
         return _expected_verdict_text(r)
     m = r.mistakes
     bound = _number_text(b.value)
+    if r.verdict == "stopped":
+        return _stopped_text(r, f"{m} mistake{'s' if m != 1 else ''}")
     if r.verdict == "unbounded":
         s, L = r.cycle
         k = sum(1 for t in rounds if s <= t < s + L)
@@ -292,6 +314,8 @@ def _expected_verdict_text(r) -> str:
     """The verdict on a randomized learner's expected mistakes (compared with its bound exactly)."""
     m, b = _value_text(r.mistakes), r.bound
     bound = _value_text(b.value)
+    if r.verdict == "stopped":
+        return _stopped_text(r, f"{m} expected mistakes")
     if r.verdict == "unbounded":
         s, L = r.cycle
         return (f"unbounded: no finite bound on the expected mistakes; the cycle of examples {s + 1}..{s + L} "
@@ -304,6 +328,15 @@ def _expected_verdict_text(r) -> str:
     if not b.finite:
         return f"below: {m} expected mistakes; no bound is proven for this learner on this class"
     return f"below: {m} expected mistakes < the bound {bound}"
+
+
+def _stopped_text(r, what: str) -> str:
+    """The verdict of a stopped search below the bound: only a lower bound, and why it stopped."""
+    why = {"interrupted": "interrupted", "depth limit": "stopped at the exact search's depth limit"}.get(
+        r.stats.get("stopped"), "stopped by the time limit")
+    bound = (f"the bound {_value_text(r.bound.value)} is neither met nor refuted" if r.bound.finite
+             else "no bound is proven" if not r.stats.get("bound_stopped") else "the bound was not computed in time")
+    return f"at least {what} ({why}): a lower bound on the worst case; {bound}"
 
 
 def _run_stopped(r):
@@ -368,7 +401,8 @@ def run(args) -> int:
         if r is None:
             try:
                 r = attack(args.learner, C, learner_params=learner_params, strategy=args.strategy,
-                           time_limit=args.time_limit, seed=args.seed, jobs=jobs, errors=args.errors, progress=progress)
+                           time_limit=args.time_limit, seed=args.seed, jobs=jobs, errors=args.errors, progress=progress,
+                           known_opt=_known_opt(store, C, args))
             finally:
                 bar.close()
             if store is not None and r.stats.get("stopped") != "interrupted":
@@ -423,9 +457,14 @@ def _report(args, r, C, label, witness_path) -> int:
             from adversary.strategies.exact import PATIENCE
 
             how += f"; stopped after {PATIENCE:g} s without a time limit (give --time-limit S for more)"
-        lo_hi = [_value_text(r.stats.get(key)) for key in ("opt_lower", "opt_upper")]
+        elif _run_stopped(r) == "depth limit":
+            from adversary.strategies.exact import MAX_DEPTH
+
+            how += (f"; the exact search stopped at its depth limit: a line of play of {MAX_DEPTH:,} examples that "
+                    "never repeats a position (the learner's state changes on every example), so no worst case is proven")
+        lo_hi = [r.stats.get(key) for key in ("opt_lower", "opt_upper")]  # (bounds_text writes fractions itself)
         opt_text = _value_text(r.opt) if r.opt is not None else (
-            bounds_text(*lo_hi) + " (not solved in the time given)"
+            bounds_text(*lo_hi, r.opt_symbol) + " (not solved in the time given)"
             if "opt_lower" in r.stats else "-- (not a finite class)" if r.witness["class"].get("family") == "margin-halfspaces"
             else "-- (not computed: the class's points are not listed)")
         bound_text = (f"{_number_text(r.bound.value)}  ({r.bound.formula}; {r.bound.source})" if r.bound.finite
@@ -478,4 +517,6 @@ def _report(args, r, C, label, witness_path) -> int:
     sys.stdout.flush()
     if witness_error is not None:
         return error(witness_error, EXIT_USAGE)  # an output file that cannot be written: exit 2, as before the run
-    return interrupted_code() if stopped == "interrupted" else EXIT_OK
+    if stopped == "interrupted":
+        return interrupted_code()
+    return EXIT_UNSOLVED if r.verdict == "stopped" else EXIT_OK

@@ -60,6 +60,11 @@ class Problem:
     errors : int
         k >= 0: the labels may disagree with the best concept k times ([FHMM23]'s k-realizable
         sequences, :mod:`solvers.games`); only ``exact`` plays with k > 0.
+    deadline : float, optional
+        A ``time.monotonic()`` instant given to every learner :meth:`new_learner` builds
+        (:meth:`~solvers.learners.base.OnlineLearner.set_deadline`): a learner that runs an exact search of its
+        own (SOA, RandSOA) stops it there with :class:`solvers.opt.SearchStop` instead of running past the
+        attack's time limit. :func:`adversary.attack.attack` sets it for each strategy run.
     """
 
     learner_name: str
@@ -70,12 +75,27 @@ class Problem:
     opt_tree: Any = None
     jobs: int = 1
     errors: int = 0
+    deadline: Optional[float] = None
+    _prototype: Any = field(default=None, repr=False, compare=False)
 
     def new_learner(self):
-        """A fresh learner, built by name exactly as the referee will build it."""
-        from adversary.referee import build_learner
+        """A fresh learner, built by name exactly as the referee will build it, with :attr:`deadline`.
 
-        return build_learner(self.learner_name, self.learner_params, self.cls)
+        A learner built from the class (SOA, RandSOA, Halving, ...: their state is immutable values, their
+        solver a cache) is built once and copied, so that every run shares its solver's memo."""
+        from adversary.referee import build_learner
+        from solvers.learners import LEARNERS
+
+        spec = LEARNERS.get(self.learner_name)
+        if spec is not None and spec.needs_class:
+            if self._prototype is None:
+                self._prototype = build_learner(self.learner_name, self.learner_params, self.cls)
+            learner = copy.deepcopy(self._prototype)
+        else:
+            learner = build_learner(self.learner_name, self.learner_params, self.cls)
+        if self.deadline is not None and hasattr(learner, "set_deadline"):
+            learner.set_deadline(self.deadline)
+        return learner
 
     @property
     def finite(self) -> bool:

@@ -52,7 +52,16 @@ Facts that keep both searches small and exact:
   still exact. These are the learners' theorems applied to the rest of the game: with pruning the
   search cannot find a violation of those bounds (``ExactStrategy(prune=False)`` searches
   without them). Weighted majority needs its bound to finish at all: it charges wrong experts on
-  every example, so its states never repeat and only the bound ends a line of play.
+  every example, so its states never repeat and only the bound ends a line of play. Littlestone-Warmuth's
+  potential alone does not: along a line that keeps charging experts outside V their weights fall for
+  ever while the potential stays above the value (``wm`` on ``singletons N=2``, 3 experts, ran into the
+  depth limit). Its ``remaining_bound`` therefore also uses a bound derived for the realizable game
+  (``solvers.learners.weighted_majority._light_outside``: while the experts outside V weigh little, a
+  mistake must shrink V or halve their weight), which settles such lines: singletons N=2 and N=3 and
+  thresholds N=7 are now proven. Where a line still never settles (intervals N=4, 11 experts) the search
+  stops at the depth limit and says so; to prove more it would take an argument for the limit of weights
+  that tend to 0 (a state with an expert's weight replaced by 0 bounds the value from some count on, ties
+  aside) or a bound that reads which points the outside experts are wrong on.
 * **A depth limit.** A line of play longer than :data:`MAX_DEPTH` examples without a repeated
   position stops the search; the best sequence seen is returned, not marked exact.
 * **Cycles.** V only shrinks, so a position can repeat only with the same V. If a position repeats on

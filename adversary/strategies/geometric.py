@@ -41,6 +41,10 @@ q), so p = gamma, a = k gamma after k moves, and the state is the perpendicular 
   independent check; the best verified sequence is returned.
 * **d = 1:** one mistake (after it w points along w*, and no point with margin can be misclassified).
 
+When the count is not proven the worst case in d >= 3 (a Perceptron with ``margin > 0``, whose bound
+(R^2 + 2 margin)/gamma^2 is larger, or a construction the time cut short), seeded random rollouts (each
+move a random mistake) search on until :data:`ROLLOUT_SHARE` of the time, and the result is a lower bound.
+
 ``Found.exact`` is True only when the count is proven to be the worst case: it equals
 floor(R^2/gamma^2) ([Mehta]'s theorem for the plain Perceptron, ``margin=0``; the same proof bounds the
 updates of scikit-learn's), or d = 1 and one mistake was made.
@@ -109,6 +113,8 @@ _MAX_ROLLOUTS = 1024    # ... and at most this many with one
 #: checks and replays the sequence (in :func:`adversary.attack.attack`: the strategy's own check,
 #: the witness, its re-verification), which costs about as much again as building it.
 BUILD_SHARE = 0.3
+#: ... and the share until which random rollouts search on when the construction is not proven the worst case.
+ROLLOUT_SHARE = 0.7
 
 
 def _up(q: Fraction) -> Fraction:
@@ -139,8 +145,9 @@ class _Play:
         self.stopped = False
 
     def out_of_time(self) -> bool:
-        """Whether the time is up (then the sequence so far is the result); checked before every move."""
-        if self.stop is not None and time.monotonic() >= self.stop:
+        """Whether the time is up (then the sequence so far is the result); checked before every move. The
+        first move is always played: from w = 0 any move errs, so every result holds a mistake."""
+        if self.sequence and self.stop is not None and time.monotonic() >= self.stop:
             self.stopped = True
         return self.stopped
 
@@ -204,6 +211,35 @@ def _spiral(problem: Problem, H, m: int, z1: Fraction, stop=None):
             if play.move((z1, _grid(q[0]), _grid(q[1])) + rest):
                 break
         if len(play.sequence) == k:  # no move was played: the spiral ends here
+            break
+    return play, [1] + [0] * (H.d - 1)
+
+
+def _scatter(problem: Problem, H, m: int, z1: Fraction, rng, stop=None):
+    """3 <= d, a random rollout: each move errs, (z1, q) with q in the plane of coordinates 2 and 3, its
+    component against b drawn between the least that errs and the most the ball allows, its length too."""
+    play = _Play(problem, H, stop)
+    Qf = math.sqrt(float(H.R * H.R - z1 * z1))
+    rest = (0,) * (H.d - 3)
+    for k in range(4 * m + 4):  # (a learner with margin > 0 may err more than m times)
+        if play.out_of_time():
+            break
+        a, b = play.w[0], play.w[1:3]
+        bf = np.array([float(v) for v in b])
+        nb = float(np.hypot(*bf))
+        bhat, alpha = (np.array([1.0, 0.0]), 0.0) if nb == 0.0 else (bf / nb, float(a * z1) / nb)
+        if alpha > Qf:
+            break
+        vhat = np.array([-bhat[1], bhat[0]]) * rng.choice((-1.0, 1.0))
+        played = False
+        for _ in range(8):
+            inward = float(rng.uniform(alpha, Qf))
+            along = math.sqrt(max(Qf * Qf - inward * inward, 0.0)) * float(rng.uniform(0.0, 1.0))
+            q = -inward * bhat + along * vhat
+            if play.move((z1, _grid(q[0]), _grid(q[1])) + rest):
+                played = True
+                break
+        if not played:
             break
     return play, [1] + [0] * (H.d - 1)
 
@@ -367,6 +403,21 @@ class GeometricStrategy(Strategy):
         else:
             play, target, extra = self._plane(problem, H, m, z1, stop, progress)
             stats.update(extra)
+        if d >= 3 and stop is not None and not (margin == 0 and len(play.sequence) == m):
+            # Not proven the worst case (a learner with margin > 0, whose bound is (R^2 + 2 margin)/gamma^2, or a
+            # construction cut short): search on with random rollouts until the time is up.
+            rng = np.random.default_rng(problem.seed)
+            stats["rollouts"] = 0
+            stop = t0 + max(deadline - t0, 0.0) * ROLLOUT_SHARE  # (a rollout's sequence is short to verify)
+            while time.monotonic() < stop:
+                other, t = _scatter(problem, H, m, z1, rng, stop)
+                stats["rollouts"] += 1
+                if len(other.sequence) > len(play.sequence):
+                    play, target = other, t
+                    stats["construction"] = "random-rollout"
+                    if progress is not None:
+                        progress({"mistakes": len(play.sequence), "rollouts": stats["rollouts"]})
+            play.stopped = True
         if play.stopped and d != 2:  # (d = 2: the rollouts run until the time is up; see _plane)
             stats["stopped"] = "time limit"
         if len(play.sequence) < m and d >= 3 and ratio.denominator == 1 and not play.stopped:

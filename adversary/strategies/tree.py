@@ -28,6 +28,7 @@ Examples
 from __future__ import annotations
 
 import time
+from fractions import Fraction
 from typing import Callable, Optional
 
 from ..position import Position
@@ -35,7 +36,7 @@ from ..referee import WitnessError
 from ._common import first_mistake
 from .base import Found, Problem, Strategy, StrategyError, only_exact, time_left
 
-__all__ = ["TreeStrategy", "STRATEGY"]
+__all__ = ["TreeStrategy", "STRATEGY", "play"]
 
 
 def _root_and_depth(tree) -> tuple:
@@ -61,7 +62,7 @@ class TreeStrategy(Strategy):
         self.extend = extend
 
     def check(self, problem: Problem) -> None:
-        if not problem.finite:
+        if not problem.finite and (problem.cls.n_concepts is None or problem.opt_tree is None):
             from .exact import _not_enumerated
 
             raise StrategyError(_not_enumerated("tree", problem.cls))
@@ -71,51 +72,106 @@ class TreeStrategy(Strategy):
             progress: Optional[Callable[[dict], None]] = None) -> Found:
         self.check(problem)
         t0 = time.monotonic()
-        C = problem.cls
         tree = problem.opt_tree
         if tree is None:
             from solvers.opt import opt
 
             left = time_left(deadline)
-            result = opt(C, time_limit=None if left == float("inf") else max(left, 0.01))
+            result = opt(problem.cls, time_limit=None if left == float("inf") else max(left, 0.01))
             tree = result.tree
             if tree is None:  # an empty class: nothing to play
                 return Found([], 0, None, stats={"tree_depth": -1, "seconds": time.monotonic() - t0})
-        node, depth = _root_and_depth(tree)
-        pos = Position.start(problem.new_learner(), C)
-        seq, mistakes = [], 0
-        try:
-            while node is not None:
-                x = C.points[node["point"]]
-                y = 1 - pos.prediction(x)
-                mistakes += 1
-                seq.append((x, y))
-                try:
-                    pos = pos.play(x, y)
-                except WitnessError:
-                    raise StrategyError("strategy tree: the mistake tree has a path no concept realises "
-                                        "(a bad certificate); re-run opt to rebuild it") from None
-                node = node[str(y)]
-            extra = 0
-            while self.extend and extra < C.n_points and time_left(deadline) > 0:
-                move = first_mistake(pos, C.points)  # the contrary label of a point is realizable: a sure mistake
-                if move is None:
-                    break
-                x, y, Vy = move
-                pos = pos.child(x, y, Vy)
-                seq.append((x, y))
-                mistakes += 1
-                extra += 1
-        except (ValueError, TypeError, ArithmeticError) as e:
-            if isinstance(e, StrategyError):
-                raise
-            raise StrategyError(f"learner {problem.learner_name} failed while the tree was played: {e}") from None
-        target = pos.lowest()
+        found = play(problem, tree, deadline=deadline, extend=self.extend)
         if progress is not None:
-            progress({"mistakes": mistakes, "done": True})
-        return Found(seq, mistakes, target, exact=False,
-                     stats={"tree_depth": depth, "greedy_rounds": len(seq) - depth,
-                            "seconds": round(time.monotonic() - t0, 4)})
+            progress({"mistakes": found.mistakes, "done": True})
+        found.stats["seconds"] = round(time.monotonic() - t0, 4)
+        return found
+
+
+def _points(C) -> list:
+    """The points the greedy part tries: a listed class's points; on {0,1}^n too large to list, the unit
+    vectors, then 0 and 1 (every monotone disjunction of at least one variable is split by some unit vector)."""
+    if C.finite:
+        return C.points
+    n = C.facts["n"]
+    units = [tuple(int(i == j) for j in range(n)) for i in range(n)]
+    return units + [(0,) * n, (1,) * n]
+
+
+def play(problem: Problem, tree=None, *, deadline: Optional[float] = None, extend: bool = True) -> Found:
+    """The sure mistakes: play ``tree`` (a mistake tree of the class, or None) against the learner, answering
+    every prediction with the other label, then (``extend``) show the first point whose contrary label is still
+    realizable while there is one. Every example played is a mistake, so the result is at least the tree's
+    depth and, with ``extend``, at least 1 on any class of two or more concepts, against any deterministic
+    learner. A randomized learner is given, on each point, the label it is likelier to miss (``probability``):
+    at least 1/2 expected mistakes per example, their exact sum the result's ``mistakes`` (a Fraction).
+
+    It stops at ``deadline`` (its own check, and the learner's: a learner that runs a search of its own is
+    given the deadline and raises :class:`solvers.opt.SearchStop`) with the mistakes played so far
+    (``stats["stopped"] = "time limit"``); the sequence is then still a verified lower bound.
+    """
+    from solvers.opt import SearchStop
+
+    C = problem.cls
+    learner = problem.new_learner()
+    if deadline is not None:
+        learner.set_deadline(deadline if learner.deadline is None else min(deadline, learner.deadline))
+    pos = Position.start(learner, C)
+    node, depth = (None, 0) if tree is None else _root_and_depth(tree)
+    seq, stopped, gained = [], None, []
+    randomized = bool(getattr(learner, "randomized", False))
+
+    def label(x) -> int:  # the label the learner is likelier to miss (a deterministic one: the one it does not predict)
+        if not randomized:
+            gained.append(1)
+            return 1 - pos.prediction(x)
+        p = Fraction(pos.learner.probability(x))  # P(predict 1): label 0 costs it p, label 1 costs 1 - p
+        y = 0 if p >= 1 - p else 1
+        gained.append(p if y == 0 else 1 - p)
+        return y
+
+    try:
+        while node is not None:
+            if seq and time_left(deadline) <= 0:  # (the first sure mistake is always played)
+                raise SearchStop()
+            x = node["point"]
+            x = C.points[x] if isinstance(x, int) else tuple(x)
+            y = label(x)
+            try:
+                pos = pos.play(x, y)
+            except WitnessError:
+                raise StrategyError("strategy tree: the mistake tree has a path no concept realises "
+                                    "(a bad certificate); re-run opt to rebuild it") from None
+            seq.append((x, y))
+            node = node[str(y)]
+        points = _points(C) if extend else []
+        for _ in range(len(points) if C.finite else C.n_concepts):
+            if seq and time_left(deadline) <= 0:
+                raise SearchStop()
+            if randomized:
+                x = next((x for x in points if all(pos.split(x))), None)  # a point both labels keep realizable
+                if x is None:
+                    break
+                y = label(x)
+                pos = pos.play(x, y)
+                seq.append((x, y))
+                continue
+            move = first_mistake(pos, points)  # the contrary label of a point is realizable: a sure mistake
+            if move is None:
+                break
+            x, y, Vy = move
+            gained.append(1)
+            pos = pos.child(x, y, Vy)
+            seq.append((x, y))
+    except SearchStop:
+        stopped = "time limit"
+    except (ValueError, TypeError, ArithmeticError) as e:
+        if isinstance(e, StrategyError):
+            raise
+        raise StrategyError(f"learner {problem.learner_name} failed while the tree was played: {e}") from None
+    del gained[len(seq):]  # (a label chosen for a move the deadline then stopped)
+    return Found(seq, sum(gained, Fraction(0)) if randomized else len(seq), pos.lowest(), exact=False,
+                 stats={"tree_depth": depth, "greedy_rounds": max(len(seq) - depth, 0), "stopped": stopped})
 
 
 #: The instance :func:`adversary.strategies.get_strategy` returns.

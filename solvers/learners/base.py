@@ -232,6 +232,10 @@ class OnlineLearner:
     summary: str = ""
     #: The pip extra whose library of the same name the learner needs (the adapters), else None.
     extra: str | None = None
+    #: A ``time.monotonic()`` instant past which a learner that runs an exact search of its own (SOA,
+    #: RandSOA: Opt or RL of version spaces) stops it with :class:`solvers.opt.SearchStop`; None: no limit.
+    #: Set by :meth:`set_deadline` (an attack passes its own deadline); copies share it.
+    deadline: float | None = None
 
     def predict_one(self, x) -> int:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -285,6 +289,12 @@ class OnlineLearner:
     def params_from_class(cls_, cls) -> dict:
         """Constructor parameters (besides the dimension) that the class ``cls`` determines; none by default."""
         return {}
+
+    def set_deadline(self, deadline: float | None) -> None:
+        """Stop the learner's own exact search (if it runs one) at ``deadline``, a ``time.monotonic()``
+        instant, with :class:`solvers.opt.SearchStop` from ``predict_one``, ``mistake_bound`` and
+        ``remaining_bound``; None lifts the limit. A learner without a search of its own ignores it."""
+        self.deadline = deadline
 
     def remaining_bound(self, V):
         """An upper bound on the (expected) mistakes still to come from this state when the version space

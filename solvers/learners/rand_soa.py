@@ -29,6 +29,7 @@ import numpy as np
 from ..games import Game, start
 from ..opt.games import GameSolver
 from .base import Bound, OnlineLearner, as_int, check_label, cite, rng_key
+from .soa import limited
 
 __all__ = ["RandSOA"]
 
@@ -106,7 +107,8 @@ class RandSOA(OnlineLearner):
             return Fraction(1)
         if s0 == self.levels:
             return Fraction(0)
-        p = (1 + S.value(s1, None) - S.value(s0, None)) / 2
+        with limited(self):
+            p = (1 + S.value(s1, None) - S.value(s0, None)) / 2
         return min(Fraction(1), max(Fraction(0), p))
 
     def predict_one(self, x) -> int:
@@ -138,7 +140,8 @@ class RandSOA(OnlineLearner):
         induction of the module docstring, from s on). ``V`` is the game's state (the version space, or the
         levels with label errors); the learner's own levels are s (they are V when the game's errors are
         the learner's)."""
-        return self.solver.value(self.levels, None)
+        with limited(self):
+            return self.solver.value(self.levels, None)
 
     def bound_on(self, cls, errors: int = 0) -> Bound:
         """E[mistakes] <= RL(C) on its own class, R_e(C) when built with ``errors=e``; with k <= e label
@@ -157,7 +160,8 @@ class RandSOA(OnlineLearner):
 
     def mistake_bound(self) -> Bound:
         """E[mistakes] <= RL(C) (R_k(C)) against any adversary ([FHMM23])."""
-        v = self.solver.value()
+        with limited(self):
+            v = self.solver.value()
         what = "RL(C)" if not self.errors else f"R_{self.errors}(C)"
         return Bound(v, f"E[mistakes] <= {what}, the randomized optimum (Filmus, Hanneke, Mehalel and Moran, "
                         "COLT 2023)", self.bound_source)

@@ -22,11 +22,26 @@ References
 
 from __future__ import annotations
 
+import time
+from contextlib import nullcontext
+
 from ..classes.finite import ConceptClass
 from ..games import Game, start
 from ..opt.games import GameSolver
 from ..opt.search import Solver
 from .base import Bound, VersionSpaceLearner, as_int, check_label, cite
+
+
+def limited(learner):
+    """``with limited(learner):`` runs the learner's own solver under its :attr:`deadline
+    <solvers.learners.base.OnlineLearner.deadline>` (an earlier deadline already set on the solver is kept);
+    past it the solver raises :class:`solvers.opt.SearchStop`."""
+    S, d = learner.solver, learner.deadline
+    if d is None:
+        return nullcontext()
+    if S.deadline is not None:
+        d = min(d, S.deadline)
+    return S.limits(deadline=d)
 
 __all__ = ["SOA"]
 
@@ -48,6 +63,8 @@ class SOA(VersionSpaceLearner):
     errors : int, default 0
         k: the labels may disagree with the best concept k times; the learner is then optimal for
         D_k(C) (its solver is a :class:`~solvers.opt.games.GameSolver`).
+
+    A :meth:`set_deadline` stops its solver (the bound, a prediction) with :class:`solvers.opt.SearchStop`.
 
     Examples
     --------
@@ -124,7 +141,8 @@ class SOA(VersionSpaceLearner):
                 return 0
             if s0 is None:
                 return 1
-            return int(S.value(s1, None) >= S.value(s0, None))
+            with limited(self):
+                return int(S.value(s1, None) >= S.value(s0, None))
         V0, V1 = self.C.split_index(self.V, j)
         if not V1:
             return 0
@@ -134,7 +152,8 @@ class SOA(VersionSpaceLearner):
         if T is not None:
             e, flip = self._eff[j]
             return int(T.U[T.child(self.p, e, 1 ^ flip)] >= T.U[T.child(self.p, e, flip)])
-        return int(self.solver.value(V1) >= self.solver.value(V0))
+        with limited(self):
+            return int(self.solver.value(V1) >= self.solver.value(V0))
 
     def learn_one(self, x, y) -> None:
         """Keep the concepts that agree with label ``y`` on ``x`` (and follow them in the table).
@@ -169,12 +188,34 @@ class SOA(VersionSpaceLearner):
             ``Bound(Opt(C), "Opt(C)", cite("Rivest94", "section 2.3.3 Optimal algorithm"))``.
         """
         if self.errors:
-            return Bound(int(self.solver.value()), f"D_{self.errors}(C), the optimum with {self.errors} label "
+            with limited(self):
+                value = self.solver.value()
+            return Bound(int(value), f"D_{self.errors}(C), the optimum with {self.errors} label "
                          f"error{'s' if self.errors != 1 else ''} (Filmus, Hanneke, Mehalel and Moran, COLT 2023)",
                          self.bound_source)
         T = self._table
-        value = T.value() if T is not None else self.solver.value(self.C.full)
+        value = T.value() if T is not None else self._opt_of_class()
         return Bound(int(value), "Opt(C)", self.bound_source)
+
+    def _opt_of_class(self) -> int:
+        """Opt(C) under the deadline: by the family's own search where :func:`solvers.opt.opt` has one (monotone
+        disjunctions, by their symmetry: milliseconds where the generic search takes seconds), recorded in the
+        solver's memo; else by the solver."""
+        from ..opt import SearchStop, disjunctions, opt
+
+        S = self.solver
+        lo, hi = S.bounds(self.C.full)
+        if lo < hi and disjunctions.handles(self.C):
+            left = None if self.deadline is None else self.deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise SearchStop()
+            r = opt(self.C, time_limit=left)
+            if r.value is None:
+                raise SearchStop()
+            S.record(self.C.full, r.value, r.value)
+            return r.value
+        with limited(self):
+            return S.value(self.C.full)
 
     def bound_on(self, cls, errors: int = 0) -> Bound:
         """The bound on its own class: Opt(C), or D_e(C) when built with ``errors=e``. With k <= e label
@@ -199,7 +240,8 @@ class SOA(VersionSpaceLearner):
         """Opt(V): SOA makes at most Opt(V) more mistakes from version space V ([Rivest94]); with errors,
         D_k of its state (the tuple of levels V when the game's errors are its own, :mod:`solvers.games`;
         in a game with fewer errors, its own levels)."""
-        if self.errors:
-            levels = tuple(V) if isinstance(V, tuple) and len(V) == self.errors + 1 else self.levels
-            return self.solver.value(levels, None)
-        return self.solver.value(V if isinstance(V, int) else V[0])
+        with limited(self):
+            if self.errors:
+                levels = tuple(V) if isinstance(V, tuple) and len(V) == self.errors + 1 else self.levels
+                return self.solver.value(levels, None)
+            return self.solver.value(V if isinstance(V, int) else V[0])

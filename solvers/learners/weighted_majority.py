@@ -59,6 +59,7 @@ class _Experts(OnlineLearner):
             raise ValueError(f"{who}: beta must be strictly between 0 and 1, got {self.beta}; give e.g. beta=1/2")
         self.N = self._matrix.shape[0]
         self.e = (0,) * self.N  # mistakes of each expert so far
+        self._light_memo: dict = {}  # _light_outside's values for this beta (a cache, shared by the copies)
 
     def _index(self, x) -> int:
         """The column of point x: the class's ``index_of``; for a bare matrix, point j is the column
@@ -212,7 +213,70 @@ class WeightedMajority(_Experts):
         while x >= floor_weight:
             m += 1
             x *= q
+        if isinstance(V, int) and m > 0 and V.bit_count() <= LIGHT_MAX_EXPERTS:
+            inside = _bits(V)
+            O = W - len(inside)
+            if O <= LIGHT_MAX_EXPERTS * len(inside) and all(e[c] == 0 for c in inside):
+                # the realizable game (the experts of V never erred): the sharper bound of _light_outside
+                m = min(m, _light_outside(len(inside), O, beta, self._light_memo))
         return m
+
+
+def _lw(W, q) -> int:
+    """max{m : W q^m >= 1}: Littlestone-Warmuth's count of mistakes from total weight W to a target of weight 1."""
+    m, x = 0, W * q
+    while x >= 1:
+        m += 1
+        x *= q
+    return m
+
+
+#: The sharper bound of :func:`_light_outside` is computed for version spaces of at most this many experts, with
+#: the others weighing at most this many times as much (beyond, its recursion is large and Littlestone-Warmuth's
+#: bound is used alone).
+LIGHT_MAX_EXPERTS = 16
+
+
+def _light_outside(k: int, O, beta, memo: dict) -> int:
+    """A bound on weighted majority's mistakes still to come when the k experts still possible as the target
+    (the version space V) have weight 1 each, never having erred, and the others weigh O in all.
+
+    Derived here (not in the seeds). Take a point, a experts of V saying the label y, k - a saying 1 - y, and
+    O_w, O_r the outside weight on the wrong and the right side. The learner errs only if
+    k - a + O_w >= a + O_r (a tie the worse way), so, as O_w + O_r = O, only if
+    O_w >= s = max(0, (O + 2a - k)/2), which needs 2a - k <= O. After the example V has the a experts; the
+    k - a that leave weigh beta each; the outside experts that were wrong lose the factor beta. So a mistake
+    moves (k, O) to (a, O') with O' <= O - (1 - beta) s + beta (k - a) (a = k: V unchanged, possible only if
+    O >= k), and a correct prediction moves it to (a, O'') with O'' <= O + beta (k - a) (a = k: O only
+    falls). Every such O' is non-decreasing in O, so by induction B is, and the mistakes from (k, O) are at most
+
+        B(k, O) = max(0, [over 1 <= a <= k, 2a - k <= O] (1 + B(a, O - (1 - beta) s + beta (k - a))),
+                      [over 1 <= a < k] B(a, O + beta (k - a))),
+
+    and at most Littlestone-Warmuth's max{m : (k + O) q^m >= 1} (q = (1 + beta)/2); the smaller of the two
+    is returned. With k = 1 and O < 1 it is 0: the target outweighs all the others, so every prediction is its
+    label, for ever. It is what ends the exact adversary's lines of play on weighted majority, along which the
+    counts of the experts outside V grow for ever while Littlestone-Warmuth's bound stays above the value.
+    """
+    key = (k, O)
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    q = (1 + beta) / 2
+    cap = _lw(k + O, q)
+    best = 0
+    if cap > 0:
+        for a in range(k, 0, -1):
+            if best >= cap:
+                break
+            if 2 * a - k <= O:  # a mistake can leave a experts of V (a = k: V unchanged, O falls by a fixed amount)
+                s = max(0, (O + 2 * a - k) / 2)
+                best = max(best, 1 + _light_outside(a, O - (1 - beta) * s + beta * (k - a), beta, memo))
+            if a < k:
+                best = max(best, _light_outside(a, O + beta * (k - a), beta, memo))
+    best = min(best, cap)
+    memo[key] = best
+    return best
 
 
 def _bits(V: int) -> list[int]:
