@@ -394,8 +394,11 @@ class Store:
 
     def _prepare(self) -> None:
         db = self.db
-        app = self._one("PRAGMA application_id")[0]
+        # The tables first, then the id: another process creating the store writes both in one transaction, so
+        # tables seen here mean its id is there too (read the other way round, a store created between the two
+        # reads looked like another program's database).
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        app = self._one("PRAGMA application_id")[0]
         if tables and (app != APPLICATION_ID or "meta" not in tables):
             raise StoreError(f"{str(self.path)!r} is an SQLite database but not a littlestone store; give another "
                              "--store path")
