@@ -15,7 +15,7 @@ import time
 from fractions import Fraction
 
 from ._args import positive_seconds
-from ._output import (EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, check_outputs, interrupted_code, json_safe,
+from ._output import (EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, check_outputs, interrupted_code, json_safe, stopping,
                       note)
 from .table import _parse_grid_values
 
@@ -253,7 +253,7 @@ def run(args) -> int:
             row = _cell(n, k, games, args.time_limit, progress)
             bar.close()
             writer.row(row)
-            if row["stopped"] == "interrupted":
+            if row["stopped"] == "interrupted" or stopping():  # stopping: a Ctrl-C a finished cell took
                 interrupted = True
                 break
             done.append(row)
