@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from solvers import interrupts
-from solvers.interrupts import Terminated, received  # noqa: F401 - the CLI's names for them
+from solvers.interrupts import received
 
 PROG = "littlestone"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNSOLVED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130

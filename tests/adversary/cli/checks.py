@@ -102,8 +102,10 @@ def start(*argv, cwd=ROOT):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def stop(p, sig, *, to_group: bool, timeout: float = 10.0):
-    """Send ``sig``; return (exit code, stdout, stderr, seconds until it ended)."""
+def stop(p, sig, *, to_group: bool, timeout: float = 60.0):
+    """Send ``sig``; return (exit code, stdout, stderr, seconds until it ended). A command still running
+    ``timeout`` seconds after the signal fails the test: generous, so that a loaded machine never does,
+    while a hang always does."""
     t = time.monotonic()
     if to_group:
         os.killpg(p.pid, sig)

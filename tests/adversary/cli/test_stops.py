@@ -163,3 +163,41 @@ def test_experts_stops_after_the_quick_rows():
     assert code == 130, err
     assert out[:len(before)] == before and [line.split(",")[0] for line in out[1:4]] == ["2", "3", "4"]
     assert "interrupted: 3 of 4 cells computed" in err
+
+
+# ------------------------------------------------------------------------------------------ a Ctrl-C taken as done
+def taking_a_ctrl_c(real):
+    """``real``, after a Ctrl-C that it took as finished work (a VC search that had its best set already, the
+    certificate of a solved result given up): the KeyboardInterrupt never reaches the command."""
+    def wrapped(*args, **kwargs):
+        try:
+            signal.raise_signal(signal.SIGINT)
+        except KeyboardInterrupt:
+            pass
+        return real(*args, **kwargs)
+    return wrapped
+
+
+@posix
+def test_table_ends_after_a_ctrl_c_a_finished_cell_took(capsys, monkeypatch):
+    from solvers import vc
+
+    from .checks import run
+
+    monkeypatch.setattr(vc, "vc_search", taking_a_ctrl_c(vc.vc_search))
+    code, out, err = run(capsys, "table", "thresholds", "--grid", "N=3..6", "--format", "csv", "--no-store")
+    assert code == 130, err  # it used to go on with the next cells and exit 0
+    assert out.splitlines()[1].startswith("3,") and len(out.splitlines()) == 2  # the finished cell, no other
+    assert "interrupted: 1 of 4 cells computed" in err
+
+
+@posix
+def test_opt_exits_130_after_a_ctrl_c_its_certificate_took(capsys, monkeypatch):
+    from adversary import store
+
+    from .checks import run
+
+    monkeypatch.setattr(store, "record_of_opt", taking_a_ctrl_c(store.record_of_opt))
+    code, out, err = run(capsys, "opt", "thresholds", "N=7", "--json")
+    assert code == 130, err  # it used to exit 0, as if no Ctrl-C had come
+    assert json.loads(out)["opt"] == 3  # what was proven is printed
