@@ -9,10 +9,12 @@ search ran on until SIGKILL).
 
 While :func:`catching` is active (the command line runs inside it), the handlers of SIGINT and SIGTERM
 also *record* the signal before raising. Every search looks at :func:`check` where it looks at its clock
-(:meth:`solvers.opt.memo.MemoSearch._tick`, the VC search, the subcube table), and once a signal is
-recorded ``check`` raises the interrupt again there: a Ctrl-C that was lost stops the search at its next
-look at the clock, and no search started after a Ctrl-C runs further than its first look. Outside
-:func:`catching` (the library used on its own) nothing is recorded and ``check`` costs one test.
+(:meth:`solvers.opt.memo.MemoSearch._tick`, the VC search, the subcube table, the walk that writes an
+upper-bound certificate), and from :data:`GRACE` seconds after a recorded signal ``check`` raises the
+interrupt again there: a Ctrl-C that was lost stops the search at its next look at the clock, and what a
+command does after a Ctrl-C (the tree and the certificate of the bounds proven, a witness replayed) may
+search for half a second, no longer. Outside :func:`catching` (the library used on its own) nothing is
+recorded and ``check`` costs one test.
 
 Examples
 --------
@@ -26,8 +28,12 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
+import time
 
-__all__ = ["Terminated", "catching", "check", "requested", "received"]
+__all__ = ["Terminated", "catching", "check", "requested", "received", "GRACE"]
+
+#: seconds after a Ctrl-C during which the work that reports what was proven may still search
+GRACE = 0.5
 
 
 class Terminated(KeyboardInterrupt):
@@ -37,6 +43,7 @@ class Terminated(KeyboardInterrupt):
 
 #: the signals recorded while :func:`catching` is active (SIGINT, SIGTERM), in the order they came
 received: list = []
+_since = [0.0]  # the time.monotonic() of the first of them
 
 
 def _interrupt():
@@ -44,6 +51,8 @@ def _interrupt():
 
 
 def _handler(signum, frame):
+    if not received:
+        _since[0] = time.monotonic()
     received.append(signum)
     raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
 
@@ -54,9 +63,9 @@ def requested() -> bool:
 
 
 def check() -> None:
-    """Raise the interrupt (:class:`Terminated` after SIGTERM, else KeyboardInterrupt) once a signal has
-    been recorded; a search calls it where it looks at its clock."""
-    if received:
+    """Raise the interrupt (:class:`Terminated` after SIGTERM, else KeyboardInterrupt) from :data:`GRACE`
+    seconds after a recorded signal; a search calls it where it looks at its clock."""
+    if received and time.monotonic() >= _since[0] + GRACE:
         raise _interrupt()
 
 

@@ -15,8 +15,8 @@ import time
 from fractions import Fraction
 
 from ._args import positive_seconds
-from ._output import (EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, check_outputs, interrupted_code, json_safe, stopping,
-                      note)
+from ._output import (EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, check_outputs, interrupted_code, json_safe,
+                      note, stopping)
 from .table import _parse_grid_values
 
 __all__ = ["HELP", "add", "run"]
