@@ -35,7 +35,7 @@ class CLIError(Exception):
 # ---------------------------------------------------------------------------------------- stopping
 # main() runs each command inside solvers.interrupts.catching(): SIGINT and SIGTERM are recorded in
 # `received` (and raised as KeyboardInterrupt / Terminated), so that a command knows it is being stopped
-# even where a library swallowed the exception, and every search started after it stops at once.
+# even where a library swallowed the exception, and every search stops half a second after it at most.
 def stopping() -> bool:
     """Whether a Ctrl-C or SIGTERM came during this run: the command prints what it finished and ends."""
     return interrupts.requested()

@@ -270,7 +270,7 @@ def opt(
             tree = MistakeTree(lo, root, C)
         except KeyboardInterrupt:
             # Ctrl-C while the tree is rebuilt, or a memo that dropped part of it after one (the search
-            # it would need stops at once, solvers.interrupts): the bounds without their tree.
+            # it would need stops after the grace of solvers.interrupts): the bounds without their tree.
             stopped = "interrupted"
     stats = {
         "engine": used,

@@ -7,7 +7,8 @@ size passes ``memo_bytes`` the older half is dropped (dicts keep insertion order
 down instead of running the machine out of memory. ``limits(deadline=..., progress=...)`` sets, for a
 ``with`` block, the ``time.monotonic()`` instant past which the search raises :class:`SearchStop`, and a
 callback that receives ``_progress_info()`` about once a second. The same look at the clock raises
-KeyboardInterrupt once the command line has recorded a Ctrl-C (:func:`solvers.interrupts.check`).
+KeyboardInterrupt half a second after the command line recorded a Ctrl-C, even one that a library
+swallowed (:func:`solvers.interrupts.check`).
 """
 
 from __future__ import annotations
