@@ -43,6 +43,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional
 
+from . import interrupts
 from .classes.finite import ConceptClass
 
 __all__ = ["vc_dimension", "shattered_set", "vc_search", "VCResult", "is_shattered"]
@@ -126,9 +127,10 @@ def vc_search(C: ConceptClass, *, time_limit: float | None = None) -> VCResult:
         nonlocal best, nodes, work
         nodes += 1
         work += len(classes)
-        if deadline is not None and work >= CHECK:
+        if work >= CHECK:
             work = 0
-            if time.monotonic() >= deadline:
+            interrupts.check()  # a Ctrl-C that a library swallowed stops the search here
+            if deadline is not None and time.monotonic() >= deadline:
                 raise _Stop
         if len(S) > len(best):
             best = list(S)
@@ -142,12 +144,12 @@ def vc_search(C: ConceptClass, *, time_limit: float | None = None) -> VCResult:
             return
         useful = []
         for k in candidates:
-            if deadline is not None:
-                work += len(classes)
-                if work >= CHECK:
-                    work = 0
-                    if time.monotonic() >= deadline:
-                        raise _Stop
+            work += len(classes)
+            if work >= CHECK:
+                work = 0
+                interrupts.check()
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise _Stop
             col = cols[k]
             for cls, n in zip(classes, sizes):
                 one = (cls & col).bit_count()

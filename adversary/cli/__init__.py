@@ -51,10 +51,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import sys
 
-from . import _output, attack, experts, export, families, learners, opt, plot, store, table, verify
+from solvers import interrupts
+
+from . import attack, experts, export, families, learners, opt, plot, store, table, verify
 from ._args import Parser
 from ._output import EXIT_CODES, EXIT_FAILED, EXIT_USAGE, PROG, CLIError, error, interrupted_code
 
@@ -134,17 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     """Run the CLI on ``argv`` (default ``sys.argv[1:]``) and return the exit code."""
-    _output.received.clear()
-    previous = None
-    try:  # only the main thread may set handlers (a caller may run main() in a thread)
-        previous = signal.signal(signal.SIGTERM, _output.on_sigterm)
-    except (ValueError, OSError):
-        pass
-    try:
+    with interrupts.catching():  # Ctrl-C and SIGTERM recorded: they stop every search, even if swallowed
         return _main(argv)
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
 
 
 def _main(argv) -> int:

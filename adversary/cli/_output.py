@@ -13,6 +13,9 @@ import threading
 import time
 from pathlib import Path
 
+from solvers import interrupts
+from solvers.interrupts import received
+
 PROG = "littlestone"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNSOLVED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 #: The exit codes, as ``--help`` and the README list them.
@@ -30,17 +33,12 @@ class CLIError(Exception):
 
 
 # ---------------------------------------------------------------------------------------- stopping
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, turned into an interrupt so that a run stopped by ``kill`` prints and writes what it
-    finished, exactly as Ctrl-C does."""
-
-
-received: list = []  # the signals main()'s handler turned into interrupts during this run
-
-
-def on_sigterm(signum, frame):
-    received.append(signum)
-    raise Terminated()
+# main() runs each command inside solvers.interrupts.catching(): SIGINT and SIGTERM are recorded in
+# `received` (and raised as KeyboardInterrupt / Terminated), so that a command knows it is being stopped
+# even where a library swallowed the exception, and every search stops half a second after it at most.
+def stopping() -> bool:
+    """Whether a Ctrl-C or SIGTERM came during this run: the command prints what it finished and ends."""
+    return interrupts.requested()
 
 
 def interrupted_code() -> int:

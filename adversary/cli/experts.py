@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from ._args import positive_seconds
 from ._output import (EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, check_outputs, interrupted_code, json_safe,
-                      note)
+                      note, stopping)
 from .table import _parse_grid_values
 
 __all__ = ["HELP", "add", "run"]
@@ -253,7 +253,7 @@ def run(args) -> int:
             row = _cell(n, k, games, args.time_limit, progress)
             bar.close()
             writer.row(row)
-            if row["stopped"] == "interrupted":
+            if row["stopped"] == "interrupted" or stopping():  # stopping: a Ctrl-C a finished cell took
                 interrupted = True
                 break
             done.append(row)

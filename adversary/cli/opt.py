@@ -11,7 +11,8 @@ import sys
 from ._args import (add_class_source, add_game_options, cap_jobs, game_of, load_class, memo_bytes, memory_gb,
                     memory_help, positive_int, positive_seconds)
 from ._output import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs,
-                      error, interrupted_code, json_safe, note, value_text, write_atomic, write_text_atomic)
+                      error, interrupted_code, json_safe, note, stopping, value_text, write_atomic,
+                      write_text_atomic)
 from ._store import add_store_options, lookup, open_store, proof_seconds, put as _put
 
 __all__ = ["HELP", "add", "run"]
@@ -290,10 +291,12 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
         what = "shattered tree" if G.randomized else "mistake tree"
         note(f"add --tree tree.json to write the {what} that proves {symbol}(C) >= {value_text(r.lower)} "
              "(check it with 'littlestone verify tree.json' and the class)")
+    if stopped == "interrupted" or stopping():  # stopping: a Ctrl-C taken while the certificate was written
+        if tree_error is not None or proof_error is not None:
+            note(tree_error or proof_error)
+        return interrupted_code()
     if tree_error is not None or proof_error is not None:
         error(tree_error or proof_error)
-    if stopped == "interrupted":
-        return interrupted_code()
     if r.value is None:
         return EXIT_UNSOLVED  # the bounds are printed (and the reason no certificate of the upper one was written)
     # An output file that cannot be written is bad input, exit 2, whether found before the run or after it.

@@ -17,7 +17,7 @@ from ._args import (add_game_options, check_family, families, game_of, memo_byte
                     parse_params, positive_int, positive_seconds)
 from ._cells import add_backend_options, backend_of, run_cells
 from ._output import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs, error,
-                      exc_text, interrupted_code, json_safe, note, params_text, value_text)
+                      exc_text, interrupted_code, json_safe, note, params_text, stopping, value_text)
 from ._store import add_store_options, open_store, proof_seconds
 
 __all__ = ["HELP", "add", "run", "range_text"]
@@ -105,6 +105,7 @@ def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=N
     :class:`adversary.store.Record` of each part computed here, with its certificates, for the client
     to store (workers never touch the store)."""
     from adversary.store import Record, class_key, exact, record_of_opt
+    from solvers import interrupts
     from solvers.certificate import bind
     from solvers.opt import opt
     from solvers.vc import vc_search
@@ -144,14 +145,15 @@ def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=N
 
     # Opt(C) first, the game (if any) next, then VC: each gets the share of the cell's time left to it.
     r = solve("opt", None, OPT_SHARE if game is None else OPT_SHARE * GAME_SHARE, progress)
-    stopped = r.stats.get("stopped")
+    # A Ctrl-C that came while Opt's certificate was written (and was taken there) stops the cell too.
+    stopped = "interrupted" if interrupts.requested() else r.stats.get("stopped")
     extra = {}
     if game is not None and stopped != "interrupted":
         g = solve("game", game, OPT_SHARE,
                   None if progress is None else lambda info: progress({**info, "symbol": game.symbol}))
         extra = {"game": game.to_json(), "symbol": game.symbol, "value": _exact(g.value), "value_lower": _exact(g.lower),
                  "value_upper": _exact(g.upper), "value_float": None if g.value is None else float(g.value)}
-        stopped = stopped or g.stats.get("stopped")
+        stopped = "interrupted" if interrupts.requested() else stopped or g.stats.get("stopped")
     stored_vc = warm.get("vc")
     if stored_vc is not None and stored_vc.solved:
         vc_lo = vc_hi = stored_vc.value
@@ -398,6 +400,9 @@ def run(args) -> int:
                 break
             done.append(row)
             emit(row)
+            if stopping():  # a Ctrl-C that a cell took as finished (e.g. its VC search was done): no next cell
+                interrupted = True
+                break
             bar.count(len(done) + len(skipped), status=f"{params_text(row['params'])} done: Opt = "
                                                       f"{range_text(row['lower'], row['upper'])}")
     except KeyboardInterrupt:

@@ -60,7 +60,8 @@ class OptResult:
     lower, upper : int
         Proven bounds: ``lower <= Opt(C) <= upper``.
     tree : MistakeTree or None
-        A mistake tree of depth ``lower`` (the lower-bound certificate); None if the class is empty.
+        A mistake tree of depth ``lower`` (the lower-bound certificate); None if the class is empty, or
+        when a Ctrl-C came while the tree was rebuilt (``stats["stopped"] == "interrupted"``).
     stats : dict
         ``engine``, ``nodes`` (expanded search nodes), ``memo`` (entries at the end), ``seconds``,
         ``queries`` (the decision queries asked at the root and their answers), ``stopped`` (None,
@@ -267,12 +268,17 @@ def opt(
         lo, hi = S.root_bounds
     tree = None
     if lo >= 0:
-        if used == "table" and S.table is not None and S.table.value() >= lo:
-            root = S.table.mistake_tree(d=lo)
-        else:
-            # The tree of depth `lo` is rebuilt from the memo's recorded moves (a memo hit per node).
-            root = S.mistake_tree(S.full, lo)
-        tree = MistakeTree(lo, root, C)
+        try:
+            if used == "table" and S.table is not None and S.table.value() >= lo:
+                root = S.table.mistake_tree(d=lo)
+            else:
+                # The tree of depth `lo` is rebuilt from the memo's recorded moves (a memo hit per node).
+                root = S.mistake_tree(S.full, lo)
+            tree = MistakeTree(lo, root, C)
+        except KeyboardInterrupt:
+            # Ctrl-C while the tree is rebuilt, or a memo that dropped part of it after one (the search
+            # it would need stops after the grace of solvers.interrupts): the bounds without their tree.
+            stopped = "interrupted"
     stats = {
         "engine": used,
         "nodes": S.nodes - nodes0,
@@ -352,11 +358,14 @@ def _opt_game(C, G: Game, time_limit, memo_bytes, progress, solver) -> OptResult
     done, stopped = S.run(lambda: S.solve_root(queries), deadline=deadline, progress=progress)
     lo, hi = done if done is not None else S.root_bounds
     tree = None
-    if G.randomized:
-        if lo == hi and stopped is None:
-            tree = RandomizedTree(lo, S.lower_tree(), C, G)
-    elif lo >= 0:
-        tree = MistakeTree(lo, S.lower_tree(lo), C, G)
+    try:
+        if G.randomized:
+            if lo == hi and stopped is None:
+                tree = RandomizedTree(lo, S.lower_tree(), C, G)
+        elif lo >= 0:
+            tree = MistakeTree(lo, S.lower_tree(lo), C, G)
+    except KeyboardInterrupt:  # as in opt(): the bounds without their tree
+        stopped = "interrupted"
     stats = {
         "engine": "search", "game": G.to_json(), "symbol": G.symbol, "nodes": S.nodes - nodes0,
         "memo": len(S.memo), "evictions": S.evictions, "memo_bytes": S.memo_bytes, "memo_used_bytes": S.memo_used_bytes,
@@ -379,9 +388,12 @@ def _opt_disjunctions(C, time_limit, memo_bytes, progress, solver) -> OptResult:
     done, stopped = S.run(lambda: S.solve_root(queries), deadline=deadline, progress=progress)
     lo, hi = done if done is not None else S.root_bounds
     tree = None
-    if lo >= 0:
-        root = S.mistake_tree(lo)
-        tree = MistakeTree(lo, disjunctions.by_column(root) if C.finite else root, C)
+    try:
+        if lo >= 0:
+            root = S.mistake_tree(lo)
+            tree = MistakeTree(lo, disjunctions.by_column(root) if C.finite else root, C)
+    except KeyboardInterrupt:  # as in opt(): the bounds without their tree
+        stopped = "interrupted"
     stats = {"engine": "disjunctions", "nodes": S.nodes - nodes0, "memo": len(S.memo), "evictions": S.evictions,
              "memo_bytes": S.memo_bytes, "memo_used_bytes": S.memo_used_bytes, "seconds": round(time.monotonic() - t0, 4), "queries": queries,
              "stopped": stopped}

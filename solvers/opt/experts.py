@@ -122,6 +122,7 @@ from typing import Callable
 
 import numpy as np
 
+from .. import interrupts
 from ..certificate import ProofTooLarge
 from ..games import universal_rl, volume_bound
 from .memo import Limits as _Limits
@@ -675,6 +676,7 @@ class RandomizedExperts:
         return sum(x * s for x, s in zip(m, self.strides))
 
     def _report(self) -> None:
+        interrupts.check()  # a Ctrl-C that a library swallowed stops the fill here
         now = time.monotonic()
         if self._deadline is not None and now >= self._deadline:
             raise SearchStop()

@@ -6,13 +6,17 @@ proven ``(lower, upper)``) and ``moves`` (the move that proved a lower bound). W
 size passes ``memo_bytes`` the older half is dropped (dicts keep insertion order), so a long search slows
 down instead of running the machine out of memory. ``limits(deadline=..., progress=...)`` sets, for a
 ``with`` block, the ``time.monotonic()`` instant past which the search raises :class:`SearchStop`, and a
-callback that receives ``_progress_info()`` about once a second.
+callback that receives ``_progress_info()`` about once a second. The same look at the clock raises
+KeyboardInterrupt half a second after the command line recorded a Ctrl-C, even one that a library
+swallowed (:func:`solvers.interrupts.check`).
 """
 
 from __future__ import annotations
 
 import time
 from typing import Callable
+
+from .. import interrupts
 
 __all__ = ["MemoSearch", "SearchStop", "Limits"]
 
@@ -105,12 +109,20 @@ class MemoSearch:
         return self._deadline
 
     def _tick(self) -> None:
+        interrupts.check()  # a Ctrl-C that a library swallowed stops the search here (solvers.interrupts)
         now = time.monotonic()
         if self._deadline is not None and now >= self._deadline:
             raise SearchStop()
         if self._progress is not None and now >= self._next_report:
             self._next_report = now + 1.0
             self._progress(self._progress_info())
+
+    def _clock(self) -> None:
+        """The deadline and a recorded Ctrl-C only, without progress reports: for the walks that write a
+        certificate from the memo (each step is cheap, but there may be many)."""
+        interrupts.check()
+        if self._deadline is not None and time.monotonic() >= self._deadline:
+            raise SearchStop()
 
     def _progress_info(self) -> dict:
         lo, hi = self.root_bounds

@@ -128,6 +128,10 @@ class Solver(MemoSearch):
         # The root's distinct splits: one point per class of same-or-complementary columns.
         self.root_masks, self.root_points = self._distinct_splits(self.full, C.columns)
         self._nwords = (C.n_concepts + 63) // 64
+        # A split's words as one opaque item (np.unique finds equal rows). Made once: making a void dtype
+        # calls numpy's Python npy_ctypes_check from C, which drops any exception, so a Ctrl-C landing
+        # there was lost (solvers.interrupts) -- and once per node it was a twentieth of the Ctrl-Cs.
+        self._row_dtype = np.dtype((np.void, self._nwords * 8))
         if len(self.root_masks) > _WIDE:
             # The root's splits as a (splits x words) uint64 matrix, bit c of the row = concept c.
             sub = np.ascontiguousarray(C.matrix[:, self.root_points].T)
@@ -346,7 +350,7 @@ class Solver(MemoSearch):
         flip = ((rows[:, low >> 6] >> np.uint64(low & 63)) & np.uint64(1)) == 0
         canon = rows.copy()
         canon[flip] ^= Vw  # the side holding V's lowest concept: same or complementary splits coincide
-        _, first = np.unique(canon.view(np.dtype((np.void, canon.shape[1] * 8))).ravel(), return_index=True)
+        _, first = np.unique(canon.view(self._row_dtype).ravel(), return_index=True)
         keep = idx[np.sort(first)]
         sub = S[keep]
         masks = [int.from_bytes(row.tobytes(), "little") for row in sub]
@@ -509,6 +513,7 @@ class Solver(MemoSearch):
         best: dict[int, int] = {}
         stack = [(V, h, (), T.root if T is not None else None)]
         while stack:
+            self._clock()  # under record_of_opt's deadline; and a Ctrl-C ends the walk
             W, b, path, p = stack.pop()
             if W.bit_count() < (1 << (b + 1)):
                 continue

