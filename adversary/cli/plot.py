@@ -125,7 +125,38 @@ def _store_records(args, family=None):
     if not Path(path).exists():
         raise CLIError(f"there is no store at {path!r}; run table or attack first, or give --store PATH")
     with Store(path, readonly=True) as S:  # reading needs no write access
-        return list(S.rows(family=family))
+        return _checked(list(S.rows(family=family)))
+
+
+def _checked(records) -> list:
+    """The rows whose every number re-checks against its certificates (:func:`adversary.store.verified_bounds`,
+    on the class made again, as ``store show`` does): a plot never draws a number the store cannot prove. A row
+    that fails, or states a bound nothing proves (an upper bound whose certificate was too large to keep), or
+    whose class came from a matrix file, is left out with one note."""
+    from adversary.store import StoreError, number, verified_bounds
+    from solvers.certificate import TreeError
+
+    from .store import _class_of, class_text
+
+    kept, left = [], []
+    for rec in records:
+        try:
+            C = _class_of(rec)
+            if C is None:
+                raise TreeError("its class came from a matrix file, which the store does not keep")
+            lo, hi = verified_bounds(rec, C)
+            claimed = (number(rec.lower), number(rec.upper) if rec.kind != "attack" else None)
+            if (lo, hi) != claimed:
+                raise TreeError(f"it states {rec.lower}..{rec.upper} and its certificates prove "
+                                f"{'?' if lo is None else lo}..{'?' if hi is None else hi}")
+        except (TreeError, StoreError, ValueError) as e:
+            left.append(f"{rec.key[:12]} ({rec.kind} {class_text(rec)}): {e}")
+            continue
+        kept.append(rec)
+    if left:
+        note(f"{len(left)} stored row{'s' if len(left) != 1 else ''} left out of the plot, as not re-checked: "
+             + "; ".join(left[:3]) + ("; ..." if len(left) > 3 else "") + " ('littlestone store show KEY' tells more)")
+    return kept
 
 
 def _table(args):

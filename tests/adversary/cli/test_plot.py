@@ -147,3 +147,40 @@ def test_plots_read_from_the_store(capsys, tmp_path):
     code = main(["plot", "table", "--from-store", "intervals", "--x", "N", "-o", str(tmp_path / "x.png")])
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1 and "no table rows of 'intervals'" in err
+
+
+def test_plots_from_the_store_draw_only_rechecked_rows(capsys, tmp_path, monkeypatch):
+    """A stored row whose numbers do not re-check (changed by hand) is left out of the plot with one note:
+    the plot never draws a number the store cannot prove (issue 18, a store that never serves a wrong number)."""
+    pytest.importorskip("matplotlib")
+    import sqlite3
+
+    from adversary.cli import main
+    from adversary.plot import table_rows_from_store, tightness_rows_from_store
+    from adversary.cli import plot as cli_plot
+
+    store = tmp_path / "s.db"
+    monkeypatch.setenv("LITTLESTONE_STORE", str(store))
+    assert main(["table", "thresholds", "--grid", "N=2..6", "--quiet"]) == 0
+    for n in (3, 4):
+        assert main(["attack", "halving", "--class", "monotone-disjunctions", f"n={n}", "k=2", "--quiet"]) == 0
+    capsys.readouterr()
+    db = sqlite3.connect(store)
+    db.execute("UPDATE results SET value = '9', lower = '9', upper = '9' WHERE kind = 'opt' AND params LIKE '%\"N\":5%'")
+    db.execute("UPDATE results SET value = '7', lower = '7' WHERE kind = 'attack' AND params LIKE '%\"n\":4%'")
+    db.commit()
+    db.close()
+
+    from types import SimpleNamespace
+
+    Args = SimpleNamespace(store=str(store), no_store=False)
+    rows = table_rows_from_store(cli_plot._store_records(Args, "thresholds"))
+    err = capsys.readouterr().err
+    assert sorted(r["params"]["N"] for r in rows) == [2, 3, 4, 6]
+    assert all(r["opt"] == (r["params"]["N"] + 1).bit_length() - 1 for r in rows)  # Opt(thresholds N) = floor(log2(N+1))
+    assert "left out of the plot" in err and len(err.strip().splitlines()) == 1
+    attacks = tightness_rows_from_store(cli_plot._store_records(Args))
+    assert [a["mistakes"] for a in attacks] == [2] and "left out of the plot" in capsys.readouterr().err
+    out = tmp_path / "t.png"
+    assert main(["plot", "table", "--from-store", "thresholds", "--x", "N", "-o", str(out)]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
