@@ -21,7 +21,7 @@ __all__ = ["HELP", "add", "run"]
 
 HELP = "list, show, export or prune the results store"
 COLUMNS = ("key", "kind", "family", "params", "task", "concepts", "points", "value", "lower", "upper", "seconds",
-           "engine", "version", "time")
+           "engine", "version", "time", "check")
 
 
 def add(p) -> None:
@@ -85,6 +85,7 @@ def _flat(rec) -> dict:
     out = {k: s.get(k) for k in COLUMNS}
     out["params"] = " ".join(f"{k}={v}" for k, v in (rec.params or {}).items())
     out["task"] = _task_text(rec.task)
+    out["check"] = _check_text(rec)  # an exported number says whether its certificates prove it, as show does
     return out
 
 

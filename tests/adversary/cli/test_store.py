@@ -218,6 +218,9 @@ def test_store_list_show_export_prune(capsys, tmp_path):
     db.execute("UPDATE results SET lower = '9', value = '9' WHERE kind = 'opt' AND params LIKE '%4%'")
     db.commit()
     db.close()
+    code, out, _ = run(capsys, "store", "export", "--format", "csv", "--kind", "opt")
+    checks = {r["params"]: r["check"] for r in csv.DictReader(io.StringIO(out))}
+    assert checks["N=4"].startswith("FAILED") and all(checks[f"N={n}"].startswith("OK") for n in (2, 3))
     code, _, err = run(capsys, "store", "prune", "--dry-run")
     assert code == 0 and "would remove" in err and "1 row to remove" in err
     code, _, err = run(capsys, "store", "prune")
