@@ -231,12 +231,9 @@ class Record:
 
 @functools.lru_cache(maxsize=1)
 def _version() -> str:
-    try:
-        from importlib.metadata import version
+    from solvers._version import __version__
 
-        return version("littlestone")
-    except Exception:  # noqa: BLE001 - not installed: the row still says which code wrote it
-        return "unknown"
+    return __version__
 
 
 def _now() -> str:

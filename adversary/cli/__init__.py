@@ -98,17 +98,13 @@ def _epilog() -> str:
 
 
 def _version() -> str:
-    try:
-        from importlib.metadata import PackageNotFoundError, version
+    from solvers._version import __version__
 
-        return version("littlestone")
-    except (ImportError, PackageNotFoundError):
-        return "unknown (not installed; run 'pip install .')"
+    return __version__
 
 
 class _VersionAction(argparse.Action):
-    """``--version``: print ``littlestone VERSION`` and exit 0, reading the version (importlib.metadata) only
-    when asked."""
+    """``--version``: print ``littlestone VERSION`` and exit 0 (:mod:`solvers._version`, read only when asked)."""
 
     def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
         super().__init__(option_strings, dest=dest, default=default, nargs=0,

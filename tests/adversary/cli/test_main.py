@@ -64,6 +64,20 @@ def test_version(capsys):
     assert main(["--version"]) == 0
 
 
+def test_version_is_the_distributions():
+    """The version the code reports (and each stored row records) is the one the installed distribution
+    was built with: pyproject.toml reads it from solvers/_version.py."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from solvers._version import __version__
+
+    try:
+        installed = version("littlestone")
+    except PackageNotFoundError:
+        pytest.skip("littlestone is not installed")
+    assert installed == __version__
+
+
 BAD = {
     "unknown option": ["opt", "thresholds", "N=7", "--fast"],
     "unknown command": ["solve", "thresholds", "N=7"],
