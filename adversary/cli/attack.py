@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from ._args import (cap_jobs, check_family, families, parse_params, positive_int, positive_seconds, read_class_file,
                     unknown_family, whole)
-from ._output import (EXIT_FAILED, EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs,
+from ._output import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs,
                       error, note,
                       interrupted_code, json_lines_text, json_safe, params_text, write_text_atomic)
 from ._store import add_store_options, lookup, open_store, put as _put
@@ -515,8 +515,12 @@ def _report(args, r, C, label, witness_path) -> int:
         if witness_path is not None and witness_error is None:
             print(f"{'witness:':<{width}}written to {witness_path} (check it with 'littlestone verify {witness_path}')")
     sys.stdout.flush()
-    if witness_error is not None:
-        return error(witness_error, EXIT_USAGE)  # an output file that cannot be written: exit 2, as before the run
+    # One order of exit codes for every command: interrupted (130), then bad input (2: an output file that
+    # cannot be written, as before the run), then stopped (3).
     if stopped == "interrupted":
+        if witness_error is not None:
+            note(witness_error)
         return interrupted_code()
+    if witness_error is not None:
+        return error(witness_error, EXIT_USAGE)
     return EXIT_UNSOLVED if r.verdict == "stopped" else EXIT_OK

@@ -229,6 +229,7 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
             write_atomic(tree_path, r.tree.write)
         except (OSError, ValueError) as e:
             tree_error = f"could not write the tree to {str(tree_path)!r}: {e}"
+    unwritable = tree_error is not None  # an output file that cannot be written (bad input: exit 2)
     proof_error = None
     if proof_path is not None:
         if proof is None:
@@ -242,6 +243,7 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
                 write_text_atomic(proof_path, json.dumps(proof, separators=(",", ":")) + "\n")
             except OSError as e:
                 proof_error = f"could not write the certificate to {str(proof_path)!r}: {e.strerror or e}"
+                unwritable = True
     seconds = r.stats.get("seconds")
     if args.json:
         out = {
@@ -297,7 +299,10 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
         return interrupted_code()
     if tree_error is not None or proof_error is not None:
         error(tree_error or proof_error)
+    # One order of exit codes for every command: interrupted (130, above), then bad input (2: an output file
+    # that cannot be written, whether found before the run or after it), then not solved (3).
+    if unwritable:
+        return EXIT_USAGE
     if r.value is None:
         return EXIT_UNSOLVED  # the bounds are printed (and the reason no certificate of the upper one was written)
-    # An output file that cannot be written is bad input, exit 2, whether found before the run or after it.
-    return EXIT_OK if tree_error is None and proof_error is None else EXIT_USAGE
+    return EXIT_OK if proof_error is None else EXIT_USAGE

@@ -143,6 +143,11 @@ AFTER_THE_RUN = {  # an output file that fails only when it is written, after th
     "attack --witness": ["attack", "halving", "--class", "thresholds", "N=7", "--no-store", "--quiet", "--witness",
                          "{d}/w.json"],
     "export -o": ["export", "thresholds", "N=7", "-o", "{d}/c.json"],
+    # not solved / stopped, and the file cannot be written: bad input (2) comes before "not solved" (3)
+    "unsolved opt --tree": ["opt", "intervals", "N=200", "--no-store", "--quiet", "--time-limit", "1", "--tree",
+                            "{d}/t.json"],
+    "stopped attack --witness": ["attack", "winnow2", "--class", "monotone-disjunctions", "n=12", "k=2", "--strategy",
+                                 "exact", "--time-limit", "1", "--no-store", "--quiet", "--witness", "{d}/w.json"],
 }
 
 
