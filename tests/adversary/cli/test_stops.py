@@ -118,7 +118,10 @@ def test_opt_stops_during_the_search(tmp_path, delay):
     assert "Traceback" not in err
     r = json.loads(out[0])
     assert r["stopped"] == "interrupted" and 0 <= r["lower"] <= r["upper"]  # the proven bounds
-    assert json.loads(tree.read_text())["depth"] == r["lower"]
+    if r["tree"] is not None:  # the tree of the proven lower bound, when it was rebuilt within the grace
+        assert json.loads(tree.read_text())["depth"] == r["lower"]
+    else:  # a rebuild that needed a search past the grace is left out (a loaded machine): no half file either
+        assert not tree.exists()
 
 
 @posix
