@@ -57,7 +57,7 @@ from typing import Iterator, Optional
 
 __all__ = ["Store", "StoreError", "Record", "SCHEMA_VERSION", "DEFAULT_PATH", "KINDS", "FLUSH_SECONDS", "result_key",
            "opt_task", "record_of_opt", "verified_bounds", "exact", "number", "class_key", "canonical_params",
-           "read_only_reason"]
+           "read_only_reason", "attack_claims", "CHECK_BUDGET"]
 
 SCHEMA_VERSION = 1
 DEFAULT_PATH = "littlestone.db"
@@ -240,10 +240,25 @@ def _now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
 
 
+def _attack_rank(rec: Record) -> tuple:
+    """How good an attack row is: its proven count (its witness's), then a search that ran to its end."""
+    try:
+        count = number(rec.lower)
+    except (ValueError, TypeError, ZeroDivisionError):
+        count = None
+    result = rec.extra.get("result") if isinstance(rec.extra, dict) else None
+    stopped = bool(((result or {}).get("stats") or {}).get("stopped")) if isinstance(result, dict) else True
+    return (count is not None, count if count is not None else 0, not stopped)
+
+
 def _merge(old: Record, new: Record) -> Record:
     """The row after writing ``new`` over ``old`` (same key): the better bound of the two on each side,
     with the certificate that proves it; the run's facts (seconds, engine, time) of the one that
-    decided the value."""
+    decided the value. An attack row is one witness and what was said of it (its count, verdict, bound):
+    the whole row with the larger proven count is kept (on a tie, one whose search was not stopped, else
+    the new one), never a mix of the two."""
+    if old.kind == "attack" or new.kind == "attack":
+        return old if _attack_rank(old) > _attack_rank(new) else new
     def better(a, b, pick):
         if a is None:
             return b
@@ -258,8 +273,6 @@ def _merge(old: Record, new: Record) -> Record:
     upper, upper_cert = (new.upper, new.upper_cert) if number(new.upper) == hi_new and (
         new.upper_cert is not None or old.upper_cert is None or number(old.upper) != hi_new) else (old.upper, old.upper_cert)
     value = lower if lower is not None and lower == upper else None
-    if value is None:  # kinds without an upper bound (attack) carry their value as given
-        value = new.value if new.value is not None else old.value
     run = new if new.solved or not old.solved else old
     return replace(run, value=value, lower=lower, upper=upper, lower_cert=lower_cert, upper_cert=upper_cert,
                    extra={**old.extra, **new.extra} if run is new else {**new.extra, **old.extra})
@@ -465,10 +478,11 @@ class Store:
         """Open the batch (the write lock) when none is open; start the background flusher once."""
         if self._batch_started is not None:
             return
-        try:
-            self.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.DatabaseError as e:
-            raise self._error(e) from None
+        if not self.db.in_transaction:  # (one open whose start was not recorded is taken as the batch)
+            try:
+                self.db.execute("BEGIN IMMEDIATE")
+            except sqlite3.DatabaseError as e:
+                raise self._error(e) from None
         self._batch_started = time.monotonic()
         if self._flusher is None:
             self._flusher = threading.Thread(target=self._flush_loop, name="littlestone-store-flush", daemon=True)
@@ -492,9 +506,11 @@ class Store:
                     self._flush_error = e
 
     def _commit(self) -> None:
-        if self._batch_started is None:
+        """Commit the open batch: any transaction open on the connection (so a batch whose start was not
+        recorded, or a signal between the two, is committed, not rolled back at close); the batch is over
+        only once COMMIT (or its ROLLBACK) has run."""
+        if self._batch_started is None and not self.db.in_transaction:
             return
-        self._batch_started = None
         try:
             self.db.execute("COMMIT")
         except sqlite3.DatabaseError as e:
@@ -503,6 +519,9 @@ class Store:
             except sqlite3.DatabaseError:
                 pass
             raise self._error(e) from None
+        finally:
+            if not self.db.in_transaction:
+                self._batch_started = None
 
     def _raise_flush_error(self) -> None:
         e, self._flush_error = self._flush_error, None
@@ -601,7 +620,6 @@ class Store:
         return rec
 
     def _put_now(self, rec: Record) -> Record:
-        key = rec.key
         with self.lock:
             try:  # a new key: one statement, atomic by itself
                 if self.db.execute(self._INSERT + " ON CONFLICT (key) DO NOTHING", self._values(rec)).rowcount == 1:
@@ -609,16 +627,17 @@ class Store:
             except sqlite3.DatabaseError as e:
                 raise self._error(e) from None
             with self._write():  # the key is there: merge with it in one transaction
-                r = self._one(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key = ?", (key,))
-                if r is not None:
-                    rec = _merge(self._row(r), rec)
-                self.db.execute(self._INSERT.replace("INSERT", "INSERT OR REPLACE", 1), self._values(rec))
-        return rec
+                return self._merge_in(rec)
 
     def _put_in(self, rec: Record) -> Record:
         """Write ``rec`` inside the open batch (which holds the write lock): insert, or merge with the row there."""
         if self.db.execute(self._INSERT + " ON CONFLICT (key) DO NOTHING", self._values(rec)).rowcount == 1:
             return rec
+        return self._merge_in(rec)
+
+    def _merge_in(self, rec: Record) -> Record:
+        """Inside an open transaction: write ``rec`` merged with the row under its key (:func:`_merge`);
+        returns the row as written."""
         r = self._one(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key = ?", (rec.key,))
         if r is not None:
             rec = _merge(self._row(r), rec)
@@ -907,7 +926,66 @@ def _verified_attack(rec: Record, C, value, lower):
                                                         < 1e-9 and count.denominator != 1):
             raise TreeError(f"the stored result says {result.get('mistakes')} mistakes, and its witness replays "
                             f"{exact(count)}")
+    _check_attack_claims(rec, w, count)
     return count
+
+
+def attack_claims(rec: Record, count, bound=None) -> tuple:
+    """What an attack row may say of its replayed ``count`` (of the witness's mistakes): ``(verdict, exact)``,
+    derived again from the count, the learner's bound (``bound``, a :class:`solvers.learners.base.Bound`; by
+    default the bound the row states) and whether its search was stopped, as :func:`adversary.attack.attack`
+    derives them: a stopped search that is not proven exact and found fewer mistakes than the bound is
+    ``stopped`` (never ``below``). ``exact`` is the row's own word (checked by :func:`_check_attack_claims`:
+    a stopped row is exact only when one of its runs finished exactly)."""
+    from adversary.attack import _verdict
+    from solvers.certificate import TreeError
+    from solvers.learners.base import Bound
+
+    extra = rec.extra if isinstance(rec.extra, dict) else {}
+    result = extra.get("result") if isinstance(extra.get("result"), dict) else {}
+    if bound is None:
+        b = result.get("bound", extra.get("bound"))
+        if not isinstance(b, dict):
+            raise TreeError("the stored attack states no bound of its learner")
+        try:
+            value = (float("inf") if b.get("value") is None
+                     else Fraction(b["fraction"]) if "fraction" in b else Fraction(str(b["value"])))
+        except (ValueError, TypeError, ZeroDivisionError):
+            raise TreeError(f"the stored attack's bound {b.get('value')!r} does not read") from None
+        bound = Bound(value, b.get("formula", ""), b.get("source", ""))
+    stopped = bool((result.get("stats") or {}).get("stopped"))
+    game = result.get("game") or {}
+    w = rec.lower_cert if isinstance(rec.lower_cert, dict) else {}
+    said_exact = result.get("exact", extra.get("exact"))
+    verdict = _verdict(count, bound, w.get("cycle") is not None, bool(game.get("randomized")))
+    if verdict == "below" and stopped and not said_exact:
+        verdict = "stopped"
+    return verdict, bool(said_exact)
+
+
+def _check_attack_claims(rec: Record, w, count) -> None:
+    """An attack row's stated verdict and exactness agree with its replayed count, its bound and its stop."""
+    from solvers.certificate import TreeError
+
+    extra = rec.extra if isinstance(rec.extra, dict) else {}
+    result = extra.get("result") if isinstance(extra.get("result"), dict) else {}
+    if not result and "verdict" not in extra:
+        return  # a bare witness row: it says nothing but its count
+    verdict, _ = attack_claims(rec, count)
+    for where in (result, extra):
+        said = where.get("verdict")
+        if said is not None and said != verdict:
+            raise TreeError(f"the row's verdict is {said!r}, and {exact(count)} mistakes against its bound"
+                            f"{' from a stopped search' if verdict == 'stopped' else ''} give {verdict!r}")
+    exacts = {bool(where["exact"]) for where in (result, extra) if "exact" in where}
+    if len(exacts) > 1:
+        raise TreeError("the row says both that its count is the exact worst case and that it is not")
+    stats = result.get("stats") or {}
+    if True in exacts and stats.get("stopped") and not any(
+            (r.get("exact") and not (r.get("stats") or {}).get("stopped")) for r in stats.get("runs") or []
+            if isinstance(r, dict)):
+        raise TreeError(f"the row says its count is the exact worst case, and its search was stopped "
+                        f"({stats.get('stopped')}) with no run that finished exactly")
 
 
 def _learner_of(w) -> tuple:
