@@ -777,7 +777,13 @@ def _same(proven, claimed, what: str) -> None:
                         f"{'nothing' if claimed is None else exact(claimed)}")
 
 
-def verified_bounds(rec: Record, C, *, upper_budget: Optional[float] = None) -> tuple:
+#: Seconds ``store show``, ``export``, ``prune`` and ``plot --from-store`` give each row's upper bound to be
+#: re-checked (an upper-bound certificate that would take longer, or the VC search run again for this long
+#: without settling, leaves the bound "not re-checked", never FAILED): a large store is checked in minutes.
+CHECK_BUDGET = 2.0
+
+
+def verified_bounds(rec: Record, C, *, upper_budget: Optional[float] = None, notes: Optional[list] = None) -> tuple:
     """The bounds a row proves on ``C``, each re-checked from its certificate: ``(lower, upper)`` with
     None for a side that nothing proves. An upper-bound certificate whose check would take more than
     ``upper_budget`` seconds (:func:`check_seconds`) is not checked, and proves nothing.
@@ -792,7 +798,10 @@ def verified_bounds(rec: Record, C, *, upper_budget: Optional[float] = None) -> 
     Kinds: ``opt`` (Opt(C) and the other games: RL, D_k, R_k, horizons) by its tree and upper-bound
     certificate; ``vc`` by its shattered set and, as the VC search writes no certificate of its upper
     bound, by the search run again within ``upper_budget`` (or a second) when the row is solved;
-    ``attack`` by its witness."""
+    ``attack`` by its witness.
+
+    ``notes``, a list: where an upper bound is left unproven for want of time (a certificate over
+    ``upper_budget``, the VC search not settled within it), one line saying so is appended."""
     from solvers.certificate import TreeError
 
     if rec.class_key != class_key(C):
@@ -800,10 +809,13 @@ def verified_bounds(rec: Record, C, *, upper_budget: Optional[float] = None) -> 
     value, lower, upper = _claimed(rec)
     if rec.kind == "opt":
         if upper_budget is not None and rec.upper_cert is not None and check_seconds(rec) > upper_budget:
+            if notes is not None:
+                notes.append(f"its upper-bound certificate would take about {check_seconds(rec):.3g} s to check, "
+                             f"over {upper_budget:g} s")
             rec = replace(rec, upper_cert=None)
         return _verified_game(rec, C, lower, upper)
     if rec.kind == "vc":
-        return _verified_vc(rec, C, lower, upper, upper_budget)
+        return _verified_vc(rec, C, lower, upper, upper_budget, notes)
     if rec.kind == "attack":
         return _verified_attack(rec, C, value, lower), None
     raise TreeError(f"unknown kind {rec.kind!r} in the store (written by another littlestone?)")
@@ -847,7 +859,7 @@ def _verified_game(rec: Record, C, lower, upper) -> tuple:
     return lo, hi
 
 
-def _verified_vc(rec: Record, C, lower, upper, budget) -> tuple:
+def _verified_vc(rec: Record, C, lower, upper, budget, notes=None) -> tuple:
     """A VC row: its lower bound by its shattered set; its upper bound (which no certificate proves) by the
     VC search run again within ``budget`` seconds (at least one), when the row says more than the trivial
     bound min(floor(log2 |C|), |X|)."""
@@ -871,8 +883,10 @@ def _verified_vc(rec: Record, C, lower, upper, budget) -> tuple:
     v = vc_search(C, time_limit=limit)
     if v.lower > upper:
         raise TreeError(f"the class shatters {v.lower} points, more than the row's upper bound {rec.upper}")
-    if v.value is None:
-        return lo, None  # not settled again in the time given: the upper bound is not proven
+    if v.value is None:  # not settled again in the time given: the upper bound is not proven
+        if notes is not None:
+            notes.append(f"the VC search run again did not settle within {limit:g} s")
+        return lo, None
     if lo is not None and v.value < lo:
         raise TreeError(f"the VC search finds {v.value}, less than the stored shattered set")
     return lo, upper if upper == v.value else None

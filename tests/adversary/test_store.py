@@ -413,3 +413,32 @@ def test_a_batch_whose_start_was_lost_is_committed_at_close(tmp_path):
     S.close()
     with Store(path, readonly=True) as R:
         assert R.count() == 1
+
+
+def test_show_export_prune_and_plot_recheck_a_vc_row_within_a_budget(monkeypatch):
+    """A VC row's upper bound is re-checked by the VC search run again: store show/export/prune and plot give
+    it CHECK_BUDGET seconds whatever the row's own time (a store of long rows used to take hours), and a
+    search that does not settle in time leaves the row "not re-checked", not FAILED (plot leaves it out)."""
+    import solvers.vc
+    from adversary.cli.plot import _checked
+    from adversary.cli.store import _check_text
+    import adversary.store
+
+    CHECK_BUDGET = getattr(adversary.store, "CHECK_BUDGET", 2.0)
+    D = make("intervals", N=8)
+    rec = _tampered(_vc_record(D), seconds=3600.0)  # an hour's row
+    limits = []
+    real = solvers.vc.vc_search
+
+    def unsettled(C, time_limit=None, **kw):
+        limits.append(time_limit)
+        r = real(C, time_limit=time_limit, **kw)
+        return type("R", (), {"lower": r.lower, "value": None, "upper": None})()
+
+    monkeypatch.setattr(solvers.vc, "vc_search", unsettled)
+    text = _check_text(rec)
+    assert text.startswith(f"not re-checked within {CHECK_BUDGET:g} s"), text
+    assert _checked([rec]) == []
+    assert limits and all(t <= CHECK_BUDGET for t in limits), limits
+    monkeypatch.setattr(solvers.vc, "vc_search", real)
+    assert _check_text(rec).startswith("OK") and _checked([rec]) == [rec]
