@@ -995,11 +995,12 @@ def _check_attack_claims(rec: Record, w, count) -> None:
     if len(exacts) > 1:
         raise TreeError("the row says both that its count is the exact worst case and that it is not")
     stats = result.get("stats") or {}
-    if True in exacts and stats.get("stopped") and not any(
-            (r.get("exact") and not (r.get("stats") or {}).get("stopped")) for r in stats.get("runs") or []
-            if isinstance(r, dict)):
-        raise TreeError(f"the row says its count is the exact worst case, and its search was stopped "
-                        f"({stats.get('stopped')}) with no run that finished exactly")
+    runs = [r for r in stats.get("runs") or [] if isinstance(r, dict)]
+    if True in exacts and (stats.get("stopped") or "runs" in stats) and not any(
+            r.get("exact") and (not stats.get("stopped") or not (r.get("stats") or {}).get("stopped")) for r in runs):
+        raise TreeError("the row says its count is the exact worst case, and no run of its search "
+                        + (f"finished exactly (it was stopped: {stats.get('stopped')})" if stats.get("stopped")
+                           else "proved it"))
 
 
 def _learner_of(w) -> tuple:

@@ -400,6 +400,12 @@ def test_a_tampered_verdict_or_exactness_is_caught():
             verified_bounds(_tampered(rec, extra={**rec.extra, "result": {**res, **changes}}), C)
     with pytest.raises(TreeError, match="verdict"):
         verified_bounds(_tampered(rec, extra={**rec.extra, "verdict": "tight"}), C)
+    finished = _attack_row("halving", make("thresholds", N=15), "beam")  # ran to its end, not exact
+    res = finished.extra["result"]
+    assert not res["stats"]["stopped"] and not res["exact"]
+    with pytest.raises(TreeError, match="exact"):
+        verified_bounds(_tampered(finished, extra={**finished.extra, "result": {**res, "exact": True}}),
+                        make("thresholds", N=15))
 
 
 def test_a_batch_whose_start_was_lost_is_committed_at_close(tmp_path):
