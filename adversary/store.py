@@ -57,7 +57,7 @@ from typing import Iterator, Optional
 
 __all__ = ["Store", "StoreError", "Record", "SCHEMA_VERSION", "DEFAULT_PATH", "KINDS", "FLUSH_SECONDS", "result_key",
            "opt_task", "record_of_opt", "verified_bounds", "exact", "number", "class_key", "canonical_params",
-           "read_only_reason"]
+           "read_only_reason", "attack_claims", "CHECK_BUDGET"]
 
 SCHEMA_VERSION = 1
 DEFAULT_PATH = "littlestone.db"
@@ -240,10 +240,25 @@ def _now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
 
 
+def _attack_rank(rec: Record) -> tuple:
+    """How good an attack row is: its proven count (its witness's), then a search that ran to its end."""
+    try:
+        count = number(rec.lower)
+    except (ValueError, TypeError, ZeroDivisionError):
+        count = None
+    result = rec.extra.get("result") if isinstance(rec.extra, dict) else None
+    stopped = bool(((result or {}).get("stats") or {}).get("stopped")) if isinstance(result, dict) else True
+    return (count is not None, count if count is not None else 0, not stopped)
+
+
 def _merge(old: Record, new: Record) -> Record:
     """The row after writing ``new`` over ``old`` (same key): the better bound of the two on each side,
     with the certificate that proves it; the run's facts (seconds, engine, time) of the one that
-    decided the value."""
+    decided the value. An attack row is one witness and what was said of it (its count, verdict, bound):
+    the whole row with the larger proven count is kept (on a tie, one whose search was not stopped, else
+    the new one), never a mix of the two."""
+    if old.kind == "attack" or new.kind == "attack":
+        return old if _attack_rank(old) > _attack_rank(new) else new
     def better(a, b, pick):
         if a is None:
             return b
@@ -258,8 +273,6 @@ def _merge(old: Record, new: Record) -> Record:
     upper, upper_cert = (new.upper, new.upper_cert) if number(new.upper) == hi_new and (
         new.upper_cert is not None or old.upper_cert is None or number(old.upper) != hi_new) else (old.upper, old.upper_cert)
     value = lower if lower is not None and lower == upper else None
-    if value is None:  # kinds without an upper bound (attack) carry their value as given
-        value = new.value if new.value is not None else old.value
     run = new if new.solved or not old.solved else old
     return replace(run, value=value, lower=lower, upper=upper, lower_cert=lower_cert, upper_cert=upper_cert,
                    extra={**old.extra, **new.extra} if run is new else {**new.extra, **old.extra})
@@ -465,10 +478,11 @@ class Store:
         """Open the batch (the write lock) when none is open; start the background flusher once."""
         if self._batch_started is not None:
             return
-        try:
-            self.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.DatabaseError as e:
-            raise self._error(e) from None
+        if not self.db.in_transaction:  # (one open whose start was not recorded is taken as the batch)
+            try:
+                self.db.execute("BEGIN IMMEDIATE")
+            except sqlite3.DatabaseError as e:
+                raise self._error(e) from None
         self._batch_started = time.monotonic()
         if self._flusher is None:
             self._flusher = threading.Thread(target=self._flush_loop, name="littlestone-store-flush", daemon=True)
@@ -492,9 +506,11 @@ class Store:
                     self._flush_error = e
 
     def _commit(self) -> None:
-        if self._batch_started is None:
+        """Commit the open batch: any transaction open on the connection (so a batch whose start was not
+        recorded, or a signal between the two, is committed, not rolled back at close); the batch is over
+        only once COMMIT (or its ROLLBACK) has run."""
+        if self._batch_started is None and not self.db.in_transaction:
             return
-        self._batch_started = None
         try:
             self.db.execute("COMMIT")
         except sqlite3.DatabaseError as e:
@@ -503,6 +519,9 @@ class Store:
             except sqlite3.DatabaseError:
                 pass
             raise self._error(e) from None
+        finally:
+            if not self.db.in_transaction:
+                self._batch_started = None
 
     def _raise_flush_error(self) -> None:
         e, self._flush_error = self._flush_error, None
@@ -601,7 +620,6 @@ class Store:
         return rec
 
     def _put_now(self, rec: Record) -> Record:
-        key = rec.key
         with self.lock:
             try:  # a new key: one statement, atomic by itself
                 if self.db.execute(self._INSERT + " ON CONFLICT (key) DO NOTHING", self._values(rec)).rowcount == 1:
@@ -609,16 +627,17 @@ class Store:
             except sqlite3.DatabaseError as e:
                 raise self._error(e) from None
             with self._write():  # the key is there: merge with it in one transaction
-                r = self._one(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key = ?", (key,))
-                if r is not None:
-                    rec = _merge(self._row(r), rec)
-                self.db.execute(self._INSERT.replace("INSERT", "INSERT OR REPLACE", 1), self._values(rec))
-        return rec
+                return self._merge_in(rec)
 
     def _put_in(self, rec: Record) -> Record:
         """Write ``rec`` inside the open batch (which holds the write lock): insert, or merge with the row there."""
         if self.db.execute(self._INSERT + " ON CONFLICT (key) DO NOTHING", self._values(rec)).rowcount == 1:
             return rec
+        return self._merge_in(rec)
+
+    def _merge_in(self, rec: Record) -> Record:
+        """Inside an open transaction: write ``rec`` merged with the row under its key (:func:`_merge`);
+        returns the row as written."""
         r = self._one(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key = ?", (rec.key,))
         if r is not None:
             rec = _merge(self._row(r), rec)
@@ -758,7 +777,13 @@ def _same(proven, claimed, what: str) -> None:
                         f"{'nothing' if claimed is None else exact(claimed)}")
 
 
-def verified_bounds(rec: Record, C, *, upper_budget: Optional[float] = None) -> tuple:
+#: Seconds ``store show``, ``export``, ``prune`` and ``plot --from-store`` give each row's upper bound to be
+#: re-checked (an upper-bound certificate that would take longer, or the VC search run again for this long
+#: without settling, leaves the bound "not re-checked", never FAILED): a large store is checked in minutes.
+CHECK_BUDGET = 2.0
+
+
+def verified_bounds(rec: Record, C, *, upper_budget: Optional[float] = None, notes: Optional[list] = None) -> tuple:
     """The bounds a row proves on ``C``, each re-checked from its certificate: ``(lower, upper)`` with
     None for a side that nothing proves. An upper-bound certificate whose check would take more than
     ``upper_budget`` seconds (:func:`check_seconds`) is not checked, and proves nothing.
@@ -773,7 +798,10 @@ def verified_bounds(rec: Record, C, *, upper_budget: Optional[float] = None) -> 
     Kinds: ``opt`` (Opt(C) and the other games: RL, D_k, R_k, horizons) by its tree and upper-bound
     certificate; ``vc`` by its shattered set and, as the VC search writes no certificate of its upper
     bound, by the search run again within ``upper_budget`` (or a second) when the row is solved;
-    ``attack`` by its witness."""
+    ``attack`` by its witness.
+
+    ``notes``, a list: where an upper bound is left unproven for want of time (a certificate over
+    ``upper_budget``, the VC search not settled within it), one line saying so is appended."""
     from solvers.certificate import TreeError
 
     if rec.class_key != class_key(C):
@@ -781,10 +809,13 @@ def verified_bounds(rec: Record, C, *, upper_budget: Optional[float] = None) -> 
     value, lower, upper = _claimed(rec)
     if rec.kind == "opt":
         if upper_budget is not None and rec.upper_cert is not None and check_seconds(rec) > upper_budget:
+            if notes is not None:
+                notes.append(f"its upper-bound certificate would take about {check_seconds(rec):.3g} s to check, "
+                             f"over {upper_budget:g} s")
             rec = replace(rec, upper_cert=None)
         return _verified_game(rec, C, lower, upper)
     if rec.kind == "vc":
-        return _verified_vc(rec, C, lower, upper, upper_budget)
+        return _verified_vc(rec, C, lower, upper, upper_budget, notes)
     if rec.kind == "attack":
         return _verified_attack(rec, C, value, lower), None
     raise TreeError(f"unknown kind {rec.kind!r} in the store (written by another littlestone?)")
@@ -828,7 +859,7 @@ def _verified_game(rec: Record, C, lower, upper) -> tuple:
     return lo, hi
 
 
-def _verified_vc(rec: Record, C, lower, upper, budget) -> tuple:
+def _verified_vc(rec: Record, C, lower, upper, budget, notes=None) -> tuple:
     """A VC row: its lower bound by its shattered set; its upper bound (which no certificate proves) by the
     VC search run again within ``budget`` seconds (at least one), when the row says more than the trivial
     bound min(floor(log2 |C|), |X|)."""
@@ -852,8 +883,10 @@ def _verified_vc(rec: Record, C, lower, upper, budget) -> tuple:
     v = vc_search(C, time_limit=limit)
     if v.lower > upper:
         raise TreeError(f"the class shatters {v.lower} points, more than the row's upper bound {rec.upper}")
-    if v.value is None:
-        return lo, None  # not settled again in the time given: the upper bound is not proven
+    if v.value is None:  # not settled again in the time given: the upper bound is not proven
+        if notes is not None:
+            notes.append(f"the VC search run again did not settle within {limit:g} s")
+        return lo, None
     if lo is not None and v.value < lo:
         raise TreeError(f"the VC search finds {v.value}, less than the stored shattered set")
     return lo, upper if upper == v.value else None
@@ -907,7 +940,67 @@ def _verified_attack(rec: Record, C, value, lower):
                                                         < 1e-9 and count.denominator != 1):
             raise TreeError(f"the stored result says {result.get('mistakes')} mistakes, and its witness replays "
                             f"{exact(count)}")
+    _check_attack_claims(rec, w, count)
     return count
+
+
+def attack_claims(rec: Record, count, bound=None) -> tuple:
+    """What an attack row may say of its replayed ``count`` (of the witness's mistakes): ``(verdict, exact)``,
+    derived again from the count, the learner's bound (``bound``, a :class:`solvers.learners.base.Bound`; by
+    default the bound the row states) and whether its search was stopped, as :func:`adversary.attack.attack`
+    derives them: a stopped search that is not proven exact and found fewer mistakes than the bound is
+    ``stopped`` (never ``below``). ``exact`` is the row's own word (checked by :func:`_check_attack_claims`:
+    a stopped row is exact only when one of its runs finished exactly)."""
+    from adversary.attack import _verdict
+    from solvers.certificate import TreeError
+    from solvers.learners.base import Bound
+
+    extra = rec.extra if isinstance(rec.extra, dict) else {}
+    result = extra.get("result") if isinstance(extra.get("result"), dict) else {}
+    if bound is None:
+        b = result.get("bound", extra.get("bound"))
+        if not isinstance(b, dict):
+            raise TreeError("the stored attack states no bound of its learner")
+        try:
+            value = (float("inf") if b.get("value") is None
+                     else Fraction(b["fraction"]) if "fraction" in b else Fraction(str(b["value"])))
+        except (ValueError, TypeError, ZeroDivisionError):
+            raise TreeError(f"the stored attack's bound {b.get('value')!r} does not read") from None
+        bound = Bound(value, b.get("formula", ""), b.get("source", ""))
+    stopped = bool((result.get("stats") or {}).get("stopped"))
+    game = result.get("game") or {}
+    w = rec.lower_cert if isinstance(rec.lower_cert, dict) else {}
+    said_exact = result.get("exact", extra.get("exact"))
+    verdict = _verdict(count, bound, w.get("cycle") is not None, bool(game.get("randomized")))
+    if verdict == "below" and stopped and not said_exact:
+        verdict = "stopped"
+    return verdict, bool(said_exact)
+
+
+def _check_attack_claims(rec: Record, w, count) -> None:
+    """An attack row's stated verdict and exactness agree with its replayed count, its bound and its stop."""
+    from solvers.certificate import TreeError
+
+    extra = rec.extra if isinstance(rec.extra, dict) else {}
+    result = extra.get("result") if isinstance(extra.get("result"), dict) else {}
+    if not result and "verdict" not in extra:
+        return  # a bare witness row: it says nothing but its count
+    verdict, _ = attack_claims(rec, count)
+    for where in (result, extra):
+        said = where.get("verdict")
+        if said is not None and said != verdict:
+            raise TreeError(f"the row's verdict is {said!r}, and {exact(count)} mistakes against its bound"
+                            f"{' from a stopped search' if verdict == 'stopped' else ''} give {verdict!r}")
+    exacts = {bool(where["exact"]) for where in (result, extra) if "exact" in where}
+    if len(exacts) > 1:
+        raise TreeError("the row says both that its count is the exact worst case and that it is not")
+    stats = result.get("stats") or {}
+    runs = [r for r in stats.get("runs") or [] if isinstance(r, dict)]
+    if True in exacts and (stats.get("stopped") or "runs" in stats) and not any(
+            r.get("exact") and (not stats.get("stopped") or not (r.get("stats") or {}).get("stopped")) for r in runs):
+        raise TreeError("the row says its count is the exact worst case, and no run of its search "
+                        + (f"finished exactly (it was stopped: {stats.get('stopped')})" if stats.get("stopped")
+                           else "proved it"))
 
 
 def _learner_of(w) -> tuple:

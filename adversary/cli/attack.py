@@ -90,8 +90,9 @@ def _served_attack(found, C, store):
     """The AttackResult of a stored attack, or the reason it cannot be served. Its mistakes are the count of
     its witness replayed (by the look-up); the learner's bound and the verdict are derived again here, and
     Opt(C) is taken from the store's own (re-checked) row or computed again within a second, else left out."""
-    from adversary.attack import AttackResult, _verdict, bound_for
+    from adversary.attack import AttackResult, bound_for
     from adversary.referee import build_learner, learner_spec
+    from adversary.store import attack_claims
     from solvers.learners.base import Bound
 
     rec = found.record
@@ -111,11 +112,13 @@ def _served_attack(found, C, store):
         return f"it says the bound is {_number_text(stored_bound)}, and the learner's bound is {_number_text(bound.value)}"
     stats = dict(res.get("stats") or {})
     try:
-        verdict = _verdict(mistakes, bound, w.get("cycle") is not None, bool(game.get("randomized")))
+        verdict, exact = attack_claims(rec, mistakes, bound)
     except Exception as e:  # noqa: BLE001 - a verdict that cannot be derived again is not served
         return f"its verdict cannot be derived again ({e})"
-    if res["verdict"] != verdict and not stats.get("stopped"):
-        return f"its verdict is {res['verdict']!r}, and {mistakes} mistakes against the bound give {verdict!r}"
+    if stats.get("stopped"):  # (run() searches again; this is a second guard)
+        return f"its search was stopped ({stats['stopped']}): its count is only a lower bound"
+    if res.get("verdict") != verdict:
+        return f"its verdict is {res.get('verdict')!r}, and {mistakes} mistakes against the bound give {verdict!r}"
     opt, why = _opt_again(C, store, game)
     said = Fraction(res["opt_fraction"]) if res.get("opt_fraction") else res.get("opt")
     if said is not None and opt is not None and said != opt:
@@ -124,9 +127,16 @@ def _served_attack(found, C, store):
     if opt is None:
         for k in ("opt_lower", "opt_upper"):
             stats.pop(k, None)
-    return AttackResult(mistakes, Bound(bound.value, bound.formula, bound.source), opt, res["verdict"], w,
-                        res["strategy"], res["exact"], stats, res.get("message", ""), errors,
+    return AttackResult(mistakes, Bound(bound.value, bound.formula, bound.source), opt, verdict, w,
+                        res["strategy"], exact, stats, res.get("message", ""), errors,
                         game.get("randomized", False), game.get("symbol", "Opt"))
+
+
+def _stopped_row(rec) -> bool:
+    """Whether a stored attack's search was stopped (a time limit on a machine maybe loaded): its count is
+    only a lower bound, not served; the attack searches again and the store keeps the better row."""
+    res = rec.extra.get("result") if isinstance(rec.extra, dict) else None
+    return not isinstance(res, dict) or bool((res.get("stats") or {}).get("stopped"))
 
 
 def _trusted_attack(rec):
@@ -390,7 +400,8 @@ def run(args) -> int:
         found = lookup(store, "attack", C, task, trust=args.trust_store, what="attack")
         record = None
         r = None
-        if found.lower is not None and "result" in found.record.extra:
+        if found.lower is not None and "result" in found.record.extra and not _stopped_row(found.record):
+            # (a stopped search's row is not served: the attack searches again, and the store keeps the better)
             bar.close()
             r = _served_attack(found, C, store) if not args.trust_store else _trusted_attack(found.record)
             if isinstance(r, str):

@@ -133,7 +133,7 @@ def _checked(records) -> list:
     on the class made again, as ``store show`` does): a plot never draws a number the store cannot prove. A row
     that fails, or states a bound nothing proves (an upper bound whose certificate was too large to keep), or
     whose class came from a matrix file, is left out with one note."""
-    from adversary.store import StoreError, number, verified_bounds
+    from adversary.store import CHECK_BUDGET, StoreError, number, verified_bounds
     from solvers.certificate import TreeError
 
     from .store import _class_of, class_text
@@ -144,11 +144,13 @@ def _checked(records) -> list:
             C = _class_of(rec)
             if C is None:
                 raise TreeError("its class came from a matrix file, which the store does not keep")
-            lo, hi = verified_bounds(rec, C)
+            notes: list = []
+            lo, hi = verified_bounds(rec, C, upper_budget=CHECK_BUDGET, notes=notes)  # a large store: minutes
             claimed = (number(rec.lower), number(rec.upper) if rec.kind != "attack" else None)
             if (lo, hi) != claimed:
                 raise TreeError(f"it states {rec.lower}..{rec.upper} and its certificates prove "
-                                f"{'?' if lo is None else lo}..{'?' if hi is None else hi}")
+                                f"{'?' if lo is None else lo}..{'?' if hi is None else hi}"
+                                + "".join(f" ({n})" for n in notes))
         except (TreeError, StoreError, ValueError) as e:
             left.append(f"{rec.key[:12]} ({rec.kind} {class_text(rec)}): {e}")
             continue

@@ -188,8 +188,9 @@ def _check_text(rec) -> str:
     """Re-check a row against its class (made again): every number of the row against the certificate that
     proves it (:func:`adversary.store.verified_bounds`). ``OK: ...``, ``not proven: ...`` (a bound the row
     states and nothing proves, e.g. an upper bound whose certificate was too large to keep), ``not checked:
-    ...`` or ``FAILED: ...``."""
-    from adversary.store import KINDS, StoreError, number, verified_bounds
+    ...``, ``not re-checked within N s: ...`` (an upper bound whose check would take longer than
+    :data:`adversary.store.CHECK_BUDGET`) or ``FAILED: ...``."""
+    from adversary.store import CHECK_BUDGET, KINDS, StoreError, number, verified_bounds
     from solvers.certificate import TreeError
 
     if rec.kind not in KINDS:
@@ -200,8 +201,9 @@ def _check_text(rec) -> str:
         return f"FAILED: the class cannot be made again ({e})"
     if C is None:
         return "not checked: the class came from a matrix file (verify its certificates with the file)"
+    notes: list = []
     try:
-        lo, hi = verified_bounds(rec, C)
+        lo, hi = verified_bounds(rec, C, upper_budget=CHECK_BUDGET, notes=notes)  # minutes for a large store
     except (TreeError, StoreError) as e:
         return f"FAILED: {e}"
     if rec.kind == "attack":
@@ -209,6 +211,9 @@ def _check_text(rec) -> str:
     unproven = [f"{what} {text}" for what, text, proven in (("lower bound", rec.lower, lo), ("upper bound", rec.upper, hi))
                 if text is not None and (proven is None or proven != number(text))]
     proven = f"{lo if lo is not None else '?'} <= value <= {hi if hi is not None else '?'}"
+    if unproven and notes and rec.upper is not None and hi is None and not (lo is None and rec.lower is not None):
+        return (f"not re-checked within {CHECK_BUDGET:g} s ({'; '.join(notes)}): the row's upper bound {rec.upper} is "
+                f"not proven here; the certificates prove {proven}")
     if unproven:
         return f"not proven: the row's {' and '.join(unproven)} without a certificate that checks; the certificates prove {proven}"
     return f"OK: the certificates prove {proven}"

@@ -216,6 +216,25 @@ def _tampered(rec, **changes):
     return Record(**{**rec.__dict__, **changes})
 
 
+@pytest.fixture(scope="module")
+def rows_of_every_kind():
+    """The rows of :func:`_rows_of_every_kind`, each with a row of the same kind on another class
+    (thresholds N=8): built once for the module."""
+    rows = _rows_of_every_kind()
+    return [(name, rec, C, _foreign_row(rec)) for name, rec, C in rows]
+
+
+def _foreign_row(rec):
+    """A row of ``rec``'s kind and task, computed on another class (thresholds N=8)."""
+    D = make("thresholds", N=8)
+    if rec.kind == "opt":
+        G = Game.of(rec.task.get("game", "deterministic"), rec.task.get("errors", 0), rec.task.get("horizon"))
+        return record_of_opt(D, opt(D, game=G.kind, errors=G.errors, horizon=G.horizon))
+    if rec.kind == "vc":
+        return _vc_record(D)
+    return _attack_record(rec.task["learner"], D)
+
+
 def _rows_of_every_kind():
     """(name, record, class) for every kind the store holds: Opt, RL, D_1, R_1, a horizon, VC, attacks of a
     deterministic and of a randomized learner."""
@@ -233,12 +252,12 @@ def _rows_of_every_kind():
 
 
 @pytest.mark.parametrize("index", range(8))
-def test_no_kind_serves_a_tampered_number(index):
+def test_no_kind_serves_a_tampered_number(index, rows_of_every_kind):
     """Every kind: the honest row checks; a value, a bound, or a certificate changed by hand is caught
-    (TreeError), never returned as proven."""
+    (TreeError), never returned as proven; so is a certificate of the same kind made on another class."""
     from adversary.store import class_key
 
-    name, rec, C = _rows_of_every_kind()[index]
+    name, rec, C, other = rows_of_every_kind[index]
     lo, hi = verified_bounds(rec, C)
     value = number(rec.value)
     assert lo == value and (hi == value or rec.kind == "attack"), name
@@ -255,11 +274,14 @@ def test_no_kind_serves_a_tampered_number(index):
         except TreeError:
             got = None
         assert got in (None, (lo, None)), (name, got)
-    # a certificate of another class: the row's numbers are not what it proves, or it is refused
-    other_name, other, D = _rows_of_every_kind()[(index + 5) % 8]
-    if other.kind == rec.kind and other.lower_cert is not None:
-        with pytest.raises((TreeError, StoreError)):
-            verified_bounds(_tampered(rec, lower_cert=other.lower_cert), C)
+    # a certificate of another class (same kind and task): refused, with the row's numbers or with its own
+    assert other.kind == rec.kind and other.task == rec.task and other.class_key != rec.class_key
+    for cert in ("lower_cert", "upper_cert"):
+        if getattr(other, cert) is None:
+            continue
+        for numbers in ({}, {"value": other.value, "lower": other.lower, "upper": other.upper}):
+            with pytest.raises((TreeError, StoreError)):
+                verified_bounds(_tampered(rec, **{cert: getattr(other, cert)}, **numbers), C)
     assert class_key(C) == rec.class_key
 
 
@@ -319,3 +341,110 @@ def test_a_batch_is_committed_at_exit_and_by_close(tmp_path):
         assert S.count() == 21
         with pytest.raises(StoreError, match="read-only"):
             S.put(Record(kind="vc", class_key="x", task={}, value="1", lower="1", upper="1"))
+
+
+def _attack_row(learner, C, strategy, time_limit=None):
+    """An attack row as ``attack`` stores it (with its verdict, exactness and stop)."""
+    from adversary.attack import attack
+    from adversary.store import class_key
+
+    r = attack(learner, C, strategy=strategy, time_limit=time_limit)
+    summary = {k: v for k, v in r.to_json().items() if k != "witness"}
+    return Record(kind="attack", class_key=class_key(C), task={"learner": learner, "params": {}},
+                  family=C.family, params=dict(C.params), value=exact(r.mistakes), lower=exact(r.mistakes),
+                  lower_cert=r.witness, extra={"result": summary, "bound": r.bound.to_json(), "verdict": r.verdict,
+                                               "exact": r.exact})
+
+
+@pytest.mark.parametrize("order", ["smaller first", "larger first"])
+def test_attack_rows_merge_whole(tmp_path, order):
+    """Two attack rows of one key with different counts, written in either order: the store keeps the whole
+    row with the larger count (its witness, value, verdict), which checks; never a mix."""
+    C = make("thresholds", N=15)
+    from adversary.referee import make_witness
+
+    big = _attack_row("halving", C, "exact")  # 4 mistakes, tight
+    w = make_witness("halving", {}, C, [(e["x"], e["y"]) for e in big.lower_cert["sequence"][:2]], big.lower_cert["target"])
+    said = {"mistakes": 2, "verdict": "below", "exact": False}
+    small = _tampered(big, value="2", lower="2", lower_cert=w, seconds=9.0,
+                      extra={**big.extra, **said, "result": {**big.extra["result"], **said}})
+    assert verified_bounds(small, C) == (2, None)
+    with Store(tmp_path / "m.db") as S:
+        for rec in ((small, big) if order == "smaller first" else (big, small)):
+            S.put(rec)
+        got = S.get_key(big.key)
+    assert got.value == big.value and got.lower_cert == big.lower_cert and got.extra == big.extra
+    assert verified_bounds(got, C) == (number(big.value), None)
+
+
+def test_a_stopped_row_is_replaced_by_an_equal_finished_one(tmp_path):
+    from adversary.store import _merge
+
+    C = make("thresholds", N=15)
+    done = _attack_row("halving", C, "exact")
+    stats = dict(done.extra["result"]["stats"], stopped="time limit")
+    stopped = _tampered(done, extra={**done.extra, "result": {**done.extra["result"], "stats": stats}})
+    assert _merge(done, stopped) is done and _merge(stopped, done) is done
+
+
+def test_a_tampered_verdict_or_exactness_is_caught():
+    """An attack row's verdict and exactness are held against its replayed count, its bound and its stop."""
+    C = make("monotone-disjunctions", n=12, k=3)
+    rec = _attack_row("winnow2", C, "exact", time_limit=0.5)  # stopped: at least m, below the bound
+    res = rec.extra["result"]
+    assert res["stats"]["stopped"] and res["verdict"] == "stopped"
+    assert verified_bounds(rec, C)[0] == number(rec.value)
+    for changes in ({"verdict": "tight", "exact": True}, {"verdict": "below"}, {"verdict": "below", "exact": True},
+                    {"exact": True}):
+        with pytest.raises(TreeError, match="verdict|exact"):
+            verified_bounds(_tampered(rec, extra={**rec.extra, "result": {**res, **changes}}), C)
+    with pytest.raises(TreeError, match="verdict"):
+        verified_bounds(_tampered(rec, extra={**rec.extra, "verdict": "tight"}), C)
+    finished = _attack_row("halving", make("thresholds", N=15), "beam")  # ran to its end, not exact
+    res = finished.extra["result"]
+    assert not res["stats"]["stopped"] and not res["exact"]
+    with pytest.raises(TreeError, match="exact"):
+        verified_bounds(_tampered(finished, extra={**finished.extra, "result": {**res, "exact": True}}),
+                        make("thresholds", N=15))
+
+
+def test_a_batch_whose_start_was_lost_is_committed_at_close(tmp_path):
+    """A signal between the batch's bookkeeping and its COMMIT leaves the transaction open with no batch
+    recorded: close() commits it all the same (it used to roll the rows back)."""
+    path = tmp_path / "c.db"
+    S = Store(path, flush_seconds=3600)
+    S.put(Record(kind="vc", class_key="k", task={}, value="1", lower="1", upper="1"))
+    S._batch_started = None  # as the old _commit left it when a signal came before its COMMIT
+    assert S.db.in_transaction
+    S.close()
+    with Store(path, readonly=True) as R:
+        assert R.count() == 1
+
+
+def test_show_export_prune_and_plot_recheck_a_vc_row_within_a_budget(monkeypatch):
+    """A VC row's upper bound is re-checked by the VC search run again: store show/export/prune and plot give
+    it CHECK_BUDGET seconds whatever the row's own time (a store of long rows used to take hours), and a
+    search that does not settle in time leaves the row "not re-checked", not FAILED (plot leaves it out)."""
+    import solvers.vc
+    from adversary.cli.plot import _checked
+    from adversary.cli.store import _check_text
+    import adversary.store
+
+    CHECK_BUDGET = getattr(adversary.store, "CHECK_BUDGET", 2.0)
+    D = make("intervals", N=8)
+    rec = _tampered(_vc_record(D), seconds=3600.0)  # an hour's row
+    limits = []
+    real = solvers.vc.vc_search
+
+    def unsettled(C, time_limit=None, **kw):
+        limits.append(time_limit)
+        r = real(C, time_limit=time_limit, **kw)
+        return type("R", (), {"lower": r.lower, "value": None, "upper": None})()
+
+    monkeypatch.setattr(solvers.vc, "vc_search", unsettled)
+    text = _check_text(rec)
+    assert text.startswith(f"not re-checked within {CHECK_BUDGET:g} s"), text
+    assert _checked([rec]) == []
+    assert limits and all(t <= CHECK_BUDGET for t in limits), limits
+    monkeypatch.setattr(solvers.vc, "vc_search", real)
+    assert _check_text(rec).startswith("OK") and _checked([rec]) == [rec]

@@ -278,6 +278,55 @@ def test_a_tampered_verdict_or_bound_is_not_served(capsys):
     assert json.loads(out)["verdict"] == "tight" and "does not check" in err
 
 
+def _tamper_result(**changes) -> None:
+    """Set fields of the stored attack's result (in its zlib JSON blob) by hand."""
+    import zlib
+
+    db = sqlite3.connect(_db())
+    (blob,) = db.execute("SELECT data FROM results WHERE kind = 'attack'").fetchone()
+    data = json.loads(zlib.decompress(blob))
+    data["extra"]["result"].update(changes)
+    db.execute("UPDATE results SET data = ? WHERE kind = 'attack'", (zlib.compress(json.dumps(data).encode()),))
+    db.commit()
+    db.close()
+
+
+STOPPED_ATTACK = ("attack", "winnow2", "--class", "monotone-disjunctions", "n=12", "k=3", "--strategy", "exact",
+                  "--time-limit", "1")
+
+
+def test_a_stopped_attack_tampered_to_tight_is_not_served(capsys):
+    """A stopped attack's row with its verdict set to "tight" and "exact" to true by hand: store show calls it
+    FAILED, and the attack is not served as the exact worst case (it searches again, stopped, exit 3)."""
+    code, out, _ = run(capsys, *STOPPED_ATTACK, "--quiet")
+    assert code == 3 and field(out, "verdict").startswith("at least"), out
+    _tamper_result(verdict="tight", exact=True)
+    code, out, _ = run(capsys, "store", "list")
+    code, shown, _ = run(capsys, "store", "show", out.split()[0])
+    assert json.loads(shown)["check"].startswith("FAILED"), shown
+    code, out, err = run(capsys, *STOPPED_ATTACK, "--quiet")
+    assert code == 3 and "exact worst case" not in out and field(out, "verdict").startswith("at least"), out
+    assert "served from the store" not in out
+    _tamper_result(verdict="below", exact=True)  # a stopped search may not say exact: caught too
+    code, out, _ = run(capsys, "store", "list")
+    code, shown, _ = run(capsys, "store", "show", out.split()[0])
+    assert json.loads(shown)["check"].startswith("FAILED"), shown
+
+
+def test_a_stopped_attack_is_searched_again_and_the_better_row_kept(capsys):
+    """A row whose search was stopped by the time limit is never served: every run searches again, and the
+    store keeps the row with the larger count."""
+    code, out, _ = run(capsys, *STOPPED_ATTACK, "--json")
+    first = json.loads(out)
+    assert code == 3 and first["stats"]["stopped"] == "time limit"
+    code, out, _ = run(capsys, *STOPPED_ATTACK, "--json")
+    second = json.loads(out)
+    assert code == 3 and "stored" not in second["stats"], second["stats"]
+    with Store(_db()) as S:
+        (row,) = list(S.rows("attack"))
+    assert int(row.value) == max(first["mistakes"], second["mistakes"])
+
+
 def test_a_tampered_vc_row_in_a_table_is_computed_again(capsys):
     argv = ("table", "intervals", "--grid", "N=6..7", "--format", "csv", "--quiet")
     code, out, _ = run(capsys, *argv)
