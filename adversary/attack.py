@@ -97,8 +97,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Optional
 
+from solvers import interrupts
 from solvers.classes import spec as class_specs
-
 from solvers.games import Game
 from solvers.opt.memo import SearchStop
 
@@ -429,7 +429,8 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
                                     _share(deadline, 0.25 if problem.opt_tree else 0.1), best_so_far, report)
     errors: list[StrategyError] = []  # auto: the strategies that turned out not to apply
     for i, (sname, strat, share) in enumerate(plan):
-        if interrupted:
+        if interrupted or interrupts.requested():  # (a Ctrl-C that a library swallowed: start no other run)
+            interrupted = True
             break
         left = math.inf if deadline is None else deadline - time.monotonic()
         if left <= 0 and candidates[1:]:
@@ -552,12 +553,13 @@ def _seed(problem: Problem, candidates: list, stats: dict, deadline, best_so_far
         return False, None
     except KeyboardInterrupt:
         return True, None
+    interrupted = found.stats.get("stopped") == "interrupted"  # (play keeps the sure mistakes made before a Ctrl-C)
     stats["forced"] = {"strategy": sname, "mistakes": found.mistakes, "seconds": round(time.monotonic() - t1, 4),
                      "stats": dict(found.stats)}
     candidates.append((sname, found))
     best_so_far["mistakes"] = max(best_so_far["mistakes"], found.mistakes)
     report({"strategy": sname, "done": True})
-    return False, found
+    return interrupted, found
 
 
 def _opt_applies(cls, game: Game) -> bool:
