@@ -414,7 +414,14 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
         opt_value, interrupted = _opt(cls, problem, stats, deadline, report, game)
 
     # The learner's bound, under a share of the time (SOA's is Opt(C), by its own solver).
-    bound = _bound(model, cls, errors, _share(deadline, 0.25), stats)
+    try:
+        bound = _bound(model, cls, errors, _share(deadline, 0.25), stats)
+    except KeyboardInterrupt:  # (SOA's bound is its own search: the sure mistakes are still played below)
+        from solvers.learners.base import Bound
+
+        interrupted = True
+        bound = Bound(math.inf, f"{model.bound_formula}: not computed (interrupted)",
+                      getattr(model, "bound_source", ""))
     problem._prototype = model  # a learner built from the class: its solver's memo (warm from the bound) serves every run
 
     # The empty sequence is always a (verified) answer: what a Ctrl-C before any result returns.
@@ -423,10 +430,14 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
     candidates: list[tuple[str, Found]] = [("none", Found([], 0, empty_target, stats={}))]
     # The sure mistakes, first: the mistake tree (when known) played against the learner, then the first point
     # whose other label is realizable, while there is one (every deterministic learner errs on each).
+    # After a Ctrl-C (in Opt's search or the bound's) they are still played, for the grace that solvers.interrupts
+    # gives what reports the proven bounds (half a second: the learner's own search may take some of it).
     seeded = None
-    if not interrupted and not errors and cls.n_concepts is not None:
-        interrupted, seeded = _seed(problem, candidates, stats,
-                                    _share(deadline, 0.25 if problem.opt_tree else 0.1), best_so_far, report)
+    if not errors and cls.n_concepts is not None:
+        until = (time.monotonic() + interrupts.GRACE if interrupted
+                 else _share(deadline, 0.25 if problem.opt_tree else 0.1))
+        stopped_here, seeded = _seed(problem, candidates, stats, until, best_so_far, report)
+        interrupted = interrupted or stopped_here
     errors: list[StrategyError] = []  # auto: the strategies that turned out not to apply
     for i, (sname, strat, share) in enumerate(plan):
         if interrupted or interrupts.requested():  # (a Ctrl-C that a library swallowed: start no other run)

@@ -2,6 +2,7 @@
 still stops every attack strategy at its next look at the clock: the attack ends "interrupted" with what it has
 (verified), not at its time limit (solvers.interrupts, adversary.strategies.base.time_left)."""
 
+import dataclasses
 import json
 import os
 import signal
@@ -79,3 +80,45 @@ def test_a_ctrl_c_in_the_geometric_strategy_keeps_its_longest_game():
                strategy="geometric", time_limit=4, progress=progress)
     v = verify_witness(json.loads(json.dumps(r.witness)))
     assert r.stats["stopped"] == "interrupted" and v.ok and v.mistakes == r.mistakes >= 2
+
+
+def _no_escape(**kw):
+    try:
+        return attack(**kw)
+    except KeyboardInterrupt:  # (pytest would take it as the user's own Ctrl-C)
+        pytest.fail("the Ctrl-C escaped the attack: nothing was printed")
+
+
+def test_a_ctrl_c_in_opts_search_still_plays_the_sure_mistakes(monkeypatch):
+    """Ctrl-C while Opt(C) is searched (before any strategy ran): the attack still holds the sure mistakes
+    (every deterministic learner errs on a point whose other label the class allows), never 0."""
+    import solvers.opt
+
+    real = solvers.opt.opt
+
+    def interrupted_opt(*a, **kw):
+        r = real(*a, **kw)
+        r.stats["stopped"] = "interrupted"
+        return dataclasses.replace(r, tree=None)  # (a tree after a Ctrl-C that needs a search is left out)
+
+    monkeypatch.setattr(solvers.opt, "opt", interrupted_opt)
+    r = _no_escape(learner="halving", C=make("monotone-disjunctions", n=10, k=3), strategy="exact", time_limit=LIMIT)
+    v = verify_witness(json.loads(json.dumps(r.witness)))
+    assert r.stats["stopped"] == "interrupted" and r.verdict == "stopped"
+    assert v.ok and v.mistakes == r.mistakes >= 1
+
+
+def test_a_ctrl_c_in_the_learners_bound_still_returns_the_sure_mistakes(monkeypatch):
+    """A learner's bound may be a search (SOA's): a Ctrl-C there returns what the attack has, not a bare
+    'interrupted' with nothing printed. (Halving here: the sure mistakes are then played after the Ctrl-C
+    without a search of the learner's own, whatever the machine's load.)"""
+    import adversary.attack as attack_module
+
+    def interrupted(*a, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(attack_module, "bound_for", interrupted)
+    r = _no_escape(learner="halving", C=make("monotone-disjunctions", n=10, k=3), strategy="exact", time_limit=LIMIT)
+    v = verify_witness(json.loads(json.dumps(r.witness)))
+    assert r.stats["stopped"] == "interrupted" and r.verdict == "stopped"
+    assert v.ok and v.mistakes == r.mistakes >= 1
