@@ -112,6 +112,7 @@ from .referee import (
     target_words,
     verify_witness,
 )
+from .position import Position, advance
 from .strategies import STRATEGY_NAMES, available, get_strategy
 from .strategies.base import Found, Problem, StrategyError, check_reads
 from .strategies.exact import refusal
@@ -399,6 +400,12 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
     # Which strategies, in order (each checked before any time is spent).
     plan = _plan(strategy, problem)
     stats: dict = {"runs": [], "stopped": None}
+    settled = _nothing_to_gain(problem, cls, game)
+    if settled is not None:  # 0 mistakes, proven, whatever the strategy: no search, no time spent
+        stats.update({"settled": settled, "opt_lower": 0, "opt_upper": 0, "opt_symbol": game.symbol})
+        bound = _bound(model, cls, errors, _share(deadline, 0.25), stats)
+        none = Found([], 0, 0 if cls.finite else None, exact=True, stats={"settled": settled})
+        return _best_verified([("none", none)], problem, cls, bound, 0, stats, t0, game)
     interrupted = False
     best_so_far: dict = {"mistakes": 0}
 
@@ -571,6 +578,35 @@ def _seed(problem: Problem, candidates: list, stats: dict, deadline, best_so_far
     best_so_far["mistakes"] = max(best_so_far["mistakes"], found.mistakes)
     report({"strategy": sname, "done": True})
     return interrupted, found
+
+
+def _nothing_to_gain(problem: Problem, cls, game: Game) -> Optional[str]:
+    """Why no sequence can cost the learner a mistake (then every attack's answer is 0, proven), or None.
+
+    A class over no points has nothing to ask, whatever the game. On a listed class where no point splits the
+    class (one concept, or every point labelled alike by all), every label is forced: a deterministic learner
+    that predicts it on every point and whose state no example changes can never err (the version space and
+    the learner both stay where they started). Anything else is left to the strategies."""
+    if cls.n_concepts is None or not cls.finite:
+        return None
+    points = cls.points
+    if not points:
+        return "the class has no points: there is nothing to ask"
+    if game.randomized or problem.errors:
+        return None
+    pos = Position.start(problem.new_learner(), cls)
+    forced = []
+    for x in points:
+        V0, V1 = pos.split(x)
+        if V0 and V1:
+            return None  # a point whose both labels are realizable: the strategies' work
+        forced.append((x, 1 if V1 else 0))
+    key = pos.learner.state_key()
+    for x, y in forced:
+        if pos.prediction(x) != y or advance(pos.learner, x, y).state_key() != key:
+            return None
+    return (f"no point splits the class and {problem.learner_name} predicts every forced label, learning nothing "
+            "from it: no sequence costs it a mistake")
 
 
 def _opt_applies(cls, game: Game) -> bool:
