@@ -97,8 +97,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Optional
 
+from solvers import interrupts
 from solvers.classes import spec as class_specs
-
 from solvers.games import Game
 from solvers.opt.memo import SearchStop
 
@@ -112,6 +112,7 @@ from .referee import (
     target_words,
     verify_witness,
 )
+from .position import Position, advance
 from .strategies import STRATEGY_NAMES, available, get_strategy
 from .strategies.base import Found, Problem, StrategyError, check_reads
 from .strategies.exact import refusal
@@ -399,6 +400,12 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
     # Which strategies, in order (each checked before any time is spent).
     plan = _plan(strategy, problem)
     stats: dict = {"runs": [], "stopped": None}
+    settled = _nothing_to_gain(problem, cls, game)
+    if settled is not None:  # 0 mistakes, proven, whatever the strategy: no search, no time spent
+        stats.update({"settled": settled, "opt_lower": 0, "opt_upper": 0, "opt_symbol": game.symbol})
+        bound = _bound(model, cls, errors, _share(deadline, 0.25), stats)
+        none = Found([], 0, 0 if cls.finite else None, exact=True, stats={"settled": settled})
+        return _best_verified([("none", none)], problem, cls, bound, 0, stats, t0, game)
     interrupted = False
     best_so_far: dict = {"mistakes": 0}
 
@@ -414,7 +421,14 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
         opt_value, interrupted = _opt(cls, problem, stats, deadline, report, game)
 
     # The learner's bound, under a share of the time (SOA's is Opt(C), by its own solver).
-    bound = _bound(model, cls, errors, _share(deadline, 0.25), stats)
+    try:
+        bound = _bound(model, cls, errors, _share(deadline, 0.25), stats)
+    except KeyboardInterrupt:  # (SOA's bound is its own search: the sure mistakes are still played below)
+        from solvers.learners.base import Bound
+
+        interrupted = True
+        bound = Bound(math.inf, f"{model.bound_formula}: not computed (interrupted)",
+                      getattr(model, "bound_source", ""))
     problem._prototype = model  # a learner built from the class: its solver's memo (warm from the bound) serves every run
 
     # The empty sequence is always a (verified) answer: what a Ctrl-C before any result returns.
@@ -423,13 +437,18 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
     candidates: list[tuple[str, Found]] = [("none", Found([], 0, empty_target, stats={}))]
     # The sure mistakes, first: the mistake tree (when known) played against the learner, then the first point
     # whose other label is realizable, while there is one (every deterministic learner errs on each).
+    # After a Ctrl-C (in Opt's search or the bound's) they are still played, for the grace that solvers.interrupts
+    # gives what reports the proven bounds (half a second: the learner's own search may take some of it).
     seeded = None
-    if not interrupted and not errors and cls.n_concepts is not None:
-        interrupted, seeded = _seed(problem, candidates, stats,
-                                    _share(deadline, 0.25 if problem.opt_tree else 0.1), best_so_far, report)
+    if not errors and cls.n_concepts is not None:
+        until = (time.monotonic() + interrupts.GRACE if interrupted
+                 else _share(deadline, 0.25 if problem.opt_tree else 0.1))
+        stopped_here, seeded = _seed(problem, candidates, stats, until, best_so_far, report)
+        interrupted = interrupted or stopped_here
     errors: list[StrategyError] = []  # auto: the strategies that turned out not to apply
     for i, (sname, strat, share) in enumerate(plan):
-        if interrupted:
+        if interrupted or interrupts.requested():  # (a Ctrl-C that a library swallowed: start no other run)
+            interrupted = True
             break
         left = math.inf if deadline is None else deadline - time.monotonic()
         if left <= 0 and candidates[1:]:
@@ -552,12 +571,42 @@ def _seed(problem: Problem, candidates: list, stats: dict, deadline, best_so_far
         return False, None
     except KeyboardInterrupt:
         return True, None
+    interrupted = found.stats.get("stopped") == "interrupted"  # (play keeps the sure mistakes made before a Ctrl-C)
     stats["forced"] = {"strategy": sname, "mistakes": found.mistakes, "seconds": round(time.monotonic() - t1, 4),
                      "stats": dict(found.stats)}
     candidates.append((sname, found))
     best_so_far["mistakes"] = max(best_so_far["mistakes"], found.mistakes)
     report({"strategy": sname, "done": True})
-    return False, found
+    return interrupted, found
+
+
+def _nothing_to_gain(problem: Problem, cls, game: Game) -> Optional[str]:
+    """Why no sequence can cost the learner a mistake (then every attack's answer is 0, proven), or None.
+
+    A class over no points has nothing to ask, whatever the game. On a listed class where no point splits the
+    class (one concept, or every point labelled alike by all), every label is forced: a deterministic learner
+    that predicts it on every point and whose state no example changes can never err (the version space and
+    the learner both stay where they started). Anything else is left to the strategies."""
+    if cls.n_concepts is None or not cls.finite:
+        return None
+    points = cls.points
+    if not points:
+        return "the class has no points: there is nothing to ask"
+    if game.randomized or problem.errors:
+        return None
+    pos = Position.start(problem.new_learner(), cls)
+    forced = []
+    for x in points:
+        V0, V1 = pos.split(x)
+        if V0 and V1:
+            return None  # a point whose both labels are realizable: the strategies' work
+        forced.append((x, 1 if V1 else 0))
+    key = pos.learner.state_key()
+    for x, y in forced:
+        if pos.prediction(x) != y or advance(pos.learner, x, y).state_key() != key:
+            return None
+    return (f"no point splits the class and {problem.learner_name} predicts every forced label, learning nothing "
+            "from it: no sequence costs it a mistake")
 
 
 def _opt_applies(cls, game: Game) -> bool:

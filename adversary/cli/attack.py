@@ -453,6 +453,8 @@ def _report(args, r, C, label, witness_path) -> int:
             label = f"{label} ({C.n_concepts} concepts, 2^{C.facts['n']} points, not listed)"
         how = "the exact worst case" if r.exact and r.verdict != "unbounded" else (
             "a cycle" if r.verdict == "unbounded" else "the best sequence found, not proven worst: a lower bound")
+        if r.stats.get("settled"):
+            how += f": {r.stats['settled']}"
         horizon = _horizon(r)
         if horizon is not None:
             how += f"; no sequence of at most {horizon} examples does better (proven)"

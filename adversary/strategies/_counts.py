@@ -64,6 +64,8 @@ from typing import Callable, Optional
 
 import numpy as np
 
+from solvers import interrupts
+
 from .base import Found, Problem
 
 __all__ = ["WinnowRule", "Targets", "CountSearch", "ZERO", "MAX_MEMO", "BEAM", "rule_of", "targets_of", "applies"]
@@ -428,6 +430,7 @@ class CountSearch:
 
     # ------------------------------------------------------------------ the search
     def _tick(self) -> None:
+        interrupts.check()  # a Ctrl-C that a library swallowed stops the search here (solvers.interrupts)
         now = time.monotonic()
         if self.deadline is not None and now >= self.deadline:
             raise _Stop("time limit")

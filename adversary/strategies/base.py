@@ -30,6 +30,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Optional
 
+from solvers import interrupts
+
 __all__ = ["Problem", "Found", "Strategy", "StrategyError", "time_left", "check_reads", "only_exact", "PROBE_POINTS"]
 
 #: How many points of a finite class :func:`check_reads` tries the learner on.
@@ -181,7 +183,12 @@ class Strategy:
 
 
 def time_left(deadline: Optional[float]) -> float:
-    """Seconds until ``deadline`` (``inf`` without one)."""
+    """Seconds until ``deadline`` (``inf`` without one).
+
+    Every strategy looks at its clock here, so this is also where a Ctrl-C that a library swallowed (numpy
+    drops a KeyboardInterrupt raised in Python code it calls from C) is raised again, from half a second
+    after it came (:func:`solvers.interrupts.check`; one test of a list while no Ctrl-C came)."""
+    interrupts.check()
     return float("inf") if deadline is None else deadline - time.monotonic()
 
 

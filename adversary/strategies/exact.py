@@ -126,6 +126,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
+from solvers import interrupts
 from solvers.games import start as start_levels
 from solvers.games import step as step_levels
 
@@ -345,6 +346,7 @@ class _Learners(States):
         self.nodes = 0
         self.t0 = time.monotonic()
         self.next_report = self.t0 + 1.0
+        self.searching = True  # False once the search is over (replaying its best sequence must not stop)
 
     def fail(self, message: str):
         raise StrategyError(message) from None
@@ -365,6 +367,8 @@ class _Learners(States):
         self._tick()
 
     def _tick(self, **extra) -> None:
+        if self.searching:
+            interrupts.check()  # a Ctrl-C that a library swallowed stops the search here (solvers.interrupts)
         now = time.monotonic()
         if self.deadline is not None and now >= self.deadline:
             raise _Stop
@@ -521,6 +525,7 @@ class _Search(_Learners):
             moves, exact, stopped = self.best_moves, False, "interrupted"
         finally:
             sys.setrecursionlimit(old_limit)
+        self.searching = False
         self.deadline = None  # the search is over: counting the best sequence's mistakes must not stop
         seq, target = self._sequence(moves)
         mistakes = self._count(moves)
@@ -734,6 +739,7 @@ class _TargetSearch(_Learners):
             moves, target, stopped = self.best_moves, self.best_target, "interrupted"
         finally:
             sys.setrecursionlimit(old_limit)
+        self.searching = False
         self.deadline = None  # the search is over: counting the best sequence's mistakes must not stop
         seq = [(self.points[j], y) for j, y in moves]
         mistakes = self._count(moves)
@@ -969,6 +975,7 @@ class _GameSearch(_Learners):
             sys.setrecursionlimit(old_limit)
         if not exact and cycle is None:
             moves = self.best_moves
+        self.searching = False
         self.deadline = None  # the search is over: counting the best sequence's gain must not stop
         seq = [(self.points[j], y) for j, y in moves]
         mistakes = self._gain_of(moves)

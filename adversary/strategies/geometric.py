@@ -78,6 +78,8 @@ from typing import Callable, Optional
 
 import numpy as np
 
+from solvers import interrupts
+
 from ..position import Position
 from .base import Found, Problem, Strategy, StrategyError, only_exact, time_left
 
@@ -107,6 +109,9 @@ def _conventions() -> dict:
 CONVENTIONS = _conventions()
 #: Coordinates off the classic sequence are multiples of 1/GRID (exact as floats too).
 GRID = 2**40
+#: The games of the current run (each _Play adds itself): on a Ctrl-C the run returns the longest.
+_PLAYS: list = []
+
 _ROLLOUTS = 64          # random rollouts in d = 2 without a deadline
 _MAX_ROLLOUTS = 1024    # ... and at most this many with one
 #: With a deadline, the share of the time left that the constructions may use: the referee then
@@ -135,8 +140,10 @@ class _Play:
     a :class:`~adversary.position.Position` on the margin class (whose version space is the examples so
     far: the referee checks the target on them at the end) and the running sum w of the z played."""
 
-    def __init__(self, problem: Problem, H, stop: Optional[float] = None):
+    def __init__(self, problem: Problem, H, stop: Optional[float] = None, target: Optional[list] = None):
         self.pos = Position.start(problem.new_learner(), H)
+        self.target = [1] + [0] * (H.d - 1) if target is None else target  # realizes every prefix of the game
+        _PLAYS.append(self)  # what a Ctrl-C returns (GeometricStrategy.run)
         self.s, self.y = _convention(problem.learner_name)
         self.R2 = H.R * H.R
         self.w = (0,) * H.d
@@ -146,7 +153,9 @@ class _Play:
 
     def out_of_time(self) -> bool:
         """Whether the time is up (then the sequence so far is the result); checked before every move. The
-        first move is always played: from w = 0 any move errs, so every result holds a mistake."""
+        first move is always played: from w = 0 any move errs, so every result holds a mistake. A Ctrl-C that a
+        library swallowed is raised again here (:func:`solvers.interrupts.check`)."""
+        interrupts.check()
         if self.sequence and self.stop is not None and time.monotonic() >= self.stop:
             self.stopped = True
         return self.stopped
@@ -170,7 +179,10 @@ class _Play:
 # ---------------------------------------------------------------------------------------- constructions
 def _orthogonal(problem: Problem, H, m: int, stop=None):
     """The classic sequence: z_i = R e_i (i < m), w* = (1/sqrt m) on the first m coordinates."""
-    play = _Play(problem, H, stop)
+    r = math.isqrt(m)
+    c = Fraction(1, r) if r * r == m else 1 / math.sqrt(m)  # a float when 1/sqrt(m) is irrational
+    target = [c] * m + [0] * (H.d - m)
+    play = _Play(problem, H, stop, target)
     zero = (0,) * H.d
     R = int(H.R) if H.R.denominator == 1 else H.R  # an int keeps the points all ints, which are quick to check
     for i in range(m):
@@ -179,9 +191,7 @@ def _orthogonal(problem: Problem, H, m: int, stop=None):
         z = zero[:i] + (R,) + zero[i + 1:]
         if not play.move(z):
             break
-    r = math.isqrt(m)
-    c = Fraction(1, r) if r * r == m else 1 / math.sqrt(m)  # a float when 1/sqrt(m) is irrational
-    return play, [c] * m + [0] * (H.d - m)
+    return play, target
 
 
 def _spiral(problem: Problem, H, m: int, z1: Fraction, stop=None):
@@ -274,8 +284,10 @@ def _dp_sets(z1: float, Q: float, m: int, stop: Optional[float] = None):
     when the time is up (``stop``) the forward sets end where they got to."""
     S = [[(0.0, 0.0)]]
     while len(S) <= m:
-        if stop is not None and len(S) % 256 == 0 and time.monotonic() >= stop:
-            break
+        if len(S) % 256 == 0:
+            interrupts.check()
+            if stop is not None and time.monotonic() >= stop:
+                break
         k = len(S) - 1
         c = k * z1 * z1
         nxt = []
@@ -389,6 +401,32 @@ class GeometricStrategy(Strategy):
         stop = None if deadline is None else t0 + max(deadline - t0, 0.0) * BUILD_SHARE
 
         z1 = _up(gamma)  # the margin coordinate, on the grid (>= gamma)
+        _PLAYS.clear()
+        try:
+            play, target = self._build(problem, H, d, m, z1, R, margin, t0, stop, deadline, stats, progress)
+        except KeyboardInterrupt:  # the longest game so far (every prefix of a game is one), else the sure first move
+            play = max(_PLAYS, key=lambda p: len(p.sequence), default=None)
+            if play is None or not play.sequence:
+                play = _Play(problem, H)
+                play.move((R,) + (0,) * (d - 1))  # from w = 0 any move errs; e_1 has margin R >= gamma
+            target = play.target
+            stats["stopped"] = "interrupted"
+            # The referee replays every move before anything is printed, about as fast as they were played: keep
+            # the prefix it replays within the grace of a Ctrl-C (a prefix of a game is a game, its moves mistakes).
+            keep = max(1, int(len(play.sequence) / max(time.monotonic() - t0, 1e-3) * interrupts.GRACE))
+            if keep < len(play.sequence):
+                stats["cut"] = {"played": len(play.sequence), "kept": keep}
+                del play.sequence[keep:]
+        finally:
+            _PLAYS.clear()
+        if len(play.sequence) < m and d >= 3 and ratio.denominator == 1 and not play.stopped \
+                and not stats.get("stopped"):
+            stats["note"] = ("R^2/gamma^2 is an integer: the last move needs exact equality, which the "
+                             "rational grid cannot hold")
+        return self._found(problem, play, target, m, margin, stats, t0, progress)
+
+    def _build(self, problem, H, d, m, z1, R, margin, t0, stop, deadline, stats, progress):
+        """The construction for d (see the class docstring): (the game played, its target)."""
         if d >= m:
             play, target = _orthogonal(problem, H, m, stop)
             stats["construction"] = "orthogonal"
@@ -410,6 +448,7 @@ class GeometricStrategy(Strategy):
             stats["rollouts"] = 0
             stop = t0 + max(deadline - t0, 0.0) * ROLLOUT_SHARE  # (a rollout's sequence is short to verify)
             while time.monotonic() < stop:
+                interrupts.check()
                 other, t = _scatter(problem, H, m, z1, rng, stop)
                 stats["rollouts"] += 1
                 if len(other.sequence) > len(play.sequence):
@@ -420,10 +459,7 @@ class GeometricStrategy(Strategy):
             play.stopped = True
         if play.stopped and d != 2:  # (d = 2: the rollouts run until the time is up; see _plane)
             stats["stopped"] = "time limit"
-        if len(play.sequence) < m and d >= 3 and ratio.denominator == 1 and not play.stopped:
-            stats["note"] = ("R^2/gamma^2 is an integer: the last move needs exact equality, which the "
-                             "rational grid cannot hold")
-        return self._found(problem, play, target, m, margin, stats, t0, progress)
+        return play, target
 
     # d = 2 ---------------------------------------------------------------------------------------------
     def _plane(self, problem, H, m, z1, deadline, progress):
@@ -477,11 +513,12 @@ class GeometricStrategy(Strategy):
             check_realizable(H, sequence, {"w": target})
         except WitnessError as e:  # pragma: no cover - a bug in a construction, never a claim
             raise StrategyError(f"strategy geometric built a sequence the referee rejects: {e}") from None
-        try:
-            check_realizable(H, sequence, {"w": target}, exact=True)
-            stats["exact_check"] = True
-        except WitnessError:
-            stats["exact_check"] = False
+        if stats.get("stopped") != "interrupted":  # (after a Ctrl-C the referee's own check is enough)
+            try:
+                check_realizable(H, sequence, {"w": target}, exact=True)
+                stats["exact_check"] = True
+            except WitnessError:
+                stats["exact_check"] = False
         plain = margin == 0  # the plain Perceptron's rule (scikit-learn's has no margin)
         exact = plain and (mistakes == m or (H.d == 1 and mistakes == 1))
         stats["seconds"] = round(time.monotonic() - t0, 4)

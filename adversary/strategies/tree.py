@@ -108,7 +108,8 @@ def play(problem: Problem, tree=None, *, deadline: Optional[float] = None, exten
 
     It stops at ``deadline`` (its own check, and the learner's: a learner that runs a search of its own is
     given the deadline and raises :class:`solvers.opt.SearchStop`) with the mistakes played so far
-    (``stats["stopped"] = "time limit"``); the sequence is then still a verified lower bound.
+    (``stats["stopped"] = "time limit"``), or at a Ctrl-C (``"interrupted"``; :func:`time_left` raises one that a
+    library swallowed); the sequence is then still a verified lower bound.
     """
     from solvers.opt import SearchStop
 
@@ -165,6 +166,8 @@ def play(problem: Problem, tree=None, *, deadline: Optional[float] = None, exten
             seq.append((x, y))
     except SearchStop:
         stopped = "time limit"
+    except KeyboardInterrupt:  # (a Ctrl-C: the mistakes played so far are what the attack starts from)
+        stopped = "interrupted"
     except (ValueError, TypeError, ArithmeticError) as e:
         if isinstance(e, StrategyError):
             raise

@@ -346,3 +346,29 @@ def test_attack_says_why_the_exact_search_is_not_proven(capsys):
     strategy = field(out, "strategy")
     assert "not proven worst" in strategy and "depth limit" in strategy and "never repeats a position" in strategy
     assert field(out, "verdict").startswith("at least ") and "depth limit" in field(out, "verdict")
+
+
+@pytest.mark.parametrize("strategy", ["mcts", "local", "beam", "exact"])
+@pytest.mark.parametrize("matrix", [[[]], [[0, 1, 1]], [[0, 1, 1], [0, 1, 1]]], ids=["no-points", "one", "twins"])
+def test_attack_where_no_point_splits_the_class_is_settled_at_once(capsys, tmp_path, strategy, matrix):
+    """No point whose both labels are realizable: 0 mistakes, proven, without a search (mcts and local spent the
+    whole time limit here); the stats say why, not a stop."""
+    path = tmp_path / "e.json"
+    path.write_text(json.dumps({"matrix": matrix}))
+    code, out, err = run(capsys, "attack", "halving", "--matrix", path, "--strategy", strategy,
+                         "--time-limit", "30", "--json")
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["mistakes"] == 0 and r["exact"] and r["opt"] == 0 and r["verdict"] == "tight"
+    assert r["stopped"] is None and r["stats"]["runs"] == [] and "no point" in r["stats"]["settled"]
+
+
+def test_attack_where_no_point_splits_but_the_learner_errs_is_searched(capsys, tmp_path):
+    """One concept, but a learner that does not predict it (Winnow2 predicts 1 on the all-ones point, whose
+    label is 0): a mistake is there to find, and is found."""
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps({"points": [[0, 0], [1, 1]], "matrix": [[0, 0]]}))
+    code, out, err = run(capsys, "attack", "winnow2", "--matrix", path, "--strategy", "exact", "--json")
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["mistakes"] >= 1 and "settled" not in r["stats"]
