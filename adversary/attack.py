@@ -441,9 +441,11 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
     # gives what reports the proven bounds (half a second: the learner's own search may take some of it).
     seeded = None
     if not errors and cls.n_concepts is not None:
-        until = (time.monotonic() + interrupts.GRACE if interrupted
-                 else _share(deadline, 0.25 if problem.opt_tree else 0.1))
-        stopped_here, seeded = _seed(problem, candidates, stats, until, best_so_far, report)
+        # The known tree is played to its end within the whole time limit (its depth, Opt's proven lower bound,
+        # is what a stopped attack must never fall below); the greedy extension after it within a share.
+        until = time.monotonic() + interrupts.GRACE if interrupted else deadline
+        extend_until = None if interrupted else _share(deadline, 0.25 if problem.opt_tree else 0.1)
+        stopped_here, seeded = _seed(problem, candidates, stats, until, best_so_far, report, extend_until)
         interrupted = interrupted or stopped_here
     errors: list[StrategyError] = []  # auto: the strategies that turned out not to apply
     for i, (sname, strat, share) in enumerate(plan):
@@ -523,6 +525,10 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
     elif not stats["stopped"] and not any(f.exact or f.cycle is not None for _, f in candidates) and any(
             (r.get("stats") or {}).get("stopped") == "depth limit" for r in stats["runs"]):
         stats["stopped"] = "depth limit"  # the exact search gave up on a line that never repeats: a lower bound
+    elif not stats["stopped"] and not any(f.exact or f.cycle is not None for _, f in candidates) and any(
+            (r.get("stats") or {}).get("stopped") == "time limit"
+            for r in [*stats["runs"], stats.get("forced") or {}]):
+        stats["stopped"] = "time limit"  # a run (or the sure mistakes) stopped on its share: no verdict below
     try:
         return _best_verified(candidates, problem, cls, bound, opt_value, stats, t0, game)
     except KeyboardInterrupt:  # a second Ctrl-C while verifying: verify only the best candidate, quickly
@@ -557,7 +563,8 @@ def _bound(model, cls, errors: int, deadline: Optional[float], stats: dict):
             model.set_deadline(None)
 
 
-def _seed(problem: Problem, candidates: list, stats: dict, deadline, best_so_far: dict, report) -> tuple:
+def _seed(problem: Problem, candidates: list, stats: dict, deadline, best_so_far: dict, report,
+          extend_deadline=None) -> tuple:
     """Add the sure mistakes (:func:`adversary.strategies.tree.play`: the known mistake tree, then greedy) to
     ``candidates`` as ``tree`` or ``forced`` (``stats["forced"]``); returns (True on Ctrl-C, the Found or None)."""
     from .strategies.tree import play
@@ -565,7 +572,7 @@ def _seed(problem: Problem, candidates: list, stats: dict, deadline, best_so_far
     sname = "tree" if problem.opt_tree is not None else "forced"
     t1 = time.monotonic()
     try:
-        found = play(problem, problem.opt_tree, deadline=deadline)
+        found = play(problem, problem.opt_tree, deadline=deadline, extend_deadline=extend_deadline)
     except StrategyError as e:  # a learner that fails on the points: the strategies say so in their own words
         stats["forced"] = {"strategy": sname, "error": str(e), "seconds": round(time.monotonic() - t1, 4)}
         return False, None

@@ -98,7 +98,8 @@ def _points(C) -> list:
     return units + [(0,) * n, (1,) * n]
 
 
-def play(problem: Problem, tree=None, *, deadline: Optional[float] = None, extend: bool = True) -> Found:
+def play(problem: Problem, tree=None, *, deadline: Optional[float] = None, extend: bool = True,
+         extend_deadline: Optional[float] = None) -> Found:
     """The sure mistakes: play ``tree`` (a mistake tree of the class, or None) against the learner, answering
     every prediction with the other label, then (``extend``) show the first point whose contrary label is still
     realizable while there is one. Every example played is a mistake, so the result is at least the tree's
@@ -106,21 +107,26 @@ def play(problem: Problem, tree=None, *, deadline: Optional[float] = None, exten
     learner. A randomized learner is given, on each point, the label it is likelier to miss (``probability``):
     at least 1/2 expected mistakes per example, their exact sum the result's ``mistakes`` (a Fraction).
 
-    It stops at ``deadline`` (its own check, and the learner's: a learner that runs a search of its own is
-    given the deadline and raises :class:`solvers.opt.SearchStop`) with the mistakes played so far
-    (``stats["stopped"] = "time limit"``), or at a Ctrl-C (``"interrupted"``; :func:`time_left` raises one that a
-    library swallowed); the sequence is then still a verified lower bound.
+    It stops at ``deadline`` (the greedy extension at ``extend_deadline`` when given, if sooner; its own check,
+    and the learner's: a learner that runs a search of its own is given the deadline and raises
+    :class:`solvers.opt.SearchStop`) with the mistakes played so far (``stats["stopped"] = "time limit"``), or at a
+    Ctrl-C (``"interrupted"``; :func:`time_left` raises one that a library swallowed); the sequence is then still a
+    verified lower bound. The first move is always tried: only the learner's own search (SOA's first prediction
+    is one) can stop it, at ``deadline``.
     """
     from solvers.opt import SearchStop
 
     C = problem.cls
     learner = problem.new_learner()
-    if deadline is not None:
-        learner.set_deadline(deadline if learner.deadline is None else min(deadline, learner.deadline))
     pos = Position.start(learner, C)
     node, depth = (None, 0) if tree is None else _root_and_depth(tree)
     seq, stopped, gained = [], None, []
     randomized = bool(getattr(learner, "randomized", False))
+
+    def limit(until) -> None:  # the learner's own search stops at ``until`` too
+        if until is not None:
+            own = pos.learner.deadline
+            pos.learner.set_deadline(until if own is None else min(until, own))
 
     def label(x) -> int:  # the label the learner is likelier to miss (a deterministic one: the one it does not predict)
         if not randomized:
@@ -131,9 +137,10 @@ def play(problem: Problem, tree=None, *, deadline: Optional[float] = None, exten
         gained.append(p if y == 0 else 1 - p)
         return y
 
+    limit(deadline)
     try:
         while node is not None:
-            if seq and time_left(deadline) <= 0:  # (the first sure mistake is always played)
+            if seq and time_left(deadline) <= 0:  # (the first sure mistake is always tried)
                 raise SearchStop()
             x = node["point"]
             x = C.points[x] if isinstance(x, int) else tuple(x)
@@ -145,6 +152,9 @@ def play(problem: Problem, tree=None, *, deadline: Optional[float] = None, exten
                                     "(a bad certificate); re-run opt to rebuild it") from None
             seq.append((x, y))
             node = node[str(y)]
+        if extend_deadline is not None:
+            deadline = extend_deadline if deadline is None else min(deadline, extend_deadline)
+        limit(deadline)
         points = _points(C) if extend else []
         for _ in range(len(points) if C.finite else C.n_concepts):
             if seq and time_left(deadline) <= 0:

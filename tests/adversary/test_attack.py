@@ -402,8 +402,12 @@ def test_soa_attack_starts_from_the_tree_and_keeps_its_time_limit():
     # It ran 6-7 s on a 3 s limit (SOA's bound by the generic search, without the deadline) and found 0 mistakes.
     C = make("monotone-disjunctions", n=10, k=3)
     r = ok(attack("soa", C, time_limit=3))
-    assert r.opt == 6 and r.mistakes >= r.stats["opt_lower"] and r.verdict in ("tight", "stopped")
-    assert r.stats["forced"]["strategy"] == "tree" and r.stats["forced"]["mistakes"] >= 6
+    assert r.opt == 6 and r.verdict in ("tight", "stopped") and r.stats["forced"]["strategy"] == "tree"
+    forced = r.stats["forced"]
+    # The known tree is played to its end (Opt's proven lower bound, 6) unless the time limit stopped it, which
+    # then says so: the result is never "below" (a loaded machine may stop SOA's predictions; an idle one does not).
+    assert forced["mistakes"] >= 6 or forced["stats"]["stopped"] == "time limit" and r.verdict == "stopped"
+    assert r.mistakes >= forced["mistakes"]
     assert r.stats["seconds"] < 3 + 30  # the limit holds (slack for a loaded machine: it was 2x the limit)
 
 
@@ -445,3 +449,21 @@ def test_perceptron_with_a_margin_searches_on_until_its_time_limit():
                   strategy="geometric", time_limit=1.5))
     assert r.exact and r.mistakes == 4 and r.verdict == "tight"  # proven: floor(R^2/gamma^2), the Theorem's bound
 
+
+
+def test_a_run_stopped_on_its_share_is_a_stopped_attack(monkeypatch):
+    """(issue 18) A part of the attack cut short by its share of the time (here the sure mistakes, stopped as a
+    learner's own search would stop them) leaves no verdict below the bound: the attack is 'stopped', even when
+    the overall limit was not reached and the last run finished."""
+    from adversary.strategies import tree as tree_module
+    from adversary.strategies.base import Found
+
+    real = tree_module.play
+
+    def cut(problem, tree=None, **kw):
+        found = real(problem, tree, **kw)
+        return Found(found.sequence[:1], 1, found.target, exact=False, stats={**found.stats, "stopped": "time limit"})
+
+    monkeypatch.setattr(tree_module, "play", cut)
+    r = ok(attack("winnow2", make("monotone-disjunctions", n=4, k=1), strategy="beam", time_limit=60))
+    assert r.mistakes < r.bound.value and r.verdict == "stopped" and r.stats["stopped"] == "time limit"
