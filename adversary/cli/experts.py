@@ -252,11 +252,15 @@ def run(args) -> int:
         for n, k in cells:
             row = _cell(n, k, games, args.time_limit, progress)
             bar.close()
-            writer.row(row)
-            if row["stopped"] == "interrupted" or stopping():  # stopping: a Ctrl-C a finished cell took
+            if row["stopped"] == "interrupted":
+                writer.row(row)  # its bounds are proven; it is not counted as computed
                 interrupted = True
                 break
-            done.append(row)
+            done.append(row)  # (as table does: a finished row is counted with the row written)
+            writer.row(row)
+            if stopping():  # a Ctrl-C that a finished cell took: no next cell
+                interrupted = True
+                break
     except KeyboardInterrupt:
         interrupted = True
     finally:
