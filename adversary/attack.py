@@ -531,10 +531,11 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
         stats["stopped"] = "time limit"  # a run (or the sure mistakes) stopped on its share: no verdict below
     try:
         return _best_verified(candidates, problem, cls, bound, opt_value, stats, t0, game)
-    except KeyboardInterrupt:  # a second Ctrl-C while verifying: verify only the best candidate, quickly
+    except KeyboardInterrupt:  # a Ctrl-C (or its grace running out) while verifying: the best candidate only
         stats["stopped"] = "interrupted"
         best = sorted(candidates, key=_rank, reverse=True)[:1]  # as _best_verified ranks them
-        return _best_verified(best, problem, cls, bound, opt_value, stats, t0, game)
+        with interrupts.paused():  # one replay, bounded by its length: the grace has run out, a new Ctrl-C has not
+            return _best_verified(best, problem, cls, bound, opt_value, stats, t0, game)
 
 
 def _share(deadline: Optional[float], share: float) -> Optional[float]:

@@ -62,11 +62,25 @@ def requested() -> bool:
     return bool(received)
 
 
+_paused = [0]  # > 0 inside paused(): check() raises nothing (a new signal still raises from the handler)
+
+
 def check() -> None:
     """Raise the interrupt (:class:`Terminated` after SIGTERM, else KeyboardInterrupt) from :data:`GRACE`
     seconds after a recorded signal; a search calls it where it looks at its clock."""
-    if received and time.monotonic() >= _since[0] + GRACE:
+    if received and not _paused[0] and time.monotonic() >= _since[0] + GRACE:
         raise _interrupt()
+
+
+@contextlib.contextmanager
+def paused():
+    """Inside the block :func:`check` raises nothing: for bounded work that reports what was found after the
+    grace (replaying the one witness an interrupted attack prints). A further Ctrl-C still interrupts it."""
+    _paused[0] += 1
+    try:
+        yield
+    finally:
+        _paused[0] -= 1
 
 
 @contextlib.contextmanager

@@ -109,3 +109,41 @@ def test_the_grace_lets_a_short_search_finish_after_a_ctrl_c():
         swallowed_ctrl_c()
         r = opt(make("thresholds", N=50))
     assert r.value == 5 and r.stats["stopped"] is None
+
+
+@posix
+def test_paused_holds_the_recorded_interrupt_for_bounded_work(monkeypatch):
+    """After the grace, check() raises; inside paused() it does not (an interrupted attack replays the one
+    witness it prints there), and it raises again after the block."""
+    monkeypatch.setattr(interrupts, "GRACE", 0.0)
+    with interrupts.catching():
+        swallowed_ctrl_c()
+        with pytest.raises(KeyboardInterrupt):
+            interrupts.check()
+        with interrupts.paused():
+            interrupts.check()
+        with pytest.raises(KeyboardInterrupt):
+            interrupts.check()
+
+
+@posix
+def test_an_interrupted_attack_keeps_its_best_witness_past_the_grace(monkeypatch):
+    """A Ctrl-C recorded with the grace over before the witnesses are verified (SOA's replays look at the clock):
+    the attack still returns its best sequence, verified, as 'interrupted' (it raised and lost it)."""
+    from adversary import attack as attack_module
+
+    real = attack_module._best_verified
+    calls = []
+
+    def late(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:  # the Ctrl-C lands as the witnesses are verified; its grace is then over
+            swallowed_ctrl_c()
+            monkeypatch.setattr(interrupts, "GRACE", 0.0)
+            interrupts.check()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(attack_module, "_best_verified", late)
+    with interrupts.catching():
+        r = attack_module.attack("soa", make("intervals", N=8), strategy="exact", time_limit=60)
+    assert r.stats["stopped"] == "interrupted" and r.mistakes >= 1 and r.witness is not None
