@@ -346,7 +346,13 @@ def _stopped_text(r, what: str) -> str:
         r.stats.get("stopped"), "stopped by the time limit")
     bound = (f"the bound {_value_text(r.bound.value)} is neither met nor refuted" if r.bound.finite
              else "no bound is proven" if not r.stats.get("bound_stopped") else "the bound was not computed in time")
-    return f"at least {what} ({why}): a lower bound on the worst case; {bound}"
+    text = f"at least {what} ({why}): a lower bound on the worst case; {bound}"
+    lower = r.opt if r.opt is not None else r.stats.get("opt_lower")
+    if (not r.expected and not r.errors and r.opt_symbol == "Opt" and lower is not None
+            and r.mistakes < lower):  # the mistake tree of Opt(C) forces its depth on every deterministic learner
+        text += (f"; and as Opt(C) >= {lower} (a mistake tree), this learner too can be forced into {lower} mistakes, "
+                 "though its play along the tree was not finished in time")
+    return text
 
 
 def _run_stopped(r):

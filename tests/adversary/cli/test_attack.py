@@ -372,3 +372,22 @@ def test_attack_where_no_point_splits_but_the_learner_errs_is_searched(capsys, t
     assert code == 0, err
     r = json.loads(out)
     assert r["mistakes"] >= 1 and "settled" not in r["stats"]
+
+
+def test_a_stopped_attack_below_opt_says_what_the_mistake_tree_proves():
+    """(issue 18) A stopped attack whose play did not reach Opt's proven lower bound (SOA's predictions are searches
+    of their own) says that the mistake tree forces that many mistakes on any deterministic learner; a randomized
+    learner's, or a run at or above the bound, does not."""
+    from types import SimpleNamespace
+
+    from adversary.cli.attack import _stopped_text
+
+    def result(mistakes, opt, expected=False):
+        return SimpleNamespace(mistakes=mistakes, opt=opt, expected=expected, errors=0, opt_symbol="Opt",
+                               bound=SimpleNamespace(value=8, finite=True), stats={"stopped": "time limit", "opt_lower": opt})
+
+    text = _stopped_text(result(0, 8), "0 mistakes")
+    assert text.startswith("at least 0 mistakes (stopped by the time limit)") and "forced into 8 mistakes" in text
+    assert "forced into" not in _stopped_text(result(8, 8), "8 mistakes")
+    assert "forced into" not in _stopped_text(result(0, 8, expected=True), "0 expected mistakes")
+    assert "forced into" not in _stopped_text(result(0, None), "0 mistakes")
