@@ -1,6 +1,7 @@
 """Fixtures for the whole suite (tests/ and the doctests of solvers/ and adversary/)."""
 
 import os
+import signal
 import tempfile
 
 import pytest
@@ -8,8 +9,14 @@ import pytest
 
 def pytest_configure(config):
     """Whatever runs outside a test's own store (module-scoped fixtures, subprocesses started early) writes
-    to a store of the session's, never to ``littlestone.db`` in the working directory."""
+    to a store of the session's, never to ``littlestone.db`` in the working directory.
+
+    A suite started in the background by a shell (``pytest &``, ``nohup``) inherits SIGINT ignored, and so would
+    every command the tests start: the tests of Ctrl-C would then test nothing (and fail). The suite restores
+    Python's own handler (its subprocesses then start with the default action)."""
     os.environ["LITTLESTONE_STORE"] = os.path.join(tempfile.mkdtemp(prefix="littlestone-tests-"), "session.db")
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)
