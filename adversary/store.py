@@ -840,7 +840,7 @@ def _verified_game(rec: Record, C, lower, upper) -> tuple:
         elif G.standard:
             lo = verify_tree(t, C)
         else:
-            lo = verify_error_tree(t, C, G.errors)
+            lo = verify_error_tree(t, C, G.errors, G.horizon)
         if lower is not None and lo < lower:
             raise TreeError(f"the stored tree proves {exact(lo)}, less than the row's lower bound {rec.lower}")
         _same(lo, lower, "lower-bound (tree)")

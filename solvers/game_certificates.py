@@ -141,8 +141,9 @@ def _point(node, n_points: int, path) -> int:
 
 
 # ---------------------------------------------------------------------------------------- lower bounds
-def verify_error_tree(tree: dict, C, errors: int) -> int:
+def verify_error_tree(tree: dict, C, errors: int, horizon: int | None = None) -> int:
     """Check a mistake tree whose paths may disagree ``errors`` times with their concept; return its depth.
+    With a ``horizon`` T (the game of T rounds) the depth is at most T: a deeper tree proves nothing there.
 
     Raises
     ------
@@ -160,6 +161,8 @@ def verify_error_tree(tree: dict, C, errors: int) -> int:
     if depth > most:
         raise TreeError(f"the tree claims depth {depth}, more than the volume bound {most} of {M.shape[0]} concepts "
                         f"with {errors} errors allows")
+    if horizon is not None and depth > horizon:
+        raise TreeError(f"the tree claims depth {depth}, more mistakes than the {horizon} rounds of the game allow")
     stack = [(tree["root"], _start(M, errors), 0, ())]
     while stack:
         node, b, level, path = stack.pop()

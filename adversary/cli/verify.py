@@ -68,7 +68,7 @@ def _verify_tree_file(args, data) -> int:
         raise CLIError(f"{args.file} names a randomized game but is a mistake tree; a randomized game's tree has "
                        '"kind": "randomized-tree" (opt --randomized --tree OUT.json writes one)')
     errs = f" with {G.errors} label error{'s' if G.errors != 1 else ''}" if G.errors else ""
-    return _verify_against_class(args, data, lambda t, C: verify_error_tree(t, C, G.errors), "tree",
+    return _verify_against_class(args, data, lambda t, C: verify_error_tree(t, C, G.errors, G.horizon), "tree",
                                  lambda d, C: (f"{G.symbol}(C) >= {d}", f"a mistake tree of depth {d}{errs}"))
 
 

@@ -56,7 +56,7 @@ def test_a_random_tree_that_verifies_is_worth_at_most_the_value(data, rows, G):
     else:
         d = data.draw(st.integers(0, 4))
         try:
-            depth = verify_error_tree({"depth": d, "root": root}, C, G.errors)
+            depth = verify_error_tree({"depth": d, "root": root}, C, G.errors, G.horizon)
         except TreeError:
             return
         assert depth <= v
@@ -114,3 +114,17 @@ def test_malformed_randomized_trees_are_one_line(cert, message):
     C = ConceptClass.from_matrix([[0, 1], [1, 0]])
     with pytest.raises(TreeError, match=message):
         verify_randomized_tree(cert, C)
+
+
+def test_a_tree_deeper_than_the_horizon_proves_nothing():
+    """(found by the test above) A mistake tree of depth 4 for the game of one round, with one label error, on a
+    class whose value there is 1: the checker refuses it (it took the tree's depth as the value)."""
+    C = ConceptClass.from_matrix([[0, 0], [1, 0], [0, 1], [1, 1]])
+    leaf = {"point": 0, "0": None, "1": None}
+    two = {"point": 0, "0": leaf, "1": leaf}
+    three = {"point": 0, "0": two, "1": two}
+    tree = {"depth": 4, "root": {"point": 1, "0": three, "1": three}}
+    assert verify_error_tree(tree, C, 1) == 4  # in the game without a horizon it holds
+    assert _brute(C, Game(errors=1, horizon=1)) == 1
+    with pytest.raises(TreeError, match="1 rounds"):
+        verify_error_tree(tree, C, 1, 1)
