@@ -86,6 +86,16 @@ def _attack_record(C, r, task: dict, matrix=None):
                          **({"matrix": Path(matrix).name} if matrix is not None else {})})
 
 
+def _stored_bound_value(b: dict):
+    """The learner's bound as a stored attack result writes it (inf, a Fraction, or a number)."""
+    return math.inf if b.get("value") is None else Fraction(b["fraction"]) if "fraction" in b else b["value"]
+
+
+def _stored_opt(res: dict):
+    """Opt(C) (or the game's value) as a stored attack result writes it, or None."""
+    return Fraction(res["opt_fraction"]) if res.get("opt_fraction") else res.get("opt")
+
+
 def _served_attack(found, C, store):
     """The AttackResult of a stored attack, or the reason it cannot be served. Its mistakes are the count of
     its witness replayed (by the look-up); the learner's bound and the verdict are derived again here, and
@@ -106,8 +116,7 @@ def _served_attack(found, C, store):
         bound = bound_for(build_learner(name, params, C), C, errors)
     except Exception as e:  # noqa: BLE001 - a learner that cannot be built again: the row is not served
         return f"its learner cannot be built again ({e})"
-    b = res["bound"]
-    stored_bound = math.inf if b.get("value") is None else Fraction(b["fraction"]) if "fraction" in b else b["value"]
+    stored_bound = _stored_bound_value(res["bound"])
     if stored_bound != bound.value:
         return f"it says the bound is {_number_text(stored_bound)}, and the learner's bound is {_number_text(bound.value)}"
     stats = dict(res.get("stats") or {})
@@ -120,7 +129,7 @@ def _served_attack(found, C, store):
     if res.get("verdict") != verdict:
         return f"its verdict is {res.get('verdict')!r}, and {mistakes} mistakes against the bound give {verdict!r}"
     opt, why = _opt_again(C, store, game)
-    said = Fraction(res["opt_fraction"]) if res.get("opt_fraction") else res.get("opt")
+    said = _stored_opt(res)
     if said is not None and opt is not None and said != opt:
         return f"it says {game.get('symbol', 'Opt')}(C) = {said}, and {why} gives {opt}"
     stats["stored"] = {"time": rec.time, "seconds": rec.seconds, "version": rec.version, "checked": True}
@@ -147,8 +156,7 @@ def _trusted_attack(rec):
 
     res = rec.extra["result"]
     b = res["bound"]
-    value = math.inf if b.get("value") is None else Fraction(b["fraction"]) if "fraction" in b else b["value"]
-    opt = Fraction(res["opt_fraction"]) if res.get("opt_fraction") else res.get("opt")
+    value, opt = _stored_bound_value(b), _stored_opt(res)
     game = res.get("game") or {}
     stats = dict(res.get("stats") or {})
     stats["stored"] = {"time": rec.time, "seconds": rec.seconds, "version": rec.version, "checked": False}
