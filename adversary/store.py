@@ -9,15 +9,18 @@ and time of the run, and its certificates (JSON, zlib-compressed): ``lower_cert`
 bound (a mistake tree, a shattered set, a witness), ``upper_cert`` the upper bound (an upper-bound
 certificate). A row is trusted only as far as its certificates go: :func:`verified_bounds` re-checks
 them from scratch against the class with the independent checkers of :mod:`solvers.certificate`,
-:mod:`solvers.game_certificates` and :mod:`adversary.referee`.
+:mod:`solvers.game_certificates` and :mod:`adversary.referee`. A result solved in less than
+:data:`CERTIFY_SECONDS` is stored without certificates (:func:`recomputed`), and proven when read by
+computing it again.
 
 Writes merge: when a key is written again (a resumed cell, or two runs on the same store at once) the
 row keeps the larger lower bound and the smaller upper bound, each with the certificate that proves it,
-in one ``BEGIN IMMEDIATE`` transaction, so no row is lost or duplicated. The database runs in WAL mode
-(readers do not block the writer); a writer waits up to ``timeout`` seconds for the lock. A batched store
-(``flush_seconds``, as the commands open it) keeps its writes in one transaction committed at most
-``flush_seconds`` after its first write, by a background thread when no further write comes, and at
-``close`` and the interpreter's exit. A read-only store (``readonly``: SQLite's ``mode=ro``) needs no write
+in one ``BEGIN IMMEDIATE`` transaction, so no row is lost or duplicated (a row kept without certificates
+never lends its numbers to another: see :func:`_merge`). The database runs in WAL mode (readers do not block
+the writer); a writer waits up to ``timeout`` seconds for the lock. A batched store (``flush_seconds``, as
+the commands open it) queues its writes and writes them in one transaction committed at most
+``flush_seconds`` after the first, by a background thread when no further write comes, and at ``close``
+and the interpreter's exit (a read of this process writes the queue first). A read-only store (``readonly``: SQLite's ``mode=ro``) needs no write
 access. Nothing but JSON is ever read back (no pickle).
 
 Keys are canonical: every number of a task or of an implicit class's parameters is read exactly and
@@ -31,10 +34,17 @@ Examples
 >>> path = os.path.join(tempfile.mkdtemp(), "results.db")
 >>> C = make("thresholds", N=7)
 >>> with Store(path) as S:
-...     _ = S.put(record_of_opt(C, opt(C)))
+...     _ = S.put(record_of_opt(C, opt(C), certify=True))
 ...     row = S.get("opt", C.fingerprint(), opt_task())
 >>> row.value, verified_bounds(row, C)
 ('3', (3, 3))
+
+A result this fast is stored by the commands without its certificates (:data:`CERTIFY_SECONDS`), and
+re-proven by computing it again:
+
+>>> rec = record_of_opt(C, opt(C), certify=False)
+>>> recomputed(rec), rec.lower_cert, verified_bounds(rec, C), verified_bounds(rec, C, recompute=True)
+(True, None, (None, None), (3, 3))
 """
 
 from __future__ import annotations
@@ -57,7 +67,7 @@ from typing import Iterator, Optional
 
 __all__ = ["Store", "StoreError", "Record", "SCHEMA_VERSION", "DEFAULT_PATH", "KINDS", "FLUSH_SECONDS", "result_key",
            "opt_task", "record_of_opt", "verified_bounds", "exact", "number", "class_key", "canonical_params",
-           "read_only_reason", "attack_claims", "CHECK_BUDGET"]
+           "read_only_reason", "attack_claims", "CHECK_BUDGET", "CERTIFY_SECONDS", "certify_seconds", "recomputed"]
 
 SCHEMA_VERSION = 1
 DEFAULT_PATH = "littlestone.db"
@@ -66,6 +76,13 @@ APPLICATION_ID = 0x4C53544E  # "LSTN": marks a file as a littlestone store (PRAG
 #: A batched store (``Store(..., flush_seconds=FLUSH_SECONDS)``, as the commands open it) commits its writes at
 #: most this many seconds after the first of them: a killed process loses at most the rows of its last half second.
 FLUSH_SECONDS = 0.5
+#: A solved result computed in less than this many seconds is stored with its numbers only, without its
+#: certificates (``extra["proof"] == "recompute"``): building and encoding the certificates would cost a
+#: fifth to a third of the computation, and checking them would take about as long as computing the value
+#: again, which is how such a row is re-proven when read (:func:`verified_bounds` with ``recompute``; a
+#: command that finds it computes the result again). ``LITTLESTONE_CERTIFY_SECONDS`` overrides it (0: every
+#: row keeps its certificates). Certificates asked for (``opt --proof``) are always built.
+CERTIFY_SECONDS = 0.05
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -101,6 +118,8 @@ def exact(v) -> Optional[str]:
     """A value as exact text: ``"3"``, ``"7/8"``; None stays None."""
     if v is None:
         return None
+    if type(v) is int:
+        return str(v)
     v = Fraction(v)
     return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
 
@@ -236,8 +255,17 @@ def _version() -> str:
     return __version__
 
 
+_NOW = (0, "")  # the last second written, and its text (one tuple: threads read it whole)
+
+
 def _now() -> str:
-    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
+    """The time in UTC to the second, ISO 8601 (``2026-11-25T12:00:00+00:00``); one text per second."""
+    global _NOW
+    second = int(time.time())
+    last = _NOW
+    if second != last[0]:
+        last = _NOW = (second, datetime.datetime.fromtimestamp(second, datetime.timezone.utc).isoformat())
+    return last[1]
 
 
 def _attack_rank(rec: Record) -> tuple:
@@ -259,11 +287,18 @@ def _merge(old: Record, new: Record) -> Record:
     the new one), never a mix of the two."""
     if old.kind == "attack" or new.kind == "attack":
         return old if _attack_rank(old) > _attack_rank(new) else new
-    def better(a, b, pick):
-        if a is None:
-            return b
-        if b is None:
-            return a
+    # A row kept without certificates (recomputed) holds numbers nothing proves until they are computed
+    # again: a row written over it replaces it, and it replaces a row over which it is written (it was just
+    # computed), unless that row proves the same value with its certificates.
+    if recomputed(new):
+        keep = old.solved and not recomputed(old) and old.value == new.value and old.upper_cert is not None and (
+            old.lower_cert is not None or number(old.lower) == 0)
+        return old if keep else new
+    if recomputed(old):
+        return new
+    def better(a, b, pick):  # the better bound, as a number (a side that states none gives the other's)
+        if a is None or b is None:
+            return number(b if a is None else a)
         return pick(number(a), number(b))
 
     lo_new = better(old.lower, new.lower, max)
@@ -315,8 +350,9 @@ class Store:
         0 (the default): every :meth:`put` is committed at once. Otherwise writes are batched in one
         transaction, committed at most ``flush_seconds`` after its first write (by a background thread
         when no further write comes), by :meth:`flush`, and by :meth:`close` (also at the interpreter's
-        exit): a killed process loses at most its last ``flush_seconds`` of rows. While a batch is open
-        this process holds the store's write lock (other processes' writers wait for it, readers do not).
+        exit): a killed process loses at most its last ``flush_seconds`` of rows. The rows are queued and
+        written at the commit (or before a read of this process), so this process holds the store's write
+        lock only while it writes them (other processes' writers wait for it, readers do not).
 
     Raises
     ------
@@ -332,6 +368,8 @@ class Store:
         self.flush_seconds = float(flush_seconds)
         self.lock = threading.RLock()
         self._batch_started: Optional[float] = None  # monotonic time of the open batch's first write
+        self._queue: list[tuple[str, Record]] = []  # the open batch's rows not yet written to its transaction
+        self._queued_keys: set = set()  # their keys
         self._flush_error: Optional[StoreError] = None  # a background commit that failed, raised at the next call
         self._flusher: Optional[threading.Thread] = None
         self._wake = threading.Condition(self.lock)
@@ -475,19 +513,52 @@ class Store:
 
     # ------------------------------------------------------------------ batches
     def _begin_batch(self) -> None:
-        """Open the batch (the write lock) when none is open; start the background flusher once."""
+        """Open the batch when none is open; start the background flusher once."""
         if self._batch_started is not None:
             return
-        if not self.db.in_transaction:  # (one open whose start was not recorded is taken as the batch)
-            try:
-                self.db.execute("BEGIN IMMEDIATE")
-            except sqlite3.DatabaseError as e:
-                raise self._error(e) from None
         self._batch_started = time.monotonic()
         if self._flusher is None:
             self._flusher = threading.Thread(target=self._flush_loop, name="littlestone-store-flush", daemon=True)
             self._flusher.start()
         self._wake.notify()
+
+    def _drain(self) -> None:
+        """Write the batch's queued rows into its transaction (opened here: the write lock), uncommitted: done
+        at its commit, and before any read, so that this process reads what it wrote. Writing the rows of
+        half a second together, not one by one as they come, is most of what batching saves."""
+        if not self._queue:
+            return
+        if not self.db.in_transaction:
+            try:
+                self.db.execute("BEGIN IMMEDIATE")
+            except sqlite3.DatabaseError as e:
+                self._queue.clear()  # (the batch is lost: said by the StoreError)
+                self._queued_keys.clear()
+                raise self._error(e) from None
+        try:
+            # The keys not in the store (each one's first row): inserted in one statement; the others merged.
+            keys = list({key for key, _ in self._queue})
+            there = set()
+            for i in range(0, len(keys), 500):
+                chunk = keys[i:i + 500]
+                there.update(r[0] for r in self.db.execute(
+                    f"SELECT key FROM results WHERE key IN ({', '.join('?' * len(chunk))})", chunk).fetchall())
+            new, rest = [], []
+            for key, rec in self._queue:
+                if key in there:
+                    rest.append((key, rec))
+                else:
+                    there.add(key)
+                    new.append(self._values(rec, key))
+            self.db.executemany(self._INSERT, new)
+            self._queue[:] = rest
+            while self._queue:
+                key, rec = self._queue[0]
+                self._merge_in(rec, key)
+                del self._queue[0]  # written (a Ctrl-C between the two writes it again: a merge of a row with itself)
+        except sqlite3.DatabaseError as e:
+            raise self._error(e) from None
+        self._queued_keys.clear()
 
     def _flush_loop(self) -> None:
         """The background thread: commits an open batch ``flush_seconds`` after its first write."""
@@ -509,18 +580,21 @@ class Store:
         """Commit the open batch: any transaction open on the connection (so a batch whose start was not
         recorded, or a signal between the two, is committed, not rolled back at close); the batch is over
         only once COMMIT (or its ROLLBACK) has run."""
-        if self._batch_started is None and not self.db.in_transaction:
+        if self._batch_started is None and not self.db.in_transaction and not self._queue:
             return
         try:
+            self._drain()
             self.db.execute("COMMIT")
-        except sqlite3.DatabaseError as e:
+        except (sqlite3.DatabaseError, StoreError) as e:
+            self._queue.clear()
+            self._queued_keys.clear()
             try:
                 self.db.execute("ROLLBACK")
             except sqlite3.DatabaseError:
                 pass
-            raise self._error(e) from None
+            raise (e if isinstance(e, StoreError) else self._error(e)) from None
         finally:
-            if not self.db.in_transaction:
+            if not self.db.in_transaction and not self._queue:
                 self._batch_started = None
 
     def _raise_flush_error(self) -> None:
@@ -573,7 +647,8 @@ class Store:
 
     @staticmethod
     def _row(r) -> Record:
-        data = json.loads(zlib.decompress(r[15]).decode()) if r[15] is not None else {}
+        blob = r[15]
+        data = {} if blob is None else json.loads(blob if blob[:1] == b"{" else zlib.decompress(blob))
         return Record(kind=r[1], class_key=r[2], family=r[3], params=json.loads(r[4]), task=json.loads(r[5]),
                       concepts=r[6], points=r[7], value=r[8], lower=r[9], upper=r[10], seconds=r[11], engine=r[12],
                       version=r[13], time=r[14], lower_cert=data.get("lower_cert"), upper_cert=data.get("upper_cert"),
@@ -585,7 +660,10 @@ class Store:
 
     def get_key(self, key: str) -> Optional[Record]:
         try:
-            r = self._one(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key = ?", (key,))
+            with self.lock:
+                if key in self._queued_keys:
+                    self._drain()  # read what this process wrote (merged with the row there)
+                r = self._one(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key = ?", (key,))
         except sqlite3.DatabaseError as e:
             raise self._error(e) from None
         return None if r is None else self._row(r)
@@ -594,6 +672,7 @@ class Store:
         """The rows whose key starts with ``prefix`` (as ``store show`` takes them)."""
         try:
             with self.lock:
+                self._drain()
                 rows = self.db.execute(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key LIKE ? ORDER BY time",
                                        (prefix.replace("%", "").replace("_", "") + "%",)).fetchall()
         except sqlite3.DatabaseError as e:
@@ -602,19 +681,24 @@ class Store:
 
     def put(self, rec: Record) -> Record:
         """Write a result, merged with the row already under its key (see :func:`_merge`); returns the row
-        as stored. In a batched store (``flush_seconds``) the row is committed with its batch."""
+        as stored. ``rec.version`` and ``rec.time``, when None, are set to this littlestone's and now. In a
+        batched store (``flush_seconds``) the row is queued, and written and committed with its batch (the
+        rows of half a second together: most of what batching saves); the row returned is then ``rec``
+        (merged when the batch is written)."""
         if self.readonly:
             raise StoreError(f"the store {str(self.path)!r} was opened read-only; nothing can be written to it")
-        rec = replace(rec, version=rec.version or _version(), time=rec.time or _now())
+        if rec.version is None:
+            rec.version = _version()
+        if rec.time is None:
+            rec.time = _now()
         if self.flush_seconds <= 0:
             return self._put_now(rec)
+        key = rec.key
         with self.lock:
             self._raise_flush_error()
             self._begin_batch()
-            try:
-                rec = self._put_in(rec)
-            except sqlite3.DatabaseError as e:
-                raise self._error(e) from None
+            self._queue.append((key, rec))
+            self._queued_keys.add(key)
             if time.monotonic() - self._batch_started >= self.flush_seconds:
                 self._commit()
         return rec
@@ -629,29 +713,31 @@ class Store:
             with self._write():  # the key is there: merge with it in one transaction
                 return self._merge_in(rec)
 
-    def _put_in(self, rec: Record) -> Record:
-        """Write ``rec`` inside the open batch (which holds the write lock): insert, or merge with the row there."""
-        if self.db.execute(self._INSERT + " ON CONFLICT (key) DO NOTHING", self._values(rec)).rowcount == 1:
-            return rec
-        return self._merge_in(rec)
-
-    def _merge_in(self, rec: Record) -> Record:
+    def _merge_in(self, rec: Record, key: Optional[str] = None) -> Record:
         """Inside an open transaction: write ``rec`` merged with the row under its key (:func:`_merge`);
         returns the row as written."""
-        r = self._one(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key = ?", (rec.key,))
+        key = rec.key if key is None else key
+        r = self._one(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key = ?", (key,))
         if r is not None:
             rec = _merge(self._row(r), rec)
-        self.db.execute(self._INSERT.replace("INSERT", "INSERT OR REPLACE", 1), self._values(rec))
+        self.db.execute(self._INSERT.replace("INSERT", "INSERT OR REPLACE", 1), self._values(rec, key))
         return rec
 
     _INSERT = f"INSERT INTO results ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
 
-    def _values(self, rec: Record) -> tuple:
-        data = {"lower_cert": rec.lower_cert, "upper_cert": rec.upper_cert}
+    def _values(self, rec: Record, key: Optional[str] = None) -> tuple:
+        data = {}
+        if rec.lower_cert is not None:
+            data["lower_cert"] = rec.lower_cert
+        if rec.upper_cert is not None:
+            data["upper_cert"] = rec.upper_cert
         if rec.extra:
             data["extra"] = rec.extra
-        blob = zlib.compress(_COMPACT.encode(data).encode(), 1)
-        return (rec.key, rec.kind, rec.class_key, rec.family, _COMPACT.encode(rec.params), _canonical(rec.task),
+        text = _COMPACT.encode(data).encode()
+        # A row without certificates is a few dozen bytes: kept as its JSON text (read back by its first byte,
+        # "{", which no zlib stream starts with), not compressed.
+        blob = text if len(text) < 256 else zlib.compress(text, 1)
+        return (rec.key if key is None else key, rec.kind, rec.class_key, rec.family, _COMPACT.encode(rec.params), _canonical(rec.task),
                 rec.concepts, rec.points, rec.value, rec.lower, rec.upper, rec.seconds, rec.engine, rec.version,
                 rec.time, blob)
 
@@ -669,6 +755,7 @@ class Store:
             sql += " WHERE " + " AND ".join(where)
         try:
             with self.lock:  # fetched whole: no statement left open (see _one)
+                self._drain()
                 found = self.db.execute(sql + " ORDER BY rowid", args).fetchall()  # in the order written
             for r in found:
                 yield self._row(r)
@@ -676,7 +763,9 @@ class Store:
             raise self._error(e) from None
 
     def count(self) -> int:
-        return self._one("SELECT COUNT(*) FROM results")[0]
+        with self.lock:
+            self._drain()
+            return self._one("SELECT COUNT(*) FROM results")[0]
 
     def delete(self, keys) -> int:
         keys = list(keys)
@@ -708,15 +797,45 @@ def _flush_open_stores() -> None:
 
 
 # ---------------------------------------------------------------------------------------- opt rows
+def certify_seconds() -> float:
+    """:data:`CERTIFY_SECONDS`, or ``$LITTLESTONE_CERTIFY_SECONDS`` when set (a number of seconds)."""
+    text = os.environ.get("LITTLESTONE_CERTIFY_SECONDS")
+    if text is None:
+        return CERTIFY_SECONDS
+    try:
+        return max(0.0, float(text))
+    except ValueError:
+        raise StoreError(f"LITTLESTONE_CERTIFY_SECONDS={text!r} is not a number of seconds; set it to 0 to keep "
+                         "every certificate, or unset it") from None
+
+
+def recomputed(rec: "Record") -> bool:
+    """Whether the row keeps no certificates and is re-proven by computing its result again."""
+    return rec.extra.get("proof") == "recompute"
+
+
 def record_of_opt(C, r, *, family: Optional[str] = None, params: Optional[dict] = None, proof_limit: int = 100_000,
-                  proof_seconds: Optional[float] = None) -> Record:
+                  proof_seconds: Optional[float] = None, certify: Optional[bool] = None) -> Record:
     """The row of an :func:`solvers.opt.opt` result ``r`` on ``C``: its bounds, the tree of its lower bound
     and the certificate of its upper bound (when the solver can write one within ``proof_limit`` entries
-    and ``proof_seconds``; a row without it proves only its lower bound on load)."""
+    and ``proof_seconds``; a row without it proves only its lower bound on load).
+
+    ``certify``: whether to build the certificates; by default, unless the result is solved and took less
+    than :func:`certify_seconds` to compute, in which case the row keeps its numbers only and is re-proven
+    by computing it again (:func:`recomputed`)."""
     from solvers.certificate import ProofTooLarge
     from solvers.opt import SearchStop
 
     G = r.game
+    stats = r.stats
+    if certify is None:
+        certify = r.value is None or (stats.get("seconds") or 0.0) >= certify_seconds()
+    extra = {"stopped": stats.get("stopped")} if stats.get("stopped") else {}
+    if not certify:
+        return Record(kind="opt", class_key=class_key(C), task=opt_task(G), family=family or C.family,
+                      params=dict(params if params is not None else C.params), concepts=C.n_concepts,
+                      points=C.n_points, value=exact(r.value), lower=exact(r.lower), upper=exact(r.upper),
+                      seconds=stats.get("seconds"), engine=stats.get("engine"), extra={**extra, "proof": "recompute"})
     upper_cert = None
     try:
         if proof_seconds is None or not hasattr(r.solver, "limits"):
@@ -728,12 +847,11 @@ def record_of_opt(C, r, *, family: Optional[str] = None, params: Optional[dict] 
         upper_cert = None  # ValueError: an unsolved game keeps no refutation
     except KeyboardInterrupt:
         upper_cert = None
-    stats = r.stats
     return Record(kind="opt", class_key=class_key(C), task=opt_task(G), family=family or C.family,
                   params=dict(params if params is not None else C.params), concepts=C.n_concepts, points=C.n_points,
                   value=exact(r.value), lower=exact(r.lower), upper=exact(r.upper), seconds=stats.get("seconds"),
                   engine=stats.get("engine"), lower_cert=None if r.tree is None else r.tree.to_json(),
-                  upper_cert=upper_cert, extra={"stopped": stats.get("stopped")} if stats.get("stopped") else {})
+                  upper_cert=upper_cert, extra=extra)
 
 
 # ---------------------------------------------------------------------------------------- re-checking
@@ -783,7 +901,8 @@ def _same(proven, claimed, what: str) -> None:
 CHECK_BUDGET = 2.0
 
 
-def verified_bounds(rec: Record, C, *, upper_budget: Optional[float] = None, notes: Optional[list] = None) -> tuple:
+def verified_bounds(rec: Record, C, *, upper_budget: Optional[float] = None, notes: Optional[list] = None,
+                    recompute: bool = False) -> tuple:
     """The bounds a row proves on ``C``, each re-checked from its certificate: ``(lower, upper)`` with
     None for a side that nothing proves. An upper-bound certificate whose check would take more than
     ``upper_budget`` seconds (:func:`check_seconds`) is not checked, and proves nothing.
@@ -800,6 +919,10 @@ def verified_bounds(rec: Record, C, *, upper_budget: Optional[float] = None, not
     bound, by the search run again within ``upper_budget`` (or a second) when the row is solved;
     ``attack`` by its witness.
 
+    A row kept without certificates (:func:`recomputed`) proves nothing by itself: with ``recompute`` its
+    result is computed again within ``upper_budget`` seconds (or a second) and must be the row's value;
+    without, its bounds are ``(None, None)`` (a command that finds such a row computes the result anyway).
+
     ``notes``, a list: where an upper bound is left unproven for want of time (a certificate over
     ``upper_budget``, the VC search not settled within it), one line saying so is appended."""
     from solvers.certificate import TreeError
@@ -807,6 +930,12 @@ def verified_bounds(rec: Record, C, *, upper_budget: Optional[float] = None, not
     if rec.class_key != class_key(C):
         raise StoreError("the stored row was computed on another class (fingerprints differ)")
     value, lower, upper = _claimed(rec)
+    if rec.kind == "opt" and recomputed(rec):
+        if not recompute:
+            if notes is not None:
+                notes.append("the row keeps no certificates: its result is proven by computing it again")
+            return None, None
+        return _verified_by_recomputing(rec, C, value, upper_budget, notes)
     if rec.kind == "opt":
         if upper_budget is not None and rec.upper_cert is not None and check_seconds(rec) > upper_budget:
             if notes is not None:
@@ -857,6 +986,36 @@ def _verified_game(rec: Record, C, lower, upper) -> tuple:
     if lo is not None and hi is not None and lo > hi:
         raise TreeError(f"the stored certificates contradict each other ({exact(lo)} > {exact(hi)})")
     return lo, hi
+
+
+def _verified_by_recomputing(rec: Record, C, value, budget, notes) -> tuple:
+    """A row kept without certificates: its game solved again within ``budget`` seconds (at least one) must
+    give the row's value; ``(value, value)`` when it does, ``(None, None)`` with a note when it does not
+    settle in time, :class:`solvers.certificate.TreeError` when it gives another value."""
+    from solvers.certificate import TreeError
+    from solvers.games import Game
+    from solvers.opt import opt
+
+    if value is None:
+        raise TreeError("the row keeps no certificates and states no value")
+    try:
+        G = Game.of(rec.task.get("game", "deterministic"), rec.task.get("errors", 0), rec.task.get("horizon"))
+    except (ValueError, TypeError, AttributeError) as e:
+        raise TreeError(f"the row's game does not read ({e})") from None
+    limit = max(1.0, 2 * (rec.seconds or 0.0)) if budget is None else max(1.0, budget)
+    r = opt(C, time_limit=limit, game=G.kind, errors=G.errors, horizon=G.horizon)
+    if r.lower > value or r.upper < value:
+        raise TreeError(f"computed again, {G.symbol}(C) is {_bounds_text(r.lower, r.upper)}, and the row says {rec.value}")
+    if r.value is None:
+        if notes is not None:
+            notes.append(f"computed again, {G.symbol}(C) did not settle within {limit:g} s "
+                         f"({_bounds_text(r.lower, r.upper)})")
+        return None, None
+    return value, value
+
+
+def _bounds_text(lo, hi) -> str:
+    return exact(lo) if lo == hi else f"between {exact(lo)} and {exact(hi)}"
 
 
 def _verified_vc(rec: Record, C, lower, upper, budget, notes=None) -> tuple:

@@ -203,17 +203,35 @@ def _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_pat
         proof = None
         if store is not None or proof_path is not None:
             limit_s = proof_seconds(r, args.time_limit)
-            record = record_of_opt(C, r, family=family, params=params, proof_seconds=limit_s)
+            record = record_of_opt(C, r, family=family, params=params, proof_seconds=limit_s,
+                                   certify=True if proof_path is not None else None)  # --proof: always
             if args.matrix is not None:  # listed by the file's name (and the class's fingerprint)
                 from pathlib import Path
 
                 record.extra["matrix"] = Path(args.matrix).name
             proof = record.upper_cert
+        _contradicted(rec, r, store, G)
     failed = _put(store, record)  # stored before it is printed: a closed pipe does not lose it
     code = _report(args, r, G, C, label, family, params, tree_path, proof_path, proof)
     if failed is not None:
         return error(f"{failed} (the result above was not stored)", EXIT_USAGE)
     return code
+
+
+def _contradicted(rec, r, store, G) -> None:
+    """A row kept without certificates (re-proven by computing it again, as was just done) whose value is not
+    the one just computed: say so (the write replaces it)."""
+    from adversary.store import number, recomputed
+
+    if rec is None or not recomputed(rec) or r.value is None:
+        return
+    try:
+        same = number(rec.value) == r.value
+    except (ValueError, TypeError, ZeroDivisionError):
+        same = False
+    if not same:
+        note(f"the stored {G.symbol}(C) in {store.path} said {rec.value}, and computed again it is {r.value}: "
+             "the row is replaced")
 
 
 def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) -> int:

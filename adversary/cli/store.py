@@ -144,8 +144,12 @@ def run(args) -> int:
             rec = found[0]
             print(json.dumps(json_safe({**rec.summary(), "check": _check_text(rec)}), indent=1))
             if cert_path is not None:
+                from adversary.store import recomputed
+
                 write_text_atomic(cert_path, json.dumps({"lower": rec.lower_cert, "upper": rec.upper_cert}) + "\n")
-                note(f"wrote the certificates to {cert_path}")
+                note(f"wrote the certificates to {cert_path}" + (
+                    " (none: the row was solved too fast to keep them; 'littlestone opt ... --proof FILE --tree FILE' "
+                    "writes them)" if recomputed(rec) else ""))
             return EXIT_OK
         # prune
         gone = []
@@ -190,7 +194,7 @@ def _check_text(rec) -> str:
     states and nothing proves, e.g. an upper bound whose certificate was too large to keep), ``not checked:
     ...``, ``not re-checked within N s: ...`` (an upper bound whose check would take longer than
     :data:`adversary.store.CHECK_BUDGET`) or ``FAILED: ...``."""
-    from adversary.store import CHECK_BUDGET, KINDS, StoreError, number, verified_bounds
+    from adversary.store import CHECK_BUDGET, KINDS, StoreError, number, recomputed, verified_bounds
     from solvers.certificate import TreeError
 
     if rec.kind not in KINDS:
@@ -203,9 +207,13 @@ def _check_text(rec) -> str:
         return "not checked: the class came from a matrix file (verify its certificates with the file)"
     notes: list = []
     try:
-        lo, hi = verified_bounds(rec, C, upper_budget=CHECK_BUDGET, notes=notes)  # minutes for a large store
+        lo, hi = verified_bounds(rec, C, upper_budget=CHECK_BUDGET, notes=notes, recompute=True)  # minutes, if large
     except (TreeError, StoreError) as e:
         return f"FAILED: {e}"
+    if rec.kind == "opt" and recomputed(rec):  # no certificates kept: computed again
+        if lo is None:
+            return f"not re-checked within {CHECK_BUDGET:g} s: {'; '.join(notes)}"
+        return f"OK: computed again, the value is {lo} (a result this fast is stored without certificates)"
     if rec.kind == "attack":
         return f"OK: the witness replays with {lo} mistakes on this class" if lo is not None else "no witness"
     unproven = [f"{what} {text}" for what, text, proven in (("lower bound", rec.lower, lo), ("upper bound", rec.upper, hi))

@@ -414,6 +414,7 @@ def test_a_batch_whose_start_was_lost_is_committed_at_close(tmp_path):
     path = tmp_path / "c.db"
     S = Store(path, flush_seconds=3600)
     S.put(Record(kind="vc", class_key="k", task={}, value="1", lower="1", upper="1"))
+    S._drain()  # the queued row written into the batch's transaction (as a read, or the commit, does)
     S._batch_started = None  # as the old _commit left it when a signal came before its COMMIT
     assert S.db.in_transaction
     S.close()
@@ -448,3 +449,19 @@ def test_show_export_prune_and_plot_recheck_a_vc_row_within_a_budget(monkeypatch
     assert limits and all(t <= CHECK_BUDGET for t in limits), limits
     monkeypatch.setattr(solvers.vc, "vc_search", real)
     assert _check_text(rec).startswith("OK") and _checked([rec]) == [rec]
+
+
+def test_a_batched_store_reads_its_queued_rows_merged(tmp_path):
+    """A batched store queues its rows and writes them together at the commit; a read before that (get, rows,
+    count) writes them first, so this process reads what it wrote, merged as any write is."""
+    with Store(tmp_path / "q.db", flush_seconds=3600) as S:
+        S.put(Record(kind="vc", class_key="k", task={}, lower="2"))
+        S.put(Record(kind="vc", class_key="k", task={}, lower="1", upper="3"))
+        assert S._queue and not S.db.in_transaction  # queued, nothing written yet
+        got = S.get("vc", "k", {})
+        assert (got.lower, got.upper, got.value) == ("2", "3", None) and not S._queue
+        S.put(Record(kind="vc", class_key="other", task={}, value="1", lower="1", upper="1"))
+        assert S.get("vc", "nothing", {}) is None and S._queue  # a key not queued: nothing to write first
+        assert S.count() == 2 and [r.class_key for r in S.rows()] == ["k", "other"]
+    with Store(tmp_path / "q.db", readonly=True) as R:
+        assert R.count() == 2
