@@ -325,6 +325,8 @@ def verify_game_upper(proof: dict, C) -> Fraction:
         if u >= T:
             return _out(u, G)
         T = None  # a smaller bound is a bound of the game without a horizon
+        if k == 0:  # that is, of Opt(C): its certificate, checked as one (with its symmetries, if it has any)
+            return _out(verify_upper({key: v for key, v in proof.items() if key != "game"}, C), G)
     claims: dict = {}
     states = []
     for i, e in enumerate(entries):

@@ -128,3 +128,22 @@ def test_a_tree_deeper_than_the_horizon_proves_nothing():
     assert _brute(C, Game(errors=1, horizon=1)) == 1
     with pytest.raises(TreeError, match="1 rounds"):
         verify_error_tree(tree, C, 1, 1)
+
+
+@pytest.mark.parametrize("name, params, T", [("halfspaces", {"n": 4}, 10), ("thresholds", {"N": 40}, 9),
+                                            ("all-functions", {"n": 5}, 7)])
+def test_a_horizon_certificate_keyed_by_orbits_verifies(name, params, T):
+    """Opt[T](C) below T is Opt(C), and its certificate is Opt(C)'s: one entry per orbit of the class's group
+    (its "symmetry"). The game's checker took its entries one by one and failed them (halfspaces n=4, T=10:
+    "neither side is shown to be at most 8"); it checks them as Opt(C)'s. A tampered group still fails."""
+    C = make(name, **params)
+    r = opt(C, horizon=T)
+    assert r.value == min(opt(C).value, T) and r.value < T
+    cert = r.upper_certificate()
+    assert verify_game_upper(json.loads(json.dumps(cert)), C) == r.value
+    if "symmetry" in cert:  # a generator that is no symmetry of the class: two points swapped
+        swap = list(range(C.n_points))
+        swap[0], swap[1] = 1, 0
+        bad = dict(cert, symmetry={**cert["symmetry"], "generators": [{"permutation": swap, "complement": False}]})
+        with pytest.raises(TreeError, match="onto itself"):
+            verify_game_upper(bad, C)
