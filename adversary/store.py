@@ -77,9 +77,9 @@ APPLICATION_ID = 0x4C53544E  # "LSTN": marks a file as a littlestone store (PRAG
 #: most this many seconds after the first of them: a killed process loses at most the rows of its last half second.
 FLUSH_SECONDS = 0.5
 #: A solved result computed in less than this many seconds is stored with its numbers only, without its
-#: certificates (``extra["proof"] == "recompute"``): building and encoding the certificates would cost a
-#: fifth to a third of the computation, and checking them would take about as long as computing the value
-#: again, which is how such a row is re-proven when read (:func:`verified_bounds` with ``recompute``; a
+#: certificates (``extra["proof"] == "recompute"``): building and encoding the certificates costs from a
+#: tenth of the computation to as much again (measured on ``scripts/bench_store.py``'s instances), and
+#: checking them would take about as long as computing the value again, which is how such a row is re-proven when read (:func:`verified_bounds` with ``recompute``; a
 #: command that finds it computes the result again). ``LITTLESTONE_CERTIFY_SECONDS`` overrides it (0: every
 #: row keeps its certificates). Certificates asked for (``opt --proof``) are always built.
 CERTIFY_SECONDS = 0.05
