@@ -2,7 +2,9 @@
 the path (``scripts/bench_opt.py`` runs it once with the pinned solver's tree on ``PYTHONPATH`` and once
 with this one, so that both are timed the same way, in a process of their own).
 
-Reads ``{"instances": [[family, params], ...], "time_limit": S}`` as JSON on stdin; prints one JSON line
+Reads ``{"instances": [[family, params], ...], "time_limit": S, "options": {...}}`` as JSON on stdin (the
+family ``"@matrix"`` with ``{"file": F}``: the matrix saved in F, read as a plain matrix class; ``options``:
+more keyword arguments of ``opt``); prints one JSON line
 per instance: ``{"instance", "value", "lower", "upper", "seconds", "solvers"}`` (``solvers``: the package's
 location, so the caller can check which tree ran). The time is ``opt(C)`` on a freshly made class
 (the build excluded); runs under 0.1 s are repeated, and the median kept.
@@ -18,13 +20,25 @@ from solvers.classes.families import make
 from solvers.opt import opt
 
 
+def _build(family: str, params: dict):
+    """The class of an instance: ``make(family, **params)``, or for the family ``"@matrix"`` the 0/1 matrix
+    saved by ``numpy.save`` in ``params["file"]`` as a plain matrix class (no family, no declared group)."""
+    if family == "@matrix":
+        import numpy as np
+
+        from solvers.classes import ConceptClass
+
+        return ConceptClass.from_matrix(np.load(params["file"]))
+    return make(family, **params)
+
+
 def timed_opt(family: str, params: dict, **kw):
     """(result, seconds): ``opt(make(family, **params), **kw)``, each run on a newly made class (no cached
     column bitsets; the build not timed); runs under 0.1 s are repeated (up to 7 runs or 0.5 s) and the
     median kept."""
     times = []
     while True:
-        C = make(family, **params)
+        C = _build(family, params)
         t0 = time.perf_counter()
         r = opt(C, **kw)
         dt = time.perf_counter() - t0
@@ -36,7 +50,7 @@ def timed_opt(family: str, params: dict, **kw):
 def main() -> None:
     job = json.load(sys.stdin)
     for family, params in job["instances"]:
-        r, seconds = timed_opt(family, params, time_limit=job.get("time_limit"))
+        r, seconds = timed_opt(family, params, time_limit=job.get("time_limit"), **job.get("options", {}))
         print(json.dumps({"instance": [family, params], "value": r.value, "lower": r.lower, "upper": r.upper,
                           "seconds": seconds, "solvers": solvers.__file__}), flush=True)
 

@@ -18,6 +18,13 @@ the ratio over the instances whose baseline time is within 0.1-60 s, against the
 Part 2 (the frontier): larger instances run with ``opt(C, time_limit=60)`` only, reporting the class
 build time and the solve time separately and whether the solve finished within the limit.
 
+Part 3 (issue 19's speed target; ``--raw`` runs it alone): the classes of the suite and of ``PINNED_EXTRA``
+given as raw matrices (saved with ``numpy.save`` and read back as plain matrix classes: no family, no
+declared group, as a user's own class arrives; classes of more than ``RAW_MAX_ENTRIES`` entries left out),
+timed with the solver of ``RAW_PINNED`` (the tree when issue 19 was filed) and with this one, and with this
+one's symmetry detection off where ``opt`` takes ``symmetry``. The geometric mean of the speed-up over the
+instances the pinned solver takes >= 0.1 s on, against the target (>= 8x, no instance slower than 0.9x).
+
 Timing: ``time.perf_counter``. The opt time includes the Solver construction and the certificate: it
 is ``opt(C)`` on a freshly built class (no cached column bitsets). When one run takes under 0.1 s it
 is repeated (each time on a fresh copy of the class) and the median is reported. The baseline time is
@@ -27,7 +34,8 @@ the class build).
 Usage::
 
     python scripts/bench_opt.py [--quick] [--skip-pinned] [--pinned REV] [--skip-baseline]
-                                [--skip-frontier] [--only NAME] [--time-limit S] [--total-limit S] [--csv FILE]
+                                [--skip-frontier] [--raw | --skip-raw] [--raw-pinned REV] [--only NAME]
+                                [--time-limit S] [--total-limit S] [--csv FILE]
 """
 
 from __future__ import annotations
@@ -116,6 +124,10 @@ PINNED_EXTRA: list[tuple[str, dict]] = [
     ("k-of-r", {"n": 12, "r": 4, "k": 2}),
     ("random", {"m": 10000, "N": 16, "seed": 0}),
 ]
+#: Part 3 (issue 19): the solver as it stood when issue 19 was filed, against which the raw-matrix part is timed.
+RAW_PINNED = "c2cff2c5fdfb121ab157eee8eb9cc8967e93c927"
+RAW_TARGET = 8.0  # issue 19: a geometric-mean speed-up of at least 8x on raw matrices
+RAW_MAX_ENTRIES = 20_000_000  # a class with more matrix entries is left out of the raw-matrix part
 GM_FROM = 0.1  # part 0's geometric mean is over the instances the pinned solver takes >= this long on
 NOISE = 0.005  # seconds: a smaller difference never counts as slower
 
@@ -278,9 +290,10 @@ def pinned_tree(rev: str, into: Path) -> str | None:
     return None
 
 
-def time_in_tree(tree: Path, instances, time_limit: float) -> list[dict]:
-    """``scripts/_time_opt.py`` on ``instances`` with ``tree`` first on the path: its JSON lines."""
-    job = json.dumps({"instances": [[f, p] for f, p in instances], "time_limit": time_limit})
+def time_in_tree(tree: Path, instances, time_limit: float, options: dict | None = None) -> list[dict]:
+    """``scripts/_time_opt.py`` on ``instances`` with ``tree`` first on the path (``options``: more keyword
+    arguments of ``opt``): its JSON lines."""
+    job = json.dumps({"instances": [[f, p] for f, p in instances], "time_limit": time_limit, "options": options or {}})
     env = {**os.environ, "PYTHONPATH": str(tree)}
     proc = subprocess.run([sys.executable, str(TIMER)], input=job, capture_output=True, text=True, env=env,
                           cwd=str(tree), timeout=len(instances) * (8 * time_limit + 60))
@@ -344,6 +357,96 @@ def bench_pinned(instances, args, csv_rows) -> bool:
                   if b["value"] is None and a["value"] is not None]
     if solved_now:
         print("solved now, not by the pinned solver within the limit: " + "; ".join(solved_now))
+    print("slower than pinned (ratio < %g and > %g s more): %s" % (SLOWER, NOISE, "; ".join(slower) if slower
+                                                                   else "none"))
+    print(flush=True)
+    return ok
+
+
+def raw_instances(instances, folder: Path) -> list:
+    """Each family instance's matrix saved (``numpy.save``) in ``folder``: ``(label, ("@matrix", {"file":
+    path}))``, read back by ``scripts/_time_opt.py`` as a plain matrix class with no family and no declared
+    group, as a user's own class arrives; instances over :data:`RAW_MAX_ENTRIES` entries are left out."""
+    import numpy as np
+
+    out = []
+    for i, (family, params) in enumerate(instances):
+        C = make(family, **params)
+        if C.n_concepts * C.n_points > RAW_MAX_ENTRIES:
+            continue
+        path = folder / f"{i}.npy"
+        np.save(path, np.asarray(C.matrix, dtype=bool))
+        out.append((label(family, params), ("@matrix", {"file": str(path)})))
+    return out
+
+
+def bench_raw(instances, args, csv_rows) -> bool:
+    """Part 3 (issue 19): the classes of ``instances`` given as raw matrices, timed with the solver pinned at
+    :data:`RAW_PINNED` and with this tree (and, when ``opt`` takes ``symmetry``, this tree with it off), each
+    in a process of its own. False on a mismatch."""
+    import inspect
+    import tempfile
+
+    print(f"## Raw matrices: the classes as plain matrix files (no family, no declared group), against the solver "
+          f"of {args.raw_pinned[:10]} ({args.time_limit:g} s limit each)\n", flush=True)
+    ok = True
+    with tempfile.TemporaryDirectory() as tmp:
+        raw = raw_instances(instances, Path(tmp))
+        jobs = [inst for _, inst in raw]
+        pinned_dir = Path(tmp) / "pinned"
+        pinned_dir.mkdir()
+        why = pinned_tree(args.raw_pinned, pinned_dir)
+        if why is not None:
+            print(f"pinned solver unavailable: {why}; run from a git clone of littlestone\n", flush=True)
+            before = None
+        else:
+            print("  timing the pinned solver ...", file=sys.stderr, flush=True)
+            before = time_in_tree(pinned_dir, jobs, args.time_limit)
+        print("  timing this solver ...", file=sys.stderr, flush=True)
+        after = time_in_tree(ROOT, jobs, args.time_limit)
+        plain = None
+        if "symmetry" in inspect.signature(opt).parameters:
+            print("  timing this solver without symmetry ...", file=sys.stderr, flush=True)
+            plain = time_in_tree(ROOT, jobs, args.time_limit, options={"symmetry": False})
+    header = ["instance", "Opt", "pinned s", "now s", "speed-up"] + (["no symmetry s", "symmetry buys"] if plain else [])
+    rows, ratios, slower = [], [], []
+    for i, (name, _) in enumerate(raw):
+        a = after[i]
+        b = before[i] if before else None
+        if b is not None and b["value"] is not None and a["value"] is not None and a["value"] != b["value"]:
+            print(f"MISMATCH {name}: pinned Opt = {b['value']}, now {a['value']}", flush=True)
+            ok = False
+        shown = str(a["value"]) if a["value"] is not None else f"{a['lower']}..{a['upper']}"
+        row = [name, shown]
+        if b is None:
+            row += ["-", fmt_s(a["seconds"]), "-"]
+        else:
+            ratio = b["seconds"] / a["seconds"] if a["seconds"] > 0 else math.inf
+            solved = b["value"] is not None and a["value"] is not None
+            if solved and b["seconds"] >= GM_FROM:
+                ratios.append(ratio)
+            if ratio < SLOWER and a["seconds"] - b["seconds"] > NOISE:
+                slower.append(f"{name} ({fmt_ratio(ratio)}x)")
+            row += [fmt_s(b["seconds"]), fmt_s(a["seconds"]),
+                    fmt_ratio(ratio) if solved else (f">{fmt_ratio(ratio)}" if a["value"] is not None else "-")]
+        if plain:
+            p = plain[i]
+            row += [fmt_s(p["seconds"]), fmt_ratio(p["seconds"] / a["seconds"]) if a["seconds"] > 0 else "-"]
+        rows.append(row)
+        csv_rows.append({"section": "raw", "instance": name, "concepts": None, "points": None, "opt": shown,
+                         "lower": a["lower"], "upper": a["upper"], "build_seconds": None,
+                         "baseline_status": "pinned" if b else "none",
+                         "baseline_seconds": round(b["seconds"], 6) if b else None,
+                         "opt_seconds": round(a["seconds"], 6), "ratio": (b["seconds"] / a["seconds"]) if b else None,
+                         "within_limit": a["value"] is not None})
+    print(markdown_table(header, rows))
+    print()
+    if ratios:
+        gm = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        verdict = "MEETS" if gm >= RAW_TARGET and not slower else "does NOT meet"
+        print(f"geometric-mean speed-up on raw matrices, {len(ratios)} instances solved by both on which the pinned "
+              f"solver takes >= {GM_FROM:g} s: {fmt_ratio(gm)}x ({verdict} the target: >= {RAW_TARGET:g}x with no "
+              f"instance slower than {SLOWER:g}x)")
     print("slower than pinned (ratio < %g and > %g s more): %s" % (SLOWER, NOISE, "; ".join(slower) if slower
                                                                    else "none"))
     print(flush=True)
@@ -469,6 +572,11 @@ def main(argv=None) -> int:
                     help="cap on the total baseline time (default 1200); later baselines are skipped")
     ap.add_argument("--csv", metavar="FILE", help="also write all rows to this CSV file")
     ap.add_argument("--skip-pinned", action="store_true", help="do not time the pinned solver (part 0)")
+    ap.add_argument("--raw", action="store_true",
+                    help="run only part 3: the suite's classes as raw matrices against --raw-pinned")
+    ap.add_argument("--skip-raw", action="store_true", help="do not run part 3 (raw matrices)")
+    ap.add_argument("--raw-pinned", metavar="REV", default=RAW_PINNED,
+                    help=f"the revision part 3 compares with (default {RAW_PINNED[:10]}, as issue 19 found it)")
     ap.add_argument("--pinned", metavar="REV", default=PINNED,
                     help=f"the git revision of the pinned solver (default {PINNED[:10]}, as issue 12 found it)")
     args = ap.parse_args(argv)
@@ -484,13 +592,19 @@ def main(argv=None) -> int:
     csv_rows: list[dict] = []
     ok = True
     t_all = time.perf_counter()
+    extended = suite + select(PINNED_EXTRA, args.only) if not args.quick else suite
+    if args.raw:
+        ok = bench_raw(extended, args, csv_rows)
+        suite, frontier = [], []
     if suite and not args.skip_pinned:
         ok = bench_pinned(suite + PINNED_EXTRA if not args.quick and not args.only else suite, args, csv_rows)
     if suite:
         ok = bench_suite(suite, args, csv_rows) and ok
+    if suite and not args.skip_raw:
+        ok = bench_raw(extended, args, csv_rows) and ok
     if not args.skip_frontier and frontier:
         bench_frontier(frontier, args, csv_rows)
-    if not suite and (args.skip_frontier or not frontier):
+    if not suite and not args.raw and (args.skip_frontier or not frontier):
         print(f"no instance matches --only {args.only!r}")
     try:
         load = " (load average %.2f %.2f %.2f)" % os.getloadavg()
