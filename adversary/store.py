@@ -638,12 +638,26 @@ class Store:
     _COLUMNS = ("key", "kind", "class_key", "family", "params", "task", "concepts", "points", "value", "lower", "upper",
                 "seconds", "engine", "version", "time", "data")
 
+    _SELECT = f"SELECT {', '.join(_COLUMNS)} FROM results"
+
     def _one(self, sql: str, args=()):
         """The first row of a query, its statement finished at once: a statement left open would keep a read
         transaction (an old snapshot) that a later write on this connection could not upgrade."""
         with self.lock:
             rows = self.db.execute(sql, args).fetchall()
         return rows[0] if rows else None
+
+    def _records(self, where: str = "", args=()) -> list[Record]:
+        """The rows a query over the whole row (``SELECT <every column> FROM results`` + ``where``) finds, read
+        under the lock after the queued rows are written (this process reads what it wrote), fetched whole
+        (see :meth:`_one`)."""
+        try:
+            with self.lock:
+                self._drain()
+                found = self.db.execute(f"{self._SELECT} {where}", args).fetchall()
+        except sqlite3.DatabaseError as e:
+            raise self._error(e) from None
+        return [self._row(r) for r in found]
 
     @staticmethod
     def _row(r) -> Record:
@@ -663,21 +677,14 @@ class Store:
             with self.lock:
                 if key in self._queued_keys:
                     self._drain()  # read what this process wrote (merged with the row there)
-                r = self._one(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key = ?", (key,))
+                r = self._one(f"{self._SELECT} WHERE key = ?", (key,))
         except sqlite3.DatabaseError as e:
             raise self._error(e) from None
         return None if r is None else self._row(r)
 
     def find(self, prefix: str) -> list[Record]:
         """The rows whose key starts with ``prefix`` (as ``store show`` takes them)."""
-        try:
-            with self.lock:
-                self._drain()
-                rows = self.db.execute(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key LIKE ? ORDER BY time",
-                                       (prefix.replace("%", "").replace("_", "") + "%",)).fetchall()
-        except sqlite3.DatabaseError as e:
-            raise self._error(e) from None
-        return [self._row(r) for r in rows]
+        return self._records("WHERE key LIKE ? ORDER BY time", (prefix.replace("%", "").replace("_", "") + "%",))
 
     def put(self, rec: Record) -> Record:
         """Write a result, merged with the row already under its key (see :func:`_merge`); returns the row
@@ -717,7 +724,7 @@ class Store:
         """Inside an open transaction: write ``rec`` merged with the row under its key (:func:`_merge`);
         returns the row as written."""
         key = rec.key if key is None else key
-        r = self._one(f"SELECT {', '.join(self._COLUMNS)} FROM results WHERE key = ?", (key,))
+        r = self._one(f"{self._SELECT} WHERE key = ?", (key,))
         if r is not None:
             rec = _merge(self._row(r), rec)
         self.db.execute(self._INSERT.replace("INSERT", "INSERT OR REPLACE", 1), self._values(rec, key))
@@ -750,17 +757,7 @@ class Store:
         if family is not None:
             where.append("family = ?")
             args.append(family)
-        sql = f"SELECT {', '.join(self._COLUMNS)} FROM results"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        try:
-            with self.lock:  # fetched whole: no statement left open (see _one)
-                self._drain()
-                found = self.db.execute(sql + " ORDER BY rowid", args).fetchall()  # in the order written
-            for r in found:
-                yield self._row(r)
-        except sqlite3.DatabaseError as e:
-            raise self._error(e) from None
+        yield from self._records((" WHERE " + " AND ".join(where) if where else "") + " ORDER BY rowid", args)
 
     def count(self) -> int:
         with self.lock:

@@ -115,16 +115,9 @@ def run(args) -> int:
 
 
 def _store_records(args, family=None):
-    from pathlib import Path
+    from .store import _open
 
-    from adversary.store import Store
-
-    from ._store import store_path
-
-    path = store_path(args)
-    if not Path(path).exists():
-        raise CLIError(f"there is no store at {path!r}; run table or attack first, or give --store PATH")
-    with Store(path, readonly=True) as S:  # reading needs no write access
+    with _open(args) as S:  # read-only: reading needs no write access
         return _checked(list(S.rows(family=family)))
 
 
