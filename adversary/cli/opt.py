@@ -275,6 +275,7 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
             "tree": str(tree_path) if tree_path is not None and tree_error is None else None,
             "served": r.stats.get("stored") is not None,  # served from the store (not computed by this run)
             "proof": str(proof_path) if proof_path is not None and proof_error is None else None,
+            "anytime": r.stats.get("anytime") or [],  # lower bounds found when the search stopped, with reasons
         }
         if not G.standard:  # the game, and its numbers exactly ("p/q") beside the decimals above
             out["game"] = G.to_json()
@@ -299,6 +300,8 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
             ("floor(log2 |C|)", str(C.log2_size())),
             ("time", f"{seconds:.3f} s ({_work_text(r.stats)})"),
         ]
+        for b in r.stats.get("anytime") or []:  # a lower bound found when the search stopped, and why it holds
+            rows.append(("lower bound", f"{b['lower']}: {b['reason']}"))
         if tree_path is not None and tree_error is None and r.tree is not None:
             rows.append(("tree", _tree_text(r, G) + f" written to {tree_path}"))
         if proof_path is not None and proof_error is None:

@@ -142,6 +142,51 @@ def opt(
     """Compute Opt(C), the Littlestone dimension of ``C``, with a mistake-tree certificate; or the value
     of another game (:mod:`solvers.games`): the randomized optimum RL(C), k label errors, a horizon.
 
+    See :func:`_opt` for the parameters and what is returned. With a time limit, on a listed class of
+    :data:`~solvers.opt.anytime.MIN_CONCEPTS` concepts or more, Opt(C)'s exact search gets all but a tenth
+    of it (:data:`~solvers.opt.anytime.SHARE`); when it stops there, the rest goes to the cheap lower bounds
+    of :mod:`solvers.opt.anytime` (Opt of a restriction of the class), and a better one found replaces the
+    search's lower bound and tree (``stats["anytime"]``: each bound kept, with its reason)."""
+    from . import anytime
+
+    timed = (isinstance(time_limit, (int, float)) and not isinstance(time_limit, bool) and time_limit > 0)
+    use = (timed and solver is None and game == "deterministic" and not errors and horizon is None
+           and engine in ("auto", "search") and anytime.applies(C))
+    if not use:
+        return _opt(C, time_limit=time_limit, jobs=jobs, memo_bytes=memo_bytes, progress=progress, solver=solver,
+                    engine=engine, game=game, errors=errors, horizon=horizon)
+    t0 = time.monotonic()
+    end = t0 + time_limit
+    r = _opt(C, time_limit=time_limit * (1 - anytime.SHARE), jobs=jobs, memo_bytes=memo_bytes, progress=progress,
+             engine=engine)
+    if r.value is not None or r.stats.get("stopped") != "time limit":
+        return r
+    found = anytime.improve(C, r, max(0.0, end - time.monotonic()),
+                            lambda D, t: _opt(D, time_limit=max(t, 1e-3), memo_bytes=memo_bytes))
+    if not found:
+        return r
+    value, tree, _ = found[-1]
+    stats = {**r.stats, "anytime": [{"lower": v, "reason": why} for v, _, why in found],
+             "seconds": round(time.monotonic() - t0, 4)}
+    return OptResult(value if value == r.upper else None, value, r.upper, tree, stats, r.solver, r.game)
+
+
+def _opt(
+    C: ConceptClass,
+    *,
+    time_limit: float | None = None,
+    jobs: int = 1,
+    memo_bytes: int | None = None,
+    progress: Callable[[dict], None] | None = None,
+    solver: Solver | None = None,
+    engine: str = "auto",
+    game: str = "deterministic",
+    errors: int = 0,
+    horizon: int | None = None,
+) -> OptResult:
+    """Compute Opt(C), the Littlestone dimension of ``C``, with a mistake-tree certificate; or the value
+    of another game (:mod:`solvers.games`): the randomized optimum RL(C), k label errors, a horizon.
+
     Parameters
     ----------
     C : ConceptClass

@@ -1,0 +1,78 @@
+"""Anytime bounds: when the exact search of :func:`solvers.opt.opt` stops at its time limit, the better lower
+bounds that are cheap to find, each with its mistake tree and the reason it holds.
+
+A mistake tree of a *restriction* of C is a mistake tree of C. Let X' be a subset of the points, and C|X' the
+class of the concepts of C restricted to X' (duplicates merged). A path of a tree over X' is realised by a
+concept of C|X', which is the restriction of a concept of C, and that concept realises the same path in C.
+So Opt(C) >= Opt(C|X') ([Rivest94]: Opt(C) is the depth of the deepest mistake tree), and a class that the
+search cannot finish often has a restriction it can. For the families whose points are the cube {0,1}^n in
+lexicographic order, the first half of the points is the sub-cube x_1 = 0, on which the class is the same
+family with n - 1 variables (decision lists, conjunctions, parities, halfspaces): Opt of decision-lists
+n = 5 (12, half a second) bounds that of n = 6, which the search leaves at 7 after a minute.
+
+:func:`improve` tries restrictions to growing prefixes of the points in the time it is given. Each tree it
+keeps is checked by :func:`solvers.certificate.verify_tree` against C itself, so a restriction that were
+wrong could not raise a bound.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+"""
+
+from __future__ import annotations
+
+import time
+
+from .. import interrupts
+
+#: The share of a time limit that the exact search leaves to :func:`improve` (the search gets the rest).
+SHARE = 0.1
+#: Classes with fewer concepts are left to the exact search alone (it settles them, or little is to be had).
+MIN_CONCEPTS = 4096
+
+
+def applies(C) -> bool:
+    """Whether :func:`improve` can do anything for ``C``: a listed class large enough to be worth it."""
+    return bool(getattr(C, "finite", False)) and getattr(C, "n_concepts", 0) >= MIN_CONCEPTS and C.n_points >= 2
+
+
+def improve(C, r, seconds: float, solve) -> list:
+    """Better lower bounds for the stopped result ``r`` on ``C``, found within ``seconds``: a list of
+    ``(value, tree, reason)``, deepest last, each tree checked against ``C`` (empty when nothing beats
+    ``r.lower``). ``solve(D, time_limit)`` solves a restriction ``D`` (the exact search, without this pass).
+
+    The restrictions tried are prefixes of C's points: half of them first, then, while a restriction is
+    solved within its time, halfway between it and the whole class (three quarters, seven eighths, ...);
+    when half is not solved, a quarter, an eighth, ... A Ctrl-C stops the pass with what it has."""
+    from ..certificate import MistakeTree, TreeError, verify_tree
+    from ..classes.finite import ConceptClass
+
+    deadline = time.monotonic() + seconds
+    n = C.n_points
+    best = r.lower
+    found: list = []
+    tried: set = set()
+    lo, hi = 1, n  # prefixes of `lo` points are solved; of `hi` points, not (the whole class: the search stopped)
+    k = n // 2
+    while 2 <= k < n and k not in tried:
+        left = deadline - time.monotonic()
+        if left <= 0.01 or interrupts.requested():
+            break
+        tried.add(k)
+        D = ConceptClass(C.matrix[:, :k], C.points[:k])
+        res = solve(D, left / 2)  # (half: a restriction not solved leaves time for a smaller one)
+        if res.value is None:
+            hi = k
+        else:
+            lo = k
+            if res.value > best and res.tree is not None:
+                tree = MistakeTree(res.value, res.tree.root, C)
+                try:
+                    if verify_tree(tree.to_json(), C) == res.value:  # (independent of the search)
+                        best = res.value
+                        found.append((res.value, tree, f"Opt of the class restricted to its first {k} of {n} points "
+                                                       f"(a mistake tree of the restriction is one of the class)"))
+                except TreeError:
+                    pass
+        k = (lo + hi) // 2
+    return found

@@ -1,0 +1,101 @@
+"""solvers/opt/anytime.py: lower bounds from restrictions of the class, found when the exact search stops.
+Every bound is at most Opt(C) (hypothesis against the exact value), every tree is checked against the whole
+class, and opt() uses them only when its search stopped at the time limit."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import solvers.opt.driver as driver
+from solvers.certificate import verify_tree
+from solvers.classes import ConceptClass
+from solvers.classes.families import make
+from solvers.opt import anytime, opt
+
+from tests.oracles import matrices
+
+
+def _stopped(lower=0):
+    return SimpleNamespace(lower=lower, value=None, stats={"stopped": "time limit"})
+
+
+def _exact(D, t):
+    return opt(D)
+
+
+@settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(matrices(max_rows=40, max_cols=7))
+def test_every_bound_is_at_most_opt_and_its_tree_checks(m):
+    C = ConceptClass.from_matrix(m)
+    found = anytime.improve(C, _stopped(), 60.0, _exact)
+    exact = opt(C).value
+    values = [v for v, _, _ in found]
+    assert values == sorted(set(values))  # each one better than the last
+    for v, tree, reason in found:
+        assert v <= exact and verify_tree(json.loads(json.dumps(tree.to_json())), C) == v
+        assert "restricted to its first" in reason
+    # brute force: the best prefix restriction's Opt is what improve finds when every one is solved
+    prefixes = [opt(ConceptClass(C.matrix[:, :k], C.points[:k])).value for k in range(2, C.n_points)]
+    if found:
+        assert max(values) <= max(prefixes)
+
+
+def test_decision_lists_get_the_bound_of_one_variable_fewer():
+    """The first half of {0,1}^4 in lexicographic order is x_1 = 0: decision lists over 3 variables."""
+    C = make("decision-lists", n=4)
+    found = anytime.improve(C, _stopped(), 120.0, _exact)
+    assert found and found[-1][0] >= opt(make("decision-lists", n=3)).value == 5
+
+
+def test_opt_uses_them_when_its_search_stops(monkeypatch):
+    """opt() with a time limit on a large listed class: when the search stops, the rest of the time finds a
+    deeper tree of a restriction, which replaces the search's (its reason in stats["anytime"])."""
+    C = make("decision-lists", n=4)  # (1,050 concepts: the threshold lowered for a quick test)
+    monkeypatch.setattr(anytime, "MIN_CONCEPTS", 1000)
+    assert anytime.applies(C)
+    real = driver._opt
+
+    def stopped_at_the_root(D, **kw):  # the search on the whole class stops at once; restrictions are solved
+        if D is C:
+            r = real(D, time_limit=kw.get("time_limit"))
+            return driver.OptResult(None, 1, r.upper, None, {**r.stats, "stopped": "time limit"}, r.solver, r.game)
+        return real(D, **kw)
+
+    monkeypatch.setattr(driver, "_opt", stopped_at_the_root)
+    r = opt(C, time_limit=600)
+    assert r.lower >= 5 and r.stats["anytime"][-1]["lower"] == r.lower
+    assert verify_tree(r.tree.to_json(), C) == r.lower
+    assert r.lower <= real(C).value
+    # without a time limit, or on a small class, the wrapper stays out of the way
+    assert "anytime" not in opt(C).stats
+    small = ConceptClass.from_matrix(np.eye(6, dtype=bool))
+    assert not anytime.applies(small)
+
+
+def test_the_command_prints_each_bound_with_its_reason(monkeypatch, capsys, tmp_path):
+    from adversary.cli import main
+
+    monkeypatch.setattr(anytime, "MIN_CONCEPTS", 1000)
+    real = driver._opt
+
+    def stopped_at_the_root(D, **kw):
+        if getattr(D, "family", None) == "decision-lists":  # the class the command made (not a restriction)
+            r = real(D, time_limit=kw.get("time_limit"))
+            return driver.OptResult(None, 1, r.upper, None, {**r.stats, "stopped": "time limit"}, r.solver, r.game)
+        return real(D, **kw)
+
+    monkeypatch.setattr(driver, "_opt", stopped_at_the_root)
+    code = main(["opt", "decision-lists", "n=4", "--time-limit", "600", "--no-store", "--tree", str(tmp_path / "t.json")])
+    out = capsys.readouterr().out
+    # (a restriction to 15 of the 16 points may have Opt(C) itself: then the bounds meet and the run is solved)
+    assert code in (0, 3) and "lower bound:" in out and "restricted to its first" in out and "of 16 points" in out
+    code = main(["verify", str(tmp_path / "t.json"), "decision-lists", "n=4"])
+    assert code == 0 and capsys.readouterr().out.startswith("OK")
+    code = main(["opt", "decision-lists", "n=4", "--time-limit", "600", "--no-store", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["anytime"] and out["anytime"][-1]["lower"] == out["lower"] >= 5
