@@ -830,6 +830,8 @@ def tree_graph(tree, points=None, *, max_nodes: int = MAX_NODES):
     """
     import networkx as nx
 
+    if isinstance(tree, dict) and "root" not in tree and isinstance(tree.get("levels"), list):  # a complete tree
+        tree = {**tree, "root": _levels_root(tree["levels"])}
     if not isinstance(tree, dict) or "root" not in tree:
         kind = tree.get("kind") if isinstance(tree, dict) else None
         what = f"a {kind} file" if kind else "not a tree"
@@ -1000,3 +1002,10 @@ def _tree_title(tree: dict) -> str:
         return (f"mistake tree of depth {depth} with {errors} label error{'s' if errors != 1 else ''}: "
                 f"D_{errors}(C) >= {depth}")
     return f"mistake tree of depth {depth}: Opt(C) >= {depth}"
+
+
+def _levels_root(levels) -> dict:
+    """The root of a complete tree given by its levels (every node at depth i asks ``levels[i]``)."""
+    from solvers.certificate import MistakeTree
+
+    return MistakeTree(len(levels), None, levels=levels).root

@@ -156,18 +156,54 @@ class MistakeTree:
     1
     """
 
-    def __init__(self, depth: int, root, C=None, game=None, *, label: str | None = None):
+    def __init__(self, depth: int, root, C=None, game=None, *, label: str | None = None, levels=None):
         self.depth = int(depth)
-        self.root = root
+        self._root = root
         self.C = C
         self.game = game  # a solvers.games.Game, or None for Opt(C)'s own game
         self.label = label  # the class in words for "made_for" (default str(C))
+        # A complete tree whose every node at level i asks the point levels[i] (a shattered set, in order):
+        # written as {"depth": d, "levels": [...]}, 2^d - 1 nodes in d numbers.
+        self.levels = None if levels is None else [int(j) for j in levels]
+        if self.levels is not None and len(self.levels) != self.depth:
+            raise ValueError(f"a tree of depth {self.depth} by levels names {len(self.levels)} points")
+
+    @classmethod
+    def shattered(cls, points, C=None, *, label: str | None = None) -> "MistakeTree":
+        """The complete mistake tree over a set of points ``C`` shatters: every node at depth i asks the
+        point ``points[i]``; each of the 2^d paths is realised, so it proves Opt(C) >= d ([Rivest94])."""
+        return cls(len(points), None, C, label=label, levels=points)
+
+    @property
+    def root(self):
+        """The tree as nested dicts ``{"point": j, "0": node, "1": node}`` (a leaf is None). For a tree by
+        levels, one node per level, shared by both children of the level above (a graph of d nodes that
+        reads as the complete tree)."""
+        if self._root is None and self.levels:
+            node = None
+            for j in reversed(self.levels):
+                node = {"point": j, "0": node, "1": node}
+            self._root = node
+        return self._root
+
+    @root.setter
+    def root(self, value):
+        self._root = value
+
+    @classmethod
+    def from_json(cls, data: dict, C=None, game=None) -> "MistakeTree":
+        """The tree of :meth:`to_json`'s text (by nodes, or by levels)."""
+        if data.get("levels") is not None and data.get("root") is None:
+            return cls(data["depth"], None, C, game, levels=data["levels"])
+        return cls(data["depth"], data["root"], C, game)
 
     def _made_for(self) -> dict:
         """``{"made_for": ...}`` when the class is known (:func:`made_for`), else ``{}``."""
         return {} if self.C is None else {"made_for": made_for(self.C, self.label)}
 
     def to_json(self) -> dict:
+        if self.levels is not None and (self.game is None or self.game.standard):
+            return {**self._made_for(), "depth": self.depth, "levels": list(self.levels)}
         out = {**self._made_for(), "depth": self.depth, "root": self.root}
         if self.game is not None and not self.game.standard:
             out["game"] = self.game.to_json()  # paths are labelled within game.errors errors of a concept
@@ -325,11 +361,42 @@ def load_tree(path) -> dict:
     return data
 
 
+def _verify_levels(tree: dict, C) -> int:
+    """A complete tree by levels, ``{"depth": d, "levels": [j_1, ..., j_d]}`` (every node at depth i asks
+    point j_i): each of its 2^d paths is realised exactly when C shatters the d points, which is checked by
+    counting the distinct label patterns of the concepts on them (2^d of them)."""
+    depth, levels = tree.get("depth"), tree.get("levels")
+    m, n_points = _Labels(C).shape
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise TreeError(f"depth {_show(depth)} is not a whole number >= 0")
+    if not isinstance(levels, list) or len(levels) != depth or any(
+            isinstance(j, bool) or not isinstance(j, int) or not 0 <= j < n_points for j in levels):
+        raise TreeError(f'"levels" must list {_show(depth)} point indices (0..{n_points - 1}), one per level')
+    if len(set(levels)) != len(levels):
+        raise TreeError("a point repeats in \"levels\": a path asking it twice is not realised both ways")
+    if depth > min(62, m.bit_length() - 1):
+        raise TreeError(f"the tree claims depth {depth}, but a class of {m} concepts has no mistake tree deeper "
+                        f"than floor(log2 {m}) = {m.bit_length() - 1}")
+    if depth == 0:
+        return 0
+    if getattr(C, "matrix", None) is None:
+        raise TreeError("a tree by levels is checked on the class's matrix, and this class has none")
+    M = np.asarray(C.matrix, dtype=bool)[:, levels].astype(np.int64)
+    codes = M @ (np.int64(1) << np.arange(depth, dtype=np.int64))
+    realised = np.unique(codes).size
+    if realised != 1 << depth:
+        raise TreeError(f"{(1 << depth) - realised} of the tree's {1 << depth} paths are realised by no concept "
+                        "(the points of \"levels\" are not shattered)")
+    return depth
+
+
 def verify_tree(tree: dict, C) -> int:
     """Check a mistake tree against class ``C`` from scratch; return its depth.
 
     Every internal node must name a column of ``C``; every leaf must sit at depth ``tree["depth"]``;
-    every root-to-leaf path must be realised by at least one concept of ``C``. For a class whose
+    every root-to-leaf path must be realised by at least one concept of ``C``. A complete tree may be
+    given by its levels, ``{"depth": d, "levels": [j_1, ..., j_d]}`` (every node at depth i asks j_i): its
+    paths are all realised when ``C`` shatters those points. For a class whose
     points are not listed (``C.finite`` False) the nodes hold the points themselves, checked by
     :func:`solvers.disjunction_certificates.verify_point_tree`.
 
@@ -340,12 +407,14 @@ def verify_tree(tree: dict, C) -> int:
         the tree records (``"made_for"``) another class than ``C``.
     """
     check_made_for(tree, C, what="tree")
+    if isinstance(tree, dict) and "levels" in tree and "root" not in tree and getattr(C, "finite", True):
+        return _verify_levels(tree, C)
     if not getattr(C, "finite", True):  # points not listed: the tree holds them (solvers.opt.disjunctions)
         from .disjunction_certificates import verify_point_tree
 
         return verify_point_tree(tree, C)
     if not isinstance(tree, dict) or "depth" not in tree or "root" not in tree:
-        raise TreeError('a tree is a JSON object {"depth": d, "root": node}')
+        raise TreeError('a tree is a JSON object {"depth": d, "root": node} (or {"depth": d, "levels": [points]})')
     depth = tree["depth"]
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
         raise TreeError(f"depth {_show(depth)} is not a whole number >= 0")

@@ -156,7 +156,7 @@ def _served(found, C, G, store, trust: bool, t0: float):
     tree = None
     if t is not None:
         tree = (RandomizedTree(found.lower, t["root"], C, G) if t.get("kind") == "randomized-tree"
-                else MistakeTree(t["depth"], t["root"], C, None if G.standard else G))
+                else MistakeTree.from_json(t, C, None if G.standard else G))
     stats = {"engine": rec.engine, "nodes": 0, "memo": 0, "seconds": round(time.monotonic() - t0, 4), "stopped": None,
              "stored": {"path": str(store.path), "seconds": rec.seconds or 0.0, "time": rec.time, "version": rec.version,
                         "checked": not trust, "key": rec.key}}

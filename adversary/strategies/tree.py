@@ -42,7 +42,12 @@ __all__ = ["TreeStrategy", "STRATEGY", "play"]
 def _root_and_depth(tree) -> tuple:
     """(root node, depth) of a MistakeTree or of its JSON form."""
     if isinstance(tree, dict):
-        return tree.get("root"), int(tree.get("depth", 0))
+        if tree.get("root") is None and tree.get("levels") is not None:  # a complete tree by its levels
+            from solvers.certificate import MistakeTree
+
+            tree = MistakeTree.from_json(tree)
+        else:
+            return tree.get("root"), int(tree.get("depth", 0))
     return tree.root, int(tree.depth)
 
 

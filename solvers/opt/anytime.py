@@ -1,6 +1,9 @@
 """Anytime bounds: when the exact search of :func:`solvers.opt.opt` stops at its time limit, the better lower
 bounds that are cheap to find, each with its mistake tree and the reason it holds.
 
+A set of d points that C shatters is the complete mistake tree of depth d that asks them in order, so
+Opt(C) >= VC(C) ([Rivest94]); :func:`shattered_points` grows one greedily in seconds.
+
 A mistake tree of a *restriction* of C is a mistake tree of C. Let X' be a subset of the points, and C|X' the
 class of the concepts of C restricted to X' (duplicates merged). A path of a tree over X' is realised by a
 concept of C|X', which is the restriction of a concept of C, and that concept realises the same path in C.
@@ -36,12 +39,39 @@ def applies(C) -> bool:
     return bool(getattr(C, "finite", False)) and getattr(C, "n_concepts", 0) >= MIN_CONCEPTS and C.n_points >= 2
 
 
+def shattered_points(C, deadline: float) -> list:
+    """A set of points ``C`` shatters, grown greedily (the most balanced points first; a point joins when
+    the set stays shattered, checked by counting the distinct label patterns of the concepts on it) until
+    ``deadline`` or floor(log2 |C|) points: a lower bound of the VC dimension in seconds, where the exact
+    VC search (:func:`solvers.vc.vc_search`) may take hours."""
+    import numpy as np
+
+    M = np.asarray(C.matrix, dtype=bool)
+    m = M.shape[0]
+    most = min(62, m.bit_length() - 1)
+    ones = M.sum(axis=0)
+    order = np.argsort(-np.minimum(ones, m - ones), kind="stable")
+    codes = np.zeros(m, dtype=np.int64)
+    chosen: list = []
+    for j in order:
+        if len(chosen) >= most or time.monotonic() > deadline or interrupts.requested():
+            break
+        if not 0 < ones[j] < m:
+            break  # (sorted: the constant columns come last)
+        trial = codes * 2 + M[:, j]
+        if np.count_nonzero(np.bincount(trial, minlength=1 << (len(chosen) + 1))) == 1 << (len(chosen) + 1):
+            codes = trial
+            chosen.append(int(j))
+    return chosen
+
+
 def improve(C, r, seconds: float, solve) -> list:
     """Better lower bounds for the stopped result ``r`` on ``C``, found within ``seconds``: a list of
     ``(value, tree, reason)``, deepest last, each tree checked against ``C`` (empty when nothing beats
     ``r.lower``). ``solve(D, time_limit)`` solves a restriction ``D`` (the exact search, without this pass).
 
-    The restrictions tried are prefixes of C's points: half of them first, then, while a restriction is
+    First a shattered set (:func:`shattered_points`, in a quarter of the time at most). The restrictions
+    tried next are prefixes of C's points: half of them first, then, while a restriction is
     solved within its time, halfway between it and the whole class (three quarters, seven eighths, ...);
     when half is not solved, a quarter, an eighth, ... A Ctrl-C stops the pass with what it has."""
     from ..certificate import MistakeTree, TreeError, verify_tree
@@ -51,6 +81,17 @@ def improve(C, r, seconds: float, solve) -> list:
     n = C.n_points
     best = r.lower
     found: list = []
+    # A shattered set: the complete tree over it (by levels), at once.
+    points = shattered_points(C, time.monotonic() + seconds / 4)
+    if len(points) > best:
+        tree = MistakeTree.shattered(points, C)
+        try:
+            if verify_tree(tree.to_json(), C) == len(points):
+                best = len(points)
+                found.append((best, tree, f"the class shatters {best} points (found greedily): the complete tree "
+                                          "over them"))
+        except TreeError:
+            pass
     tried: set = set()
     lo, hi = 1, n  # prefixes of `lo` points are solved; of `hi` points, not (the whole class: the search stopped)
     k = n // 2

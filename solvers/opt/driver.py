@@ -368,7 +368,9 @@ def _capped(r: OptResult, G: Game) -> OptResult:
     T = G.horizon
     lo, hi = min(T, r.lower), min(T, r.upper)
     tree = None
-    if r.tree is not None:
+    if r.tree is not None and r.tree.levels is not None:  # a complete tree by levels: its first lo levels
+        tree = MistakeTree(lo, None, r.tree.C, G, levels=r.tree.levels[:lo])
+    elif r.tree is not None:
         tree = MistakeTree(lo, _cut(r.tree.root, lo), r.tree.C, G)
     stats = {**r.stats, "game": G.to_json(), "symbol": G.symbol}
     return OptResult(lo if lo == hi else None, lo, hi, tree, stats, r.solver, G)

@@ -444,3 +444,39 @@ def test_the_fingerprint_is_of_the_concepts_as_a_set():
     assert A.listing_key() != ConceptClass.from_matrix([[1, 1], [0, 0], [0, 1]]).listing_key()
     assert A.fingerprint() != ConceptClass.from_matrix([[0, 1], [1, 1], [0, 0]], points=[5, 6]).fingerprint()
     assert A.fingerprint() != ConceptClass.from_matrix(np.array([[0, 1], [1, 1]])).fingerprint()
+
+
+# ---------------------------------------------------------------------------------------- trees by levels
+def _brute_shattered(M, pts) -> bool:
+    return len({tuple(row[j] for j in pts) for row in M}) == 2 ** len(pts)
+
+
+@settings(max_examples=80, deadline=None, database=None)
+@given(matrices(max_rows=24, max_cols=6), st.data())
+def test_a_tree_by_levels_checks_exactly_when_its_points_are_shattered(m, data):
+    """{"depth": d, "levels": [...]} is the complete tree asking the levels' points in order: it verifies
+    exactly when the class shatters them (brute force), and then proves what its expanded form proves."""
+    C = ConceptClass.from_matrix(m)
+    M = C.matrix.astype(int).tolist()
+    pts = data.draw(st.lists(st.integers(0, C.n_points - 1), unique=True, max_size=min(4, C.n_points)))
+    tree = MistakeTree.shattered(pts, C)
+    if _brute_shattered(M, pts):
+        assert verify_tree(tree.to_json(), C) == len(pts)
+        expanded = {"depth": len(pts), "root": json.loads(json.dumps(tree.root))}
+        assert verify_tree(expanded, C) == len(pts)
+    else:
+        with pytest.raises(TreeError, match="not shattered|no mistake tree deeper"):
+            verify_tree(tree.to_json(), C)
+
+
+def test_tampered_trees_by_levels_fail():
+    C = make("all-functions", n=4)
+    good = MistakeTree.shattered([0, 1, 2, 3], C).to_json()
+    assert verify_tree(good, C) == 4
+    assert MistakeTree.from_json(good, C).levels == [0, 1, 2, 3]
+    for bad, message in (({**good, "levels": [0, 1, 2, 2]}, "repeats"), ({**good, "depth": 3}, "must list"),
+                         ({**good, "levels": [0, 1, 2, 9]}, "must list"), ({**good, "depth": True}, "whole number")):
+        with pytest.raises(TreeError, match=message):
+            verify_tree(bad, C)
+    with pytest.raises(TreeError, match="not shattered"):
+        verify_tree(MistakeTree.shattered([0, 1], make("thresholds", N=5)).to_json(), make("thresholds", N=5))

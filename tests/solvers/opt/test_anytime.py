@@ -38,11 +38,37 @@ def test_every_bound_is_at_most_opt_and_its_tree_checks(m):
     assert values == sorted(set(values))  # each one better than the last
     for v, tree, reason in found:
         assert v <= exact and verify_tree(json.loads(json.dumps(tree.to_json())), C) == v
-        assert "restricted to its first" in reason
+        assert "restricted to its first" in reason or "shatters" in reason
     # brute force: the best prefix restriction's Opt is what improve finds when every one is solved
     prefixes = [opt(ConceptClass(C.matrix[:, :k], C.points[:k])).value for k in range(2, C.n_points)]
+    vc = max((len(p) for p in _subsets(C.n_points) if _shattered(C, p)), default=0)
     if found:
-        assert max(values) <= max(prefixes)
+        assert max(values) <= max(prefixes + [vc])
+
+
+def _subsets(n):
+    import itertools
+
+    return (p for k in range(n + 1) for p in itertools.combinations(range(n), k))
+
+
+def _shattered(C, pts) -> bool:
+    return len({tuple(int(row[j]) for j in pts) for row in C.matrix}) == 2 ** len(pts)
+
+
+def test_a_greedy_shattered_set_is_shattered_and_settles_all_functions():
+    C = make("all-functions", n=12)
+    pts = anytime.shattered_points(C, float("inf"))
+    assert sorted(pts) == list(range(12))
+    found = anytime.improve(C, _stopped(3), 60.0, _exact)
+    assert found[0][0] == 12 and found[0][1].levels is not None and verify_tree(found[0][1].to_json(), C) == 12
+
+
+@settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(matrices(max_rows=30, max_cols=6))
+def test_the_greedy_set_is_shattered(m):
+    C = ConceptClass.from_matrix(m)
+    assert _shattered(C, anytime.shattered_points(C, float("inf")))
 
 
 def test_decision_lists_get_the_bound_of_one_variable_fewer():
