@@ -13,7 +13,12 @@ lexicographic order, the first half of the points is the sub-cube x_1 = 0, on wh
 family with n - 1 variables (decision lists, conjunctions, parities, halfspaces): Opt of decision-lists
 n = 5 (12, half a second) bounds that of n = 6, which the search leaves at 7 after a minute.
 
-:func:`improve` tries restrictions to growing prefixes of the points in the time it is given. Each tree it
+A smaller instance of the same family embeds the same way (:data:`EMBEDS`): decision lists over n - 1
+variables are those over n that ignore the last, on the points (x, 0); a rectangle of the N' x N' grid is
+the restriction of one of the N x N grid. Its mistake tree, solved exactly, maps into the class.
+
+:func:`improve` tries a shattered set, then smaller instances, then restrictions to prefixes of the points,
+in the time it is given. Each tree it
 keeps is checked by :func:`solvers.certificate.verify_tree` against C itself, so a restriction that were
 wrong could not raise a bound.
 
@@ -34,9 +39,100 @@ SHARE = 0.1
 MIN_CONCEPTS = 4096
 
 
+#: Families whose instance with a smaller size parameter embeds in a larger one, and how its points map:
+#: ``"cube"``: a point of {0,1}^n' is (x, 0, ..., 0) in {0,1}^n (a concept over the first n' variables is one
+#: over n); ``"grid"``: a point keeps its coordinates (a threshold, interval, rectangle, function of the
+#: smaller grid is the restriction of one of the larger). A tree lifted this way is checked against the
+#: class all the same, so a wrong entry here could not raise a bound.
+EMBEDS = {"decision-lists": ("n", "cube"), "monotone-disjunctions": ("n", "cube"), "disjunctions": ("n", "cube"),
+          "conjunctions": ("n", "cube"), "monotone-conjunctions": ("n", "cube"), "parities": ("n", "cube"),
+          "halfspaces": ("n", "cube"), "thresholds": ("N", "grid"), "intervals": ("N", "grid"),
+          "rectangles": ("N", "grid"), "all-functions": ("n", "grid")}
+
+
 def applies(C) -> bool:
-    """Whether :func:`improve` can do anything for ``C``: a listed class large enough to be worth it."""
+    """Whether :func:`improve` can do anything for ``C``: a listed class large enough to be worth it, or a
+    class of a family of :data:`EMBEDS` (listed, implicit or evaluated)."""
+    if getattr(C, "family", None) in EMBEDS and isinstance(getattr(C, "params", None), dict):
+        return True
     return bool(getattr(C, "finite", False)) and getattr(C, "n_concepts", 0) >= MIN_CONCEPTS and C.n_points >= 2
+
+
+def _instance(name: str, params: dict):
+    """The class ``name`` with ``params`` as the commands load it: implicit (monotone disjunctions past a
+    million points), evaluated (thresholds, intervals, rectangles past a matrix), else listed."""
+    from ..classes.evaluated import EvaluatedClass, beyond_matrix
+    from ..classes.families import make
+    from ..classes.implicit import ImplicitFamily, prefers_implicit
+    from . import disjunctions
+
+    if name == disjunctions.FAMILY and prefers_implicit(name, params):
+        C = ImplicitFamily(name, params)
+        return C if disjunctions.handles(C) else None
+    if beyond_matrix(name, params):
+        return EvaluatedClass(name, params)
+    return make(name, **params)
+
+
+def _lift(node, small, C, kind: str, n_big: int, index: dict):
+    """The tree ``node`` of the smaller class ``small`` with each point mapped into ``C`` (iteratively)."""
+    box: list = [None]
+    stack = [(node, box, 0)]
+    while stack:
+        nd, parent, slot = stack.pop()
+        if nd is None:
+            parent[slot] = None
+            continue
+        j = nd["point"]
+        p = tuple(j) if isinstance(j, (list, tuple)) else tuple(small.points[j])
+        q = p + (0,) * (n_big - len(p)) if kind == "cube" else p
+        new = {"point": list(q) if not getattr(C, "finite", True) else index[q], "0": None, "1": None}
+        parent[slot] = new
+        stack.append((nd["1"], new, "1"))
+        stack.append((nd["0"], new, "0"))
+    return box[0]
+
+
+def embedded(C, best: int, deadline: float, solve) -> list:
+    """Lower bounds from the same family with a smaller size parameter (:data:`EMBEDS`), solved in the time
+    left, smallest first, each tree lifted into ``C`` and checked against it: ``(value, tree, reason)``."""
+    from ..certificate import MistakeTree, TreeError, verify_tree
+
+    name = C.family
+    size, kind = EMBEDS[name]
+    params = dict(C.params)
+    big = params.get(size)
+    if not isinstance(big, int) or big < 2:
+        return []
+    index = {} if not getattr(C, "finite", True) else {tuple(p): j for j, p in enumerate(C.points)}
+    n_big = len(next(iter(C.points))) if getattr(C, "finite", True) else params.get("n", big)
+    found = []
+    for small_size in range(1, big):
+        left = deadline - time.monotonic()
+        if left <= 0.01 or interrupts.requested():
+            break
+        try:
+            small = _instance(name, {**params, size: small_size})
+        except (ValueError, TypeError):
+            continue  # (a size the family does not take with these parameters, e.g. n < k)
+        if small is None:
+            continue
+        res = solve(small, left / 2)
+        if res.value is None:
+            break  # larger ones will not be solved either
+        if res.value <= best or res.tree is None:
+            continue
+        try:
+            root = _lift(res.tree.root, small, C, kind, n_big, index)
+            tree = MistakeTree(res.value, root, C)
+            if verify_tree(tree.to_json(), C) != res.value:
+                continue
+        except (KeyError, TreeError, ValueError, TypeError):
+            continue
+        best = res.value
+        found.append((best, tree, f"Opt({name} {size}={small_size}) = {best}, a class that embeds in this one "
+                                  "(its mistake tree, mapped into this class)"))
+    return found
 
 
 def shattered_points(C, deadline: float) -> list:
@@ -82,7 +178,8 @@ def improve(C, r, seconds: float, solve) -> list:
     best = r.lower
     found: list = []
     # A shattered set: the complete tree over it (by levels), at once.
-    points = shattered_points(C, time.monotonic() + seconds / 4)
+    listed = getattr(C, "finite", False) and getattr(C, "matrix", None) is not None
+    points = shattered_points(C, time.monotonic() + seconds / 4) if listed else []
     if len(points) > best:
         tree = MistakeTree.shattered(points, C)
         try:
@@ -92,6 +189,12 @@ def improve(C, r, seconds: float, solve) -> list:
                                           "over them"))
         except TreeError:
             pass
+    if getattr(C, "family", None) in EMBEDS and isinstance(getattr(C, "params", None), dict):
+        for b in embedded(C, best, time.monotonic() + (deadline - time.monotonic()) / 2, solve):
+            best = b[0]
+            found.append(b)
+    if not getattr(C, "finite", False) or getattr(C, "matrix", None) is None:
+        return found  # (the rest reads the matrix)
     tried: set = set()
     lo, hi = 1, n  # prefixes of `lo` points are solved; of `hi` points, not (the whole class: the search stopped)
     k = n // 2

@@ -151,7 +151,7 @@ def opt(
 
     timed = (isinstance(time_limit, (int, float)) and not isinstance(time_limit, bool) and time_limit > 0)
     use = (timed and solver is None and game == "deterministic" and not errors and horizon is None
-           and engine in ("auto", "search") and anytime.applies(C))
+           and engine in ("auto", "search", "states") and anytime.applies(C))
     if not use:
         return _opt(C, time_limit=time_limit, jobs=jobs, memo_bytes=memo_bytes, progress=progress, solver=solver,
                     engine=engine, game=game, errors=errors, horizon=horizon)

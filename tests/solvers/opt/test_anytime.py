@@ -125,3 +125,50 @@ def test_the_command_prints_each_bound_with_its_reason(monkeypatch, capsys, tmp_
     code = main(["opt", "decision-lists", "n=4", "--time-limit", "600", "--no-store", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert out["anytime"] and out["anytime"][-1]["lower"] == out["lower"] >= 5
+
+
+# ---------------------------------------------------------------------------------------- smaller instances
+def test_a_smaller_instance_of_the_family_embeds():
+    """decision-lists n=3 (Opt 5) and below, lifted into n=4 by x -> (x, 0): each tree checks on n=4."""
+    C = make("decision-lists", n=4)
+    found = anytime.embedded(C, 0, float("inf"), _exact)
+    values = [v for v, _, _ in found]
+    assert values == sorted(set(values)) and values[-1] == opt(make("decision-lists", n=3)).value == 5
+    for v, tree, reason in found:
+        assert verify_tree(json.loads(json.dumps(tree.to_json())), C) == v and "embeds" in reason
+    g = anytime.embedded(make("rectangles", N=5), 0, float("inf"), _exact)  # the grid: points keep their place
+    assert g[-1][0] == opt(make("rectangles", N=4)).value
+
+
+def test_implicit_and_evaluated_classes_get_their_trees_checked():
+    from solvers.classes.evaluated import EvaluatedClass
+    from solvers.classes.implicit import ImplicitFamily
+
+    for C in (ImplicitFamily("monotone-disjunctions", {"n": 24, "k": 2}), EvaluatedClass("rectangles", {"N": 40})):
+        found = anytime.embedded(C, 0, __import__("time").monotonic() + 4, lambda D, t: driver._opt(D, time_limit=t))
+        assert found, C
+        for v, tree, _ in found:
+            assert verify_tree(tree.to_json(), C) == v <= C.n_concepts.bit_length() - 1
+
+
+def test_a_tree_that_does_not_map_is_not_kept(monkeypatch):
+    """The lifted tree is checked against the class: a wrong map (every point sent to the first) keeps
+    nothing, and so does a map whose points are not the class's."""
+    C = make("decision-lists", n=4)
+
+    def collapse(node, small, C, kind, n_big, index):
+        tree = anytime.__dict__["_lift_real"](node, small, C, kind, n_big, index)
+        stack = [tree]
+        while stack:
+            nd = stack.pop()
+            if nd is not None:
+                nd["point"] = 0
+                stack += [nd["0"], nd["1"]]
+        return tree
+
+    monkeypatch.setitem(anytime.__dict__, "_lift_real", anytime._lift)
+    monkeypatch.setattr(anytime, "_lift", collapse)
+    assert anytime.embedded(C, 0, float("inf"), _exact) == []  # (every tree asks one point twice: not realised)
+    monkeypatch.undo()
+    monkeypatch.setitem(anytime.EMBEDS, "decision-lists", ("n", "grid"))  # (x,) of length 3: not a point of n=4
+    assert anytime.embedded(C, 0, float("inf"), _exact) == []
