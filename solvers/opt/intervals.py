@@ -197,14 +197,6 @@ class IntervalSolver(StateSearch):
         self._store(S, lo, d - 1)
         return False
 
-    def value(self, S: tuple) -> int:
-        """F(S) exactly (uses and fills the memo)."""
-        n = self.size(S)
-        lo, hi = (0 if n >= 1 else -1), n.bit_length() - 1
-        while lo < hi and self.at_least(S, lo + 1):
-            lo += 1
-        return lo
-
     # ------------------------------------------------------------------ certificates
     def mistake_tree(self, d: int):
         """A mistake tree of depth d (<= Opt(C)) over explicit points (column x - 1 is point x)."""

@@ -166,14 +166,6 @@ class RectangleSolver(StateSearch):
         A = self._array(Q)
         return self._at_least_a(Q, A, 1 + int(A.sum()), d)
 
-    def value(self, Q=frozenset()) -> int:
-        """Opt of the A-state Q exactly (uses and fills the memo)."""
-        n = self.size(Q)
-        lo, hi = (0 if n >= 1 else -1), _fl(n)
-        while lo < hi and self.at_least(Q, lo + 1):
-            lo += 1
-        return lo
-
     def value_after(self, examples) -> int:
         """Opt of the version space left by ``examples``, pairs ((i, j), label), from the state they lead
         to (-1 when no rectangle is consistent with them)."""

@@ -77,6 +77,16 @@ class StateSearch(MemoSearch):
         """(lower, upper) on Opt(C) proven so far."""
         return self._root_bounds
 
+    def value(self, state=None) -> int:
+        """Opt of the version space of ``state`` (the whole class by default) exactly: the largest d with
+        ``at_least(state, d)``, from 0 (-1 for an empty one) up to floor(log2 |V|) (uses and fills the memo)."""
+        state = self.root if state is None else state
+        n = self.size(state)
+        lo, hi = (0 if n >= 1 else -1), n.bit_length() - 1
+        while lo < hi and self.at_least(state, lo + 1):
+            lo += 1
+        return lo
+
     def solve_root(self, queries: list, *, warmup_seconds: float = 0.25) -> tuple[int, int]:
         """Opt(C) by queries "Opt(C) >= d?": for ``warmup_seconds`` (or a tenth of the time left under a
         deadline, if more), d = lower + 1, lower + 2, ... (cheap answers "yes", so that a time limit still
