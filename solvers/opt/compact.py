@@ -7,7 +7,6 @@ Imports go one way: ``driver`` uses this module, which uses ``intervals`` and ``
 
 from __future__ import annotations
 
-import time
 from typing import Callable
 
 from ..certificate import MistakeTree
@@ -42,19 +41,11 @@ def solve_states(C, *, time_limit: float | None = None, memo_bytes: int | None =
     """Opt(C) by the state search: ``(lower, upper, tree, stats, solver)`` with ``stats["engine"]`` "states",
     a mistake tree of depth ``lower`` over ``C``'s columns, and the solver (whose ``upper_proof`` writes the
     upper-bound certificate). A time limit or Ctrl-C returns the bounds proven so far."""
-    t0 = time.monotonic()
+    from .memo import search_root
+
     S = solver if solver is not None else state_solver(C, memo_bytes=memo_bytes)
-    deadline = t0 + time_limit if time_limit is not None else None
-    queries: list = []
-    nodes0 = S.nodes
-    done, stopped = S.run(lambda: S.solve_root(queries), deadline=deadline, progress=progress)
-    lo, hi = done if done is not None else S.root_bounds
-    tree = None
-    if lo >= 0:
-        # Rebuilt from the memo's answers (no deadline: every query it asks was answered "yes").
-        tree = MistakeTree(lo, S.mistake_tree(lo), S.C)
-    stats = {"engine": "states", "nodes": S.nodes - nodes0, "memo": len(S.memo), "evictions": S.evictions,
-             "memo_bytes": S.memo_bytes, "memo_used_bytes": S.memo_used_bytes, "seconds": round(time.monotonic() - t0, 4), "queries": queries,
-             "stopped": stopped, "root_splits": S.C.n_points}
+    lo, hi, tree, stats = search_root(S, "states", time_limit=time_limit, progress=progress,
+                                      tree=lambda lo: MistakeTree(lo, S.mistake_tree(lo), S.C))
+    stats["root_splits"] = S.C.n_points
     return lo, hi, tree, stats, S
 

@@ -426,22 +426,14 @@ def _opt_disjunctions(C, time_limit, memo_bytes, progress, solver) -> OptResult:
     """Opt(C) of the class of ``monotone-disjunctions n k`` (listed or implicit) by
     :class:`~solvers.opt.disjunctions.DisjunctionSolver`: the tree names points by column index for a
     listed class and as 0/1 tuples for an implicit one; ``upper_certificate()`` is its ``upper_proof``."""
-    t0 = time.monotonic()
-    deadline = t0 + time_limit if time_limit is not None else None
+    from .memo import search_root
+
     S = solver if solver is not None else disjunctions.DisjunctionSolver(C.params["n"], C.params["k"],
                                                                           memo_bytes=memo_bytes)
-    nodes0 = S.nodes
-    queries: list = []
-    done, stopped = S.run(lambda: S.solve_root(queries), deadline=deadline, progress=progress)
-    lo, hi = done if done is not None else S.root_bounds
-    tree = None
-    try:
-        if lo >= 0:
-            root = S.mistake_tree(lo)
-            tree = MistakeTree(lo, disjunctions.by_column(root) if C.finite else root, C)
-    except KeyboardInterrupt:  # as in opt(): the bounds without their tree
-        stopped = "interrupted"
-    stats = {"engine": "disjunctions", "nodes": S.nodes - nodes0, "memo": len(S.memo), "evictions": S.evictions,
-             "memo_bytes": S.memo_bytes, "memo_used_bytes": S.memo_used_bytes, "seconds": round(time.monotonic() - t0, 4), "queries": queries,
-             "stopped": stopped}
-    return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S)
+
+    def tree(lo):
+        root = S.mistake_tree(lo)
+        return MistakeTree(lo, disjunctions.by_column(root) if C.finite else root, C)
+
+    lo, hi, built, stats = search_root(S, "disjunctions", time_limit=time_limit, progress=progress, tree=tree)
+    return OptResult(lo if lo == hi else None, lo, hi, built, stats, S)

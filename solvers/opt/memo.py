@@ -129,6 +129,31 @@ class MemoSearch:
         return {"lower": lo, "upper": hi, "nodes": self.nodes, "memo": len(self.memo)}
 
 
+def search_root(S: "MemoSearch", engine: str, *, time_limit: float | None = None,
+                progress: Callable[[dict], None] | None = None, tree: Callable[[int], object]) -> tuple:
+    """Run the root loop of the search ``S`` (``S.solve_root``) under ``time_limit``: ``(lower, upper, the
+    tree, stats)``. The tree is ``tree(lower)`` (None for an empty class, or when a Ctrl-C comes while it is
+    rebuilt: the bounds without it); ``stats`` is what :func:`solvers.opt.opt` reports (``engine``,
+    ``nodes``, ``memo``, ``evictions``, ``memo_bytes``, ``memo_used_bytes``, ``seconds``, ``queries``,
+    ``stopped``). A time limit or Ctrl-C returns the bounds proven so far."""
+    t0 = time.monotonic()
+    deadline = t0 + time_limit if time_limit is not None else None
+    queries: list = []
+    nodes0 = S.nodes
+    done, stopped = S.run(lambda: S.solve_root(queries), deadline=deadline, progress=progress)
+    lo, hi = done if done is not None else S.root_bounds
+    built = None
+    try:
+        if lo >= 0:
+            built = tree(lo)  # rebuilt from the memo's answers
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    stats = {"engine": engine, "nodes": S.nodes - nodes0, "memo": len(S.memo), "evictions": S.evictions,
+             "memo_bytes": S.memo_bytes, "memo_used_bytes": S.memo_used_bytes,
+             "seconds": round(time.monotonic() - t0, 4), "queries": queries, "stopped": stopped}
+    return lo, hi, built, stats
+
+
 class Limits:
     """The context manager of :meth:`MemoSearch.limits` (a class rather than a generator: opt() on a tiny
     class takes microseconds)."""
