@@ -138,51 +138,7 @@ def opt(
     game: str = "deterministic",
     errors: int = 0,
     horizon: int | None = None,
-) -> OptResult:
-    """Compute Opt(C), the Littlestone dimension of ``C``, with a mistake-tree certificate; or the value
-    of another game (:mod:`solvers.games`): the randomized optimum RL(C), k label errors, a horizon.
-
-    See :func:`_opt` for the parameters and what is returned. With a time limit, on a listed class of
-    :data:`~solvers.opt.anytime.MIN_CONCEPTS` concepts or more, Opt(C)'s exact search gets all but a tenth
-    of it (:data:`~solvers.opt.anytime.SHARE`); when it stops there, the rest goes to the cheap lower bounds
-    of :mod:`solvers.opt.anytime` (Opt of a restriction of the class), and a better one found replaces the
-    search's lower bound and tree (``stats["anytime"]``: each bound kept, with its reason)."""
-    from . import anytime
-
-    timed = (isinstance(time_limit, (int, float)) and not isinstance(time_limit, bool) and time_limit > 0)
-    use = (timed and solver is None and game == "deterministic" and not errors and horizon is None
-           and engine in ("auto", "search", "states") and anytime.applies(C))
-    if not use:
-        return _opt(C, time_limit=time_limit, jobs=jobs, memo_bytes=memo_bytes, progress=progress, solver=solver,
-                    engine=engine, game=game, errors=errors, horizon=horizon)
-    t0 = time.monotonic()
-    end = t0 + time_limit
-    r = _opt(C, time_limit=time_limit * (1 - anytime.SHARE), jobs=jobs, memo_bytes=memo_bytes, progress=progress,
-             engine=engine)
-    if r.value is not None or r.stats.get("stopped") != "time limit":
-        return r
-    found = anytime.improve(C, r, max(0.0, end - time.monotonic()),
-                            lambda D, t: _opt(D, time_limit=max(t, 1e-3), memo_bytes=memo_bytes))
-    if not found:
-        return r
-    value, tree, _ = found[-1]
-    stats = {**r.stats, "anytime": [{"lower": v, "reason": why} for v, _, why in found],
-             "seconds": round(time.monotonic() - t0, 4)}
-    return OptResult(value if value == r.upper else None, value, r.upper, tree, stats, r.solver, r.game)
-
-
-def _opt(
-    C: ConceptClass,
-    *,
-    time_limit: float | None = None,
-    jobs: int = 1,
-    memo_bytes: int | None = None,
-    progress: Callable[[dict], None] | None = None,
-    solver: Solver | None = None,
-    engine: str = "auto",
-    game: str = "deterministic",
-    errors: int = 0,
-    horizon: int | None = None,
+    anytime: bool = True,
 ) -> OptResult:
     """Compute Opt(C), the Littlestone dimension of ``C``, with a mistake-tree certificate; or the value
     of another game (:mod:`solvers.games`): the randomized optimum RL(C), k label errors, a horizon.
@@ -218,6 +174,13 @@ def _opt(
         k >= 0: the adversary may give k labels that disagree with the best concept (D_k(C), R_k(C)).
     horizon : int, optional
         T: the game stops after T rounds (deterministic: min(T, ...); randomized: RL_T by its recurrence).
+    anytime : bool
+        With a time limit, for Opt(C) on a class :func:`solvers.opt.anytime.applies` to (a listed class of
+        :data:`~solvers.opt.anytime.MIN_CONCEPTS` concepts or more, or a family whose smaller instances
+        embed in it): the exact search gets all but :data:`~solvers.opt.anytime.SHARE` of the time, and when
+        it stops there the rest goes to the cheap lower bounds of :mod:`solvers.opt.anytime` (a shattered
+        set, a smaller instance, a restriction); a better one replaces the search's lower bound and tree
+        (``stats["anytime"]``: each bound kept, with its reason). False: the exact search alone.
 
     Returns
     -------
@@ -241,6 +204,11 @@ def _opt(
     if engine not in ENGINES and engine != "states":
         raise ValueError(f"unknown engine {engine!r}; use one of {', '.join(ENGINES)}, states")
     G = Game.of(game, errors, horizon)
+    if anytime and time_limit is not None and G.standard and solver is None and engine in ("auto", "search", "states"):
+        from . import anytime as cheap
+
+        if cheap.applies(C):
+            return _with_anytime(C, time_limit, jobs, memo_bytes, progress, engine)
     if (G.standard and engine == "auto" and not isinstance(solver, Solver) and disjunctions.handles(C)
             and (not C.finite or C.n_points >= _DISJUNCTIONS_FROM)):
         return _opt_disjunctions(C, time_limit, memo_bytes, progress, solver)  # by the symmetry of the family
@@ -259,7 +227,7 @@ def _opt(
         if G.randomized or G.errors:
             return _opt_game(C, G, time_limit, memo_bytes, progress, solver)
         r = opt(C, time_limit=time_limit, jobs=jobs, memo_bytes=memo_bytes, progress=progress, solver=solver,
-                engine=engine)
+                engine=engine, anytime=anytime)
         return _capped(r, G)
     t0 = time.monotonic()
     deadline = t0 + time_limit if time_limit is not None else None
@@ -339,6 +307,25 @@ def _opt(
     if S.table is not None:
         stats["table_sweeps"] = S.table.sweeps
     return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S, G)
+
+
+def _with_anytime(C, time_limit: float, jobs: int, memo_bytes, progress, engine: str) -> OptResult:
+    """:func:`opt` of Opt(C) with its anytime pass (see its ``anytime`` parameter)."""
+    from . import anytime
+
+    t0 = time.monotonic()
+    r = opt(C, time_limit=time_limit * (1 - anytime.SHARE), jobs=jobs, memo_bytes=memo_bytes, progress=progress,
+            engine=engine, anytime=False)
+    if r.value is not None or r.stats.get("stopped") != "time limit":
+        return r
+    found = anytime.improve(C, r, max(0.0, t0 + time_limit - time.monotonic()),
+                            lambda D, t: opt(D, time_limit=max(t, 1e-3), memo_bytes=memo_bytes, anytime=False))
+    if not found:
+        return r
+    value, tree, _ = found[-1]
+    stats = {**r.stats, "anytime": [{"lower": v, "reason": why} for v, _, why in found],
+             "seconds": round(time.monotonic() - t0, 4)}
+    return OptResult(value if value == r.upper else None, value, r.upper, tree, stats, r.solver, r.game)
 
 
 def _evaluated(C) -> bool:

@@ -84,15 +84,15 @@ def test_opt_uses_them_when_its_search_stops(monkeypatch):
     C = make("decision-lists", n=4)  # (1,050 concepts: the threshold lowered for a quick test)
     monkeypatch.setattr(anytime, "MIN_CONCEPTS", 1000)
     assert anytime.applies(C)
-    real = driver._opt
+    real = driver.opt
 
     def stopped_at_the_root(D, **kw):  # the search on the whole class stops at once; restrictions are solved
         if D is C:
-            r = real(D, time_limit=kw.get("time_limit"))
+            r = real(D, time_limit=kw.get("time_limit"), anytime=False)
             return driver.OptResult(None, 1, r.upper, None, {**r.stats, "stopped": "time limit"}, r.solver, r.game)
         return real(D, **kw)
 
-    monkeypatch.setattr(driver, "_opt", stopped_at_the_root)
+    monkeypatch.setattr(driver, "opt", stopped_at_the_root)  # (what opt's anytime pass calls)
     r = opt(C, time_limit=600)
     assert r.lower >= 5 and r.stats["anytime"][-1]["lower"] == r.lower
     assert verify_tree(r.tree.to_json(), C) == r.lower
@@ -107,15 +107,15 @@ def test_the_command_prints_each_bound_with_its_reason(monkeypatch, capsys, tmp_
     from adversary.cli import main
 
     monkeypatch.setattr(anytime, "MIN_CONCEPTS", 1000)
-    real = driver._opt
+    real = driver.opt
 
     def stopped_at_the_root(D, **kw):
-        if getattr(D, "family", None) == "decision-lists":  # the class the command made (not a restriction)
-            r = real(D, time_limit=kw.get("time_limit"))
+        if D.family == "decision-lists" and D.params.get("n") == 4:  # the class the command made
+            r = real(D, time_limit=kw.get("time_limit"), anytime=False)
             return driver.OptResult(None, 1, r.upper, None, {**r.stats, "stopped": "time limit"}, r.solver, r.game)
         return real(D, **kw)
 
-    monkeypatch.setattr(driver, "_opt", stopped_at_the_root)
+    monkeypatch.setattr(driver, "opt", stopped_at_the_root)
     code = main(["opt", "decision-lists", "n=4", "--time-limit", "600", "--no-store", "--tree", str(tmp_path / "t.json")])
     out = capsys.readouterr().out
     # (a restriction to 15 of the 16 points may have Opt(C) itself: then the bounds meet and the run is solved)
@@ -145,7 +145,7 @@ def test_implicit_and_evaluated_classes_get_their_trees_checked():
     from solvers.classes.implicit import ImplicitFamily
 
     for C in (ImplicitFamily("monotone-disjunctions", {"n": 24, "k": 2}), EvaluatedClass("rectangles", {"N": 40})):
-        found = anytime.embedded(C, 0, __import__("time").monotonic() + 4, lambda D, t: driver._opt(D, time_limit=t))
+        found = anytime.embedded(C, 0, __import__("time").monotonic() + 4, lambda D, t: opt(D, time_limit=t, anytime=False))
         assert found, C
         for v, tree, _ in found:
             assert verify_tree(tree.to_json(), C) == v <= C.n_concepts.bit_length() - 1
