@@ -347,20 +347,28 @@ def bench_pinned(instances, args, csv_rows) -> bool:
                          "opt_seconds": round(a["seconds"], 6), "ratio": ratio, "within_limit": a["value"] is not None})
     print(markdown_table(["instance", "Opt", "pinned s", "now s", "speed-up"], rows))
     print()
-    if ratios:
-        gm = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-        verdict = "MEETS" if gm >= PINNED_TARGET and not slower else "does NOT meet"
-        print(f"geometric-mean speed-up over the pinned solver, {len(ratios)} instances solved by both on which "
-              f"it takes >= {GM_FROM:g} s: {fmt_ratio(gm)}x ({verdict} the target: >= {PINNED_TARGET:g}x with no "
-              f"instance slower)")
     solved_now = [label(f, p) for (f, p), b, a in zip(instances, before, after)
                   if b["value"] is None and a["value"] is not None]
-    if solved_now:
-        print("solved now, not by the pinned solver within the limit: " + "; ".join(solved_now))
+    _speedup_summary(ratios, slower, PINNED_TARGET, "over the pinned solver",
+                     "solved now, not by the pinned solver within the limit: " + "; ".join(solved_now)
+                     if solved_now else None)
+    return ok
+
+
+def _speedup_summary(ratios: list, slower: list, target: float, what: str, extra: str | None = None) -> None:
+    """The geometric mean of ``ratios`` (the instances the pinned solver takes >= GM_FROM s on) against
+    ``target``, and the instances slower than the pinned solver."""
+    if ratios:
+        gm = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        verdict = "MEETS" if gm >= target and not slower else "does NOT meet"
+        print(f"geometric-mean speed-up {what}, {len(ratios)} instances solved by both on which the pinned solver "
+              f"takes >= {GM_FROM:g} s: {fmt_ratio(gm)}x ({verdict} the target: >= {target:g}x with no instance "
+              f"slower than {SLOWER:g}x)")
+    if extra:
+        print(extra)
     print("slower than pinned (ratio < %g and > %g s more): %s" % (SLOWER, NOISE, "; ".join(slower) if slower
                                                                    else "none"))
     print(flush=True)
-    return ok
 
 
 def raw_instances(instances, folder: Path) -> list:
@@ -441,15 +449,7 @@ def bench_raw(instances, args, csv_rows) -> bool:
                          "within_limit": a["value"] is not None})
     print(markdown_table(header, rows))
     print()
-    if ratios:
-        gm = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-        verdict = "MEETS" if gm >= RAW_TARGET and not slower else "does NOT meet"
-        print(f"geometric-mean speed-up on raw matrices, {len(ratios)} instances solved by both on which the pinned "
-              f"solver takes >= {GM_FROM:g} s: {fmt_ratio(gm)}x ({verdict} the target: >= {RAW_TARGET:g}x with no "
-              f"instance slower than {SLOWER:g}x)")
-    print("slower than pinned (ratio < %g and > %g s more): %s" % (SLOWER, NOISE, "; ".join(slower) if slower
-                                                                   else "none"))
-    print(flush=True)
+    _speedup_summary(ratios, slower, RAW_TARGET, "on raw matrices")
     return ok
 
 
