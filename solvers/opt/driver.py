@@ -138,6 +138,7 @@ def opt(
     game: str = "deterministic",
     errors: int = 0,
     horizon: int | None = None,
+    symmetry: bool = True,
 ) -> OptResult:
     """Compute Opt(C), the Littlestone dimension of ``C``, with a mistake-tree certificate; or the value
     of another game (:mod:`solvers.games`): the randomized optimum RL(C), k label errors, a horizon.
@@ -173,6 +174,12 @@ def opt(
         k >= 0: the adversary may give k labels that disagree with the best concept (D_k(C), R_k(C)).
     horizon : int, optional
         T: the game stops after T rounds (deterministic: min(T, ...); randomized: RL_T by its recurrence).
+    symmetry : bool
+        Key the search's memo by orbits under the class's symmetry group (default True): the group its
+        family declares, or else the one graph automorphism finds
+        (:mod:`solvers.classes.automorphisms`), once the search has expanded a few thousand nodes.
+        ``stats["symmetry"]`` says which group was used (:attr:`Solver.symmetry_info
+        <solvers.opt.search.Solver.symmetry_info>`). The search for Opt(C) and the horizon game.
 
     Returns
     -------
@@ -214,11 +221,11 @@ def opt(
         if G.randomized or G.errors:
             return _opt_game(C, G, time_limit, memo_bytes, progress, solver)
         r = opt(C, time_limit=time_limit, jobs=jobs, memo_bytes=memo_bytes, progress=progress, solver=solver,
-                engine=engine)
+                engine=engine, symmetry=symmetry)
         return _capped(r, G)
     t0 = time.monotonic()
     deadline = t0 + time_limit if time_limit is not None else None
-    S = solver if solver is not None else Solver(C, memo_bytes=memo_bytes)
+    S = solver if solver is not None else Solver(C, memo_bytes=memo_bytes, symmetry=symmetry)
     N = len(S.root_masks)
     if engine == "table" and N > MAX_TABLE_POINTS:
         raise ValueError(
@@ -290,6 +297,7 @@ def opt(
         "queries": queries,
         "stopped": stopped,
         "root_splits": N,
+        "symmetry": S.symmetry_info,
     }
     if S.table is not None:
         stats["table_sweeps"] = S.table.sweeps
