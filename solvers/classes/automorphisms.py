@@ -65,7 +65,7 @@ __all__ = ["Detection", "detect", "find_symmetry", "estimated_seconds", "group_l
 
 #: The largest matrix (concepts x points) whose group is computed: past it detection costs more than
 #: 10 s here, more than the memo saves on the searches that size allows (see the module docstring).
-MAX_ENTRIES = 4_000_000
+MAX_ENTRIES = 8_000_000
 #: The largest number of points a canonical key covers (:data:`solvers.opt.canonical.MAX_POINTS`).
 MAX_POINTS = 64
 
