@@ -27,12 +27,15 @@ lifted to the points (the t-th point of one class to the t-th of its image): the
 orbit of version spaces that the whole group has, from a group smaller by the product of the k!
 (:attr:`Detection.order` is that group's order; :attr:`Detection.full_order` the whole group's).
 
-Cost. Building the graph and running bliss cost about a microsecond per matrix entry on this kind of
-machine (measured: 9,272 x 16 random, 0.05 s; decision lists n=5, 15,036 x 32, 0.5 s; halfspaces n=5,
-94,572 x 32, 3-5 s; intervals N=200, 20,101 x 200, 3-5 s). Detection is skipped past
-:data:`MAX_ENTRIES` entries, and for classes over more than 64 points, which the canonical keys of
-:mod:`solvers.opt.canonical` do not cover. The search asks for it only once it has expanded a few
-thousand nodes, so a small search never pays for it.
+Cost. Building the graphs and running bliss cost up to about 1.5 microseconds per matrix entry on this
+kind of machine (measured: random 9,272 x 16, 0.01 s; decision lists n=5, 15,036 x 32, 0.5 s;
+halfspaces n=5, 94,572 x 32, 4.4-5.0 s, of which bliss 1.2 s for the renamings and 2.5 s for the
+complement; random 125,000 x 64, 1.0 s, and closed under complement, 2.4 s and 0.6 GB). Detection is
+skipped past :data:`MAX_ENTRIES` entries, and for classes over more than 64 points, which the
+canonical keys of :mod:`solvers.opt.canonical` do not cover. The search asks for the group only after
+its first 2,000 nodes, and once it has itself spent what detection is expected to cost
+(:func:`estimated_seconds`): a search that ends sooner never pays for it, and one that needs it pays
+at most what it had already spent.
 
 References
 ----------
@@ -63,8 +66,8 @@ from .symmetry import Symmetry
 
 __all__ = ["Detection", "detect", "find_symmetry", "estimated_seconds", "group_limit", "MAX_ENTRIES", "MAX_POINTS"]
 
-#: The largest matrix (concepts x points) whose group is computed: past it detection costs more than
-#: 10 s here, more than the memo saves on the searches that size allows (see the module docstring).
+#: The largest matrix (concepts x points) whose group is computed (up to about 12 s and 1 GB here, see
+#: the module docstring); past it the search goes without.
 MAX_ENTRIES = 8_000_000
 #: The largest number of points a canonical key covers (:data:`solvers.opt.canonical.MAX_POINTS`).
 MAX_POINTS = 64
