@@ -173,13 +173,33 @@ def test_a_small_search_never_asks_for_the_group():
     assert C.automorphisms(compute=False) is None  # not computed
 
 
-@pytest.mark.slow
-def test_workers_use_the_group_and_the_certificate_verifies():
+def test_a_worker_gets_the_group_with_the_pickled_class():
+    import pickle
+
+    from solvers.opt import parallel
+
     C = ConceptClass.from_matrix(make("halfspaces", n=4).matrix)
-    C.automorphisms()  # found before the workers start: they get it with the pickled class
+    found = C.automorphisms()
+    copy_ = pickle.loads(pickle.dumps(C))  # what a worker process receives
+    got = copy_.automorphisms(compute=False)
+    assert got.group.to_json() == found.group.to_json() and (got.source, got.order) == (found.source, found.order)
+    S = Solver(C)
+    moves = list(S.root_points)
+    try:
+        assert parallel._worker(copy_, "test", 10, moves, None, 2**28, True)[0] == "no"
+        W = parallel._WORKER_SOLVERS["test"]
+        assert W.symmetry_info["source"] == "detected" and W.group.to_json() == found.group.to_json()
+        assert parallel._worker(copy_, "test", 9, moves, None, 2**28, True)[0] == "yes"
+    finally:
+        parallel._WORKER_SOLVERS.clear()
+
+
+@pytest.mark.slow
+def test_workers_and_the_certificate_verifies():
+    C = ConceptClass.from_matrix(make("decision-lists", n=5).matrix)
     r = opt(C, jobs=2)
-    assert r.value == 9
+    assert r.value == 12
     proof = r.upper_certificate()
-    assert verify_upper(proof, C) == 9
+    assert verify_upper(proof, C) == 12 and verify_tree(r.tree.to_json(), C) == 12
     if "symmetry" in proof:
         assert proof["symmetry"] == C.automorphisms().group.to_json()
