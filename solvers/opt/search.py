@@ -104,6 +104,17 @@ class Solver(MemoSearch):
     memo_bytes : int, optional
         Approximate memory the memo may use, in bytes (default :func:`default_memo_bytes`: half of the
         machine's memory).
+    symmetry : bool
+        Key version spaces by their orbits under the class's symmetry group (default True): the group
+        its family declares, or else the one graph automorphism finds
+        (:meth:`ConceptClass.automorphisms <solvers.classes.finite.ConceptClass.automorphisms>`);
+        :attr:`symmetry_info` says which was used.
+    symmetry_min : int
+        Version spaces of fewer concepts are keyed by themselves.
+    symmetry_after : int
+        Nodes expanded before the keys become canonical (0: from the start, finding the group at once);
+        a group still to be found waits, past them, until the search has spent what finding it is
+        expected to cost.
     """
 
     def __init__(self, C: ConceptClass, *, memo_bytes: int | None = None, symmetry: bool = True,
