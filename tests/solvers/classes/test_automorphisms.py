@@ -203,3 +203,19 @@ def test_workers_and_the_certificate_verifies():
     assert verify_upper(proof, C) == 12 and verify_tree(r.tree.to_json(), C) == 12
     if "symmetry" in proof:
         assert proof["symmetry"] == C.automorphisms().group.to_json()
+
+
+def test_the_horizon_game_uses_the_group_found_and_its_certificate_verifies():
+    from solvers.game_certificates import verify_game_upper
+
+    C = ConceptClass.from_matrix(make("halfspaces", n=4).matrix)
+    r = opt(C, horizon=12, solver=Solver(C, symmetry_after=0))
+    assert r.value == 9 and r.stats["symmetry"]["source"] == "detected"
+    proof = r.upper_certificate()
+    assert "symmetry" in proof
+    assert verify_game_upper(proof, C) == 9
+    bad = copy.deepcopy(proof)
+    perm = bad["symmetry"]["generators"][0]["permutation"]
+    perm[0], perm[1] = perm[1], perm[0]
+    with pytest.raises(TreeError):
+        verify_game_upper(bad, C)
