@@ -28,7 +28,7 @@ from solvers.classes.families import make  # noqa: E402
 
 INSTANCES = [("halfspaces", {"n": 4}), ("decision-lists", {"n": 4}), ("decision-lists", {"n": 5}),
              ("halfspaces", {"n": 5}), ("rectangles", {"N": 8}), ("intervals", {"N": 100}),
-             ("random", {"m": 10000, "N": 16}), ("random", {"m": 40000, "N": 24}),
+             ("random", {"m": 10000, "N": 16}), ("random", {"m": 40000, "N": 24}), ("random", {"m": 100000, "N": 28}),
              ("monotone-disjunctions", {"n": 6, "k": 3})]
 
 
