@@ -33,6 +33,9 @@ def add(p) -> None:
                         "over compact states of thresholds, intervals and rectangles (auto uses it when the matrix "
                         "is too large to build), or auto (default)")
     add_game_options(p)
+    p.add_argument("--no-symmetry", dest="symmetry", action="store_false",
+                   help="do not key the search's memo by orbits under the class's symmetry group (the group its "
+                        "family declares, or else the one found by graph automorphism)")
     p.add_argument("--memory", type=memory_gb, metavar="GB", help=memory_help(""))
     add_store_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress on stderr (nor while reading a large --matrix file)")
@@ -50,6 +53,35 @@ def _work_text(stats: dict) -> str:
     if stats.get("engine") == "table":
         text += f", then the table engine over {stats.get('root_splits')} points ({stats.get('table_sweeps')} sweeps)"
     return text
+
+
+def symmetry_of(stats: dict, G, symmetry: bool = True) -> dict:
+    """``{"order", "source", "seconds"}``: the symmetry group the run's search used (see
+    :attr:`solvers.opt.search.Solver.symmetry_info`), or why none was (a served result, another engine)."""
+    info = stats.get("symmetry")
+    if info is not None:
+        return dict(info)
+    if stats.get("stored") is not None:
+        why = "skipped: served from the store"
+    elif not symmetry:
+        why = "skipped: switched off"
+    elif G.randomized or G.errors:
+        why = f"skipped: the search for {G.symbol}(C) does not key its memo by orbits"
+    else:
+        why = f"skipped: the {stats.get('engine')} engine keys its memo its own way"
+    return {"order": None, "source": why, "seconds": None}
+
+
+def symmetry_text(info: dict) -> str:
+    """One line for the plain output: the group used and the seconds it took to find."""
+    order, source, seconds = info["order"], info["source"], info["seconds"]
+    took = f" in {seconds:.3f} s" if seconds is not None else ""
+    if order is not None:
+        how = "found by graph automorphism" + took if source == "detected" else source
+        return f"group of order {order:,} ({how})"
+    if source == "none":
+        return f"only the identity (found by graph automorphism{took})"
+    return source.replace("skipped: ", "not used: ", 1)
 
 
 def _tree_text(r, G) -> str:
@@ -163,13 +195,13 @@ def _served(found, C, G, store, trust: bool, t0: float):
     return OptResult(found.value, found.lower, found.upper, tree, stats, None, G)
 
 
-def warm_solver(C, found, memo):
+def warm_solver(C, found, memo, symmetry: bool = True):
     """A Solver for Opt(C) that starts from the bounds the store proves (None when it proves none)."""
     from solvers.opt import Solver
 
     if found.lower is None and found.upper is None or not getattr(C, "finite", True):
         return None  # (an implicit class is solved by its family's own search)
-    S = Solver(C, memo_bytes=memo)
+    S = Solver(C, memo_bytes=memo, symmetry=symmetry)
     lo, hi = S.bounds(S.full)
     lo = max(lo, found.lower) if found.lower is not None else lo
     hi = min(hi, found.upper) if found.upper is not None else hi
@@ -194,10 +226,12 @@ def _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_pat
         r = _served(found, C, G, store, args.trust_store, t0)
         proof = rec.upper_cert
     else:
-        solver = warm_solver(C, found, memo_bytes(args)) if G.standard and args.engine != "table" else None
+        solver = (warm_solver(C, found, memo_bytes(args), args.symmetry)
+                  if G.standard and args.engine != "table" else None)
         try:
             r = opt(C, time_limit=args.time_limit, jobs=jobs, progress=progress, engine=args.engine,
-                    memo_bytes=memo_bytes(args), game=G.kind, errors=G.errors, horizon=G.horizon, solver=solver)
+                    memo_bytes=memo_bytes(args), game=G.kind, errors=G.errors, horizon=G.horizon, solver=solver,
+                    symmetry=args.symmetry)
         finally:
             bar.close()
         proof = None
@@ -263,6 +297,7 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
                 proof_error = f"could not write the certificate to {str(proof_path)!r}: {e.strerror or e}"
                 unwritable = True
     seconds = r.stats.get("seconds")
+    sym = symmetry_of(r.stats, G, getattr(args, "symmetry", True))
     if args.json:
         out = {
             "opt": json_value(r.value), "lower": json_value(r.lower), "upper": json_value(r.upper),
@@ -276,6 +311,7 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
             "served": r.stats.get("stored") is not None,  # served from the store (not computed by this run)
             "proof": str(proof_path) if proof_path is not None and proof_error is None else None,
             "anytime": r.stats.get("anytime") or [],  # lower bounds found when the search stopped, with reasons
+            "symmetry_order": sym["order"], "symmetry_source": sym["source"], "symmetry_seconds": sym["seconds"],
         }
         if not G.standard:  # the game, and its numbers exactly ("p/q") beside the decimals above
             out["game"] = G.to_json()
@@ -299,6 +335,7 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
             (f"{symbol}(C)", value),
             ("floor(log2 |C|)", str(C.log2_size())),
             ("time", f"{seconds:.3f} s ({_work_text(r.stats)})"),
+            ("symmetry", symmetry_text(sym)),
         ]
         for b in r.stats.get("anytime") or []:  # a lower bound found when the search stopped, and why it holds
             rows.append(("lower bound", f"{b['lower']}: {b['reason']}"))

@@ -100,7 +100,7 @@ class ConceptClass:
     """
 
     __slots__ = ("_matrix", "_points", "_names", "family", "params", "_columns", "_point_index", "_facts", "_words", "_fingerprint",
-                 "_symmetry", "_symmetry_checked", "_sorted_rows")
+                 "_symmetry", "_symmetry_checked", "_sorted_rows", "_detected")
 
     #: The points are listed (the class protocol's ``finite``).
     finite = True
@@ -157,6 +157,7 @@ class ConceptClass:
             raise ValueError(f"the symmetry acts on {symmetry.n_points} points, the class has {m.shape[1]}")
         self._symmetry = symmetry
         self._symmetry_checked = False
+        self._detected = None  # the group found by automorphisms() (computed once; pickled with the class)
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -328,6 +329,17 @@ class ConceptClass:
             self._symmetry.check(self._matrix)
             self._symmetry_checked = True
         return self._symmetry
+
+    def automorphisms(self, *, compute: bool = True):
+        """The class's symmetry group as graph automorphism finds it, declared or not
+        (:func:`solvers.classes.automorphisms.detect`: a :class:`~solvers.classes.automorphisms.Detection`
+        with the group, or None and why, and the seconds it took). Computed once, on first use; with
+        ``compute=False`` None until then."""
+        if self._detected is None and compute:
+            from .automorphisms import detect
+
+            self._detected = detect(self)
+        return self._detected
 
     @property
     def facts(self) -> MappingProxyType:

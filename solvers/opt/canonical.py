@@ -72,13 +72,18 @@ class Canonical:
         self.wide = m > 32
 
     @classmethod
-    def of(cls, C) -> "Canonical | None":
-        """The canonical keys of ``C``'s checked symmetry group, or None when it declares none, has
-        more than :data:`MAX_POINTS` points or :data:`MAX_GROUP` elements, or its tables would pass
-        :data:`MAX_TABLE_WORDS`."""
-        if C.symmetry is None or C.symmetry.trivial or C.n_points > MAX_POINTS:
+    def of(cls, C, group=None) -> "Canonical | None":
+        """The canonical keys of ``C`` under ``group`` (a :class:`~solvers.classes.symmetry.Symmetry` of C
+        checked on its matrix; default: C's declared group, checked here), or None when there is none,
+        C has more than :data:`MAX_POINTS` points, or the group more than :data:`MAX_GROUP` elements or
+        tables past :data:`MAX_TABLE_WORDS`."""
+        if group is None:
+            if C.symmetry is None:
+                return None
+            group = C.checked_symmetry()
+        if group.trivial or C.n_points > MAX_POINTS:
             return None
-        G = C.checked_symmetry()
+        G = group
         try:
             G.elements(limit=min(MAX_GROUP, MAX_TABLE_WORDS // ((C.n_points + 7) // 8 * 256)))
         except ValueError:  # too many elements for the tables

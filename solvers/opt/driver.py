@@ -139,6 +139,7 @@ def opt(
     errors: int = 0,
     horizon: int | None = None,
     anytime: bool = True,
+    symmetry: bool = True,
 ) -> OptResult:
     """Compute Opt(C), the Littlestone dimension of ``C``, with a mistake-tree certificate; or the value
     of another game (:mod:`solvers.games`): the randomized optimum RL(C), k label errors, a horizon.
@@ -181,6 +182,12 @@ def opt(
         it stops there the rest goes to the cheap lower bounds of :mod:`solvers.opt.anytime` (a shattered
         set, a smaller instance, a restriction); a better one replaces the search's lower bound and tree
         (``stats["anytime"]``: each bound kept, with its reason). False: the exact search alone.
+    symmetry : bool
+        Key the search's memo by orbits under the class's symmetry group (default True): the group its
+        family declares, or else the one graph automorphism finds
+        (:mod:`solvers.classes.automorphisms`), once the search has expanded a few thousand nodes.
+        ``stats["symmetry"]`` says which group was used (:attr:`Solver.symmetry_info
+        <solvers.opt.search.Solver.symmetry_info>`). The search for Opt(C) and the horizon game.
 
     Returns
     -------
@@ -208,7 +215,7 @@ def opt(
         from . import anytime as cheap
 
         if cheap.applies(C):
-            return _with_anytime(C, time_limit, jobs, memo_bytes, progress, engine)
+            return _with_anytime(C, time_limit, jobs, memo_bytes, progress, engine, symmetry)
     if (G.standard and engine == "auto" and not isinstance(solver, Solver) and disjunctions.handles(C)
             and (not C.finite or C.n_points >= _DISJUNCTIONS_FROM)):
         return _opt_disjunctions(C, time_limit, memo_bytes, progress, solver)  # by the symmetry of the family
@@ -227,11 +234,11 @@ def opt(
         if G.randomized or G.errors:
             return _opt_game(C, G, time_limit, memo_bytes, progress, solver)
         r = opt(C, time_limit=time_limit, jobs=jobs, memo_bytes=memo_bytes, progress=progress, solver=solver,
-                engine=engine, anytime=anytime)
+                engine=engine, anytime=anytime, symmetry=symmetry)
         return _capped(r, G)
     t0 = time.monotonic()
     deadline = t0 + time_limit if time_limit is not None else None
-    S = solver if solver is not None else Solver(C, memo_bytes=memo_bytes)
+    S = solver if solver is not None else Solver(C, memo_bytes=memo_bytes, symmetry=symmetry)
     N = len(S.root_masks)
     if engine == "table" and N > MAX_TABLE_POINTS:
         raise ValueError(
@@ -303,23 +310,25 @@ def opt(
         "queries": queries,
         "stopped": stopped,
         "root_splits": N,
+        "symmetry": S.symmetry_info,
     }
     if S.table is not None:
         stats["table_sweeps"] = S.table.sweeps
     return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S, G)
 
 
-def _with_anytime(C, time_limit: float, jobs: int, memo_bytes, progress, engine: str) -> OptResult:
+def _with_anytime(C, time_limit: float, jobs: int, memo_bytes, progress, engine: str, symmetry: bool) -> OptResult:
     """:func:`opt` of Opt(C) with its anytime pass (see its ``anytime`` parameter)."""
     from . import anytime
 
     t0 = time.monotonic()
     r = opt(C, time_limit=time_limit * (1 - anytime.SHARE), jobs=jobs, memo_bytes=memo_bytes, progress=progress,
-            engine=engine, anytime=False)
+            engine=engine, anytime=False, symmetry=symmetry)
     if r.value is not None or r.stats.get("stopped") != "time limit":
         return r
     found = anytime.improve(C, r, max(0.0, t0 + time_limit - time.monotonic()),
-                            lambda D, t: opt(D, time_limit=max(t, 1e-3), memo_bytes=memo_bytes, anytime=False))
+                            lambda D, t: opt(D, time_limit=max(t, 1e-3), memo_bytes=memo_bytes, anytime=False,
+                                             symmetry=symmetry))
     if not found:
         return r
     value, tree, _ = found[-1]

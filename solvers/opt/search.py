@@ -49,6 +49,7 @@ from typing import Callable
 import numpy as np
 
 from ..certificate import ProofTooLarge
+from ..classes.automorphisms import estimated_seconds
 from ..classes.finite import ConceptClass
 from .canonical import MAX_POINTS as MAX_KEY_POINTS, Canonical
 from .memo import MemoSearch, SearchStop
@@ -103,6 +104,17 @@ class Solver(MemoSearch):
     memo_bytes : int, optional
         Approximate memory the memo may use, in bytes (default :func:`default_memo_bytes`: half of the
         machine's memory).
+    symmetry : bool
+        Key version spaces by their orbits under the class's symmetry group (default True): the group
+        its family declares, or else the one graph automorphism finds
+        (:meth:`ConceptClass.automorphisms <solvers.classes.finite.ConceptClass.automorphisms>`);
+        :attr:`symmetry_info` says which was used.
+    symmetry_min : int
+        Version spaces of fewer concepts are keyed by themselves.
+    symmetry_after : int
+        Nodes expanded before the keys become canonical (0: from the start, finding the group at once);
+        a group still to be found waits, past them, until the search has spent what finding it is
+        expected to cost.
     """
 
     def __init__(self, C: ConceptClass, *, memo_bytes: int | None = None, symmetry: bool = True,
@@ -114,8 +126,25 @@ class Solver(MemoSearch):
         #: canonical keys under the class's symmetry group (None: every version space is its own key);
         #: built once the search has expanded ``symmetry_after`` nodes (small searches never pay for it)
         self.canonical = None
-        usable = symmetry and C.symmetry is not None and not C.symmetry.trivial and C.n_points <= MAX_KEY_POINTS
+        #: the group the keys use (the declared one, or the one found by graph automorphism), and how it
+        #: was found (see :attr:`symmetry_info`)
+        self.group = None
+        declared = C.symmetry is not None and not C.symmetry.trivial
+        if not symmetry:
+            self._symmetry_source = "skipped: switched off"
+        elif C.n_points > MAX_KEY_POINTS:
+            self._symmetry_source = f"skipped: {C.n_points} points, more than the {MAX_KEY_POINTS} the canonical keys cover"
+        else:
+            self._symmetry_source = None  # decided by _use_symmetry
+        self._symmetry_seconds = None
+        usable = self._symmetry_source is None and (declared or C.symmetry is None)
+        if self._symmetry_source is None and not usable:
+            self._symmetry_source = "none"  # a declared group with only the identity
         self._symmetry_at = symmetry_after if usable else None
+        self._symmetry_after = symmetry_after
+        self._detect_at = None  # when the search may find the class's group (see _use_symmetry)
+        #: whether the search was asked to use symmetry (workers of solvers.opt.parallel are made alike)
+        self.symmetric_search = bool(symmetry)
         self._suspended = 0  # > 0 while searching below a set that no examples lead to
         self._canon = None  # canonical.key while keys are canonical
         self._canon_min = max(2, symmetry_min)  # version spaces this small are keyed by themselves
@@ -184,11 +213,47 @@ class Solver(MemoSearch):
         MemoSearch._tick(self)
 
     def _use_symmetry(self) -> None:
-        """Key version spaces by their orbits from now on (entries under plain keys stay valid)."""
+        """Key version spaces by their orbits from now on (entries under plain keys stay valid): under the
+        class's declared group, or else the group graph automorphism finds
+        (:meth:`ConceptClass.automorphisms <solvers.classes.finite.ConceptClass.automorphisms>`)."""
+        C = self.C
+        if C.symmetry is not None:
+            group, source = C.checked_symmetry(), "declared"
+        else:
+            found = C.automorphisms(compute=False)
+            if found is None and self.nodes > 0:
+                # Found only once the search has itself spent what detection is expected to cost.
+                now = time.monotonic()
+                if self._detect_at is None:
+                    self._detect_at = now + estimated_seconds(C)
+                if now < self._detect_at:
+                    return
+            found = C.automorphisms()
+            group, source = found.group, found.source
+            self._symmetry_seconds = found.seconds
         self._symmetry_at = None
-        self.canonical = Canonical.of(self.C)
-        if self.canonical is not None and not self._suspended:
-            self._canon = self.canonical.key
+        self.canonical = Canonical.of(C, group) if group is not None else None
+        if group is not None and self.canonical is None:
+            source = f"skipped: the {source} group has too many elements for the canonical keys"
+        self._symmetry_source = source
+        if self.canonical is not None:
+            self.group = group
+            if not self._suspended:
+                self._canon = self.canonical.key
+
+    @property
+    def symmetry_info(self) -> dict:
+        """The symmetry the search used: ``{"order", "source", "seconds"}``. ``order`` is the order of
+        the group keying the memo (None when none); ``source`` is "declared", "detected" (found by graph
+        automorphism), "none" (only the identity) or "skipped: <why>"; ``seconds`` the time detection took
+        (None when it did not run)."""
+        source = self._symmetry_source
+        if source is None:
+            source = (f"skipped: the search ended within {self._symmetry_after:,} nodes" if self._detect_at is None
+                      else "skipped: the search ended before it had spent what detection would cost")
+        seconds = None if self._symmetry_seconds is None else round(self._symmetry_seconds, 4)
+        return {"order": self.canonical.order if self.canonical is not None else None, "source": source,
+                "seconds": seconds}
 
     def _without_symmetry(self, work):
         """``work()`` with plain keys: for a set no examples lead to, whose subsets no closure names."""
@@ -561,7 +626,7 @@ class Solver(MemoSearch):
                     stack.append((child, b - 1, path + ((j, lab),), T.child(p, i, lab) if T is not None else None))
         out = {"kind": "upper-bound", "bound": h, "concepts": self.C.n_concepts, "entries": entries}
         if symmetric:
-            out["symmetry"] = self.C.symmetry.to_json()
+            out["symmetry"] = self.group.to_json()  # the group the memo's keys used
         return out
 
     def mistake_tree(self, V: int, d: int):

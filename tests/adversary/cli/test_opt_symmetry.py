@@ -1,0 +1,81 @@
+"""``littlestone opt`` with the symmetry group found by graph automorphism: ``--no-symmetry``, the
+``--json`` keys and the plain line that say which group the search used, and a certificate written with a
+group found (no family declared it) that ``verify`` accepts."""
+
+import json
+
+import numpy as np
+import pytest
+
+from .checks import field, run
+
+
+def _matrix_file(tmp_path, name, **params):
+    from solvers.classes.families import make
+
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps({"matrix": np.asarray(make(name, **params).matrix, dtype=int).tolist()}))
+    return path
+
+
+def test_json_says_the_group_a_declared_family_used(capsys):
+    code, out, err = run(capsys, "opt", "halfspaces", "n=4", "--json", "--no-store")
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["opt"] == 9
+    assert (r["symmetry_order"], r["symmetry_source"], r["symmetry_seconds"]) == (768, "declared", None)
+
+
+def test_no_symmetry_switches_it_off(capsys, tmp_path):
+    path = _matrix_file(tmp_path, "halfspaces", n=4)
+    code, out, err = run(capsys, "opt", "--matrix", path, "--json", "--no-store", "--no-symmetry")
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["opt"] == 9
+    assert (r["symmetry_order"], r["symmetry_source"], r["symmetry_seconds"]) == (None, "skipped: switched off", None)
+    code, out, err = run(capsys, "opt", "--matrix", path, "--no-store", "--no-symmetry")
+    assert code == 0, err
+    assert field(out, "symmetry") == "not used: switched off"
+
+
+def test_a_small_search_skips_it_and_says_so(capsys):
+    code, out, err = run(capsys, "opt", "thresholds", "N=7", "--json", "--no-store")
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["symmetry_order"] is None and r["symmetry_source"].startswith("skipped: the search ended within")
+    code, out, err = run(capsys, "opt", "thresholds", "N=7", "--randomized", "--json", "--no-store")
+    assert code == 0, err
+    assert json.loads(out)["symmetry_source"] == "skipped: the search for RL(C) does not key its memo by orbits"
+
+
+@pytest.mark.slow
+def test_a_matrix_file_gets_its_group_found_and_the_certificate_verifies(capsys, tmp_path):
+    # decision lists n=5 as a bare matrix: 34 s without its group here, 2 s with the group of order 7,680 found
+    path = _matrix_file(tmp_path, "decision-lists", n=5)
+    proof = tmp_path / "p.json"
+    code, out, err = run(capsys, "opt", "--matrix", path, "--json", "--no-store", "--proof", proof)
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["opt"] == 12
+    assert (r["symmetry_order"], r["symmetry_source"]) == (7680, "detected")
+    assert r["symmetry_seconds"] > 0
+    cert = json.loads(proof.read_text())
+    assert len(cert["symmetry"]["generators"]) >= 2
+    code, out, err = run(capsys, "verify", proof, "--matrix", path)
+    assert code == 0, err
+    # a generator changed: verify refuses the certificate
+    cert["symmetry"]["generators"][0]["permutation"][:2] = cert["symmetry"]["generators"][0]["permutation"][1::-1]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(cert))
+    code, out, err = run(capsys, "verify", bad, "--matrix", path)
+    assert code == 1, err
+    assert "does not map the class onto itself" in out + err
+
+
+@pytest.mark.slow
+def test_the_plain_output_says_the_group_found(capsys, tmp_path):
+    path = _matrix_file(tmp_path, "decision-lists", n=5)
+    code, out, err = run(capsys, "opt", "--matrix", path, "--no-store", "--quiet")
+    assert code == 0, err
+    line = field(out, "symmetry")
+    assert line.startswith("group of order 7,680 (found by graph automorphism in ") and line.endswith(" s)")
