@@ -337,8 +337,10 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
             ("time", f"{seconds:.3f} s ({_work_text(r.stats)})"),
             ("symmetry", symmetry_text(sym)),
         ]
-        for b in r.stats.get("anytime") or []:  # a lower bound found when the search stopped, and why it holds
-            rows.append(("lower bound", f"{b['lower']}: {b['reason']}"))
+        found = r.stats.get("anytime") or []  # lower bounds found when the search stopped (--json lists them all)
+        if found:  # the one that counts, and why it holds
+            more = f" (after {len(found) - 1} weaker)" if len(found) > 1 else ""
+            rows.append(("lower bound", f"{found[-1]['lower']}: {found[-1]['reason']}{more}"))
         if tree_path is not None and tree_error is None and r.tree is not None:
             rows.append(("tree", _tree_text(r, G) + f" written to {tree_path}"))
         if proof_path is not None and proof_error is None:

@@ -35,8 +35,9 @@ skipped past :data:`MAX_ENTRIES` entries, and for classes over more than 64 poin
 canonical keys of :mod:`solvers.opt.canonical` do not cover. The search asks for the group only after
 its first 2,000 nodes, and once it has itself spent what detection is expected to cost
 (:func:`estimated_seconds`): a search that ends sooner never pays for it, and one that needs it pays
-at most what it had already spent. bliss holds the interpreter while it runs: a Ctrl-C during detection
-stops the search when bliss returns (2.5 s late, measured on halfspaces n=5).
+at most what it had already spent. bliss holds the interpreter while it runs, so a detection expected to
+take more than :data:`IN_CHILD_FROM` seconds runs it in a forked child process (:func:`_in_child`), which
+a Ctrl-C kills at once (it used to land only when bliss returned: 2.5 s late on halfspaces n=5).
 
 References
 ----------
@@ -57,6 +58,7 @@ Examples
 from __future__ import annotations
 
 import math
+import os
 import time
 from dataclasses import dataclass
 from typing import Optional
@@ -161,7 +163,11 @@ def detect(C, *, max_entries: int = MAX_ENTRIES, max_points: int = MAX_POINTS,
     M = np.asarray(C.matrix, dtype=bool)
     reps, classes = _equal_columns(M)
     R = M[:, reps]
-    gens = _automorphisms(R, [len(cl) for cl in classes])
+    sizes = [len(cl) for cl in classes]
+    if estimated_seconds(C) > IN_CHILD_FROM and hasattr(os, "fork"):
+        gens = _in_child(_automorphisms, R, sizes)  # (a Ctrl-C stops it at once)
+    else:
+        gens = _automorphisms(R, sizes)
     lifted = []
     for perm, flip in gens:
         full = [0] * n
@@ -274,6 +280,64 @@ def _automorphisms(R: np.ndarray, sizes: list[int]) -> list[tuple[tuple[int, ...
             if same:
                 out.append((tuple(int(mapping[m + x]) - m for x in range(n)), True))
     return out
+
+
+#: Detection expected to take longer than this (:func:`estimated_seconds`) runs bliss in a child process.
+IN_CHILD_FROM = 0.2
+_last_child: list = []  # the pid of the last child (for the tests)
+
+
+def _in_child(fn, *args):
+    """``fn(*args)`` in a forked child process, its result sent back pickled through a pipe. bliss holds the
+    interpreter for seconds on a large class, so that a Ctrl-C would wait for it; here this process waits
+    for the child, looking at :func:`solvers.interrupts.check` every 50 ms, and a Ctrl-C (or any error)
+    kills the child. Costs a fork (a few ms: the child shares the matrix until it writes)."""
+    import pickle
+    import select
+    import signal
+
+    from .. import interrupts
+
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: compute, send, leave without running the parent's exit handlers
+        try:
+            os.close(r)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)  # a Ctrl-C at the terminal ends it too
+            try:
+                data = pickle.dumps(("ok", fn(*args)))
+            except BaseException as e:  # noqa: BLE001 - sent to the parent, which raises it
+                data = pickle.dumps(("error", f"{type(e).__name__}: {e}"))
+            view = memoryview(data)
+            while view:
+                view = view[os.write(w, view):]
+        finally:
+            os._exit(0)
+    _last_child[:] = [pid]
+    os.close(w)
+    chunks = []
+    try:
+        while True:
+            ready, _, _ = select.select([r], [], [], 0.05)
+            interrupts.check()
+            if ready:
+                chunk = os.read(r, 1 << 20)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+    finally:
+        os.close(r)
+        try:
+            os.kill(pid, signal.SIGKILL)  # (gone already when it finished)
+        except ProcessLookupError:
+            pass
+        os.waitpid(pid, 0)
+    if not chunks:
+        raise RuntimeError("the symmetry detection's child process ended without an answer")
+    status, value = pickle.loads(b"".join(chunks))
+    if status != "ok":
+        raise RuntimeError(f"the symmetry detection failed: {value}")
+    return value
 
 
 def _igraph():

@@ -322,6 +322,11 @@ def _with_anytime(C, time_limit: float, jobs: int, memo_bytes, progress, engine:
     from . import anytime
 
     t0 = time.monotonic()
+    # First the shattered set, in at most a second: when it is as large as the Halving bound floor(log2 |C|)
+    # (all-functions), that settles Opt(C) before any search.
+    settled = _settled_by_shattering(C, t0 + min(1.0, 0.05 * time_limit), memo_bytes, symmetry, t0)
+    if settled is not None:
+        return settled
     r = opt(C, time_limit=time_limit * (1 - anytime.SHARE), jobs=jobs, memo_bytes=memo_bytes, progress=progress,
             engine=engine, anytime=False, symmetry=symmetry)
     if r.value is not None or r.stats.get("stopped") != "time limit":
@@ -335,6 +340,27 @@ def _with_anytime(C, time_limit: float, jobs: int, memo_bytes, progress, engine:
     stats = {**r.stats, "anytime": [{"lower": v, "reason": why} for v, _, why in found],
              "seconds": round(time.monotonic() - t0, 4)}
     return OptResult(value if value == r.upper else None, value, r.upper, tree, stats, r.solver, r.game)
+
+
+def _settled_by_shattering(C, deadline: float, memo_bytes, symmetry: bool, t0: float):
+    """Opt(C) when a shattered set found greedily by ``deadline`` (:func:`solvers.opt.anytime.shattered_points`)
+    reaches the Halving bound floor(log2 |C|): the complete tree over it proves the lower bound, and the
+    upper-bound certificate has no entries (fewer than 2^(d+1) concepts). Else None."""
+    from . import anytime
+
+    if not (getattr(C, "finite", False) and getattr(C, "matrix", None) is not None):
+        return None
+    points = anytime.shattered_points(C, deadline)
+    d = len(points)
+    if d == 0 or d != C.log2_size():
+        return None
+    S = Solver(C, memo_bytes=memo_bytes, symmetry=symmetry)
+    reason = f"the class shatters {d} points (found greedily): the complete tree over them"
+    stats = {"engine": "shattered set", "nodes": 0, "memo": 0, "evictions": 0, "memo_bytes": S.memo_bytes,
+             "memo_used_bytes": S.memo_used_bytes, "seconds": round(time.monotonic() - t0, 4), "queries": [],
+             "stopped": None, "anytime": [{"lower": d, "reason": reason}],
+             "symmetry": {"order": None, "source": "skipped: settled without a search", "seconds": None}}
+    return OptResult(d, d, d, MistakeTree.shattered(points, C), stats, S, Game.of("deterministic", 0, None))
 
 
 def _evaluated(C) -> bool:

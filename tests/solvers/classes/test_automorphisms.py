@@ -5,6 +5,9 @@ found and verify (a tampered one does not), and the limits (a subgroup, skipped 
 import copy
 import itertools
 import math
+import os
+import signal
+import threading
 
 import numpy as np
 import pytest
@@ -219,3 +222,42 @@ def test_the_horizon_game_uses_the_group_found_and_its_certificate_verifies():
     perm[0], perm[1] = perm[1], perm[0]
     with pytest.raises(TreeError):
         verify_game_upper(bad, C)
+
+
+# ---------------------------------------------------------------------------------------- bliss in a child process
+def _spin_forever():
+    while True:
+        pass
+
+
+def _fails():
+    raise ValueError("no graph")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork")
+def test_a_ctrl_c_kills_the_detection_at_once():
+    """bliss holds the interpreter: a large detection runs in a child process, and a Ctrl-C (here SIGINT sent
+    to this process while the child spins forever) raises here at once and kills the child."""
+    from solvers.classes import automorphisms as A
+
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        A._in_child(_spin_forever)
+    timer.join()
+    (pid,) = A._last_child
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # killed and reaped
+    with pytest.raises(RuntimeError, match="ValueError: no graph"):
+        A._in_child(_fails)
+
+
+def test_the_child_finds_the_group_found_here(monkeypatch):
+    from solvers.classes import automorphisms as A
+
+    C = ConceptClass.from_matrix(make("halfspaces", n=3).matrix)
+    monkeypatch.setattr(A, "IN_CHILD_FROM", 1e9)
+    here = A.detect(C)
+    monkeypatch.setattr(A, "IN_CHILD_FROM", -1.0)
+    there = A.detect(C)
+    assert there.order == here.order == 96 and there.group.to_json() == here.group.to_json()

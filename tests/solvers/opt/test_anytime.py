@@ -172,3 +172,14 @@ def test_a_tree_that_does_not_map_is_not_kept(monkeypatch):
     monkeypatch.undo()
     monkeypatch.setitem(anytime.EMBEDS, "decision-lists", ("n", "grid"))  # (x,) of length 3: not a point of n=4
     assert anytime.embedded(C, 0, float("inf"), _exact) == []
+
+
+def test_a_shattered_set_as_large_as_the_halving_bound_settles_opt_before_any_search():
+    from solvers.certificate import verify_upper
+
+    C = make("all-functions", n=12)  # 4,096 concepts: floor(log2 |C|) = 12 = the points, all shattered
+    r = opt(C, time_limit=600)
+    assert r.value == 12 and r.stats["engine"] == "shattered set" and r.stats["nodes"] == 0
+    assert r.tree.levels is not None and verify_tree(r.tree.to_json(), C) == 12
+    assert verify_upper(json.loads(json.dumps(r.upper_certificate())), C) == 12
+    assert opt(C, time_limit=600, anytime=False).stats["engine"] != "shattered set"
