@@ -233,6 +233,17 @@ class Solver(MemoSearch):
             self._symmetry_seconds = found.seconds
         self._symmetry_at = None
         self.canonical = Canonical.of(C, group) if group is not None else None
+        if group is not None and self.canonical is None and source == "declared" and C.n_points <= 64:
+            # Too many elements to list: a subgroup (generators added while it stays small enough), as for
+            # a group found (solvers.classes.automorphisms).
+            from ..classes.automorphisms import _within, group_limit
+            from ..classes.symmetry import Symmetry
+
+            kept, order, _ = _within(list(group.generators), C.n_points, group_limit(C.n_points))
+            if kept:
+                group = Symmetry(kept, C.n_points)
+                self.canonical = Canonical.of(C, group)
+                source = f"declared (a subgroup of order {order:,}: the whole group has too many elements to list)"
         if group is not None and self.canonical is None:
             source = f"skipped: the {source} group has too many elements for the canonical keys"
         self._symmetry_source = source

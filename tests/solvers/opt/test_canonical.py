@@ -6,6 +6,7 @@ onto the other (checked element by element), Opt with and without the group equa
 and the symmetric upper-bound certificate verifies, and fails when tampered with.
 """
 
+import json
 import random
 
 import numpy as np
@@ -169,3 +170,24 @@ def test_halfspaces_on_the_5_cube():
     assert verify_tree(r.tree.to_json(), C) == 15
     P = r.upper_certificate()
     assert "symmetry" in P and verify_upper(P, C) == 15
+
+
+def test_a_declared_group_too_large_to_list_is_cut_to_a_subgroup():
+    """The sets of at most two of 9 points, declared symmetric under all 9! renamings (more elements than the
+    canonical keys list): the search keys its memo by a subgroup, finds Opt as without it, and its
+    certificate names the subgroup, which verify checks."""
+    import itertools
+
+    from solvers.classes.symmetry import Symmetry
+
+    n = 9
+    rows = [[int(j in S) for j in range(n)] for k in range(3) for S in itertools.combinations(range(n), k)]
+    swap = tuple([1, 0] + list(range(2, n)))
+    cycle = tuple(list(range(1, n)) + [0])
+    C = ConceptClass(rows, symmetry=Symmetry([(swap, False), (cycle, False)], n))
+    S = Solver(C, symmetry_after=0)
+    r = opt(C, solver=S, anytime=False)
+    assert r.value == opt(ConceptClass(rows), symmetry=False).value
+    assert r.stats["symmetry"]["source"].startswith("declared (a subgroup")
+    cert = json.loads(json.dumps(r.upper_certificate()))
+    assert verify_upper(cert, C) == r.value
