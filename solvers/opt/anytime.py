@@ -135,11 +135,13 @@ def embedded(C, best: int, deadline: float, solve) -> list:
     return found
 
 
-def shattered_points(C, deadline: float) -> list:
+def shattered_points(C, deadline: float, *, all_or_nothing: bool = False) -> list:
     """A set of points ``C`` shatters, grown greedily (the most balanced points first; a point joins when
     the set stays shattered, checked by counting the distinct label patterns of the concepts on it) until
     ``deadline`` or floor(log2 |C|) points: a lower bound of the VC dimension in seconds, where the exact
-    VC search (:func:`solvers.vc.vc_search`) may take hours."""
+    VC search (:func:`solvers.vc.vc_search`) may take hours. ``all_or_nothing``: stop at the first point that
+    does not join (what settles Opt(C) is a set of floor(log2 |C|) points, which this then cannot reach
+    greedily): a few passes over the matrix for a class that is not close to all functions."""
     import numpy as np
 
     M = np.asarray(C.matrix, dtype=bool)
@@ -158,6 +160,8 @@ def shattered_points(C, deadline: float) -> list:
         if np.count_nonzero(np.bincount(trial, minlength=1 << (len(chosen) + 1))) == 1 << (len(chosen) + 1):
             codes = trial
             chosen.append(int(j))
+        elif all_or_nothing:
+            break
     return chosen
 
 

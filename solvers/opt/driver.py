@@ -350,7 +350,7 @@ def _settled_by_shattering(C, deadline: float, memo_bytes, symmetry: bool, t0: f
 
     if not (getattr(C, "finite", False) and getattr(C, "matrix", None) is not None):
         return None
-    points = anytime.shattered_points(C, deadline)
+    points = anytime.shattered_points(C, deadline, all_or_nothing=True)
     d = len(points)
     if d == 0 or d != C.log2_size():
         return None
