@@ -329,12 +329,7 @@ def bench_pinned(instances, args, csv_rows) -> bool:
         if b["value"] is not None and a["value"] is not None and a["value"] != b["value"]:
             print(f"MISMATCH {name}: pinned Opt = {b['value']}, now {a['value']}", flush=True)
             ok = False
-        ratio = b["seconds"] / a["seconds"] if a["seconds"] > 0 else math.inf
-        solved = b["value"] is not None and a["value"] is not None
-        if solved and b["seconds"] >= GM_FROM:
-            ratios.append(ratio)
-        if ratio < SLOWER and a["seconds"] - b["seconds"] > NOISE:
-            slower.append(f"{name} ({fmt_ratio(ratio)}x)")
+        ratio, solved = _compared(name, b, a, ratios, slower)
 
         def shown(r):
             return str(r["value"]) if r["value"] is not None else f"{r['lower']}..{r['upper']}"
@@ -353,6 +348,19 @@ def bench_pinned(instances, args, csv_rows) -> bool:
                      "solved now, not by the pinned solver within the limit: " + "; ".join(solved_now)
                      if solved_now else None)
     return ok
+
+
+def _compared(name: str, b: dict, a: dict, ratios: list, slower: list) -> tuple:
+    """(speed-up, solved by both) of one instance timed before (``b``) and now (``a``); the speed-up joins
+    ``ratios`` when both solved it and the pinned solver took >= GM_FROM s, and ``slower`` when it is below
+    SLOWER by more than NOISE seconds."""
+    ratio = b["seconds"] / a["seconds"] if a["seconds"] > 0 else math.inf
+    solved = b["value"] is not None and a["value"] is not None
+    if solved and b["seconds"] >= GM_FROM:
+        ratios.append(ratio)
+    if ratio < SLOWER and a["seconds"] - b["seconds"] > NOISE:
+        slower.append(f"{name} ({fmt_ratio(ratio)}x)")
+    return ratio, solved
 
 
 def _speedup_summary(ratios: list, slower: list, target: float, what: str, extra: str | None = None) -> None:
@@ -429,12 +437,7 @@ def bench_raw(instances, args, csv_rows) -> bool:
         if b is None:
             row += ["-", fmt_s(a["seconds"]), "-"]
         else:
-            ratio = b["seconds"] / a["seconds"] if a["seconds"] > 0 else math.inf
-            solved = b["value"] is not None and a["value"] is not None
-            if solved and b["seconds"] >= GM_FROM:
-                ratios.append(ratio)
-            if ratio < SLOWER and a["seconds"] - b["seconds"] > NOISE:
-                slower.append(f"{name} ({fmt_ratio(ratio)}x)")
+            ratio, solved = _compared(name, b, a, ratios, slower)
             row += [fmt_s(b["seconds"]), fmt_s(a["seconds"]),
                     fmt_ratio(ratio) if solved else (f">{fmt_ratio(ratio)}" if a["value"] is not None else "-")]
         if plain:

@@ -93,9 +93,10 @@ def _lift(node, small, C, kind: str, n_big: int, index: dict):
     return box[0]
 
 
-def embedded(C, best: int, deadline: float, solve) -> list:
+def embedded(C, best: int, deadline: float, solve, out: list | None = None) -> list:
     """Lower bounds from the same family with a smaller size parameter (:data:`EMBEDS`), solved in the time
-    left, smallest first, each tree lifted into ``C`` and checked against it: ``(value, tree, reason)``."""
+    left, smallest first, each tree lifted into ``C`` and checked against it: ``(value, tree, reason)``,
+    appended to ``out`` (when given) as each is proven, and returned."""
     from ..certificate import MistakeTree, TreeError, verify_tree
 
     name = C.family
@@ -106,7 +107,7 @@ def embedded(C, best: int, deadline: float, solve) -> list:
         return []
     index = {} if not getattr(C, "finite", True) else {tuple(p): j for j, p in enumerate(C.points)}
     n_big = len(next(iter(C.points))) if getattr(C, "finite", True) else params.get("n", big)
-    found = []
+    found = [] if out is None else out
     for small_size in range(1, big):
         left = deadline - time.monotonic()
         if left <= 0.01 or interrupts.requested():
@@ -173,14 +174,32 @@ def improve(C, r, seconds: float, solve) -> list:
     First a shattered set (:func:`shattered_points`, in a quarter of the time at most). The restrictions
     tried next are prefixes of C's points: half of them first, then, while a restriction is
     solved within its time, halfway between it and the whole class (three quarters, seven eighths, ...);
-    when half is not solved, a quarter, an eighth, ... A Ctrl-C stops the pass with what it has."""
+    when half is not solved, a quarter, an eighth, ... A Ctrl-C stops the pass: :class:`Interrupted`
+    (a KeyboardInterrupt) carries what it had found."""
+    found: list = []
+    try:
+        _improve(C, r, seconds, solve, found)
+    except KeyboardInterrupt as e:
+        raise Interrupted(found) from e
+    return found
+
+
+class Interrupted(KeyboardInterrupt):
+    """A Ctrl-C during :func:`improve`; ``found`` holds the bounds it had proven by then."""
+
+    def __init__(self, found: list):
+        super().__init__()
+        self.found = found
+
+
+def _improve(C, r, seconds: float, solve, found: list) -> None:
+    """:func:`improve`'s work, each bound appended to ``found`` as it is proven."""
     from ..certificate import MistakeTree, TreeError, verify_tree
     from ..classes.finite import ConceptClass
 
     deadline = time.monotonic() + seconds
     n = C.n_points
     best = r.lower
-    found: list = []
     # A shattered set: the complete tree over it (by levels), at once.
     listed = getattr(C, "finite", False) and getattr(C, "matrix", None) is not None
     points = shattered_points(C, time.monotonic() + seconds / 4) if listed else []
@@ -194,11 +213,10 @@ def improve(C, r, seconds: float, solve) -> list:
         except TreeError:
             pass
     if getattr(C, "family", None) in EMBEDS and isinstance(getattr(C, "params", None), dict):
-        for b in embedded(C, best, time.monotonic() + (deadline - time.monotonic()) / 2, solve):
-            best = b[0]
-            found.append(b)
+        embedded(C, best, time.monotonic() + (deadline - time.monotonic()) / 2, solve, out=found)
+        best = max([best] + [b[0] for b in found])
     if not getattr(C, "finite", False) or getattr(C, "matrix", None) is None:
-        return found  # (the rest reads the matrix)
+        return  # (the rest reads the matrix)
     tried: set = set()
     lo, hi = 1, n  # prefixes of `lo` points are solved; of `hi` points, not (the whole class: the search stopped)
     k = n // 2
@@ -223,4 +241,3 @@ def improve(C, r, seconds: float, solve) -> list:
                 except TreeError:
                     pass
         k = (lo + hi) // 2
-    return found

@@ -324,16 +324,25 @@ def _with_anytime(C, time_limit: float, jobs: int, memo_bytes, progress, engine:
     t0 = time.monotonic()
     # First the shattered set, in at most a second: when it is as large as the Halving bound floor(log2 |C|)
     # (all-functions), that settles Opt(C) before any search.
-    settled = _settled_by_shattering(C, t0 + min(1.0, 0.05 * time_limit), memo_bytes, symmetry, t0)
+    try:
+        settled = _settled_by_shattering(C, t0 + min(1.0, 0.05 * time_limit), memo_bytes, symmetry, t0)
+    except KeyboardInterrupt:  # nothing proven yet: the class's cheap bounds, as a search stopped at once has them
+        r = opt(C, time_limit=1e-3, memo_bytes=memo_bytes, engine=engine, anytime=False, symmetry=symmetry)
+        r.stats["stopped"] = "interrupted"
+        return r
     if settled is not None:
         return settled
     r = opt(C, time_limit=time_limit * (1 - anytime.SHARE), jobs=jobs, memo_bytes=memo_bytes, progress=progress,
             engine=engine, anytime=False, symmetry=symmetry)
     if r.value is not None or r.stats.get("stopped") != "time limit":
         return r
-    found = anytime.improve(C, r, max(0.0, t0 + time_limit - time.monotonic()),
-                            lambda D, t: opt(D, time_limit=max(t, 1e-3), memo_bytes=memo_bytes, anytime=False,
-                                             symmetry=symmetry))
+    try:
+        found = anytime.improve(C, r, max(0.0, t0 + time_limit - time.monotonic()),
+                                lambda D, t: opt(D, time_limit=max(t, 1e-3), memo_bytes=memo_bytes, anytime=False,
+                                                 symmetry=symmetry))
+    except anytime.Interrupted as e:  # a Ctrl-C during the pass: what it found still counts
+        found = e.found
+        r.stats["stopped"] = "interrupted"
     if not found:
         return r
     value, tree, _ = found[-1]

@@ -9,7 +9,6 @@ set the variable so that every solved result is stored without them, whatever th
 import csv
 import io
 import json
-import sqlite3
 from types import SimpleNamespace
 
 import pytest
@@ -22,7 +21,7 @@ from solvers.classes.families import make
 from solvers.games import Game
 from solvers.opt import opt
 
-from .cli.checks import field, run
+from .cli.checks import field, run, tamper_store
 
 
 @pytest.fixture
@@ -107,10 +106,7 @@ def test_opt_stores_a_fast_result_without_certificates_and_computes_it_again(cap
     assert recomputed(row) and row.lower_cert is None
     code, out, err = run(capsys, "opt", "intervals", "N=12", "--json")
     assert code == 0 and json.loads(out)["opt"] == 5 and json.loads(out)["served"] is False and err == ""
-    db = sqlite3.connect(_db())
-    db.execute("UPDATE results SET value = '7', lower = '7', upper = '7'")
-    db.commit()
-    db.close()
+    tamper_store("UPDATE results SET value = '7', lower = '7', upper = '7'")
     code, out, err = run(capsys, "opt", "intervals", "N=12")
     assert code == 0 and field(out, "Opt(C)") == "5" and "said 7" in err and "replaced" in err
     with Store(_db(), readonly=True) as S:
@@ -138,10 +134,7 @@ def test_store_show_export_and_plot_compute_such_rows_again(capsys, tmp_path, no
     code, out, err = run(capsys, "store", "show", key, "--certificates", tmp_path / "c.json")
     assert code == 0 and json.loads(out)["check"].startswith("OK: computed again") and "--proof" in err
     assert json.loads((tmp_path / "c.json").read_text()) == {"lower": None, "upper": None}
-    db = sqlite3.connect(_db())
-    db.execute("UPDATE results SET lower = '9', value = '9', upper = '9' WHERE kind = 'opt' AND params LIKE '%4%'")
-    db.commit()
-    db.close()
+    tamper_store("UPDATE results SET lower = '9', value = '9', upper = '9' WHERE kind = 'opt' AND params LIKE '%4%'")
     code, out, _ = run(capsys, "store", "export", "--format", "csv", "--kind", "opt")
     checks = {r["params"]: r["check"] for r in csv.DictReader(io.StringIO(out))}
     assert checks["N=4"].startswith("FAILED") and "computed again" in checks["N=4"]

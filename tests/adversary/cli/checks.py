@@ -200,3 +200,13 @@ class Watched:
         for t in self._readers:
             t.join(10)
         return self.proc.returncode, list(self.out), "\n".join(self.err), before
+
+
+def tamper_store(sql: str) -> None:
+    """Run ``sql`` on the test's own results store (``$LITTLESTONE_STORE``), committed: a row changed by hand."""
+    import sqlite3
+
+    db = sqlite3.connect(os.environ["LITTLESTONE_STORE"])
+    db.execute(sql)
+    db.commit()
+    db.close()

@@ -16,7 +16,7 @@ import pytest
 
 from adversary.store import Store
 
-from .checks import RUN_MAIN, field, one_error_line, posix, run, start
+from .checks import RUN_MAIN, field, one_error_line, posix, run, start, tamper_store
 
 
 def _db():
@@ -214,10 +214,7 @@ def test_store_list_show_export_prune(capsys, tmp_path):
     assert len(json.loads(out)) == 6
     code, out, _ = run(capsys, "store", "export", "--format", "csv", "--kind", "opt")
     assert [r["value"] for r in csv.DictReader(io.StringIO(out))] == ["1", "2", "2"]  # floor(log2 (N + 1))
-    db = sqlite3.connect(_db())
-    db.execute("UPDATE results SET lower = '9', value = '9' WHERE kind = 'opt' AND params LIKE '%4%'")
-    db.commit()
-    db.close()
+    tamper_store("UPDATE results SET lower = '9', value = '9' WHERE kind = 'opt' AND params LIKE '%4%'")
     code, out, _ = run(capsys, "store", "export", "--format", "csv", "--kind", "opt")
     checks = {r["params"]: r["check"] for r in csv.DictReader(io.StringIO(out))}
     assert checks["N=4"].startswith("FAILED") and all(checks[f"N={n}"].startswith("OK") for n in (2, 3))
@@ -232,20 +229,13 @@ def test_store_list_show_export_prune(capsys, tmp_path):
 
 
 # ------------------------------------------------------------------------------------------ no wrong number served
-def _tamper(sql: str) -> None:
-    db = sqlite3.connect(_db())
-    db.execute(sql)
-    db.commit()
-    db.close()
-
-
 def test_a_tampered_attack_is_replayed_reported_and_pruned(capsys):
     """The row of 'attack halving --class thresholds N=15' with its value set to 9 by hand: served as the
     count of its witness replayed (4), reported in one line, called FAILED by store show, removed by prune."""
     argv = ("attack", "halving", "--class", "thresholds", "N=15")
     code, out, _ = run(capsys, *argv)
     assert code == 0 and field(out, "mistakes") == "4"
-    _tamper("UPDATE results SET value = '9', lower = '9' WHERE kind = 'attack'")
+    tamper_store("UPDATE results SET value = '9', lower = '9' WHERE kind = 'attack'")
     code, out, _ = run(capsys, "store", "list")
     key = out.split()[0]
     code, out, _ = run(capsys, "store", "show", key)
@@ -254,10 +244,10 @@ def test_a_tampered_attack_is_replayed_reported_and_pruned(capsys):
     assert code == 0 and field(out, "mistakes") == "4" and field(out, "verdict").startswith("tight: 4 mistakes")
     assert len([line for line in err.splitlines() if "does not check" in line]) == 1, err
     assert "served from the store" not in out
-    _tamper("UPDATE results SET value = '9' WHERE kind = 'attack'")  # the value alone
+    tamper_store("UPDATE results SET value = '9' WHERE kind = 'attack'")  # the value alone
     code, out, err = run(capsys, *argv)
     assert field(out, "mistakes") == "4" and "does not check" in err
-    _tamper("UPDATE results SET value = '9' WHERE kind = 'attack'")
+    tamper_store("UPDATE results SET value = '9' WHERE kind = 'attack'")
     code, _, err = run(capsys, "store", "prune")
     assert code == 0 and "1 row removed" in err, err
 
@@ -330,7 +320,7 @@ def test_a_stopped_attack_is_searched_again_and_the_better_row_kept(capsys):
 def test_a_tampered_vc_row_in_a_table_is_computed_again(capsys):
     argv = ("table", "intervals", "--grid", "N=6..7", "--format", "csv", "--quiet")
     code, out, _ = run(capsys, *argv)
-    _tamper("UPDATE results SET value = '1', upper = '1' WHERE kind = 'vc'")  # VC of intervals is 2
+    tamper_store("UPDATE results SET value = '1', upper = '1' WHERE kind = 'vc'")  # VC of intervals is 2
     code, out2, err = run(capsys, *argv)
     assert code == 0 and "does not check" in err
     assert [r["VC"] for r in csv.DictReader(io.StringIO(out2))] == ["2", "2"]

@@ -183,3 +183,37 @@ def test_a_shattered_set_as_large_as_the_halving_bound_settles_opt_before_any_se
     assert r.tree.levels is not None and verify_tree(r.tree.to_json(), C) == 12
     assert verify_upper(json.loads(json.dumps(r.upper_certificate())), C) == 12
     assert opt(C, time_limit=600, anytime=False).stats["engine"] != "shattered set"
+
+
+def test_a_ctrl_c_in_the_pass_returns_what_is_proven(monkeypatch):
+    """A Ctrl-C during the anytime pass (after one bound) or during the shattered set tried before the search:
+    opt returns its bounds, stopped "interrupted", with the bound the pass had found (a KeyboardInterrupt
+    used to escape the pass, and the command printed nothing)."""
+    C = make("decision-lists", n=4)
+    monkeypatch.setattr(anytime, "MIN_CONCEPTS", 1000)
+    real = driver.opt
+
+    def stopped_at_the_root(D, **kw):
+        if D is C:
+            r = real(D, time_limit=kw.get("time_limit"), anytime=False)
+            return driver.OptResult(None, 1, r.upper, None, {**r.stats, "stopped": "time limit"}, r.solver, r.game)
+        return real(D, **kw)
+
+    def one_then_ctrl_c(C, r, seconds, solve, found):
+        found.append(anytime.embedded(C, 0, float("inf"), _exact)[0])
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(driver, "opt", stopped_at_the_root)
+    monkeypatch.setattr(anytime, "_improve", one_then_ctrl_c)
+    r = opt(C, time_limit=600)
+    assert r.stats["stopped"] == "interrupted" and r.lower == r.stats["anytime"][0]["lower"] >= 1
+    assert verify_tree(r.tree.to_json(), C) == r.lower
+    monkeypatch.undo()
+
+    def ctrl_c(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(anytime, "MIN_CONCEPTS", 1000)
+    monkeypatch.setattr(anytime, "shattered_points", ctrl_c)
+    r = opt(C, time_limit=600)
+    assert r.stats["stopped"] == "interrupted" and r.lower <= r.upper
