@@ -1,0 +1,95 @@
+"""Each special engine of ``solvers.opt`` against the generic search on its family's instances that fit a
+matrix (issue 19, section 4: an engine the generic search comes within 1.5x of is to be retired).
+
+For each instance: the special engine as ``opt`` runs it (``engine="states"`` for thresholds, intervals and
+rectangles; the disjunctions search, which ``engine="auto"`` takes for ``monotone-disjunctions`` over 256
+points or more; the subcube table, ``engine="table"``), the generic search on the same listed class
+(``engine="search"``, the family's declared group), and the generic search on the class as a raw matrix
+(no family, no declared group: the group found by graph automorphism). Each time is the median of three
+runs on freshly made classes (the build not timed), with a time limit; the table gives the generic search's
+time over the engine's (under 1.5: the generic search is within 1.5x).
+
+Usage::
+
+    python scripts/bench_engines.py [--time-limit S] [--only NAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from solvers.classes import ConceptClass  # noqa: E402
+from solvers.classes.families import make  # noqa: E402
+from solvers.opt import opt  # noqa: E402
+
+#: (engine, family, params) for each special engine, sizes the generic search finishes in seconds or not.
+CASES = [
+    ("states", "thresholds", {"N": 1000}),
+    ("states", "thresholds", {"N": 4000}),
+    ("states", "intervals", {"N": 60}),
+    ("states", "intervals", {"N": 100}),
+    ("states", "rectangles", {"N": 8}),
+    ("states", "rectangles", {"N": 12}),
+    ("disjunctions", "monotone-disjunctions", {"n": 8, "k": 3}),
+    ("disjunctions", "monotone-disjunctions", {"n": 10, "k": 3}),
+    ("disjunctions", "monotone-disjunctions", {"n": 12, "k": 2}),
+    ("table", "all-functions", {"n": 12}),
+    ("table", "conjunctions", {"n": 3}),
+    ("table", "halfspaces", {"n": 4}),
+    ("table", "all-functions", {"n": 15}),
+]
+
+
+def _timed(make_class, time_limit: float, **kw):
+    """(median seconds of three runs, the last result) of ``opt(make_class(), time_limit=..., **kw)``."""
+    times, r = [], None
+    for _ in range(3):
+        C = make_class()
+        t = time.perf_counter()
+        r = opt(C, time_limit=time_limit, anytime=False, **kw)
+        times.append(time.perf_counter() - t)
+        if r.value is None:
+            break  # (not solved in the limit: once is enough)
+    return statistics.median(times), r
+
+
+def _cell(seconds: float, r) -> str:
+    return f"{seconds:.3g}" if r.value is not None else f">{seconds:.3g} ({r.lower}..{r.upper})"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--time-limit", type=float, default=30.0, metavar="S", help="per run (default 30)")
+    ap.add_argument("--only", metavar="NAME", help="only the cases whose engine or family contains NAME")
+    args = ap.parse_args(argv)
+    print("| engine | instance | Opt | engine s | generic s | generic / engine | raw matrix s | raw / engine |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for engine, family, params in CASES:
+        if args.only and args.only not in engine and args.only not in family:
+            continue
+        label = f"{family} " + " ".join(f"{k}={v}" for k, v in params.items())
+        M = make(family, **params).matrix
+        special = {"engine": "auto"} if engine == "disjunctions" else {"engine": engine}
+        te, re = _timed(lambda: make(family, **params), args.time_limit, **special)
+        tg, rg = _timed(lambda: make(family, **params), args.time_limit, engine="search")
+        tr, rr = _timed(lambda: ConceptClass.from_matrix(M), args.time_limit, engine="search")
+        values = {r.value for r in (re, rg, rr) if r.value is not None}
+        if len(values) > 1:
+            print(f"MISMATCH {label}: {sorted(values)}", flush=True)
+            return 1
+        used = re.stats.get("engine")
+        print(f"| {engine} ({used}) | {label} | {values.pop() if values else '?'} | {_cell(te, re)} | "
+              f"{_cell(tg, rg)} | {tg / te:.2f} | {_cell(tr, rr)} | {tr / te:.2f} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
