@@ -177,17 +177,17 @@ def detect(C, *, max_entries: int = MAX_ENTRIES, max_points: int = MAX_POINTS,
         lifted.append((tuple(full), flip))
     lifted = [g for g in lifted if _is_symmetry(g, M, n)]
     cap = group_limit(n) if limit is None else limit
-    kept, order, subgroup = _within(lifted, n, cap)
+    kept, order, cut = subgroup(lifted, n, cap)
     G = Symmetry(kept, n)
     seconds = time.perf_counter() - t0
     equal = math.prod(math.factorial(len(cl)) for cl in classes)
-    full_order = None if subgroup else order * equal
+    full_order = None if cut else order * equal
     if G.trivial:
-        return Detection(None, "none", seconds, None, full_order, subgroup)
-    return Detection(G, "detected", seconds, order, full_order, subgroup)
+        return Detection(None, "none", seconds, None, full_order, cut)
+    return Detection(G, "detected", seconds, order, full_order, cut)
 
 
-def _within(gens: list, n: int, cap: int) -> tuple[list, int, bool]:
+def subgroup(gens: list, n: int, cap: int) -> tuple[list, int, bool]:
     """(kept, order, cut): the generators added one by one while the group they make keeps at most
     ``cap`` elements, its order, and whether any was left out. A generator outside a group H of more than
     cap / 2 elements at least doubles it, so it is left out without listing the larger group."""

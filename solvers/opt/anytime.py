@@ -50,12 +50,36 @@ EMBEDS = {"decision-lists": ("n", "cube"), "monotone-disjunctions": ("n", "cube"
           "rectangles": ("N", "grid"), "all-functions": ("n", "grid")}
 
 
+def listed(C) -> bool:
+    """Whether ``C`` has a matrix (the shattered set and the restrictions read it)."""
+    return bool(getattr(C, "finite", False)) and getattr(C, "matrix", None) is not None
+
+
+def _embeds(C) -> bool:
+    """Whether ``C`` is an instance of a family of :data:`EMBEDS` (listed, implicit or evaluated)."""
+    return getattr(C, "family", None) in EMBEDS and isinstance(getattr(C, "params", None), dict)
+
+
 def applies(C) -> bool:
     """Whether :func:`improve` can do anything for ``C``: a listed class large enough to be worth it, or a
     class of a family of :data:`EMBEDS` (listed, implicit or evaluated)."""
-    if getattr(C, "family", None) in EMBEDS and isinstance(getattr(C, "params", None), dict):
-        return True
-    return bool(getattr(C, "finite", False)) and getattr(C, "n_concepts", 0) >= MIN_CONCEPTS and C.n_points >= 2
+    return _embeds(C) or (listed(C) and C.n_concepts >= MIN_CONCEPTS and C.n_points >= 2)
+
+
+def shattered_reason(d: int) -> str:
+    """Why a shattered set of ``d`` points proves Opt(C) >= d (the reason printed beside the bound)."""
+    return f"the class shatters {d} points (found greedily): the complete tree over them"
+
+
+def checked(tree, value: int, C) -> bool:
+    """Whether ``tree`` proves Opt(C) >= ``value`` by :func:`solvers.certificate.verify_tree`, the checker
+    independent of the search (a tree that does not check, or does not map into C, proves nothing)."""
+    from ..certificate import TreeError, verify_tree
+
+    try:
+        return verify_tree(tree.to_json(), C) == value
+    except (KeyError, TreeError, ValueError, TypeError):
+        return False
 
 
 def _instance(name: str, params: dict):
@@ -97,7 +121,7 @@ def embedded(C, best: int, deadline: float, solve, out: list | None = None) -> l
     """Lower bounds from the same family with a smaller size parameter (:data:`EMBEDS`), solved in the time
     left, smallest first, each tree lifted into ``C`` and checked against it: ``(value, tree, reason)``,
     appended to ``out`` (when given) as each is proven, and returned."""
-    from ..certificate import MistakeTree, TreeError, verify_tree
+    from ..certificate import MistakeTree
 
     name = C.family
     size, kind = EMBEDS[name]
@@ -124,11 +148,10 @@ def embedded(C, best: int, deadline: float, solve, out: list | None = None) -> l
         if res.value <= best or res.tree is None:
             continue
         try:
-            root = _lift(res.tree.root, small, C, kind, n_big, index)
-            tree = MistakeTree(res.value, root, C)
-            if verify_tree(tree.to_json(), C) != res.value:
-                continue
-        except (KeyError, TreeError, ValueError, TypeError):
+            tree = MistakeTree(res.value, _lift(res.tree.root, small, C, kind, n_big, index), C)
+        except KeyError:
+            continue  # (a point the class does not have: not an embedding)
+        if not checked(tree, res.value, C):
             continue
         best = res.value
         found.append((best, tree, f"Opt({name} {size}={small_size}) = {best}, a class that embeds in this one "
@@ -194,28 +217,23 @@ class Interrupted(KeyboardInterrupt):
 
 def _improve(C, r, seconds: float, solve, found: list) -> None:
     """:func:`improve`'s work, each bound appended to ``found`` as it is proven."""
-    from ..certificate import MistakeTree, TreeError, verify_tree
+    from ..certificate import MistakeTree
     from ..classes.finite import ConceptClass
 
     deadline = time.monotonic() + seconds
     n = C.n_points
     best = r.lower
     # A shattered set: the complete tree over it (by levels), at once.
-    listed = getattr(C, "finite", False) and getattr(C, "matrix", None) is not None
-    points = shattered_points(C, time.monotonic() + seconds / 4) if listed else []
+    points = shattered_points(C, time.monotonic() + seconds / 4) if listed(C) else []
     if len(points) > best:
         tree = MistakeTree.shattered(points, C)
-        try:
-            if verify_tree(tree.to_json(), C) == len(points):
-                best = len(points)
-                found.append((best, tree, f"the class shatters {best} points (found greedily): the complete tree "
-                                          "over them"))
-        except TreeError:
-            pass
-    if getattr(C, "family", None) in EMBEDS and isinstance(getattr(C, "params", None), dict):
+        if checked(tree, len(points), C):
+            best = len(points)
+            found.append((best, tree, shattered_reason(best)))
+    if _embeds(C):
         embedded(C, best, time.monotonic() + (deadline - time.monotonic()) / 2, solve, out=found)
         best = max([best] + [b[0] for b in found])
-    if not getattr(C, "finite", False) or getattr(C, "matrix", None) is None:
+    if not listed(C):
         return  # (the rest reads the matrix)
     tried: set = set()
     lo, hi = 1, n  # prefixes of `lo` points are solved; of `hi` points, not (the whole class: the search stopped)
@@ -233,11 +251,8 @@ def _improve(C, r, seconds: float, solve, found: list) -> None:
             lo = k
             if res.value > best and res.tree is not None:
                 tree = MistakeTree(res.value, res.tree.root, C)
-                try:
-                    if verify_tree(tree.to_json(), C) == res.value:  # (independent of the search)
-                        best = res.value
-                        found.append((res.value, tree, f"Opt of the class restricted to its first {k} of {n} points "
-                                                       f"(a mistake tree of the restriction is one of the class)"))
-                except TreeError:
-                    pass
+                if checked(tree, res.value, C):
+                    best = res.value
+                    found.append((best, tree, f"Opt of the class restricted to its first {k} of {n} points (a "
+                                              "mistake tree of the restriction is one of the class)"))
         k = (lo + hi) // 2

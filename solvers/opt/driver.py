@@ -357,19 +357,19 @@ def _settled_by_shattering(C, deadline: float, memo_bytes, symmetry: bool, t0: f
     upper-bound certificate has no entries (fewer than 2^(d+1) concepts). Else None."""
     from . import anytime
 
-    if not (getattr(C, "finite", False) and getattr(C, "matrix", None) is not None):
+    if not anytime.listed(C):
         return None
     points = anytime.shattered_points(C, deadline, all_or_nothing=True)
     d = len(points)
-    if d == 0 or d != C.log2_size():
+    tree = MistakeTree.shattered(points, C)
+    if d == 0 or d != C.log2_size() or not anytime.checked(tree, d, C):
         return None
     S = Solver(C, memo_bytes=memo_bytes, symmetry=symmetry)
-    reason = f"the class shatters {d} points (found greedily): the complete tree over them"
     stats = {"engine": "shattered set", "nodes": 0, "memo": 0, "evictions": 0, "memo_bytes": S.memo_bytes,
              "memo_used_bytes": S.memo_used_bytes, "seconds": round(time.monotonic() - t0, 4), "queries": [],
-             "stopped": None, "anytime": [{"lower": d, "reason": reason}],
+             "stopped": None, "anytime": [{"lower": d, "reason": anytime.shattered_reason(d)}],
              "symmetry": {"order": None, "source": "skipped: settled without a search", "seconds": None}}
-    return OptResult(d, d, d, MistakeTree.shattered(points, C), stats, S, Game.of("deterministic", 0, None))
+    return OptResult(d, d, d, tree, stats, S, Game.of("deterministic", 0, None))
 
 
 def _evaluated(C) -> bool:

@@ -236,10 +236,10 @@ class Solver(MemoSearch):
         if group is not None and self.canonical is None and source == "declared" and C.n_points <= 64:
             # Too many elements to list: a subgroup (generators added while it stays small enough), as for
             # a group found (solvers.classes.automorphisms).
-            from ..classes.automorphisms import _within, group_limit
+            from ..classes.automorphisms import group_limit, subgroup
             from ..classes.symmetry import Symmetry
 
-            kept, order, _ = _within(list(group.generators), C.n_points, group_limit(C.n_points))
+            kept, order, _ = subgroup(list(group.generators), C.n_points, group_limit(C.n_points))
             if kept:
                 group = Symmetry(kept, C.n_points)
                 self.canonical = Canonical.of(C, group)
