@@ -828,27 +828,23 @@ def record_of_opt(C, r, *, family: Optional[str] = None, params: Optional[dict] 
     if certify is None:
         certify = r.value is None or (stats.get("seconds") or 0.0) >= certify_seconds()
     extra = {"stopped": stats.get("stopped")} if stats.get("stopped") else {}
+    lower_cert = upper_cert = None
     if not certify:
-        return Record(kind="opt", class_key=class_key(C), task=opt_task(G), family=family or C.family,
-                      params=dict(params if params is not None else C.params), concepts=C.n_concepts,
-                      points=C.n_points, value=exact(r.value), lower=exact(r.lower), upper=exact(r.upper),
-                      seconds=stats.get("seconds"), engine=stats.get("engine"), extra={**extra, "proof": "recompute"})
-    upper_cert = None
-    try:
-        if proof_seconds is None or not hasattr(r.solver, "limits"):
-            upper_cert = r.upper_certificate(limit=proof_limit)
-        else:
-            with r.solver.limits(deadline=time.monotonic() + proof_seconds):
+        extra["proof"] = "recompute"
+    else:
+        lower_cert = None if r.tree is None else r.tree.to_json()
+        try:
+            if proof_seconds is None or not hasattr(r.solver, "limits"):
                 upper_cert = r.upper_certificate(limit=proof_limit)
-    except (ProofTooLarge, ValueError, SearchStop):
-        upper_cert = None  # ValueError: an unsolved game keeps no refutation
-    except KeyboardInterrupt:
-        upper_cert = None
+            else:
+                with r.solver.limits(deadline=time.monotonic() + proof_seconds):
+                    upper_cert = r.upper_certificate(limit=proof_limit)
+        except (ProofTooLarge, ValueError, SearchStop, KeyboardInterrupt):
+            upper_cert = None  # ValueError: an unsolved game keeps no refutation
     return Record(kind="opt", class_key=class_key(C), task=opt_task(G), family=family or C.family,
                   params=dict(params if params is not None else C.params), concepts=C.n_concepts, points=C.n_points,
                   value=exact(r.value), lower=exact(r.lower), upper=exact(r.upper), seconds=stats.get("seconds"),
-                  engine=stats.get("engine"), lower_cert=None if r.tree is None else r.tree.to_json(),
-                  upper_cert=upper_cert, extra=extra)
+                  engine=stats.get("engine"), lower_cert=lower_cert, upper_cert=upper_cert, extra=extra)
 
 
 # ---------------------------------------------------------------------------------------- re-checking
