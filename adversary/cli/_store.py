@@ -71,6 +71,12 @@ def open_store(args, *, readonly: bool = False):
         raise CLIError(f"{TIMEOUT_ENV}={timeout!r} is not a positive number of seconds; e.g. {TIMEOUT_ENV}=30") from None
     if readonly:
         return Store(path, timeout=timeout, readonly=True)
+    from adversary.store import StoreError, certify_seconds
+
+    try:
+        certify_seconds()  # ($LITTLESTONE_CERTIFY_SECONDS read before any work: not after a result is computed)
+    except StoreError as e:
+        raise CLIError(str(e)) from None
     why = read_only_reason(path)
     if why is not None:
         if not Path(path).exists():

@@ -143,3 +143,12 @@ def test_store_show_export_and_plot_compute_such_rows_again(capsys, tmp_path, no
     assert sorted(r.params["N"] for r in kept) == [2, 3]  # a plot never draws the 9
     code, _, err = run(capsys, "store", "prune")
     assert code == 0 and "1 row removed" in err
+
+
+def test_a_bad_threshold_is_one_line_before_any_work(capsys, monkeypatch):
+    from .cli.checks import one_error_line
+
+    monkeypatch.setenv("LITTLESTONE_CERTIFY_SECONDS", "soon")
+    code, out, err = run(capsys, "opt", "thresholds", "N=5")
+    assert out == ""  # (refused before the result was computed, not after)
+    one_error_line(code, err, contains=["LITTLESTONE_CERTIFY_SECONDS", "set it to 0"])
