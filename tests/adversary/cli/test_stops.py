@@ -135,7 +135,9 @@ def test_opt_stops_in_the_search_or_its_certificate(tmp_path, delay):
     code, out, err, before = w.stop(signal.SIGINT)
     assert "Traceback" not in err
     if before:  # the result was printed before the signal: the run was over
-        assert code in (3, 130), err
+        # (a signal that lands while the interpreter shuts down, after Python has put back SIGINT's default
+        # action, ends the process by SIGINT: -2 here, 130 in a shell, as for the command's own exit)
+        assert code in (3, 130, -signal.SIGINT), err
     else:
         assert code == 130, err
         r = json.loads(out[0])
