@@ -500,6 +500,8 @@ class GeometricStrategy(Strategy):
             if progress is not None and time.monotonic() - last >= 1.0:
                 last = time.monotonic()
                 progress({"mistakes": len(best.sequence), "rollouts": extra["rollouts"]})
+        if len(best.sequence) < m and deadline is not None and time_left(deadline) <= 0:
+            extra["stopped"] = "time limit"  # the rollouts were cut by the time (the construction was not)
         return best, [1, 0], extra
 
     # ---------------------------------------------------------------------------------------------------
