@@ -41,6 +41,17 @@ def add(p) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress on stderr (nor while reading a large --matrix file)")
 
 
+def _upper_reason(r, C, G) -> str | None:
+    """Why the upper bound of an unsolved Opt(C) holds (None when solved, or for another game)."""
+    if r.value is not None or not G.standard or r.upper is None:
+        return None
+    if r.stats.get("upper_reason"):
+        return r.stats["upper_reason"]
+    from solvers.opt.anytime import upper_reason
+
+    return upper_reason(C, r.upper) or None
+
+
 def _work_text(stats: dict) -> str:
     stored = stats.get("stored")
     if stored is not None:
@@ -311,6 +322,7 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
             "served": r.stats.get("stored") is not None,  # served from the store (not computed by this run)
             "proof": str(proof_path) if proof_path is not None and proof_error is None else None,
             "anytime": r.stats.get("anytime") or [],  # lower bounds found when the search stopped, with reasons
+            "upper_reason": _upper_reason(r, C, G),  # why the upper bound holds, when not solved
             "symmetry_order": sym["order"], "symmetry_source": sym["source"], "symmetry_seconds": sym["seconds"],
         }
         if not G.standard:  # the game, and its numbers exactly ("p/q") beside the decimals above
@@ -341,6 +353,9 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
         if found:  # the one that counts, and why it holds
             more = f" (after {len(found) - 1} weaker)" if len(found) > 1 else ""
             rows.append(("lower bound", f"{found[-1]['lower']}: {found[-1]['reason']}{more}"))
+        why_upper = _upper_reason(r, C, G)
+        if why_upper:
+            rows.append(("upper bound", f"{value_text(r.upper)}: {why_upper}"))
         if tree_path is not None and tree_error is None and r.tree is not None:
             rows.append(("tree", _tree_text(r, G) + f" written to {tree_path}"))
         if proof_path is not None and proof_error is None:

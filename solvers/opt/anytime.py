@@ -189,6 +189,46 @@ def shattered_points(C, deadline: float, *, all_or_nothing: bool = False) -> lis
     return chosen
 
 
+def learner_bounds(C) -> list:
+    """The proven mistake bounds of the seeds' deterministic learners that apply to ``C``, each an upper
+    bound on Opt(C) (Opt(C) is the best worst case of any learner, [Rivest94]): a list of ``(value, reason)``,
+    smallest first. A learner counts when it can be built for ``C`` without its own search of C (not SOA,
+    whose bound is Opt itself, nor the class-based learners, whose bounds are read from the class's size:
+    Halving's floor(log2 |C|) is the search's first upper bound already) and ``bound_on(C)`` proves a finite
+    bound from the class's facts (Winnow on monotone disjunctions of r variables, elimination on
+    conjunctions, ...). A randomized learner bounds an expectation, not the worst case, and is left out."""
+    import math
+
+    from ..learners import _specs, make_learner
+
+    out = []
+    for spec in _specs():
+        L = spec.cls
+        if L.randomized or L.needs_class or L.extra is not None:
+            continue
+        try:
+            learner = make_learner(spec.name, {}, C)
+            b = learner.bound_on(C)
+        except Exception:  # a learner that cannot be built for C (its dimension, its parameters): no bound
+            continue
+        if b.value == math.inf or b.value != b.value:
+            continue
+        out.append((math.floor(b.value), f"{spec.name}'s proven bound {b.formula} ({b.source})"))
+    return sorted(out, key=lambda t: t[0])
+
+
+def upper_reason(C, upper) -> str:
+    """Why a stopped search's upper bound ``upper`` on Opt(C) holds: Halving's bound floor(log2 |C|) when it
+    is that, else the search's refutation of Opt(C) >= upper + 1 (its certificate: ``--proof``)."""
+    from ..learners import Halving
+
+    if upper is None:
+        return ""
+    if upper >= C.log2_size():
+        return f"Halving's bound floor(log2 |C|) ({Halving.bound_source})"
+    return f"the search refuted Opt(C) >= {upper + 1} (write its certificate with --proof)"
+
+
 def improve(C, r, seconds: float, solve) -> list:
     """Better lower bounds for the stopped result ``r`` on ``C``, found within ``seconds``: a list of
     ``(value, tree, reason)``, deepest last, each tree checked against ``C`` (empty when nothing beats

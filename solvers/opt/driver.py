@@ -181,7 +181,9 @@ def opt(
         embed in it): the exact search gets all but :data:`~solvers.opt.anytime.SHARE` of the time, and when
         it stops there the rest goes to the cheap lower bounds of :mod:`solvers.opt.anytime` (a shattered
         set, a smaller instance, a restriction); a better one replaces the search's lower bound and tree
-        (``stats["anytime"]``: each bound kept, with its reason). False: the exact search alone.
+        (``stats["anytime"]``: each bound kept, with its reason), and the upper bound is the least of the
+        search's and the proven bounds of the learners that apply (:func:`~solvers.opt.anytime.learner_bounds`;
+        ``stats["upper_reason"]`` says which). False: the exact search alone.
     symmetry : bool
         Key the search's memo by orbits under the class's symmetry group (default True): the group its
         family declares, or else the one graph automorphism finds
@@ -336,6 +338,12 @@ def _with_anytime(C, time_limit: float, jobs: int, memo_bytes, progress, engine:
             engine=engine, anytime=False, symmetry=symmetry)
     if r.value is not None or r.stats.get("stopped") != "time limit":
         return r
+    upper, reason = r.upper, anytime.upper_reason(C, r.upper)
+    for value, why in anytime.learner_bounds(C)[:1]:  # a learner's proven bound below the search's
+        if upper is None or value < upper:
+            upper, reason = value, why
+    r = OptResult(r.lower if r.lower == upper else None, r.lower, upper, r.tree, {**r.stats, "upper_reason": reason},
+                  r.solver, r.game)
     try:
         found = anytime.improve(C, r, max(0.0, t0 + time_limit - time.monotonic()),
                                 lambda D, t: opt(D, time_limit=max(t, 1e-3), memo_bytes=memo_bytes, anytime=False,

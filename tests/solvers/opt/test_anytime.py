@@ -217,3 +217,51 @@ def test_a_ctrl_c_in_the_pass_returns_what_is_proven(monkeypatch):
     monkeypatch.setattr(anytime, "shattered_points", ctrl_c)
     r = opt(C, time_limit=600)
     assert r.stats["stopped"] == "interrupted" and r.lower <= r.upper
+
+
+# ---------------------------------------------------------------------------------------- upper bounds
+def test_learners_bounds_are_upper_bounds_and_elim_beats_halving_on_disjunctions():
+    """Each learner's proven bound that applies is >= Opt(C) (exact on small instances); on disjunctions
+    n = 6 ELIM's n + 1 = 7 is below Halving's floor(log2 |C|) = 9 (the class of 3^6 + 1 concepts)."""
+    for name, params in [("disjunctions", {"n": 4}), ("monotone-disjunctions", {"n": 6, "k": 2}),
+                         ("monotone-conjunctions", {"n": 5}), ("monotone-disjunctions", {"n": 7, "k": 1})]:
+        C = make(name, **params)
+        exact = opt(C).value
+        bounds = anytime.learner_bounds(C)
+        assert bounds, name
+        assert all(v >= exact for v, _ in bounds)
+        assert [v for v, _ in bounds] == sorted(v for v, _ in bounds)
+    C = make("disjunctions", n=6)
+    v, why = anytime.learner_bounds(C)[0]
+    assert C.log2_size() == 9 and v == 7 and why.startswith("elim's proven bound n + 1") and "Online Algorithms" in why
+
+
+def test_a_stopped_search_says_why_its_upper_bound_holds_and_takes_a_learners_smaller_one(monkeypatch, capsys):
+    """The upper bound of an unsolved Opt(C) comes with its reason: Halving's floor(log2 |C|), the search's
+    refutation, or a learner's proven bound when that is smaller (which then replaces the search's)."""
+    from adversary.cli import main
+
+    C = make("disjunctions", n=5)  # floor(log2 |C|) = 7; ELIM proves 6
+    monkeypatch.setattr(anytime, "MIN_CONCEPTS", 100)
+    real = driver.opt
+
+    def stopped_at_once(D, **kw):
+        if D.family == "disjunctions":
+            r = real(D, time_limit=kw.get("time_limit"), anytime=False)
+            return driver.OptResult(None, 1, D.log2_size(), None, {**r.stats, "stopped": "time limit"}, r.solver,
+                                    r.game)
+        return real(D, **kw)
+
+    monkeypatch.setattr(driver, "opt", stopped_at_once)
+    r = opt(C, time_limit=600)
+    assert r.upper == 6 and r.stats["upper_reason"].startswith("elim's proven bound")
+    assert r.upper >= real(C).value
+    code = main(["opt", "disjunctions", "n=5", "--time-limit", "600", "--no-store", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["upper"] == 6
+    if out["opt"] is None:
+        assert out["upper_reason"].startswith("elim's")
+    else:  # the pass found a tree as deep as ELIM's bound: solved, by the tree and the theorem
+        assert out["opt"] == out["lower"] == real(C).value == 6 and out["upper_reason"] is None
+    assert anytime.upper_reason(C, 7).startswith("Halving's bound floor(log2 |C|)")
+    assert anytime.upper_reason(C, 5).startswith("the search refuted Opt(C) >= 6")
