@@ -216,10 +216,9 @@ def opt(
 
         if cheap.applies(C):
             return _with_anytime(C, time_limit, jobs, memo_bytes, progress, engine, symmetry)
-    if (G.standard and engine == "auto" and not isinstance(solver, Solver) and disjunctions.handles(C)
-            and (not C.finite or C.n_points >= _DISJUNCTIONS_FROM)):
-        return _opt_disjunctions(C, time_limit, memo_bytes, progress, solver)  # by the symmetry of the family
-    if engine == "states" or _evaluated(C):
+    by_family = (G.standard and engine == "auto" and not isinstance(solver, Solver) and disjunctions.handles(C)
+                 and (not C.finite or C.n_points >= _DISJUNCTIONS_FROM))  # by the symmetry of the family
+    if by_family or engine == "states" or _evaluated(C):
         if not G.standard:
             raise ValueError("the states engine computes Opt(C) only; the other games need the class's matrix "
                              "(a smaller N, engine 'auto')")
@@ -451,20 +450,3 @@ def _opt_game(C, G: Game, time_limit, memo_bytes, progress, solver) -> OptResult
         "root_splits": len(S.root_masks),
     }
     return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S, G)
-
-
-def _opt_disjunctions(C, time_limit, memo_bytes, progress, solver) -> OptResult:
-    """Opt(C) of the class of ``monotone-disjunctions n k`` (listed or implicit) by
-    :class:`~solvers.opt.disjunctions.DisjunctionSolver`: the tree names points by column index for a
-    listed class and as 0/1 tuples for an implicit one; ``upper_certificate()`` is its ``upper_proof``."""
-    from .memo import search_root
-
-    S = solver if solver is not None else disjunctions.DisjunctionSolver(C.params["n"], C.params["k"],
-                                                                          memo_bytes=memo_bytes)
-
-    def tree(lo):
-        root = S.mistake_tree(lo)
-        return MistakeTree(lo, disjunctions.by_column(root) if C.finite else root, C)
-
-    lo, hi, built, stats = search_root(S, "disjunctions", time_limit=time_limit, progress=progress, tree=tree)
-    return OptResult(lo if lo == hi else None, lo, hi, built, stats, S)
