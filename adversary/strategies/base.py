@@ -79,6 +79,15 @@ class Problem:
     errors: int = 0
     deadline: Optional[float] = None
     _prototype: Any = field(default=None, repr=False, compare=False)
+    _once: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def once(self, name: str, compute: Callable[[], Any]) -> Any:
+        """``compute()`` the first time ``name`` is asked of this problem, the same value after: for what
+        depends on the learner and the class alone and several steps of an attack need (the count search's
+        plan, :meth:`adversary.strategies.exact.ExactStrategy.count_plan`)."""
+        if name not in self._once:
+            self._once[name] = compute()
+        return self._once[name]
 
     def new_learner(self):
         """A fresh learner, built by name exactly as the referee will build it, with :attr:`deadline`.

@@ -276,7 +276,12 @@ class ExactStrategy(Strategy):
                 raise StrategyError(f"exact: the count search does not apply: {plan}; use mode auto")
 
     def count_plan(self, problem: Problem):
-        """(rule, targets) when the count search (:mod:`._counts`) plays ``problem``, else why not (a str)."""
+        """(rule, targets) when the count search (:mod:`._counts`) plays ``problem``, else why not (a str):
+        worked out once per problem (:meth:`Problem.once`), as the attack's plan, :meth:`check`,
+        :meth:`mode_for` and :meth:`run` all ask."""
+        return problem.once("count plan", lambda: self._count_plan(problem))
+
+    def _count_plan(self, problem: Problem):
         if self.game_search(problem):
             return "it plays neither label errors nor randomized learners"
         from adversary.referee import WitnessError
