@@ -48,10 +48,10 @@ import numpy as np
 from solvers.classes.implicit import ImplicitFamily, has_implicit_form
 
 from ..position import Position, advance, predictions
-from .base import Found, Problem, StrategyError, check_reads, only_exact
+from .base import Found, Problem, Strategy, StrategyError, check_reads, only_exact
 
 __all__ = ["Arena", "first_mistake", "find_cycle", "best_found", "check_problem", "Progress",
-           "replay_mistakes"]
+           "replay_mistakes", "HeuristicStrategy"]
 
 #: Domains up to this size are tried point by point at every position.
 ENUMERATE_UP_TO = 512
@@ -72,6 +72,25 @@ def check_problem(name: str, problem: Problem):
         raise StrategyError(str(e)) from None
     check_reads(learner, problem.learner_name, problem.cls)
     return learner
+
+
+class HeuristicStrategy(Strategy):
+    """What ``beam``, ``mcts`` and ``local`` share: the check of a problem, and what a run starts from.
+    Subclasses set ``candidates`` (points proposed per position on a domain too large to try in full)."""
+
+    candidates: int
+
+    def check(self, problem: Problem) -> None:
+        check_problem(self.name, problem)
+
+    def _start(self, problem: Problem, progress: Optional[Callable[[dict], None]]):
+        """``(start, learner, arena, rng, report)`` of a run: the ``time.monotonic()`` it starts at, the
+        problem's fresh learner (checked), the :class:`Arena` on its class, the random generator of its seed,
+        and the :class:`Progress` reporter."""
+        start = time.monotonic()
+        learner = check_problem(self.name, problem)
+        return (start, learner, Arena(problem.cls, candidates=self.candidates), np.random.default_rng(problem.seed),
+                Progress(progress))
 
 
 class Arena:

@@ -41,8 +41,8 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from ._common import Arena, Progress, best_found, check_problem
-from .base import Found, Problem, Strategy, time_left
+from ._common import Arena, HeuristicStrategy, best_found
+from .base import Found, Problem, time_left
 
 __all__ = ["BeamStrategy", "STRATEGY"]
 
@@ -77,7 +77,7 @@ class _Deadline(Exception):
     pass
 
 
-class BeamStrategy(Strategy):
+class BeamStrategy(HeuristicStrategy):
     """Beam search over sequences (see the module docstring).
 
     Parameters
@@ -105,16 +105,9 @@ class BeamStrategy(Strategy):
         self.candidates = candidates
         self.sharpen = sharpen
 
-    def check(self, problem: Problem) -> None:
-        check_problem(self.name, problem)
-
     def run(self, problem: Problem, *, deadline: Optional[float] = None,
             progress: Optional[Callable[[dict], None]] = None) -> Found:
-        start = time.monotonic()
-        learner = check_problem(self.name, problem)
-        arena = Arena(problem.cls, candidates=self.candidates)
-        rng = np.random.default_rng(problem.seed)
-        report = Progress(progress)
+        start, learner, arena, rng, report = self._start(problem, progress)
         best = _Node(arena.start(learner), 0, None, None, 0)
         stats = {"nodes": 0, "widths": []}
         width = 1

@@ -42,11 +42,9 @@ import math
 import time
 from typing import Callable, Optional
 
-import numpy as np
-
 from ..position import advance
-from ._common import Arena, Progress, best_found, check_problem, find_cycle, first_mistake
-from .base import Found, Problem, Strategy, time_left
+from ._common import Arena, HeuristicStrategy, best_found, find_cycle, first_mistake
+from .base import Found, Problem, time_left
 
 __all__ = ["LocalStrategy", "STRATEGY"]
 
@@ -67,7 +65,7 @@ class _Candidate:
         return sum(self.hits)
 
 
-class LocalStrategy(Strategy):
+class LocalStrategy(HeuristicStrategy):
     """Simulated annealing over (target, sequence) (see the module docstring).
 
     Parameters
@@ -91,16 +89,9 @@ class LocalStrategy(Strategy):
         self.candidates = candidates
         self.patience = patience
 
-    def check(self, problem: Problem) -> None:
-        check_problem(self.name, problem)
-
     def run(self, problem: Problem, *, deadline: Optional[float] = None,
             progress: Optional[Callable[[dict], None]] = None) -> Found:
-        start = time.monotonic()
-        root = check_problem(self.name, problem)
-        arena = Arena(problem.cls, candidates=self.candidates)
-        rng = np.random.default_rng(problem.seed)
-        report = Progress(progress)
+        start, root, arena, rng, report = self._start(problem, progress)
         stats = {"moves": 0, "accepted": 0, "restarts": 0}
         current = self._fresh(arena, root, rng, deadline)
         best = current

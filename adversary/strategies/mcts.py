@@ -48,10 +48,8 @@ import math
 import time
 from typing import Callable, Optional
 
-import numpy as np
-
-from ._common import Arena, Progress, best_found, check_problem, find_cycle, first_mistake
-from .base import Found, Problem, Strategy, time_left
+from ._common import Arena, HeuristicStrategy, best_found, find_cycle, first_mistake
+from .base import Found, Problem, time_left
 
 __all__ = ["MctsStrategy", "STRATEGY"]
 
@@ -81,7 +79,7 @@ class _Prefix:
         self.on_path = {pos.key: 0}
 
 
-class MctsStrategy(Strategy):
+class MctsStrategy(HeuristicStrategy):
     """UCT with random playouts (see the module docstring).
 
     Parameters
@@ -117,16 +115,9 @@ class MctsStrategy(Strategy):
         self.playout_points = playout_points
         self.sharpen = sharpen
 
-    def check(self, problem: Problem) -> None:
-        check_problem(self.name, problem)
-
     def run(self, problem: Problem, *, deadline: Optional[float] = None,
             progress: Optional[Callable[[dict], None]] = None) -> Found:
-        start = time.monotonic()
-        root = check_problem(self.name, problem)
-        arena = Arena(problem.cls, candidates=self.candidates)
-        rng = np.random.default_rng(problem.seed)
-        report = Progress(progress)
+        start, root, arena, rng, report = self._start(problem, progress)
         tree: dict = {}
         best_seq: list = []
         best_m = 0
