@@ -61,7 +61,7 @@ class Problem:
         A mistake tree for ``cls`` when one is known (the ``tree`` strategy uses it).
     errors : int
         k >= 0: the labels may disagree with the best concept k times ([FHMM23]'s k-realizable
-        sequences, :mod:`solvers.games`); only ``exact`` plays with k > 0.
+        sequences, :mod:`solvers.game_rules`); only ``exact`` plays with k > 0.
     deadline : float, optional
         A ``time.monotonic()`` instant given to every learner :meth:`new_learner` builds
         (:meth:`~solvers.learners.base.OnlineLearner.set_deadline`): a learner that runs an exact search of its

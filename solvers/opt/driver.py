@@ -34,7 +34,7 @@ from typing import Callable, Optional
 
 from ..certificate import MistakeTree, RandomizedTree, bind
 from ..classes.finite import ConceptClass
-from ..games import Game
+from ..game_rules import Game
 from . import disjunctions
 from .games import GameSolver
 from .parallel import solve_root_parallel
@@ -142,7 +142,7 @@ def opt(
     symmetry: bool = True,
 ) -> OptResult:
     """Compute Opt(C), the Littlestone dimension of ``C``, with a mistake-tree certificate; or the value
-    of another game (:mod:`solvers.games`): the randomized optimum RL(C), k label errors, a horizon.
+    of another game (:mod:`solvers.game_rules`): the randomized optimum RL(C), k label errors, a horizon.
 
     Parameters
     ----------
