@@ -75,22 +75,29 @@ def check_problem(name: str, problem: Problem):
 
 
 class HeuristicStrategy(Strategy):
-    """What ``beam``, ``mcts`` and ``local`` share: the check of a problem, and what a run starts from.
-    Subclasses set ``candidates`` (points proposed per position on a domain too large to try in full)."""
+    """What ``beam``, ``mcts`` and ``local`` share: the check of a problem, and :meth:`run` around their own
+    search, :meth:`_play`. Subclasses set ``candidates`` (points proposed per position on a domain too large
+    to try in full)."""
 
     candidates: int
 
     def check(self, problem: Problem) -> None:
         check_problem(self.name, problem)
 
-    def _start(self, problem: Problem, progress: Optional[Callable[[dict], None]]):
-        """``(start, learner, arena, rng, report)`` of a run: the ``time.monotonic()`` it starts at, the
-        problem's fresh learner (checked), the :class:`Arena` on its class, the random generator of its seed,
-        and the :class:`Progress` reporter."""
+    def run(self, problem: Problem, *, deadline: Optional[float] = None,
+            progress: Optional[Callable[[dict], None]] = None) -> Found:
         start = time.monotonic()
         learner = check_problem(self.name, problem)
-        return (start, learner, Arena(problem.cls, candidates=self.candidates), np.random.default_rng(problem.seed),
-                Progress(progress))
+        arena = Arena(problem.cls, candidates=self.candidates)
+        sequence, target, stats = self._play(arena, learner, np.random.default_rng(problem.seed), Progress(progress),
+                                             deadline, start)
+        stats["seconds"] = round(time.monotonic() - start, 3)
+        return best_found(arena, learner, sequence, target, stats)
+
+    def _play(self, arena: "Arena", learner, rng, report: "Progress", deadline: Optional[float], start: float):
+        """The search itself, from the problem's fresh ``learner`` on ``arena`` until ``deadline``, started at
+        ``start`` (``time.monotonic()``): ``(sequence of (x, y), target or None, stats)``."""
+        raise NotImplementedError
 
 
 class Arena:

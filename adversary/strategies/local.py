@@ -40,11 +40,10 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Callable, Optional
 
 from ..position import advance
-from ._common import Arena, HeuristicStrategy, best_found, find_cycle, first_mistake
-from .base import Found, Problem, time_left
+from ._common import Arena, HeuristicStrategy, find_cycle, first_mistake
+from .base import time_left
 
 __all__ = ["LocalStrategy", "STRATEGY"]
 
@@ -89,9 +88,7 @@ class LocalStrategy(HeuristicStrategy):
         self.candidates = candidates
         self.patience = patience
 
-    def run(self, problem: Problem, *, deadline: Optional[float] = None,
-            progress: Optional[Callable[[dict], None]] = None) -> Found:
-        start, root, arena, rng, report = self._start(problem, progress)
+    def _play(self, arena: Arena, root, rng, report, deadline, start):
         stats = {"moves": 0, "accepted": 0, "restarts": 0}
         current = self._fresh(arena, root, rng, deadline)
         best = current
@@ -118,9 +115,7 @@ class LocalStrategy(HeuristicStrategy):
                 stats["restarts"] += 1
                 since_best = 0
                 current = best if stats["restarts"] % 2 else self._fresh(arena, root, rng, deadline)
-        stats["seconds"] = round(time.monotonic() - start, 3)
-        sequence = [(x, arena.label(best.target, x)) for x in best.points]
-        return best_found(arena, root, sequence, best.target, stats)
+        return [(x, arena.label(best.target, x)) for x in best.points], best.target, stats
 
     # ------------------------------------------------------------------ candidates
     def _fresh(self, arena: Arena, root, rng, deadline) -> _Candidate:

@@ -45,11 +45,10 @@ Examples
 from __future__ import annotations
 
 import math
-import time
-from typing import Callable, Optional
+from typing import Optional
 
-from ._common import Arena, HeuristicStrategy, best_found, find_cycle, first_mistake
-from .base import Found, Problem, time_left
+from ._common import Arena, HeuristicStrategy, find_cycle, first_mistake
+from .base import time_left
 
 __all__ = ["MctsStrategy", "STRATEGY"]
 
@@ -115,9 +114,7 @@ class MctsStrategy(HeuristicStrategy):
         self.playout_points = playout_points
         self.sharpen = sharpen
 
-    def run(self, problem: Problem, *, deadline: Optional[float] = None,
-            progress: Optional[Callable[[dict], None]] = None) -> Found:
-        start, root, arena, rng, report = self._start(problem, progress)
+    def _play(self, arena: Arena, root, rng, report, deadline, start):
         tree: dict = {}
         best_seq: list = []
         best_m = 0
@@ -160,8 +157,7 @@ class MctsStrategy(HeuristicStrategy):
                     per_move *= 2
                     stats["restarts"] += 1
         stats["positions"] = len(tree)
-        stats["seconds"] = round(time.monotonic() - start, 3)
-        return best_found(arena, root, best_seq, None, stats)
+        return best_seq, None, stats
 
     def _commit(self, arena: Arena, base: "_Prefix", tree: dict):
         """Play the root's most promising move for good: True, False (nothing to play) or "cycle"."""
