@@ -44,7 +44,8 @@ from .subcube import MAX_TABLE_POINTS, TableStop
 
 __all__ = ["opt", "OptResult", "ENGINES"]
 
-ENGINES = ("auto", "search", "table")  # the engines for any class; "states" reads thresholds, intervals, rectangles
+ENGINES = ("auto", "search", "table")  # the engines for any class; "states": thresholds, intervals, rectangles,
+#                                        monotone disjunctions (solvers.opt.compact)
 #: monotone disjunctions over fewer points (n < 8) are solved by the generic search, faster there
 _DISJUNCTIONS_FROM = 256
 
@@ -164,7 +165,8 @@ def opt(
         3^N subcubes (:mod:`solvers.opt.subcube`), for classes whose points fall into N <= 17 classes
         of equal-or-complementary columns. ``states``: the search over compact states of thresholds,
         intervals and rectangles (:mod:`solvers.opt.states`), the only engine for an
-        :class:`~solvers.classes.evaluated.EvaluatedClass` (a class too large for a matrix). ``auto``
+        :class:`~solvers.classes.evaluated.EvaluatedClass` (a class too large for a matrix), and on
+        ``monotone-disjunctions`` the search of :mod:`solvers.opt.disjunctions`. ``auto``
         (default) tries the search first and moves to the table when the search has spent a fraction
         of the table's estimated cost; for an EvaluatedClass it is ``states``, for
         ``monotone-disjunctions`` :mod:`solvers.opt.disjunctions`. (Opt(C) only.)
