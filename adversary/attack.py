@@ -28,7 +28,7 @@ majority, RandSOA) draws its predictions from a distribution that depends on the
 on its coins (:mod:`solvers.learners.base`), so the adversary maximises its expected mistakes by a fixed
 sequence; the exact strategy computes them exactly from the learner's ``probability(x)``, and the witness
 carries them (``"expected_mistakes": "p/q"``, which ``littlestone verify`` recomputes). With
-``errors=k`` the labels may disagree with the best concept k times ([FHMM23]; :mod:`solvers.games`), on
+``errors=k`` the labels may disagree with the best concept k times ([FHMM23]; :mod:`solvers.game_rules`), on
 finite classes, against learners that accept such labels (not Halving, CON or randomized halving, which
 keep a version space). Both are played by ``exact`` only (the other strategies refuse them; ``auto``
 picks it).
@@ -99,7 +99,7 @@ from typing import Any, Callable, Optional
 
 from solvers import interrupts
 from solvers.classes import spec as class_specs
-from solvers.games import Game
+from solvers.game_rules import Game
 from solvers.opt.memo import SearchStop
 
 from .referee import (
@@ -170,7 +170,7 @@ class AttackResult:
     expected : bool
         True for a randomized learner: ``mistakes`` is an exact expectation.
     opt_symbol : str
-        The game's optimum's name: ``Opt``, ``RL``, ``D_k`` or ``R_k`` (:attr:`solvers.games.Game.symbol`).
+        The game's optimum's name: ``Opt``, ``RL``, ``D_k`` or ``R_k`` (:attr:`solvers.game_rules.Game.symbol`).
     """
 
     mistakes: Any

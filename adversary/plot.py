@@ -557,7 +557,7 @@ def _attack_json(text: str, p: Path) -> list[dict]:
 
 def table_rows_from_store(records, game=None) -> list[dict]:
     """Table rows (as :func:`read_table` gives them) from the store's rows (:class:`adversary.store.Record`)
-    of one family: Opt(C) (or, with ``game``, a :class:`solvers.games.Game`, that game's value beside it)
+    of one family: Opt(C) (or, with ``game``, a :class:`solvers.game_rules.Game`, that game's value beside it)
     and the VC dimension of each class, matched by the class's fingerprint."""
     from adversary.store import number, opt_task
 

@@ -39,7 +39,7 @@ margin halfspaces it is ``{"w": [...]}``. Other keys (``"bound"``, ``"verdict"``
 added; the referee ignores them.
 
 ``"errors": k`` (absent: 0) allows k label errors ([FHMM23]'s k-realizable sequences,
-:mod:`solvers.games`): the labels need only be within k errors of some concept of a finite class, and
+:mod:`solvers.game_rules`): the labels need only be within k errors of some concept of a finite class, and
 ``"target"`` is then a concept that disagrees with at most k of them. Classes whose points are not listed
 (implicit, margin halfspaces) refuse k > 0.
 
@@ -56,7 +56,7 @@ bound on the class: replaying the sequence from a fresh learner, its ``state_key
 class, the set of concepts consistent with the examples so far) is the same at both points, and at
 least one of the examples s+1..s+L is a mistake. The adversary can then repeat those L examples for
 ever, each time with the same mistakes, and every repetition stays realizable (by the same target).
-With label errors the budget levels of :mod:`solvers.games` must be the same at both points (then the
+With label errors the budget levels of :mod:`solvers.game_rules` must be the same at both points (then the
 repetitions leave every concept's remaining errors as they were); for a randomized learner its
 ``distribution_key()`` must be, and the expected mistakes on the cycle must be positive.
 ``state_key`` is exact by the learner protocol (:mod:`solvers.learners.base`), so equal keys mean the
@@ -121,7 +121,7 @@ import numpy as np
 
 from solvers._jsontext import loads
 from solvers.certificate import TreeError, check_made_for, made_for
-from solvers.games import value_text
+from solvers.game_rules import value_text
 from solvers.classes import families, spec
 from solvers.classes.margin import MARGIN_FAMILY, TOLERANCE
 from solvers.numbers import json_type as _type

@@ -946,7 +946,7 @@ def verified_bounds(rec: Record, C, *, upper_budget: Optional[float] = None, not
 def _verified_game(rec: Record, C, lower, upper) -> tuple:
     from solvers.certificate import TreeError, verify_tree, verify_upper
     from solvers.game_certificates import read_game, verify_error_tree, verify_game_upper, verify_randomized_tree
-    from solvers.games import Game
+    from solvers.game_rules import Game
 
     try:
         G = Game.of(rec.task.get("game", "deterministic"), rec.task.get("errors", 0), rec.task.get("horizon"))
@@ -986,7 +986,7 @@ def _verified_by_recomputing(rec: Record, C, value, budget, notes) -> tuple:
     give the row's value; ``(value, value)`` when it does, ``(None, None)`` with a note when it does not
     settle in time, :class:`solvers.certificate.TreeError` when it gives another value."""
     from solvers.certificate import TreeError
-    from solvers.games import Game
+    from solvers.game_rules import Game
     from solvers.opt import opt
 
     if value is None:

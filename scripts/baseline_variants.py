@@ -7,7 +7,7 @@ with k label errors the state is every concept's budget (a tuple; -1 for a dead 
 labels both leave some concept alive is a move, and a move one of whose labels leaves the state as it is
 (a loop) is worth 1 + the other child's value; the deterministic value uses g(a, b) = max(a, b, 1 +
 min(a, b)) in place of f; with a horizon T the state also holds the rounds left (and a loop is an
-ordinary move). See solvers/games.py for the rules.
+ordinary move). See solvers/game_rules.py for the rules.
 
 Every point is tried at every state, both children are always evaluated, values are Fractions, the memo
 is a dict keyed by the state: no bounds, no pruning, no merging of equivalent points. This is the program

@@ -9,6 +9,11 @@ points or more; the subcube table, ``engine="table"``), the generic search on th
 runs on freshly made classes (the build not timed), with a time limit; the table gives the generic search's
 time over the engine's (under 1.5: the generic search is within 1.5x).
 
+The experts searches (:func:`solvers.opt.experts.experts`, D_k(n) and R_k(n) of n experts) are set against
+the generic game search (:class:`~solvers.opt.games.GameSolver`, ``opt(C, errors=k)``) on the universal class
+of n dictators given as a matrix (n concepts over {0,1}^n; no family makes it, so the two generic columns
+are one).
+
 Usage::
 
     python scripts/bench_engines.py [--time-limit S] [--only NAME]
@@ -38,14 +43,45 @@ CASES = [
     ("states", "intervals", {"N": 100}),
     ("states", "rectangles", {"N": 8}),
     ("states", "rectangles", {"N": 12}),
+    ("states", "rectangles", {"N": 16}),
+    ("states", "rectangles", {"N": 20}),
+    ("states", "rectangles", {"N": 24}),
     ("disjunctions", "monotone-disjunctions", {"n": 8, "k": 3}),
     ("disjunctions", "monotone-disjunctions", {"n": 10, "k": 3}),
     ("disjunctions", "monotone-disjunctions", {"n": 12, "k": 2}),
+    ("disjunctions", "monotone-disjunctions", {"n": 12, "k": 3}),
     ("table", "all-functions", {"n": 12}),
     ("table", "conjunctions", {"n": 3}),
     ("table", "halfspaces", {"n": 4}),
     ("table", "all-functions", {"n": 15}),
 ]
+
+
+#: (n, k, randomized) of the experts game, small enough for the dictators' matrix.
+EXPERTS = [(8, 1, False), (10, 1, False), (8, 2, False), (8, 1, True), (6, 2, True)]
+
+
+def _dictators(n: int) -> ConceptClass:
+    """The universal class of n experts: concept i labels the point (a_1, ..., a_n) by a_i."""
+    return ConceptClass.from_matrix([[(v >> i) & 1 for v in range(1 << n)] for i in range(n)])
+
+
+def _experts_row(n: int, k: int, randomized: bool, time_limit: float) -> str:
+    from solvers.opt.experts import experts
+
+    times, e = [], None
+    for _ in range(3):
+        t = time.perf_counter()
+        e = experts(n, k, randomized=randomized)
+        times.append(time.perf_counter() - t)
+    te = statistics.median(times)
+    game = "randomized" if randomized else "deterministic"
+    tg, rg = _timed(lambda: _dictators(n), time_limit, game=game, errors=k)
+    if rg.value is not None and rg.value != e.value:
+        raise SystemExit(f"MISMATCH experts n={n} k={k} {game}: {e.value} against {rg.value}")
+    label = f"{'R' if randomized else 'D'}_{k}(n) n={n}"
+    return (f"| experts ({game}) | {label} | {e.value} | {te:.3g} | {_cell(tg, rg)} | {tg / te:.2f} | (same) | "
+            f"{tg / te:.2f} |")
 
 
 def _timed(make_class, time_limit: float, **kw):
@@ -88,6 +124,9 @@ def main(argv=None) -> int:
         used = re.stats.get("engine")
         print(f"| {engine} ({used}) | {label} | {values.pop() if values else '?'} | {_cell(te, re)} | "
               f"{_cell(tg, rg)} | {tg / te:.2f} | {_cell(tr, rr)} | {tr / te:.2f} |", flush=True)
+    if not args.only or args.only in "experts":
+        for n, k, randomized in EXPERTS:
+            print(_experts_row(n, k, randomized, args.time_limit), flush=True)
     return 0
 
 

@@ -21,7 +21,7 @@ __all__ = ["ConceptClass", "MistakeTree", "TreeError", "verify_tree", "OptResult
 #: pay for the solver, joblib and the learners.
 _HOMES = {"ConceptClass": "solvers.classes", "families": "solvers.classes", "MistakeTree": "solvers.certificate",
           "TreeError": "solvers.certificate", "verify_tree": "solvers.certificate", "OptResult": "solvers.opt",
-          "Solver": "solvers.opt", "SOA": "solvers.learners", "RandSOA": "solvers.learners", "Game": "solvers.games"}
+          "Solver": "solvers.opt", "SOA": "solvers.learners", "RandSOA": "solvers.learners", "Game": "solvers.game_rules"}
 
 
 def __getattr__(name: str):

@@ -1,14 +1,14 @@
 """Independent checkers for the certificates of the experts game (:mod:`solvers.opt.experts`), in count space.
 
-The game is that of :mod:`solvers.games` on the universal class of n dictators (concept i labels the
+The game is that of :mod:`solvers.game_rules` on the universal class of n dictators (concept i labels the
 point x of {0,1}^n with x_i), with k label errors. These checkers use only count arithmetic -- a state is
 m = (m_0, ..., m_k), m_j the living experts with budget exactly j; a move is a = (a_0, ..., a_k),
 0 <= a_j <= m_j, the experts at each level saying 1; its children are
 
     label 1: c1_j = a_j + (m_{j+1} - a_{j+1}),     label 0: c0_j = (m_j - a_j) + a_{j+1}     (m_{k+1} = a_{k+1} = 0)
 
--- and the proven bounds of :mod:`solvers.games` (:func:`~solvers.games.volume_bound`,
-:func:`~solvers.games.universal_rl`), never the solver.
+-- and the proven bounds of :mod:`solvers.game_rules` (:func:`~solvers.game_rules.volume_bound`,
+:func:`~solvers.game_rules.universal_rl`), never the solver.
 
 Why checking counts is sound
 ----------------------------
@@ -53,7 +53,7 @@ state is worth at least 0), for every count vector a of the state:
 * a split, deterministic: min(claim(c0), claim(c1)) <= h - 1; randomized: f(claim(c0), claim(c1)) <= h.
 
 The value is max(0, 1 + v(shift) [loop], max over splits of g or f of the children) and the max(a, b) part
-of g never wins (:mod:`solvers.games`); children have a smaller potential sum_j (j + 1) m_j than their
+of g never wins (:mod:`solvers.game_rules`); children have a smaller potential sum_j (j + 1) m_j than their
 state, so by induction on it every claim holds, and the root's claim (or cheap bound) proves u.
 
 References
@@ -87,7 +87,7 @@ from fractions import Fraction
 
 from .certificate import TreeError, _show
 from .game_certificates import read_game, read_number
-from .games import Game, universal_rl, volume_bound
+from .game_rules import Game, universal_rl, volume_bound
 
 __all__ = ["verify_experts_tree", "verify_experts_upper", "MAX_CHECK_MOVES"]
 

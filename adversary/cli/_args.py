@@ -116,7 +116,7 @@ def whole(what: str):
 
 
 def add_game_options(p) -> None:
-    """``--randomized``, ``--errors K``, ``--horizon T``: which game's value (solvers.games)."""
+    """``--randomized``, ``--errors K``, ``--horizon T``: which game's value (solvers.game_rules)."""
     p.add_argument("--randomized", action="store_true",
                    help="the optimal expected mistakes of a randomized learner, RL(C) (Filmus et al., COLT 2023), "
                         "exact, printed as a fraction and a decimal")
@@ -128,8 +128,8 @@ def add_game_options(p) -> None:
 
 
 def game_of(args):
-    """The :class:`solvers.games.Game` the options name."""
-    from solvers.games import Game
+    """The :class:`solvers.game_rules.Game` the options name."""
+    from solvers.game_rules import Game
 
     return Game(bool(getattr(args, "randomized", False)), getattr(args, "errors", 0) or 0, getattr(args, "horizon", None))
 

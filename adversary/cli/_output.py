@@ -270,7 +270,7 @@ def bounds_text(lo, hi, symbol: str = "Opt") -> str:
 
 def value_text(v) -> str:
     """An exact value for people: ``3``, or ``7/8 (0.875)`` for a Fraction that is not whole."""
-    from solvers.games import value_text as text
+    from solvers.game_rules import value_text as text
 
     return text(v)
 

@@ -169,7 +169,7 @@ def _opt_again(C, store, game: dict):
     """The game's optimum on ``C`` for a served attack: (value, how) from the store's re-checked row, or
     computed within a second; (None, why not) otherwise."""
     from adversary.store import opt_task
-    from solvers.games import Game
+    from solvers.game_rules import Game
     from solvers.opt import opt
 
     from ._store import lookup
@@ -206,7 +206,7 @@ def _known_opt(store, C, args):
     found = lookup(store, "opt", C, opt_task(), trust=args.trust_store, what="Opt(C)")
     if found.lower is None or found.record.lower_cert is None and found.lower > 0:
         return None
-    from solvers.games import Game
+    from solvers.game_rules import Game
 
     return _served(found, C, Game(), store, args.trust_store, time.monotonic())
 
@@ -298,7 +298,7 @@ def _point_text(x) -> str:
 def _value_text(v) -> str:
     """An exact fraction as ``25/12 (2.083333)``, anything else as :func:`_number_text`."""
     if isinstance(v, Fraction):
-        from solvers.games import value_text
+        from solvers.game_rules import value_text
 
         return value_text(v)
     return _number_text(v)

@@ -99,7 +99,7 @@ def _frac(v) -> str:
 
 def _value_text(r) -> str:
     """``67/32 (2.09375)`` for a solved randomized value, ``5`` for an integer, ``lo..hi`` when unsolved."""
-    from solvers.games import value_text
+    from solvers.game_rules import value_text
 
     if r is None:
         return "?"

@@ -1,6 +1,6 @@
 """``littlestone opt``: Opt(C), the Littlestone dimension, of a family's class or a matrix file, with the
 mistake tree (``--tree``) and the upper-bound certificate (``--proof``) that prove it; with
-``--randomized``, ``--errors K`` or ``--horizon T`` the value of that game instead (:mod:`solvers.games`:
+``--randomized``, ``--errors K`` or ``--horizon T`` the value of that game instead (:mod:`solvers.game_rules`:
 RL(C), D_k(C), R_k(C), with T rounds), printed as a fraction and a decimal."""
 
 from __future__ import annotations

@@ -68,7 +68,7 @@ def _task_text(task: dict) -> str:
         extra = " ".join(f"{k}={v}" for k, v in (task.get("params") or {}).items())
         return " ".join(t for t in (task["learner"], extra, f"strategy={task.get('strategy')}",
                                     f"errors={task['errors']}" if task.get("errors") else "") if t)
-    from solvers.games import Game
+    from solvers.game_rules import Game
 
     G = Game.of(task.get("game", "deterministic"), task.get("errors", 0), task.get("horizon"))
     return G.symbol

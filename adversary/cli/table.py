@@ -94,7 +94,7 @@ def _table_cells(name: str, fixed_items, grid_items) -> tuple[list[str], list[di
 def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=None, game=None, warm=None,
                 records: bool = False, C=None) -> dict:
     """One cell: make the class, solve it, its VC dimension, all within ``time_limit`` seconds together
-    (and the value of ``game``, a :class:`solvers.games.Game` other than Opt's, when given).
+    (and the value of ``game``, a :class:`solvers.game_rules.Game` other than Opt's, when given).
     Runs in a joblib worker with --jobs. A cell whose parameters are impossible (``make`` raises) comes
     back as ``{"params", "skipped"}``; one stopped by Ctrl-C has ``stopped == "interrupted"`` and the
     bounds proven by then (the VC search is then not started).

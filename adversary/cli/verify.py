@@ -76,7 +76,7 @@ def _verify_randomized_tree_file(args, data) -> int:
     """A shattered tree of the randomized game (solvers.game_certificates.verify_randomized_tree)."""
     from solvers.certificate import _height
     from solvers.game_certificates import random_walk_value, read_game, verify_randomized_tree
-    from solvers.games import value_text
+    from solvers.game_rules import value_text
 
     G = read_game(data)
 
@@ -133,7 +133,7 @@ def _verify_upper_file(args, data) -> int:
     when it names a game), checked against its class."""
     from solvers.certificate import verify_upper
     from solvers.game_certificates import read_game, verify_game_upper
-    from solvers.games import value_text
+    from solvers.game_rules import value_text
 
     n = _entries(data)
     G = read_game(data)

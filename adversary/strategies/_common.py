@@ -48,10 +48,10 @@ import numpy as np
 from solvers.classes.implicit import ImplicitFamily, has_implicit_form
 
 from ..position import Position, advance, predictions
-from .base import Found, Problem, StrategyError, check_reads, only_exact
+from .base import Found, Problem, Strategy, StrategyError, check_reads, only_exact
 
 __all__ = ["Arena", "first_mistake", "find_cycle", "best_found", "check_problem", "Progress",
-           "replay_mistakes"]
+           "replay_mistakes", "HeuristicStrategy"]
 
 #: Domains up to this size are tried point by point at every position.
 ENUMERATE_UP_TO = 512
@@ -72,6 +72,32 @@ def check_problem(name: str, problem: Problem):
         raise StrategyError(str(e)) from None
     check_reads(learner, problem.learner_name, problem.cls)
     return learner
+
+
+class HeuristicStrategy(Strategy):
+    """What ``beam``, ``mcts`` and ``local`` share: the check of a problem, and :meth:`run` around their own
+    search, :meth:`_play`. Subclasses set ``candidates`` (points proposed per position on a domain too large
+    to try in full)."""
+
+    candidates: int
+
+    def check(self, problem: Problem) -> None:
+        check_problem(self.name, problem)
+
+    def run(self, problem: Problem, *, deadline: Optional[float] = None,
+            progress: Optional[Callable[[dict], None]] = None) -> Found:
+        start = time.monotonic()
+        learner = check_problem(self.name, problem)
+        arena = Arena(problem.cls, candidates=self.candidates)
+        sequence, target, stats = self._play(arena, learner, np.random.default_rng(problem.seed), Progress(progress),
+                                             deadline, start)
+        stats["seconds"] = round(time.monotonic() - start, 3)
+        return best_found(arena, learner, sequence, target, stats)
+
+    def _play(self, arena: "Arena", learner, rng, report: "Progress", deadline: Optional[float], start: float):
+        """The search itself, from the problem's fresh ``learner`` on ``arena`` until ``deadline``, started at
+        ``start`` (``time.monotonic()``): ``(sequence of (x, y), target or None, stats)``."""
+        raise NotImplementedError
 
 
 class Arena:

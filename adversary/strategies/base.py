@@ -61,7 +61,7 @@ class Problem:
         A mistake tree for ``cls`` when one is known (the ``tree`` strategy uses it).
     errors : int
         k >= 0: the labels may disagree with the best concept k times ([FHMM23]'s k-realizable
-        sequences, :mod:`solvers.games`); only ``exact`` plays with k > 0.
+        sequences, :mod:`solvers.game_rules`); only ``exact`` plays with k > 0.
     deadline : float, optional
         A ``time.monotonic()`` instant given to every learner :meth:`new_learner` builds
         (:meth:`~solvers.learners.base.OnlineLearner.set_deadline`): a learner that runs an exact search of its
@@ -79,6 +79,15 @@ class Problem:
     errors: int = 0
     deadline: Optional[float] = None
     _prototype: Any = field(default=None, repr=False, compare=False)
+    _once: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def once(self, name: str, compute: Callable[[], Any]) -> Any:
+        """``compute()`` the first time ``name`` is asked of this problem, the same value after: for what
+        depends on the learner and the class alone and several steps of an attack need (the count search's
+        plan, :meth:`adversary.strategies.exact.ExactStrategy.count_plan`)."""
+        if name not in self._once:
+            self._once[name] = compute()
+        return self._once[name]
 
     def new_learner(self):
         """A fresh learner, built by name exactly as the referee will build it, with :attr:`deadline`.

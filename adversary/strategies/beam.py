@@ -36,13 +36,10 @@ Examples
 
 from __future__ import annotations
 
-import time
-from typing import Callable, Optional
-
 import numpy as np
 
-from ._common import Arena, Progress, best_found, check_problem
-from .base import Found, Problem, Strategy, time_left
+from ._common import Arena, HeuristicStrategy
+from .base import time_left
 
 __all__ = ["BeamStrategy", "STRATEGY"]
 
@@ -77,7 +74,7 @@ class _Deadline(Exception):
     pass
 
 
-class BeamStrategy(Strategy):
+class BeamStrategy(HeuristicStrategy):
     """Beam search over sequences (see the module docstring).
 
     Parameters
@@ -105,16 +102,7 @@ class BeamStrategy(Strategy):
         self.candidates = candidates
         self.sharpen = sharpen
 
-    def check(self, problem: Problem) -> None:
-        check_problem(self.name, problem)
-
-    def run(self, problem: Problem, *, deadline: Optional[float] = None,
-            progress: Optional[Callable[[dict], None]] = None) -> Found:
-        start = time.monotonic()
-        learner = check_problem(self.name, problem)
-        arena = Arena(problem.cls, candidates=self.candidates)
-        rng = np.random.default_rng(problem.seed)
-        report = Progress(progress)
+    def _play(self, arena: Arena, learner, rng, report, deadline, start):
         best = _Node(arena.start(learner), 0, None, None, 0)
         stats = {"nodes": 0, "widths": []}
         width = 1
@@ -130,8 +118,7 @@ class BeamStrategy(Strategy):
             if cycle or complete or time_left(deadline) <= 0 or (deadline is None and width >= self.max_width):
                 break
             width *= 4
-        stats["seconds"] = round(time.monotonic() - start, 3)
-        return best_found(arena, learner, best.sequence(), None, stats)
+        return best.sequence(), None, stats
 
     def _search(self, arena: Arena, learner, width: int, rng, deadline, stats, best, report):
         """One beam of the given width: (best node, whether it closes a cycle, whether no position was

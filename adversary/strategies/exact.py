@@ -76,7 +76,7 @@ The best sequence comes back as a linked suffix stored beside each value (with t
 carries it over when the memo hit was a renamed copy). Its target is the target searched in
 targets mode, else the lowest concept of the final version space.
 
-The games beyond Opt (:mod:`solvers.games`)
+The games beyond Opt (:mod:`solvers.game_rules`)
 --------------------------------------------
 A *randomized* learner (``randomized``: randomized halving, randomized weighted majority, RandSOA) is
 charged its expected mistakes. Its distribution of the next prediction depends on the examples so far and
@@ -86,8 +86,8 @@ fixed sequence, whose expected mistakes are sum_t P(prediction_t != y_t). The wo
 longest path with the gain P(prediction != y) in exact Fractions, over (distribution key, V).
 
 With *k label errors* (``Problem.errors``; [FHMM23]'s k-realizable sequences) V is replaced by the state
-of :mod:`solvers.games`, the levels (A_0, ..., A_k) of every concept's remaining errors, moved by
-:func:`solvers.games.step`; a label is legal while A_0 is not empty. A label every living concept agrees
+of :mod:`solvers.game_rules`, the levels (A_0, ..., A_k) of every concept's remaining errors, moved by
+:func:`solvers.game_rules.step`; a label is legal while A_0 is not empty. A label every living concept agrees
 with leaves the levels as they are (a *loop*): if it also leaves the learner as it was and costs it
 something, the position repeats with a gain in between, a cycle (unbounded), as above. Learners that
 refuse such labels (``max_errors`` below k: Halving, CON, randomized halving) are refused up front.
@@ -127,8 +127,8 @@ from typing import Callable, Optional
 import numpy as np
 
 from solvers import interrupts
-from solvers.games import start as start_levels
-from solvers.games import step as step_levels
+from solvers.game_rules import start as start_levels
+from solvers.game_rules import step as step_levels
 
 from ..position import States
 from . import _counts
@@ -276,7 +276,12 @@ class ExactStrategy(Strategy):
                 raise StrategyError(f"exact: the count search does not apply: {plan}; use mode auto")
 
     def count_plan(self, problem: Problem):
-        """(rule, targets) when the count search (:mod:`._counts`) plays ``problem``, else why not (a str)."""
+        """(rule, targets) when the count search (:mod:`._counts`) plays ``problem``, else why not (a str):
+        worked out once per problem (:meth:`Problem.once`), as the attack's plan, :meth:`check`,
+        :meth:`mode_for` and :meth:`run` all ask."""
+        return problem.once("count plan", lambda: self._count_plan(problem))
+
+    def _count_plan(self, problem: Problem):
         if self.game_search(problem):
             return "it plays neither label errors nor randomized learners"
         from adversary.referee import WitnessError
@@ -764,7 +769,7 @@ class _Patience(Exception):
 class _GameSearch(_Learners):
     """One search over (learner state, game state) for a randomized learner or with label errors: the
     learner's states interned by ``distribution_key`` (randomized) or ``state_key``, the game state V a
-    bitset (k = 0) or the levels of :mod:`solvers.games` (k >= 1), the gain of a move its probability of
+    bitset (k = 0) or the levels of :mod:`solvers.game_rules` (k >= 1), the gain of a move its probability of
     a mistake (exact Fractions; 0 or 1 for a deterministic learner), a horizon deepened until the search
     settles (see the module docstring)."""
 

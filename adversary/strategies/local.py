@@ -40,13 +40,10 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Callable, Optional
-
-import numpy as np
 
 from ..position import advance
-from ._common import Arena, Progress, best_found, check_problem, find_cycle, first_mistake
-from .base import Found, Problem, Strategy, time_left
+from ._common import Arena, HeuristicStrategy, find_cycle, first_mistake
+from .base import time_left
 
 __all__ = ["LocalStrategy", "STRATEGY"]
 
@@ -67,7 +64,7 @@ class _Candidate:
         return sum(self.hits)
 
 
-class LocalStrategy(Strategy):
+class LocalStrategy(HeuristicStrategy):
     """Simulated annealing over (target, sequence) (see the module docstring).
 
     Parameters
@@ -91,16 +88,7 @@ class LocalStrategy(Strategy):
         self.candidates = candidates
         self.patience = patience
 
-    def check(self, problem: Problem) -> None:
-        check_problem(self.name, problem)
-
-    def run(self, problem: Problem, *, deadline: Optional[float] = None,
-            progress: Optional[Callable[[dict], None]] = None) -> Found:
-        start = time.monotonic()
-        root = check_problem(self.name, problem)
-        arena = Arena(problem.cls, candidates=self.candidates)
-        rng = np.random.default_rng(problem.seed)
-        report = Progress(progress)
+    def _play(self, arena: Arena, root, rng, report, deadline, start):
         stats = {"moves": 0, "accepted": 0, "restarts": 0}
         current = self._fresh(arena, root, rng, deadline)
         best = current
@@ -127,9 +115,7 @@ class LocalStrategy(Strategy):
                 stats["restarts"] += 1
                 since_best = 0
                 current = best if stats["restarts"] % 2 else self._fresh(arena, root, rng, deadline)
-        stats["seconds"] = round(time.monotonic() - start, 3)
-        sequence = [(x, arena.label(best.target, x)) for x in best.points]
-        return best_found(arena, root, sequence, best.target, stats)
+        return [(x, arena.label(best.target, x)) for x in best.points], best.target, stats
 
     # ------------------------------------------------------------------ candidates
     def _fresh(self, arena: Arena, root, rng, deadline) -> _Candidate:

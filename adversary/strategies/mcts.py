@@ -45,13 +45,10 @@ Examples
 from __future__ import annotations
 
 import math
-import time
-from typing import Callable, Optional
+from typing import Optional
 
-import numpy as np
-
-from ._common import Arena, Progress, best_found, check_problem, find_cycle, first_mistake
-from .base import Found, Problem, Strategy, time_left
+from ._common import Arena, HeuristicStrategy, find_cycle, first_mistake
+from .base import time_left
 
 __all__ = ["MctsStrategy", "STRATEGY"]
 
@@ -81,7 +78,7 @@ class _Prefix:
         self.on_path = {pos.key: 0}
 
 
-class MctsStrategy(Strategy):
+class MctsStrategy(HeuristicStrategy):
     """UCT with random playouts (see the module docstring).
 
     Parameters
@@ -117,16 +114,7 @@ class MctsStrategy(Strategy):
         self.playout_points = playout_points
         self.sharpen = sharpen
 
-    def check(self, problem: Problem) -> None:
-        check_problem(self.name, problem)
-
-    def run(self, problem: Problem, *, deadline: Optional[float] = None,
-            progress: Optional[Callable[[dict], None]] = None) -> Found:
-        start = time.monotonic()
-        root = check_problem(self.name, problem)
-        arena = Arena(problem.cls, candidates=self.candidates)
-        rng = np.random.default_rng(problem.seed)
-        report = Progress(progress)
+    def _play(self, arena: Arena, root, rng, report, deadline, start):
         tree: dict = {}
         best_seq: list = []
         best_m = 0
@@ -169,8 +157,7 @@ class MctsStrategy(Strategy):
                     per_move *= 2
                     stats["restarts"] += 1
         stats["positions"] = len(tree)
-        stats["seconds"] = round(time.monotonic() - start, 3)
-        return best_found(arena, root, best_seq, None, stats)
+        return best_seq, None, stats
 
     def _commit(self, arena: Arena, base: "_Prefix", tree: dict):
         """Play the root's most promising move for good: True, False (nothing to play) or "cycle"."""

@@ -454,7 +454,7 @@ class ConceptClass:
     version_space = consistent
 
     def levels(self, examples: Iterable[tuple[object, int]], errors: int = 0):
-        """The state of the game with ``errors`` label errors after the examples (:mod:`solvers.games`):
+        """The state of the game with ``errors`` label errors after the examples (:mod:`solvers.game_rules`):
         the tuple (A_0, ..., A_k) of bitsets, A_j the concepts that disagree with at most k - j of the
         labels; A_0 is empty when no concept is within k errors. ``levels(ex, 0) == (consistent(ex),)``.
 
@@ -462,7 +462,7 @@ class ConceptClass:
         >>> C.levels([((0,), 1), ((1,), 0)], errors=1)     # concepts 0 and 2 disagree once, concept 1 twice
         (5, 0)
         """
-        from ..games import start, step
+        from ..game_rules import start, step
 
         s = start(self.full, errors)
         for x, y in examples:
@@ -474,7 +474,7 @@ class ConceptClass:
     def check_target(self, examples, target=None, *, exact: bool = False, errors: int = 0) -> int:
         """Check that the labels are realizable, by concept ``target`` when given; return the target (the
         given index, or the lowest concept consistent with every example). With ``errors=k`` the labels may
-        disagree with the target k times ([FHMM23]'s k-realizable sequences, :mod:`solvers.games`); without
+        disagree with the target k times ([FHMM23]'s k-realizable sequences, :mod:`solvers.game_rules`); without
         a target the concept returned is the lowest of those with the fewest disagreements. ``exact`` is
         ignored (finite classes are checked exactly). ValueError (one line) saying what is wrong.
 
@@ -517,7 +517,7 @@ class ConceptClass:
         return c
 
     def _check_target_errors(self, examples, target, errors: int) -> int:
-        from ..games import start, step
+        from ..game_rules import start, step
 
         if target is None:
             s = start(self.full, errors)

@@ -47,11 +47,11 @@ learner's own behaviour by ``tests/solvers/learners/test_conformance.py``:
   override it with one exact integer matrix product (``batch_predictions = True``);
 * ``bound_on(cls, errors=0) -> Bound`` -- the proven bound on the class ``cls`` (its facts, read through
   :func:`class_facts`) when the labels may disagree with the best concept ``errors`` times (k label
-  errors, :mod:`solvers.games`), or ``Bound(math.inf, "no bound proven for ...: reason", source)``; for
+  errors, :mod:`solvers.game_rules`), or ``Bound(math.inf, "no bound proven for ...: reason", source)``; for
   a randomized learner a bound on the expected mistakes;
 * ``remaining_bound(V) -> number | None`` -- a bound on the (expected) mistakes still to come from the
   current state when the version space (a bitset over the concepts of the learner's class) is V, or,
-  with label errors, the state is ``V = (A_0, ..., A_k)`` of :mod:`solvers.games` (A_j: the concepts
+  with label errors, the state is ``V = (A_0, ..., A_k)`` of :mod:`solvers.game_rules` (A_j: the concepts
   that may still disagree with j more labels); None when none is known: Halving floor(log2 |V|), CON
   |V| - 1, SOA Opt(V) (D_k), weighted majority from its weights, randomized halving H_|V| - 1, RandSOA
   RL(V) (R_k);
@@ -299,7 +299,7 @@ class OnlineLearner:
     def remaining_bound(self, V):
         """An upper bound on the (expected) mistakes still to come from this state when the version space
         is V (a bitset over the concepts of the learner's class; with label errors the tuple of levels of
-        :mod:`solvers.games`), or None when none is known (the default)."""
+        :mod:`solvers.game_rules`), or None when none is known (the default)."""
         return None
 
     def __deepcopy__(self, memo):

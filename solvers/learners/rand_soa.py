@@ -1,6 +1,6 @@
 """RandSOA: the optimal randomized learner, whose expected mistakes never exceed RL(C) (R_k(C) with errors).
 
-The randomized game ([Rivest94], section 2.3.4, where randomized halving plays it; :mod:`solvers.games`):
+The randomized game ([Rivest94], section 2.3.4, where randomized halving plays it; :mod:`solvers.game_rules`):
 the learner predicts 1 with a probability p of its choosing, the adversary knows p but not the coin, and
 the learner pays the expected number of mistakes. Filmus, Hanneke, Mehalel and Moran ([FHMM23]) show the
 optimum is RL(C) and reach it by predicting 1 with probability
@@ -9,7 +9,7 @@ optimum is RL(C) and reach it by predicting 1 with probability
 
 Why it is optimal: with a = RL(V_x^0), b = RL(V_x^1), the expected cost from now on is p + a when the
 label is 0 and 1 - p + b when it is 1; this p makes the larger of the two f(a, b) <= RL(V) (the
-recurrence of :mod:`solvers.games`), so by induction the expected mistakes from V are at most RL(V).
+recurrence of :mod:`solvers.game_rules`), so by induction the expected mistakes from V are at most RL(V).
 With ``errors=k`` the state is every concept's remaining budget and the values are R_k's; a point on
 which every living concept agrees is predicted as they say, with probability 1 (the formula gives that).
 
@@ -26,7 +26,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..games import Game, start
+from ..game_rules import Game, start
 from ..opt.games import GameSolver
 from .base import Bound, OnlineLearner, as_int, check_label, cite, rng_key
 from .soa import limited

@@ -8,7 +8,7 @@ The version space is kept as Halving's and CON's (:class:`~solvers.learners.base
 the Opt values come from the exact solver (:mod:`solvers.opt`).
 
 With ``errors=k`` the labels may disagree k times with the best concept ([FHMM23]'s k-realizable
-sequences, :mod:`solvers.games`): the learner keeps every concept's remaining budget (the state
+sequences, :mod:`solvers.game_rules`): the learner keeps every concept's remaining budget (the state
 ``levels``) and predicts 1 iff D_k(s_x^1) >= D_k(s_x^0). By the game's recurrence (a split's children
 have D_k >= d - 1 on both sides only if D_k(s) >= d; a label every living concept agrees with changes
 nothing) each mistake lowers D_k of the state by at least one, so it makes at most D_k(C) mistakes.
@@ -26,7 +26,7 @@ import time
 from contextlib import nullcontext
 
 from ..classes.finite import ConceptClass
-from ..games import Game, start
+from ..game_rules import Game, start
 from ..opt.games import GameSolver
 from ..opt.search import Solver
 from .base import Bound, VersionSpaceLearner, as_int, check_label, cite
@@ -238,7 +238,7 @@ class SOA(VersionSpaceLearner):
 
     def remaining_bound(self, V) -> int:
         """Opt(V): SOA makes at most Opt(V) more mistakes from version space V ([Rivest94]); with errors,
-        D_k of its state (the tuple of levels V when the game's errors are its own, :mod:`solvers.games`;
+        D_k of its state (the tuple of levels V when the game's errors are its own, :mod:`solvers.game_rules`;
         in a game with fewer errors, its own levels)."""
         with limited(self):
             if self.errors:

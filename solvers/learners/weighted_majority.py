@@ -112,7 +112,7 @@ class _Experts(OnlineLearner):
 
     def _budgets(self, V) -> list[tuple[int, int]]:
         """(expert, budget) for every expert still possible as the best one: V a bitset of experts (budget
-        0), or the levels (A_0, ..., A_k) of :mod:`solvers.games` (budget: the last level holding it)."""
+        0), or the levels (A_0, ..., A_k) of :mod:`solvers.game_rules` (budget: the last level holding it)."""
         if isinstance(V, int):
             return [(c, 0) for c in _bits(V)]
         levels = tuple(V)
@@ -368,7 +368,7 @@ class RandomizedWeightedMajority(_Experts):
 
     def remaining_bound(self, V) -> Fraction:
         """The expected mistakes still possible when the best expert is one of V (a bitset of experts, or the
-        levels of :mod:`solvers.games` with label errors): max over its experts c of
+        levels of :mod:`solvers.game_rules` with label errors): max over its experts c of
         (ln W + (e_c + b_c) ln(1/beta)) / (1 - beta), W = sum_i beta^e_i (the class docstring's proof from
         this state on, the target keeping weight >= beta^(e_c + b_c)). Computed in floats and returned as a
         Fraction rounded up by a margin of 1e-9 relative, far above the floats' error."""

@@ -1,28 +1,29 @@
 """The exact solver for Opt(C), the Littlestone dimension of [Rivest94], with its certificates.
 
-==========  ============================================================================================
-module      holds
-==========  ============================================================================================
-search      :class:`Solver`: decision queries "Opt(V) >= d?" with a bounded memo, the root loop, the
-            mistake tree and the upper-bound proof
-subcube     :class:`SubcubeTable`: Opt of every subcube of a class with <= 17 distinct points, bottom-up
-parallel    the root queries spread over joblib worker processes
-driver      :func:`opt` and :class:`OptResult`: picks the engine, applies the limits, builds the tree
-games       :class:`GameSolver`: the games beyond Opt (randomized learner, k label errors, horizon)
-experts     :func:`~solvers.opt.experts.experts`: D_k(n), R_k(n) of n experts with k errors, in count space
-states      :class:`~solvers.opt.states.StateSearch`: the root loop of a search over compact states
-compact     the ``states`` engine: the state search for thresholds, intervals or rectangles, run for ``opt``
-intervals   thresholds (one chain) and intervals (multisets of free segments; two chains after a positive)
-rectangles  rectangles on the grid (negatives up to symmetry; the down-set of extensions after a positive)
-==========  ============================================================================================
+============  ============================================================================================
+module        holds
+============  ============================================================================================
+search        :class:`Solver`: decision queries "Opt(V) >= d?" with a bounded memo, the root loop, the
+              mistake tree and the upper-bound proof
+subcube       :class:`SubcubeTable`: Opt of every subcube of a class with <= 17 distinct points, bottom-up
+parallel      the root queries spread over joblib worker processes
+driver        :func:`opt` and :class:`OptResult`: picks the engine, applies the limits, builds the tree
+games         :class:`GameSolver`: the games beyond Opt (randomized learner, k label errors, horizon)
+experts       :func:`~solvers.opt.experts.experts`: D_k(n), R_k(n) of n experts with k errors, in count space
+states        :class:`~solvers.opt.states.StateSearch`: the root loop of a search over compact states
+compact       the searches over states as engines of ``opt``: picks one for a class, runs its root loop
+intervals     thresholds (one chain) and intervals (multisets of free segments; two chains after a positive)
+rectangles    rectangles on the grid (negatives up to symmetry; the down-set of extensions after a positive)
+disjunctions  monotone disjunctions (variables and positive examples, up to renaming the variables)
+============  ============================================================================================
 
 The package is callable, ``solvers.opt(C)`` being :func:`opt`: so ``from solvers import opt`` gives
 the function the README uses, while ``import solvers.opt`` still names this package (a package and a
 function of one name cannot otherwise both be ``solvers.opt``).
 
 Imports go one way: ``driver`` uses ``parallel``, ``search``, ``subcube`` and ``compact``; ``parallel``
-uses ``search``; ``search`` uses ``subcube``; ``compact`` uses ``intervals`` and ``rectangles``, which
-build on ``states``.
+uses ``search``; ``search`` uses ``subcube``; ``compact`` uses ``intervals``, ``rectangles`` and
+``disjunctions``, which build on ``states``.
 
 References
 ----------

@@ -34,6 +34,15 @@ every child state by its variables and edges and, for every child it relies on, 
 it onto the entry claiming its bound; :mod:`solvers.disjunction_certificates` re-checks both with its
 own code.
 
+**Why this engine is kept** (issue 19: an engine the generic search comes within 1.5x of is retired). It
+does what no matrix can: past n = 12 the class is implicit (2^n points never listed) and n = 20, k = 5 is
+solved in seconds; on the instances that fit a matrix ``scripts/bench_engines.py`` measured the generic
+search at 1.2-3.2x its time on n = 8, k = 3 (milliseconds: 0.9-3.8x over n = 8, 9 and k = 2-4)
+and 15-530x on n = 10, 12 (listed or as a raw matrix).
+:class:`DisjunctionSolver` is a :class:`~solvers.opt.states.StateSearch`: its root loop (up from the
+lower bound for a moment, so that a time limit keeps a deep tree, then down), queries and progress are
+the states'.
+
 References
 ----------
 .. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
@@ -50,12 +59,12 @@ True
 from __future__ import annotations
 
 import itertools
-import time
 
 import numpy as np
 
-from ..certificate import ProofTooLarge
+from ..certificate import MistakeTree, ProofTooLarge
 from .memo import MemoSearch
+from .states import StateSearch
 
 __all__ = ["DisjunctionSolver", "canonical_form", "by_column", "FAMILY", "handles", "MAX_N"]
 
@@ -231,7 +240,7 @@ class _State:
 
 
 # ---------------------------------------------------------------------------------------- the solver
-class DisjunctionSolver(MemoSearch):
+class DisjunctionSolver(StateSearch):
     """The search for Opt of ``monotone-disjunctions n k`` and its sub-version-spaces (module docstring).
 
     Parameters
@@ -253,11 +262,9 @@ class DisjunctionSolver(MemoSearch):
             from .search import default_memo_bytes
 
             memo_bytes = default_memo_bytes() // 2
-        self._init_memo(memo_bytes, 400)
-        self.nodes = 0
         masks = [sum(1 << i for i in S) for j in range(k + 1) for S in itertools.combinations(range(n), j)]
         self.root = _State(np.array(sorted(masks), dtype=np.uint32), k, ())
-        self._root_bounds: tuple[int, int] | None = None
+        self._init_search(memo_bytes, 400)
 
     # ------------------------------------------------------------------ states by examples
     def state(self, examples=()) -> _State:
@@ -280,6 +287,12 @@ class DisjunctionSolver(MemoSearch):
         if label:  # a point holding a forced variable is labelled 1 by all of V: no new edge
             return _State(V[hit], s.k0, s.edges if A & s.F else (*s.edges, A & s.R))
         return _State(V[~hit], s.k0, tuple(e & ~A for e in s.edges))
+
+    engine = "disjunctions"
+
+    def size(self, s: _State) -> int:
+        """|V| of state ``s``."""
+        return s.size
 
     # ------------------------------------------------------------------ bounds
     def bounds(self, s: _State) -> tuple[int, int]:
@@ -309,8 +322,7 @@ class DisjunctionSolver(MemoSearch):
         if lo >= d or hi < d:
             return lo >= d
         self.nodes += 1
-        if not self.nodes & 63:
-            self._tick()
+        self._tick()  # every node: a node costs numpy passes over V (milliseconds at n = 32), a clock read nothing
         need = 1 << (d - 1)
         seen = set()
         found = None
@@ -351,50 +363,13 @@ class DisjunctionSolver(MemoSearch):
             lo, hi = max(lo, old[0]), min(hi, old[1])
         MemoSearch._store(self, key, lo, hi)
 
-    def value(self, s: _State | None = None) -> int:
-        """Opt of state ``s`` (default: the whole class), exactly."""
-        s = self.root if s is None else s
-        lo, hi = self.bounds(s)
-        while lo < hi:
-            if self.at_least(s, hi):
-                lo = hi
-            else:
-                hi -= 1
-        self._store(s.key, lo, lo)
-        return lo
-
-    # ------------------------------------------------------------------ the root
-    def solve_root(self, queries: list) -> tuple[int, int]:
-        """Opt(C): "Opt(C) >= d?" for d = floor(log2 |C|) going down until the bounds meet.
-
-        Each query is appended to ``queries`` as ``{"d", "answer", "seconds"}``. A deadline (see
-        :meth:`limits`) raises :class:`SearchStop` with :attr:`root_bounds` proven so far.
-        """
-        lo, hi = self._root_bounds or self.bounds(self.root)
-        self._root_bounds = (lo, hi)
-        while lo < hi:
-            t0 = time.monotonic()
-            ok = self.at_least(self.root, hi)
-            queries.append({"d": hi, "answer": ok, "seconds": round(time.monotonic() - t0, 4)})
-            if ok:
-                lo = hi
-            else:
-                hi -= 1
-            self._root_bounds = (lo, hi)
-            if self._progress is not None:
-                self._progress(self._progress_info())
-        return lo, hi
-
-    def _progress_info(self) -> dict:
-        lo, hi = self.root_bounds
-        return {"lower": lo, "upper": hi, "nodes": self.nodes, "memo": len(self.memo)}
-
-    @property
-    def root_bounds(self) -> tuple[int, int]:
-        """(lower, upper) on Opt(C) proven at the root so far."""
-        return self._root_bounds if self._root_bounds is not None else self.bounds(self.root)
-
     # ------------------------------------------------------------------ certificates
+    def certificate_tree(self, d: int, C):
+        """The mistake tree of depth ``d`` for ``C``: points by column index for the listed class, as 0/1
+        tuples for the implicit one."""
+        root = self.mistake_tree(d)
+        return MistakeTree(d, by_column(root) if C.finite else root, C)
+
     def mistake_tree(self, d: int, s: _State | None = None):
         """A mistake tree of depth ``d`` (requires Opt >= d) as nested dicts whose ``"point"`` is the
         point itself, a tuple of n 0/1 values."""

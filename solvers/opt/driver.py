@@ -34,7 +34,7 @@ from typing import Callable, Optional
 
 from ..certificate import MistakeTree, RandomizedTree, bind
 from ..classes.finite import ConceptClass
-from ..games import Game
+from ..game_rules import Game
 from . import disjunctions
 from .games import GameSolver
 from .parallel import solve_root_parallel
@@ -44,7 +44,8 @@ from .subcube import MAX_TABLE_POINTS, TableStop
 
 __all__ = ["opt", "OptResult", "ENGINES"]
 
-ENGINES = ("auto", "search", "table")  # the engines for any class; "states" reads thresholds, intervals, rectangles
+ENGINES = ("auto", "search", "table")  # the engines for any class; "states": thresholds, intervals, rectangles,
+#                                        monotone disjunctions (solvers.opt.compact)
 #: monotone disjunctions over fewer points (n < 8) are solved by the generic search, faster there
 _DISJUNCTIONS_FROM = 256
 
@@ -142,7 +143,7 @@ def opt(
     symmetry: bool = True,
 ) -> OptResult:
     """Compute Opt(C), the Littlestone dimension of ``C``, with a mistake-tree certificate; or the value
-    of another game (:mod:`solvers.games`): the randomized optimum RL(C), k label errors, a horizon.
+    of another game (:mod:`solvers.game_rules`): the randomized optimum RL(C), k label errors, a horizon.
 
     Parameters
     ----------
@@ -164,7 +165,8 @@ def opt(
         3^N subcubes (:mod:`solvers.opt.subcube`), for classes whose points fall into N <= 17 classes
         of equal-or-complementary columns. ``states``: the search over compact states of thresholds,
         intervals and rectangles (:mod:`solvers.opt.states`), the only engine for an
-        :class:`~solvers.classes.evaluated.EvaluatedClass` (a class too large for a matrix). ``auto``
+        :class:`~solvers.classes.evaluated.EvaluatedClass` (a class too large for a matrix), and on
+        ``monotone-disjunctions`` the search of :mod:`solvers.opt.disjunctions`. ``auto``
         (default) tries the search first and moves to the table when the search has spent a fraction
         of the table's estimated cost; for an EvaluatedClass it is ``states``, for
         ``monotone-disjunctions`` :mod:`solvers.opt.disjunctions`. (Opt(C) only.)
@@ -218,10 +220,9 @@ def opt(
 
         if cheap.applies(C):
             return _with_anytime(C, time_limit, jobs, memo_bytes, progress, engine, symmetry)
-    if (G.standard and engine == "auto" and not isinstance(solver, Solver) and disjunctions.handles(C)
-            and (not C.finite or C.n_points >= _DISJUNCTIONS_FROM)):
-        return _opt_disjunctions(C, time_limit, memo_bytes, progress, solver)  # by the symmetry of the family
-    if engine == "states" or _evaluated(C):
+    by_family = (G.standard and engine == "auto" and not isinstance(solver, Solver) and disjunctions.handles(C)
+                 and (not C.finite or C.n_points >= _DISJUNCTIONS_FROM))  # by the symmetry of the family
+    if by_family or engine == "states" or _evaluated(C):
         if not G.standard:
             raise ValueError("the states engine computes Opt(C) only; the other games need the class's matrix "
                              "(a smaller N, engine 'auto')")
@@ -459,20 +460,3 @@ def _opt_game(C, G: Game, time_limit, memo_bytes, progress, solver) -> OptResult
         "root_splits": len(S.root_masks),
     }
     return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S, G)
-
-
-def _opt_disjunctions(C, time_limit, memo_bytes, progress, solver) -> OptResult:
-    """Opt(C) of the class of ``monotone-disjunctions n k`` (listed or implicit) by
-    :class:`~solvers.opt.disjunctions.DisjunctionSolver`: the tree names points by column index for a
-    listed class and as 0/1 tuples for an implicit one; ``upper_certificate()`` is its ``upper_proof``."""
-    from .memo import search_root
-
-    S = solver if solver is not None else disjunctions.DisjunctionSolver(C.params["n"], C.params["k"],
-                                                                          memo_bytes=memo_bytes)
-
-    def tree(lo):
-        root = S.mistake_tree(lo)
-        return MistakeTree(lo, disjunctions.by_column(root) if C.finite else root, C)
-
-    lo, hi, built, stats = search_root(S, "disjunctions", time_limit=time_limit, progress=progress, tree=tree)
-    return OptResult(lo if lo == hi else None, lo, hi, built, stats, S)

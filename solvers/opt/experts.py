@@ -1,6 +1,6 @@
 """The experts game exactly: n experts, the best of which makes at most k mistakes, in count space.
 
-This is the game of :mod:`solvers.games` (k label errors, a deterministic or a randomized learner, no
+This is the game of :mod:`solvers.game_rules` (k label errors, a deterministic or a randomized learner, no
 horizon) on the *universal class of n dictators*: concept i labels the point (x_1, ..., x_n) of {0,1}^n
 with x_i, so every advice vector is a point. Its deterministic value D_k(n) is the optimal mistake bound
 of a deterministic learner with expert advice when the best expert errs at most k times, and its
@@ -10,7 +10,7 @@ randomized value R_k(n) the optimal expected number of mistakes of a randomized 
 
 Count space
 -----------
-A state of the game on the n dictators is a budget per expert (:mod:`solvers.games`). Renaming the
+A state of the game on the n dictators is a budget per expert (:mod:`solvers.game_rules`). Renaming the
 experts by a permutation pi maps points to points (permute the coordinates), keeps legality, children and
 loops, so the value of a state equals the value of every renamed state: it depends only on the *counts*
 m = (m_0, ..., m_k), m_j = the number of living experts whose remaining budget is exactly j. A point x
@@ -26,7 +26,7 @@ state and at its counts is the same, move for move); a and m - a are one move wi
 (c0(m, m - a) = c1(m, a)). The move a = 0 (or a = m) is a *loop*: label 0 (1) leaves m as it is, the other
 label shifts every budget down, ``shift(m) = (m_1, ..., m_k, 0)``, legal iff some m_j >= 1 with j >= 1.
 Every other a is a *split*: both children are living states below m. By the monotonicity of
-:mod:`solvers.games` (more budget never lowers a value) the max(a, b) parts of g and f never win: a child's
+:mod:`solvers.game_rules` (more budget never lowers a value) the max(a, b) parts of g and f never win: a child's
 best move is a move of m with larger children. So, with 0 for a state without moves,
 
     D(m) = max(1 + D(shift m) [loop],  max over splits a of 1 + min(D(c0(m, a)), D(c1(m, a)))),
@@ -35,23 +35,23 @@ best move is a move of m with larger children. So, with 0 for a state without mo
 D_k(n) = D((0, ..., 0, n)) and R_k(n) = R((0, ..., 0, n)). Every split lowers the potential
 sum_j (j + 1) m_j and so does a loop's exit, so the recursion ends.
 
-Facts the solvers use (each proven here or in :mod:`solvers.games`)
+Facts the solvers use (each proven here or in :mod:`solvers.game_rules`)
 -------------------------------------------------------------------
 * **Monotone in a.** Raising a_j by one moves one expert of c1(m, a) from level j - 1 up to level j (at
   j = 0: revives one), and one expert of c0(m, a) from level j down to j - 1 (or kills it). So D(c1(m, a))
   and R(c1(m, a)) are non-decreasing in every a_j, and D(c0(m, a)), R(c0(m, a)) non-increasing.
 * **The volume window.** With Phi_q(m) = sum_j m_j V(q, j), V(q, j) = sum_{i <= j} C(q, i), the volume
-  bound of :func:`solvers.games.volume_bound` says D(m) >= d needs Phi_d(m) >= 2^d. By Pascal's rule
+  bound of :func:`solvers.game_rules.volume_bound` says D(m) >= d needs Phi_d(m) >= 2^d. By Pascal's rule
       Phi_{d-1}(c1(m, a)) = sum_{j>=1} m_j V(d-1, j-1) + sum_j a_j C(d-1, j)
   and Phi_{d-1}(c0(m, a)) = Phi_d(m) - Phi_{d-1}(c1(m, a)); so a split proving D(m) >= d has
   2^{d-1} <= Phi_{d-1}(c1) and Phi_{d-1}(c0) >= 2^{d-1}: the sum s(a) = sum_j a_j C(d-1, j) lies in a
   window, and of a and m - a it is enough to try the one whose label-1 child has the smaller volume.
 * **Bounds at the root.** D_k(n) >= k + floor(log2 n) and R_k(n) >= k + E(n), E(n) =
-  :func:`solvers.games.universal_rl` (k loops take (0, .., 0, n) to (n, 0, .., 0), the game with no
+  :func:`solvers.game_rules.universal_rl` (k loops take (0, .., 0, n) to (n, 0, .., 0), the game with no
   errors, whose values are floor(log2 n) and E(n) ([FHMM23])); R_k(n) <= D_k(n) <= B, the volume bound
-  (:mod:`solvers.games`), and 2 R_k(n) >= D_k(n) (a mistake tree of depth D valued by f is worth at least
+  (:mod:`solvers.game_rules`), and 2 R_k(n) >= D_k(n) (a mistake tree of depth D valued by f is worth at least
   D/2 by induction, f(a, b) >= (1 + a + b)/2). For k = 0, R_0(n) = E(n) exactly ([FHMM23]; proof in
-  :mod:`solvers.games`), so no search is needed.
+  :mod:`solvers.game_rules`), so no search is needed.
 
 The two solvers
 ---------------
@@ -93,6 +93,12 @@ depth D; randomized: a tree valued by f, with repeat nodes for loops) and
 :meth:`ExpertsResult.upper_certificate` a list of entries "v(state) <= h", each state named by a path of
 (move, label) steps and checked against every move of the state.
 
+**Why these searches are kept** (issue 19: an engine the generic search comes within 1.5x of is retired).
+They do what no matrix can (n = 10^6 experts: the dictators' matrix has 2^n columns), and on the classes
+that fit one ``scripts/bench_engines.py`` measured the generic game search
+(:class:`~solvers.opt.games.GameSolver` on the dictators' matrix) at 98-190x their time on D_1, D_2 (n = 8,
+10) and 31-34x on R_1 (n = 8), R_2 (n = 6).
+
 References
 ----------
 .. [CFHHSW97] Cesa-Bianchi, Freund, Haussler, Helmbold, Schapire and Warmuth, "How to use expert advice",
@@ -124,7 +130,7 @@ import numpy as np
 
 from .. import interrupts
 from ..certificate import ProofTooLarge
-from ..games import universal_rl, volume_bound
+from ..game_rules import universal_rl, volume_bound
 from .memo import Limits as _Limits
 from .memo import MemoSearch, SearchStop
 from .search import default_memo_bytes
@@ -649,7 +655,7 @@ class RandomizedExperts:
     def __init__(self, n: int, k: int, *, memo_bytes: int | None = None):
         _check_nk(n, k)
         if k == 0:
-            raise ValueError("k=0: the randomized value is the closed form E(n) (solvers.games.universal_rl); "
+            raise ValueError("k=0: the randomized value is the closed form E(n) (solvers.game_rules.universal_rl); "
                              "give k >= 1 or call experts(n, 0, randomized=True)")
         check_size(n, k, randomized=True, memo_bytes=memo_bytes)
         self.n, self.k, self.K = n, k, k + 1
@@ -859,7 +865,7 @@ class RandomizedExperts:
 
 # ---------------------------------------------------------------------------------------- k = 0, randomized
 def _balanced_tree(n: int, limit: int):
-    """The tree of balanced splits of n experts with no errors, worth E(n) (solvers.games: f(E(i), E(n - i))
+    """The tree of balanced splits of n experts with no errors, worth E(n) (solvers.game_rules: f(E(i), E(n - i))
     = E(n) at i = floor(n/2))."""
     count = 0
 

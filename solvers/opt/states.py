@@ -8,11 +8,12 @@ thresholds; the free segments between negative examples; a box and the negatives
     Opt(V) = -1 if V is empty; 0 if no point splits V;
     otherwise max over x splitting V of 1 + min(Opt(V_x^0), Opt(V_x^1))
 
-can be run over states instead: :mod:`solvers.opt.intervals` (thresholds and intervals) and
-:mod:`solvers.opt.rectangles` do so, with the same decision queries "Opt(V) >= d?", a memo on canonical
-states and the cardinality bound Opt(V) <= floor(log2 |V|) (Halving, [OnlineAlgs]). Their certificates
+can be run over states instead: :mod:`solvers.opt.intervals` (thresholds and intervals),
+:mod:`solvers.opt.rectangles` and :mod:`solvers.opt.disjunctions` (monotone disjunctions, states up to
+renaming the variables) do so, with the same decision queries "Opt(V) >= d?", a memo on canonical
+states and the cardinality bound Opt(V) <= floor(log2 |V|) (Halving, [OnlineAlgs]). Their mistake trees
 name explicit points, so that :mod:`solvers.certificate` checks them against the family's own labels
-(:class:`~solvers.classes.evaluated.EvaluatedClass`), never against the state search.
+(:class:`~solvers.classes.evaluated.EvaluatedClass`, or the implicit class), never against the state search.
 
 :class:`StateSearch` is their common base: the root loop goes *up* from the lower bound for a moment
 (each "yes" is a mistake tree, so a time limit keeps a deep one), then *down* from the cardinality bound.
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import time
 
+from ..certificate import MistakeTree
 from ..classes.evaluated import EVALUATED_FAMILIES
 from .memo import MemoSearch, SearchStop
 
@@ -41,10 +43,12 @@ class StateSearch(MemoSearch):
     """The root loop of a search over states (see the module docstring).
 
     Subclasses set ``C`` (an :class:`~solvers.classes.evaluated.EvaluatedClass`), ``root`` (the state
-    of the whole class), ``nodes``, and define ``size(state)`` (|V|), ``at_least(state, d)``,
-    ``mistake_tree(d)`` (the tree of depth d as nested dicts over column indices) and
-    ``upper_proof(h, limit=...)``.
+    of the whole class) before :meth:`_init_search`, and define ``size(state)`` (|V|),
+    ``at_least(state, d)``, ``mistake_tree(d)`` (the tree of depth d as nested dicts over column indices)
+    and ``upper_proof(h, limit=...)``; ``engine`` is the name :func:`solvers.opt.opt` reports.
     """
+
+    engine = "states"
 
     def _init_search(self, memo_bytes: int, entry_bytes: int) -> None:
         self._init_memo(memo_bytes, entry_bytes)
@@ -111,6 +115,11 @@ class StateSearch(MemoSearch):
         while self._root_bounds[0] < self._root_bounds[1]:
             self._ask(queries, self._root_bounds[1])
         return self._root_bounds
+
+    def certificate_tree(self, d: int, C) -> MistakeTree:
+        """The mistake tree of depth ``d`` (<= Opt) as the certificate for the class ``C`` that was solved
+        (by default over the search's own class, whose columns are those of ``make``'s)."""
+        return MistakeTree(d, self.mistake_tree(d), self.C)
 
     def _ask(self, queries: list, d: int) -> None:
         """One root query "Opt(C) >= d?", recorded and applied to the root's bounds."""

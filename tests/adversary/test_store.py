@@ -13,7 +13,7 @@ from adversary.store import (Record, Store, StoreError, exact, number, opt_task,
                              verified_bounds)
 from solvers.certificate import TreeError
 from solvers.classes.families import make
-from solvers.games import Game
+from solvers.game_rules import Game
 from solvers.opt import opt
 
 

@@ -18,7 +18,7 @@ from adversary.store import (Record, Store, StoreError, _merge, certify_seconds,
                              verified_bounds)
 from solvers.certificate import TreeError
 from solvers.classes.families import make
-from solvers.games import Game
+from solvers.game_rules import Game
 from solvers.opt import opt
 
 from .cli.checks import field, run, tamper_store

@@ -15,7 +15,7 @@ from solvers.certificate import TreeError
 from solvers.classes import ConceptClass
 from solvers.classes.families import make
 from solvers.game_certificates import (verify_error_tree, verify_game_upper, verify_randomized_tree)
-from solvers.games import Game
+from solvers.game_rules import Game
 from solvers.opt import opt
 from solvers.opt.games import GameSolver
 from tests.oracles import game_value_brute, matrices

@@ -1,5 +1,5 @@
 """``--randomized``, ``--errors K`` and ``--horizon T`` on ``opt``, ``table`` and ``verify``: the values of the
-games beyond Opt (solvers.games) as fractions and decimals, their certificates written and re-checked,
+games beyond Opt (solvers.game_rules) as fractions and decimals, their certificates written and re-checked,
 exit codes and one-line errors."""
 
 import json

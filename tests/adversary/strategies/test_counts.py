@@ -243,6 +243,24 @@ def test_attack_on_an_implicit_class():
     assert load_class(r.witness["class"]).finite is False
 
 
+@pytest.mark.parametrize("strategy", ["auto", "exact"])
+def test_the_count_plan_is_worked_out_once_per_attack(monkeypatch, strategy):
+    """The attack's plan, the strategy's check, its mode and its run all need the count search's plan
+    (the target orbits): it is worked out once and passed along (issue 19: it was computed 3 to 5 times)."""
+    calls = []
+    real = _counts.applies
+
+    def counted(learner, cls):
+        calls.append(type(learner).__name__)
+        return real(learner, cls)
+
+    monkeypatch.setattr(_counts, "applies", counted)
+    r = attack("winnow2", {"family": "monotone-disjunctions", "params": {"n": 6, "k": 2}}, strategy=strategy,
+               time_limit=60)
+    assert r.mistakes == 12 and any(run["stats"].get("mode") == "counts" for run in r.stats["runs"])
+    assert len(calls) == 1
+
+
 def test_progress_is_reported():
     seen = []
     p = problem("winnow2", make("monotone-disjunctions", n=9, k=2))

@@ -377,8 +377,8 @@ def test_max_errors_declaration(spec):
 
 def check_max_errors(builder, sequences: int = 8):
     """``max_errors`` None: ``learn_one`` takes any 0/1 labels; k: it takes every label sequence within k
-    errors of some concept of CLASS and refuses a label that leaves none (solvers.games.step)."""
-    from solvers.games import start, step
+    errors of some concept of CLASS and refuses a label that leaves none (solvers.game_rules.step)."""
+    from solvers.game_rules import start, step
 
     L = builder()
     k = L.max_errors
@@ -551,7 +551,7 @@ def test_remaining_bound_in_the_games_beyond_opt(rows, data):
         learners.append((RandomizedHalving(C), None))
     prefix = data.draw(st.lists(st.tuples(st.integers(0, C.n_points - 1), st.integers(0, 1)), max_size=2))
     levels = C.levels([], k)
-    from solvers.games import step
+    from solvers.game_rules import step
 
     legal = []
     for j, y in prefix:

@@ -257,3 +257,14 @@ def test_renamed_versions_spaces_have_one_value():
         b = S.state([(_renamed(x, pi), y) for x, y in zip(pts, ys)])
         assert a.size == b.size and S.value(a) == S.value(b)
         assert np.array_equal(np.sort(b.V), np.sort(np.array([_renamed(int(v), pi) for v in a.V], dtype=np.uint32)))
+
+
+def test_a_time_limit_keeps_a_deep_tree():
+    """The root loop is the states' (issue 19): up from the lower bound for a moment, then down, so a run
+    stopped by its time limit keeps a mistake tree deeper than 1 (going down only, n = 32 k = 5 stopped at
+    1 <= Opt <= 17)."""
+    C = ImplicitFamily(FAMILY, {"n": 32, "k": 5})
+    r = opt(C, time_limit=1.0, anytime=False)
+    assert r.stats["stopped"] == "time limit" and r.stats["engine"] == "disjunctions"
+    assert 2 <= r.lower < r.upper
+    assert verify_tree(json.loads(json.dumps(r.tree.to_json())), C) == r.lower

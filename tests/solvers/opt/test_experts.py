@@ -32,7 +32,7 @@ import solvers.opt.experts as E
 from solvers.certificate import TreeError
 from solvers.classes import ConceptClass
 from solvers.experts_certificates import verify_experts_tree, verify_experts_upper
-from solvers.games import Game, universal_rl
+from solvers.game_rules import Game, universal_rl
 from solvers.opt import opt
 from solvers.opt.experts import (DeterministicExperts, RandomizedExperts, check_size, experts,
                                  volume_bound_experts)

@@ -25,7 +25,7 @@ from solvers.classes import ConceptClass
 from solvers.classes.families import make
 from solvers.game_certificates import (random_walk_value, verify_error_tree, verify_game_upper,
                                        verify_randomized_tree)
-from solvers.games import Game, universal_rl
+from solvers.game_rules import Game, universal_rl
 from solvers.opt import opt
 from solvers.opt.games import GameSolver
 from tests.oracles import experts_matrix, game_value_brute, matrices, opt_brute, thresholds_matrix
@@ -74,7 +74,7 @@ def test_rl_relations(rows):
     C = _class(rows)
     rl = GameSolver(C, Game(randomized=True)).value()
     o = opt_brute(C.matrix.astype(int).tolist())
-    assert Fraction(o, 2) <= rl <= o               # Opt/2 <= RL <= Opt (proofs in solvers.games)
+    assert Fraction(o, 2) <= rl <= o               # Opt/2 <= RL <= Opt (proofs in solvers.game_rules)
     assert rl <= universal_rl(len(C))              # RL <= E(|C|), the n-experts value
     if len(C) > 1:                                  # monotone under subclasses
         sub = C.restrict(range(len(C) - 1))

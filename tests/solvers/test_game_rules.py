@@ -1,4 +1,4 @@
-"""solvers/games.py: the rules (step, counts), the one-round values f and g, and the bounds the solvers
+"""solvers/game_rules.py: the rules (step, counts), the one-round values f and g, and the bounds the solvers
 prune with -- E(n), U(n, d) and the volume bound -- against brute force (tests/oracles.py) and by
 enumerating trees."""
 
@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solvers.classes import ConceptClass
-from solvers.games import (Game, budgets, counts, f, g, rank_rl_bound, start, step, universal_rl, value_text,
-                           volume_bound)
+from solvers.game_rules import (Game, budgets, counts, f, g, rank_rl_bound, start, step, universal_rl, value_text,
+                                volume_bound)
 from tests.oracles import dk_brute, experts_matrix, game_value_brute, matrices, opt_brute, rl_brute
 
 
