@@ -251,6 +251,10 @@ class DisjunctionSolver(StateSearch):
         Memory the memo may use (default: a quarter of the machine's memory).
     """
 
+    #: Without a time limit the root goes straight down from the upper bound: the walk up took n = 20 k = 3
+    #: from 0.08 s to 0.41 s (each "yes" near Opt is a search of its own).
+    warm_up_without_deadline = False
+
     def __init__(self, n: int, k: int, *, memo_bytes: int | None = None):
         if not 1 <= n <= MAX_N:
             raise ValueError(f"{FAMILY}: n={n} is outside 1..{MAX_N} for the symmetric solver")

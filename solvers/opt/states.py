@@ -91,15 +91,21 @@ class StateSearch(MemoSearch):
             lo += 1
         return lo
 
+    #: Whether :meth:`solve_root` warms up (queries upwards) when no deadline is set: where a query "yes" near
+    #: Opt costs as much as the search (the disjunctions' states), the walk up only pays under a time limit.
+    warm_up_without_deadline = True
+
     def solve_root(self, queries: list, *, warmup_seconds: float = 0.25) -> tuple[int, int]:
         """Opt(C) by queries "Opt(C) >= d?": for ``warmup_seconds`` (or a tenth of the time left under a
-        deadline, if more), d = lower + 1, lower + 2, ... (cheap answers "yes", so that a time limit still
+        deadline, if more; none without a deadline where :attr:`warm_up_without_deadline` is False), d = lower + 1, lower + 2, ... (cheap answers "yes", so that a time limit still
         leaves a deep tree); then d = upper, upper - 1, ... until one holds (usually the first or the
         second: the cardinality bound is nearly tight on these families). Each query is appended to
         ``queries`` as ``{"d", "answer", "seconds"}``. A deadline raises :class:`SearchStop` with
         :attr:`root_bounds` proven so far."""
         deadline = self._deadline
         now = time.monotonic()
+        if deadline is None and not self.warm_up_without_deadline:
+            warmup_seconds = 0.0
         if deadline is not None:
             warmup_seconds = max(warmup_seconds, (deadline - now) / 10)
         warm_end = now + warmup_seconds
