@@ -73,6 +73,11 @@ UNIVERSAL_MOVES = 5_000_000
 #: labelling of the whole class's graph, whose cost grows with the matrix (about 40 microseconds on a
 #: 38 x 37 class here).
 MAX_KEY_ENTRIES = 20_000
+#: The least group order worth a canonical key per state, without errors and with (a key costs a few nodes
+#: of the search; a group of order g merges at most g states into one). Measured (seconds with / without):
+#: RL of rectangles N=4 (order 8) 0.80 / 0.32, conjunctions n=4 (order 384) 0.32 / 0.89; R_1 of intervals
+#: N=8 (order 2) 0.91 / 0.58, rectangles N=3 (order 8) 1.36 / 2.08, halfspaces n=3 (order 48) 2.2 / 5.3.
+MIN_ORDER = {False: 16, True: 4}
 
 
 class StateKeys:
@@ -117,7 +122,8 @@ class StateKeys:
         A = M if 2 * int(M.sum()) <= m * n else ~M
         self.graph = igraph.Graph.Biadjacency(A.astype(np.int8))
         edges = np.array(self.graph.get_edgelist(), dtype=np.int64).reshape(-1, 2)
-        self._edges = edges
+        self._concept_ends = np.ascontiguousarray(edges.min(axis=1))
+        self._point_ends = np.ascontiguousarray(edges.max(axis=1))
         self._width = m + n
         self._point_colour = levels + 1
         self._base = [0] * m + [self._point_colour] * n  # concepts' colours: budget + 1 (0: dead)
@@ -149,9 +155,8 @@ class StateKeys:
             perm = np.argsort(perm)  # perm[v]: the canonical label of vertex v
         out = np.empty(self._width, dtype=np.int8)
         out[perm] = colours
-        e = perm[self._edges]
-        lo, hi = e.min(axis=1), e.max(axis=1)
-        form = np.sort(lo * self._width + hi).tobytes()
+        # each edge as (concept's label, point's label): the colours keep the two sides apart
+        form = np.sort(perm[self._concept_ends] * self._width + perm[self._point_ends]).tobytes()
         fid = self._forms.get(form)
         if fid is None:
             fid = self._forms[form] = len(self._forms)
@@ -226,6 +231,8 @@ class GameSolver(MemoSearch):
         States with fewer living concepts are keyed by themselves (their search is cheaper than a key).
     symmetry_after : int
         Nodes expanded before the keys become canonical (small searches never pay for the group).
+    symmetry_min_order : int, optional
+        A smaller group is not used (default :data:`MIN_ORDER`: where keys start to pay).
 
     A state is ``(levels, t)``: ``levels`` as in :mod:`solvers.games`, t the rounds left (None without
     a horizon). :meth:`value` gives exact values of any state, :meth:`lower_tree` and
@@ -233,7 +240,8 @@ class GameSolver(MemoSearch):
     """
 
     def __init__(self, C: ConceptClass, game: Game, *, memo_bytes: int | None = None, opt_seconds: float = 0.5,
-                 symmetry: bool = True, symmetry_min: int = 4, symmetry_after: int = 2_000):
+                 symmetry: bool = True, symmetry_min: int = 4, symmetry_after: int = 2_000,
+                 symmetry_min_order: int | None = None):
         if not isinstance(C, ConceptClass):
             raise TypeError("GameSolver needs a ConceptClass")
         if not isinstance(game, Game):
@@ -251,6 +259,7 @@ class GameSolver(MemoSearch):
         self._init_memo(default_memo_bytes() if memo_bytes is None else memo_bytes,
                         (self.k + 1) * ((C.n_concepts + 7) // 8) + 150)
         self.nodes = 0
+        self._min_order = MIN_ORDER[self.k > 0] if symmetry_min_order is None else max(2, symmetry_min_order)
         self._init_symmetry(symmetry, symmetry_min, symmetry_after)
         self._root_bounds = None
         self._root_best = None  # randomized: the best exact value of a root move so far (scaled)
@@ -348,6 +357,17 @@ class GameSolver(MemoSearch):
             ck = self._kcache[plain] = self._keys.key(s)
         return ck if t is None else (ck, t)
 
+    def _peek_key(self, s: tuple, t):
+        """The key under which the memo may hold a state, without computing a canonical key: the cached one,
+        else the state itself (the parent's scan of its children only reads bounds; a child that is
+        searched gets its canonical key then, so a scan costs no key)."""
+        if self._keys is None or s[0].bit_count() < self._canon_min:
+            return self._plain(s, t)
+        ck = self._kcache.get(s[0] if self.k == 0 else s)
+        if ck is None:
+            return self._plain(s, t)
+        return ck if t is None else (ck, t)
+
     # ------------------------------------------------------------------ symmetry
     def _init_symmetry(self, symmetry: bool, symmetry_min: int, symmetry_after: int) -> None:
         C = self.C
@@ -382,6 +402,10 @@ class GameSolver(MemoSearch):
         self._symmetry_seconds = K.seconds
         if K.order <= 1:
             self._symmetry_source = "none"
+            return
+        if K.order < self._min_order:
+            self._symmetry_source = (f"skipped: a group of order {K.order:,}, too small to pay for a canonical key "
+                                     f"per state (from order {self._min_order} in this game)")
             return
         self._keys = K
         self._symmetry_source = "detected"
@@ -546,7 +570,7 @@ class GameSolver(MemoSearch):
         return hi
 
     def _ub(self, s: tuple, t) -> int:
-        e = self.memo.get(self._key(s, t))
+        e = self.memo.get(self._peek_key(s, t))
         if e is not None:
             return e[1]
         return self._cheap_hi(s, t)
@@ -615,8 +639,8 @@ class GameSolver(MemoSearch):
                 k1 = c.bit_count()
                 k0 = n - k1
                 if keyed:
-                    e0 = memo.get(self._key((c0,), t1))
-                    e1 = memo.get(self._key((c,), t1))
+                    e0 = memo.get(self._peek_key((c0,), t1))
+                    e1 = memo.get(self._peek_key((c,), t1))
                 else:
                     e0 = memo.get(c0 if t1 is None else (c0, t1))
                     e1 = memo.get(c if t1 is None else (c, t1))

@@ -232,7 +232,7 @@ def _symmetric_rows(draw):
 @given(st.one_of(_symmetric_rows(), matrices(max_rows=6, max_cols=4)), GAMES)
 def test_keys_by_orbits_give_the_same_values_and_certificates_that_verify(rows, G):
     C = _class(rows)
-    keyed = GameSolver(C, G, symmetry_after=0, symmetry_min=2)
+    keyed = GameSolver(C, G, symmetry_after=0, symmetry_min=2, symmetry_min_order=2)
     plain = GameSolver(C, G, symmetry=False)
     v = keyed.value()
     assert v == plain.value() == _brute(C, G)
@@ -303,7 +303,7 @@ def test_tagged_singletons_pattern(n):
 def test_k_error_games_with_symmetry():
     C = _tagged_singletons(3)
     for G in (Game(errors=1), Game(randomized=True, errors=1), Game(randomized=True, errors=1, horizon=4)):
-        keyed = GameSolver(C, G, symmetry_after=0)
+        keyed = GameSolver(C, G, symmetry_after=0, symmetry_min_order=2)
         v = keyed.value()
         assert v == GameSolver(C, G, symmetry=False).value()
         assert keyed.symmetry_info["order"] == 6
@@ -311,13 +311,18 @@ def test_k_error_games_with_symmetry():
 
 
 def test_symmetry_waits_for_the_search_and_says_so():
-    C = _tagged_singletons(3)
+    C = _tagged_singletons(4)
     S = GameSolver(C, Game(randomized=True))
     S.value()
     assert S.symmetry_info == {"order": None, "source": "skipped: the search ended within 2,000 nodes",
                                "seconds": None}
     S = GameSolver(C, Game(randomized=True), symmetry_after=0)
     info = S.symmetry_info
-    assert info["order"] == 6 and info["source"] == "detected" and info["seconds"] >= 0
+    assert info["order"] == 24 and info["source"] == "detected" and info["seconds"] >= 0
+    S = GameSolver(_tagged_singletons(3), Game(randomized=True), symmetry_after=0)  # 3! renamings
+    assert S.symmetry_info["order"] is None
+    assert S.symmetry_info["source"] == ("skipped: a group of order 6, too small to pay for a canonical key per "
+                                         "state (from order 16 in this game)")
+    assert GameSolver(_tagged_singletons(3), Game(randomized=True, errors=1), symmetry_after=0).symmetry_info["order"] == 6
     S = GameSolver(make("thresholds", N=3), Game(randomized=True), symmetry_after=0)
     assert S.symmetry_info["source"] == "none"  # the mirror complements the labels: no renaming but the identity
