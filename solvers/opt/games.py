@@ -20,6 +20,10 @@ and progress reports.
   k = 0, the volume bound for k >= 1, and t/2 with t rounds left; a node stops when a move meets its upper
   bound. Values are dyadic rationals, kept as integers scaled by 2^P (P grows, and the memo with it, the
   first time a halving would not be exact) and returned as Fractions.
+* **Symmetry**: once the search has expanded a few thousand nodes, states are keyed by their orbits
+  under the renamings of the points that map C onto itself (:class:`StateKeys`: a canonical form by
+  bliss of the class's graph coloured by the budgets, so the group is never listed); the upper-bound
+  certificate then carries the group's generators, and its checker checks every merge it makes.
 
 Certificates (checked by :mod:`solvers.game_certificate`, which uses only the matrix):
 
@@ -265,7 +269,7 @@ class GameSolver(MemoSearch):
         self._root_best = None  # randomized: the best exact value of a root move so far (scaled)
         masks, idxs, const = _distinct(self.full, C.columns, range(C.n_points))
         self.root_masks, self.root_points, self.root_const = masks, idxs, const
-        self._root_key = self._plain(*self.start())
+        self._root_key = self._root_plain = self._plain(*self.start())
         self.prec = _START_PRECISION
         self.one = 1 << self.prec
         self._vtab: list[list[int]] = []
@@ -695,7 +699,7 @@ class GameSolver(MemoSearch):
             if ok and r > beat:
                 beat = best = r
                 best_move = ("loop", -1) if kind else ("split", j)
-                if key == self._root_key:
+                if key == self._root_key or key == self._root_plain:  # (keys may have turned canonical since)
                     self._root_best = r
                 if r >= hi:
                     break

@@ -97,7 +97,8 @@ def test_the_randomized_game_of_a_matrix_uses_its_group_and_the_certificate_veri
     # without its group (18! renamings) this search stopped at 1 <= RL <= 1005/512 after 60 s
     path = _tagged_singletons_file(tmp_path)
     proof = tmp_path / "p.json"
-    code, out, err = run(capsys, "opt", "--matrix", path, "--randomized", "--json", "--no-store", "--proof", proof)
+    code, out, err = run(capsys, "opt", "--matrix", path, "--randomized", "--json", "--no-store", "--proof", proof,
+                         "--time-limit", 300)
     assert code == 0, err
     r = json.loads(out)
     assert r["exact"]["value"] == "393215/262144"
