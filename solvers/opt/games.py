@@ -378,7 +378,10 @@ class GameSolver(MemoSearch):
         #: the canonical keys in use (None: every state is its own key)
         self._keys: StateKeys | None = None
         self._kcache: dict = {}  # a state's levels -> its canonical key (cleared when full)
-        self._kcache_max = max(1024, min(1 << 18, self.memo_bytes // 1600))
+        # a canonical key holds a byte per vertex of the class's graph: the cache takes at most an eighth
+        # of the memo's budget, and a memo entry under such a key counts those bytes too (_entry_size)
+        self._key_bytes = C.n_concepts + C.n_points + 60
+        self._kcache_max = max(64, min(1 << 18, self.memo_bytes // 8 // (self._key_bytes + 150)))
         self._canon_min = max(2, symmetry_min)
         self.symmetric_search = bool(symmetry)
         self._symmetry_seconds = None
@@ -393,6 +396,11 @@ class GameSolver(MemoSearch):
         else:
             self._symmetry_source = None  # decided by _use_symmetry
         self._symmetry_at = symmetry_after if self._symmetry_source is None else None
+
+    def _entry_size(self, key) -> int:
+        if type(key) is tuple and (type(key[-1]) is bytes or type(key[0]) is tuple and type(key[0][-1]) is bytes):
+            return self._entry_bytes + self._key_bytes  # a canonical key (with or without the rounds left)
+        return self._entry_bytes
 
     def _tick(self) -> None:
         if self._symmetry_at is not None and self.nodes >= self._symmetry_at:
