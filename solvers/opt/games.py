@@ -136,6 +136,19 @@ class StateKeys:
         self._forms: dict = {}  # canonical edge lists (the class's graph relabelled) -> a small number
         self.seconds = time.perf_counter() - t0
 
+    def complementing(self, C) -> bool:
+        """Whether some symmetry of C complements the labels (a renaming of the points onto the complemented
+        class; these keys do not use them): found as :mod:`solvers.classes.automorphisms` does."""
+        M = np.asarray(C.matrix, dtype=bool)
+        m, n = M.shape
+        col, row = M.sum(axis=0), M.sum(axis=1)
+        if not (np.array_equal(np.sort(col), np.sort(m - col)) and np.array_equal(np.sort(row), np.sort(n - row))):
+            return False
+        colour = [1] * m + [self._point_colour] * n
+        g1 = type(self.graph).Biadjacency(M.astype(np.int8))
+        g2 = type(self.graph).Biadjacency((~M).astype(np.int8))
+        return bool(g1.isomorphic_bliss(g2, color1=colour, color2=colour))
+
     def generators(self) -> list:
         """Generators (pi, False) of the group of renamings, as bliss finds them."""
         m, n = self.m, self.n
@@ -413,7 +426,8 @@ class GameSolver(MemoSearch):
         K = StateKeys(self.C, self.k + 1)
         self._symmetry_seconds = K.seconds
         if K.order <= 1:
-            self._symmetry_source = "none"
+            self._symmetry_source = ("skipped: its only symmetries complement the labels, which the keys of this "
+                                     "game do not use" if K.complementing(self.C) else "none")
             return
         if K.order < self._min_order:
             self._symmetry_source = (f"skipped: a group of order {K.order:,}, too small to pay for a canonical key "

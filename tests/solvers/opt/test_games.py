@@ -326,4 +326,7 @@ def test_symmetry_waits_for_the_search_and_says_so():
     with_errors = GameSolver(_tagged_singletons(3), Game(randomized=True, errors=1), symmetry_after=0)
     assert with_errors.symmetry_info["order"] == 6  # with errors a key pays from order 4
     S = GameSolver(make("thresholds", N=3), Game(randomized=True), symmetry_after=0)
-    assert S.symmetry_info["source"] == "none"  # the mirror complements the labels: no renaming but the identity
+    assert S.symmetry_info["source"] == ("skipped: its only symmetries complement the labels, which the keys of "
+                                         "this game do not use")  # the mirror of the thresholds
+    S = GameSolver(_class([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 1]]), Game(randomized=True), symmetry_after=0)
+    assert S.symmetry_info["source"] == "none"
