@@ -44,6 +44,20 @@ with k = 0 -- or U(n, d) of :func:`solvers.games.rank_rl_bound` when the certifi
 t/2 (randomized) or t (deterministic) with t rounds left. Children are strictly smaller states (or have
 fewer rounds), so by induction every claim holds, and the root's entry (or its cheap bound) proves u.
 
+Up to symmetry. A certificate with ``"symmetry": {"points": n, "generators": [{"permutation": [...],
+"complement": false}, ...]}`` (from a search that kept one entry per orbit, :class:`solvers.opt.games.StateKeys`)
+lets an entry stand for every state a renaming of the points maps it to. A renaming pi with pi(C) = C
+maps each concept c to the concept sigma(c) with sigma(c)(pi(x)) = c(x), and a state b to the state
+giving sigma(c) the budget b(c); the game from it is the game from b with the points renamed, so both
+have the same value. Each generator is checked to be a renaming (no complement) that maps C onto itself.
+The checker then names states by a canonical form of the class's bipartite graph coloured by the
+budgets (bliss, through igraph) -- but it does not trust the form: whenever it lets a state use the claim
+of another state of the same name, it reads off the relabelling (pi, sigma) that the two canonical
+labellings give and checks that pi is a permutation of the points, sigma one of the concepts, that
+C[sigma(c), pi(x)] = C[c, x] for every concept and point (so pi maps C onto itself and sigma is the map
+it induces), and that sigma carries the one state's budgets onto the other's; a merge that fails stops
+the check. So every merge is proven by the renaming the checker exhibits, whatever bliss returned.
+
 References
 ----------
 .. [FHMM23] Filmus, Hanneke, Mehalel and Moran, "Optimal prediction using expert advice and randomized
@@ -292,6 +306,98 @@ def _key(b: np.ndarray, t) -> tuple:
     return (np.clip(b, -1, None).astype(np.int16).tobytes(), t)
 
 
+class _Orbits:
+    """Names of states up to the renamings of the points that map the class onto itself, each merge of two
+    states checked by the renaming it rests on (module docstring, "Up to symmetry")."""
+
+    def __init__(self, sym, M: np.ndarray, k: int):
+        from .classes.automorphisms import _igraph
+
+        m, n = M.shape
+        if not isinstance(sym, dict) or not isinstance(sym.get("generators"), list):
+            raise TreeError('"symmetry" must be {"points": m, "generators": [{"permutation": [...], '
+                            '"complement": false}, ...]}')
+        rows = _rows(M)
+        for i, g in enumerate(sym["generators"]):
+            perm = g.get("permutation") if isinstance(g, dict) else None
+            if (not isinstance(perm, list) or len(perm) != n
+                    or not all(isinstance(v, int) and not isinstance(v, bool) for v in perm)
+                    or sorted(perm) != list(range(n))):
+                raise TreeError(f"symmetry generator {i} is not a permutation of the {n} points")
+            if g.get("complement") is not False:
+                raise TreeError(f"symmetry generator {i} must be a renaming (\"complement\": false): the games' "
+                                "certificates merge states up to renamings of the points only")
+            image = np.empty_like(M)
+            image[:, perm] = M
+            if _rows(image) != rows:
+                raise TreeError(f"symmetry generator {i} does not map the class onto itself")
+        igraph = _igraph()
+        self.M, self.m, self.n = M, m, n
+        self.graph = igraph.Graph.Biadjacency(M.astype(np.int8))
+        self.edges = np.array(self.graph.get_edgelist(), dtype=np.int64).reshape(-1, 2)
+        self.points = [k + 2] * n
+        self.inverted = _inverted(igraph)
+        self.reps: dict = {}  # name -> (budgets, canonical labels) of the first state seen with it
+        self.known: dict = {}  # budgets (bytes) -> the name already checked for them
+
+    def name(self, b: np.ndarray) -> tuple:
+        """(name, the canonical label of every vertex) of the state with budgets b."""
+        colours = (np.clip(b, -1, None) + 1).tolist() + self.points
+        labels = np.array(self.graph.canonical_permutation(color=colours), dtype=np.int64)
+        if self.inverted:
+            labels = np.argsort(labels)
+        width = self.m + self.n
+        out = np.empty(width, dtype=np.int16)
+        out[labels] = colours
+        e = labels[self.edges]
+        form = np.sort(e.min(axis=1) * width + e.max(axis=1))
+        return (form.tobytes(), out.tobytes()), labels
+
+    def merge(self, b: np.ndarray, where: str) -> tuple:
+        """The name of state b, after checking the renaming that maps it onto the first state of that name."""
+        plain = np.clip(b, -1, None).astype(np.int16).tobytes()
+        key = self.known.get(plain)
+        if key is not None:
+            return key
+        key, labels = self.name(b)
+        self.known[plain] = key
+        rep = self.reps.get(key)
+        if rep is None:
+            self.reps[key] = (b, labels)
+            return key
+        b2, labels2 = rep
+        if np.array_equal(b, b2):
+            return key
+        back = np.empty_like(labels2)
+        back[labels2] = np.arange(len(labels2))
+        phi = back[labels]  # vertex v of b's graph -> the vertex of b2's with the same canonical label
+        m = self.m
+        sigma, pi = phi[:m], phi[m:] - m
+        if (not (np.sort(sigma) == np.arange(m)).all() or not (np.sort(pi) == np.arange(self.n)).all()
+                or not np.array_equal(self.M[np.ix_(sigma, pi)], self.M)
+                or not np.array_equal(np.clip(b2[sigma], -1, None), np.clip(b, -1, None))):
+            raise TreeError(f"{where}: the canonical form names it like another state, but the relabelling between "
+                            "them is not a renaming of the points that maps the class and the one state onto the other")
+        return key
+
+
+def _inverted(igraph) -> bool:
+    """Whether ``canonical_permutation`` gives, for each canonical label, the vertex that gets it (igraph 1.0)
+    rather than each vertex's label: two colourings of a graph that a symmetry relates must get one form."""
+    g = igraph.Graph([(0, 1), (1, 2), (2, 3), (3, 0), (0, 4)])  # a square with a tail: 1 and 3 are alike
+    E = np.array(g.get_edgelist())
+    forms = []
+    for c in ([0, 1, 0, 0, 2], [0, 0, 0, 1, 2]):
+        p = np.array(g.canonical_permutation(color=c))
+        forms.append(sorted(map(tuple, np.sort(p[E], axis=1).tolist())))
+    return forms[0] != forms[1]
+
+
+def _rows(M: np.ndarray) -> list:
+    packed = np.packbits(M, axis=1)
+    return sorted(packed.view(np.dtype((np.void, packed.shape[1]))).ravel().tolist())
+
+
 def verify_game_upper(proof: dict, C) -> Fraction:
     """Check an upper-bound certificate of a game (module docstring) from the matrix alone; return the
     bound (an int for the deterministic game, else a Fraction).
@@ -327,6 +433,12 @@ def verify_game_upper(proof: dict, C) -> Fraction:
         T = None  # a smaller bound is a bound of the game without a horizon
         if k == 0:  # that is, of Opt(C): its certificate, checked as one (with its symmetries, if it has any)
             return _out(verify_upper({key: v for key, v in proof.items() if key != "game"}, C), G)
+    orbits = _Orbits(proof["symmetry"], M, k) if "symmetry" in proof else None
+
+    def name(b2, t2, where: str) -> tuple:
+        """The claims' key of a state: its budgets, or (with a symmetry group) its orbit's checked name."""
+        return _key(b2, t2) if orbits is None else (orbits.merge(b2, where), t2)
+
     claims: dict = {}
     states = []
     for i, e in enumerate(entries):
@@ -347,17 +459,17 @@ def verify_game_upper(proof: dict, C) -> Fraction:
         t = None if T is None else T - len(e["path"])
         if t is not None and t < 0:
             raise TreeError(f"entry {i}'s path is longer than the horizon T = {T}")
-        key = _key(b, t)
+        key = name(b, t, f"entry {i}")
         claims[key] = min(h, claims.get(key, h))
         states.append((i, b, t, key))
     root = _start(M, k)
-    if min(claims.get(_key(root, T), u + 1), _cheap(root, T, G, opt_bound)) > u:
+    if min(claims.get(name(root, T, "the root"), u + 1), _cheap(root, T, G, opt_bound)) > u:
         raise TreeError(f"no entry with the empty path claims {G.symbol}(C) <= {_frac(u)}, and the cheap bounds "
                         f"give only {_frac(_cheap(root, T, G, opt_bound))}")
 
-    def claim(b2, t2) -> Fraction:
+    def claim(b2, t2, where: str) -> Fraction:
         c = _cheap(b2, t2, G, opt_bound)
-        e2 = claims.get(_key(b2, t2))
+        e2 = claims.get(name(b2, t2, where))
         return c if e2 is None or e2 > c else e2
 
     for i, b, t, key in states:
@@ -375,12 +487,15 @@ def verify_game_upper(proof: dict, C) -> Fraction:
             loop0, loop1 = np.array_equal(b0, b), np.array_equal(b1, b)
             if (loop0 or loop1) and (t is None or not G.randomized):
                 ex = b1 if loop0 else b0
-                c = claim(ex, t1)
+                c = claim(ex, t1, f"{where}, the exit of point {j}")
                 if c + 1 > h:
                     raise TreeError(f"{where}: point {j} is a loop whose exit is bounded only by {_frac(c)}, "
                                     f"and 1 + {_frac(c)} > {_frac(h)}")
                 continue
-            c0, c1 = claim(b0, t1), claim(b1, t1)
+            c0, c1 = _cheap(b0, t1, G, opt_bound), _cheap(b1, t1, G, opt_bound)
+            if (max(c0, c1, (1 + c0 + c1) / 2) <= h) if G.randomized else min(c0, c1) <= h - 1:
+                continue  # the cheap bounds suffice (a claim is never above them)
+            c0, c1 = claim(b0, t1, f"{where}, point {j} labelled 0"), claim(b1, t1, f"{where}, point {j} labelled 1")
             if G.randomized:
                 v = max(c0, c1, (1 + c0 + c1) / 2)
                 if v > h:

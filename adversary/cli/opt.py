@@ -76,8 +76,6 @@ def symmetry_of(stats: dict, G, symmetry: bool = True) -> dict:
         why = "skipped: served from the store"
     elif not symmetry:
         why = "skipped: switched off"
-    elif G.randomized or G.errors:
-        why = f"skipped: the search for {G.symbol}(C) does not key its memo by orbits"
     else:
         why = f"skipped: the {stats.get('engine')} engine keys its memo its own way"
     return {"order": None, "source": why, "seconds": None}

@@ -191,7 +191,10 @@ def opt(
         family declares, or else the one graph automorphism finds
         (:mod:`solvers.classes.automorphisms`), once the search has expanded a few thousand nodes.
         ``stats["symmetry"]`` says which group was used (:attr:`Solver.symmetry_info
-        <solvers.opt.search.Solver.symmetry_info>`). The search for Opt(C) and the horizon game.
+        <solvers.opt.search.Solver.symmetry_info>`). The search for Opt(C) and the horizon game; the
+        searches of the randomized and k-error games key theirs by the orbits of the class's renamings
+        (:class:`~solvers.opt.games.StateKeys`, :attr:`GameSolver.symmetry_info
+        <solvers.opt.games.GameSolver.symmetry_info>`).
 
     Returns
     -------
@@ -235,7 +238,7 @@ def opt(
         if engine == "table":
             raise ValueError("the table engine computes Opt(C) only; use engine 'auto' for the other games")
         if G.randomized or G.errors:
-            return _opt_game(C, G, time_limit, memo_bytes, progress, solver)
+            return _opt_game(C, G, time_limit, memo_bytes, progress, solver, symmetry)
         r = opt(C, time_limit=time_limit, jobs=jobs, memo_bytes=memo_bytes, progress=progress, solver=solver,
                 engine=engine, anytime=anytime, symmetry=symmetry)
         return _capped(r, G)
@@ -432,14 +435,15 @@ def _cut(root, depth: int):
     return box[0]
 
 
-def _opt_game(C, G: Game, time_limit, memo_bytes, progress, solver) -> OptResult:
+def _opt_game(C, G: Game, time_limit, memo_bytes, progress, solver, symmetry: bool = True) -> OptResult:
     """The value of a game other than Opt(C)'s by :class:`~solvers.opt.games.GameSolver`."""
     t0 = time.monotonic()
     deadline = t0 + time_limit if time_limit is not None else None
     if solver is not None and not (isinstance(solver, GameSolver) and solver.game == G):
         raise ValueError(f"the solver given was built for another game; give a GameSolver for {G.describe()}")
     S = solver if solver is not None else GameSolver(
-        C, G, memo_bytes=memo_bytes, opt_seconds=0.5 if time_limit is None else min(0.5, time_limit / 4))
+        C, G, memo_bytes=memo_bytes, opt_seconds=0.5 if time_limit is None else min(0.5, time_limit / 4),
+        symmetry=symmetry)
     nodes0 = S.nodes
     queries: list = []
     done, stopped = S.run(lambda: S.solve_root(queries), deadline=deadline, progress=progress)
@@ -457,6 +461,6 @@ def _opt_game(C, G: Game, time_limit, memo_bytes, progress, solver) -> OptResult
         "engine": "search", "game": G.to_json(), "symbol": G.symbol, "nodes": S.nodes - nodes0,
         "memo": len(S.memo), "evictions": S.evictions, "memo_bytes": S.memo_bytes, "memo_used_bytes": S.memo_used_bytes,
         "seconds": round(time.monotonic() - t0, 4), "queries": queries, "stopped": stopped,
-        "root_splits": len(S.root_masks),
+        "root_splits": len(S.root_masks), "symmetry": S.symmetry_info,
     }
     return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S, G)

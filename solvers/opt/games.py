@@ -20,6 +20,10 @@ and progress reports.
   k = 0, the volume bound for k >= 1, and t/2 with t rounds left; a node stops when a move meets its upper
   bound. Values are dyadic rationals, kept as integers scaled by 2^P (P grows, and the memo with it, the
   first time a halving would not be exact) and returned as Fractions.
+* **Symmetry**: once the search has expanded a few thousand nodes, states are keyed by their orbits
+  under the renamings of the points that map C onto itself (:class:`StateKeys`: a canonical form by
+  bliss of the class's graph coloured by the budgets, so the group is never listed); the upper-bound
+  certificate then carries the group's generators, and its checker checks every merge it makes.
 
 Certificates (checked by :mod:`solvers.game_certificate`, which uses only the matrix):
 
@@ -54,17 +58,145 @@ import time
 from fractions import Fraction
 from typing import Optional
 
+import numpy as np
+
 from ..certificate import ProofTooLarge
 from ..classes.finite import ConceptClass
 from ..games import Game, rank_rl_bound, universal_rl
 from .memo import MemoSearch, SearchStop
 from .search import default_memo_bytes
 
-__all__ = ["GameSolver", "SearchStop"]
+__all__ = ["GameSolver", "SearchStop", "StateKeys", "MAX_KEY_ENTRIES"]
 
 _START_PRECISION = 64  # bits of the scaled integers at first (grown when a halving is not exact)
 #: The randomized experts table (its moves) a solver with k >= 1 errors fills to bound its states.
 UNIVERSAL_MOVES = 5_000_000
+
+
+#: The largest matrix (concepts x points) whose game states get canonical keys: a key is a canonical
+#: labelling of the whole class's graph, whose cost grows with the matrix (about 40 microseconds on a
+#: 38 x 37 class here).
+MAX_KEY_ENTRIES = 20_000
+#: The least group order worth a canonical key per state, without errors and with (a key costs a few nodes
+#: of the search; a group of order g merges at most g states into one). Measured (seconds with / without):
+#: RL of rectangles N=4 (order 8) 0.80 / 0.32, conjunctions n=4 (order 384) 0.32 / 0.89; R_1 of intervals
+#: N=8 (order 2) 0.91 / 0.58, rectangles N=3 (order 8) 1.36 / 2.08, halfspaces n=3 (order 48) 2.2 / 5.3.
+MIN_ORDER = {False: 16, True: 4}
+
+
+class StateKeys:
+    """Canonical keys of game states under the renamings of the points that map the class onto itself.
+
+    A renaming pi of the points with pi(C) = C maps each concept c to a concept sigma(c) (the one with
+    sigma(c)(pi(x)) = c(x)), and a state -- a budget per concept, dead concepts below 0 -- to the state
+    giving sigma(c) the budget of c. The game from the image is the game from the state with the points
+    renamed, so both have the same value, for every game of :mod:`solvers.games` (the rounds left are
+    kept beside the key). The key of a state is a canonical form of the class's bipartite graph (a vertex
+    per concept, coloured by its budget, a vertex per point, each concept joined to the points where it
+    says 1) computed by bliss (``igraph.Graph.canonical_permutation``): two states get one key exactly when
+    a renaming maps one onto the other, and the group need not be listed (a class of 38 concepts whose
+    group has 18! elements is keyed as cheaply as one with 2). Symmetries that complement the labels are
+    not used here.
+
+    Parameters
+    ----------
+    C : ConceptClass
+    levels : int
+        The budget levels of a state (k + 1 for k errors).
+
+    Attributes
+    ----------
+    order : int
+        The order of the group of renamings (with the renamings of equal columns).
+    seconds : float
+        The time building the graph and counting the group took.
+    """
+
+    def __init__(self, C, levels: int):
+        from ..classes.automorphisms import _igraph
+
+        t0 = time.perf_counter()
+        igraph = _igraph()
+        _check_convention(igraph)
+        M = np.asarray(C.matrix, dtype=bool)
+        m, n = M.shape
+        self.m, self.n = m, n
+        # The complement of the edges between the two sides has the same automorphisms (the colours keep
+        # the sides apart): the sparser one is the cheaper graph.
+        A = M if 2 * int(M.sum()) <= m * n else ~M
+        self.graph = igraph.Graph.Biadjacency(A.astype(np.int8))
+        edges = np.array(self.graph.get_edgelist(), dtype=np.int64).reshape(-1, 2)
+        self._concept_ends = np.ascontiguousarray(edges.min(axis=1))
+        self._point_ends = np.ascontiguousarray(edges.max(axis=1))
+        self._width = m + n
+        self._point_colour = levels + 1
+        self._base = [0] * m + [self._point_colour] * n  # concepts' colours: budget + 1 (0: dead)
+        self.order = int(self.graph.count_automorphisms(color=[1] * m + [self._point_colour] * n))
+        self._nbytes = (m + 7) // 8
+        self._forms: dict = {}  # canonical edge lists (the class's graph relabelled) -> a small number
+        self.seconds = time.perf_counter() - t0
+
+    def complementing(self, C) -> bool:
+        """Whether some symmetry of C complements the labels (a renaming of the points onto the complemented
+        class; these keys do not use them): found as :mod:`solvers.classes.automorphisms` does."""
+        M = np.asarray(C.matrix, dtype=bool)
+        m, n = M.shape
+        col, row = M.sum(axis=0), M.sum(axis=1)
+        if not (np.array_equal(np.sort(col), np.sort(m - col)) and np.array_equal(np.sort(row), np.sort(n - row))):
+            return False
+        colour = [1] * m + [self._point_colour] * n
+        g1 = type(self.graph).Biadjacency(M.astype(np.int8))
+        g2 = type(self.graph).Biadjacency((~M).astype(np.int8))
+        return bool(g1.isomorphic_bliss(g2, color1=colour, color2=colour))
+
+    def generators(self) -> list:
+        """Generators (pi, False) of the group of renamings, as bliss finds them."""
+        m, n = self.m, self.n
+        gens = self.graph.automorphism_group(color=[1] * m + [self._point_colour] * n)
+        return [(tuple(int(a[m + x]) - m for x in range(n)), False) for a in gens]
+
+    def _bits(self, mask: int) -> np.ndarray:
+        raw = np.frombuffer(mask.to_bytes(self._nbytes, "little"), dtype=np.uint8)
+        return np.unpackbits(raw, bitorder="little")[: self.m]
+
+    def key(self, levels: tuple) -> tuple:
+        """The canonical key of a state given by its levels (:mod:`solvers.games`: ``levels[i]`` the
+        concepts with budget >= i)."""
+        colour = self._bits(levels[0]).astype(np.int64)
+        for lv in levels[1:]:
+            if lv:
+                colour += self._bits(lv)
+        colours = colour.tolist() + [self._point_colour] * self.n
+        perm = np.array(self.graph.canonical_permutation(color=colours), dtype=np.int64)
+        if _CANONICAL_INVERTED[0]:
+            perm = np.argsort(perm)  # perm[v]: the canonical label of vertex v
+        out = np.empty(self._width, dtype=np.int8)
+        out[perm] = colours
+        # each edge as (concept's label, point's label): the colours keep the two sides apart
+        form = np.sort(perm[self._concept_ends] * self._width + perm[self._point_ends]).tobytes()
+        fid = self._forms.get(form)
+        if fid is None:
+            fid = self._forms[form] = len(self._forms)
+        return fid, out.tobytes()
+
+
+_CANONICAL_INVERTED: list = []  # whether canonical_permutation gives, at each label, the vertex that gets it
+
+
+def _check_convention(igraph) -> None:
+    """Find once which way round ``canonical_permutation`` reads (igraph 1.0 gives, for each canonical label,
+    the vertex that gets it): two colourings of a graph that a symmetry relates must get one form. (Either
+    way a key stays sound -- equal keys are related by the relabellings that made them -- but only the right
+    one merges the orbits.)"""
+    if _CANONICAL_INVERTED:
+        return
+    g = igraph.Graph([(0, 1), (1, 2), (2, 3), (3, 0), (0, 4)])  # a square with a tail: 1 and 3 are alike
+    E = np.array(g.get_edgelist())
+    forms = []
+    for c in ([0, 1, 0, 0, 2], [0, 0, 0, 1, 2]):
+        p = np.array(g.canonical_permutation(color=c))
+        forms.append(sorted(map(tuple, np.sort(p[E], axis=1).tolist())))
+    _CANONICAL_INVERTED.append(forms[0] != forms[1])
 
 
 class _Precision(Exception):
@@ -108,13 +240,25 @@ class GameSolver(MemoSearch):
         For the randomized game without errors: the time the Opt(C) solver may take at the start for a
         bound d >= Opt(C), which makes U(n, d) of :func:`solvers.games.rank_rl_bound` a cheap upper
         bound (0: none).
+    symmetry : bool
+        Key states by their orbits under the renamings of the points that map C onto itself (default
+        True; :class:`StateKeys`), once the search has expanded ``symmetry_after`` nodes (0: from the
+        start); :attr:`symmetry_info` says what was used. The Opt(C) solver gets the same switch.
+    symmetry_min : int
+        States with fewer living concepts are keyed by themselves (their search is cheaper than a key).
+    symmetry_after : int
+        Nodes expanded before the keys become canonical (small searches never pay for the group).
+    symmetry_min_order : int, optional
+        A smaller group is not used (default :data:`MIN_ORDER`: where keys start to pay).
 
     A state is ``(levels, t)``: ``levels`` as in :mod:`solvers.games`, t the rounds left (None without
     a horizon). :meth:`value` gives exact values of any state, :meth:`lower_tree` and
     :meth:`upper_proof` the certificates of the root's value.
     """
 
-    def __init__(self, C: ConceptClass, game: Game, *, memo_bytes: int | None = None, opt_seconds: float = 0.5):
+    def __init__(self, C: ConceptClass, game: Game, *, memo_bytes: int | None = None, opt_seconds: float = 0.5,
+                 symmetry: bool = True, symmetry_min: int = 4, symmetry_after: int = 2_000,
+                 symmetry_min_order: int | None = None):
         if not isinstance(C, ConceptClass):
             raise TypeError("GameSolver needs a ConceptClass")
         if not isinstance(game, Game):
@@ -132,11 +276,13 @@ class GameSolver(MemoSearch):
         self._init_memo(default_memo_bytes() if memo_bytes is None else memo_bytes,
                         (self.k + 1) * ((C.n_concepts + 7) // 8) + 150)
         self.nodes = 0
+        self._min_order = MIN_ORDER[self.k > 0] if symmetry_min_order is None else max(2, symmetry_min_order)
+        self._init_symmetry(symmetry, symmetry_min, symmetry_after)
         self._root_bounds = None
         self._root_best = None  # randomized: the best exact value of a root move so far (scaled)
         masks, idxs, const = _distinct(self.full, C.columns, range(C.n_points))
         self.root_masks, self.root_points, self.root_const = masks, idxs, const
-        self._root_key = self._key(*self.start())
+        self._root_key = self._root_plain = self._plain(*self.start())
         self.prec = _START_PRECISION
         self.one = 1 << self.prec
         self._vtab: list[list[int]] = []
@@ -148,6 +294,8 @@ class GameSolver(MemoSearch):
         self._experts_hi: dict = {}  # value at the counts of a state bounds the state's (module docstring)
         self._opt_run = None     # (lower, upper) of Opt(C) and the Opt solver that proved them
         self._opt_seconds = opt_seconds
+        if self._symmetry_at is not None and self._symmetry_at <= 0:
+            self._use_symmetry()
         if self.k >= 1:
             self._universal(memo_bytes)
         if self.randomized and self.k == 0 and opt_seconds > 0 and C.n_concepts >= 4:
@@ -176,7 +324,7 @@ class GameSolver(MemoSearch):
         if self._opt_run is None:
             from .search import Solver
 
-            S = Solver(self.C, memo_bytes=max(1, self.memo_bytes // 8))
+            S = Solver(self.C, memo_bytes=max(1, self.memo_bytes // 8), symmetry=self.symmetric_search)
             S.reset_root_bounds()
             if self._opt_seconds > 0:
                 try:
@@ -206,10 +354,106 @@ class GameSolver(MemoSearch):
         """The root state ``(levels, t)``."""
         return (self.full,) * (self.k + 1), self.horizon
 
-    def _key(self, s: tuple, t):
+    def _plain(self, s: tuple, t):
+        """The memo's key of a state by itself."""
         if self.k == 0:
             return s[0] if t is None else (s[0], t)
         return s if t is None else (s, t)
+
+    def _key(self, s: tuple, t):
+        """The memo's key of a state: its canonical key (:class:`StateKeys`) once symmetry is in use and
+        the state has at least ``symmetry_min`` living concepts, else the state itself. A canonical key
+        is a tuple (number, bytes), which no plain key equals."""
+        if self._keys is None or s[0].bit_count() < self._canon_min:
+            return self._plain(s, t)
+        plain = s[0] if self.k == 0 else s
+        ck = self._kcache.get(plain)
+        if ck is None:
+            if len(self._kcache) >= self._kcache_max:
+                self._kcache.clear()
+            ck = self._kcache[plain] = self._keys.key(s)
+        return ck if t is None else (ck, t)
+
+    def _peek_key(self, s: tuple, t):
+        """The key under which the memo may hold a state, without computing a canonical key: the cached one,
+        else the state itself (the parent's scan of its children only reads bounds; a child that is
+        searched gets its canonical key then, so a scan costs no key)."""
+        if self._keys is None or s[0].bit_count() < self._canon_min:
+            return self._plain(s, t)
+        ck = self._kcache.get(s[0] if self.k == 0 else s)
+        if ck is None:
+            return self._plain(s, t)
+        return ck if t is None else (ck, t)
+
+    # ------------------------------------------------------------------ symmetry
+    def _init_symmetry(self, symmetry: bool, symmetry_min: int, symmetry_after: int) -> None:
+        C = self.C
+        #: the canonical keys in use (None: every state is its own key)
+        self._keys: StateKeys | None = None
+        self._kcache: dict = {}  # a state's levels -> its canonical key (cleared when full)
+        # a canonical key holds a byte per vertex of the class's graph: the cache takes at most an eighth
+        # of the memo's budget, and a memo entry under such a key counts those bytes too (_entry_size)
+        self._key_bytes = C.n_concepts + C.n_points + 60
+        self._kcache_max = max(64, min(1 << 18, self.memo_bytes // 8 // (self._key_bytes + 150)))
+        self._canon_min = max(2, symmetry_min)
+        self.symmetric_search = bool(symmetry)
+        self._symmetry_seconds = None
+        self._symmetry_after = symmetry_after
+        if not symmetry:
+            self._symmetry_source = "skipped: switched off"
+        elif C.n_concepts * C.n_points > MAX_KEY_ENTRIES:
+            self._symmetry_source = (f"skipped: a {C.n_concepts} x {C.n_points} matrix, past the {MAX_KEY_ENTRIES:,} "
+                                     "entries where a canonical key per state costs more than it saves")
+        elif C.n_points == 0 or C.n_concepts < 2:
+            self._symmetry_source = "none"
+        else:
+            self._symmetry_source = None  # decided by _use_symmetry
+        self._symmetry_at = symmetry_after if self._symmetry_source is None else None
+
+    def _entry_size(self, key) -> int:
+        if type(key) is tuple and (type(key[-1]) is bytes or type(key[0]) is tuple and type(key[0][-1]) is bytes):
+            return self._entry_bytes + self._key_bytes  # a canonical key (with or without the rounds left)
+        return self._entry_bytes
+
+    def _tick(self) -> None:
+        if self._symmetry_at is not None and self.nodes >= self._symmetry_at:
+            self._use_symmetry()
+        MemoSearch._tick(self)
+
+    def _use_symmetry(self) -> None:
+        """Key states by their orbits from now on (entries under plain keys stay valid)."""
+        self._symmetry_at = None
+        K = StateKeys(self.C, self.k + 1)
+        self._symmetry_seconds = K.seconds
+        if K.order <= 1:
+            self._symmetry_source = ("skipped: its only symmetries complement the labels, which the keys of this "
+                                     "game do not use" if K.complementing(self.C) else "none")
+            return
+        if K.order < self._min_order:
+            self._symmetry_source = (f"skipped: a group of order {K.order:,}, too small to pay for a canonical key "
+                                     f"per state (from order {self._min_order} in this game)")
+            return
+        self._keys = K
+        self._symmetry_source = "detected"
+        self._root_key = self._key(*self.start())
+
+    @property
+    def symmetry_info(self) -> dict:
+        """The symmetry the search used: ``{"order", "source", "seconds"}`` as for Opt
+        (:attr:`solvers.opt.search.Solver.symmetry_info`): ``order`` the order of the group of renamings
+        keying the memo (None when none), ``source`` "detected" (by graph automorphism), "none" (only the
+        identity) or "skipped: <why>", ``seconds`` the time finding it took (None when it did not run)."""
+        source = self._symmetry_source
+        if source is None:
+            source = f"skipped: the search ended within {self._symmetry_after:,} nodes"
+        seconds = None if self._symmetry_seconds is None else round(self._symmetry_seconds, 4)
+        return {"order": self._keys.order if self._keys is not None else None, "source": source,
+                "seconds": seconds}
+
+    def _recorded(self, key, plain):
+        """The move recorded for a state (under its key, with the state it was found for), or None."""
+        rec = self.moves.get(key)
+        return rec[1] if rec is not None and rec[0] == plain else None
 
     def child(self, s: tuple, j: int, y: int) -> Optional[tuple]:
         """The levels after labelling point ``j`` with ``y`` (None when the label is not legal)."""
@@ -352,7 +596,7 @@ class GameSolver(MemoSearch):
         return hi
 
     def _ub(self, s: tuple, t) -> int:
-        e = self.memo.get(self._key(s, t))
+        e = self.memo.get(self._peek_key(s, t))
         if e is not None:
             return e[1]
         return self._cheap_hi(s, t)
@@ -415,12 +659,17 @@ class GameSolver(MemoSearch):
             memo = self.memo
             cheap = self._cheap_n
             half_t = None if t1 is None else t1 << (self.prec - 1)
+            keyed = self._keys is not None
             for c, j in zip(masks, idxs):
                 c0 = A0 ^ c
                 k1 = c.bit_count()
                 k0 = n - k1
-                e0 = memo.get(c0 if t1 is None else (c0, t1))
-                e1 = memo.get(c if t1 is None else (c, t1))
+                if keyed:
+                    e0 = memo.get(self._peek_key((c0,), t1))
+                    e1 = memo.get(self._peek_key((c,), t1))
+                else:
+                    e0 = memo.get(c0 if t1 is None else (c0, t1))
+                    e1 = memo.get(c if t1 is None else (c, t1))
                 if e0 is not None:
                     u0 = e0[1]
                 else:
@@ -472,7 +721,7 @@ class GameSolver(MemoSearch):
             if ok and r > beat:
                 beat = best = r
                 best_move = ("loop", -1) if kind else ("split", j)
-                if key == self._root_key:
+                if key == self._root_key or key == self._root_plain:  # (keys may have turned canonical since)
                     self._root_best = r
                 if r >= hi:
                     break
@@ -480,7 +729,7 @@ class GameSolver(MemoSearch):
                 soft = r
         if best is not None:
             self._store(key, best, best)
-            self.moves[key] = best_move
+            self.moves[key] = (self._plain(s, t), best_move)
             return best, True
         top = min(hi, soft, beat)
         self._store(key, lo, top)
@@ -519,7 +768,7 @@ class GameSolver(MemoSearch):
         # Hot loop: decide D_k(s) >= d.
         if d <= 0:
             return True
-        key = s
+        key = self._key(s, None)
         e = self.memo.get(key)
         if e is not None:
             if e[0] >= d:
@@ -546,7 +795,7 @@ class GameSolver(MemoSearch):
             return False
         if d == 1:
             self._store(key, max(lo, 1), hi)
-            self.moves[key] = ("split", idxs[0]) if masks else ("loop", -1)
+            self.moves[key] = (s, ("split", idxs[0]) if masks else ("loop", -1))
             return True
         d1 = d - 1
         cands = []
@@ -560,19 +809,19 @@ class GameSolver(MemoSearch):
             ex = self._exit(s)
             if self._at_least(ex, d1, masks, idxs, True):
                 self._store(key, d, hi)
-                self.moves[key] = ("loop", -1)
+                self.moves[key] = (s, ("loop", -1))
                 return True
         memo = self.memo
         for _, j, s0, s1 in cands:
-            e0 = memo.get(s0)
+            e0 = memo.get(self._key(s0, None))
             if e0 is not None and e0[1] < d1:
                 continue
-            e1 = memo.get(s1)
+            e1 = memo.get(self._key(s1, None))
             if e1 is not None and e1[1] < d1:
                 continue
             if self._at_least(s0, d1, masks, idxs, const) and self._at_least(s1, d1, masks, idxs, const):
                 self._store(key, d, hi)
-                self.moves[key] = ("split", j)
+                self.moves[key] = (s, ("split", j))
                 return True
         self._store(key, lo, d - 1)
         return False
@@ -619,7 +868,7 @@ class GameSolver(MemoSearch):
         if levels is None:
             levels, t = self.start()
         if not self.randomized:
-            e = self.memo.get(levels)
+            e = self.memo.get(self._key(levels, None))
             lo, hi = (e[0], e[1]) if e is not None else (0, self._volume(levels))
             if t is not None:
                 lo, hi = min(lo, t), min(hi, t)
@@ -739,7 +988,7 @@ class GameSolver(MemoSearch):
 
     def _det_move(self, s: tuple, d: int):
         """A move proving D_k(s) >= d."""
-        rec = self.moves.get(s)
+        rec = self._recorded(self._key(s, None), s)
         for mv in self.moves_of(s):
             if rec is not None and mv[0] != rec[0]:
                 continue
@@ -761,7 +1010,7 @@ class GameSolver(MemoSearch):
     def _recorded_first(self, s: tuple, t):
         """The moves of a state, the one the search recorded for it first (its children are usually
         known exactly, so the tree costs no new search)."""
-        rec = self.moves.get(self._key(s, t))
+        rec = self._recorded(self._key(s, t), self._plain(s, t))
         if rec is not None:
             kind, j = rec
             if kind == "split":
@@ -886,6 +1135,10 @@ class GameSolver(MemoSearch):
                     stack.append((s1, t1, path + (steps[1],), min(b, 2 * b - 1 - a)))
         out = {"kind": "upper-bound", "game": self.game.to_json(), "bound": _json_num(h),
                "concepts": self.C.n_concepts, "entries": entries}
+        if self._keys is not None:  # entries stand for their orbits: the group the keys used
+            from ..classes.symmetry import Symmetry
+
+            out["symmetry"] = Symmetry(self._keys.generators(), self.C.n_points).to_json()
         if self.opt_bound is not None:  # the certificate of Opt(C) <= d that makes U(n, d) a cheap bound
             out["opt_bound"] = {"bound": self.opt_bound, "proof": self._opt_solver.upper_proof(self.opt_bound, limit=limit)}
         return out

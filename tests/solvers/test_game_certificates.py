@@ -147,3 +147,96 @@ def test_a_horizon_certificate_keyed_by_orbits_verifies(name, params, T):
         bad = dict(cert, symmetry={**cert["symmetry"], "generators": [{"permutation": swap, "complement": False}]})
         with pytest.raises(TreeError, match="onto itself"):
             verify_game_upper(bad, C)
+
+
+# ---------------------------------------------------------------------------------------- entries up to symmetry
+def _tagged(n: int) -> ConceptClass:
+    """The empty concept, {x}, {b_i} and {b_i, t_i} for n pairs of points: n! renamings."""
+    pts = 2 * n + 1
+    rows = [[0] * pts, [int(x == 2 * n) for x in range(pts)]]
+    for i in range(n):
+        rows.append([int(x == i) for x in range(pts)])
+        rows.append([int(x in (i, n + i)) for x in range(pts)])
+    return ConceptClass.from_matrix(rows)
+
+
+@pytest.fixture(scope="module", params=[Game(randomized=True), Game(randomized=True, errors=1), Game(errors=1)],
+                ids=str)
+def symmetric_proof(request):
+    C = _tagged(4)
+    S = GameSolver(C, request.param, symmetry_after=0)
+    v = S.value()
+    proof = S.upper_proof()
+    assert "symmetry" in proof and verify_game_upper(proof, C) == v
+    return C, proof, v
+
+
+def test_up_to_symmetry_fewer_entries_than_without():
+    C = _tagged(4)
+    keyed = GameSolver(C, Game(randomized=True), symmetry_after=0)
+    plain = GameSolver(C, Game(randomized=True), symmetry=False)
+    assert keyed.value() == plain.value()
+    a, b = keyed.upper_proof(), plain.upper_proof()
+    assert "symmetry" not in b and len(a["entries"]) < len(b["entries"])
+    assert verify_game_upper(a, C) == verify_game_upper(b, C)
+
+
+def _tampered(proof, change):
+    bad = json.loads(json.dumps(proof))
+    change(bad)
+    return bad
+
+
+def test_a_generator_that_is_not_a_symmetry_fails(symmetric_proof):
+    C, proof, _ = symmetric_proof
+    n = C.n_points
+
+    def swap_b0_t0(p):  # b_0 <-> t_0 maps {b_0} to {t_0}, not a concept
+        perm = list(range(n))
+        perm[0], perm[4] = 4, 0
+        p["symmetry"]["generators"][0]["permutation"] = perm
+
+    with pytest.raises(TreeError, match="does not map the class onto itself"):
+        verify_game_upper(_tampered(proof, swap_b0_t0), C)
+    with pytest.raises(TreeError, match="not a permutation"):
+        verify_game_upper(_tampered(proof, lambda p: p["symmetry"]["generators"][0]["permutation"].pop()), C)
+    with pytest.raises(TreeError, match="renaming"):
+        verify_game_upper(_tampered(proof, lambda p: p["symmetry"]["generators"][0].update(complement=True)), C)
+    with pytest.raises(TreeError, match='"symmetry" must be'):
+        verify_game_upper(_tampered(proof, lambda p: p.update(symmetry=[1, 2])), C)
+
+
+def test_without_its_symmetry_the_entries_do_not_suffice(symmetric_proof):
+    C, proof, _ = symmetric_proof
+    with pytest.raises(TreeError):
+        verify_game_upper(_tampered(proof, lambda p: p.pop("symmetry")), C)
+
+
+def test_a_lowered_claim_fails(symmetric_proof):
+    C, proof, v = symmetric_proof
+
+    def lower_root(p):
+        p["bound"] = str(v - Fraction(1, 4))
+        for e in p["entries"]:
+            if e["path"] == []:
+                e["bound"] = str(v - Fraction(1, 4))
+
+    with pytest.raises(TreeError):
+        verify_game_upper(_tampered(proof, lower_root), C)
+
+
+def test_a_merge_the_renaming_does_not_prove_fails(symmetric_proof, monkeypatch):
+    # The checker does not trust the canonical form: were it to name two states alike that no renaming
+    # relates (here: every state gets one name), the relabelling it reads off fails its check.
+    import solvers.game_certificates as gc
+
+    C, proof, _ = symmetric_proof
+    real = gc._Orbits.name
+
+    def one_name(self, b):
+        _, labels = real(self, b)
+        return (b"", b""), labels
+
+    monkeypatch.setattr(gc._Orbits, "name", one_name)
+    with pytest.raises(TreeError, match="is not a renaming of the points that maps the class and the one state"):
+        verify_game_upper(proof, C)

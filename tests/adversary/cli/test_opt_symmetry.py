@@ -45,7 +45,7 @@ def test_a_small_search_skips_it_and_says_so(capsys):
     assert r["symmetry_order"] is None and r["symmetry_source"].startswith("skipped: the search ended within")
     code, out, err = run(capsys, "opt", "thresholds", "N=7", "--randomized", "--json", "--no-store")
     assert code == 0, err
-    assert json.loads(out)["symmetry_source"] == "skipped: the search for RL(C) does not key its memo by orbits"
+    assert json.loads(out)["symmetry_source"] == "skipped: the search ended within 2,000 nodes"
 
 
 @pytest.mark.slow
@@ -79,3 +79,44 @@ def test_the_plain_output_says_the_group_found(capsys, tmp_path):
     assert code == 0, err
     line = field(out, "symmetry")
     assert line.startswith("group of order 7,680 (found by graph automorphism in ") and line.endswith(" s)")
+
+
+def _tagged_singletons_file(tmp_path, n=18):
+    """The empty concept, {x}, {b_i} and {b_i, t_i} for n pairs of points, as a bare matrix (38 x 37 for n = 18)."""
+    pts = 2 * n + 1
+    rows = [[0] * pts, [int(x == 2 * n) for x in range(pts)]]
+    for i in range(n):
+        rows.append([int(x == i) for x in range(pts)])
+        rows.append([int(x in (i, n + i)) for x in range(pts)])
+    path = tmp_path / f"tagged{n}.json"
+    path.write_text(json.dumps(rows))
+    return path
+
+
+def test_the_randomized_game_of_a_matrix_uses_its_group_and_the_certificate_verifies(capsys, tmp_path):
+    # without its group (18! renamings) this search stopped at 1 <= RL <= 1005/512 after 60 s
+    path = _tagged_singletons_file(tmp_path)
+    proof = tmp_path / "p.json"
+    code, out, err = run(capsys, "opt", "--matrix", path, "--randomized", "--json", "--no-store", "--proof", proof,
+                         "--time-limit", 300)
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["exact"]["value"] == "393215/262144"
+    assert (r["symmetry_order"], r["symmetry_source"]) == (6402373705728000, "detected")
+    assert r["symmetry_seconds"] >= 0
+    assert "symmetry" in json.loads(proof.read_text())
+    code, out, err = run(capsys, "verify", proof, "--matrix", path)
+    assert code == 0, err
+    assert out.startswith("OK: RL(C) <= 393215/262144")
+
+
+def test_the_plain_output_of_a_game_says_its_group_and_no_symmetry_switches_it_off(capsys, tmp_path):
+    path = _tagged_singletons_file(tmp_path, n=5)
+    code, out, err = run(capsys, "opt", "--matrix", path, "--randomized", "--errors", "1", "--no-store", "--quiet")
+    assert code == 0, err
+    assert field(out, "symmetry").startswith("group of order 120 (found by graph automorphism in ")
+    code, out, err = run(capsys, "opt", "--matrix", path, "--randomized", "--errors", "1", "--no-store", "--quiet",
+                         "--no-symmetry", "--json")
+    assert code == 0, err
+    r = json.loads(out)
+    assert (r["symmetry_order"], r["symmetry_source"], r["symmetry_seconds"]) == (None, "skipped: switched off", None)

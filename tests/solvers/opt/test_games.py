@@ -211,3 +211,123 @@ def test_negative_claims_are_refused():
         with pytest.raises(TreeError, match="< 0"):
             verify_game_upper({"kind": "upper-bound", "game": G.to_json(), "bound": -1,
                                "entries": [{"path": [], "bound": -1}]}, C)
+
+
+# ---------------------------------------------------------------------------------------- symmetry
+@st.composite
+def _symmetric_rows(draw):
+    """A small class closed under a random renaming of its points (so its group is not trivial)."""
+    c = draw(st.integers(2, 4))
+    ints = draw(st.lists(st.integers(0, (1 << c) - 1), min_size=1, max_size=4))
+    perm = draw(st.permutations(range(c)))
+    rows = {tuple((v >> j) & 1 for j in range(c)) for v in ints}
+    while True:
+        more = {tuple(r[perm.index(x)] for x in range(c)) for r in rows} | rows  # r -> r o perm^-1
+        if more == rows:
+            return sorted(rows)
+        rows = more
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.one_of(_symmetric_rows(), matrices(max_rows=6, max_cols=4)), GAMES)
+def test_keys_by_orbits_give_the_same_values_and_certificates_that_verify(rows, G):
+    C = _class(rows)
+    keyed = GameSolver(C, G, symmetry_after=0, symmetry_min=2, symmetry_min_order=2)
+    plain = GameSolver(C, G, symmetry=False)
+    v = keyed.value()
+    assert v == plain.value() == _brute(C, G)
+    source = keyed.symmetry_info["source"]
+    assert source in ("detected", "none") or source.startswith("skipped: its only symmetries complement")
+    assert (keyed.symmetry_info["order"] is None) == (source != "detected")
+    assert plain.symmetry_info == {"order": None, "source": "skipped: switched off", "seconds": None}
+    _certify(keyed, C, v)
+    proof = keyed.upper_proof()
+    assert ("symmetry" in proof) == (keyed.symmetry_info["source"] == "detected")
+
+
+def _tagged_singletons(n: int) -> ConceptClass:
+    """The empty concept, {x}, and for each of n pairs of points (b_i, t_i) the concepts {b_i} and
+    {b_i, t_i}: 2n + 2 concepts over 2n + 1 points, whose renamings permute the pairs (n! of them)."""
+    pts = 2 * n + 1
+    rows = [[0] * pts, [int(x == 2 * n) for x in range(pts)]]
+    for i in range(n):
+        rows.append([int(x == i) for x in range(pts)])
+        rows.append([int(x in (i, n + i)) for x in range(pts)])
+    return _class(rows)
+
+
+def test_states_equal_up_to_a_renaming_share_a_key():
+    from solvers.opt.games import StateKeys
+
+    C = _tagged_singletons(4)
+    K = StateKeys(C, 1)
+    assert K.order == math.factorial(4)
+    rows = [tuple(r) for r in C.matrix.astype(int).tolist()]
+    single = [i for i, r in enumerate(rows) if sum(r) == 1 and r[-1] == 0]  # the {b_i}
+    tagged = [i for i, r in enumerate(rows) if sum(r) == 2]                  # the {b_i, t_i}
+    full = C.full
+    keys = {K.key((full & ~(1 << i),)) for i in single}
+    assert len(keys) == 1                                  # any {b_i} dropped: one orbit
+    assert K.key((full & ~(1 << tagged[0]),)) not in keys  # a {b_i, t_i} dropped: another
+    # k-error states: the budgets move with the concepts
+    lv = (full, full & ~(1 << single[0]))
+    assert K.key(lv) == K.key((full, full & ~(1 << single[1]))) != K.key((full, full & ~(1 << tagged[0])))
+
+
+def test_the_38_concept_class_is_solved_by_its_group():
+    # 38 concepts over 37 points, as a bare matrix: without its group the search stopped at
+    # 1 <= RL <= 1005/512 after 60 s; the group of 18! renamings leaves a few thousand states.
+    C = _tagged_singletons(18)
+    assert (C.n_concepts, C.n_points) == (38, 37)
+    r = opt(C, game="randomized", time_limit=600)
+    assert r.value == Fraction(3 * 2**17 - 1, 2**18)  # the pattern of test_tagged_singletons_pattern, n = 18
+    assert r.stats["symmetry"]["order"] == math.factorial(18)
+    assert r.stats["symmetry"]["source"] == "detected"
+    assert verify_randomized_tree({"kind": "randomized-tree", "game": Game(randomized=True).to_json(),
+                                   "value": str(r.value), "root": r.solver.lower_tree()}, C) == r.value
+    proof = r.solver.upper_proof()
+    assert "symmetry" in proof
+    assert verify_game_upper(proof, C) == r.value
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 6])
+def test_tagged_singletons_pattern(n):
+    # RL of the tagged singletons with n pairs, by the search without symmetry (and the brute force while it
+    # is quick): (3 * 2^(n-1) - 1) / 2^n
+    C = _tagged_singletons(n)
+    v = GameSolver(C, Game(randomized=True), symmetry=False).value()
+    assert v == Fraction(3 * 2 ** (n - 1) - 1, 2**n)
+    if n <= 3:
+        assert v == _brute(C, Game(randomized=True))
+
+
+def test_k_error_games_with_symmetry():
+    C = _tagged_singletons(3)
+    for G in (Game(errors=1), Game(randomized=True, errors=1), Game(randomized=True, errors=1, horizon=4)):
+        keyed = GameSolver(C, G, symmetry_after=0, symmetry_min_order=2)
+        v = keyed.value()
+        assert v == GameSolver(C, G, symmetry=False).value()
+        assert keyed.symmetry_info["order"] == 6
+        _certify(keyed, C, v)
+
+
+def test_symmetry_waits_for_the_search_and_says_so():
+    C = _tagged_singletons(4)
+    S = GameSolver(C, Game(randomized=True))
+    S.value()
+    assert S.symmetry_info == {"order": None, "source": "skipped: the search ended within 2,000 nodes",
+                               "seconds": None}
+    S = GameSolver(C, Game(randomized=True), symmetry_after=0)
+    info = S.symmetry_info
+    assert info["order"] == 24 and info["source"] == "detected" and info["seconds"] >= 0
+    S = GameSolver(_tagged_singletons(3), Game(randomized=True), symmetry_after=0)  # 3! renamings
+    assert S.symmetry_info["order"] is None
+    assert S.symmetry_info["source"] == ("skipped: a group of order 6, too small to pay for a canonical key per "
+                                         "state (from order 16 in this game)")
+    with_errors = GameSolver(_tagged_singletons(3), Game(randomized=True, errors=1), symmetry_after=0)
+    assert with_errors.symmetry_info["order"] == 6  # with errors a key pays from order 4
+    S = GameSolver(make("thresholds", N=3), Game(randomized=True), symmetry_after=0)
+    assert S.symmetry_info["source"] == ("skipped: its only symmetries complement the labels, which the keys of "
+                                         "this game do not use")  # the mirror of the thresholds
+    S = GameSolver(_class([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 1]]), Game(randomized=True), symmetry_after=0)
+    assert S.symmetry_info["source"] == "none"
