@@ -160,7 +160,7 @@ class MistakeTree:
         self.depth = int(depth)
         self._root = root
         self.C = C
-        self.game = game  # a solvers.games.Game, or None for Opt(C)'s own game
+        self.game = game  # a solvers.game_rules.Game, or None for Opt(C)'s own game
         self.label = label  # the class in words for "made_for" (default str(C))
         # A complete tree whose every node at level i asks the point levels[i] (a shattered set, in order):
         # written as {"depth": d, "levels": [...]}, 2^d - 1 nodes in d numbers.

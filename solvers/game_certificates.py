@@ -1,4 +1,4 @@
-"""Independent checkers for the certificates of the games beyond Opt (:mod:`solvers.games`).
+"""Independent checkers for the certificates of the games beyond Opt (:mod:`solvers.game_rules`).
 
 Like :mod:`solvers.certificate`, these read only the class's 0/1 matrix: a state is a vector of budgets
 (one per concept, k minus the labels so far that disagree with it; negative means dead), replayed from
@@ -32,13 +32,13 @@ that is a move there, with claim(s') = the smallest entry claim of s' or else it
 * deterministic: a split needs min(claim(s_x^0), claim(s_x^1)) <= h - 1, a loop (one label leaves the
   state as it is) needs claim(exit) <= h - 1. The value satisfies D(s) = max over moves of 1 + min(...)
   (1 + D(exit) for a loop): the max(a, b) part of the one-round value never wins, because a child's best
-  move is a move of s with larger children (monotonicity, :mod:`solvers.games`). A horizon T only caps
+  move is a move of s with larger children (monotonicity, :mod:`solvers.game_rules`). A horizon T only caps
   the value: a bound >= T needs nothing, a smaller one is checked on the game without a horizon.
 * randomized: a split needs f(claim_0, claim_1) <= h; a loop without a horizon 1 + claim(exit) <= h
   (with a horizon a loop is a split whose unanimous child is the same budgets with t - 1 rounds).
 
-The cheap bounds (proven in :mod:`solvers.games`): E(n) of n living concepts for the randomized game
-with k = 0 -- or U(n, d) of :func:`solvers.games.rank_rl_bound` when the certificate carries ``"opt_bound":
+The cheap bounds (proven in :mod:`solvers.game_rules`): E(n) of n living concepts for the randomized game
+with k = 0 -- or U(n, d) of :func:`solvers.game_rules.rank_rl_bound` when the certificate carries ``"opt_bound":
 {"bound": d, "proof": an upper-bound certificate of Opt(C) <= d}``, checked first by
 :func:`solvers.certificate.verify_upper` (every version space V has Opt(V) <= Opt(C) <= d) -- the volume bound max{q : 2^q <= sum over living c of sum_{i <= b_c} C(q, i)} otherwise, and
 t/2 (randomized) or t (deterministic) with t rounds left. Children are strictly smaller states (or have
@@ -79,7 +79,7 @@ from fractions import Fraction
 import numpy as np
 
 from .certificate import TreeError, _fmt, _show, check_made_for, verify_upper
-from .games import Game, rank_rl_bound, universal_rl, volume_bound
+from .game_rules import Game, rank_rl_bound, universal_rl, volume_bound
 
 __all__ = ["verify_error_tree", "verify_randomized_tree", "verify_game_upper", "read_game", "read_number",
            "random_walk_value"]

@@ -1,7 +1,7 @@
 """Exact values of the games beyond Opt: the randomized optimum RL(C), k label errors (D_k, R_k), a horizon.
 
 The rules, the states (a bitset of the concepts per budget level) and the one-round values f and g are
-those of :mod:`solvers.games`, where the bounds used below are proven. :class:`GameSolver` is the search
+those of :mod:`solvers.game_rules`, where the bounds used below are proven. :class:`GameSolver` is the search
 of :mod:`solvers.opt.search` carried over to those states: a memo of proven bounds per state (bounded in
 bytes), the parent's distinct splits inherited by its children (a point constant on the living concepts
 stays constant; points splitting them alike give the same children), balanced moves first, a deadline
@@ -9,14 +9,14 @@ and progress reports.
 
 * **Deterministic, k errors** (D_k, k >= 1): decision queries "D_k(s) >= d?" as for Opt: some move
   with both children >= d - 1 (a split), or a loop whose exit is >= d - 1 (the max(a, b) part of g never
-  wins, by monotonicity: :mod:`solvers.games`). A query needs Phi_d(s) >= 2^d (the volume bound); the
+  wins, by monotonicity: :mod:`solvers.game_rules`). A query needs Phi_d(s) >= 2^d (the volume bound); the
   root asks d = 1, 2, ... until the answer is no. With a horizon T the value is min(T, D_k).
 * **Randomized** (RL, R_k, and any horizon): a value search. ``_value(s, alpha)`` returns RL(s) exactly
   when it exceeds alpha, and otherwise only an upper bound <= alpha (a "fail-low", stored in the memo).
   A move can beat the best value b found so far only if f(a, c) > b, i.e. a > b or c > b or a + c >
   2b - 1; so the first child is asked with alpha = min(b, 2b - 1 - u), u an upper bound of the second,
   and the second with alpha = max(a - 1, min(b, 2b - 1 - a)) (below a - 1 it no longer changes f). The
-  upper bounds that prune are E(|V|) of :func:`solvers.games.universal_rl` and (#distinct splits)/2 for
+  upper bounds that prune are E(|V|) of :func:`solvers.game_rules.universal_rl` and (#distinct splits)/2 for
   k = 0, the volume bound for k >= 1, and t/2 with t rounds left; a node stops when a move meets its upper
   bound. Values are dyadic rationals, kept as integers scaled by 2^P (P grows, and the memo with it, the
   first time a halving would not be exact) and returned as Fractions.
@@ -43,7 +43,7 @@ References
 Examples
 --------
 >>> from solvers.classes.families import make
->>> from solvers.games import Game
+>>> from solvers.game_rules import Game
 >>> S = GameSolver(make("thresholds", N=3), Game(randomized=True))
 >>> S.value()                       # four thresholds: the two middle splits give (1 + 1/2 + 1/2)/2
 Fraction(1, 1)
@@ -62,7 +62,7 @@ import numpy as np
 
 from ..certificate import ProofTooLarge
 from ..classes.finite import ConceptClass
-from ..games import Game, rank_rl_bound, universal_rl
+from ..game_rules import Game, rank_rl_bound, universal_rl
 from .memo import MemoSearch, SearchStop
 from .search import default_memo_bytes
 
@@ -90,7 +90,7 @@ class StateKeys:
     A renaming pi of the points with pi(C) = C maps each concept c to a concept sigma(c) (the one with
     sigma(c)(pi(x)) = c(x)), and a state -- a budget per concept, dead concepts below 0 -- to the state
     giving sigma(c) the budget of c. The game from the image is the game from the state with the points
-    renamed, so both have the same value, for every game of :mod:`solvers.games` (the rounds left are
+    renamed, so both have the same value, for every game of :mod:`solvers.game_rules` (the rounds left are
     kept beside the key). The key of a state is a canonical form of the class's bipartite graph (a vertex
     per concept, coloured by its budget, a vertex per point, each concept joined to the points where it
     says 1) computed by bliss (``igraph.Graph.canonical_permutation``): two states get one key exactly when
@@ -160,7 +160,7 @@ class StateKeys:
         return np.unpackbits(raw, bitorder="little")[: self.m]
 
     def key(self, levels: tuple) -> tuple:
-        """The canonical key of a state given by its levels (:mod:`solvers.games`: ``levels[i]`` the
+        """The canonical key of a state given by its levels (:mod:`solvers.game_rules`: ``levels[i]`` the
         concepts with budget >= i)."""
         colour = self._bits(levels[0]).astype(np.int64)
         for lv in levels[1:]:
@@ -226,7 +226,7 @@ def _distinct(A0: int, cmasks, cidx):
 
 
 class GameSolver(MemoSearch):
-    """The search state of one game (:class:`solvers.games.Game`) on one finite class.
+    """The search state of one game (:class:`solvers.game_rules.Game`) on one finite class.
 
     Parameters
     ----------
@@ -238,7 +238,7 @@ class GameSolver(MemoSearch):
         Memory the memo may use (default: half of the machine's); past it the older half is dropped.
     opt_seconds : float
         For the randomized game without errors: the time the Opt(C) solver may take at the start for a
-        bound d >= Opt(C), which makes U(n, d) of :func:`solvers.games.rank_rl_bound` a cheap upper
+        bound d >= Opt(C), which makes U(n, d) of :func:`solvers.game_rules.rank_rl_bound` a cheap upper
         bound (0: none).
     symmetry : bool
         Key states by their orbits under the renamings of the points that map C onto itself (default
@@ -251,7 +251,7 @@ class GameSolver(MemoSearch):
     symmetry_min_order : int, optional
         A smaller group is not used (default :data:`MIN_ORDER`: where keys start to pay).
 
-    A state is ``(levels, t)``: ``levels`` as in :mod:`solvers.games`, t the rounds left (None without
+    A state is ``(levels, t)``: ``levels`` as in :mod:`solvers.game_rules`, t the rounds left (None without
     a horizon). :meth:`value` gives exact values of any state, :meth:`lower_tree` and
     :meth:`upper_proof` the certificates of the root's value.
     """
@@ -262,7 +262,7 @@ class GameSolver(MemoSearch):
         if not isinstance(C, ConceptClass):
             raise TypeError("GameSolver needs a ConceptClass")
         if not isinstance(game, Game):
-            raise TypeError("GameSolver needs a solvers.games.Game")
+            raise TypeError("GameSolver needs a solvers.game_rules.Game")
         if not game.randomized and game.errors == 0:
             raise ValueError("the deterministic game without label errors is Opt(C): use solvers.opt.Solver")
         self.C = C
@@ -538,7 +538,7 @@ class GameSolver(MemoSearch):
         return [(s[j] & ~s[j + 1]).bit_count() if j + 1 < k1 else s[j].bit_count() for j in range(k1)]
 
     def _phi_at_least(self, s: tuple, d: int) -> bool:
-        """Phi_d(s) >= 2^d: the volume bound allows value d (:func:`solvers.games.volume_bound`)."""
+        """Phi_d(s) >= 2^d: the volume bound allows value d (:func:`solvers.game_rules.volume_bound`)."""
         row = self._vrow(d)
         total = 0
         need = 1 << d
@@ -928,7 +928,7 @@ class GameSolver(MemoSearch):
         """D_k(C) >= Opt(C) + 2k when some point splits C (the Opt(C) bound from :meth:`_opt_bounds`):
         the adversary plays a mistake tree of Opt(C) down to depth Opt(C) - 1, which leaves
         two concepts that differ at some point x and k errors for each; on x alone they are the two
-        experts of :mod:`solvers.games`, worth 2k + 1 more (monotonicity: D_k of those two is at most
+        experts of :mod:`solvers.game_rules`, worth 2k + 1 more (monotonicity: D_k of those two is at most
         that of the state)."""
         if not self.root_masks:
             return 0
@@ -1072,7 +1072,7 @@ class GameSolver(MemoSearch):
         length gives the rounds used) and claims a bound. Deterministic: for every split one child's
         claim is at most h - 1, and a loop's exit is at most h - 1. Randomized: f(claim_0, claim_1) <= h
         for every split (with a horizon also for loops), 1 + claim(exit) <= h for a loop. A child that is
-        not an entry is bounded by the cheap bounds alone (:mod:`solvers.games`). Raises
+        not an entry is bounded by the cheap bounds alone (:mod:`solvers.game_rules`). Raises
         :class:`~solvers.certificate.ProofTooLarge` past ``limit`` entries.
         """
         s, t = self.start()
