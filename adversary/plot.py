@@ -1006,6 +1006,6 @@ def _tree_title(tree: dict) -> str:
 
 def _levels_root(levels) -> dict:
     """The root of a complete tree given by its levels (every node at depth i asks ``levels[i]``)."""
-    from solvers.certificate import MistakeTree
+    from solvers.certificates import MistakeTree
 
     return MistakeTree(len(levels), None, levels=levels).root

@@ -8,8 +8,8 @@ holds the value and its proven bounds as exact text (``"3"``, ``"7/8"``), the se
 and time of the run, and its certificates (JSON, zlib-compressed): ``lower_cert`` proves the lower
 bound (a mistake tree, a shattered set, a witness), ``upper_cert`` the upper bound (an upper-bound
 certificate). A row is trusted only as far as its certificates go: :func:`verified_bounds` re-checks
-them from scratch against the class with the independent checkers of :mod:`solvers.certificate`,
-:mod:`solvers.game_certificates` and :mod:`adversary.referee`. A result solved in less than
+them from scratch against the class with the independent checkers of :mod:`solvers.certificates`,
+:mod:`solvers.certificates.games` and :mod:`adversary.referee`. A result solved in less than
 :data:`CERTIFY_SECONDS` is stored without certificates (:func:`recomputed`), and proven when read by
 computing it again.
 
@@ -820,7 +820,7 @@ def record_of_opt(C, r, *, family: Optional[str] = None, params: Optional[dict] 
     ``certify``: whether to build the certificates; by default, unless the result is solved and took less
     than :func:`certify_seconds` to compute, in which case the row keeps its numbers only and is re-proven
     by computing it again (:func:`recomputed`)."""
-    from solvers.certificate import ProofTooLarge
+    from solvers.certificates import ProofTooLarge
     from solvers.opt import SearchStop
 
     G = r.game
@@ -864,7 +864,7 @@ def check_seconds(rec: Record) -> float:
 def _claimed(rec: Record) -> tuple:
     """The row's numbers (value, lower, upper), read; a row whose numbers do not read or do not agree with
     each other (a value that is not both bounds, a lower bound above the upper) is wrong."""
-    from solvers.certificate import TreeError
+    from solvers.certificates import TreeError
 
     try:
         value, lower, upper = (number(t) for t in (rec.value, rec.lower, rec.upper))
@@ -881,7 +881,7 @@ def _claimed(rec: Record) -> tuple:
 def _same(proven, claimed, what: str) -> None:
     """A certificate proves exactly the bound its row states (a row that says more, or less, than its
     certificate is not what was computed)."""
-    from solvers.certificate import TreeError
+    from solvers.certificates import TreeError
 
     if claimed is None or proven != claimed:
         raise TreeError(f"the stored {what} certificate proves {exact(proven)}, and the row says "
@@ -903,7 +903,7 @@ def verified_bounds(rec: Record, C, *, upper_budget: Optional[float] = None, not
     Every number of the row is held against what proves it: a certificate must prove exactly the bound
     the row states, the value must be both bounds, and an attack's value is the count of its witness
     replayed (with the witness made on this class, by the row's learner). Raises
-    :class:`solvers.certificate.TreeError` when a certificate is present but wrong or a number of the row
+    :class:`solvers.certificates.TreeError` when a certificate is present but wrong or a number of the row
     is not what its certificate proves (the row is then not to be trusted at all), and :class:`StoreError`
     when the row was computed on another class (the fingerprints differ).
 
@@ -918,7 +918,7 @@ def verified_bounds(rec: Record, C, *, upper_budget: Optional[float] = None, not
 
     ``notes``, a list: where an upper bound is left unproven for want of time (a certificate over
     ``upper_budget``, the VC search not settled within it), one line saying so is appended."""
-    from solvers.certificate import TreeError
+    from solvers.certificates import TreeError
 
     if rec.class_key != class_key(C):
         raise StoreError("the stored row was computed on another class (fingerprints differ)")
@@ -944,8 +944,8 @@ def verified_bounds(rec: Record, C, *, upper_budget: Optional[float] = None, not
 
 
 def _verified_game(rec: Record, C, lower, upper) -> tuple:
-    from solvers.certificate import TreeError, verify_tree, verify_upper
-    from solvers.game_certificates import read_game, verify_error_tree, verify_game_upper, verify_randomized_tree
+    from solvers.certificates import TreeError, verify_tree, verify_upper
+    from solvers.certificates.games import read_game, verify_error_tree, verify_game_upper, verify_randomized_tree
     from solvers.game_rules import Game
 
     try:
@@ -984,8 +984,8 @@ def _verified_game(rec: Record, C, lower, upper) -> tuple:
 def _verified_by_recomputing(rec: Record, C, value, budget, notes) -> tuple:
     """A row kept without certificates: its game solved again within ``budget`` seconds (at least one) must
     give the row's value; ``(value, value)`` when it does, ``(None, None)`` with a note when it does not
-    settle in time, :class:`solvers.certificate.TreeError` when it gives another value."""
-    from solvers.certificate import TreeError
+    settle in time, :class:`solvers.certificates.TreeError` when it gives another value."""
+    from solvers.certificates import TreeError
     from solvers.game_rules import Game
     from solvers.opt import opt
 
@@ -1015,7 +1015,7 @@ def _verified_vc(rec: Record, C, lower, upper, budget, notes=None) -> tuple:
     """A VC row: its lower bound by its shattered set; its upper bound (which no certificate proves) by the
     VC search run again within ``budget`` seconds (at least one), when the row says more than the trivial
     bound min(floor(log2 |C|), |X|)."""
-    from solvers.certificate import TreeError
+    from solvers.certificates import TreeError
 
     w = rec.lower_cert
     lo = None
@@ -1046,7 +1046,7 @@ def _verified_vc(rec: Record, C, lower, upper, budget, notes=None) -> tuple:
 
 def _verified_attack(rec: Record, C, value, lower):
     """An attack row: its witness replays on ``C`` with the row's learner, and its count is the row's value."""
-    from solvers.certificate import TreeError
+    from solvers.certificates import TreeError
 
     from adversary.referee import WitnessError, load_class, verify_witness
 
@@ -1104,7 +1104,7 @@ def attack_claims(rec: Record, count, bound=None) -> tuple:
     ``stopped`` (never ``below``). ``exact`` is the row's own word (checked by :func:`_check_attack_claims`:
     a stopped row is exact only when one of its runs finished exactly)."""
     from adversary.attack import _verdict
-    from solvers.certificate import TreeError
+    from solvers.certificates import TreeError
     from solvers.learners.base import Bound
 
     extra = rec.extra if isinstance(rec.extra, dict) else {}
@@ -1131,7 +1131,7 @@ def attack_claims(rec: Record, count, bound=None) -> tuple:
 
 def _check_attack_claims(rec: Record, w, count) -> None:
     """An attack row's stated verdict and exactness agree with its replayed count, its bound and its stop."""
-    from solvers.certificate import TreeError
+    from solvers.certificates import TreeError
 
     extra = rec.extra if isinstance(rec.extra, dict) else {}
     result = extra.get("result") if isinstance(extra.get("result"), dict) else {}
@@ -1179,7 +1179,7 @@ def _verify_shattered(w, C) -> int:
     """Check that the points ``w["points"]`` (column indices) are shattered by ``C``; return how many."""
     import numpy as np
 
-    from solvers.certificate import TreeError
+    from solvers.certificates import TreeError
 
     pts = w.get("points") if isinstance(w, dict) else None
     if not isinstance(pts, list) or any(isinstance(j, bool) or not isinstance(j, int) or not 0 <= j < C.n_points

@@ -1,7 +1,7 @@
 """Print Opt of ``monotone-disjunctions n k`` for k = 1..5, n = 1..20 (or the ranges given), every cell
 proven: the value from :func:`solvers.opt.opt` (its symmetric search, :mod:`solvers.opt.disjunctions`),
 then the mistake tree and the upper-bound certificate re-checked by the checkers ``littlestone verify``
-uses (:func:`solvers.certificate.verify_tree`, :func:`solvers.certificate.verify_upper`). A cell whose
+uses (:func:`solvers.certificates.verify_tree`, :func:`solvers.certificates.verify_upper`). A cell whose
 certificates do not both verify stops the script with an error.
 
 The family's k is at most n; a cell with k > n shows n, the value of the same class (every OR of at
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from solvers.certificate import verify_tree, verify_upper  # noqa: E402
+from solvers.certificates import verify_tree, verify_upper  # noqa: E402
 from solvers.classes.spec import load_class  # noqa: E402
 from solvers.opt import opt  # noqa: E402
 

@@ -19,8 +19,8 @@ __all__ = ["ConceptClass", "MistakeTree", "TreeError", "verify_tree", "OptResult
 #: Where each name of ``__all__`` lives. They are imported when first used (PEP 562), so that ``import
 #: solvers.x`` costs only what module x needs: the command line's ``--version`` and ``families`` do not
 #: pay for the solver, joblib and the learners.
-_HOMES = {"ConceptClass": "solvers.classes", "families": "solvers.classes", "MistakeTree": "solvers.certificate",
-          "TreeError": "solvers.certificate", "verify_tree": "solvers.certificate", "OptResult": "solvers.opt",
+_HOMES = {"ConceptClass": "solvers.classes", "families": "solvers.classes", "MistakeTree": "solvers.certificates",
+          "TreeError": "solvers.certificates", "verify_tree": "solvers.certificates", "OptResult": "solvers.opt",
           "Solver": "solvers.opt", "SOA": "solvers.learners", "RandSOA": "solvers.learners", "Game": "solvers.game_rules"}
 
 

@@ -1,5 +1,5 @@
 """The error of a certificate that is malformed or does not certify what it claims, shared by the checkers
-of :mod:`solvers.certificate` and those it hands certificates to (:mod:`solvers.disjunction_certificates`)."""
+of :mod:`solvers.certificates` and those it hands certificates to (:mod:`solvers.certificates.disjunctions`)."""
 
 __all__ = ["TreeError", "ClassMismatch"]
 

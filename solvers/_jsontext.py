@@ -63,7 +63,7 @@ def loads(text, source, *, error=ValueError, hint: str = ""):
     source : str or path
         Names the text in the message (a file name).
     error : type of ValueError
-        The exception to raise (e.g. :class:`solvers.certificate.TreeError`).
+        The exception to raise (e.g. :class:`solvers.certificates.TreeError`).
     hint : str
         Appended to the message: what a sane file of this kind looks like.
 

@@ -110,7 +110,7 @@ class Lookup:
 def lookup(store, kind: str, C, task: dict, *, trust: bool = False, what: str = "result") -> Lookup:
     """The stored row of ``kind``/``task`` on ``C`` with its bounds re-checked (see the module's docstring)."""
     from adversary.store import StoreError, class_key, number, verified_bounds
-    from solvers.certificate import TreeError
+    from solvers.certificates import TreeError
 
     if store is None:
         return Lookup()

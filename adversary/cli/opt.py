@@ -156,7 +156,7 @@ def _run_states(args, G, C, label, family, params, tree_path, proof_path) -> int
     matrix; the store is not used (its rows are keyed by the matrix)."""
     import time
 
-    from solvers.certificate import ProofTooLarge
+    from solvers.certificates import ProofTooLarge
     from solvers.opt import opt
 
     if not G.standard:
@@ -189,7 +189,7 @@ def _served(found, C, G, store, trust: bool, t0: float):
     """The OptResult of a result served from the store (its certificates as stored, re-checked)."""
     import time
 
-    from solvers.certificate import MistakeTree, RandomizedTree
+    from solvers.certificates import MistakeTree, RandomizedTree
     from solvers.opt import OptResult
 
     rec = found.record
@@ -279,7 +279,7 @@ def _contradicted(rec, r, store, G) -> None:
 
 def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) -> int:
     """Print the result and write the --tree and --proof files; returns the exit code."""
-    from solvers.certificate import bind
+    from solvers.certificates import bind
 
     symbol = G.symbol
     stopped = r.stats.get("stopped")

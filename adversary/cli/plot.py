@@ -127,7 +127,7 @@ def _checked(records) -> list:
     that fails, or states a bound nothing proves (an upper bound whose certificate was too large to keep), or
     whose class came from a matrix file, is left out with one note."""
     from adversary.store import CHECK_BUDGET, StoreError, number, verified_bounds
-    from solvers.certificate import TreeError
+    from solvers.certificates import TreeError
 
     from .store import _class_of, class_text
 
@@ -213,7 +213,7 @@ def _tightness(args):
 
 def _tree(args):
     from adversary.plot import MAX_NODES_LIMIT, plot_tree, tree_graph
-    from solvers.certificate import load_tree
+    from solvers.certificates import load_tree
 
     from ._args import load_class
 

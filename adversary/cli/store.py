@@ -195,7 +195,7 @@ def _check_text(rec) -> str:
     ...``, ``not re-checked within N s: ...`` (an upper bound whose check would take longer than
     :data:`adversary.store.CHECK_BUDGET`) or ``FAILED: ...``."""
     from adversary.store import CHECK_BUDGET, KINDS, StoreError, number, recomputed, verified_bounds
-    from solvers.certificate import TreeError
+    from solvers.certificates import TreeError
 
     if rec.kind not in KINDS:
         return f"not checked: the kind {rec.kind!r} is not one this littlestone knows ({', '.join(KINDS)})"

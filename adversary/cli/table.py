@@ -106,7 +106,7 @@ def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=N
     to store (workers never touch the store)."""
     from adversary.store import Record, class_key, exact, record_of_opt
     from solvers import interrupts
-    from solvers.certificate import bind
+    from solvers.certificates import bind
     from solvers.opt import opt
     from solvers.vc import vc_search
 

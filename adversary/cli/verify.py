@@ -32,11 +32,11 @@ def _verify_against_class(args, data, check, what: str, ok_text, *, evaluated: b
     """Run a certificate checker that needs the class (a tree or an upper-bound certificate); with
     ``evaluated`` the checker also reads an EvaluatedClass (a family instance too large for a matrix).
 
-    First the class the certificate records (``"made_for"``, :func:`solvers.certificate.check_made_for`):
+    First the class the certificate records (``"made_for"``, :func:`solvers.certificates.check_made_for`):
     another class fails at once, in one line; a file that records none (written before certificates
     recorded their class) is checked as before, with a note. Then the checker; ``ok_text(value, C)``
     gives (what is proven, how), printed as ``OK: <what> for <class> (<how>)``."""
-    from solvers.certificate import ClassMismatch, TreeError, check_made_for
+    from solvers.certificates import ClassMismatch, TreeError, check_made_for
 
     C, label, _, _ = load_class(args, implicit=True, evaluated=evaluated)
     try:
@@ -57,8 +57,8 @@ def _verify_against_class(args, data, check, what: str, ok_text, *, evaluated: b
 
 
 def _verify_tree_file(args, data) -> int:
-    from solvers.certificate import verify_tree
-    from solvers.game_certificates import read_game, verify_error_tree
+    from solvers.certificates import verify_tree
+    from solvers.certificates.games import read_game, verify_error_tree
 
     G = read_game(data)  # TreeError (one line) for a malformed "game"
     if G.standard:
@@ -73,9 +73,9 @@ def _verify_tree_file(args, data) -> int:
 
 
 def _verify_randomized_tree_file(args, data) -> int:
-    """A shattered tree of the randomized game (solvers.game_certificates.verify_randomized_tree)."""
-    from solvers.certificate import _height
-    from solvers.game_certificates import random_walk_value, read_game, verify_randomized_tree
+    """A shattered tree of the randomized game (solvers.certificates.games.verify_randomized_tree)."""
+    from solvers.certificates.opt import _height
+    from solvers.certificates.games import random_walk_value, read_game, verify_randomized_tree
     from solvers.game_rules import value_text
 
     G = read_game(data)
@@ -129,10 +129,10 @@ def _halving(C, u) -> bool:
 
 
 def _verify_upper_file(args, data) -> int:
-    """An upper-bound certificate (solvers.certificate.verify_upper; solvers.game_certificates.verify_game_upper
+    """An upper-bound certificate (solvers.certificates.verify_upper; solvers.certificates.games.verify_game_upper
     when it names a game), checked against its class."""
-    from solvers.certificate import verify_upper
-    from solvers.game_certificates import read_game, verify_game_upper
+    from solvers.certificates import verify_upper
+    from solvers.certificates.games import read_game, verify_game_upper
     from solvers.game_rules import value_text
 
     n = _entries(data)
@@ -152,8 +152,8 @@ def _verify_upper_file(args, data) -> int:
 
 
 def _verify_state_upper_file(args, data) -> int:
-    """An upper-bound certificate over compact states (solvers.state_certificates.verify_state_upper)."""
-    from solvers.state_certificates import verify_state_upper
+    """An upper-bound certificate over compact states (solvers.certificates.states.verify_state_upper)."""
+    from solvers.certificates.states import verify_state_upper
 
     n = _entries(data)
 
@@ -172,7 +172,7 @@ VERIFIERS = {"tree": _verify_tree_file, "randomized-tree": _verify_randomized_tr
 
 
 def run(args) -> int:
-    from solvers.certificate import load_tree
+    from solvers.certificates import load_tree
 
     suffix = Path(args.file).suffix.lower()
     if suffix in (".dot", ".gv", ".graphml"):

@@ -43,7 +43,7 @@ def _root_and_depth(tree) -> tuple:
     """(root node, depth) of a MistakeTree or of its JSON form."""
     if isinstance(tree, dict):
         if tree.get("root") is None and tree.get("levels") is not None:  # a complete tree by its levels
-            from solvers.certificate import MistakeTree
+            from solvers.certificates import MistakeTree
 
             tree = MistakeTree.from_json(tree)
         else:

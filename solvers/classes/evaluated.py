@@ -9,7 +9,7 @@ points are those of :func:`solvers.classes.families.make` in the same order, so 
 one (a mistake tree naming points by column index, an upper-bound certificate naming version spaces by
 labelled paths) is read the same way by the other.
 
-It is what the certificate checkers of :mod:`solvers.certificate` read when there is no matrix: they need
+It is what the certificate checkers of :mod:`solvers.certificates` read when there is no matrix: they need
 only ``n_concepts``, ``n_points`` and :meth:`EvaluatedClass.labels`. It does not implement the whole
 class protocol of :mod:`solvers.classes.protocol` (no bitset version spaces over 10^5 concepts): the
 solvers of :mod:`solvers.opt.intervals` and :mod:`solvers.opt.rectangles` work on states, not on sets of

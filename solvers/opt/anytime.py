@@ -19,7 +19,7 @@ the restriction of one of the N x N grid. Its mistake tree, solved exactly, maps
 
 :func:`improve` tries a shattered set, then smaller instances, then restrictions to prefixes of the points,
 in the time it is given. Each tree it
-keeps is checked by :func:`solvers.certificate.verify_tree` against C itself, so a restriction that were
+keeps is checked by :func:`solvers.certificates.verify_tree` against C itself, so a restriction that were
 wrong could not raise a bound.
 
 References
@@ -72,9 +72,9 @@ def shattered_reason(d: int) -> str:
 
 
 def checked(tree, value: int, C) -> bool:
-    """Whether ``tree`` proves Opt(C) >= ``value`` by :func:`solvers.certificate.verify_tree`, the checker
+    """Whether ``tree`` proves Opt(C) >= ``value`` by :func:`solvers.certificates.verify_tree`, the checker
     independent of the search (a tree that does not check, or does not map into C, proves nothing)."""
-    from ..certificate import TreeError, verify_tree
+    from ..certificates import TreeError, verify_tree
 
     try:
         return verify_tree(tree.to_json(), C) == value
@@ -121,7 +121,7 @@ def embedded(C, best: int, deadline: float, solve, out: list | None = None) -> l
     """Lower bounds from the same family with a smaller size parameter (:data:`EMBEDS`), solved in the time
     left, smallest first, each tree lifted into ``C`` and checked against it: ``(value, tree, reason)``,
     appended to ``out`` (when given) as each is proven, and returned."""
-    from ..certificate import MistakeTree
+    from ..certificates import MistakeTree
 
     name = C.family
     size, kind = EMBEDS[name]
@@ -257,7 +257,7 @@ class Interrupted(KeyboardInterrupt):
 
 def _improve(C, r, seconds: float, solve, found: list) -> None:
     """:func:`improve`'s work, each bound appended to ``found`` as it is proven."""
-    from ..certificate import MistakeTree
+    from ..certificates import MistakeTree
     from ..classes.finite import ConceptClass
 
     deadline = time.monotonic() + seconds

@@ -31,7 +31,7 @@ dropped as soon as every completion of it leaves one side too small.
 The certificates do not rest on the canonical form: the mistake tree (:meth:`DisjunctionSolver.mistake_tree`)
 holds explicit points, and the upper-bound certificate (:meth:`DisjunctionSolver.upper_proof`) names
 every child state by its variables and edges and, for every child it relies on, the renaming that maps
-it onto the entry claiming its bound; :mod:`solvers.disjunction_certificates` re-checks both with its
+it onto the entry claiming its bound; :mod:`solvers.certificates.disjunctions` re-checks both with its
 own code.
 
 **Why this engine is kept** (issue 19: an engine the generic search comes within 1.5x of is retired). It
@@ -62,7 +62,7 @@ import itertools
 
 import numpy as np
 
-from ..certificate import MistakeTree, ProofTooLarge
+from ..certificates import MistakeTree, ProofTooLarge
 from .memo import MemoSearch
 from .states import StateSearch
 
@@ -399,7 +399,7 @@ class DisjunctionSolver(StateSearch):
             yield A
 
     def upper_proof(self, h: int, *, limit: int = 100_000) -> dict:
-        """The certificate of Opt(C) <= h, checked by :func:`solvers.disjunction_certificates.verify_upper`.
+        """The certificate of Opt(C) <= h, checked by :func:`solvers.certificates.disjunctions.verify_upper`.
 
         Its entries are states ``{"R": variables, "edges": [[variables], ...], "bound": b}`` (the version
         space {S subset of R : |S| <= k, S meets every edge}, claimed to have Opt <= b); the first is the

@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from ..certificate import MistakeTree, RandomizedTree, bind
+from ..certificates import MistakeTree, RandomizedTree, bind
 from ..classes.finite import ConceptClass
 from ..game_rules import Game
 from . import disjunctions
@@ -88,9 +88,9 @@ class OptResult:
         return self.lower == self.upper
 
     def upper_certificate(self, *, limit: int = 100_000) -> dict:
-        """The certificate of ``upper`` (checked by :func:`solvers.certificate.verify_upper` for Opt(C),
-        :func:`solvers.game_certificates.verify_game_upper` for the other games), with the ``"made_for"``
-        of its class (:func:`solvers.certificate.bind`).
+        """The certificate of ``upper`` (checked by :func:`solvers.certificates.verify_upper` for Opt(C),
+        :func:`solvers.certificates.games.verify_game_upper` for the other games), with the ``"made_for"``
+        of its class (:func:`solvers.certificates.bind`).
 
         Raises
         ------
@@ -116,7 +116,7 @@ class OptResult:
         C = getattr(self.solver, "C", None)
         if C is None and self.tree is not None:
             C = self.tree.C
-        return cert if C is None else bind(cert, C)  # bound to its class (solvers.certificate.made_for)
+        return cert if C is None else bind(cert, C)  # bound to its class (solvers.certificates.made_for)
 
     def __repr__(self) -> str:
         return f"OptResult(value={self.value}, lower={self.lower}, upper={self.upper}, stats={self.stats})"
@@ -202,7 +202,7 @@ def opt(
         ``value`` (None unless solved), ``lower``, ``upper``, ``tree`` (depth ``lower``), ``stats``.
         A time limit or Ctrl-C returns the bounds proven so far. For the other games the numbers are
         Fractions (randomized) or ints, ``tree`` is the game's lower-bound certificate (a
-        :class:`~solvers.certificate.RandomizedTree` for the randomized game) and ``stats["game"]``
+        :class:`~solvers.certificates.RandomizedTree` for the randomized game) and ``stats["game"]``
         names the game.
 
     Raises

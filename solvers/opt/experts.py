@@ -87,7 +87,7 @@ The two solvers
   finer than 2^-P) starts the table again in int64, and past that with Fractions. (The finest value
   met for n <= 600 needs 2^-14; int32 leaves about 2^-25.)
 
-Certificates (checked from count arithmetic alone by :mod:`solvers.experts_certificates`):
+Certificates (checked from count arithmetic alone by :mod:`solvers.certificates.experts`):
 :meth:`ExpertsResult.lower_certificate` is a tree of moves (deterministic: a complete mistake tree of
 depth D; randomized: a tree valued by f, with repeat nodes for loops) and
 :meth:`ExpertsResult.upper_certificate` a list of entries "v(state) <= h", each state named by a path of
@@ -129,7 +129,7 @@ from typing import Callable
 import numpy as np
 
 from .. import interrupts
-from ..certificate import ProofTooLarge
+from ..certificates import ProofTooLarge
 from ..game_rules import universal_rl, volume_bound
 from .memo import Limits as _Limits
 from .memo import MemoSearch, SearchStop
@@ -545,7 +545,7 @@ class DeterministicExperts(MemoSearch):
     def lower_tree(self, d: int | None = None, *, limit: int = 1_000_000):
         """A complete mistake tree of depth d (default D_k(n)) over count states: nodes ``{"move": [a_0..a_k],
         "0": node, "1": node}``, null leaves; a loop is the move [0, .., 0] (label 0 changes nothing).
-        Raises :class:`~solvers.certificate.ProofTooLarge` past ``limit`` nodes."""
+        Raises :class:`~solvers.certificates.ProofTooLarge` past ``limit`` nodes."""
         if d is None:
             d = self.value()
         box: list = [None]
@@ -920,7 +920,7 @@ class ExpertsResult:
         return {"game": "randomized" if self.randomized else "deterministic", "errors": self.k}
 
     def lower_certificate(self, *, limit: int = 1_000_000) -> dict:
-        """The tree proving ``lower`` (checked by :func:`solvers.experts_certificates.verify_experts_tree`)."""
+        """The tree proving ``lower`` (checked by :func:`solvers.certificates.experts.verify_experts_tree`)."""
         if self.randomized:
             if self.value is None:
                 raise ValueError("the randomized game was not solved; its tree exists only for the exact value")
@@ -931,7 +931,7 @@ class ExpertsResult:
                 "root": self.solver.lower_tree(int(self.lower), limit=limit)}
 
     def upper_certificate(self, *, limit: int = 100_000) -> dict:
-        """The entries proving ``upper`` (checked by :func:`solvers.experts_certificates.verify_experts_upper`)."""
+        """The entries proving ``upper`` (checked by :func:`solvers.certificates.experts.verify_experts_upper`)."""
         if self.value is None:
             raise ValueError("the game was not solved; the upper certificate exists only for the exact value")
         if self.randomized:

@@ -60,7 +60,7 @@ from typing import Optional
 
 import numpy as np
 
-from ..certificate import ProofTooLarge
+from ..certificates import ProofTooLarge
 from ..classes.finite import ConceptClass
 from ..game_rules import Game, rank_rl_bound, universal_rl
 from .memo import MemoSearch, SearchStop
@@ -1073,7 +1073,7 @@ class GameSolver(MemoSearch):
         claim is at most h - 1, and a loop's exit is at most h - 1. Randomized: f(claim_0, claim_1) <= h
         for every split (with a horizon also for loops), 1 + claim(exit) <= h for a loop. A child that is
         not an entry is bounded by the cheap bounds alone (:mod:`solvers.game_rules`). Raises
-        :class:`~solvers.certificate.ProofTooLarge` past ``limit`` entries.
+        :class:`~solvers.certificates.ProofTooLarge` past ``limit`` entries.
         """
         s, t = self.start()
         if h is None:

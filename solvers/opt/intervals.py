@@ -48,9 +48,9 @@ of at least 2^(d-1) concepts, and only the 0-side is searched.
 
 **Certificates.** The mistake tree is written over explicit points: the free segments are carried along
 the tree, and after the first 1 the two chains are bisected (Lemma 1) one after the other (Lemma 2).
-:func:`solvers.certificate.verify_tree` checks it against the family's labels. The upper bound is the
+:func:`solvers.certificates.verify_tree` checks it against the family's labels. The upper bound is the
 Halving bound at the root when |C| < 2^(Opt+1) (thresholds always, intervals N = 1000: no entry); otherwise
-a certificate over multisets that :func:`solvers.state_certificates.verify_state_upper` checks by
+a certificate over multisets that :func:`solvers.certificates.states.verify_state_upper` checks by
 recomputing every child itself, relying on Lemmas 1-3 for the positive side.
 
 **Why this engine is kept** (issue 19: an engine the generic search comes within 1.5x of is retired). It
@@ -77,7 +77,7 @@ Examples
 
 from __future__ import annotations
 
-from ..certificate import ProofTooLarge
+from ..certificates import ProofTooLarge
 from .states import StateSearch
 
 __all__ = ["ThresholdSolver", "IntervalSolver", "chains_value"]
@@ -234,7 +234,7 @@ class IntervalSolver(StateSearch):
 
     def upper_proof(self, h: int, *, limit: int = 100_000) -> dict:
         """The certificate of Opt(C) <= h: the Halving bound at the root when it suffices, else entries
-        ``{"segments": S, "bound": b}`` for :func:`solvers.state_certificates.verify_state_upper`.
+        ``{"segments": S, "bound": b}`` for :func:`solvers.certificates.states.verify_state_upper`.
 
         Raises
         ------

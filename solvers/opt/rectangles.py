@@ -34,7 +34,7 @@ upper bound of that kind.)
 most balanced splits first, and symmetric splits of a symmetric state tried once.
 
 **Certificates.** The mistake tree names explicit grid points (column (i - 1) N + (j - 1)); the
-upper-bound certificate is the path form of :func:`solvers.certificate.verify_upper` (each entry a
+upper-bound certificate is the path form of :func:`solvers.certificates.verify_upper` (each entry a
 version space named by its labelled points), which the checker verifies against the family's own labels
 (:class:`~solvers.classes.evaluated.EvaluatedClass`) without the matrix and without any lemma. For
 N = 32 it is a single entry: every point leaves fewer than 2^17 rectangles on its 1-side.
@@ -66,7 +66,7 @@ import itertools
 
 import numpy as np
 
-from ..certificate import ProofTooLarge
+from ..certificates import ProofTooLarge
 from .states import StateSearch
 
 __all__ = ["RectangleSolver"]
@@ -416,7 +416,7 @@ class RectangleSolver(StateSearch):
 
     # ------------------------------------------------------------------ the upper bound
     def upper_proof(self, h: int, *, limit: int = 100_000) -> dict:
-        """The certificate of Opt(C) <= h in the path form of :func:`solvers.certificate.verify_upper`:
+        """The certificate of Opt(C) <= h in the path form of :func:`solvers.certificates.verify_upper`:
         every version space whose splits need it, named by its labelled points.
 
         Raises

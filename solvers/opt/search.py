@@ -48,7 +48,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..certificate import ProofTooLarge
+from ..certificates import ProofTooLarge
 from ..classes.automorphisms import estimated_seconds
 from ..classes.finite import ConceptClass
 from .canonical import MAX_POINTS as MAX_KEY_POINTS, Canonical
@@ -574,7 +574,7 @@ class Solver(MemoSearch):
 
     # ------------------------------------------------------------------ certificates
     def upper_proof(self, h: int, V: int | None = None, *, limit: int = 100_000) -> dict:
-        """An upper-bound certificate "Opt(V) <= h" (see :func:`solvers.certificate.verify_upper`).
+        """An upper-bound certificate "Opt(V) <= h" (see :func:`solvers.certificates.verify_upper`).
 
         Walks the refutation the search proved: for every distinct split of a version space that
         the Halving bound does not settle, one side with Opt <= h - 1 (from the memo, or asked

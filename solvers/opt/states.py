@@ -12,7 +12,7 @@ can be run over states instead: :mod:`solvers.opt.intervals` (thresholds and int
 :mod:`solvers.opt.rectangles` and :mod:`solvers.opt.disjunctions` (monotone disjunctions, states up to
 renaming the variables) do so, with the same decision queries "Opt(V) >= d?", a memo on canonical
 states and the cardinality bound Opt(V) <= floor(log2 |V|) (Halving, [OnlineAlgs]). Their mistake trees
-name explicit points, so that :mod:`solvers.certificate` checks them against the family's own labels
+name explicit points, so that :mod:`solvers.certificates` checks them against the family's own labels
 (:class:`~solvers.classes.evaluated.EvaluatedClass`, or the implicit class), never against the state search.
 
 :class:`StateSearch` is their common base: the root loop goes *up* from the lower bound for a moment
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import time
 
-from ..certificate import MistakeTree
+from ..certificates import MistakeTree
 from ..classes.evaluated import EVALUATED_FAMILIES
 from .memo import MemoSearch, SearchStop
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from adversary.store import (Record, Store, StoreError, exact, number, opt_task, record_of_opt, result_key,
                              verified_bounds)
-from solvers.certificate import TreeError
+from solvers.certificates import TreeError
 from solvers.classes.families import make
 from solvers.game_rules import Game
 from solvers.opt import opt

@@ -16,7 +16,7 @@ import pytest
 from adversary.cli.plot import _checked
 from adversary.store import (Record, Store, StoreError, _merge, certify_seconds, opt_task, record_of_opt, recomputed,
                              verified_bounds)
-from solvers.certificate import TreeError
+from solvers.certificates import TreeError
 from solvers.classes.families import make
 from solvers.game_rules import Game
 from solvers.opt import opt

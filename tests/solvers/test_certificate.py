@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvers.certificate import MistakeTree, TreeError, load_tree, verify_tree
+from solvers.certificates import MistakeTree, TreeError, load_tree, verify_tree
 from solvers.classes import ConceptClass
 from solvers.classes.families import make
 from solvers.opt import opt
@@ -376,7 +376,7 @@ def test_deep_tree_claiming_a_small_depth():
 
 
 def test_long_paths_are_shortened_in_messages():
-    from solvers.certificate import _fmt
+    from solvers.certificates.opt import _fmt
 
     text = _fmt(tuple((j, 0) for j in range(1000)))
     assert len(text) < 200 and "1000 labels" in text and text.startswith("x0=0") and text.endswith("x999=0")
@@ -400,7 +400,7 @@ def test_a_hand_built_deep_tree_exports_without_recursion(tmp_path):
 
 def test_iterative_export_matches_the_recursive_one():
     r = opt(CUBE3)
-    from solvers.certificate import _dumps_node
+    from solvers.certificates.opt import _dumps_node
 
     assert _dumps_node(r.tree.root) == json.dumps(r.tree.root, separators=(",", ":"))
     G = r.tree.to_networkx()
@@ -413,10 +413,10 @@ def test_every_checker_refuses_a_certificate_made_for_another_class():
     them on another class, here one concept larger, where the lower bounds would hold as well."""
     import numpy as np
 
-    from solvers.certificate import ClassMismatch, verify_tree, verify_upper
+    from solvers.certificates import ClassMismatch, verify_tree, verify_upper
     from solvers.classes import ConceptClass
     from solvers.classes.families import make
-    from solvers.game_certificates import verify_error_tree, verify_game_upper, verify_randomized_tree
+    from solvers.certificates.games import verify_error_tree, verify_game_upper, verify_randomized_tree
     from solvers.opt import opt
 
     A = make("thresholds", N=7)

@@ -1,4 +1,4 @@
-"""solvers/game_certificates.py: the checkers accept the solver's certificates and are sound -- a random
+"""solvers/certificates/games.py: the checkers accept the solver's certificates and are sound -- a random
 or tampered certificate that verifies never claims more (lower trees) or less (upper bounds) than the
 brute-force value of tests/oracles.py."""
 
@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.certificate import TreeError
+from solvers.certificates import TreeError
 from solvers.classes import ConceptClass
 from solvers.classes.families import make
-from solvers.game_certificates import (verify_error_tree, verify_game_upper, verify_randomized_tree)
+from solvers.certificates.games import (verify_error_tree, verify_game_upper, verify_randomized_tree)
 from solvers.game_rules import Game
 from solvers.opt import opt
 from solvers.opt.games import GameSolver
@@ -228,7 +228,7 @@ def test_a_lowered_claim_fails(symmetric_proof):
 def test_a_merge_the_renaming_does_not_prove_fails(symmetric_proof, monkeypatch):
     # The checker does not trust the canonical form: were it to name two states alike that no renaming
     # relates (here: every state gets one name), the relabelling it reads off fails its check.
-    import solvers.game_certificates as gc
+    import solvers.certificates.games as gc
 
     C, proof, _ = symmetric_proof
     real = gc._Orbits.name

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solvers import ConceptClass, opt
-from solvers.certificate import ProofTooLarge, TreeError, verify_upper
+from solvers.certificates import ProofTooLarge, TreeError, verify_upper
 from solvers.classes.families import make
 
 from tests.oracles import matrices, opt_brute

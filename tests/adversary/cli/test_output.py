@@ -46,7 +46,7 @@ def test_tree_and_proof_naming_one_file(capsys, tmp_path):
 def test_writes_are_atomic(capsys, tmp_path, monkeypatch):
     tree = tmp_path / "tree.json"
     tree.write_text("an older file\n")
-    from solvers.certificate import MistakeTree
+    from solvers.certificates import MistakeTree
 
     def broken(self, path):
         Path(path).write_text('{"depth": 3, "ro')  # half written, then the disk is full

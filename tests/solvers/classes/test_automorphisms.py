@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvers.certificate import TreeError, verify_tree, verify_upper
+from solvers.certificates import TreeError, verify_tree, verify_upper
 from solvers.classes import ConceptClass
 from solvers.classes.automorphisms import detect, find_symmetry, group_limit
 from solvers.classes.families import FAMILIES, make
@@ -209,7 +209,7 @@ def test_workers_and_the_certificate_verifies():
 
 
 def test_the_horizon_game_uses_the_group_found_and_its_certificate_verifies():
-    from solvers.game_certificates import verify_game_upper
+    from solvers.certificates.games import verify_game_upper
 
     C = ConceptClass.from_matrix(make("halfspaces", n=4).matrix)
     r = opt(C, horizon=12, solver=Solver(C, symmetry_after=0))

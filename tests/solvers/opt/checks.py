@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from solvers.certificate import verify_tree
+from solvers.certificates import verify_tree
 from solvers.classes import ConceptClass
 from solvers.opt import OptResult
 

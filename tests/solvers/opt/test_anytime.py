@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import solvers.opt.driver as driver
-from solvers.certificate import verify_tree
+from solvers.certificates import verify_tree
 from solvers.classes import ConceptClass
 from solvers.classes.families import make
 from solvers.opt import anytime, opt
@@ -175,7 +175,7 @@ def test_a_tree_that_does_not_map_is_not_kept(monkeypatch):
 
 
 def test_a_shattered_set_as_large_as_the_halving_bound_settles_opt_before_any_search():
-    from solvers.certificate import verify_upper
+    from solvers.certificates import verify_upper
 
     C = make("all-functions", n=12)  # 4,096 concepts: floor(log2 |C|) = 12 = the points, all shattered
     r = opt(C, time_limit=600)

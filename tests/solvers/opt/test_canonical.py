@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvers.certificate import TreeError, verify_tree, verify_upper
+from solvers.certificates import TreeError, verify_tree, verify_upper
 from solvers.classes import ConceptClass
 from solvers.classes.families import make
 from solvers.classes.symmetry import Symmetry, cube_generators

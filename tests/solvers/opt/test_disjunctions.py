@@ -1,5 +1,5 @@
 """The symmetric solver of monotone-disjunctions (solvers/opt/disjunctions.py) and its certificates
-(solvers/disjunction_certificates.py): equal to the generic search and to the brute-force recurrence,
+(solvers/certificates/disjunctions.py): equal to the generic search and to the brute-force recurrence,
 on the whole class and on version spaces after random examples; the canonical form is a renaming and
 does not change under one; the certificates verify, JSON and all, and tampered ones fail."""
 
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvers.certificate import TreeError, verify_tree, verify_upper
+from solvers.certificates import TreeError, verify_tree, verify_upper
 from solvers.classes import ImplicitFamily
 from solvers.classes.families import make
 from solvers.opt import Solver, opt

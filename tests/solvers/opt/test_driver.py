@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvers.certificate import verify_tree
+from solvers.certificates import verify_tree
 from solvers.classes import ConceptClass
 from solvers.classes.families import make
 from solvers.opt import ENGINES, Solver, opt

@@ -1,5 +1,5 @@
 """The experts game in count space (solvers/opt/experts.py) and its certificates' checker
-(solvers/experts_certificates.py): against the brute-force oracles of tests/oracles.py on the explicit class
+(solvers/certificates/experts.py): against the brute-force oracles of tests/oracles.py on the explicit class
 of n dictators, against GameSolver on the same matrix, against two recursions over count states written
 here from the rules (a Fraction recursion and a numpy table for D), published values, and the relations
 the module docstring proves.
@@ -29,9 +29,9 @@ import numpy as np
 import pytest
 
 import solvers.opt.experts as E
-from solvers.certificate import TreeError
+from solvers.certificates import TreeError
 from solvers.classes import ConceptClass
-from solvers.experts_certificates import verify_experts_tree, verify_experts_upper
+from solvers.certificates.experts import verify_experts_tree, verify_experts_upper
 from solvers.game_rules import Game, universal_rl
 from solvers.opt import opt
 from solvers.opt.experts import (DeterministicExperts, RandomizedExperts, check_size, experts,

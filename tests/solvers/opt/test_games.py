@@ -20,10 +20,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.certificate import TreeError
+from solvers.certificates import TreeError
 from solvers.classes import ConceptClass
 from solvers.classes.families import make
-from solvers.game_certificates import (random_walk_value, verify_error_tree, verify_game_upper,
+from solvers.certificates.games import (random_walk_value, verify_error_tree, verify_game_upper,
                                        verify_randomized_tree)
 from solvers.game_rules import Game, universal_rl
 from solvers.opt import opt

@@ -1,5 +1,5 @@
 """The states engine on thresholds and intervals (solvers.opt.intervals) against the generic solver and the
-brute force, its lemmas checked on their own, and its certificates (solvers.state_certificates)."""
+brute force, its lemmas checked on their own, and its certificates (solvers.certificates.states)."""
 
 import copy
 import json
@@ -9,13 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvers.certificate import ProofTooLarge, TreeError, verify_tree, verify_upper
+from solvers.certificates import ProofTooLarge, TreeError, verify_tree, verify_upper
 from solvers.classes import ConceptClass
 from solvers.classes.evaluated import EvaluatedClass
 from solvers.classes.families import make
 from solvers.opt import opt
 from solvers.opt.intervals import IntervalSolver, chains_value
-from solvers.state_certificates import verify_state_upper
+from solvers.certificates.states import verify_state_upper
 
 from ...oracles import matrices, opt_brute, tree_ok_brute
 

@@ -39,7 +39,7 @@ def test_workers_decide_every_root_query():
     """solve_root_parallel itself (opt() first tries half a second in this process, which solves these
     small classes before any worker starts): the values of the brute force, each query recorded in
     the solver's memo, and a mistake tree rebuilt here from the recorded moves."""
-    from solvers.certificate import MistakeTree, verify_tree
+    from solvers.certificates import MistakeTree, verify_tree
     from solvers.opt import Solver
     from solvers.opt.parallel import solve_root_parallel
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvers.certificate import ProofTooLarge, TreeError, verify_tree, verify_upper
+from solvers.certificates import ProofTooLarge, TreeError, verify_tree, verify_upper
 from solvers.classes.evaluated import EvaluatedClass
 from solvers.classes.families import make
 from solvers.opt import opt

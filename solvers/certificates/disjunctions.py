@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._errors import TreeError
+from .._errors import TreeError
 
 __all__ = ["verify_upper", "verify_point_tree", "FAMILY"]
 
@@ -163,7 +163,7 @@ def _class_of(proof: dict, C) -> tuple[int, int]:
 
 def _concepts(n: int, k: int) -> np.ndarray:
     """The class's concepts as sets of variables (bit i: variable i), from the family's definition."""
-    from .classes.families import literal_form
+    from ..classes.families import literal_form
 
     pos = literal_form(FAMILY, n=n, k=k).pos  # words of 64 variables; n <= 64 here
     if pos.shape[1] != 1:

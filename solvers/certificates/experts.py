@@ -39,7 +39,7 @@ a node being null (a leaf), ``{"move": [a_0..a_k], "0": node, "1": node}`` or (r
   the exit is the other label, which shifts every budget down). The adversary that answers the label worth
   more against the learner's probability gains at least f; at a repeat node it answers y0 while the
   learner's probability of predicting 1 - y0 is positive and flips once it is small enough, gaining
-  1 + v_exit minus as little as it likes (:mod:`solvers.game_certificates`). So R_k(n) >= the value.
+  1 + v_exit minus as little as it likes (:mod:`solvers.certificates.games`). So R_k(n) >= the value.
 
 Upper bounds: :func:`verify_experts_upper`
 -------------------------------------------
@@ -85,9 +85,9 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from .certificate import TreeError, _show
-from .game_certificates import read_game, read_number
-from .game_rules import Game, universal_rl, volume_bound
+from .opt import TreeError, _show
+from .games import read_game, read_number
+from ..game_rules import Game, universal_rl, volume_bound
 
 __all__ = ["verify_experts_tree", "verify_experts_upper", "MAX_CHECK_MOVES"]
 

@@ -1,6 +1,6 @@
 """Independent checkers for the certificates of the games beyond Opt (:mod:`solvers.game_rules`).
 
-Like :mod:`solvers.certificate`, these read only the class's 0/1 matrix: a state is a vector of budgets
+Like :mod:`solvers.certificates`, these read only the class's 0/1 matrix: a state is a vector of budgets
 (one per concept, k minus the labels so far that disagree with it; negative means dead), replayed from
 the paths the certificate names, never the solver's bitsets or memo. Values are exact (Fractions).
 
@@ -40,7 +40,7 @@ that is a move there, with claim(s') = the smallest entry claim of s' or else it
 The cheap bounds (proven in :mod:`solvers.game_rules`): E(n) of n living concepts for the randomized game
 with k = 0 -- or U(n, d) of :func:`solvers.game_rules.rank_rl_bound` when the certificate carries ``"opt_bound":
 {"bound": d, "proof": an upper-bound certificate of Opt(C) <= d}``, checked first by
-:func:`solvers.certificate.verify_upper` (every version space V has Opt(V) <= Opt(C) <= d) -- the volume bound max{q : 2^q <= sum over living c of sum_{i <= b_c} C(q, i)} otherwise, and
+:func:`solvers.certificates.verify_upper` (every version space V has Opt(V) <= Opt(C) <= d) -- the volume bound max{q : 2^q <= sum over living c of sum_{i <= b_c} C(q, i)} otherwise, and
 t/2 (randomized) or t (deterministic) with t rounds left. Children are strictly smaller states (or have
 fewer rounds), so by induction every claim holds, and the root's entry (or its cheap bound) proves u.
 
@@ -78,8 +78,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from .certificate import TreeError, _fmt, _show, check_made_for, verify_upper
-from .game_rules import Game, rank_rl_bound, universal_rl, volume_bound
+from .opt import TreeError, _fmt, _show, check_made_for, verify_upper
+from ..game_rules import Game, rank_rl_bound, universal_rl, volume_bound
 
 __all__ = ["verify_error_tree", "verify_randomized_tree", "verify_game_upper", "read_game", "read_number",
            "random_walk_value"]
@@ -311,7 +311,7 @@ class _Orbits:
     states checked by the renaming it rests on (module docstring, "Up to symmetry")."""
 
     def __init__(self, sym, M: np.ndarray, k: int):
-        from .classes.automorphisms import _igraph
+        from ..classes.automorphisms import _igraph
 
         m, n = M.shape
         if not isinstance(sym, dict) or not isinstance(sym.get("generators"), list):

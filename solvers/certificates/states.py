@@ -1,6 +1,6 @@
 """Upper-bound certificates over compact states, and their checker: intervals on {1..N}, any N.
 
-An upper-bound certificate of :mod:`solvers.certificate` names each version space by a labelled path and
+An upper-bound certificate of :mod:`solvers.certificates` names each version space by a labelled path and
 is checked against every point of the class: for intervals N = 5000 (12.5 million concepts, 5000 points)
 that is too slow. When the Halving bound does not settle Opt at the root,
 :meth:`solvers.opt.intervals.IntervalSolver.upper_proof` writes instead::
@@ -53,7 +53,7 @@ solvers._errors.TreeError: entry 0 (segments [5], Opt <= 2): point 1 of the segm
 
 from __future__ import annotations
 
-from .certificate import TreeError, _show, check_made_for
+from .opt import TreeError, _show, check_made_for
 
 __all__ = ["verify_state_upper"]
 

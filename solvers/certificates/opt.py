@@ -28,8 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ._errors import ClassMismatch, TreeError
-from ._jsontext import loads
+from .._errors import ClassMismatch, TreeError
+from .._jsontext import loads
 
 __all__ = ["MistakeTree", "RandomizedTree", "verify_tree", "verify_upper", "load_tree", "TreeError", "ProofTooLarge",
            "ClassMismatch", "made_for", "bind", "check_made_for"]
@@ -64,7 +64,7 @@ def made_for(C, text: str | None = None) -> dict:
 
 def _family_fingerprint(C):
     """The fingerprint of the family and parameters of a class a family built, else None."""
-    from .classes.protocol import spec_fingerprint
+    from ..classes.protocol import spec_fingerprint
 
     if getattr(C, "family", None) is None:
         return None
@@ -309,7 +309,7 @@ class _Text(str):
 
 class RandomizedTree(MistakeTree):
     """The lower-bound certificate of the randomized game: a shattered tree of value ``value``
-    (:func:`solvers.game_certificates.verify_randomized_tree` checks it). ``depth`` is its height."""
+    (:func:`solvers.certificates.games.verify_randomized_tree` checks it). ``depth`` is its height."""
 
     def __init__(self, value, root, C=None, game=None, *, label: str | None = None):
         super().__init__(_height(root), root, C, game, label=label)
@@ -398,7 +398,7 @@ def verify_tree(tree: dict, C) -> int:
     given by its levels, ``{"depth": d, "levels": [j_1, ..., j_d]}`` (every node at depth i asks j_i): its
     paths are all realised when ``C`` shatters those points. For a class whose
     points are not listed (``C.finite`` False) the nodes hold the points themselves, checked by
-    :func:`solvers.disjunction_certificates.verify_point_tree`.
+    :func:`solvers.certificates.disjunctions.verify_point_tree`.
 
     Raises
     ------
@@ -410,7 +410,7 @@ def verify_tree(tree: dict, C) -> int:
     if isinstance(tree, dict) and "levels" in tree and "root" not in tree and getattr(C, "finite", True):
         return _verify_levels(tree, C)
     if not getattr(C, "finite", True):  # points not listed: the tree holds them (solvers.opt.disjunctions)
-        from .disjunction_certificates import verify_point_tree
+        from .disjunctions import verify_point_tree
 
         return verify_point_tree(tree, C)
     if not isinstance(tree, dict) or "depth" not in tree or "root" not in tree:
@@ -605,7 +605,7 @@ def verify_upper(proof: dict, C) -> int:
     version space stands for every version space its symmetries map it to (they have the same Opt),
     so one entry per orbit suffices. A certificate with ``"symmetry": "renaming"`` (entries that
     rename variables, from :mod:`solvers.opt.disjunctions`) goes to
-    :func:`solvers.disjunction_certificates.verify_upper`.
+    :func:`solvers.certificates.disjunctions.verify_upper`.
 
     Like :func:`verify_tree`, this uses only the boolean matrix (or the family's labels), never the solver.
 
@@ -619,7 +619,7 @@ def verify_upper(proof: dict, C) -> int:
         raise TreeError('an upper-bound certificate is {"kind": "upper-bound", "bound": u, "entries": [...]}')
     check_made_for(proof, C)
     if proof.get("symmetry") == "renaming":  # solvers.opt.disjunctions
-        from .disjunction_certificates import verify_upper as verify_renaming_upper
+        from .disjunctions import verify_upper as verify_renaming_upper
 
         return verify_renaming_upper(proof, C)
     u = proof.get("bound")

@@ -1,0 +1,31 @@
+"""The certificates littlestone writes, and their checkers, each independent of the search that made them.
+
+A value is only as good as its proof: every solver writes a lower-bound certificate (a tree the adversary
+plays) and an upper-bound certificate (a refutation of every deeper tree), and these modules check them
+against the class alone, never reading a solver's memo. One module per kind:
+
+========================  ==================================================================================
+module                    certificates
+========================  ==================================================================================
+:mod:`.opt`               Opt(C): mistake trees (lower), refutations over labelled paths (upper), the
+                          shattered tree by levels, the record of the class a certificate was made for
+:mod:`.games`             the randomized game RL, the k-error games D_k and R_k, horizons: their trees and
+                          refutations over budget states (up to the class's renamings)
+:mod:`.disjunctions`      monotone disjunctions: trees over point patterns, refutations up to renaming
+                          the variables
+:mod:`.states`            thresholds, intervals, rectangles: refutations over compact states
+:mod:`.experts`           the experts game in count space
+========================  ==================================================================================
+
+This package exports the Opt(C) certificates (:mod:`.opt`); import the others from their modules.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+"""
+
+from .opt import (ClassMismatch, MistakeTree, ProofTooLarge, RandomizedTree, TreeError, bind, check_made_for,
+                  load_tree, made_for, verify_tree, verify_upper)
+
+__all__ = ["MistakeTree", "RandomizedTree", "verify_tree", "verify_upper", "load_tree", "TreeError", "ProofTooLarge",
+           "ClassMismatch", "made_for", "bind", "check_made_for"]
