@@ -576,6 +576,72 @@ def _orbit_namer(sym, M: np.ndarray):
     return name
 
 
+def _check_isomorphic(i: int, idx: np.ndarray, entries: list, spaces: list, table: "_Labels") -> None:
+    """Check entry ``i`` used up to isomorphism (see :func:`verify_upper`); its version space is ``idx``."""
+    e = entries[i]
+    iso = e["isomorphic"]
+    where = f"entry {i} (path {_fmt(tuple(map(tuple, e['path'])))}, Opt <= {e['bound']})"
+    if not isinstance(iso, dict) or set(iso) != {"entry", "concepts", "points"}:
+        raise TreeError(f'{where}: "isomorphic" must be {{"entry": r, "concepts": [[c, c\'], ...], '
+                        f'"points": [[x, x\', f], ...]}}')
+    r = iso["entry"]
+    if isinstance(r, bool) or not isinstance(r, int) or not 0 <= r < len(entries) or r == i:
+        raise TreeError(f"{where}: its isomorphism names entry {_show(r)}, not another entry's index")
+    if "isomorphic" in entries[r]:
+        raise TreeError(f"{where}: its isomorphism names entry {r}, which is itself used up to isomorphism; "
+                        "name an entry with a refutation of its own")
+    if entries[r]["bound"] > e["bound"]:
+        raise TreeError(f"{where}: it is isomorphic to entry {r}, which claims only Opt <= {entries[r]['bound']}")
+    target = spaces[r][1]
+    m, n_points = table.shape
+    pairs, points = iso["concepts"], iso["points"]
+    try:
+        cs = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+        xs = np.array([p[:2] for p in points], dtype=np.int64).reshape(-1, 2)
+        flags = [p[2] for p in points]
+        ok = (all(len(p) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in p) for p in pairs)
+              and all(len(p) == 3 and all(isinstance(v, int) and not isinstance(v, bool) for v in p[:2])
+                      and isinstance(p[2], bool) for p in points))
+    except (TypeError, ValueError, IndexError):
+        ok = False
+    if not ok:
+        raise TreeError(f"{where}: its isomorphism must list [concept, concept] pairs and [point, point, "
+                        "true/false] triples")
+    if ((cs < 0) | (cs >= m)).any() or ((xs < 0) | (xs >= n_points)).any():
+        raise TreeError(f"{where}: its isomorphism names a concept or point outside the class")
+    if len(cs) != idx.size or not np.array_equal(np.sort(cs[:, 0]), idx):
+        raise TreeError(f"{where}: its isomorphism does not map exactly the {idx.size} concepts of its version space")
+    inside = np.zeros(m, dtype=bool)
+    inside[target] = True
+    outside = np.flatnonzero(~inside[cs[:, 1]])
+    if outside.size:
+        c, c2 = cs[outside[0]]
+        raise TreeError(f"{where}: its isomorphism maps concept {c} to concept {c2}, which is not in the version "
+                        f"space of entry {r}")
+    if len(np.unique(cs[:, 1])) != len(cs) or len(cs) != target.size:
+        raise TreeError(f"{where}: its isomorphism does not map its {idx.size} concepts one to one onto the "
+                        f"{target.size} of entry {r}")
+    ones = table.ones(idx)
+    splitting = np.flatnonzero((ones > 0) & (ones < idx.size))
+    mapped = np.zeros(n_points, dtype=bool)
+    mapped[xs[:, 0]] = True
+    missing = splitting[~mapped[splitting]]
+    if missing.size:
+        raise TreeError(f"{where}: point {int(missing[0])} splits its version space but its isomorphism does not "
+                        "map it")
+    f = np.array(flags, dtype=bool)
+    here = table.labels(cs[:, 0][:, None], xs[:, 0][None, :]) ^ f[None, :]
+    there = table.labels(cs[:, 1][:, None], xs[:, 1][None, :])
+    bad = np.argwhere(here != there)
+    if bad.size:
+        a, b = bad[0]
+        c, c2 = cs[a]
+        x, x2 = xs[b]
+        raise TreeError(f"{where}: its isomorphism maps point {x} to point {x2} (complement {str(bool(f[b])).lower()}), "
+                        f"but concept {c} labels point {x} with {int(here[a, b] ^ f[b])} and its image, concept {c2}, "
+                        f"labels point {x2} with {int(there[a, b])}")
+
+
 def _matrix_of(table: "_Labels") -> np.ndarray:
     if table._M is None:
         raise TreeError("a certificate with a symmetry group is checked on a listed class (with its matrix); "
@@ -603,7 +669,22 @@ def verify_upper(proof: dict, C) -> int:
     A certificate may carry ``"symmetry"``: generators of a group of symmetries of C (each a
     permutation of the points and a complement flag). Each is checked to map C onto itself; then a
     version space stands for every version space its symmetries map it to (they have the same Opt),
-    so one entry per orbit suffices. A certificate with ``"symmetry": "renaming"`` (entries that
+    so one entry per orbit suffices.
+
+    An entry may instead be *used up to isomorphism* (:mod:`solvers.opt.isomorphism`): ``"isomorphic":
+    {"entry": r, "concepts": [[c, c'], ...], "points": [[x, x', f], ...]}`` says that its version space V
+    is mapped into that of entry r, V_r, by sigma: c -> c' (one pair per concept of V, onto V_r), with
+    every point x splitting V matched by a point x' and a flag f such that ``c(x) XOR f = sigma(c)(x')``
+    for every concept c of V. Entry r must be an entry with a refutation of its own (not itself used up to
+    isomorphism) claiming no more than this one. Then Opt(V) <= Opt(V_r): by induction on |V|, a split of
+    V at x has the children V_x^b, which sigma maps onto V_r's children at x' (labels b XOR f), and sigma
+    restricted to a child is again such a map (every point splitting a child splits V), so the recurrence
+    of [Rivest94] gives Opt(V) = max_x 1 + min_b Opt(V_x^b) <= max_x' 1 + min_b Opt((V_r)_x'^b) <= Opt(V_r).
+    The claims then hold by induction on the size of the version space: a refuted entry rests on claims
+    about strictly smaller sets, an entry used up to isomorphism on a refuted entry of the same size. The
+    check reads each labelled pair once: linear in V's part of the matrix.
+
+    A certificate with ``"symmetry": "renaming"`` (entries that
     rename variables, from :mod:`solvers.opt.disjunctions`) goes to
     :func:`solvers.disjunction_certificates.verify_upper`.
 
@@ -670,6 +751,9 @@ def verify_upper(proof: dict, C) -> int:
     if claims.get(name(everyone), u + 1) > u:
         raise TreeError(f"no entry with the empty path claims Opt(C) <= {u}")
     for i, idx, h in spaces:
+        if "isomorphic" in entries[i]:
+            _check_isomorphic(i, idx, entries, spaces, table)
+            continue
         size = int(idx.size)
         if size.bit_length() <= h + 1:  # size < 2^(h+1)
             continue

@@ -27,24 +27,27 @@ Opt(V) is Opt of V's rows of C's matrix, and U is reached from those rows by the
 Opt(V) = Opt(U); and version spaces V, W whose reduced matrices are equal up to permuting rows, permuting
 columns and complementing columns have Opt(V) = Opt(W).
 
-The canonical form. U is drawn as a vertex-coloured graph: a vertex per row (colour 0), and two vertices
-per column (colour 1), one for the label 1 and one for the label 0, joined by an edge; every row is joined
-to the vertex of the label it gives each column. A colour-keeping isomorphism of two such graphs maps rows
-to rows and, since the only edges between colour-1 vertices are the pairs, pairs to pairs, possibly
-swapping a pair's two vertices: it is exactly a row permutation, a column permutation and a set of
-complemented columns that map one reduced matrix onto the other. bliss (``igraph``'s
-``canonical_permutation``) relabels the graph canonically: isomorphic graphs get the same relabelled
-graph. From the relabelled graph we read the matrix R: rows in the order of their new labels, columns in
-the order of the smaller new label of their pair, and each column oriented so that 1 is the vertex of its
-pair with the smaller new label. The key is ``(|V|, columns, R)`` as bytes.
+The canonical form. U is drawn as a vertex-coloured graph: a vertex per row (colour 0); a column whose
+two sides have different sizes is one vertex (colour 1) joined to the rows of its smaller side (which
+side is smaller does not change when the column is complemented); a column splitting the rows in halves
+is two vertices (colour 2), one per side, joined to each other and each to the rows of its side. A
+colour-keeping isomorphism of two such graphs maps rows to rows, unbalanced columns to unbalanced columns
+(smaller side onto smaller side) and, since the only edges between colour-2 vertices are the pairs,
+pairs to pairs, possibly swapping a pair's vertices: it is exactly a row permutation, a column
+permutation and a set of complemented columns that map one reduced matrix onto the other, and every
+such map is one. bliss (``igraph``'s ``canonical_permutation``) relabels the graph canonically:
+isomorphic graphs get the same relabelled graph. From the relabelled graph we read the matrix R: rows
+in the order of their new labels, columns in the order of the new label of their vertex (the smaller of
+a pair's), each unbalanced column oriented with 1 on its smaller side and each balanced one with 1 on the
+side whose vertex has the smaller new label. The key is ``(|V|, columns, R)`` as bytes.
 
 **Equal keys imply equal Opt**, whatever the labelling: R is U with its rows permuted, its columns permuted
 and some columns complemented, so two version spaces with the same R both have Opt = Opt(R) (above). This
 direction, the one the memo's correctness needs, does not rest on bliss being right: only the other
 direction does (isomorphic version spaces get equal keys), which decides how much the memo saves.
 
-Cost. One form builds a graph of ``|V| + 2 k`` vertices (k distinct splits) and ``|V| k + k`` edges
-and runs bliss on it: about 60-120 microseconds for 16-64 concepts, roughly linear beyond (measured here,
+Cost. One form builds a graph of at most ``|V| + 2 k`` vertices (k distinct splits) and at most
+``|V| k / 2 + k`` edges and runs bliss on it: about 60-120 microseconds for 16-64 concepts, roughly linear beyond (measured here,
 see :func:`Solver <solvers.opt.search.Solver>`'s ``iso_min`` for where the search uses it).
 
 The certificate of an entry used up to isomorphism (:meth:`IsoForms.isomorphism`): a map of V's
@@ -144,25 +147,42 @@ class IsoForms:
         inverse = inverse.ravel()
         U = oriented[:, first]  # n x k, the reduced matrix
         k = U.shape[1]
-        # vertices: rows 0..n-1; column i: n + 2i (its label 1), n + 2i + 1 (its label 0)
-        r, c = np.nonzero(U)
-        r0, c0 = np.nonzero(~U)
-        pairs = np.arange(k)
-        edges = np.concatenate([
-            np.stack([r, n + 2 * c], axis=1),
-            np.stack([r0, n + 2 * c0 + 1], axis=1),
-            np.stack([n + 2 * pairs, n + 2 * pairs + 1], axis=1),
-        ])
-        colors = [0] * n + [1] * (2 * k)
-        g = self._Graph(n=n + 2 * k, edges=edges.tolist())
+        # The graph: rows 0..n-1 (colour 0); a column whose two sides differ in size is one vertex (colour 1)
+        # joined to its smaller side; a column splitting V in halves is two vertices (colour 2), one per
+        # side, joined to each other and each to its side's rows.
+        w = U.sum(axis=0)
+        half = 2 * w == n
+        minority = np.where(half, False, 2 * w > n)  # complement the unbalanced columns whose 1s are more
+        hv = np.flatnonzero(half)
+        uv = np.flatnonzero(~half)
+        vertex = np.empty(k, dtype=np.int64)  # the column's vertex (a balanced column's side 1)
+        vertex[uv] = n + np.arange(len(uv))
+        base = n + len(uv)
+        vertex[hv] = base + 2 * np.arange(len(hv))
+        side = U ^ minority[None, :]
+        r, c = np.nonzero(side)
+        parts = [np.stack([r, vertex[c]], axis=1)]
+        if len(hv):
+            hU = U[:, hv]
+            r0, c0 = np.nonzero(~hU)
+            parts.append(np.stack([r0, base + 2 * c0 + 1], axis=1))
+            parts.append(np.stack([base + 2 * np.arange(len(hv)), base + 2 * np.arange(len(hv)) + 1], axis=1))
+        nv = base + 2 * len(hv)
+        colors = [0] * n + [1] * len(uv) + [2] * (2 * len(hv))
+        g = self._Graph(n=nv)
+        g.add_edges(np.concatenate(parts))
         # igraph returns the canonical graph's vertex order (as permute_vertices reads it): invert it
         lab = np.argsort(np.asarray(g.canonical_permutation(color=colors), dtype=np.int64))
         row_rank = np.argsort(np.argsort(lab[:n], kind="stable"), kind="stable")
-        one, zero = lab[n::2], lab[n + 1::2]
-        col_order = np.argsort(np.minimum(one, zero), kind="stable")
+        first_lab = lab[vertex]  # the label of the column's (first) vertex
+        orient = minority.copy()
+        if len(hv):
+            other = lab[base + 2 * np.arange(len(hv)) + 1]
+            orient[hv] = first_lab[hv] > other  # 1 = the side whose vertex has the smaller label
+            first_lab[hv] = np.minimum(first_lab[hv], other)
+        col_order = np.argsort(first_lab, kind="stable")
         col_rank = np.empty(k, dtype=np.int64)
         col_rank[col_order] = np.arange(k)
-        orient = one > zero  # R's column = U's complemented when the label-0 vertex has the smaller label
         R = np.empty((n, k), dtype=bool)
         R[row_rank[:, None], col_rank[None, :]] = U ^ orient[None, :]
         key = n.to_bytes(4, "little") + k.to_bytes(4, "little") + np.packbits(R).tobytes()
