@@ -43,6 +43,7 @@ Examples
 from __future__ import annotations
 
 import os
+import sys
 import time
 from typing import Callable
 
@@ -61,7 +62,22 @@ _FALLBACK_MEMO_BYTES = 4 * 2**30  # the memo's limit when the machine's memory c
 _WIDE = 2048  # candidate lists longer than this are filtered with numpy (see Solver._filter_wide)
 #: The version spaces keyed up to isomorphism by default: from ISO_MIN concepts (measured, see Solver)
 ISO_MIN = 32
-ISO_MAX = None
+ISO_MAX = 0
+ISO_AFTER = 2_000
+#: The most the forms may cost beyond what they save, as a share of the search's own time
+ISO_SHARE = 0.1
+#: The largest version spaces keyed up to isomorphism: |V| times the class's distinct splits (the reduced
+#: matrix is at most that large)
+ISO_MAX_ENTRIES = 2**18
+#: The share of a merged key's first subtree counted as saved (the plain search would have found part of
+#: it in the memo: subtrees of version spaces overlap)
+ISO_CREDIT = 0.25
+#: A form's cost before one of its size is measured: a fixed part and a part per entry of |V| x the
+#: class's distinct splits (measured here: about 0.1 ms, and up to 1 microsecond per entry)
+ISO_FORM_SECONDS = 1e-4
+ISO_ENTRY_SECONDS = 1e-6
+#: What importing igraph costs when nothing has yet (0.4-0.8 s here: it imports matplotlib when installed)
+ISO_IMPORT_SECONDS = 0.5
 
 
 def physical_memory() -> int | None:
@@ -123,13 +139,17 @@ class Solver(MemoSearch):
         matrix (:mod:`solvers.opt.isomorphism`; default True): isomorphic version spaces share one memo
         entry, with any number of points and whatever the class's group. :attr:`isomorphism_info` says
         how often it merged.
-    iso_min, iso_max : int
-        The sizes of version spaces keyed up to isomorphism (``iso_max`` None: no upper limit).
+    iso_min, iso_max : int, optional
+        The sizes of version spaces keyed up to isomorphism (default :data:`ISO_MIN`, :data:`ISO_MAX`;
+        ``iso_max`` 0: no upper limit).
+    iso_after : int, optional
+        Nodes expanded before keys up to isomorphism come into use (default :data:`ISO_AFTER`): a small
+        search never pays for them.
     """
 
     def __init__(self, C: ConceptClass, *, memo_bytes: int | None = None, symmetry: bool = True,
                  symmetry_min: int = 16, symmetry_after: int = 2_000, isomorphism: bool = True,
-                 iso_min: int = ISO_MIN, iso_max: int | None = ISO_MAX):
+                 iso_min: int | None = None, iso_max: int | None = None, iso_after: int | None = None):
         if not isinstance(C, ConceptClass):
             raise TypeError("Solver needs a ConceptClass")
         self.C = C
@@ -162,15 +182,26 @@ class Solver(MemoSearch):
         self._canon_min = self._orbit_min  # version spaces this small are keyed by themselves
         #: canonical forms up to isomorphism (solvers.opt.isomorphism), made on first use; None when off
         self.isomorphism = bool(isomorphism)
+        self._iso_at = max(0, int(ISO_AFTER if iso_after is None else iso_after)) if isomorphism else None  # nodes before the keys come into use
+        self._iso_active = False
         self._iso = None
-        self._iso_min = max(3, int(iso_min))
-        self._iso_max = None if iso_max is None else int(iso_max)
+        self._iso_min = max(3, int(ISO_MIN if iso_min is None else iso_min))
+        iso_max = ISO_MAX if iso_max is None else iso_max
+        self._iso_max = int(iso_max) if iso_max else None
         self._iso_cache: dict = {}  # V -> its key up to isomorphism (counted in the memo's budget)
         self._iso_cache_bytes = 0
         self._iso_forms = 0  # canonical forms computed
         self._iso_merged = 0  # ... whose key already had a memo entry (made for an isomorphic version space)
+        self._iso_declined = 0  # forms not made because they would not pay
+        self._iso_fixed = 0.0  # seconds the first form spent importing igraph
         self._iso_seconds = 0.0
         self._iso_key_fn = None  # V -> key: up to isomorphism in the size band, else V (valid for any set)
+        # Whether a form pays, per size class (|V|.bit_length()): [forms, their seconds, nodes saved, forms
+        # declined]; a key's subtree (nodes) is measured from its form to its first entry.
+        self._iso_buckets: dict = {}
+        self._iso_open: dict = {}  # key -> nodes when its first search began
+        self._iso_cost: dict = {}  # key -> nodes its first search took
+        self._iso_clock = None  # (seconds, nodes, form seconds) at the search's first tick
         # memo: V -> proven (lower, upper) of Opt(V); moves: V -> a point index proving memo[V][0]
         self._init_memo(default_memo_bytes() if memo_bytes is None else memo_bytes, 120)
         self.nodes = 0
@@ -196,6 +227,8 @@ class Solver(MemoSearch):
 
         if self._symmetry_at is not None and self._symmetry_at <= 0:
             self._use_symmetry()
+        if self._iso_at == 0:
+            self._iso_at, self._iso_active = None, True
         self._set_keys()
 
     # ------------------------------------------------------------------ helpers
@@ -221,7 +254,13 @@ class Solver(MemoSearch):
         # Hot path: MemoSearch._store with the entry's size computed here (a key up to isomorphism is bytes).
         old = self.memo.get(V)
         if old is None:
-            self._memo_used += (V.bit_length() >> 3) + 120 if type(V) is int else len(V) + 153
+            if type(V) is int:
+                self._memo_used += (V.bit_length() >> 3) + 120
+            else:  # a key up to isomorphism: its first search ends here
+                self._memo_used += len(V) + 153
+                start = self._iso_open.pop(V, None)
+                if start is not None:
+                    self._iso_cost[V] = self.nodes - start
             if self._memo_used > self.memo_bytes:
                 self._evict()
         self.memo[V] = (lo, hi)
@@ -234,46 +273,93 @@ class Solver(MemoSearch):
         MemoSearch._evict(self)
         self._memo_used -= self._iso_cache_bytes
         self._iso_cache.clear()
+        self._iso_open.clear()
+        self._iso_cost.clear()
         self._iso_cache_bytes = 0
 
     # ------------------------------------------------------------------ keys up to isomorphism
-    def _iso_key(self, V: int) -> bytes:
-        """V's key up to isomorphism (:mod:`solvers.opt.isomorphism`), cached."""
+    def _iso_key(self, V: int) -> bytes | None:
+        """V's key up to isomorphism (:mod:`solvers.opt.isomorphism`), cached; None where a form would not
+        pay (see :meth:`_iso_pays`)."""
         k = self._iso_cache.get(V)
-        if k is None:
-            t0 = time.perf_counter()
-            if self._iso is None:
-                from .isomorphism import IsoForms
+        if k is not None:
+            return k
+        n = V.bit_count()
+        entries = n * len(self.root_masks)
+        if entries > ISO_MAX_ENTRIES:
+            return None  # a form this large costs more than the searches it could save (measured)
+        b = n.bit_length()
+        st = self._iso_buckets.get(b)
+        if st is None:
+            st = self._iso_buckets[b] = [0, 0.0, 0, 0]
+        if self._iso_clock is None:
+            self._iso_clock = (time.perf_counter(), self.nodes, self._iso_seconds)
+        guess = ISO_FORM_SECONDS + entries * ISO_ENTRY_SECONDS
+        if self._iso is None and "igraph" not in sys.modules:
+            guess += ISO_IMPORT_SECONDS
+        if not self._iso_pays(st, guess):
+            st[3] += 1
+            self._iso_declined += 1
+            return None
+        if self._iso is None:
+            from .isomorphism import IsoForms
 
-                self._iso = IsoForms(self.C)
-            k = self._iso.key(V)
-            self._iso_seconds += time.perf_counter() - t0
-            self._iso_forms += 1
-            if k in self.memo:
-                self._iso_merged += 1
-            self._iso_cache[V] = k
-            size = (V.bit_length() >> 3) + len(k) + 160
-            self._iso_cache_bytes += size
-            self._memo_used += size
-            if self._memo_used > self.memo_bytes:
-                self._evict()
+            t0 = time.perf_counter()
+            self._iso = IsoForms(self.C)  # imports igraph (and with it matplotlib, when installed)
+            self._iso_fixed = time.perf_counter() - t0
+            self._iso_seconds += self._iso_fixed
+        t0 = time.perf_counter()
+        k = self._iso.key(V)
+        dt = time.perf_counter() - t0
+        self._iso_seconds += dt
+        self._iso_forms += 1
+        st[0] += 1
+        st[1] += dt
+        if k in self.memo:
+            self._iso_merged += 1
+            st[2] += self._iso_cost.get(k, 0)
+        elif k not in self._iso_open:
+            self._iso_open[k] = self.nodes
+        self._iso_cache[V] = k
+        size = (V.bit_length() >> 3) + len(k) + 200
+        self._iso_cache_bytes += size
+        self._memo_used += size
+        if self._memo_used > self.memo_bytes:
+            self._evict()
         return k
+
+    def _iso_pays(self, st: list, guess: float) -> bool:
+        """Whether to make one more form of a size class (``st``: its forms, their seconds, the nodes they
+        saved, the forms declined; ``guess``: a form's cost before one is measured). Yes while the class has
+        saved more than it cost by one more form (at its mean cost), or while the forms' net cost over all
+        classes, with one more, stays within :data:`ISO_SHARE` of the search's own time (importing igraph
+        counts as a cost of the first form). A class's net cost is its forms' seconds less what they saved: a merged key is credited :data:`ISO_CREDIT` of
+        the nodes its first search took, at the search's seconds per node (measured without the forms)."""
+        t0, n0, f0 = self._iso_clock
+        nodes = self.nodes - n0
+        search = time.perf_counter() - t0 - (self._iso_seconds - f0)
+        per_node = ISO_CREDIT * search / nodes if nodes > 0 and search > 0 else 0.0
+        mean = st[1] / st[0] if st[0] else guess
+        if st[2] * per_node - st[1] >= mean:
+            return True
+        net = self._iso_fixed + sum(max(0.0, x[1] - x[2] * per_node) for x in self._iso_buckets.values())
+        return net + mean <= ISO_SHARE * search
 
     def _set_keys(self) -> None:
         """Make the memo's key function (``_canon``, used for version spaces of ``_canon_min`` concepts or
         more): up to isomorphism in the size band ``iso_min..iso_max``, else the orbit's key under the
         class's group while that is in use (and the search is not below a set no examples lead to)."""
         orbit = self.canonical.key if self.canonical is not None and not self._suspended else None
-        if not self.isomorphism:
+        if not self._iso_active:
             self._canon, self._canon_min = orbit, self._orbit_min
             return
         lo, hi, iso = self._iso_min, self._iso_max, self._iso_key
         if hi is None:
             def plain(V):
-                return iso(V) if V.bit_count() >= lo else V
+                return (iso(V) or V) if V.bit_count() >= lo else V
         else:
             def plain(V):
-                return iso(V) if lo <= V.bit_count() <= hi else V
+                return (iso(V) or V) if lo <= V.bit_count() <= hi else V
         self._iso_key_fn = plain
         if orbit is None:
             self._canon, self._canon_min = plain, lo
@@ -283,22 +369,31 @@ class Solver(MemoSearch):
         def both(V):
             n = V.bit_count()
             if n >= lo and (hi is None or n <= hi):
-                return iso(V)
+                k = iso(V)
+                if k is not None:
+                    return k
             return orbit(V) if n >= omin else V
 
         self._canon, self._canon_min = both, min(lo, omin)
 
     @property
     def isomorphism_info(self) -> dict:
-        """The keys up to isomorphism: ``{"on", "min", "max", "forms", "merged", "seconds"}``: whether they
-        were used, the size band, the canonical forms computed, how many of them found a memo entry
-        already there (made for another, isomorphic, version space), and the seconds the forms took."""
+        """The keys up to isomorphism: ``{"on", "min", "max", "forms", "merged", "seconds", "declined"}``:
+        whether they were asked for, the size band, the canonical forms computed, how many of them found a
+        memo entry already there (made for another, isomorphic, version space), the seconds the forms took,
+        and the forms not made because they would not have paid (:meth:`_iso_pays`)."""
         return {"on": self.isomorphism, "min": self._iso_min, "max": self._iso_max, "forms": self._iso_forms,
-                "merged": self._iso_merged, "seconds": round(self._iso_seconds, 4)}
+                "merged": self._iso_merged, "seconds": round(self._iso_seconds, 4),
+                "declined": self._iso_declined}
 
     def _tick(self) -> None:
         if self._symmetry_at is not None and self.nodes >= self._symmetry_at:
             self._use_symmetry()
+        if self._iso_clock is None:
+            self._iso_clock = (time.perf_counter(), self.nodes, self._iso_seconds)
+        if self._iso_at is not None and self.nodes >= self._iso_at:
+            self._iso_at, self._iso_active = None, True
+            self._set_keys()
         if self._node_limit is not None and self.nodes >= self._node_limit:
             raise _Budget()
         MemoSearch._tick(self)
