@@ -134,11 +134,12 @@ class Solver(MemoSearch):
         Nodes expanded before the keys become canonical (0: from the start, finding the group at once);
         a group still to be found waits, past them, until the search has spent what finding it is
         expected to cost.
-    isomorphism : bool
+    isomorphism : bool or "always"
         Key version spaces of ``iso_min`` to ``iso_max`` concepts by the canonical form of their reduced
         matrix (:mod:`solvers.opt.isomorphism`; default True): isomorphic version spaces share one memo
-        entry, with any number of points and whatever the class's group. :attr:`isomorphism_info` says
-        how often it merged.
+        entry, with any number of points and whatever the class's group. Forms are made only while they
+        pay (:meth:`_iso_pays`); ``"always"`` makes every one (for tests and measurements).
+        :attr:`isomorphism_info` says how often it merged.
     iso_min, iso_max : int, optional
         The sizes of version spaces keyed up to isomorphism (default :data:`ISO_MIN`, :data:`ISO_MAX`;
         ``iso_max`` 0: no upper limit).
@@ -182,6 +183,7 @@ class Solver(MemoSearch):
         self._canon_min = self._orbit_min  # version spaces this small are keyed by themselves
         #: canonical forms up to isomorphism (solvers.opt.isomorphism), made on first use; None when off
         self.isomorphism = bool(isomorphism)
+        self._iso_always = isomorphism == "always"
         self._iso_at = max(0, int(ISO_AFTER if iso_after is None else iso_after)) if isomorphism else None  # nodes before the keys come into use
         self._iso_active = False
         self._iso = None
@@ -286,7 +288,7 @@ class Solver(MemoSearch):
             return k
         n = V.bit_count()
         entries = n * len(self.root_masks)
-        if entries > ISO_MAX_ENTRIES:
+        if entries > ISO_MAX_ENTRIES and not self._iso_always:
             return None  # a form this large costs more than the searches it could save (measured)
         b = n.bit_length()
         st = self._iso_buckets.get(b)
@@ -297,7 +299,7 @@ class Solver(MemoSearch):
         guess = ISO_FORM_SECONDS + entries * ISO_ENTRY_SECONDS
         if self._iso is None and "igraph" not in sys.modules:
             guess += ISO_IMPORT_SECONDS
-        if not self._iso_pays(st, guess):
+        if not self._iso_always and not self._iso_pays(st, guess):
             st[3] += 1
             self._iso_declined += 1
             return None
