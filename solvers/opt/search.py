@@ -18,7 +18,12 @@ and the bounds Opt(V) <= floor(log2 |V|) (Halving, [Rivest94] and [OnlineAlgs]) 
   and points inducing the same or the complementary split of V are merged, so a child scans only the
   parent's distinct splits;
 * Opt(V) <= the number of distinct splits of V (each round uses one up);
-* the most balanced splits first, and the smaller child checked first.
+* the most balanced splits first, and the smaller child checked first;
+* version spaces merged under the class's symmetry group (:mod:`solvers.opt.canonical`: one key per
+  orbit) and, where the forms pay, up to isomorphism (:mod:`solvers.opt.isomorphism`: one key per
+  reduced matrix up to permuting concepts and points and complementing points, for any number of
+  points and any group; :meth:`Solver._iso_pays` decides, per size class, from what forms cost and
+  what their merges saved).
 
 At the root, :meth:`Solver.descend` asks d = the upper bound first and goes down; how one root query is
 decided is a parameter (this process's search, or the worker processes of :mod:`solvers.opt.parallel`).

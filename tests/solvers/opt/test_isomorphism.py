@@ -26,6 +26,7 @@ from solvers.opt import opt
 from solvers.opt.isomorphism import IsoForms
 from solvers.opt.search import Solver
 from tests.oracles import opt_brute
+from tests.solvers.opt.test_canonical import symmetric_class
 
 
 def reduced_brute(M, rows):
@@ -279,3 +280,15 @@ def test_cli_option_and_json(tmp_path):
     assert info["on"] is False
     out = subprocess.run(run, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and "isomorphism:" in out.stdout
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6))
+def test_with_a_declared_group_orbit_and_isomorphism_keys_together(seed):
+    C, rows = symmetric_class(seed)
+    truth = opt_brute([list(r) for r in rows])
+    S = forced(C, symmetry_after=0, iso_max=6)  # isomorphism for 3..6 concepts, orbits above
+    v = S.value()
+    assert v == truth
+    proof = S.upper_proof(v)
+    assert verify_upper(json.loads(json.dumps(proof)), C) == v
