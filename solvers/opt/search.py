@@ -204,7 +204,8 @@ class Solver(MemoSearch):
         self._iso_seconds = 0.0
         self._iso_key_fn = None  # V -> key: up to isomorphism in the size band, else V (valid for any set)
         # Whether a form pays, per size class (|V|.bit_length()): [forms, their seconds, nodes saved, forms
-        # declined]; a key's subtree (nodes) is measured from its form to its first entry.
+        # declined, nodes until asked again]; a key's subtree (nodes) is measured from its form to its first
+        # entry.
         self._iso_buckets: dict = {}
         self._iso_open: dict = {}  # key -> nodes when its first search began
         self._iso_cost: dict = {}  # key -> nodes its first search took
@@ -298,7 +299,10 @@ class Solver(MemoSearch):
         b = n.bit_length()
         st = self._iso_buckets.get(b)
         if st is None:
-            st = self._iso_buckets[b] = [0, 0.0, 0, 0]
+            st = self._iso_buckets[b] = [0, 0.0, 0, 0, 0]
+        elif st[4] > self.nodes:  # declined a moment ago: not asked again for 16 nodes
+            self._iso_declined += 1
+            return None
         if self._iso_clock is None:
             self._iso_clock = (time.perf_counter(), self.nodes, self._iso_seconds)
         guess = ISO_FORM_SECONDS + entries * ISO_ENTRY_SECONDS
@@ -306,6 +310,7 @@ class Solver(MemoSearch):
             guess += ISO_IMPORT_SECONDS
         if not self._iso_always and not self._iso_pays(st, guess):
             st[3] += 1
+            st[4] = self.nodes + 16
             self._iso_declined += 1
             return None
         if self._iso is None:
