@@ -47,8 +47,10 @@ direction, the one the memo's correctness needs, does not rest on bliss being ri
 direction does (isomorphic version spaces get equal keys), which decides how much the memo saves.
 
 Cost. One form builds a graph of at most ``|V| + 2 k`` vertices (k distinct splits) and at most
-``|V| k / 2 + k`` edges and runs bliss on it: about 60-120 microseconds for 16-64 concepts, roughly linear beyond (measured here,
-see :func:`Solver <solvers.opt.search.Solver>`'s ``iso_min`` for where the search uses it).
+``|V| k / 2 + k`` edges and runs bliss on it: about 0.1 ms for a few dozen concepts over 16 points, 1-10 ms
+for hundreds to thousands of concepts, 5-30 ms for 100-200 concepts with hundreds of distinct splits
+(monotone disjunctions n=10 k=3), up to 0.4 s for 4,096 x 4,096 (measured here). :class:`Solver
+<solvers.opt.search.Solver>` makes a form only where that pays (its ``_iso_pays``).
 
 The certificate of an entry used up to isomorphism (:meth:`IsoForms.isomorphism`): a map of V's
 concepts onto W's and, for every point x splitting V, a point x' and a flag f with

@@ -189,7 +189,8 @@ class Solver(MemoSearch):
         #: canonical forms up to isomorphism (solvers.opt.isomorphism), made on first use; None when off
         self.isomorphism = bool(isomorphism)
         self._iso_always = isomorphism == "always"
-        self._iso_at = max(0, int(ISO_AFTER if iso_after is None else iso_after)) if isomorphism else None  # nodes before the keys come into use
+        # nodes before the keys come into use
+        self._iso_at = max(0, int(ISO_AFTER if iso_after is None else iso_after)) if isomorphism else None
         self._iso_active = False
         self._iso = None
         self._iso_min = max(3, int(ISO_MIN if iso_min is None else iso_min))
@@ -345,8 +346,9 @@ class Solver(MemoSearch):
         saved, the forms declined; ``guess``: a form's cost before one is measured). Yes while the class has
         saved more than it cost by one more form (at its mean cost), or while the forms' net cost over all
         classes, with one more, stays within :data:`ISO_SHARE` of the search's own time (importing igraph
-        counts as a cost of the first form). A class's net cost is its forms' seconds less what they saved: a merged key is credited :data:`ISO_CREDIT` of
-        the nodes its first search took, at the search's seconds per node (measured without the forms)."""
+        counts as a cost of the first form). A class's net cost is its forms' seconds less what they saved:
+        a merged key is credited :data:`ISO_CREDIT` of the nodes its first search took, at the search's
+        seconds per node (measured without the forms)."""
         t0, n0, f0 = self._iso_clock
         nodes = self.nodes - n0
         search = time.perf_counter() - t0 - (self._iso_seconds - f0)

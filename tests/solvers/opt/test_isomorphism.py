@@ -302,3 +302,24 @@ def test_with_a_declared_group_orbit_and_isomorphism_keys_together(seed):
     assert v == truth
     proof = S.upper_proof(v)
     assert verify_upper(json.loads(json.dumps(proof)), C) == v
+
+
+def test_verify_command_rejects_a_tampered_isomorphism(tmp_path):
+    from solvers.certificate import bind
+
+    C, v, proof, isos = iso_certificate()
+    matrix = tmp_path / "c.json"
+    matrix.write_text(json.dumps({"matrix": C.matrix.astype(int).tolist()}))
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    good.write_text(json.dumps(bind(proof, C)))
+    tampered = copy.deepcopy(proof)
+    pts = tampered["entries"][isos[0]]["isomorphic"]["points"]
+    pts[0][2] = not pts[0][2]
+    bad.write_text(json.dumps(bind(tampered, C)))
+    run = [sys.executable, "-m", "adversary", "verify"]
+    out = subprocess.run(run + [str(good), "--matrix", str(matrix)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    out = subprocess.run(run + [str(bad), "--matrix", str(matrix)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1
+    text = out.stdout + out.stderr
+    assert f"entry {isos[0]}" in text and "its isomorphism maps point" in text and "Traceback" not in text
