@@ -81,8 +81,8 @@ ISO_CREDIT = 0.25
 #: class's distinct splits (measured here: about 0.1 ms, and up to 1 microsecond per entry)
 ISO_FORM_SECONDS = 1e-4
 ISO_ENTRY_SECONDS = 1e-6
-#: What importing igraph costs when nothing has yet (0.4-0.8 s here: it imports matplotlib when installed)
-ISO_IMPORT_SECONDS = 0.5
+#: What importing igraph costs when nothing has yet (0.08 s here without matplotlib: isomorphism.load_igraph)
+ISO_IMPORT_SECONDS = 0.1
 
 
 def physical_memory() -> int | None:
