@@ -323,3 +323,15 @@ def test_verify_command_rejects_a_tampered_isomorphism(tmp_path):
     assert out.returncode == 1
     text = out.stdout + out.stderr
     assert f"entry {isos[0]}" in text and "its isomorphism maps point" in text and "Traceback" not in text
+
+
+def test_igraph_is_loaded_without_matplotlib_which_still_imports_afterwards():
+    code = ("import importlib.util, sys\n"
+            "from solvers.opt.isomorphism import load_igraph\n"
+            "g = load_igraph().Graph(n=2, edges=[(0, 1)])\n"
+            "assert 'matplotlib' not in sys.modules and len(g.canonical_permutation()) == 2\n"
+            "if importlib.util.find_spec('matplotlib'):\n"
+            "    import matplotlib.pyplot\n"
+            "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
