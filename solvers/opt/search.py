@@ -65,7 +65,8 @@ __all__ = ["Solver", "SearchStop", "default_memo_bytes", "physical_memory"]
 
 _FALLBACK_MEMO_BYTES = 4 * 2**30  # the memo's limit when the machine's memory cannot be read
 _WIDE = 2048  # candidate lists longer than this are filtered with numpy (see Solver._filter_wide)
-#: The version spaces keyed up to isomorphism by default: from ISO_MIN concepts (measured, see Solver)
+#: The version spaces keyed up to isomorphism by default: from ISO_MIN concepts to ISO_MAX (0: no limit),
+#: after the search's first ISO_AFTER nodes; smaller ones have subtrees too small for a form to pay
 ISO_MIN = 32
 ISO_MAX = 0
 ISO_AFTER = 2_000
@@ -154,7 +155,7 @@ class Solver(MemoSearch):
     """
 
     def __init__(self, C: ConceptClass, *, memo_bytes: int | None = None, symmetry: bool = True,
-                 symmetry_min: int = 16, symmetry_after: int = 2_000, isomorphism: bool = True,
+                 symmetry_min: int = 16, symmetry_after: int = 2_000, isomorphism: bool | str = True,
                  iso_min: int | None = None, iso_max: int | None = None, iso_after: int | None = None):
         if not isinstance(C, ConceptClass):
             raise TypeError("Solver needs a ConceptClass")
