@@ -22,7 +22,8 @@ Part 3 (issue 19's speed target; ``--raw`` runs it alone): the classes of the su
 given as raw matrices (saved with ``numpy.save`` and read back as plain matrix classes: no family, no
 declared group, as a user's own class arrives; classes of more than ``RAW_MAX_ENTRIES`` entries left out),
 timed with the solver of ``RAW_PINNED`` (the tree when issue 19 was filed) and with this one, and with this
-one's symmetry detection off where ``opt`` takes ``symmetry``. The geometric mean of the speed-up over the
+one's symmetry detection off where ``opt`` takes ``symmetry``, and with its keys up to isomorphism off where it
+takes ``isomorphism``. The geometric mean of the speed-up over the
 instances the pinned solver takes >= 0.1 s on, against the target (>= 8x, no instance slower than 0.9x).
 
 Timing: ``time.perf_counter``. The opt time includes the Solver construction and the certificate: it
@@ -420,11 +421,15 @@ def bench_raw(instances, args, csv_rows) -> bool:
             before = time_in_tree(pinned_dir, jobs, args.time_limit)
         print("  timing this solver ...", file=sys.stderr, flush=True)
         after = time_in_tree(ROOT, jobs, args.time_limit)
-        plain = None
+        plain = noiso = None
         if "symmetry" in inspect.signature(opt).parameters:
             print("  timing this solver without symmetry ...", file=sys.stderr, flush=True)
             plain = time_in_tree(ROOT, jobs, args.time_limit, options={"symmetry": False})
-    header = ["instance", "Opt", "pinned s", "now s", "speed-up"] + (["no symmetry s", "symmetry buys"] if plain else [])
+        if "isomorphism" in inspect.signature(opt).parameters:
+            print("  timing this solver without keys up to isomorphism ...", file=sys.stderr, flush=True)
+            noiso = time_in_tree(ROOT, jobs, args.time_limit, options={"isomorphism": False})
+    header = (["instance", "Opt", "pinned s", "now s", "speed-up"] + (["no symmetry s", "symmetry buys"] if plain else [])
+              + (["no isomorphism s", "isomorphism buys"] if noiso else []))
     rows, ratios, slower = [], [], []
     for i, (name, _) in enumerate(raw):
         a = after[i]
@@ -442,6 +447,9 @@ def bench_raw(instances, args, csv_rows) -> bool:
                     fmt_ratio(ratio) if solved else (f">{fmt_ratio(ratio)}" if a["value"] is not None else "-")]
         if plain:
             p = plain[i]
+            row += [fmt_s(p["seconds"]), fmt_ratio(p["seconds"] / a["seconds"]) if a["seconds"] > 0 else "-"]
+        if noiso:
+            p = noiso[i]
             row += [fmt_s(p["seconds"]), fmt_ratio(p["seconds"] / a["seconds"]) if a["seconds"] > 0 else "-"]
         rows.append(row)
         csv_rows.append({"section": "raw", "instance": name, "concepts": None, "points": None, "opt": shown,

@@ -36,6 +36,9 @@ def add(p) -> None:
     p.add_argument("--no-symmetry", dest="symmetry", action="store_false",
                    help="do not key the search's memo by orbits under the class's symmetry group (the group its "
                         "family declares, or else the one found by graph automorphism)")
+    p.add_argument("--no-isomorphism", dest="isomorphism", action="store_false",
+                   help="do not key the search's large version spaces by the canonical form of their matrix "
+                        "(isomorphic version spaces then get memo entries of their own)")
     p.add_argument("--memory", type=memory_gb, metavar="GB", help=memory_help(""))
     add_store_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress on stderr (nor while reading a large --matrix file)")
@@ -79,6 +82,19 @@ def symmetry_of(stats: dict, G, symmetry: bool = True) -> dict:
     else:
         why = f"skipped: the {stats.get('engine')} engine keys its memo its own way"
     return {"order": None, "source": why, "seconds": None}
+
+
+def isomorphism_text(info: dict | None) -> str | None:
+    """One line for the plain output: how often keys up to isomorphism merged version spaces (None: not
+    this engine's)."""
+    if info is None:
+        return None
+    if not info["on"]:
+        return "not used: switched off"
+    if not info["forms"]:
+        return f"no version space of {info['min']}+ concepts reached (none keyed)"
+    return (f"{info['merged']:,} of {info['forms']:,} version spaces keyed by canonical form found an isomorphic "
+            f"one's memo entry ({info['seconds']:.3f} s in canonical forms)")
 
 
 def symmetry_text(info: dict) -> str:
@@ -139,7 +155,8 @@ def run(args) -> int:
 
     def progress(info):
         parts = [bounds_text(info.get("lower"), info.get("upper"), symbol)]
-        parts += [f"{info[k]:,} {what}" for k, what in (("nodes", "nodes"), ("memo", "memo entries"))
+        parts += [f"{info[k]:,} {what}" for k, what in (("nodes", "nodes"), ("memo", "memo entries"),
+                                                          ("iso_merged", "merged up to isomorphism"))
                   if isinstance(info.get(k), int)]
         bar.show(f"{PROG} opt: {', '.join(parts)}, {bar.elapsed():.0f} s")
 
@@ -204,13 +221,13 @@ def _served(found, C, G, store, trust: bool, t0: float):
     return OptResult(found.value, found.lower, found.upper, tree, stats, None, G)
 
 
-def warm_solver(C, found, memo, symmetry: bool = True):
+def warm_solver(C, found, memo, symmetry: bool = True, isomorphism: bool = True):
     """A Solver for Opt(C) that starts from the bounds the store proves (None when it proves none)."""
     from solvers.opt import Solver
 
     if found.lower is None and found.upper is None or not getattr(C, "finite", True):
         return None  # (an implicit class is solved by its family's own search)
-    S = Solver(C, memo_bytes=memo, symmetry=symmetry)
+    S = Solver(C, memo_bytes=memo, symmetry=symmetry, isomorphism=isomorphism)
     lo, hi = S.bounds(S.full)
     lo = max(lo, found.lower) if found.lower is not None else lo
     hi = min(hi, found.upper) if found.upper is not None else hi
@@ -235,12 +252,12 @@ def _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_pat
         r = _served(found, C, G, store, args.trust_store, t0)
         proof = rec.upper_cert
     else:
-        solver = (warm_solver(C, found, memo_bytes(args), args.symmetry)
+        solver = (warm_solver(C, found, memo_bytes(args), args.symmetry, args.isomorphism)
                   if G.standard and args.engine != "table" else None)
         try:
             r = opt(C, time_limit=args.time_limit, jobs=jobs, progress=progress, engine=args.engine,
                     memo_bytes=memo_bytes(args), game=G.kind, errors=G.errors, horizon=G.horizon, solver=solver,
-                    symmetry=args.symmetry)
+                    symmetry=args.symmetry, isomorphism=args.isomorphism)
         finally:
             bar.close()
         proof = None
@@ -322,6 +339,7 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
             "anytime": r.stats.get("anytime") or [],  # lower bounds found when the search stopped, with reasons
             "upper_reason": _upper_reason(r, C, G),  # why the upper bound holds, when not solved
             "symmetry_order": sym["order"], "symmetry_source": sym["source"], "symmetry_seconds": sym["seconds"],
+            "isomorphism": r.stats.get("isomorphism"),  # keys up to isomorphism (None: not this engine's)
         }
         if not G.standard:  # the game, and its numbers exactly ("p/q") beside the decimals above
             out["game"] = G.to_json()
@@ -347,6 +365,9 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
             ("time", f"{seconds:.3f} s ({_work_text(r.stats)})"),
             ("symmetry", symmetry_text(sym)),
         ]
+        iso = isomorphism_text(r.stats.get("isomorphism"))
+        if iso is not None:
+            rows.append(("isomorphism", iso))
         found = r.stats.get("anytime") or []  # lower bounds found when the search stopped (--json lists them all)
         if found:  # the one that counts, and why it holds
             more = f" (after {len(found) - 1} weaker)" if len(found) > 1 else ""

@@ -15,6 +15,8 @@ module                    certificates
                           the variables
 :mod:`.states`            thresholds, intervals, rectangles: refutations over compact states
 :mod:`.experts`           the experts game in count space
+:mod:`.isomorphism`       the entries of an Opt(C) refutation used up to isomorphism (a concept map and a
+                          point map with complement flags), checked in time linear in the matrix
 ========================  ==================================================================================
 
 This package exports the Opt(C) certificates (:mod:`.opt`); import the others from their modules.

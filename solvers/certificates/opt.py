@@ -603,7 +603,22 @@ def verify_upper(proof: dict, C) -> int:
     A certificate may carry ``"symmetry"``: generators of a group of symmetries of C (each a
     permutation of the points and a complement flag). Each is checked to map C onto itself; then a
     version space stands for every version space its symmetries map it to (they have the same Opt),
-    so one entry per orbit suffices. A certificate with ``"symmetry": "renaming"`` (entries that
+    so one entry per orbit suffices.
+
+    An entry may instead be *used up to isomorphism* (:mod:`solvers.opt.isomorphism`): ``"isomorphic":
+    {"entry": r, "concepts": [[c, c'], ...], "points": [[x, x', f], ...]}`` says that its version space V
+    is mapped into that of entry r, V_r, by sigma: c -> c' (one pair per concept of V, onto V_r), with
+    every point x splitting V matched by a point x' and a flag f such that ``c(x) XOR f = sigma(c)(x')``
+    for every concept c of V. Entry r must be an entry with a refutation of its own (not itself used up to
+    isomorphism) claiming no more than this one. Then Opt(V) <= Opt(V_r): by induction on |V|, a split of
+    V at x has the children V_x^b, which sigma maps onto V_r's children at x' (labels b XOR f), and sigma
+    restricted to a child is again such a map (every point splitting a child splits V), so the recurrence
+    of [Rivest94] gives Opt(V) = max_x 1 + min_b Opt(V_x^b) <= max_x' 1 + min_b Opt((V_r)_x'^b) <= Opt(V_r).
+    The claims then hold by induction on the size of the version space: a refuted entry rests on claims
+    about strictly smaller sets, an entry used up to isomorphism on a refuted entry of the same size. The
+    check reads each labelled pair once: linear in V's part of the matrix.
+
+    A certificate with ``"symmetry": "renaming"`` (entries that
     rename variables, from :mod:`solvers.opt.disjunctions`) goes to
     :func:`solvers.certificates.disjunctions.verify_upper`.
 
@@ -670,6 +685,11 @@ def verify_upper(proof: dict, C) -> int:
     if claims.get(name(everyone), u + 1) > u:
         raise TreeError(f"no entry with the empty path claims Opt(C) <= {u}")
     for i, idx, h in spaces:
+        if "isomorphic" in entries[i]:
+            from .isomorphism import check_isomorphic
+
+            check_isomorphic(i, idx, entries, spaces, table)
+            continue
         size = int(idx.size)
         if size.bit_length() <= h + 1:  # size < 2^(h+1)
             continue

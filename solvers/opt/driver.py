@@ -141,6 +141,7 @@ def opt(
     horizon: int | None = None,
     anytime: bool = True,
     symmetry: bool = True,
+    isomorphism: bool = True,
 ) -> OptResult:
     """Compute Opt(C), the Littlestone dimension of ``C``, with a mistake-tree certificate; or the value
     of another game (:mod:`solvers.game_rules`): the randomized optimum RL(C), k label errors, a horizon.
@@ -195,6 +196,11 @@ def opt(
         searches of the randomized and k-error games key theirs by the orbits of the class's renamings
         (:class:`~solvers.opt.games.StateKeys`, :attr:`GameSolver.symmetry_info
         <solvers.opt.games.GameSolver.symmetry_info>`).
+    isomorphism : bool
+        Key the search's large version spaces by the canonical form of their reduced matrix
+        (:mod:`solvers.opt.isomorphism`; default True), so that isomorphic ones share a memo entry;
+        ``stats["isomorphism"]`` says how often that merged (:attr:`Solver.isomorphism_info
+        <solvers.opt.search.Solver.isomorphism_info>`). The search for Opt(C) and the horizon game.
 
     Returns
     -------
@@ -222,7 +228,7 @@ def opt(
         from . import anytime as cheap
 
         if cheap.applies(C):
-            return _with_anytime(C, time_limit, jobs, memo_bytes, progress, engine, symmetry)
+            return _with_anytime(C, time_limit, jobs, memo_bytes, progress, engine, symmetry, isomorphism)
     by_family = (G.standard and engine == "auto" and not isinstance(solver, Solver) and disjunctions.handles(C)
                  and (not C.finite or C.n_points >= _DISJUNCTIONS_FROM))  # by the symmetry of the family
     if by_family or engine == "states" or _evaluated(C):
@@ -240,11 +246,11 @@ def opt(
         if G.randomized or G.errors:
             return _opt_game(C, G, time_limit, memo_bytes, progress, solver, symmetry)
         r = opt(C, time_limit=time_limit, jobs=jobs, memo_bytes=memo_bytes, progress=progress, solver=solver,
-                engine=engine, anytime=anytime, symmetry=symmetry)
+                engine=engine, anytime=anytime, symmetry=symmetry, isomorphism=isomorphism)
         return _capped(r, G)
     t0 = time.monotonic()
     deadline = t0 + time_limit if time_limit is not None else None
-    S = solver if solver is not None else Solver(C, memo_bytes=memo_bytes, symmetry=symmetry)
+    S = solver if solver is not None else Solver(C, memo_bytes=memo_bytes, symmetry=symmetry, isomorphism=isomorphism)
     N = len(S.root_masks)
     if engine == "table" and N > MAX_TABLE_POINTS:
         raise ValueError(
@@ -317,13 +323,15 @@ def opt(
         "stopped": stopped,
         "root_splits": N,
         "symmetry": S.symmetry_info,
+        "isomorphism": S.isomorphism_info,
     }
     if S.table is not None:
         stats["table_sweeps"] = S.table.sweeps
     return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S, G)
 
 
-def _with_anytime(C, time_limit: float, jobs: int, memo_bytes, progress, engine: str, symmetry: bool) -> OptResult:
+def _with_anytime(C, time_limit: float, jobs: int, memo_bytes, progress, engine: str, symmetry: bool,
+                  isomorphism: bool = True) -> OptResult:
     """:func:`opt` of Opt(C) with its anytime pass (see its ``anytime`` parameter)."""
     from . import anytime
 
@@ -333,13 +341,14 @@ def _with_anytime(C, time_limit: float, jobs: int, memo_bytes, progress, engine:
     try:
         settled = _settled_by_shattering(C, t0 + min(1.0, 0.05 * time_limit), memo_bytes, symmetry, t0)
     except KeyboardInterrupt:  # nothing proven yet: the class's cheap bounds, as a search stopped at once has them
-        r = opt(C, time_limit=1e-3, memo_bytes=memo_bytes, engine=engine, anytime=False, symmetry=symmetry)
+        r = opt(C, time_limit=1e-3, memo_bytes=memo_bytes, engine=engine, anytime=False, symmetry=symmetry,
+                isomorphism=isomorphism)
         r.stats["stopped"] = "interrupted"
         return r
     if settled is not None:
         return settled
     r = opt(C, time_limit=time_limit * (1 - anytime.SHARE), jobs=jobs, memo_bytes=memo_bytes, progress=progress,
-            engine=engine, anytime=False, symmetry=symmetry)
+            engine=engine, anytime=False, symmetry=symmetry, isomorphism=isomorphism)
     if r.value is not None or r.stats.get("stopped") != "time limit":
         return r
     upper, reason = r.upper, anytime.upper_reason(C, r.upper)
@@ -351,7 +360,7 @@ def _with_anytime(C, time_limit: float, jobs: int, memo_bytes, progress, engine:
     try:
         found = anytime.improve(C, r, max(0.0, t0 + time_limit - time.monotonic()),
                                 lambda D, t: opt(D, time_limit=max(t, 1e-3), memo_bytes=memo_bytes, anytime=False,
-                                                 symmetry=symmetry))
+                                                 symmetry=symmetry, isomorphism=isomorphism))
     except anytime.Interrupted as e:  # a Ctrl-C during the pass: what it found still counts
         found = e.found
         r.stats["stopped"] = "interrupted"

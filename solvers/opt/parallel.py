@@ -26,16 +26,17 @@ __all__ = ["solve_root_parallel"]
 _WORKER_SOLVERS: dict = {}  # in a worker process: the class's listing key (rows in order) -> its Solver
 
 
-def _worker(C, key, d, moves, deadline_in, memo_bytes, symmetry=True):
+def _worker(C, key, d, moves, deadline_in, memo_bytes, symmetry=True, isomorphism=True):
     """In a worker: try the root splits ``moves`` for "Opt(C) >= d?"; ("yes", j, nodes) as soon as
     the split at point j proves it, ("no", None, nodes) when none does, ("stopped", None, nodes) past
     the deadline (``deadline_in`` seconds from now). ``symmetry`` as the parent solver's: the class
     arrives pickled with the group the parent found (when it has found it; else the worker finds the
-    same group itself, bliss being deterministic); only the parent's memo makes certificates."""
+    same group itself, bliss being deterministic); ``isomorphism`` as the parent solver's; only the parent's
+    memo makes certificates."""
     S = _WORKER_SOLVERS.get(key)
     if S is None:
         _WORKER_SOLVERS.clear()
-        S = _WORKER_SOLVERS[key] = Solver(C, memo_bytes=memo_bytes, symmetry=symmetry)
+        S = _WORKER_SOLVERS[key] = Solver(C, memo_bytes=memo_bytes, symmetry=symmetry, isomorphism=isomorphism)
     S.memo_bytes = memo_bytes
     deadline = None if deadline_in is None else time.monotonic() + deadline_in
     V = S.full
@@ -63,7 +64,7 @@ def solve_root_parallel(S: Solver, jobs: int, queries: list) -> tuple[int, int]:
     C = S.C
     V = S.full
     n = V.bit_count()
-    key = (C.listing_key(), S.symmetric_search)  # the Solver's bitsets follow the order of the rows
+    key = (C.listing_key(), S.symmetric_search, S.isomorphism)  # the Solver's bitsets follow the order of the rows
     share = max(1, S.memo_bytes // jobs)  # the memo limit is shared by the workers
 
     with Parallel(n_jobs=jobs, backend="loky") as pool:
@@ -82,7 +83,7 @@ def solve_root_parallel(S: Solver, jobs: int, queries: list) -> tuple[int, int]:
             left = None if S.deadline is None else S.deadline - time.monotonic()
             if left is not None and left <= 0:
                 raise SearchStop()
-            answers = pool(delayed(_worker)(C, key, d, ch, left, share, S.symmetric_search)
+            answers = pool(delayed(_worker)(C, key, d, ch, left, share, S.symmetric_search, S.isomorphism)
                            for ch in chunks) if chunks else []
             S.add_nodes(sum(a[2] for a in answers))
             lo, hi = S.root_bounds  # hi == d: the loop asks the upper bound

@@ -18,7 +18,12 @@ and the bounds Opt(V) <= floor(log2 |V|) (Halving, [Rivest94] and [OnlineAlgs]) 
   and points inducing the same or the complementary split of V are merged, so a child scans only the
   parent's distinct splits;
 * Opt(V) <= the number of distinct splits of V (each round uses one up);
-* the most balanced splits first, and the smaller child checked first.
+* the most balanced splits first, and the smaller child checked first;
+* version spaces merged under the class's symmetry group (:mod:`solvers.opt.canonical`: one key per
+  orbit) and, where the forms pay, up to isomorphism (:mod:`solvers.opt.isomorphism`: one key per
+  reduced matrix up to permuting concepts and points and complementing points, for any number of
+  points and any group; :meth:`Solver._iso_pays` decides, per size class, from what forms cost and
+  what their merges saved).
 
 At the root, :meth:`Solver.descend` asks d = the upper bound first and goes down; how one root query is
 decided is a parameter (this process's search, or the worker processes of :mod:`solvers.opt.parallel`).
@@ -43,6 +48,7 @@ Examples
 from __future__ import annotations
 
 import os
+import sys
 import time
 from typing import Callable
 
@@ -59,6 +65,25 @@ __all__ = ["Solver", "SearchStop", "default_memo_bytes", "physical_memory"]
 
 _FALLBACK_MEMO_BYTES = 4 * 2**30  # the memo's limit when the machine's memory cannot be read
 _WIDE = 2048  # candidate lists longer than this are filtered with numpy (see Solver._filter_wide)
+#: The version spaces keyed up to isomorphism by default: from ISO_MIN concepts to ISO_MAX (0: no limit),
+#: after the search's first ISO_AFTER nodes; smaller ones have subtrees too small for a form to pay
+ISO_MIN = 32
+ISO_MAX = 0
+ISO_AFTER = 2_000
+#: The most the forms may cost beyond what they save, as a share of the search's own time
+ISO_SHARE = 0.1
+#: The largest version spaces keyed up to isomorphism: |V| times the class's distinct splits (the reduced
+#: matrix is at most that large)
+ISO_MAX_ENTRIES = 2**18
+#: The share of a merged key's first subtree counted as saved (the plain search would have found part of
+#: it in the memo: subtrees of version spaces overlap)
+ISO_CREDIT = 0.25
+#: A form's cost before one of its size is measured: a fixed part and a part per entry of |V| x the
+#: class's distinct splits (measured here: about 0.1 ms, and up to 1 microsecond per entry)
+ISO_FORM_SECONDS = 1e-4
+ISO_ENTRY_SECONDS = 1e-6
+#: What importing igraph costs when nothing has yet (0.08 s here without matplotlib: isomorphism.load_igraph)
+ISO_IMPORT_SECONDS = 0.1
 
 
 def physical_memory() -> int | None:
@@ -115,10 +140,23 @@ class Solver(MemoSearch):
         Nodes expanded before the keys become canonical (0: from the start, finding the group at once);
         a group still to be found waits, past them, until the search has spent what finding it is
         expected to cost.
+    isomorphism : bool or "always"
+        Key version spaces of ``iso_min`` to ``iso_max`` concepts by the canonical form of their reduced
+        matrix (:mod:`solvers.opt.isomorphism`; default True): isomorphic version spaces share one memo
+        entry, with any number of points and whatever the class's group. Forms are made only while they
+        pay (:meth:`_iso_pays`); ``"always"`` makes every one (for tests and measurements).
+        :attr:`isomorphism_info` says how often it merged.
+    iso_min, iso_max : int, optional
+        The sizes of version spaces keyed up to isomorphism (default :data:`ISO_MIN`, :data:`ISO_MAX`;
+        ``iso_max`` 0: no upper limit).
+    iso_after : int, optional
+        Nodes expanded before keys up to isomorphism come into use (default :data:`ISO_AFTER`): a small
+        search never pays for them.
     """
 
     def __init__(self, C: ConceptClass, *, memo_bytes: int | None = None, symmetry: bool = True,
-                 symmetry_min: int = 16, symmetry_after: int = 2_000):
+                 symmetry_min: int = 16, symmetry_after: int = 2_000, isomorphism: bool | str = True,
+                 iso_min: int | None = None, iso_max: int | None = None, iso_after: int | None = None):
         if not isinstance(C, ConceptClass):
             raise TypeError("Solver needs a ConceptClass")
         self.C = C
@@ -146,8 +184,34 @@ class Solver(MemoSearch):
         #: whether the search was asked to use symmetry (workers of solvers.opt.parallel are made alike)
         self.symmetric_search = bool(symmetry)
         self._suspended = 0  # > 0 while searching below a set that no examples lead to
-        self._canon = None  # canonical.key while keys are canonical
-        self._canon_min = max(2, symmetry_min)  # version spaces this small are keyed by themselves
+        self._canon = None  # the key function while keys are canonical (orbits, isomorphism: _set_keys)
+        self._orbit_min = max(2, symmetry_min)  # version spaces this small are not keyed by their orbit
+        self._canon_min = self._orbit_min  # version spaces this small are keyed by themselves
+        #: canonical forms up to isomorphism (solvers.opt.isomorphism), made on first use; None when off
+        self.isomorphism = bool(isomorphism)
+        self._iso_always = isomorphism == "always"
+        # nodes before the keys come into use
+        self._iso_at = max(0, int(ISO_AFTER if iso_after is None else iso_after)) if isomorphism else None
+        self._iso_active = False
+        self._iso = None
+        self._iso_min = max(3, int(ISO_MIN if iso_min is None else iso_min))
+        iso_max = ISO_MAX if iso_max is None else iso_max
+        self._iso_max = int(iso_max) if iso_max else None
+        self._iso_cache: dict = {}  # V -> its key up to isomorphism (counted in the memo's budget)
+        self._iso_cache_bytes = 0
+        self._iso_forms = 0  # canonical forms computed
+        self._iso_merged = 0  # ... whose key already had a memo entry (made for an isomorphic version space)
+        self._iso_declined = 0  # forms not made because they would not pay
+        self._iso_fixed = 0.0  # seconds the first form spent importing igraph
+        self._iso_seconds = 0.0
+        self._iso_key_fn = None  # V -> key: up to isomorphism in the size band, else V (valid for any set)
+        # Whether a form pays, per size class (|V|.bit_length()): [forms, their seconds, nodes saved, forms
+        # declined, nodes until asked again]; a key's subtree (nodes) is measured from its form to its first
+        # entry.
+        self._iso_buckets: dict = {}
+        self._iso_open: dict = {}  # key -> nodes when its first search began
+        self._iso_cost: dict = {}  # key -> nodes its first search took
+        self._iso_clock = None  # (seconds, nodes, form seconds) at the search's first tick
         # memo: V -> proven (lower, upper) of Opt(V); moves: V -> a point index proving memo[V][0]
         self._init_memo(default_memo_bytes() if memo_bytes is None else memo_bytes, 120)
         self.nodes = 0
@@ -173,6 +237,9 @@ class Solver(MemoSearch):
 
         if self._symmetry_at is not None and self._symmetry_at <= 0:
             self._use_symmetry()
+        if self._iso_at == 0:
+            self._iso_at, self._iso_active = None, True
+        self._set_keys()
 
     # ------------------------------------------------------------------ helpers
     @staticmethod
@@ -194,20 +261,154 @@ class Solver(MemoSearch):
         return masks, idxs
 
     def _store(self, V: int, lo: int, hi: int) -> None:
-        # Hot path: MemoSearch._store with the entry's size computed here.
+        # Hot path: MemoSearch._store with the entry's size computed here (a key up to isomorphism is bytes).
         old = self.memo.get(V)
         if old is None:
-            self._memo_used += (V.bit_length() >> 3) + 120
+            if type(V) is int:
+                self._memo_used += (V.bit_length() >> 3) + 120
+            else:  # a key up to isomorphism: its first search ends here
+                self._memo_used += len(V) + 153
+                start = self._iso_open.pop(V, None)
+                if start is not None:
+                    self._iso_cost[V] = self.nodes - start
             if self._memo_used > self.memo_bytes:
                 self._evict()
         self.memo[V] = (lo, hi)
 
-    def _entry_size(self, V: int) -> int:
-        return (V.bit_length() >> 3) + 120
+    def _entry_size(self, V) -> int:
+        return (V.bit_length() >> 3) + 120 if type(V) is int else len(V) + 153
+
+    def _evict(self) -> None:
+        """Drop the older half of the memo, and the cache of keys up to isomorphism."""
+        MemoSearch._evict(self)
+        self._memo_used -= self._iso_cache_bytes
+        self._iso_cache.clear()
+        self._iso_open.clear()
+        self._iso_cost.clear()
+        self._iso_cache_bytes = 0
+
+    # ------------------------------------------------------------------ keys up to isomorphism
+    def _iso_key(self, V: int) -> bytes | None:
+        """V's key up to isomorphism (:mod:`solvers.opt.isomorphism`), cached; None where a form would not
+        pay (see :meth:`_iso_pays`)."""
+        k = self._iso_cache.get(V)
+        if k is not None:
+            return k
+        n = V.bit_count()
+        entries = n * len(self.root_masks)
+        if entries > ISO_MAX_ENTRIES and not self._iso_always:
+            return None  # a form this large costs more than the searches it could save (measured)
+        b = n.bit_length()
+        st = self._iso_buckets.get(b)
+        if st is None:
+            st = self._iso_buckets[b] = [0, 0.0, 0, 0, 0]
+        elif st[4] > self.nodes:  # declined a moment ago: not asked again for 16 nodes
+            self._iso_declined += 1
+            return None
+        if self._iso_clock is None:
+            self._iso_clock = (time.perf_counter(), self.nodes, self._iso_seconds)
+        guess = ISO_FORM_SECONDS + entries * ISO_ENTRY_SECONDS
+        if self._iso is None and "igraph" not in sys.modules:
+            guess += ISO_IMPORT_SECONDS
+        if not self._iso_always and not self._iso_pays(st, guess):
+            st[3] += 1
+            st[4] = self.nodes + 16
+            self._iso_declined += 1
+            return None
+        if self._iso is None:
+            from .isomorphism import IsoForms
+
+            t0 = time.perf_counter()
+            self._iso = IsoForms(self.C)  # imports igraph (and with it matplotlib, when installed)
+            self._iso_fixed = time.perf_counter() - t0
+            self._iso_seconds += self._iso_fixed
+        t0 = time.perf_counter()
+        k = self._iso.key(V)
+        dt = time.perf_counter() - t0
+        self._iso_seconds += dt
+        self._iso_forms += 1
+        st[0] += 1
+        st[1] += dt
+        if k in self.memo:
+            self._iso_merged += 1
+            st[2] += self._iso_cost.get(k, 0)
+        elif k not in self._iso_open:
+            self._iso_open[k] = self.nodes
+        self._iso_cache[V] = k
+        size = (V.bit_length() >> 3) + len(k) + 200
+        self._iso_cache_bytes += size
+        self._memo_used += size
+        if self._memo_used > self.memo_bytes:
+            self._evict()
+        return k
+
+    def _iso_pays(self, st: list, guess: float) -> bool:
+        """Whether to make one more form of a size class (``st``: its forms, their seconds, the nodes they
+        saved, the forms declined; ``guess``: a form's cost before one is measured). Yes while the class has
+        saved more than it cost by one more form (at its mean cost), or while the forms' net cost over all
+        classes, with one more, stays within :data:`ISO_SHARE` of the search's own time (importing igraph
+        counts as a cost of the first form). A class's net cost is its forms' seconds less what they saved:
+        a merged key is credited :data:`ISO_CREDIT` of the nodes its first search took, at the search's
+        seconds per node (measured without the forms)."""
+        t0, n0, f0 = self._iso_clock
+        nodes = self.nodes - n0
+        search = time.perf_counter() - t0 - (self._iso_seconds - f0)
+        per_node = ISO_CREDIT * search / nodes if nodes > 0 and search > 0 else 0.0
+        mean = st[1] / st[0] if st[0] else guess
+        if st[2] * per_node - st[1] >= mean:
+            return True
+        net = self._iso_fixed + sum(max(0.0, x[1] - x[2] * per_node) for x in self._iso_buckets.values())
+        return net + mean <= ISO_SHARE * search
+
+    def _set_keys(self) -> None:
+        """Make the memo's key function (``_canon``, used for version spaces of ``_canon_min`` concepts or
+        more): up to isomorphism in the size band ``iso_min..iso_max``, else the orbit's key under the
+        class's group while that is in use (and the search is not below a set no examples lead to)."""
+        orbit = self.canonical.key if self.canonical is not None and not self._suspended else None
+        if not self._iso_active:
+            self._canon, self._canon_min = orbit, self._orbit_min
+            return
+        lo, hi, iso = self._iso_min, self._iso_max, self._iso_key
+        if hi is None:
+            def plain(V):
+                return (iso(V) or V) if V.bit_count() >= lo else V
+        else:
+            def plain(V):
+                return (iso(V) or V) if lo <= V.bit_count() <= hi else V
+        self._iso_key_fn = plain
+        if orbit is None:
+            self._canon, self._canon_min = plain, lo
+            return
+        omin = self._orbit_min
+
+        def both(V):
+            n = V.bit_count()
+            if n >= lo and (hi is None or n <= hi):
+                k = iso(V)
+                if k is not None:
+                    return k
+            return orbit(V) if n >= omin else V
+
+        self._canon, self._canon_min = both, min(lo, omin)
+
+    @property
+    def isomorphism_info(self) -> dict:
+        """The keys up to isomorphism: ``{"on", "min", "max", "forms", "merged", "seconds", "declined"}``:
+        whether they were asked for, the size band, the canonical forms computed, how many of them found a
+        memo entry already there (made for another, isomorphic, version space), the seconds the forms took,
+        and the forms not made because they would not have paid (:meth:`_iso_pays`)."""
+        return {"on": self.isomorphism, "min": self._iso_min, "max": self._iso_max, "forms": self._iso_forms,
+                "merged": self._iso_merged, "seconds": round(self._iso_seconds, 4),
+                "declined": self._iso_declined}
 
     def _tick(self) -> None:
         if self._symmetry_at is not None and self.nodes >= self._symmetry_at:
             self._use_symmetry()
+        if self._iso_clock is None:
+            self._iso_clock = (time.perf_counter(), self.nodes, self._iso_seconds)
+        if self._iso_at is not None and self.nodes >= self._iso_at:
+            self._iso_at, self._iso_active = None, True
+            self._set_keys()
         if self._node_limit is not None and self.nodes >= self._node_limit:
             raise _Budget()
         MemoSearch._tick(self)
@@ -249,8 +450,7 @@ class Solver(MemoSearch):
         self._symmetry_source = source
         if self.canonical is not None:
             self.group = group
-            if not self._suspended:
-                self._canon = self.canonical.key
+        self._set_keys()
 
     @property
     def symmetry_info(self) -> dict:
@@ -269,26 +469,31 @@ class Solver(MemoSearch):
     def _without_symmetry(self, work):
         """``work()`` with plain keys: for a set no examples lead to, whose subsets no closure names."""
         self._suspended += 1
-        self._canon = None
+        self._set_keys()
         try:
             return work()
         finally:
             self._suspended -= 1
-            if not self._suspended and self.canonical is not None:
-                self._canon = self.canonical.key
+            self._set_keys()
 
     @property
     def _symmetric(self) -> bool:
         """Canonical keys are in use or may come into use (so sets given from outside are checked)."""
         return self.canonical is not None or self._symmetry_at is not None
 
-    def _key_of(self, V: int) -> int:
-        """The memo's key of any set: :meth:`memo_key` for a version space reached by examples, else V."""
-        return self.memo_key(V) if self.canonical is not None and self.reached(V) else V
+    def _key_of(self, V: int):
+        """The memo's key of any set: :meth:`memo_key` for a version space reached by examples, else V (or
+        its key up to isomorphism, which holds for any set)."""
+        if self.canonical is not None and self.reached(V):
+            return self.memo_key(V)
+        return self._iso_key_fn(V) if self._iso_key_fn is not None and V.bit_count() >= 2 else V
 
     def _progress_info(self) -> dict:
         lo, hi = self._root_bounds if self._root_bounds else (None, None)
-        return {"lower": lo, "upper": hi, "nodes": self.nodes, "memo": len(self.memo)}
+        out = {"lower": lo, "upper": hi, "nodes": self.nodes, "memo": len(self.memo)}
+        if self._iso_forms:
+            out["iso_merged"] = self._iso_merged
+        return out
 
     def bounds(self, V: int) -> tuple[int, int]:
         """Proven bounds (lower, upper) on Opt(V) from the memo and the cheap rules, without search."""
@@ -324,9 +529,10 @@ class Solver(MemoSearch):
                 W &= ~col
         return W == V
 
-    def memo_key(self, V: int) -> int:
-        """The memo's key of a version space reached by examples: itself, or its canonical key under the
-        class's symmetry group (negative, so that it never equals a bitset)."""
+    def memo_key(self, V: int):
+        """The memo's key of a version space reached by examples: itself, its canonical key under the
+        class's symmetry group (negative, so that it never equals a bitset), or its key up to isomorphism
+        (bytes)."""
         if self._canon is None or V.bit_count() < self._canon_min:
             return V
         return self._canon(V)
@@ -579,14 +785,26 @@ class Solver(MemoSearch):
         Walks the refutation the search proved: for every distinct split of a version space that
         the Halving bound does not settle, one side with Opt <= h - 1 (from the memo, or asked
         again if the memo dropped it). Raises :class:`ProofTooLarge` past ``limit`` entries.
+
+        With keys up to isomorphism, a version space isomorphic to one already refuted (with a bound no
+        larger) gets an entry that names that one's entry and records the isomorphism
+        (``"isomorphic": {"entry": i, "concepts": [[c, c'], ...], "points": [[x, x', f], ...]}``,
+        :meth:`IsoForms.isomorphism <solvers.opt.isomorphism.IsoForms.isomorphism>`) instead of a
+        refutation of its own.
         """
         T = self.table if self.table is not None and self.table.complete and V is None else None
         V = self.full if V is None else V
         # With a symmetry group, one entry per orbit: the checker matches the others up to symmetry.
         symmetric = T is None and self.canonical is not None and self.reached(V)
-        key = self.memo_key if symmetric else _same
+        if symmetric:
+            key = self.memo_key
+        elif T is None and self._iso_key_fn is not None:
+            key = self._iso_key_fn
+        else:
+            key = _same
         entries: list[dict] = []
-        best: dict[int, int] = {}
+        best: dict = {}
+        refuted: dict[bytes, tuple] = {}  # key up to isomorphism -> (entry, version space, bound) refuted
         stack = [(V, h, (), T.root if T is not None else None)]
         while stack:
             self._clock()  # under record_of_opt's deadline; and a Ctrl-C ends the walk
@@ -594,15 +812,20 @@ class Solver(MemoSearch):
             if W.bit_count() < (1 << (b + 1)):
                 continue
             k = key(W)
-            if best.get(k, b + 1) <= b:
+            if type(k) is bytes:
+                done = refuted.get(k)
+                if done is not None and done[2] <= b:
+                    if done[1] != W:
+                        entries.append({"path": [list(step) for step in path], "bound": b,
+                                        "isomorphic": {"entry": done[0], **self._iso.isomorphism(W, done[1])}})
+                        self._check_size(entries, limit)
+                    continue
+                refuted[k] = (len(entries), W, b)
+            elif best.get(k, b + 1) <= b:
                 continue
             best[k] = b
             entries.append({"path": [list(step) for step in path], "bound": b})
-            if len(entries) > limit:
-                raise ProofTooLarge(
-                    f"the upper-bound certificate needs more than {limit} entries; "
-                    "raise the limit or use a smaller class"
-                )
+            self._check_size(entries, limit)
             if b == 0:
                 raise RuntimeError("internal error: a version space of >= 2 concepts claimed Opt <= 0")
             masks, idxs = self._distinct_splits(W, self.root_masks)
@@ -640,6 +863,14 @@ class Solver(MemoSearch):
             out["symmetry"] = self.group.to_json()  # the group the memo's keys used
         return out
 
+    @staticmethod
+    def _check_size(entries: list, limit: int) -> None:
+        if len(entries) > limit:
+            raise ProofTooLarge(
+                f"the upper-bound certificate needs more than {limit} entries; "
+                "raise the limit or use a smaller class"
+            )
+
     def mistake_tree(self, V: int, d: int):
         """A mistake tree of depth ``d`` for V as nested dicts (requires Opt(V) >= d)."""
         if not self._symmetric or self.reached(V):
@@ -649,7 +880,7 @@ class Solver(MemoSearch):
     def _move(self, V: int):
         """The point whose split proved the memo's lower bound for V, if recorded for V itself."""
         vk = self.memo_key(V)
-        if vk >= 0:
+        if vk is V:
             return self.moves.get(V)
         # Under a canonical key: (the hash of the version space searched, its move); a hash collision
         # only offers a move that _tree then checks.
