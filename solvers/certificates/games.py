@@ -311,7 +311,7 @@ class _Orbits:
     states checked by the renaming it rests on (module docstring, "Up to symmetry")."""
 
     def __init__(self, sym, M: np.ndarray, k: int):
-        from ..classes.automorphisms import _igraph
+        from ..classes.automorphisms import load_igraph
 
         m, n = M.shape
         if not isinstance(sym, dict) or not isinstance(sym.get("generators"), list):
@@ -331,7 +331,7 @@ class _Orbits:
             image[:, perm] = M
             if _rows(image) != rows:
                 raise TreeError(f"symmetry generator {i} does not map the class onto itself")
-        igraph = _igraph()
+        igraph = load_igraph()
         self.M, self.m, self.n = M, m, n
         self.graph = igraph.Graph.Biadjacency(M.astype(np.int8))
         self.edges = np.array(self.graph.get_edgelist(), dtype=np.int64).reshape(-1, 2)

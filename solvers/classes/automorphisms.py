@@ -67,7 +67,8 @@ import numpy as np
 
 from .symmetry import Symmetry
 
-__all__ = ["Detection", "detect", "find_symmetry", "estimated_seconds", "group_limit", "MAX_ENTRIES", "MAX_POINTS"]
+__all__ = ["Detection", "detect", "find_symmetry", "estimated_seconds", "group_limit", "load_igraph", "MAX_ENTRIES",
+           "MAX_POINTS"]
 
 #: The largest matrix (concepts x points) whose group is computed (up to about 12 s and 1 GB here, see
 #: the module docstring); past it the search goes without.
@@ -258,7 +259,7 @@ def _is_symmetry(g, M: np.ndarray, n: int) -> bool:
 def _automorphisms(R: np.ndarray, sizes: list[int]) -> list[tuple[tuple[int, ...], bool]]:
     """Generators (pi, f) of the group of the class with matrix ``R`` (distinct columns; column j stands
     for ``sizes[j]`` equal points, which only a point of the same size may replace)."""
-    igraph = _igraph()
+    igraph = load_igraph()
     m, n = R.shape
     _, size_colour = np.unique(np.asarray(sizes), return_inverse=True)
     colour = np.concatenate([np.zeros(m, dtype=np.int64), np.asarray(size_colour).ravel() + 1]).tolist()
@@ -340,7 +341,7 @@ def _in_child(fn, *args):
     return value
 
 
-def _igraph():
+def load_igraph():
     """The igraph module, imported without its drawing support pulling in matplotlib when that is not
     loaded yet (0.35 s of the 0.38 s the import takes here; bliss needs none of it)."""
     import sys

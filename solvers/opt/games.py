@@ -113,10 +113,10 @@ class StateKeys:
     """
 
     def __init__(self, C, levels: int):
-        from ..classes.automorphisms import _igraph
+        from ..classes.automorphisms import load_igraph
 
         t0 = time.perf_counter()
-        igraph = _igraph()
+        igraph = load_igraph()
         _check_convention(igraph)
         M = np.asarray(C.matrix, dtype=bool)
         m, n = M.shape

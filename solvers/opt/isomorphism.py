@@ -75,30 +75,13 @@ Examples
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["IsoForms", "Form", "load_igraph"]
+from ..classes.automorphisms import load_igraph
 
-
-def load_igraph():
-    """The ``igraph`` module, imported (when nothing has imported it or matplotlib yet) without letting it
-    import matplotlib: its drawing code imports ``matplotlib.pyplot`` when it can, which took 0.6 of the
-    0.7 s the import costs here, while only its graph code is used. igraph falls back on its own (its
-    drawing then says to install matplotlib); matplotlib itself imports normally afterwards."""
-    if "igraph" in sys.modules or "matplotlib" in sys.modules:
-        import igraph
-
-        return igraph
-    sys.modules["matplotlib"] = None  # makes "import matplotlib" raise ImportError, which igraph expects
-    try:
-        import igraph
-    finally:
-        if "matplotlib" in sys.modules and sys.modules["matplotlib"] is None:
-            del sys.modules["matplotlib"]
-    return igraph
+__all__ = ["IsoForms", "Form"]
 
 
 @dataclass(frozen=True)
@@ -136,7 +119,7 @@ class IsoForms:
     """Canonical forms of the version spaces of one class ``C`` (a listed class: it has a ``matrix``)."""
 
     def __init__(self, C):
-        self._Graph = load_igraph().Graph  # a core dependency (solvers.classes.automorphisms)
+        self._Graph = load_igraph().Graph  # a core dependency
         self.M = np.ascontiguousarray(np.asarray(C.matrix, dtype=bool))
         self.n_concepts = self.M.shape[0]
         self._nbytes = (self.n_concepts + 7) // 8

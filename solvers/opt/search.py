@@ -82,7 +82,7 @@ ISO_CREDIT = 0.25
 #: class's distinct splits (measured here: about 0.1 ms, and up to 1 microsecond per entry)
 ISO_FORM_SECONDS = 1e-4
 ISO_ENTRY_SECONDS = 1e-6
-#: What importing igraph costs when nothing has yet (0.08 s here without matplotlib: isomorphism.load_igraph)
+#: What importing igraph costs when nothing has yet (0.08 s here without matplotlib: automorphisms.load_igraph)
 ISO_IMPORT_SECONDS = 0.1
 
 

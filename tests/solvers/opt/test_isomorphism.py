@@ -327,7 +327,7 @@ def test_verify_command_rejects_a_tampered_isomorphism(tmp_path):
 
 def test_igraph_is_loaded_without_matplotlib_which_still_imports_afterwards():
     code = ("import importlib.util, sys\n"
-            "from solvers.opt.isomorphism import load_igraph\n"
+            "from solvers.classes.automorphisms import load_igraph\n"
             "g = load_igraph().Graph(n=2, edges=[(0, 1)])\n"
             "assert 'matplotlib' not in sys.modules and len(g.canonical_permutation()) == 2\n"
             "if importlib.util.find_spec('matplotlib'):\n"
