@@ -79,6 +79,7 @@ from fractions import Fraction
 import numpy as np
 
 from .opt import TreeError, _fmt, _show, check_made_for, verify_upper
+from ..classes.automorphisms import canonical_labels, load_igraph
 from ..game_rules import Game, rank_rl_bound, universal_rl, volume_bound
 
 __all__ = ["verify_error_tree", "verify_randomized_tree", "verify_game_upper", "read_game", "read_number",
@@ -311,8 +312,6 @@ class _Orbits:
     states checked by the renaming it rests on (module docstring, "Up to symmetry")."""
 
     def __init__(self, sym, M: np.ndarray, k: int):
-        from ..classes.automorphisms import load_igraph
-
         m, n = M.shape
         if not isinstance(sym, dict) or not isinstance(sym.get("generators"), list):
             raise TreeError('"symmetry" must be {"points": m, "generators": [{"permutation": [...], '
@@ -336,16 +335,13 @@ class _Orbits:
         self.graph = igraph.Graph.Biadjacency(M.astype(np.int8))
         self.edges = np.array(self.graph.get_edgelist(), dtype=np.int64).reshape(-1, 2)
         self.points = [k + 2] * n
-        self.inverted = _inverted(igraph)
         self.reps: dict = {}  # name -> (budgets, canonical labels) of the first state seen with it
         self.known: dict = {}  # budgets (bytes) -> the name already checked for them
 
     def name(self, b: np.ndarray) -> tuple:
         """(name, the canonical label of every vertex) of the state with budgets b."""
         colours = (np.clip(b, -1, None) + 1).tolist() + self.points
-        labels = np.array(self.graph.canonical_permutation(color=colours), dtype=np.int64)
-        if self.inverted:
-            labels = np.argsort(labels)
+        labels = canonical_labels(self.graph, colours)
         width = self.m + self.n
         out = np.empty(width, dtype=np.int16)
         out[labels] = colours
@@ -379,18 +375,6 @@ class _Orbits:
             raise TreeError(f"{where}: the canonical form names it like another state, but the relabelling between "
                             "them is not a renaming of the points that maps the class and the one state onto the other")
         return key
-
-
-def _inverted(igraph) -> bool:
-    """Whether ``canonical_permutation`` gives, for each canonical label, the vertex that gets it (igraph 1.0)
-    rather than each vertex's label: two colourings of a graph that a symmetry relates must get one form."""
-    g = igraph.Graph([(0, 1), (1, 2), (2, 3), (3, 0), (0, 4)])  # a square with a tail: 1 and 3 are alike
-    E = np.array(g.get_edgelist())
-    forms = []
-    for c in ([0, 1, 0, 0, 2], [0, 0, 0, 1, 2]):
-        p = np.array(g.canonical_permutation(color=c))
-        forms.append(sorted(map(tuple, np.sort(p[E], axis=1).tolist())))
-    return forms[0] != forms[1]
 
 
 def _rows(M: np.ndarray) -> list:

@@ -67,7 +67,7 @@ import numpy as np
 
 from .symmetry import Symmetry
 
-__all__ = ["Detection", "detect", "find_symmetry", "estimated_seconds", "group_limit", "load_igraph", "MAX_ENTRIES",
+__all__ = ["Detection", "detect", "find_symmetry", "estimated_seconds", "group_limit", "load_igraph", "canonical_labels", "MAX_ENTRIES",
            "MAX_POINTS"]
 
 #: The largest matrix (concepts x points) whose group is computed (up to about 12 s and 1 GB here, see
@@ -339,6 +339,31 @@ def _in_child(fn, *args):
     if status != "ok":
         raise RuntimeError(f"the symmetry detection failed: {value}")
     return value
+
+
+def canonical_labels(graph, colours) -> np.ndarray:
+    """The canonical label of each vertex of the igraph ``graph`` coloured by ``colours``, by bliss
+    (``canonical_permutation``): ``labels[v]``, so that two coloured graphs are isomorphic exactly when
+    relabelling each by its labels gives the same graph. igraph has given the permutation both ways round
+    (each vertex's label, or at each label the vertex that gets it): which one is found once, on a graph
+    whose two colourings a symmetry relates (they must get one form)."""
+    labels = np.asarray(graph.canonical_permutation(color=colours), dtype=np.int64)
+    return np.argsort(labels) if _labels_inverted(type(graph)) else labels
+
+
+_INVERTED: list = []  # once found: whether canonical_permutation gives, at each label, the vertex getting it
+
+
+def _labels_inverted(Graph) -> bool:
+    if not _INVERTED:
+        g = Graph([(0, 1), (1, 2), (2, 3), (3, 0), (0, 4)])  # a square with a tail: 1 and 3 are alike
+        E = np.array(g.get_edgelist())
+        forms = []
+        for c in ([0, 1, 0, 0, 2], [0, 0, 0, 1, 2]):
+            p = np.array(g.canonical_permutation(color=c))
+            forms.append(sorted(map(tuple, np.sort(p[E], axis=1).tolist())))
+        _INVERTED.append(forms[0] != forms[1])
+    return _INVERTED[0]
 
 
 def load_igraph():

@@ -61,6 +61,7 @@ from typing import Optional
 import numpy as np
 
 from ..certificates import ProofTooLarge
+from ..classes.automorphisms import canonical_labels
 from ..classes.finite import ConceptClass
 from ..game_rules import Game, rank_rl_bound, universal_rl
 from .memo import MemoSearch, SearchStop
@@ -117,7 +118,6 @@ class StateKeys:
 
         t0 = time.perf_counter()
         igraph = load_igraph()
-        _check_convention(igraph)
         M = np.asarray(C.matrix, dtype=bool)
         m, n = M.shape
         self.m, self.n = m, n
@@ -167,9 +167,7 @@ class StateKeys:
             if lv:
                 colour += self._bits(lv)
         colours = colour.tolist() + [self._point_colour] * self.n
-        perm = np.array(self.graph.canonical_permutation(color=colours), dtype=np.int64)
-        if _CANONICAL_INVERTED[0]:
-            perm = np.argsort(perm)  # perm[v]: the canonical label of vertex v
+        perm = canonical_labels(self.graph, colours)  # perm[v]: the canonical label of vertex v
         out = np.empty(self._width, dtype=np.int8)
         out[perm] = colours
         # each edge as (concept's label, point's label): the colours keep the two sides apart
@@ -178,25 +176,6 @@ class StateKeys:
         if fid is None:
             fid = self._forms[form] = len(self._forms)
         return fid, out.tobytes()
-
-
-_CANONICAL_INVERTED: list = []  # whether canonical_permutation gives, at each label, the vertex that gets it
-
-
-def _check_convention(igraph) -> None:
-    """Find once which way round ``canonical_permutation`` reads (igraph 1.0 gives, for each canonical label,
-    the vertex that gets it): two colourings of a graph that a symmetry relates must get one form. (Either
-    way a key stays sound -- equal keys are related by the relabellings that made them -- but only the right
-    one merges the orbits.)"""
-    if _CANONICAL_INVERTED:
-        return
-    g = igraph.Graph([(0, 1), (1, 2), (2, 3), (3, 0), (0, 4)])  # a square with a tail: 1 and 3 are alike
-    E = np.array(g.get_edgelist())
-    forms = []
-    for c in ([0, 1, 0, 0, 2], [0, 0, 0, 1, 2]):
-        p = np.array(g.canonical_permutation(color=c))
-        forms.append(sorted(map(tuple, np.sort(p[E], axis=1).tolist())))
-    _CANONICAL_INVERTED.append(forms[0] != forms[1])
 
 
 class _Precision(Exception):

@@ -79,7 +79,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..classes.automorphisms import load_igraph
+from ..classes.automorphisms import canonical_labels, load_igraph
 
 __all__ = ["IsoForms", "Form"]
 
@@ -173,8 +173,7 @@ class IsoForms:
         colors = [0] * n + [1] * len(uv) + [2] * (2 * len(hv))
         g = self._Graph(n=nv)
         g.add_edges(np.concatenate(parts))
-        # igraph returns the canonical graph's vertex order (as permute_vertices reads it): invert it
-        lab = np.argsort(np.asarray(g.canonical_permutation(color=colors), dtype=np.int64))
+        lab = canonical_labels(g, colors)  # lab[v]: vertex v's canonical label
         row_rank = np.argsort(np.argsort(lab[:n], kind="stable"), kind="stable")
         first_lab = lab[vertex]  # the label of the column's (first) vertex
         orient = minority.copy()
