@@ -40,6 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._errors import TreeError
+from .opt import whole
 
 __all__ = ["verify_upper", "verify_point_tree", "FAMILY"]
 
@@ -61,8 +62,7 @@ def verify_point_tree(tree: dict, C) -> int:
     if not isinstance(tree, dict) or "depth" not in tree or "root" not in tree:
         raise TreeError('a tree is a JSON object {"depth": d, "root": node}')
     depth = tree["depth"]
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-        raise TreeError(f"depth {depth!r:.60} is not a whole number >= 0")
+    whole(depth, "depth")
     m = C.n_concepts
     if depth > m.bit_length() - 1:
         raise TreeError(f"the tree claims depth {depth}, but a class of {m} concepts has no mistake tree deeper "
@@ -112,8 +112,7 @@ def verify_upper(proof: dict, C) -> int:
     n, k = _class_of(proof, C)
     u = proof.get("bound")
     entries = proof.get("entries")
-    if isinstance(u, bool) or not isinstance(u, int) or u < 0:
-        raise TreeError(f"bound {u!r:.60} is not a whole number >= 0")
+    whole(u, "bound")
     if not isinstance(entries, list):
         raise TreeError('"entries" must be a list of {"R", "edges", "bound", "children"}')
     concepts = _concepts(n, k)

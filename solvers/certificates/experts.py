@@ -85,7 +85,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from .opt import TreeError, _show
+from .opt import TreeError, _show, inner
 from .games import read_game, read_number
 from ..game_rules import Game, universal_rl, volume_bound
 
@@ -188,14 +188,9 @@ def _check_mistake_tree(root, start: tuple, depth: int) -> None:
     stack = [(root, start, 0, ())]
     while stack:
         node, m, level, path = stack.pop()
-        if node is None:
-            if level != depth:
-                raise TreeError(f"the leaf {_where(path)} is at depth {level}, not {depth}")
+        if not inner(node, level, depth, {"move", "0", "1"}, '{"move": [a_0, ..., a_k], "0": ..., "1": ...}',
+                     _where(path)):
             continue
-        if not isinstance(node, dict) or set(node) != {"move", "0", "1"}:
-            raise TreeError(f'the node {_where(path)} is not null or {{"move": [a_0, ..., a_k], "0": ..., "1": ...}}')
-        if level >= depth:
-            raise TreeError(f"the tree is deeper than its stated depth {depth} ({_where(path)})")
         a = _vector(node["move"], m, f"the node {_where(path)}")
         for y in (1, 0):
             c = _child(m, a, y)

@@ -78,9 +78,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from .opt import TreeError, _fmt, _show, check_made_for, verify_upper
 from ..classes.automorphisms import canonical_labels, load_igraph
 from ..game_rules import Game, rank_rl_bound, universal_rl, volume_bound
+from .opt import _POINT_KEYS, _POINT_NODE, TreeError, _fmt, _show, check_made_for, inner, verify_upper, whole
 
 __all__ = ["verify_error_tree", "verify_randomized_tree", "verify_game_upper", "read_game", "read_number",
            "random_walk_value"]
@@ -169,8 +169,7 @@ def verify_error_tree(tree: dict, C, errors: int, horizon: int | None = None) ->
         raise TreeError('a tree is a JSON object {"depth": d, "root": node}')
     check_made_for(tree, C, what="tree")
     depth = tree["depth"]
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-        raise TreeError(f"depth {_show(depth)} is not a whole number >= 0")
+    whole(depth, "depth")
     M = np.asarray(C.matrix, dtype=bool)
     most = volume_bound([0] * errors + [M.shape[0]])
     if depth > most:
@@ -183,15 +182,9 @@ def verify_error_tree(tree: dict, C, errors: int, horizon: int | None = None) ->
         node, b, level, path = stack.pop()
         if not _alive(b):
             raise TreeError(f"the path {_fmt(path)} is labelled within {errors} errors of no concept of the class")
-        if node is None:
-            if level != depth:
-                raise TreeError(f"the leaf after {_fmt(path)} is at depth {level}, not {depth}")
+        if not inner(node, level, depth, _POINT_KEYS, _POINT_NODE, f"after {_fmt(path)}"):
             continue
-        if not isinstance(node, dict) or set(node) != {"point", "0", "1"}:
-            raise TreeError(f'node after {_fmt(path)} is not null or {{"point": j, "0": ..., "1": ...}}')
         j = _point(node, M.shape[1], path)
-        if level >= depth:
-            raise TreeError(f"the tree is deeper than its stated depth {depth} (after {_fmt(path)})")
         stack.append((node["1"], _step(M, b, j, 1), level + 1, path + ((j, 1),)))
         stack.append((node["0"], _step(M, b, j, 0), level + 1, path + ((j, 0),)))
     return depth

@@ -35,6 +35,36 @@ __all__ = ["MistakeTree", "RandomizedTree", "verify_tree", "verify_upper", "load
            "ClassMismatch", "made_for", "bind", "check_made_for"]
 
 
+# ---------------------------------------------------------------------------------------- what every checker reads
+#: A node of a mistake tree over points, and what the checkers say it must be.
+_POINT_KEYS = frozenset({"point", "0", "1"})
+_POINT_NODE = '{"point": j, "0": ..., "1": ...}'
+
+
+def whole(value, what: str) -> int:
+    """``value`` when it is a whole number >= 0 (a depth, a claimed bound), else :class:`TreeError`
+    "<what> <value> is not a whole number >= 0"; every checker reads its numbers through it."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise TreeError(f"{what} {_show(value)} is not a whole number >= 0")
+    return value
+
+
+def inner(node, level: int, depth: int, keys: set, form: str, where: str) -> bool:
+    """Whether ``node``, at ``level`` of a tree of the stated ``depth``, is an inner node: False for a leaf
+    (null) at that depth, True for an object with exactly the ``keys`` above it; :class:`TreeError` for a
+    leaf elsewhere, a node at or past the depth, or any other value (``form`` says what a node is, ``where``
+    where this one is). Every checker of a tree walks its nodes through it."""
+    if node is None:
+        if level != depth:
+            raise TreeError(f"the leaf {where} is at depth {level}, not {depth}")
+        return False
+    if not isinstance(node, dict) or set(node) != keys:
+        raise TreeError(f"the node {where} is not null or {form}")
+    if level >= depth:
+        raise TreeError(f"the tree is deeper than its stated depth {depth} ({where})")
+    return True
+
+
 # ---------------------------------------------------------------------------------------- the class a certificate is for
 def made_for(C, text: str | None = None) -> dict:
     """What a certificate records of the class it was made for: ``{"class": text, "fingerprint": ...,
@@ -367,8 +397,7 @@ def _verify_levels(tree: dict, C) -> int:
     counting the distinct label patterns of the concepts on them (2^d of them)."""
     depth, levels = tree.get("depth"), tree.get("levels")
     m, n_points = _Labels(C).shape
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-        raise TreeError(f"depth {_show(depth)} is not a whole number >= 0")
+    whole(depth, "depth")
     if not isinstance(levels, list) or len(levels) != depth or any(
             isinstance(j, bool) or not isinstance(j, int) or not 0 <= j < n_points for j in levels):
         raise TreeError(f'"levels" must list {_show(depth)} point indices (0..{n_points - 1}), one per level')
@@ -416,8 +445,7 @@ def verify_tree(tree: dict, C) -> int:
     if not isinstance(tree, dict) or "depth" not in tree or "root" not in tree:
         raise TreeError('a tree is a JSON object {"depth": d, "root": node} (or {"depth": d, "levels": [points]})')
     depth = tree["depth"]
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-        raise TreeError(f"depth {_show(depth)} is not a whole number >= 0")
+    whole(depth, "depth")
     table = _Labels(C)
     m, n_points = table.shape
     most = m.bit_length() - 1  # 2^d paths realised by distinct concepts: d <= floor(log2 |C|)
@@ -439,18 +467,12 @@ def verify_tree(tree: dict, C) -> int:
         points = np.empty(len(nodes), dtype=np.int64)
         below = []
         for i, node in enumerate(nodes):
-            if node is None:
-                if level != depth:
-                    raise TreeError(f"the leaf after {_fmt(_path(levels, level, i))} is at depth {level}, not {depth}")
+            if not inner(node, level, depth, _POINT_KEYS, _POINT_NODE, f"after {_fmt(_path(levels, level, i))}"):
                 continue
-            if not isinstance(node, dict) or set(node) != {"point", "0", "1"}:
-                raise TreeError(f'node after {_fmt(_path(levels, level, i))} is not null or {{"point": j, "0": ..., "1": ...}}')
             j = node["point"]
             if isinstance(j, bool) or not isinstance(j, int) or not 0 <= j < n_points:
                 raise TreeError(f"node after {_fmt(_path(levels, level, i))} names point {_show(j)}, not a column index "
                                 f"0..{n_points - 1}")
-            if level >= depth:
-                raise TreeError(f"the tree is deeper than its stated depth {depth} (after {_fmt(_path(levels, level, i))})")
             points[i] = j
             below += (node["0"], node["1"])
         if level == depth:
@@ -639,8 +661,7 @@ def verify_upper(proof: dict, C) -> int:
         return verify_renaming_upper(proof, C)
     u = proof.get("bound")
     entries = proof.get("entries")
-    if isinstance(u, bool) or not isinstance(u, int) or u < 0:
-        raise TreeError(f"bound {_show(u)} is not a whole number >= 0")
+    whole(u, "bound")
     if not isinstance(entries, list):
         raise TreeError('"entries" must be a list of {"path": [[j, b], ...], "bound": h}')
     table = _Labels(C)

@@ -53,7 +53,7 @@ solvers._errors.TreeError: entry 0 (segments [5], Opt <= 2): point 1 of the segm
 
 from __future__ import annotations
 
-from .opt import TreeError, _show, check_made_for
+from .opt import TreeError, _show, check_made_for, whole
 
 __all__ = ["verify_state_upper"]
 
@@ -86,8 +86,7 @@ def verify_state_upper(proof: dict, C) -> int:
                         f"intervals {_params(params)}")
     N, empty = params["N"], params["empty"]
     u, entries = proof.get("bound"), proof.get("entries")
-    if not _whole(u):
-        raise TreeError(f"bound {_show(u)} is not a whole number >= 0")
+    whole(u, "bound")
     if not isinstance(entries, list):
         raise TreeError('"entries" must be a list of {"segments": [L, ...], "bound": h}')
 
