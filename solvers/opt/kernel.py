@@ -31,12 +31,17 @@ import time
 
 import numpy as np
 
-__all__ = ["Kernel", "available", "mode", "MODES"]
+__all__ = ["Kernel", "Abandon", "available", "mode", "MODES"]
 
 MODES = ("auto", "numba", "python")
 
 _PAUSED, _DONE, _FULL = 0, 1, 2  # what one call of the compiled search returns
 _EMPTY = -1  # seq of an empty memo slot
+
+
+class Abandon(Exception):
+    """Raised by :meth:`Kernel.at_least` when the solver's keys became canonical during a pause (the kernel
+    keys version spaces by themselves only): the solver takes the query back."""
 
 
 def mode(value: str | None = None) -> str:
@@ -237,3 +242,5 @@ class Kernel:
             elif spent > 0.02 and self.budget > 1:
                 self.budget //= 2
             S._tick()
+            if S._canon is not None:
+                raise Abandon()

@@ -51,14 +51,22 @@ import numpy as np
 from ..certificate import ProofTooLarge
 from ..classes.automorphisms import estimated_seconds
 from ..classes.finite import ConceptClass
+from . import kernel as _kernel
 from .canonical import MAX_POINTS as MAX_KEY_POINTS, Canonical
 from .memo import MemoSearch, SearchStop
 from .subcube import SubcubeTable
 
-__all__ = ["Solver", "SearchStop", "default_memo_bytes", "physical_memory"]
+__all__ = ["Solver", "SearchStop", "default_memo_bytes", "physical_memory", "KERNEL_AFTER"]
 
 _FALLBACK_MEMO_BYTES = 4 * 2**30  # the memo's limit when the machine's memory cannot be read
 _WIDE = 2048  # candidate lists longer than this are filtered with numpy (see Solver._filter_wide)
+#: Nodes the Python search expands before a root query is handed to the compiled kernel
+#: (:mod:`solvers.opt.kernel`): importing numba and loading the compiled code take about 0.6 s, the time
+#: of some 60,000 nodes of the Python search, so small searches never pay for it.
+KERNEL_AFTER = 60_000
+#: The share of the memo's byte budget the kernel's table may take while a search runs in it (its entries
+#: are copied into the memo when the search ends, where they count again).
+KERNEL_SHARE = 3
 
 
 def physical_memory() -> int | None:
@@ -115,12 +123,20 @@ class Solver(MemoSearch):
         Nodes expanded before the keys become canonical (0: from the start, finding the group at once);
         a group still to be found waits, past them, until the search has spent what finding it is
         expected to cost.
+    kernel : str, optional
+        Who runs the root queries (and :meth:`value`) while the keys are plain (no symmetry in use): "auto"
+        (the compiled kernel of :mod:`solvers.opt.kernel` once :data:`KERNEL_AFTER` nodes have been
+        expanded, when numba can be imported), "numba" (the kernel from the first query) or "python"
+        (never). Default: ``$LITTLESTONE_KERNEL``, else "auto". Both give the same values, memo, trees
+        and certificates.
     """
 
     def __init__(self, C: ConceptClass, *, memo_bytes: int | None = None, symmetry: bool = True,
-                 symmetry_min: int = 16, symmetry_after: int = 2_000):
+                 symmetry_min: int = 16, symmetry_after: int = 2_000, kernel: str | None = None):
         if not isinstance(C, ConceptClass):
             raise TypeError("Solver needs a ConceptClass")
+        self.kernel_mode = _kernel.mode(kernel)
+        self._kernel = None  # the compiled search's state while a query or root loop runs in it
         self.C = C
         self.full = C.full
         #: canonical keys under the class's symmetry group (None: every version space is its own key);
@@ -288,7 +304,8 @@ class Solver(MemoSearch):
 
     def _progress_info(self) -> dict:
         lo, hi = self._root_bounds if self._root_bounds else (None, None)
-        return {"lower": lo, "upper": hi, "nodes": self.nodes, "memo": len(self.memo)}
+        memo = len(self.memo) + (self._kernel.count if self._kernel is not None else 0)
+        return {"lower": lo, "upper": hi, "nodes": self.nodes, "memo": memo}
 
     def bounds(self, V: int) -> tuple[int, int]:
         """Proven bounds (lower, upper) on Opt(V) from the memo and the cheap rules, without search."""
@@ -441,12 +458,60 @@ class Solver(MemoSearch):
         """Opt(V) exactly (V defaults to the whole class). Uses and fills the memo."""
         V = self.full if V is None else V
         lo, hi = self.bounds(V)
-        while lo < hi:
-            if self.at_least(V, hi):
-                lo = hi
-            else:
-                hi -= 1
+        try:
+            while lo < hi:
+                if self._query(V, hi) if self._kernel_allowed() else self.at_least(V, hi):
+                    lo = hi
+                else:
+                    hi -= 1
+        finally:
+            self._kernel_done()
         return lo
+
+    # ------------------------------------------------------------------ the compiled kernel
+    def _kernel_allowed(self) -> bool:
+        """The kernel may run this search: not switched off, plain keys, and numba importable (imported only
+        once the search is big enough)."""
+        if self.kernel_mode == "python" or self._canon is not None or self._suspended:
+            return False
+        if self.kernel_mode == "auto" and self.nodes < KERNEL_AFTER and self._kernel is None:
+            return True  # decided in _query once the Python search has expanded KERNEL_AFTER nodes
+        return _kernel.available()
+
+    def _query(self, V: int, d: int) -> bool:
+        """Decide Opt(V) >= d: in the kernel when it is allowed (in "auto" mode only once the Python search
+        has expanded :data:`KERNEL_AFTER` nodes: a query that gets there is asked again in the kernel,
+        which starts from the memo the Python search filled), else by :meth:`_at_least`."""
+        n = V.bit_count()
+        if self._kernel is None and self.kernel_mode == "auto" and self.nodes < KERNEL_AFTER:
+            self._node_limit = KERNEL_AFTER
+            try:
+                return self._at_least(V, n, d, self.root_masks, self.root_points)
+            except _Budget:
+                pass
+            finally:
+                self._node_limit = None
+            if not self._kernel_allowed():
+                return self._at_least(V, n, d, self.root_masks, self.root_points)
+        if self._kernel is None:
+            if n < 2:  # nothing to search (and nothing to compile)
+                return self._at_least(V, n, d, self.root_masks, self.root_points)
+            self._kernel = _kernel.Kernel(self, max(1, (self.memo_bytes - self._memo_used) // KERNEL_SHARE))
+        try:
+            return self._kernel.at_least(V, d)
+        except _kernel.Abandon:
+            # Canonical keys came into use (the class's symmetry group was found): the rest in Python,
+            # from the memo the kernel filled.
+            self._kernel_done()
+            return self._at_least(V, n, d, self.root_masks, self.root_points)
+
+    def _kernel_done(self) -> None:
+        """Copy the kernel's memo into this memo (so that the certificates and later questions find it)
+        and drop the kernel's state."""
+        K, self._kernel = self._kernel, None
+        if K is not None:
+            self.evictions += K.evictions
+            K.write_back()
 
     # ------------------------------------------------------------------ bounds from elsewhere
     @property
@@ -509,25 +574,30 @@ class Solver(MemoSearch):
         if decide is None:
             decide = self._decide_root
         lo, hi = self._start_root()
-        while lo < hi:
-            d = hi
-            t0 = time.monotonic()
-            try:
-                ok = decide(d)
-            finally:
+        try:
+            while lo < hi:
+                d = hi
+                t0 = time.monotonic()
+                try:
+                    ok = decide(d)
+                finally:
+                    self._root_bounds = (lo, hi)
+                queries.append({"d": d, "answer": ok, "seconds": round(time.monotonic() - t0, 4)})
+                if ok:
+                    lo = d
+                else:
+                    hi = d - 1
                 self._root_bounds = (lo, hi)
-            queries.append({"d": d, "answer": ok, "seconds": round(time.monotonic() - t0, 4)})
-            if ok:
-                lo = d
-            else:
-                hi = d - 1
-            self._root_bounds = (lo, hi)
-            if self._progress is not None:
-                self._progress(self._progress_info())
+                if self._progress is not None:
+                    self._progress(self._progress_info())
+        finally:
+            self._kernel_done()
         return lo, hi
 
     def _decide_root(self, d: int) -> bool:
         V = self.full
+        if self._kernel_allowed():
+            return self._query(V, d)
         return self._at_least(V, V.bit_count(), d, self.root_masks, self.root_points)
 
     def _start_root(self) -> tuple[int, int]:
