@@ -290,11 +290,12 @@ def pinned_tree(rev: str, into: Path) -> str | None:
     return None
 
 
-def time_in_tree(tree: Path, instances, time_limit: float, options: dict | None = None) -> list[dict]:
+def time_in_tree(tree: Path, instances, time_limit: float, options: dict | None = None,
+                 env: dict | None = None) -> list[dict]:
     """``scripts/_time_opt.py`` on ``instances`` with ``tree`` first on the path (``options``: more keyword
-    arguments of ``opt``): its JSON lines."""
+    arguments of ``opt``; ``env``: more environment variables): its JSON lines."""
     job = json.dumps({"instances": [[f, p] for f, p in instances], "time_limit": time_limit, "options": options or {}})
-    env = {**os.environ, "PYTHONPATH": str(tree)}
+    env = {**os.environ, **(env or {}), "PYTHONPATH": str(tree)}
     proc = subprocess.run([sys.executable, str(TIMER)], input=job, capture_output=True, text=True, env=env,
                           cwd=str(tree), timeout=len(instances) * (8 * time_limit + 60))
     out = [json.loads(ln) for ln in proc.stdout.splitlines() if ln.startswith("{")]
@@ -420,12 +421,19 @@ def bench_raw(instances, args, csv_rows) -> bool:
             before = time_in_tree(pinned_dir, jobs, args.time_limit)
         print("  timing this solver ...", file=sys.stderr, flush=True)
         after = time_in_tree(ROOT, jobs, args.time_limit)
+        off = None
+        if (ROOT / "solvers" / "opt" / "kernel.py").exists():
+            print("  timing this solver with the compiled kernel off ...", file=sys.stderr, flush=True)
+            off = time_in_tree(ROOT, jobs, args.time_limit, env={"LITTLESTONE_KERNEL": "python"})
         plain = None
         if "symmetry" in inspect.signature(opt).parameters:
             print("  timing this solver without symmetry ...", file=sys.stderr, flush=True)
             plain = time_in_tree(ROOT, jobs, args.time_limit, options={"symmetry": False})
-    header = ["instance", "Opt", "pinned s", "now s", "speed-up"] + (["no symmetry s", "symmetry buys"] if plain else [])
+    header = (["instance", "Opt", "pinned s", "now s", "speed-up"]
+              + (["kernel off s", "speed-up off", "kernel buys"] if off else [])
+              + (["no symmetry s", "symmetry buys"] if plain else []))
     rows, ratios, slower = [], [], []
+    ratios_off, slower_off = [], []
     for i, (name, _) in enumerate(raw):
         a = after[i]
         b = before[i] if before else None
@@ -440,6 +448,14 @@ def bench_raw(instances, args, csv_rows) -> bool:
             ratio, solved = _compared(name, b, a, ratios, slower)
             row += [fmt_s(b["seconds"]), fmt_s(a["seconds"]),
                     fmt_ratio(ratio) if solved else (f">{fmt_ratio(ratio)}" if a["value"] is not None else "-")]
+        if off:
+            o = off[i]
+            if b is None:
+                row += [fmt_s(o["seconds"]), "-"]
+            else:
+                ratio, solved = _compared(name + " (kernel off)", b, o, ratios_off, slower_off)
+                row += [fmt_s(o["seconds"]), fmt_ratio(ratio) if solved else "-"]
+            row += [fmt_ratio(o["seconds"] / a["seconds"]) if a["seconds"] > 0 else "-"]
         if plain:
             p = plain[i]
             row += [fmt_s(p["seconds"]), fmt_ratio(p["seconds"] / a["seconds"]) if a["seconds"] > 0 else "-"]
@@ -453,6 +469,8 @@ def bench_raw(instances, args, csv_rows) -> bool:
     print(markdown_table(header, rows))
     print()
     _speedup_summary(ratios, slower, RAW_TARGET, "on raw matrices")
+    if off:
+        _speedup_summary(ratios_off, slower_off, RAW_TARGET, "on raw matrices with the compiled kernel off")
     return ok
 
 

@@ -322,3 +322,24 @@ def search(roots, points, Vs, pool, goods, frame, stab, sgen, gm, state,
     state[2] = nodes
     state[3] = seq
     return status, count
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the functions for the argument types the kernel uses."""
+    W, R = 1, 1
+    roots = np.zeros((R, W), dtype=np.uint64)
+    keys = np.zeros((16, W), dtype=np.uint64)
+    lo = np.zeros(16, dtype=np.int16)
+    hi = np.zeros(16, dtype=np.int16)
+    move = np.full(16, -1, dtype=np.int32)
+    seqs = np.full(16, EMPTY, dtype=np.int64)
+    Vs = np.ones((3, W), dtype=np.uint64)
+    frame = np.zeros((3, 10), dtype=np.int64)
+    frame[0, 0] = 5
+    frame[0, 1] = 1
+    state = np.array([0, -1, 0, 0], dtype=np.int64)
+    search(roots, np.zeros(R, dtype=np.int32), Vs, np.zeros((4, R), dtype=np.int32), np.zeros((3, R), dtype=np.int32),
+           frame, np.zeros(4, dtype=np.int32), np.zeros(4, dtype=np.int64), np.zeros(R, dtype=np.int64), state,
+           keys, lo, hi, move, seqs, 0, 8, 10)
+    count, seq = insert_many(Vs[:1], lo[:1], hi[:1], move[:1], keys, lo, hi, move, seqs, 0, 0)
+    rehash(keys, lo, hi, move, seqs, -1, keys.copy(), lo.copy(), hi.copy(), move.copy(), np.full(16, EMPTY, dtype=np.int64))

@@ -69,11 +69,23 @@ def _load():
     global _compiled, _import_error
     if _compiled is not None or _import_error is not None:
         return _compiled
+    import sys
+
+    # numba's first compilation (or load from its cache) imports scipy.linalg, when scipy is installed, to
+    # offer BLAS (0.4 s); the kernel uses none, so that import is skipped while numba loads.
+    blocked = "scipy.linalg.cython_blas" not in sys.modules
+    if blocked:
+        sys.modules["scipy.linalg.cython_blas"] = None
     try:
         from . import _kernel_jit
+
+        _kernel_jit.warm_up()
     except ImportError as e:  # numba missing (or broken): the Python search serves
         _import_error = str(e)
         return None
+    finally:
+        if blocked and sys.modules.get("scipy.linalg.cython_blas", 0) is None:
+            del sys.modules["scipy.linalg.cython_blas"]
     _compiled = _kernel_jit
     return _compiled
 
@@ -116,7 +128,7 @@ class Kernel:
         self.roots = np.ascontiguousarray(packed).view("<u8").reshape(len(solver.root_points), W)
         self.points = np.asarray(solver.root_points, dtype=np.int32)
         slot = W * 8 + self.ENTRY_OVERHEAD
-        self.max_cap = 1 << 10
+        self.max_cap = 16
         while self.max_cap * 2 * slot <= table_bytes:
             self.max_cap *= 2
         self._alloc(min(1 << 12, self.max_cap))
@@ -230,6 +242,7 @@ class Kernel:
                                             self._limit(), stop_at)
             spent = time.perf_counter() - t0
             self.count = int(count)
+            S.kernel_nodes += int(state[2]) - S.nodes
             S.nodes = int(state[2])
             self.seq = int(state[3])
             if status == _DONE:

@@ -167,6 +167,7 @@ class Solver(MemoSearch):
         # memo: V -> proven (lower, upper) of Opt(V); moves: V -> a point index proving memo[V][0]
         self._init_memo(default_memo_bytes() if memo_bytes is None else memo_bytes, 120)
         self.nodes = 0
+        self.kernel_nodes = 0  # of which expanded by the compiled kernel
         self._node_limit: int | None = None
         self._root_bounds = None
         self.table: SubcubeTable | None = None  # built by subcube_table()
