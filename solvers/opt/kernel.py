@@ -20,7 +20,7 @@ call returns after a budget of nodes ("paused"); the Python side (:class:`Kernel
 
 The kernel needs numba; :func:`available` says whether it can be imported (importing it costs about
 0.2-0.5 s, and loading the cached compiled code as much again, so the solver hands a search to the kernel
-only once it is big enough, see :data:`solvers.opt.search.KERNEL_AFTER`). ``LITTLESTONE_KERNEL``
+only once it is big enough, see :data:`solvers.opt.search.KERNEL_AFTER_SECONDS`). ``LITTLESTONE_KERNEL``
 chooses: ``auto`` (default), ``numba`` (the kernel for every search, for tests) or ``python`` (never).
 """
 

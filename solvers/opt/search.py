@@ -56,14 +56,19 @@ from .canonical import MAX_POINTS as MAX_KEY_POINTS, Canonical
 from .memo import MemoSearch, SearchStop
 from .subcube import SubcubeTable
 
-__all__ = ["Solver", "SearchStop", "default_memo_bytes", "physical_memory", "KERNEL_AFTER"]
+__all__ = ["Solver", "SearchStop", "default_memo_bytes", "physical_memory", "KERNEL_AFTER_SECONDS"]
 
 _FALLBACK_MEMO_BYTES = 4 * 2**30  # the memo's limit when the machine's memory cannot be read
 _WIDE = 2048  # candidate lists longer than this are filtered with numpy (see Solver._filter_wide)
-#: Nodes the Python search expands before a root query is handed to the compiled kernel
-#: (:mod:`solvers.opt.kernel`): importing numba and loading the compiled code take about 0.6 s, the time
-#: of some 60,000 nodes of the Python search, so small searches never pay for it.
-KERNEL_AFTER = 60_000
+#: Seconds the Python search spends in root queries before it hands them to the compiled kernel
+#: (:mod:`solvers.opt.kernel`), and the nodes it expands at least: importing numba and loading the compiled
+#: code take about 0.45 s, while a node costs from 5 us to over 100 us (it scans the parent's splits), so
+#: the hand-over is timed, and small searches never import numba.
+KERNEL_AFTER_SECONDS = 0.2
+KERNEL_AFTER = 2_000
+#: When canonical keys are in use (a symmetry group), whether a search that runs long enough for the kernel drops
+#: them for the kernel (which keys version spaces by themselves) instead of staying in Python.
+KERNEL_OVER_SYMMETRY = os.environ.get("LITTLESTONE_KERNEL_OVER_SYMMETRY", "1") == "1"
 #: The share of the memo's byte budget the kernel's table may take while a search runs in it (its entries
 #: are copied into the memo when the search ends, where they count again).
 KERNEL_SHARE = 3
@@ -125,8 +130,8 @@ class Solver(MemoSearch):
         expected to cost.
     kernel : str, optional
         Who runs the root queries (and :meth:`value`) while the keys are plain (no symmetry in use): "auto"
-        (the compiled kernel of :mod:`solvers.opt.kernel` once :data:`KERNEL_AFTER` nodes have been
-        expanded, when numba can be imported), "numba" (the kernel from the first query) or "python"
+        (the compiled kernel of :mod:`solvers.opt.kernel` once the Python search has run
+        :data:`KERNEL_AFTER_SECONDS`, when numba can be imported), "numba" (the kernel from the first query) or "python"
         (never). Default: ``$LITTLESTONE_KERNEL``, else "auto". Both give the same values, memo, trees
         and certificates.
     """
@@ -169,6 +174,8 @@ class Solver(MemoSearch):
         self.nodes = 0
         self.kernel_nodes = 0  # of which expanded by the compiled kernel
         self._node_limit: int | None = None
+        self._python_left = KERNEL_AFTER_SECONDS  # root-query time left before the kernel takes over
+        self._kernel_at: float | None = None  # the instant the running Python query gives way to the kernel
         self._root_bounds = None
         self.table: SubcubeTable | None = None  # built by subcube_table()
         # The root's distinct splits: one point per class of same-or-complementary columns.
@@ -226,6 +233,8 @@ class Solver(MemoSearch):
         if self._symmetry_at is not None and self.nodes >= self._symmetry_at:
             self._use_symmetry()
         if self._node_limit is not None and self.nodes >= self._node_limit:
+            raise _Budget()
+        if self._kernel_at is not None and self.nodes >= KERNEL_AFTER and time.monotonic() >= self._kernel_at:
             raise _Budget()
         MemoSearch._tick(self)
 
@@ -473,30 +482,38 @@ class Solver(MemoSearch):
     def _kernel_allowed(self) -> bool:
         """The kernel may run this search: not switched off, plain keys, and numba importable (imported only
         once the search is big enough)."""
-        if self.kernel_mode == "python" or self._canon is not None or self._suspended:
+        if self.kernel_mode == "python" or self._suspended:
             return False
-        if self.kernel_mode == "auto" and self.nodes < KERNEL_AFTER and self._kernel is None:
-            return True  # decided in _query once the Python search has expanded KERNEL_AFTER nodes
+        if self._canon is not None and not KERNEL_OVER_SYMMETRY:
+            return False
+        if self.kernel_mode == "auto" and self._python_left > 0 and self._kernel is None:
+            return True  # decided in _query once the Python search has run long enough
         return _kernel.available()
 
     def _query(self, V: int, d: int) -> bool:
         """Decide Opt(V) >= d: in the kernel when it is allowed (in "auto" mode only once the Python search
-        has expanded :data:`KERNEL_AFTER` nodes: a query that gets there is asked again in the kernel,
-        which starts from the memo the Python search filled), else by :meth:`_at_least`."""
+        has spent :data:`KERNEL_AFTER_SECONDS` in these queries and expanded :data:`KERNEL_AFTER` nodes: a
+        query that gets there is asked again in the kernel, which starts from the memo the Python search
+        filled), else by :meth:`_at_least`."""
         n = V.bit_count()
-        if self._kernel is None and self.kernel_mode == "auto" and self.nodes < KERNEL_AFTER:
-            self._node_limit = KERNEL_AFTER
+        if self._kernel is None and self.kernel_mode == "auto" and self._python_left > 0:
+            t0 = time.monotonic()
+            self._kernel_at = t0 + self._python_left
             try:
                 return self._at_least(V, n, d, self.root_masks, self.root_points)
             except _Budget:
-                pass
+                self._python_left = 0.0
             finally:
-                self._node_limit = None
+                self._kernel_at = None
+                if self._python_left > 0:
+                    self._python_left -= time.monotonic() - t0
             if not self._kernel_allowed():
                 return self._at_least(V, n, d, self.root_masks, self.root_points)
         if self._kernel is None:
             if n < 2:  # nothing to search (and nothing to compile)
                 return self._at_least(V, n, d, self.root_masks, self.root_points)
+            if self._canon is not None or self._symmetry_at is not None:
+                self._drop_symmetry()
             self._kernel = _kernel.Kernel(self, max(1, (self.memo_bytes - self._memo_used) // KERNEL_SHARE))
         try:
             return self._kernel.at_least(V, d)
@@ -505,6 +522,15 @@ class Solver(MemoSearch):
             # from the memo the kernel filled.
             self._kernel_done()
             return self._at_least(V, n, d, self.root_masks, self.root_points)
+
+    def _drop_symmetry(self) -> None:
+        """Plain keys from now on (the kernel's): the entries under canonical keys stay valid but unused, and
+        the certificates are written without the group."""
+        self._canon = None
+        self.canonical = None
+        self.group = None
+        self._symmetry_at = None
+        self._symmetry_source = "skipped: the compiled kernel searched without it"
 
     def _kernel_done(self) -> None:
         """Copy the kernel's memo into this memo (so that the certificates and later questions find it)
