@@ -55,12 +55,38 @@ def mode(value: str | None = None) -> str:
 
 
 _compiled = None
+_module_error: str | None = None
 _import_error: str | None = None
 
 
 def available() -> bool:
     """Whether numba can be imported (the import itself happens on the first call)."""
-    return _load() is not None
+    return _module() is not None
+
+
+def _module():
+    """The module of the compiled functions (importing it imports numba), or None without numba."""
+    global _module_error
+    if _module_error is not None:
+        return None
+    try:
+        from . import _kernel_jit
+    except ImportError as e:  # numba missing (or broken): the Python search serves
+        _module_error = str(e)
+        return None
+    return _kernel_jit
+
+
+def compiled() -> bool:
+    """Whether numba's cache holds the compiled kernel: loading it then takes about 0.3 s, where the first
+    compilation after an install takes 9-12 s."""
+    jit = _module()
+    if jit is None:
+        return False
+    try:
+        return os.path.exists(jit.search._cache._cache_file._index_path)
+    except AttributeError:  # another numba's cache layout: say no (the caller waits longer before compiling)
+        return False
 
 
 def _load():
@@ -69,6 +95,10 @@ def _load():
     global _compiled, _import_error
     if _compiled is not None or _import_error is not None:
         return _compiled
+    jit = _module()
+    if jit is None:
+        _import_error = _module_error
+        return None
     import sys
 
     # numba's first compilation (or load from its cache) imports scipy.linalg, when scipy is installed, to
@@ -77,16 +107,11 @@ def _load():
     if blocked:
         sys.modules["scipy.linalg.cython_blas"] = None
     try:
-        from . import _kernel_jit
-
-        _kernel_jit.warm_up()
-    except ImportError as e:  # numba missing (or broken): the Python search serves
-        _import_error = str(e)
-        return None
+        jit.warm_up()
     finally:
         if blocked and sys.modules.get("scipy.linalg.cython_blas", 0) is None:
             del sys.modules["scipy.linalg.cython_blas"]
-    _compiled = _kernel_jit
+    _compiled = jit
     return _compiled
 
 

@@ -66,9 +66,14 @@ _WIDE = 2048  # candidate lists longer than this are filtered with numpy (see So
 #: the hand-over is timed, and small searches never import numba.
 KERNEL_AFTER_SECONDS = 0.2
 KERNEL_AFTER = 2_000
+#: The same when numba's cache does not hold the compiled kernel yet (the first compilation after an install
+#: takes 9-12 s): only a search that has run this long pays for it.
+KERNEL_COMPILE_AFTER_SECONDS = 10.0
 #: When canonical keys are in use (a symmetry group), whether a search that runs long enough for the kernel drops
-#: them for the kernel (which keys version spaces by themselves) instead of staying in Python.
-KERNEL_OVER_SYMMETRY = os.environ.get("LITTLESTONE_KERNEL_OVER_SYMMETRY", "1") == "1"
+#: them for the kernel (which keys version spaces by themselves) instead of staying in Python. Measured on the
+#: raw matrices of scripts/bench_opt.py: decision-lists n=5 takes 1.96 s in Python with its group found
+#: and 29 s (unsolved at 30 s) in the kernel without it; so symmetric searches stay in Python.
+KERNEL_OVER_SYMMETRY = False
 #: The share of the memo's byte budget the kernel's table may take while a search runs in it (its entries
 #: are copied into the memo when the search ends, where they count again).
 KERNEL_SHARE = 3
@@ -175,6 +180,7 @@ class Solver(MemoSearch):
         self.kernel_nodes = 0  # of which expanded by the compiled kernel
         self._node_limit: int | None = None
         self._python_left = KERNEL_AFTER_SECONDS  # root-query time left before the kernel takes over
+        self._compile_checked = False  # whether numba's cache was looked at (see KERNEL_COMPILE_AFTER_SECONDS)
         self._kernel_at: float | None = None  # the instant the running Python query gives way to the kernel
         self._root_bounds = None
         self.table: SubcubeTable | None = None  # built by subcube_table()
@@ -486,7 +492,7 @@ class Solver(MemoSearch):
             return False
         if self._canon is not None and not KERNEL_OVER_SYMMETRY:
             return False
-        if self.kernel_mode == "auto" and self._python_left > 0 and self._kernel is None:
+        if self.kernel_mode == "auto" and self._kernel is None and (self._python_left > 0 or not self._compile_checked):
             return True  # decided in _query once the Python search has run long enough
         return _kernel.available()
 
@@ -496,23 +502,29 @@ class Solver(MemoSearch):
         query that gets there is asked again in the kernel, which starts from the memo the Python search
         filled), else by :meth:`_at_least`."""
         n = V.bit_count()
-        if self._kernel is None and self.kernel_mode == "auto" and self._python_left > 0:
-            t0 = time.monotonic()
-            self._kernel_at = t0 + self._python_left
-            try:
-                return self._at_least(V, n, d, self.root_masks, self.root_points)
-            except _Budget:
-                self._python_left = 0.0
-            finally:
-                self._kernel_at = None
-                if self._python_left > 0:
-                    self._python_left -= time.monotonic() - t0
+        if self._kernel is None and self.kernel_mode == "auto":
+            if self._python_left > 0:
+                t0 = time.monotonic()
+                self._kernel_at = t0 + self._python_left
+                try:
+                    return self._at_least(V, n, d, self.root_masks, self.root_points)
+                except _Budget:
+                    self._python_left = 0.0
+                finally:
+                    self._kernel_at = None
+                    if self._python_left > 0:
+                        self._python_left -= time.monotonic() - t0
+            if not self._compile_checked:
+                self._compile_checked = True
+                if _kernel.available() and not _kernel.compiled():
+                    self._python_left = KERNEL_COMPILE_AFTER_SECONDS - KERNEL_AFTER_SECONDS
+                    return self._query(V, d)  # on in Python, from the memo it filled
             if not self._kernel_allowed():
                 return self._at_least(V, n, d, self.root_masks, self.root_points)
         if self._kernel is None:
             if n < 2:  # nothing to search (and nothing to compile)
                 return self._at_least(V, n, d, self.root_masks, self.root_points)
-            if self._canon is not None or self._symmetry_at is not None:
+            if KERNEL_OVER_SYMMETRY and (self._canon is not None or self._symmetry_at is not None):
                 self._drop_symmetry()
             self._kernel = _kernel.Kernel(self, max(1, (self.memo_bytes - self._memo_used) // KERNEL_SHARE))
         try:

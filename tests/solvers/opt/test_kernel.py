@@ -5,6 +5,7 @@ the kernel; the mode's one-line error."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import signal
 import subprocess
@@ -129,14 +130,18 @@ def test_value_of_sub_version_spaces():
         assert K.value(V) == P.value(V)
 
 
-def test_symmetric_search_gives_the_same_value():
-    """With canonical keys the query goes back to Python (the kernel keys sets by themselves): same value."""
-    for family, params in [("thresholds", {"N": 40}), ("parities", {"n": 5}), ("halfspaces", {"n": 3})]:
-        C = make(family, **params)
-        a = Solver(C, kernel="python", symmetry_after=0).value()
-        b = Solver(C, kernel="numba", symmetry_after=0).value()
-        c = Solver(C, kernel="numba", symmetry_after=50).value()
-        assert a == b == c
+@pytest.mark.parametrize("symmetry_after", [0, 30, 2_000])
+def test_symmetric_search_stays_in_python(symmetry_after):
+    """With canonical keys the queries stay in Python (the kernel keys sets by themselves); a kernel search
+    under way when the group comes into use hands the query back. The same values either way."""
+    for family, params in [("thresholds", {"N": 40}), ("parities", {"n": 5}), ("halfspaces", {"n": 3}),
+                           ("monotone-disjunctions", {"n": 5, "k": 3})]:
+        M = np.asarray(make(family, **params).matrix, dtype=bool)
+        a = Solver(ConceptClass.from_matrix(M), kernel="python", symmetry_after=symmetry_after)
+        b = Solver(ConceptClass.from_matrix(M), kernel="numba", symmetry_after=symmetry_after)
+        assert a.value() == b.value()
+        if symmetry_after == 0 and b.canonical is not None:
+            assert b.kernel_nodes == 0
 
 
 def test_mode_from_argument_and_environment(monkeypatch):
@@ -220,3 +225,19 @@ def test_ctrl_c_stops_a_kernel_search():
     assert last, err
     _, why, lo, hi = last[0].split()
     assert why == "interrupted" and 1 <= int(lo) <= 12 <= int(hi)
+
+
+@pytest.mark.parametrize("cached", [True, False])
+def test_auto_mode_hands_over_after_its_time(monkeypatch, cached):
+    """"auto": the Python search runs KERNEL_AFTER_SECONDS, then the kernel takes the query over; with numba's
+    cache cold (a 9-12 s compilation ahead) the Python search goes on for KERNEL_COMPILE_AFTER_SECONDS."""
+    search = importlib.import_module("solvers.opt.search")
+    monkeypatch.setattr(search, "KERNEL_AFTER_SECONDS", 0.0)
+    monkeypatch.setattr(search, "KERNEL_AFTER", 0)
+    monkeypatch.setattr(search, "KERNEL_COMPILE_AFTER_SECONDS", 1e9)
+    monkeypatch.setattr(kernel_module, "compiled", lambda: cached)
+    M = np.asarray(make("intervals", N=30).matrix, dtype=bool)
+    S = Solver(ConceptClass.from_matrix(M), symmetry=False, kernel="auto")
+    assert S.value() == Solver(ConceptClass.from_matrix(M), symmetry=False, kernel="python").value()
+    assert S.nodes > 64  # past the first look at the clock
+    assert (S.kernel_nodes > 0) == cached
