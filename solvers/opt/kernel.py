@@ -216,23 +216,22 @@ class Kernel:
             start += take
 
     def write_back(self) -> None:
-        """Store every entry of the table in the solver's memo (ints, insertion order), with its move."""
+        """Store every entry of the table in the solver's memo (ints, insertion order), with its move; the
+        memo's byte count grows as by ``Solver._store``, and an eviction follows when it passes the budget."""
         S = self.S
         used = np.flatnonzero(self.seqs != _EMPTY)
         used = used[np.argsort(self.seqs[used], kind="stable")]
         W8 = self.nwords * 8
         raw = self.keys[used].tobytes()
-        lo = self.lo[used].tolist()
-        hi = self.hi[used].tolist()
-        mv = self.move[used].tolist()
         frm = int.from_bytes
-        store = S._store
-        moves = S.moves
-        for i in range(len(used)):
-            V = frm(raw[i * W8:(i + 1) * W8], "little")
-            store(V, lo[i], hi[i])
-            if mv[i] >= 0:
-                moves[V] = mv[i]
+        keys = [frm(raw[i:i + W8], "little") for i in range(0, len(raw), W8)]
+        memo = S.memo
+        S._memo_used += sum([(V.bit_length() >> 3) + 120 for V in keys if V not in memo])
+        memo.update(zip(keys, zip(self.lo[used].tolist(), self.hi[used].tolist())))
+        mv = self.move[used]
+        S.moves.update(zip([keys[i] for i in np.flatnonzero(mv >= 0).tolist()], mv[mv >= 0].tolist()))
+        while S._memo_used > S.memo_bytes and memo:
+            S._evict()
 
     # ------------------------------------------------------------------ a query
     def at_least(self, V: int, d: int) -> bool:
