@@ -31,7 +31,7 @@ import time
 
 import numpy as np
 
-__all__ = ["Kernel", "Abandon", "available", "mode", "MODES"]
+__all__ = ["Kernel", "Abandon", "available", "compiled", "loaded", "mode", "MODES"]
 
 MODES = ("auto", "numba", "python")
 
@@ -57,6 +57,11 @@ def mode(value: str | None = None) -> str:
 _compiled = None
 _module_error: str | None = None
 _import_error: str | None = None
+
+
+def loaded() -> bool:
+    """Whether this process has loaded the compiled functions already (a search then pays nothing more)."""
+    return _compiled is not None
 
 
 def available() -> bool:

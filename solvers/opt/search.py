@@ -63,7 +63,8 @@ _WIDE = 2048  # candidate lists longer than this are filtered with numpy (see So
 #: Seconds the Python search spends in root queries before it hands them to the compiled kernel
 #: (:mod:`solvers.opt.kernel`), and the nodes it expands at least: importing numba and loading the compiled
 #: code take about 0.45 s, while a node costs from 5 us to over 100 us (it scans the parent's splits), so
-#: the hand-over is timed, and small searches never import numba.
+#: the hand-over is timed, and small searches never import numba. In a process that has loaded the kernel
+#: already (an earlier search: SOA, a table, a benchmark), a search hands over after KERNEL_AFTER nodes.
 KERNEL_AFTER_SECONDS = 0.2
 KERNEL_AFTER = 2_000
 #: The same when numba's cache does not hold the compiled kernel yet (the first compilation after an install
@@ -505,7 +506,8 @@ class Solver(MemoSearch):
         if self._kernel is None and self.kernel_mode == "auto":
             if self._python_left > 0:
                 t0 = time.monotonic()
-                self._kernel_at = t0 + self._python_left
+                # Once this process has loaded the kernel (an earlier search), only KERNEL_AFTER nodes wait.
+                self._kernel_at = t0 + (0.0 if _kernel.loaded() else self._python_left)
                 try:
                     return self._at_least(V, n, d, self.root_masks, self.root_points)
                 except _Budget:
@@ -516,7 +518,7 @@ class Solver(MemoSearch):
                         self._python_left -= time.monotonic() - t0
             if not self._compile_checked:
                 self._compile_checked = True
-                if _kernel.available() and not _kernel.compiled():
+                if not _kernel.loaded() and _kernel.available() and not _kernel.compiled():
                     self._python_left = KERNEL_COMPILE_AFTER_SECONDS - KERNEL_AFTER_SECONDS
                     return self._query(V, d)  # on in Python, from the memo it filled
             if not self._kernel_allowed():

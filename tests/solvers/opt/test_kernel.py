@@ -236,8 +236,21 @@ def test_auto_mode_hands_over_after_its_time(monkeypatch, cached):
     monkeypatch.setattr(search, "KERNEL_AFTER", 0)
     monkeypatch.setattr(search, "KERNEL_COMPILE_AFTER_SECONDS", 1e9)
     monkeypatch.setattr(kernel_module, "compiled", lambda: cached)
+    monkeypatch.setattr(kernel_module, "loaded", lambda: False)  # as in a process that has not loaded it yet
     M = np.asarray(make("intervals", N=30).matrix, dtype=bool)
     S = Solver(ConceptClass.from_matrix(M), symmetry=False, kernel="auto")
     assert S.value() == Solver(ConceptClass.from_matrix(M), symmetry=False, kernel="python").value()
     assert S.nodes > 64  # past the first look at the clock
     assert (S.kernel_nodes > 0) == cached
+
+
+def test_auto_mode_in_a_process_that_loaded_the_kernel(monkeypatch):
+    """Once loaded, the kernel takes a search over after KERNEL_AFTER nodes, whatever the time."""
+    search = importlib.import_module("solvers.opt.search")
+    monkeypatch.setattr(search, "KERNEL_AFTER_SECONDS", 1e9)
+    monkeypatch.setattr(search, "KERNEL_AFTER", 0)
+    kernel_module._load()
+    M = np.asarray(make("intervals", N=30).matrix, dtype=bool)
+    S = Solver(ConceptClass.from_matrix(M), symmetry=False, kernel="auto")
+    assert S.value() == 8
+    assert S.kernel_nodes > 0
