@@ -732,6 +732,8 @@ class Solver(MemoSearch):
                             side = (child, lab)
                         continue
                     e = self.memo.get(key(child))
+                    if symmetric and (e is None or e[1] > b - 1):
+                        e = self.memo.get(child, e)  # proven under its own key (the kernel's, before the group)
                     if e is not None and e[1] <= b - 1:
                         side = (child, lab)
                 if side is None and T is None:
@@ -763,9 +765,13 @@ class Solver(MemoSearch):
         if vk >= 0:
             return self.moves.get(V)
         # Under a canonical key: (the hash of the version space searched, its move); a hash collision
-        # only offers a move that _tree then checks.
+        # only offers a move that _tree then checks. Else a move recorded under V itself (by the kernel,
+        # before the keys became canonical).
         e = self.moves.get(vk)
-        return e[1] if e is not None and e[0] == hash(V) else None
+        if e is not None and e[0] == hash(V):
+            return e[1]
+        e = self.moves.get(V)
+        return e if isinstance(e, int) else None
 
     def _tree(self, V: int, d: int, cmasks, cidx):
         if d <= 0:
