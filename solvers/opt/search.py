@@ -241,7 +241,9 @@ class Solver(MemoSearch):
             self._use_symmetry()
         if self._node_limit is not None and self.nodes >= self._node_limit:
             raise _Budget()
-        if self._kernel_at is not None and self.nodes >= KERNEL_AFTER and time.monotonic() >= self._kernel_at:
+        if (self._kernel_at is not None and self.nodes >= KERNEL_AFTER and self._symmetry_at is None
+                and self._canon is None and time.monotonic() >= self._kernel_at):
+            # (a group still to be found first: the kernel would search without it, and hand back when it came)
             raise _Budget()
         MemoSearch._tick(self)
 
@@ -493,7 +495,8 @@ class Solver(MemoSearch):
             return False
         if self._canon is not None and not KERNEL_OVER_SYMMETRY:
             return False
-        if self.kernel_mode == "auto" and self._kernel is None and (self._python_left > 0 or not self._compile_checked):
+        if self.kernel_mode == "auto" and self._kernel is None and (
+                self._python_left > 0 or not self._compile_checked or self._symmetry_at is not None):
             return True  # decided in _query once the Python search has run long enough
         return _kernel.available()
 
@@ -504,10 +507,10 @@ class Solver(MemoSearch):
         filled), else by :meth:`_at_least`."""
         n = V.bit_count()
         if self._kernel is None and self.kernel_mode == "auto":
-            if self._python_left > 0:
+            if self._python_left > 0 or self._symmetry_at is not None:
                 t0 = time.monotonic()
                 # Once this process has loaded the kernel (an earlier search), only KERNEL_AFTER nodes wait.
-                self._kernel_at = t0 + (0.0 if _kernel.loaded() else self._python_left)
+                self._kernel_at = t0 + (0.0 if _kernel.loaded() else max(0.0, self._python_left))
                 try:
                     return self._at_least(V, n, d, self.root_masks, self.root_points)
                 except _Budget:
