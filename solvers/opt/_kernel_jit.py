@@ -182,18 +182,18 @@ def search(roots, points, Vs, pool, goods, frame, stab, sgen, gm, state,
                     inherited = frame[f, 8]
                     for q in range(inherited):
                         r = pool[f, q]
-                        k1 = 0
-                        for w in range(W):
-                            k1 += _popcount(roots[r, w] & V[w])
-                        if k1 == 0 or k1 == n:
-                            continue
+                        # one pass: the split's size, and the hash of the side holding V's lowest concept
                         flip = (roots[r, lw] & lbit) == _ZERO
+                        k1 = 0
                         hsh = _SEED
                         for w in range(W):
                             x = roots[r, w] & V[w]
+                            k1 += _popcount(x)
                             if flip:
                                 x ^= V[w]
                             hsh = _mix(hsh, x)
+                        if k1 == 0 or k1 == n:
+                            continue
                         t = np.int64(hsh & np.uint64(tmask))
                         dup = False
                         while sgen[t] == nodes:
