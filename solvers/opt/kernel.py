@@ -150,12 +150,12 @@ class Kernel:
         self.S = solver
         C = solver.C
         self.nwords = W = (C.n_concepts + 63) // 64
-        sub = np.ascontiguousarray(C.matrix[:, solver.root_points].T)
-        packed = np.packbits(sub, axis=1, bitorder="little")
-        pad = W * 8 - packed.shape[1]
-        if pad:
-            packed = np.hstack([packed, np.zeros((packed.shape[0], pad), dtype=np.uint8)])
-        self.roots = np.ascontiguousarray(packed).view("<u8").reshape(len(solver.root_points), W)
+        # the root's distinct splits as a (splits x words) matrix, from their bitsets
+        words = getattr(solver.root_masks, "words", None)
+        if words is None:
+            raw = b"".join(m.to_bytes(W * 8, "little") for m in solver.root_masks)
+            words = np.frombuffer(raw, dtype="<u8").reshape(len(solver.root_masks), W)
+        self.roots = np.ascontiguousarray(words, dtype=np.uint64)
         self.points = np.asarray(solver.root_points, dtype=np.int32)
         slot = W * 8 + self.ENTRY_OVERHEAD
         self.max_cap = 16
