@@ -21,9 +21,12 @@ build time and the solve time separately and whether the solve finished within t
 Part 3 (issue 19's speed target; ``--raw`` runs it alone): the classes of the suite and of ``PINNED_EXTRA``
 given as raw matrices (saved with ``numpy.save`` and read back as plain matrix classes: no family, no
 declared group, as a user's own class arrives; classes of more than ``RAW_MAX_ENTRIES`` entries left out),
-timed with the solver of ``RAW_PINNED`` (the tree when issue 19 was filed) and with this one, and with this
-one's symmetry detection off where ``opt`` takes ``symmetry``. The geometric mean of the speed-up over the
-instances the pinned solver takes >= 0.1 s on, against the target (>= 8x, no instance slower than 0.9x).
+timed with the solver of ``RAW_PINNED`` (the tree when issue 19 was filed) and with this one, with this one's
+compiled kernel off (``LITTLESTONE_KERNEL=python``, :mod:`solvers.opt.kernel`), and with its symmetry detection
+off where ``opt`` takes ``symmetry``; each is one process timing every instance in turn (so numba is loaded
+once, by the first search long enough to hand over to the kernel). The geometric mean of the speed-up over
+the instances the pinned solver takes >= 0.1 s on, against the target (>= 8x, no instance slower than 0.9x),
+with the kernel on and off.
 
 Timing: ``time.perf_counter``. The opt time includes the Solver construction and the certificate: it
 is ``opt(C)`` on a freshly built class (no cached column bitsets). When one run takes under 0.1 s it
