@@ -66,7 +66,7 @@ _WIDE = 2048  # candidate lists longer than this are filtered with numpy (see So
 #: the hand-over is timed, and small searches never import numba. In a process that has loaded the kernel
 #: already (an earlier search: SOA, a table, a benchmark), a search hands over after KERNEL_AFTER nodes.
 KERNEL_AFTER_SECONDS = 0.2
-KERNEL_AFTER = 2_000
+KERNEL_AFTER = 256
 #: The same when numba's cache does not hold the compiled kernel yet (the first compilation after an install
 #: takes 9-12 s): only a search that has run this long pays for it.
 KERNEL_COMPILE_AFTER_SECONDS = 10.0
@@ -526,6 +526,12 @@ class Solver(MemoSearch):
                     return self._query(V, d)  # on in Python, from the memo it filled
             if not self._kernel_allowed():
                 return self._at_least(V, n, d, self.root_masks, self.root_points)
+        return self._in_kernel(V, d)
+
+    def _in_kernel(self, V: int, d: int) -> bool:
+        """Decide Opt(V) >= d in the kernel (made on the first call, from the memo), or in Python when the
+        keys become canonical meanwhile."""
+        n = V.bit_count()
         if self._kernel is None:
             if n < 2:  # nothing to search (and nothing to compile)
                 return self._at_least(V, n, d, self.root_masks, self.root_points)
@@ -596,8 +602,11 @@ class Solver(MemoSearch):
         and :attr:`root_bounds` holds the bounds proven so far). Every root query is appended to
         ``queries`` as ``{"d", "answer", "seconds"}``.
         """
-        self._warm_up(queries, warmup_nodes, warmup_seconds)
-        return self.descend(queries)
+        try:
+            self._warm_up(queries, warmup_nodes, warmup_seconds)
+            return self.descend(queries)
+        finally:
+            self._kernel_done()
 
     def descend(self, queries: list, decide: Callable[[int], bool] | None = None) -> tuple[int, int]:
         """The root loop: ask "Opt(C) >= d?" for d = the upper bound, going down until the bounds meet.
@@ -664,10 +673,16 @@ class Solver(MemoSearch):
         warm_end = time.monotonic() + warmup_seconds
         if deadline is None or warm_end < deadline:
             self._deadline = warm_end
+        # In a process that has loaded the kernel already, the warm-up runs in it too (plain keys only).
+        kernel = (self.kernel_mode == "auto" and _kernel.loaded() and self._canon is None and not self._suspended
+                  and self._symmetry_at is None)
         try:
             while lo + 1 < hi:
                 t0 = time.monotonic()
-                ok = self._at_least(V, n, lo + 1, self.root_masks, self.root_points)
+                if kernel:
+                    ok = self._in_kernel(V, lo + 1)
+                else:
+                    ok = self._at_least(V, n, lo + 1, self.root_masks, self.root_points)
                 queries.append({"d": lo + 1, "answer": ok, "seconds": round(time.monotonic() - t0, 4)})
                 if not ok:
                     hi = lo
