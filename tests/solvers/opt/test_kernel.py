@@ -254,3 +254,18 @@ def test_auto_mode_in_a_process_that_loaded_the_kernel(monkeypatch):
     S = Solver(ConceptClass.from_matrix(M), symmetry=False, kernel="auto")
     assert S.value() == 8
     assert S.kernel_nodes > 0
+
+
+def test_opt_in_a_process_that_loaded_the_kernel():
+    """opt() in "auto" once the kernel is loaded: the warm-up and the root loop run in it (plain keys: more
+    than 64 points), with the value, tree and certificate of the Python search."""
+    kernel_module._load()
+    M = np.asarray(make("monotone-disjunctions", n=7, k=2).matrix, dtype=bool)  # 128 points
+    a, Sa = solved(M, "python")
+    C = ConceptClass.from_matrix(M)
+    Sb = Solver(C, kernel="auto")
+    b = opt(C, solver=Sb, engine="search", anytime=False)
+    assert Sb.kernel_nodes > 0
+    assert a.value == b.value
+    assert verify_tree(b.tree.to_json(), C) == b.value
+    assert verify_upper(Sb.upper_proof(b.value), C) == b.value
