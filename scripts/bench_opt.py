@@ -21,10 +21,12 @@ build time and the solve time separately and whether the solve finished within t
 Part 3 (issue 19's speed target; ``--raw`` runs it alone): the classes of the suite and of ``PINNED_EXTRA``
 given as raw matrices (saved with ``numpy.save`` and read back as plain matrix classes: no family, no
 declared group, as a user's own class arrives; classes of more than ``RAW_MAX_ENTRIES`` entries left out),
-timed with the solver of ``RAW_PINNED`` (the tree when issue 19 was filed) and with this one, and with this
-one's symmetry detection off where ``opt`` takes ``symmetry``, and with its keys up to isomorphism off where it
-takes ``isomorphism``. The geometric mean of the speed-up over the
-instances the pinned solver takes >= 0.1 s on, against the target (>= 8x, no instance slower than 0.9x).
+timed with the solver of ``RAW_PINNED`` (the tree when issue 19 was filed) and with this one, with this one's
+compiled kernel off (``LITTLESTONE_KERNEL=python``, :mod:`solvers.opt.kernel`), with its symmetry detection
+off where ``opt`` takes ``symmetry``, and with its keys up to isomorphism off where it takes ``isomorphism``;
+each is one process timing every instance in turn (so numba is loaded once, by the first search long enough
+to hand over to the kernel). The geometric mean of the speed-up over the instances the pinned solver takes
+>= 0.1 s on, against the target (>= 8x, no instance slower than 0.9x), with the kernel on and off.
 
 Timing: ``time.perf_counter``. The opt time includes the Solver construction and the certificate: it
 is ``opt(C)`` on a freshly built class (no cached column bitsets). When one run takes under 0.1 s it
@@ -291,11 +293,12 @@ def pinned_tree(rev: str, into: Path) -> str | None:
     return None
 
 
-def time_in_tree(tree: Path, instances, time_limit: float, options: dict | None = None) -> list[dict]:
+def time_in_tree(tree: Path, instances, time_limit: float, options: dict | None = None,
+                 env: dict | None = None) -> list[dict]:
     """``scripts/_time_opt.py`` on ``instances`` with ``tree`` first on the path (``options``: more keyword
-    arguments of ``opt``): its JSON lines."""
+    arguments of ``opt``; ``env``: more environment variables): its JSON lines."""
     job = json.dumps({"instances": [[f, p] for f, p in instances], "time_limit": time_limit, "options": options or {}})
-    env = {**os.environ, "PYTHONPATH": str(tree)}
+    env = {**os.environ, **(env or {}), "PYTHONPATH": str(tree)}
     proc = subprocess.run([sys.executable, str(TIMER)], input=job, capture_output=True, text=True, env=env,
                           cwd=str(tree), timeout=len(instances) * (8 * time_limit + 60))
     out = [json.loads(ln) for ln in proc.stdout.splitlines() if ln.startswith("{")]
@@ -421,6 +424,10 @@ def bench_raw(instances, args, csv_rows) -> bool:
             before = time_in_tree(pinned_dir, jobs, args.time_limit)
         print("  timing this solver ...", file=sys.stderr, flush=True)
         after = time_in_tree(ROOT, jobs, args.time_limit)
+        off = None
+        if (ROOT / "solvers" / "opt" / "kernel.py").exists():
+            print("  timing this solver with the compiled kernel off ...", file=sys.stderr, flush=True)
+            off = time_in_tree(ROOT, jobs, args.time_limit, env={"LITTLESTONE_KERNEL": "python"})
         plain = noiso = None
         if "symmetry" in inspect.signature(opt).parameters:
             print("  timing this solver without symmetry ...", file=sys.stderr, flush=True)
@@ -428,9 +435,12 @@ def bench_raw(instances, args, csv_rows) -> bool:
         if "isomorphism" in inspect.signature(opt).parameters:
             print("  timing this solver without keys up to isomorphism ...", file=sys.stderr, flush=True)
             noiso = time_in_tree(ROOT, jobs, args.time_limit, options={"isomorphism": False})
-    header = (["instance", "Opt", "pinned s", "now s", "speed-up"] + (["no symmetry s", "symmetry buys"] if plain else [])
+    header = (["instance", "Opt", "pinned s", "now s", "speed-up"]
+              + (["kernel off s", "speed-up off", "kernel buys"] if off else [])
+              + (["no symmetry s", "symmetry buys"] if plain else [])
               + (["no isomorphism s", "isomorphism buys"] if noiso else []))
     rows, ratios, slower = [], [], []
+    ratios_off, slower_off = [], []
     for i, (name, _) in enumerate(raw):
         a = after[i]
         b = before[i] if before else None
@@ -445,6 +455,14 @@ def bench_raw(instances, args, csv_rows) -> bool:
             ratio, solved = _compared(name, b, a, ratios, slower)
             row += [fmt_s(b["seconds"]), fmt_s(a["seconds"]),
                     fmt_ratio(ratio) if solved else (f">{fmt_ratio(ratio)}" if a["value"] is not None else "-")]
+        if off:
+            o = off[i]
+            if b is None:
+                row += [fmt_s(o["seconds"]), "-"]
+            else:
+                ratio, solved = _compared(name + " (kernel off)", b, o, ratios_off, slower_off)
+                row += [fmt_s(o["seconds"]), fmt_ratio(ratio) if solved else "-"]
+            row += [fmt_ratio(o["seconds"] / a["seconds"]) if a["seconds"] > 0 else "-"]
         if plain:
             p = plain[i]
             row += [fmt_s(p["seconds"]), fmt_ratio(p["seconds"] / a["seconds"]) if a["seconds"] > 0 else "-"]
@@ -461,6 +479,8 @@ def bench_raw(instances, args, csv_rows) -> bool:
     print(markdown_table(header, rows))
     print()
     _speedup_summary(ratios, slower, RAW_TARGET, "on raw matrices")
+    if off:
+        _speedup_summary(ratios_off, slower_off, RAW_TARGET, "on raw matrices with the compiled kernel off")
     return ok
 
 

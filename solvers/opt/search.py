@@ -57,11 +57,12 @@ import numpy as np
 from ..certificates import ProofTooLarge
 from ..classes.automorphisms import estimated_seconds
 from ..classes.finite import ConceptClass
+from . import kernel as _kernel
 from .canonical import MAX_POINTS as MAX_KEY_POINTS, Canonical
 from .memo import MemoSearch, SearchStop
 from .subcube import SubcubeTable
 
-__all__ = ["Solver", "SearchStop", "default_memo_bytes", "physical_memory"]
+__all__ = ["Solver", "SearchStop", "default_memo_bytes", "physical_memory", "KERNEL_AFTER_SECONDS"]
 
 _FALLBACK_MEMO_BYTES = 4 * 2**30  # the memo's limit when the machine's memory cannot be read
 _WIDE = 2048  # candidate lists longer than this are filtered with numpy (see Solver._filter_wide)
@@ -84,6 +85,24 @@ ISO_FORM_SECONDS = 1e-4
 ISO_ENTRY_SECONDS = 1e-6
 #: What importing igraph costs when nothing has yet (0.08 s here without matplotlib: automorphisms.load_igraph)
 ISO_IMPORT_SECONDS = 0.1
+#: Seconds the Python search spends in root queries before it hands them to the compiled kernel
+#: (:mod:`solvers.opt.kernel`), and the nodes it expands at least: importing numba and loading the compiled
+#: code take about 0.45 s, while a node costs from 5 us to over 100 us (it scans the parent's splits), so
+#: the hand-over is timed, and small searches never import numba. In a process that has loaded the kernel
+#: already (an earlier search: SOA, a table, a benchmark), a search hands over after KERNEL_AFTER nodes.
+KERNEL_AFTER_SECONDS = 0.2
+KERNEL_AFTER = 256
+#: The same when numba's cache does not hold the compiled kernel yet (the first compilation after an install
+#: takes 9-12 s): only a search that has run this long pays for it.
+KERNEL_COMPILE_AFTER_SECONDS = 10.0
+#: When canonical keys are in use (a symmetry group), whether a search that runs long enough for the kernel drops
+#: them for the kernel (which keys version spaces by themselves) instead of staying in Python. Measured on the
+#: raw matrices of scripts/bench_opt.py: decision-lists n=5 takes 1.96 s in Python with its group found
+#: and 29 s (unsolved at 30 s) in the kernel without it; so symmetric searches stay in Python.
+KERNEL_OVER_SYMMETRY = False
+#: The share of the memo's byte budget the kernel's table may take while a search runs in it (its entries
+#: are copied into the memo when the search ends, where they count again).
+KERNEL_SHARE = 3
 
 
 def physical_memory() -> int | None:
@@ -152,13 +171,22 @@ class Solver(MemoSearch):
     iso_after : int, optional
         Nodes expanded before keys up to isomorphism come into use (default :data:`ISO_AFTER`): a small
         search never pays for them.
+    kernel : str, optional
+        Who runs the root queries (and :meth:`value`) while the keys are plain (no symmetry in use): "auto"
+        (the compiled kernel of :mod:`solvers.opt.kernel` once the Python search has run
+        :data:`KERNEL_AFTER_SECONDS`, when numba can be imported), "numba" (the kernel from the first query) or "python"
+        (never). Default: ``$LITTLESTONE_KERNEL``, else "auto". Both give the same values, memo, trees
+        and certificates.
     """
 
     def __init__(self, C: ConceptClass, *, memo_bytes: int | None = None, symmetry: bool = True,
                  symmetry_min: int = 16, symmetry_after: int = 2_000, isomorphism: bool | str = True,
-                 iso_min: int | None = None, iso_max: int | None = None, iso_after: int | None = None):
+                 iso_min: int | None = None, iso_max: int | None = None, iso_after: int | None = None,
+                 kernel: str | None = None):
         if not isinstance(C, ConceptClass):
             raise TypeError("Solver needs a ConceptClass")
+        self.kernel_mode = _kernel.mode(kernel)
+        self._kernel = None  # the compiled search's state while a query or root loop runs in it
         self.C = C
         self.full = C.full
         #: canonical keys under the class's symmetry group (None: every version space is its own key);
@@ -215,7 +243,11 @@ class Solver(MemoSearch):
         # memo: V -> proven (lower, upper) of Opt(V); moves: V -> a point index proving memo[V][0]
         self._init_memo(default_memo_bytes() if memo_bytes is None else memo_bytes, 120)
         self.nodes = 0
+        self.kernel_nodes = 0  # of which expanded by the compiled kernel
         self._node_limit: int | None = None
+        self._python_left = KERNEL_AFTER_SECONDS  # root-query time left before the kernel takes over
+        self._compile_checked = False  # whether numba's cache was looked at (see KERNEL_COMPILE_AFTER_SECONDS)
+        self._kernel_at: float | None = None  # the instant the running Python query gives way to the kernel
         self._root_bounds = None
         self.table: SubcubeTable | None = None  # built by subcube_table()
         # The root's distinct splits: one point per class of same-or-complementary columns.
@@ -411,6 +443,10 @@ class Solver(MemoSearch):
             self._set_keys()
         if self._node_limit is not None and self.nodes >= self._node_limit:
             raise _Budget()
+        if (self._kernel_at is not None and self.nodes >= KERNEL_AFTER and self._symmetry_at is None
+                and self.canonical is None and not self._iso_always and time.monotonic() >= self._kernel_at):
+            # (a group still to be found first: the kernel would search without it, and hand back when it came)
+            raise _Budget()
         MemoSearch._tick(self)
 
     def _use_symmetry(self) -> None:
@@ -490,7 +526,8 @@ class Solver(MemoSearch):
 
     def _progress_info(self) -> dict:
         lo, hi = self._root_bounds if self._root_bounds else (None, None)
-        out = {"lower": lo, "upper": hi, "nodes": self.nodes, "memo": len(self.memo)}
+        memo = len(self.memo) + (self._kernel.count if self._kernel is not None else 0)
+        out = {"lower": lo, "upper": hi, "nodes": self.nodes, "memo": memo}
         if self._iso_forms:
             out["iso_merged"] = self._iso_merged
         return out
@@ -647,12 +684,97 @@ class Solver(MemoSearch):
         """Opt(V) exactly (V defaults to the whole class). Uses and fills the memo."""
         V = self.full if V is None else V
         lo, hi = self.bounds(V)
-        while lo < hi:
-            if self.at_least(V, hi):
-                lo = hi
-            else:
-                hi -= 1
+        try:
+            while lo < hi:
+                if self._query(V, hi) if self._kernel_allowed() else self.at_least(V, hi):
+                    lo = hi
+                else:
+                    hi -= 1
+        finally:
+            self._kernel_done()
         return lo
+
+    # ------------------------------------------------------------------ the compiled kernel
+    def _kernel_allowed(self) -> bool:
+        """The kernel may run this search: not switched off, plain keys, and numba importable (imported only
+        once the search is big enough)."""
+        if self.kernel_mode == "python" or self._suspended:
+            return False
+        if (self.canonical is not None and not KERNEL_OVER_SYMMETRY) or self._iso_always:
+            return False  # (keys up to isomorphism alone give way to the kernel: see _in_kernel)
+        if self.kernel_mode == "auto" and self._kernel is None and (
+                self._python_left > 0 or not self._compile_checked or self._symmetry_at is not None):
+            return True  # decided in _query once the Python search has run long enough
+        return _kernel.available()
+
+    def _query(self, V: int, d: int) -> bool:
+        """Decide Opt(V) >= d: in the kernel when it is allowed (in "auto" mode only once the Python search
+        has spent :data:`KERNEL_AFTER_SECONDS` in these queries and expanded :data:`KERNEL_AFTER` nodes: a
+        query that gets there is asked again in the kernel, which starts from the memo the Python search
+        filled), else by :meth:`_at_least`."""
+        n = V.bit_count()
+        if self._kernel is None and self.kernel_mode == "auto":
+            if self._python_left > 0 or self._symmetry_at is not None:
+                t0 = time.monotonic()
+                # Once this process has loaded the kernel (an earlier search), only KERNEL_AFTER nodes wait.
+                self._kernel_at = t0 + (0.0 if _kernel.loaded() else max(0.0, self._python_left))
+                try:
+                    return self._at_least(V, n, d, self.root_masks, self.root_points)
+                except _Budget:
+                    self._python_left = 0.0
+                finally:
+                    self._kernel_at = None
+                    if self._python_left > 0:
+                        self._python_left -= time.monotonic() - t0
+            if not self._compile_checked:
+                self._compile_checked = True
+                if not _kernel.loaded() and _kernel.available() and not _kernel.compiled():
+                    self._python_left = KERNEL_COMPILE_AFTER_SECONDS - KERNEL_AFTER_SECONDS
+                    return self._query(V, d)  # on in Python, from the memo it filled
+            if not self._kernel_allowed():
+                return self._at_least(V, n, d, self.root_masks, self.root_points)
+        return self._in_kernel(V, d)
+
+    def _in_kernel(self, V: int, d: int) -> bool:
+        """Decide Opt(V) >= d in the kernel (made on the first call, from the memo), or in Python when the
+        keys become canonical meanwhile."""
+        n = V.bit_count()
+        if self._kernel is None:
+            if n < 2:  # nothing to search (and nothing to compile)
+                return self._at_least(V, n, d, self.root_masks, self.root_points)
+            if KERNEL_OVER_SYMMETRY and (self._canon is not None or self._symmetry_at is not None):
+                self._drop_symmetry()
+            if self._iso_active or self._iso_at is not None:
+                # Keys up to isomorphism give way: the kernel keys version spaces by themselves, and where
+                # both were measured it was the faster by far (monotone disjunctions n=10 k=3 as a matrix of
+                # 1,024 points: 0.2 s in the kernel, 2.7 s with the forms). Their entries stay valid.
+                self._iso_at, self._iso_active = None, False
+                self._set_keys()
+            self._kernel = _kernel.Kernel(self, max(1, (self.memo_bytes - self._memo_used) // KERNEL_SHARE))
+        try:
+            return self._kernel.at_least(V, d)
+        except _kernel.Abandon:
+            # Canonical keys came into use (the class's symmetry group was found): the rest in Python,
+            # from the memo the kernel filled.
+            self._kernel_done()
+            return self._at_least(V, n, d, self.root_masks, self.root_points)
+
+    def _drop_symmetry(self) -> None:
+        """Plain keys from now on (the kernel's): the entries under canonical keys stay valid but unused, and
+        the certificates are written without the group."""
+        self._canon = None
+        self.canonical = None
+        self.group = None
+        self._symmetry_at = None
+        self._symmetry_source = "skipped: the compiled kernel searched without it"
+
+    def _kernel_done(self) -> None:
+        """Copy the kernel's memo into this memo (so that the certificates and later questions find it)
+        and drop the kernel's state."""
+        K, self._kernel = self._kernel, None
+        if K is not None:
+            self.evictions += K.evictions
+            K.write_back()
 
     # ------------------------------------------------------------------ bounds from elsewhere
     @property
@@ -693,8 +815,11 @@ class Solver(MemoSearch):
         and :attr:`root_bounds` holds the bounds proven so far). Every root query is appended to
         ``queries`` as ``{"d", "answer", "seconds"}``.
         """
-        self._warm_up(queries, warmup_nodes, warmup_seconds)
-        return self.descend(queries)
+        try:
+            self._warm_up(queries, warmup_nodes, warmup_seconds)
+            return self.descend(queries)
+        finally:
+            self._kernel_done()
 
     def descend(self, queries: list, decide: Callable[[int], bool] | None = None) -> tuple[int, int]:
         """The root loop: ask "Opt(C) >= d?" for d = the upper bound, going down until the bounds meet.
@@ -715,25 +840,30 @@ class Solver(MemoSearch):
         if decide is None:
             decide = self._decide_root
         lo, hi = self._start_root()
-        while lo < hi:
-            d = hi
-            t0 = time.monotonic()
-            try:
-                ok = decide(d)
-            finally:
+        try:
+            while lo < hi:
+                d = hi
+                t0 = time.monotonic()
+                try:
+                    ok = decide(d)
+                finally:
+                    self._root_bounds = (lo, hi)
+                queries.append({"d": d, "answer": ok, "seconds": round(time.monotonic() - t0, 4)})
+                if ok:
+                    lo = d
+                else:
+                    hi = d - 1
                 self._root_bounds = (lo, hi)
-            queries.append({"d": d, "answer": ok, "seconds": round(time.monotonic() - t0, 4)})
-            if ok:
-                lo = d
-            else:
-                hi = d - 1
-            self._root_bounds = (lo, hi)
-            if self._progress is not None:
-                self._progress(self._progress_info())
+                if self._progress is not None:
+                    self._progress(self._progress_info())
+        finally:
+            self._kernel_done()
         return lo, hi
 
     def _decide_root(self, d: int) -> bool:
         V = self.full
+        if self._kernel_allowed():
+            return self._query(V, d)
         return self._at_least(V, V.bit_count(), d, self.root_masks, self.root_points)
 
     def _start_root(self) -> tuple[int, int]:
@@ -756,10 +886,16 @@ class Solver(MemoSearch):
         warm_end = time.monotonic() + warmup_seconds
         if deadline is None or warm_end < deadline:
             self._deadline = warm_end
+        # In a process that has loaded the kernel already, the warm-up runs in it too (plain keys only).
+        kernel = (self.kernel_mode == "auto" and _kernel.loaded() and self._canon is None and not self._suspended
+                  and self._symmetry_at is None)
         try:
             while lo + 1 < hi:
                 t0 = time.monotonic()
-                ok = self._at_least(V, n, lo + 1, self.root_masks, self.root_points)
+                if kernel:
+                    ok = self._in_kernel(V, lo + 1)
+                else:
+                    ok = self._at_least(V, n, lo + 1, self.root_masks, self.root_points)
                 queries.append({"d": lo + 1, "answer": ok, "seconds": round(time.monotonic() - t0, 4)})
                 if not ok:
                     hi = lo
@@ -844,6 +980,8 @@ class Solver(MemoSearch):
                             side = (child, lab)
                         continue
                     e = self.memo.get(key(child))
+                    if symmetric and (e is None or e[1] > b - 1):
+                        e = self.memo.get(child, e)  # proven under its own key (the kernel's, before the group)
                     if e is not None and e[1] <= b - 1:
                         side = (child, lab)
                 if side is None and T is None:
@@ -883,9 +1021,13 @@ class Solver(MemoSearch):
         if vk is V:
             return self.moves.get(V)
         # Under a canonical key: (the hash of the version space searched, its move); a hash collision
-        # only offers a move that _tree then checks.
+        # only offers a move that _tree then checks. Else a move recorded under V itself (by the kernel,
+        # before the keys became canonical).
         e = self.moves.get(vk)
-        return e[1] if e is not None and e[0] == hash(V) else None
+        if e is not None and e[0] == hash(V):
+            return e[1]
+        e = self.moves.get(V)
+        return e if isinstance(e, int) else None
 
     def _tree(self, V: int, d: int, cmasks, cidx):
         if d <= 0:

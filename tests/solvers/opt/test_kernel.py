@@ -1,0 +1,293 @@
+"""The compiled kernel of the search (solvers/opt/kernel.py) against the Python search it replaces: the same
+values, memo, moves, mistake trees and upper-bound certificates on random classes; a small memo budget
+(the kernel's table drops its older half) still correct; a deadline and a Ctrl-C stop a search running in
+the kernel; the mode's one-line error."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from solvers.certificates import verify_tree, verify_upper
+from solvers.classes import ConceptClass
+from solvers.classes.families import make
+from solvers.opt import Solver, opt
+from solvers.opt import kernel as kernel_module
+
+from ...oracles import matrices, opt_brute
+
+pytestmark = pytest.mark.skipif(not kernel_module.available(), reason="numba is not installed")
+
+ROOT = Path(__file__).resolve().parents[3]
+SETTINGS = settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def solved(rows, kernel: str, **kw):
+    """(the result of opt with the search engine, its Solver) for the class ``rows`` under ``kernel``."""
+    C = ConceptClass.from_matrix(rows)
+    S = Solver(C, symmetry=False, kernel=kernel, **kw)
+    r = opt(C, solver=S, engine="search", anytime=False, symmetry=False)
+    return r, S
+
+
+def valued(rows, kernel: str):
+    """Solver.value of the class (no warm-up: every query in the kernel under "numba"), with the mistake
+    tree and the upper-bound certificate built from the memo."""
+    S = Solver(ConceptClass.from_matrix(rows), symmetry=False, kernel=kernel)
+    v = S.value()
+    tree = S.mistake_tree(S.full, v) if v >= 0 else None
+    return S, v, tree, S.upper_proof(v) if v >= 0 else None
+
+
+def same_search(rows, brute: bool = True):
+    """Both paths agree on everything the certificates are built from (and with the brute force)."""
+    Sa, va, ta, ua = valued(rows, "python")
+    Sb, vb, tb, ub = valued(rows, "numba")
+    assert va == vb
+    if brute:
+        assert vb == opt_brute(rows)
+    assert Sa.kernel_nodes == 0 and Sb.kernel_nodes == Sb.nodes
+    assert (Sa.memo, Sa.moves, Sa.nodes) == (Sb.memo, Sb.moves, Sb.nodes)
+    assert (ta, ua) == (tb, ub)
+    if vb >= 0:
+        assert verify_upper(ub, Sb.C) == vb
+    # and through opt (a warm-up in Python, then the root loop in the kernel)
+    a, Pa = solved(rows, "python")
+    b, Pb = solved(rows, "numba")
+    assert a.value == b.value == vb
+    assert (Pa.memo, Pa.moves, Pa.nodes) == (Pb.memo, Pb.moves, Pb.nodes)
+    if vb >= 0:
+        assert a.tree.root == b.tree.root
+        assert Pa.upper_proof(vb) == Pb.upper_proof(vb)
+    return Sb
+
+
+@SETTINGS
+@given(matrices(max_rows=24, max_cols=9))
+def test_kernel_and_python_search_agree(rows):
+    same_search(rows)
+
+
+@pytest.mark.parametrize("family,params", [
+    ("halfspaces", {"n": 3}), ("monotone-disjunctions", {"n": 6, "k": 3}), ("random", {"m": 200, "N": 12, "seed": 3}),
+    ("intervals", {"N": 30}), ("decision-lists", {"n": 3}),
+])
+def test_kernel_and_python_search_agree_on_families(family, params):
+    """Larger classes as matrices: several words per version space, deeper searches."""
+    S = same_search(np.asarray(make(family, **params).matrix, dtype=bool), brute=False)
+    assert S.kernel_nodes > 0
+
+
+def test_wide_class_agrees():
+    """More than 64 concepts and more distinct splits than the Python search filters with numpy (_WIDE)."""
+    rng = np.random.default_rng(7)
+    rows = rng.random((150, 2100)) < 0.5
+    same_search(rows, brute=False)
+
+
+@settings(max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(matrices(max_rows=24, max_cols=9))
+def test_small_memo_budget_still_correct(rows):
+    """A budget of a few entries: the kernel's table drops its older half (evictions), values and
+    certificates stay right."""
+    r, S = solved(rows, "numba", memo_bytes=3000)
+    assert r.value == opt_brute(rows)
+    if r.value >= 0:
+        assert verify_tree(r.tree.to_json(), S.C) == r.value
+        assert verify_upper(S.upper_proof(r.value), S.C) == r.value
+
+
+def test_evictions_happen_and_values_hold():
+    """Some 40,000 nodes under a budget of a few hundred entries: Opt = k + floor(log2 C(n, k)) = 6
+    (monotone disjunctions of at most k of n variables)."""
+    rows = np.asarray(make("monotone-disjunctions", n=10, k=3).matrix, dtype=bool)
+    C = ConceptClass.from_matrix(rows)
+    S = Solver(C, symmetry=False, kernel="numba", memo_bytes=200_000)
+    r = opt(C, solver=S, engine="search", anytime=False, symmetry=False)
+    assert r.value == 6
+    assert S.evictions > 0
+    assert verify_tree(r.tree.to_json(), C) == 6
+
+
+def test_value_of_sub_version_spaces():
+    """Solver.value(V) on subsets (what SOA asks) in the kernel, against the Python search."""
+    C = make("random", m=60, N=10, seed=2)
+    P = Solver(C, symmetry=False, kernel="python")
+    K = Solver(C, symmetry=False, kernel="numba")
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        V = int(rng.integers(0, 2**62)) & C.full
+        assert K.value(V) == P.value(V)
+
+
+@pytest.mark.parametrize("symmetry_after", [0, 30, 2_000])
+def test_symmetric_search_stays_in_python(symmetry_after):
+    """With canonical keys the queries stay in Python (the kernel keys sets by themselves); a kernel search
+    under way when the group comes into use hands the query back. The same values either way."""
+    for family, params in [("thresholds", {"N": 40}), ("parities", {"n": 5}), ("halfspaces", {"n": 3}),
+                           ("monotone-disjunctions", {"n": 5, "k": 3})]:
+        M = np.asarray(make(family, **params).matrix, dtype=bool)
+        a = Solver(ConceptClass.from_matrix(M), kernel="python", symmetry_after=symmetry_after)
+        b = Solver(ConceptClass.from_matrix(M), kernel="numba", symmetry_after=symmetry_after)
+        assert a.value() == b.value()
+        if symmetry_after == 0 and b.canonical is not None:
+            assert b.kernel_nodes == 0
+
+
+def test_mode_from_argument_and_environment(monkeypatch):
+    C = make("thresholds", N=4)
+    monkeypatch.setenv("LITTLESTONE_KERNEL", "python")
+    assert Solver(C).kernel_mode == "python"
+    assert Solver(C, kernel="numba").kernel_mode == "numba"
+    monkeypatch.delenv("LITTLESTONE_KERNEL")
+    assert Solver(C).kernel_mode == "auto"
+    with pytest.raises(ValueError, match="give one of auto, numba, python"):
+        Solver(C, kernel="fast")
+
+
+def test_unknown_mode_is_a_one_line_error():
+    env = {**os.environ, "LITTLESTONE_KERNEL": "fast", "PYTHONPATH": str(ROOT)}
+    p = subprocess.run([sys.executable, "-m", "adversary", "opt", "random", "m=20", "N=6", "seed=1"], cwd=ROOT,
+                       env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2
+    assert p.stderr.strip().splitlines() == ["littlestone: error: LITTLESTONE_KERNEL='fast': give one of auto, numba, python"]
+
+
+def test_small_searches_do_not_import_numba():
+    """In the default mode a small search stays in Python: numba is not even imported."""
+    code = ("import sys; from solvers.opt import opt; from solvers.classes import ConceptClass;"
+            "import numpy as np; rng = np.random.default_rng(0);"
+            "r = opt(ConceptClass.from_matrix(rng.random((300, 12)) < 0.5));"
+            "print(r.value, 'numba' in sys.modules)")
+    env = {k: v for k, v in os.environ.items() if k != "LITTLESTONE_KERNEL"}
+    env["PYTHONPATH"] = str(ROOT)
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split()[1] == "False"
+
+
+def test_deadline_stops_a_kernel_search():
+    """A time limit stops a search running in the kernel, with proven bounds and the tree of the lower one."""
+    C = make("decision-lists", n=5)  # minutes of search
+    S = Solver(C, symmetry=False, kernel="numba")
+    seen = []
+
+    def progress(info):
+        seen.append(S._kernel is not None)
+
+    t0 = time.monotonic()
+    r = opt(C, solver=S, engine="search", anytime=False, symmetry=False, time_limit=3.0, progress=progress)
+    assert r.stats["stopped"] == "time limit"
+    assert any(seen)  # the kernel was running when the progress came
+    assert r.lower <= 12 <= r.upper and r.lower >= 1
+    assert time.monotonic() - t0 < 60
+    assert verify_tree(r.tree.to_json(), C) == r.lower
+
+
+CTRL_C = textwrap.dedent("""
+    from solvers.classes.families import make
+    from solvers.opt import Solver, opt
+    C = make("decision-lists", n=5)
+    S = Solver(C, symmetry=False, kernel="numba")
+    def progress(info):
+        if S._kernel is not None:
+            print("kernel running", flush=True)
+    r = opt(C, solver=S, engine="search", anytime=False, symmetry=False, progress=progress)
+    print("stopped", r.stats["stopped"], r.lower, r.upper, flush=True)
+""")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="sends signals")
+def test_ctrl_c_stops_a_kernel_search():
+    """SIGINT while the kernel runs: the search stops at the next pause with the bounds proven so far."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    p = subprocess.Popen([sys.executable, "-c", CTRL_C], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        line = p.stdout.readline()  # blocks until the kernel reports (or the process ends)
+        assert line.strip() == "kernel running", p.stderr.read() if p.poll() is not None else line
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    last = [ln for ln in out.splitlines() if ln.startswith("stopped")]
+    assert last, err
+    _, why, lo, hi = last[0].split()
+    assert why == "interrupted" and 1 <= int(lo) <= 12 <= int(hi)
+
+
+@pytest.mark.parametrize("cached", [True, False])
+def test_auto_mode_hands_over_after_its_time(monkeypatch, cached):
+    """"auto": the Python search runs KERNEL_AFTER_SECONDS, then the kernel takes the query over; with numba's
+    cache cold (a 9-12 s compilation ahead) the Python search goes on for KERNEL_COMPILE_AFTER_SECONDS."""
+    search = importlib.import_module("solvers.opt.search")
+    monkeypatch.setattr(search, "KERNEL_AFTER_SECONDS", 0.0)
+    monkeypatch.setattr(search, "KERNEL_AFTER", 0)
+    monkeypatch.setattr(search, "KERNEL_COMPILE_AFTER_SECONDS", 1e9)
+    monkeypatch.setattr(kernel_module, "compiled", lambda: cached)
+    monkeypatch.setattr(kernel_module, "loaded", lambda: False)  # as in a process that has not loaded it yet
+    M = np.asarray(make("intervals", N=30).matrix, dtype=bool)
+    S = Solver(ConceptClass.from_matrix(M), symmetry=False, kernel="auto")
+    assert S.value() == Solver(ConceptClass.from_matrix(M), symmetry=False, kernel="python").value()
+    assert S.nodes > 64  # past the first look at the clock
+    assert (S.kernel_nodes > 0) == cached
+
+
+def test_auto_mode_in_a_process_that_loaded_the_kernel(monkeypatch):
+    """Once loaded, the kernel takes a search over after KERNEL_AFTER nodes, whatever the time."""
+    search = importlib.import_module("solvers.opt.search")
+    monkeypatch.setattr(search, "KERNEL_AFTER_SECONDS", 1e9)
+    monkeypatch.setattr(search, "KERNEL_AFTER", 0)
+    kernel_module._load()
+    M = np.asarray(make("intervals", N=30).matrix, dtype=bool)
+    S = Solver(ConceptClass.from_matrix(M), symmetry=False, kernel="auto")
+    assert S.value() == 8
+    assert S.kernel_nodes > 0
+
+
+def test_opt_in_a_process_that_loaded_the_kernel():
+    """opt() in "auto" once the kernel is loaded: the warm-up and the root loop run in it (plain keys: more
+    than 64 points), with the value, tree and certificate of the Python search."""
+    kernel_module._load()
+    M = np.asarray(make("monotone-disjunctions", n=7, k=2).matrix, dtype=bool)  # 128 points
+    a, Sa = solved(M, "python")
+    C = ConceptClass.from_matrix(M)
+    Sb = Solver(C, kernel="auto")
+    b = opt(C, solver=Sb, engine="search", anytime=False)
+    assert Sb.kernel_nodes > 0
+    assert a.value == b.value
+    assert verify_tree(b.tree.to_json(), C) == b.value
+    assert verify_upper(Sb.upper_proof(b.value), C) == b.value
+
+
+def test_keys_up_to_isomorphism_give_way_to_the_kernel_and_their_entries_stay_valid(monkeypatch):
+    """A class of more than 64 points (no orbit keys) whose search has keyed version spaces up to isomorphism
+    hands over to the kernel all the same (its memo then holds bytes keys beside the bitsets, which the kernel
+    leaves alone); with isomorphism="always" the search stays in Python. Values and certificates as without."""
+    C = make("monotone-disjunctions", n=7, k=2)  # 29 concepts over 128 points: no orbit keys
+    rows = np.asarray(C.matrix)
+    want = opt(ConceptClass.from_matrix(rows), engine="search", anytime=False).value
+    monkeypatch.setattr(Solver, "_iso_pays", lambda self, st, guess: True)  # every form is made (while allowed)
+    for iso, kernel_runs in ((True, True), ("always", False)):
+        S = Solver(ConceptClass.from_matrix(rows), symmetry=False, isomorphism=iso, iso_after=0, iso_min=4,
+                   kernel="python")
+        V = S.full & S.C.columns[S.root_points[0]]  # a version space one example deep
+        S.value(V)  # fills the memo, up to isomorphism
+        assert any(type(k) is bytes for k in S.memo), iso
+        S.kernel_mode = "numba"  # from now on the kernel would run (if allowed)
+        r = opt(S.C, solver=S, engine="search", anytime=False)
+        assert r.value == want and r.stats["nodes"] > 0
+        assert (S.kernel_nodes > 0) == kernel_runs
+        assert verify_tree(r.tree.to_json(), S.C) == want
+        assert verify_upper(S.upper_proof(want), S.C) == want
