@@ -40,7 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._errors import TreeError
-from .opt import whole
+from ._reading import whole
 
 __all__ = ["verify_upper", "verify_point_tree", "FAMILY"]
 

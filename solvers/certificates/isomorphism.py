@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._errors import TreeError
-from .opt import _fmt, _show
+from ._reading import _fmt, _show
 
 __all__ = ["check_isomorphic"]
 
