@@ -30,6 +30,100 @@ _MUL = np.uint64(0xBF58476D1CE4E5B9)
 _ZERO = np.uint64(0)
 
 
+_P61 = np.uint64((1 << 61) - 1)
+_S3 = np.uint64(3)
+_S8 = np.uint64(8)
+_S32 = np.uint64(32)
+_S61 = np.uint64(61)
+_B255 = np.uint64(255)
+_MAXW = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@njit(cache=True)
+def _pyhash(V):
+    """Python's ``hash`` of the int whose words are V: the int modulo 2**61 - 1 (64-bit CPython)."""
+    h = _ZERO
+    for w in range(V.shape[0] - 1, -1, -1):
+        x = V[w]
+        r = (x & _P61) + (x >> _S61)
+        if r >= _P61:
+            r -= _P61
+        t = h << _S3  # h * 2**64 = h * 8 (mod 2**61 - 1)
+        t = (t & _P61) + (t >> _S61)
+        if t >= _P61:
+            t -= _P61
+        h = t + r
+        if h >= _P61:
+            h -= _P61
+    return np.int64(h)
+
+
+@njit(cache=True)
+def _plain_row(V, K):
+    """The key row of V by itself (a tagged row's last word, 0, says so)."""
+    W = V.shape[0]
+    for w in range(W):
+        K[w] = V[w]
+    for w in range(W, K.shape[0]):
+        K[w] = _ZERO
+
+
+@njit(cache=True)
+def _orbit_row(V, cols, tables, flips, wide, K):
+    """The key row of V's orbit: :meth:`Canonical.key <solvers.opt.canonical.Canonical.key>` (before its
+    final ``~``) in words 0-1 (one word when ``wide`` is 0), last word 1."""
+    W = V.shape[0]
+    ones = _ZERO
+    zeros = _ZERO
+    for x in range(cols.shape[0]):
+        all1 = True
+        none = True
+        for w in range(W):
+            s = cols[x, w] & V[w]
+            if s != V[w]:
+                all1 = False
+            if s != _ZERO:
+                none = False
+        if all1:
+            ones |= _S1 << np.uint64(x)
+        elif none:
+            zeros |= _S1 << np.uint64(x)
+    nb = tables.shape[0]
+    best0 = _MAXW
+    best1 = _MAXW
+    for g in range(tables.shape[2]):
+        a = _ZERO
+        b = _ZERO
+        for k in range(nb):
+            sh = np.uint64(8 * k)
+            a |= tables[k, (ones >> sh) & _B255, g]
+            b |= tables[k, (zeros >> sh) & _B255, g]
+        if flips[g]:
+            a, b = b, a
+        if wide:
+            if a < best0 or (a == best0 and b < best1):
+                best0 = a
+                best1 = b
+        else:
+            x = (a << _S32) | b
+            if x < best0:
+                best0 = x
+    for w in range(K.shape[0]):
+        K[w] = _ZERO
+    K[0] = best0
+    if wide:
+        K[1] = best1
+    K[K.shape[0] - 1] = _S1
+
+
+@njit(cache=True, inline="always")
+def _move_hash(V, K):
+    """The hash recorded with a move under an orbit key (0 under a plain key)."""
+    if K.shape[0] > V.shape[0] and K[K.shape[0] - 1] == _S1:
+        return _pyhash(V)
+    return np.int64(0)
+
+
 @njit(cache=True, inline="always")
 def _popcount(x):
     x = x - ((x >> _S1) & _M1)
@@ -71,8 +165,9 @@ def _find(keys, seqs, row):
 
 
 @njit(cache=True)
-def _put(keys, lo, hi, move, seqs, row, l, h, mv, count, seq):
-    """Store (l, h) for ``row`` (and the move ``mv`` when >= 0): (count, seq) after."""
+def _put(keys, lo, hi, move, mhash, seqs, row, l, h, mv, mh, count, seq):
+    """Store (l, h) for ``row`` (and the move ``mv`` when >= 0, with ``mh``: the hash of the version space it
+    was found for, under an orbit key): (count, seq) after."""
     i = _find(keys, seqs, row)
     if i < 0:
         i = -i - 1
@@ -86,18 +181,19 @@ def _put(keys, lo, hi, move, seqs, row, l, h, mv, count, seq):
     hi[i] = h
     if mv >= 0:
         move[i] = mv
+        mhash[i] = mh
     return count, seq
 
 
 @njit(cache=True)
-def insert_many(rows, l, h, mv, keys, lo, hi, move, seqs, count, seq):
+def insert_many(rows, l, h, mv, mh, keys, lo, hi, move, mhash, seqs, count, seq):
     for k in range(rows.shape[0]):
-        count, seq = _put(keys, lo, hi, move, seqs, rows[k], l[k], h[k], mv[k], count, seq)
+        count, seq = _put(keys, lo, hi, move, mhash, seqs, rows[k], l[k], h[k], mv[k], mh[k], count, seq)
     return count, seq
 
 
 @njit(cache=True)
-def rehash(okeys, olo, ohi, omove, oseqs, cut, keys, lo, hi, move, seqs):
+def rehash(okeys, olo, ohi, omove, omhash, oseqs, cut, keys, lo, hi, move, mhash, seqs):
     """Copy the entries of the old table whose insertion number is > ``cut`` into the new one (keeping
     their numbers); their count."""
     count = 0
@@ -110,16 +206,21 @@ def rehash(okeys, olo, ohi, omove, oseqs, cut, keys, lo, hi, move, seqs):
         lo[i] = olo[k]
         hi[i] = ohi[k]
         move[i] = omove[k]
+        mhash[i] = omhash[k]
         seqs[i] = oseqs[k]
         count += 1
     return count
 
 
 @njit(cache=True)
-def search(roots, points, Vs, pool, goods, frame, stab, sgen, gm, state,
-           keys, lo, hi, move, seqs, count, limit, stop_at):
+def search(roots, points, Vs, Ks, pool, goods, frame, stab, sgen, gm, state,
+           keys, lo, hi, move, mhash, seqs, count, limit, stop_at, canon, cmin, cols, tables, flips, wide):
     """Run the query on the stack (``state`` = sp, last result, nodes, next insertion number) until it is
-    decided (DONE), ``stop_at`` nodes have been expanded (PAUSED) or the memo needs room (FULL)."""
+    decided (DONE), ``stop_at`` nodes have been expanded (PAUSED) or the memo needs room (FULL).
+
+    ``Ks[f]`` is frame f's memo key row; with ``canon`` = 1, version spaces of ``cmin`` concepts or more are
+    keyed by their orbit (``cols``: the class's columns as word rows; ``tables``, ``flips``, ``wide``: the
+    :class:`~solvers.opt.canonical.Canonical`'s)."""
     W = Vs.shape[1]
     sp = state[0]
     res = state[1]
@@ -148,7 +249,12 @@ def search(roots, points, Vs, pool, goods, frame, stab, sgen, gm, state,
                 res = 0
                 popped = True
             else:
-                i = _find(keys, seqs, V)
+                K = Ks[f]
+                if canon and n >= cmin:
+                    _orbit_row(V, cols, tables, flips, wide, K)
+                else:
+                    _plain_row(V, K)
+                i = _find(keys, seqs, K)
                 if i >= 0:
                     l = np.int64(lo[i])
                     h = np.int64(hi[i])
@@ -228,11 +334,12 @@ def search(roots, points, Vs, pool, goods, frame, stab, sgen, gm, state,
                     if cnt < h:
                         h = cnt  # Opt(V) <= number of distinct splits of V
                     if h < d or ng == 0:
-                        count, seq = _put(keys, lo, hi, move, seqs, V, l, min(h, d - 1), -1, count, seq)
+                        count, seq = _put(keys, lo, hi, move, mhash, seqs, K, l, min(h, d - 1), -1, 0, count, seq)
                         res = 0
                         popped = True
                     elif d == 2:  # both sides hold >= 2 concepts, so each has Opt >= 1
-                        count, seq = _put(keys, lo, hi, move, seqs, V, 2, h, points[goods[f, 0]], count, seq)
+                        count, seq = _put(keys, lo, hi, move, mhash, seqs, K, 2, h, points[goods[f, 0]],
+                                          _move_hash(V, K), count, seq)
                         res = 1
                         popped = True
                     else:
@@ -248,7 +355,7 @@ def search(roots, points, Vs, pool, goods, frame, stab, sgen, gm, state,
         elif ph == 1:
             gi = frame[f, 5]
             if gi >= frame[f, 6]:
-                count, seq = _put(keys, lo, hi, move, seqs, V, frame[f, 2], d - 1, -1, count, seq)
+                count, seq = _put(keys, lo, hi, move, mhash, seqs, Ks[f], frame[f, 2], d - 1, -1, 0, count, seq)
                 res = 0
                 popped = True
             else:
@@ -261,13 +368,16 @@ def search(roots, points, Vs, pool, goods, frame, stab, sgen, gm, state,
                     C[w] = x ^ V[w]
                     k1 += _popcount(x)
                 skip = False
-                i = _find(keys, seqs, C)
+                CK = Ks[f + 1]  # (the children's entries are looked up under their own keys, as in Python)
+                _plain_row(C, CK)
+                i = _find(keys, seqs, CK)
                 if i >= 0 and hi[i] < d1:
                     skip = True
                 if not skip:
                     for w in range(W):
                         C[w] = roots[r, w] & V[w]
-                    i = _find(keys, seqs, C)
+                    _plain_row(C, CK)
+                    i = _find(keys, seqs, CK)
                     if i >= 0 and hi[i] < d1:
                         skip = True
                 if skip:
@@ -312,7 +422,8 @@ def search(roots, points, Vs, pool, goods, frame, stab, sgen, gm, state,
                 frame[f, 4] = 1
             else:
                 r = goods[f, frame[f, 5]]
-                count, seq = _put(keys, lo, hi, move, seqs, V, d, frame[f, 3], points[r], count, seq)
+                count, seq = _put(keys, lo, hi, move, mhash, seqs, Ks[f], d, frame[f, 3], points[r],
+                                  _move_hash(V, Ks[f]), count, seq)
                 res = 1
                 popped = True
         if popped:
@@ -332,14 +443,17 @@ def warm_up() -> None:
     lo = np.zeros(16, dtype=np.int16)
     hi = np.zeros(16, dtype=np.int16)
     move = np.full(16, -1, dtype=np.int32)
+    mhash = np.zeros(16, dtype=np.int64)
     seqs = np.full(16, EMPTY, dtype=np.int64)
     Vs = np.ones((3, W), dtype=np.uint64)
     frame = np.zeros((3, 10), dtype=np.int64)
     frame[0, 0] = 5
     frame[0, 1] = 1
     state = np.array([0, -1, 0, 0], dtype=np.int64)
-    search(roots, np.zeros(R, dtype=np.int32), Vs, np.zeros((4, R), dtype=np.int32), np.zeros((3, R), dtype=np.int32),
-           frame, np.zeros(4, dtype=np.int32), np.zeros(4, dtype=np.int64), np.zeros(R, dtype=np.int64), state,
-           keys, lo, hi, move, seqs, 0, 8, 10)
-    count, seq = insert_many(Vs[:1], lo[:1], hi[:1], move[:1], keys, lo, hi, move, seqs, 0, 0)
-    rehash(keys, lo, hi, move, seqs, -1, keys.copy(), lo.copy(), hi.copy(), move.copy(), np.full(16, EMPTY, dtype=np.int64))
+    search(roots, np.zeros(R, dtype=np.int32), Vs, Vs.copy(), np.zeros((4, R), dtype=np.int32),
+           np.zeros((3, R), dtype=np.int32), frame, np.zeros(4, dtype=np.int32), np.zeros(4, dtype=np.int64),
+           np.zeros(R, dtype=np.int64), state, keys, lo, hi, move, mhash, seqs, 0, 8, 10,
+           1, 2, np.zeros((1, W), dtype=np.uint64), np.zeros((1, 256, 1), dtype=np.uint64), np.zeros(1, dtype=np.uint8), 0)
+    count, seq = insert_many(Vs[:1], lo[:1], hi[:1], move[:1], mhash[:1], keys, lo, hi, move, mhash, seqs, 0, 0)
+    rehash(keys, lo, hi, move, mhash, seqs, -1, keys.copy(), lo.copy(), hi.copy(), move.copy(), mhash.copy(),
+           np.full(16, EMPTY, dtype=np.int64))

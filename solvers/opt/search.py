@@ -95,11 +95,12 @@ KERNEL_AFTER = 256
 #: The same when numba's cache does not hold the compiled kernel yet (the first compilation after an install
 #: takes 9-12 s): only a search that has run this long pays for it.
 KERNEL_COMPILE_AFTER_SECONDS = 10.0
-#: When canonical keys are in use (a symmetry group), whether a search that runs long enough for the kernel drops
-#: them for the kernel (which keys version spaces by themselves) instead of staying in Python. Measured on the
-#: raw matrices of scripts/bench_opt.py: decision-lists n=5 takes 1.96 s in Python with its group found
-#: and 29 s (unsolved at 30 s) in the kernel without it; so symmetric searches stay in Python.
-KERNEL_OVER_SYMMETRY = False
+#: When canonical keys are in use (a symmetry group), whether the search hands over to the compiled kernel,
+#: which then keys version spaces by their orbits as the Python search does (the same entries; see
+#: :mod:`solvers.opt.kernel`). (Before the kernel computed orbit keys, it would have dropped the group:
+#: decision-lists n=5 as a raw matrix took 1.96 s in Python with its group and was unsolved at 30 s in
+#: the kernel without it.)
+KERNEL_OVER_SYMMETRY = True
 #: The share of the memo's byte budget the kernel's table may take while a search runs in it (its entries
 #: are copied into the memo when the search ends, where they count again).
 KERNEL_SHARE = 3
@@ -444,7 +445,8 @@ class Solver(MemoSearch):
         if self._node_limit is not None and self.nodes >= self._node_limit:
             raise _Budget()
         if (self._kernel_at is not None and self.nodes >= KERNEL_AFTER and self._symmetry_at is None
-                and self.canonical is None and not self._iso_always and time.monotonic() >= self._kernel_at):
+                and (self.canonical is None or KERNEL_OVER_SYMMETRY) and not self._iso_always
+                and time.monotonic() >= self._kernel_at):
             # (a group still to be found first: the kernel would search without it, and hand back when it came)
             raise _Budget()
         MemoSearch._tick(self)
@@ -739,11 +741,11 @@ class Solver(MemoSearch):
         """Decide Opt(V) >= d in the kernel (made on the first call, from the memo), or in Python when the
         keys become canonical meanwhile."""
         n = V.bit_count()
+        if self._symmetric and not self.reached(V):
+            return self.at_least(V, d)  # (orbit keys name only version spaces reached by examples)
         if self._kernel is None:
             if n < 2:  # nothing to search (and nothing to compile)
                 return self._at_least(V, n, d, self.root_masks, self.root_points)
-            if KERNEL_OVER_SYMMETRY and (self._canon is not None or self._symmetry_at is not None):
-                self._drop_symmetry()
             if self._iso_active or self._iso_at is not None:
                 # Keys up to isomorphism give way: the kernel keys version spaces by themselves, and where
                 # both were measured it was the faster by far (monotone disjunctions n=10 k=3 as a matrix of
@@ -754,19 +756,10 @@ class Solver(MemoSearch):
         try:
             return self._kernel.at_least(V, d)
         except _kernel.Abandon:
-            # Canonical keys came into use (the class's symmetry group was found): the rest in Python,
-            # from the memo the kernel filled.
+            # Keys the kernel does not compute came into use: the rest in Python, from the memo the kernel
+            # filled.
             self._kernel_done()
             return self._at_least(V, n, d, self.root_masks, self.root_points)
-
-    def _drop_symmetry(self) -> None:
-        """Plain keys from now on (the kernel's): the entries under canonical keys stay valid but unused, and
-        the certificates are written without the group."""
-        self._canon = None
-        self.canonical = None
-        self.group = None
-        self._symmetry_at = None
-        self._symmetry_source = "skipped: the compiled kernel searched without it"
 
     def _kernel_done(self) -> None:
         """Copy the kernel's memo into this memo (so that the certificates and later questions find it)
@@ -887,8 +880,9 @@ class Solver(MemoSearch):
         if deadline is None or warm_end < deadline:
             self._deadline = warm_end
         # In a process that has loaded the kernel already, the warm-up runs in it too (plain keys only).
-        kernel = (self.kernel_mode == "auto" and _kernel.loaded() and self._canon is None and not self._suspended
-                  and self._symmetry_at is None)
+        kernel = (self.kernel_mode == "auto" and _kernel.loaded() and not self._suspended and self._symmetry_at is None
+                  and (self._canon is None or (KERNEL_OVER_SYMMETRY and self.canonical is not None
+                                               and self._canon == self.canonical.key)))
         try:
             while lo + 1 < hi:
                 t0 = time.monotonic()
