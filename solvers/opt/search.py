@@ -444,10 +444,10 @@ class Solver(MemoSearch):
             self._set_keys()
         if self._node_limit is not None and self.nodes >= self._node_limit:
             raise _Budget()
-        if (self._kernel_at is not None and self.nodes >= KERNEL_AFTER and self._symmetry_at is None
-                and (self.canonical is None or KERNEL_OVER_SYMMETRY) and not self._iso_always
+        if (self._kernel_at is not None and self.nodes >= KERNEL_AFTER and not self._iso_always
+                and (KERNEL_OVER_SYMMETRY or (self._symmetry_at is None and self.canonical is None))
                 and time.monotonic() >= self._kernel_at):
-            # (a group still to be found first: the kernel would search without it, and hand back when it came)
+            # (a group still to be found: the kernel adopts its orbit keys at the pause where it comes)
             raise _Budget()
         MemoSearch._tick(self)
 
@@ -880,9 +880,11 @@ class Solver(MemoSearch):
         if deadline is None or warm_end < deadline:
             self._deadline = warm_end
         # In a process that has loaded the kernel already, the warm-up runs in it too (plain keys only).
-        kernel = (self.kernel_mode == "auto" and _kernel.loaded() and not self._suspended and self._symmetry_at is None
-                  and (self._canon is None or (KERNEL_OVER_SYMMETRY and self.canonical is not None
-                                               and self._canon == self.canonical.key)))
+        if KERNEL_OVER_SYMMETRY:
+            keys = self._canon is None or (self.canonical is not None and self._canon == self.canonical.key)
+        else:
+            keys = self._canon is None and self._symmetry_at is None
+        kernel = self.kernel_mode == "auto" and _kernel.loaded() and not self._suspended and keys
         try:
             while lo + 1 < hi:
                 t0 = time.monotonic()
