@@ -69,9 +69,14 @@ def _plain_row(V, K):
 
 
 @njit(cache=True)
-def _orbit_row(V, cols, tables, flips, wide, K):
+def _orbit_row(V, cols, tables, flips, wide, ties, K):
     """The key row of V's orbit: :meth:`Canonical.key <solvers.opt.canonical.Canonical.key>` (before its
-    final ``~``) in words 0-1 (one word when ``wide`` is 0), last word 1."""
+    final ``~``) in words 0-1 (one word when ``wide`` is 0), last word 1.
+
+    The key is the least (A, B) over the group, A the image of the closure's ones (its zeros under an element
+    that complements labels) and B the other; A is computed first, from the mask's non-zero bytes only, and an
+    element is dropped as soon as its partial A (an OR, so never larger than A) passes the least A so far; B
+    is computed for the elements tied on the least A only (``ties``: room for every element)."""
     W = V.shape[0]
     ones = _ZERO
     zeros = _ZERO
@@ -82,37 +87,78 @@ def _orbit_row(V, cols, tables, flips, wide, K):
             s = cols[x, w] & V[w]
             if s != V[w]:
                 all1 = False
+                if not none:
+                    break
             if s != _ZERO:
                 none = False
+                if not all1:
+                    break
         if all1:
             ones |= _S1 << np.uint64(x)
         elif none:
             zeros |= _S1 << np.uint64(x)
     nb = tables.shape[0]
-    best0 = _MAXW
-    best1 = _MAXW
+    ob = np.empty(nb, dtype=np.int64)  # the non-zero bytes of ones: (position, value) pairs
+    ov = np.empty(nb, dtype=np.int64)
+    zb = np.empty(nb, dtype=np.int64)
+    zv = np.empty(nb, dtype=np.int64)
+    no = 0
+    nz = 0
+    for k in range(nb):
+        sh = np.uint64(8 * k)
+        v = np.int64((ones >> sh) & _B255)
+        if v:
+            ob[no] = k
+            ov[no] = v
+            no += 1
+        v = np.int64((zeros >> sh) & _B255)
+        if v:
+            zb[nz] = k
+            zv[nz] = v
+            nz += 1
+    best_a = _MAXW
+    nt = 0
     for g in range(tables.shape[2]):
         a = _ZERO
-        b = _ZERO
-        for k in range(nb):
-            sh = np.uint64(8 * k)
-            a |= tables[k, (ones >> sh) & _B255, g]
-            b |= tables[k, (zeros >> sh) & _B255, g]
+        over = False
         if flips[g]:
-            a, b = b, a
-        if wide:
-            if a < best0 or (a == best0 and b < best1):
-                best0 = a
-                best1 = b
+            for q in range(nz):
+                a |= tables[zb[q], zv[q], g]
+                if a > best_a:
+                    over = True
+                    break
         else:
-            x = (a << _S32) | b
-            if x < best0:
-                best0 = x
+            for q in range(no):
+                a |= tables[ob[q], ov[q], g]
+                if a > best_a:
+                    over = True
+                    break
+        if over:
+            continue
+        if a < best_a:
+            best_a = a
+            nt = 0
+        ties[nt] = g
+        nt += 1
+    best_b = _MAXW
+    for t in range(nt):
+        g = ties[t]
+        b = _ZERO
+        if flips[g]:
+            for q in range(no):
+                b |= tables[ob[q], ov[q], g]
+        else:
+            for q in range(nz):
+                b |= tables[zb[q], zv[q], g]
+        if b < best_b:
+            best_b = b
     for w in range(K.shape[0]):
         K[w] = _ZERO
-    K[0] = best0
     if wide:
-        K[1] = best1
+        K[0] = best_a
+        K[1] = best_b
+    else:
+        K[0] = (best_a << _S32) | best_b
     K[K.shape[0] - 1] = _S1
 
 
@@ -214,13 +260,13 @@ def rehash(okeys, olo, ohi, omove, omhash, oseqs, cut, keys, lo, hi, move, mhash
 
 @njit(cache=True)
 def search(roots, points, Vs, Ks, pool, goods, frame, stab, sgen, gm, state,
-           keys, lo, hi, move, mhash, seqs, count, limit, stop_at, canon, cmin, cols, tables, flips, wide):
+           keys, lo, hi, move, mhash, seqs, count, limit, stop_at, canon, cmin, cols, tables, flips, wide, ties):
     """Run the query on the stack (``state`` = sp, last result, nodes, next insertion number) until it is
     decided (DONE), ``stop_at`` nodes have been expanded (PAUSED) or the memo needs room (FULL).
 
     ``Ks[f]`` is frame f's memo key row; with ``canon`` = 1, version spaces of ``cmin`` concepts or more are
     keyed by their orbit (``cols``: the class's columns as word rows; ``tables``, ``flips``, ``wide``: the
-    :class:`~solvers.opt.canonical.Canonical`'s)."""
+    :class:`~solvers.opt.canonical.Canonical`'s; ``ties``: scratch, one slot per element)."""
     W = Vs.shape[1]
     sp = state[0]
     res = state[1]
@@ -251,7 +297,7 @@ def search(roots, points, Vs, Ks, pool, goods, frame, stab, sgen, gm, state,
             else:
                 K = Ks[f]
                 if canon and n >= cmin:
-                    _orbit_row(V, cols, tables, flips, wide, K)
+                    _orbit_row(V, cols, tables, flips, wide, ties, K)
                 else:
                     _plain_row(V, K)
                 i = _find(keys, seqs, K)
@@ -453,7 +499,8 @@ def warm_up() -> None:
     search(roots, np.zeros(R, dtype=np.int32), Vs, Vs.copy(), np.zeros((4, R), dtype=np.int32),
            np.zeros((3, R), dtype=np.int32), frame, np.zeros(4, dtype=np.int32), np.zeros(4, dtype=np.int64),
            np.zeros(R, dtype=np.int64), state, keys, lo, hi, move, mhash, seqs, 0, 8, 10,
-           1, 2, np.zeros((1, W), dtype=np.uint64), np.zeros((1, 256, 1), dtype=np.uint64), np.zeros(1, dtype=np.uint8), 0)
+           1, 2, np.zeros((1, W), dtype=np.uint64), np.zeros((1, 256, 1), dtype=np.uint64), np.zeros(1, dtype=np.uint8), 0,
+           np.zeros(1, dtype=np.int32))
     count, seq = insert_many(Vs[:1], lo[:1], hi[:1], move[:1], mhash[:1], keys, lo, hi, move, mhash, seqs, 0, 0)
     rehash(keys, lo, hi, move, mhash, seqs, -1, keys.copy(), lo.copy(), hi.copy(), move.copy(), mhash.copy(),
            np.full(16, EMPTY, dtype=np.int64))

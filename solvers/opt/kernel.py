@@ -173,7 +173,7 @@ class Kernel:
         self.points = np.asarray(solver.root_points, dtype=np.int32)
         self.canonical = None  # the Canonical whose keys the table holds (adopted by _adopt)
         self._orbit_args = (0, 0, np.zeros((1, W), dtype=np.uint64), np.zeros((1, 256, 1), dtype=np.uint64),
-                            np.zeros(1, dtype=np.uint8), 0)
+                            np.zeros(1, dtype=np.uint8), 0, np.zeros(1, dtype=np.int32))
         slot = self.kwords * 8 + self.ENTRY_OVERHEAD
         self.max_cap = 16
         while self.max_cap * 2 * slot <= table_bytes:
@@ -199,8 +199,12 @@ class Kernel:
             W = self.nwords
             raw = b"".join(c.to_bytes(W * 8, "little") for c in S.C.columns)
             cols = np.frombuffer(raw, dtype="<u8").reshape(len(S.C.columns), W).copy()
-            self._orbit_args = (1, int(S._canon_min), cols, np.ascontiguousarray(K.tables, dtype=np.uint64),
-                                np.asarray(K.flips, dtype=np.uint8), int(K.wide))
+            # the elements that complement labels last (the least key does not depend on the order; the
+            # compiled loop's branch on the flag is then predictable)
+            order = np.argsort(np.asarray(K.flips, dtype=bool), kind="stable")
+            self._orbit_args = (1, int(S._canon_min), cols, np.ascontiguousarray(K.tables[:, :, order], dtype=np.uint64),
+                                np.ascontiguousarray(np.asarray(K.flips, dtype=np.uint8)[order]), int(K.wide),
+                                np.zeros(K.order, dtype=np.int32))
             self.canonical = K
         return True
 
