@@ -196,15 +196,14 @@ class Kernel:
         if not self.tagged or K is None or S._canon != K.key:
             return False
         if self.canonical is not K:
-            W = self.nwords
-            raw = b"".join(c.to_bytes(W * 8, "little") for c in S.C.columns)
-            cols = np.frombuffer(raw, dtype="<u8").reshape(len(S.C.columns), W).copy()
-            # the elements that complement labels last (the least key does not depend on the order; the
-            # compiled loop's branch on the flag is then predictable)
-            order = np.argsort(np.asarray(K.flips, dtype=bool), kind="stable")
-            self._orbit_args = (1, int(S._canon_min), cols, np.ascontiguousarray(K.tables[:, :, order], dtype=np.uint64),
-                                np.ascontiguousarray(np.asarray(K.flips, dtype=np.uint8)[order]), int(K.wide),
-                                np.zeros(K.order, dtype=np.int32))
+            args = getattr(K, "_kernel_args", None)  # made once per Canonical (the tables are not copied)
+            if args is None:
+                W = self.nwords
+                raw = b"".join(c.to_bytes(W * 8, "little") for c in S.C.columns)
+                cols = np.frombuffer(raw, dtype="<u8").reshape(len(S.C.columns), W).copy()
+                args = K._kernel_args = (cols, np.ascontiguousarray(K.tables, dtype=np.uint64),
+                                         np.ascontiguousarray(K.flips, dtype=np.uint8), int(K.wide))
+            self._orbit_args = (1, int(S._canon_min), *args, np.zeros(K.order, dtype=np.int32))
             self.canonical = K
         return True
 

@@ -101,6 +101,10 @@ KERNEL_COMPILE_AFTER_SECONDS = 10.0
 #: decision-lists n=5 as a raw matrix took 1.96 s in Python with its group and was unsolved at 30 s in
 #: the kernel without it.)
 KERNEL_OVER_SYMMETRY = True
+#: Whether a search whose class's group is still to be found (detection waits until the search has spent what it
+#: would cost) hands over to the kernel all the same, which adopts the orbit keys at the pause where the group
+#: comes; else the hand-over waits for the group.
+KERNEL_BEFORE_GROUP = True
 #: The share of the memo's byte budget the kernel's table may take while a search runs in it (its entries
 #: are copied into the memo when the search ends, where they count again).
 KERNEL_SHARE = 3
@@ -445,7 +449,8 @@ class Solver(MemoSearch):
         if self._node_limit is not None and self.nodes >= self._node_limit:
             raise _Budget()
         if (self._kernel_at is not None and self.nodes >= KERNEL_AFTER and not self._iso_always
-                and (KERNEL_OVER_SYMMETRY or (self._symmetry_at is None and self.canonical is None))
+                and (self._symmetry_at is None or KERNEL_BEFORE_GROUP)
+                and (self.canonical is None or KERNEL_OVER_SYMMETRY)
                 and time.monotonic() >= self._kernel_at):
             # (a group still to be found: the kernel adopts its orbit keys at the pause where it comes)
             raise _Budget()
@@ -880,10 +885,9 @@ class Solver(MemoSearch):
         if deadline is None or warm_end < deadline:
             self._deadline = warm_end
         # In a process that has loaded the kernel already, the warm-up runs in it too (plain keys only).
-        if KERNEL_OVER_SYMMETRY:
-            keys = self._canon is None or (self.canonical is not None and self._canon == self.canonical.key)
-        else:
-            keys = self._canon is None and self._symmetry_at is None
+        keys = self._canon is None or (KERNEL_OVER_SYMMETRY and self.canonical is not None
+                                       and self._canon == self.canonical.key)
+        keys = keys and (self._symmetry_at is None or KERNEL_BEFORE_GROUP)
         kernel = self.kernel_mode == "auto" and _kernel.loaded() and not self._suspended and keys
         try:
             while lo + 1 < hi:
