@@ -12,7 +12,15 @@ upper-bound certificates, built afterwards from the memo):
   splits first (a stable sort, as Python's), the smaller child first, the children's memo entries looked
   at before either is searched;
 * the memo is an open-addressing hash table in numpy arrays (keys = word rows; values lower, upper, the
-  move, and an insertion number so that an eviction drops the older half, as the Python memo does).
+  move, and an insertion number so that an eviction drops the older half, as the Python memo does);
+* with a symmetry group in use (``Solver.canonical``), a version space of ``Solver._canon_min`` concepts or
+  more is keyed by its orbit, as in Python: the compiled search computes the same least image as
+  :meth:`Canonical.key <solvers.opt.canonical.Canonical.key>` (the closure from the class's columns as word
+  rows, the group's byte tables) into a key row tagged as an orbit's; a move under an orbit key is recorded
+  with Python's ``hash`` of the version space (the int modulo 2**61 - 1), so that the entries written back
+  are those the Python search would have made, and ``Solver._move`` accepts their moves. A group found while
+  the kernel runs is adopted at its next pause (keys up to isomorphism are not computed here: the kernel
+  hands the query back, :class:`Abandon`).
 
 Compiled code never sees signals, so the search is iterative, with an explicit stack in arrays, and each
 call returns after a budget of nodes ("paused"); the Python side (:class:`Kernel`) then runs the search's

@@ -720,6 +720,8 @@ class Solver(MemoSearch):
         query that gets there is asked again in the kernel, which starts from the memo the Python search
         filled), else by :meth:`_at_least`."""
         n = V.bit_count()
+        if self._symmetric and not self.reached(V):
+            return self.at_least(V, d)  # (orbit keys name only version spaces reached by examples)
         if self._kernel is None and self.kernel_mode == "auto":
             if self._python_left > 0 or self._symmetry_at is not None:
                 t0 = time.monotonic()

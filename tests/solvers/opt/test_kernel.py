@@ -244,6 +244,26 @@ def test_kernel_continues_from_orbit_entries_of_the_python_search():
     assert verify_upper(S.upper_proof(want), S.C) == want
 
 
+@pytest.mark.parametrize("kernel", ["auto", "numba"])
+@pytest.mark.parametrize("family,params", [("halfspaces", {"n": 3}), ("decision-lists", {"n": 3})])
+def test_value_of_sets_no_examples_lead_to_with_a_group(family, params, kernel):
+    """Solver.value(V) of arbitrary subsets (SOA asks such) with orbit keys in use: a set no examples lead to
+    is searched with plain keys (its closure names another set), in the kernel or not, as without the group."""
+    C = make(family, **params)
+    P = Solver(C, symmetry=False, kernel="python")
+    K = Solver(C, kernel=kernel, symmetry_after=0)
+    K._use_symmetry()
+    rng = np.random.default_rng(0)
+    unreached = 0
+    for _ in range(200):
+        V = int.from_bytes(rng.bytes(32), "little") & C.full
+        if rng.random() < 0.5:
+            V &= int.from_bytes(rng.bytes(32), "little")
+        unreached += not K.reached(V)
+        assert K.value(V) == P.value(V)
+    assert unreached > 0
+
+
 def test_orbit_key_rows_round_trip():
     """The kernel's key rows of orbit keys (narrow: up to 32 points; wide: more) give back Canonical.key."""
     for family, params in [("halfspaces", {"n": 3}), ("thresholds", {"N": 40})]:
