@@ -95,15 +95,18 @@ KERNEL_AFTER = 256
 #: The same when numba's cache does not hold the compiled kernel yet (the first compilation after an install
 #: takes 9-12 s): only a search that has run this long pays for it.
 KERNEL_COMPILE_AFTER_SECONDS = 10.0
-#: When canonical keys are in use (a symmetry group), whether the search hands over to the compiled kernel,
-#: which then keys version spaces by their orbits as the Python search does (the same entries; see
-#: :mod:`solvers.opt.kernel`). (Before the kernel computed orbit keys, it would have dropped the group:
-#: decision-lists n=5 as a raw matrix took 1.96 s in Python with its group and was unsolved at 30 s in
-#: the kernel without it.)
+#: Whether a search with a symmetry group (found or still to come) may hand over to the compiled kernel, which then
+#: keys version spaces by their orbits as the Python search does (the same entries; see :mod:`solvers.opt.kernel`)
+#: -- in "auto" mode only in a process that has loaded the kernel already. Measured on the raw matrices of
+#: scripts/bench_opt.py (2-CPU machine): with the group, the search left after the hand-over is small (decision
+#: lists n=5: about 1,000 nodes of some 16,000, the rest before detection; halfspaces n=4: about 100), and an orbit
+#: key costs the same in the kernel as in numpy (about 30 us for the 7,680 elements of decision-lists n=5), so
+#: loading the kernel (0.45 s) for it lost: halfspaces n=4 0.22 -> 0.60 s. In a process that has it loaded:
+#: halfspaces n=4 0.16 -> 0.12 s, decision-lists n=5 2.2 -> 2.3 s (noise: +-0.2 s).
 KERNEL_OVER_SYMMETRY = True
-#: Whether a search whose class's group is still to be found (detection waits until the search has spent what it
-#: would cost) hands over to the kernel all the same, which adopts the orbit keys at the pause where the group
-#: comes; else the hand-over waits for the group.
+#: With the above, whether the hand-over also happens while the class's group is still to be found (its
+#: detection waits until the search has spent what it would cost): the kernel then adopts the orbit keys at the
+#: pause where the group comes. Measured (kernel loaded): halfspaces n=4 0.12 s, against 0.20 s waiting for the group.
 KERNEL_BEFORE_GROUP = True
 #: The share of the memo's byte budget the kernel's table may take while a search runs in it (its entries
 #: are copied into the memo when the search ends, where they count again).
@@ -449,8 +452,8 @@ class Solver(MemoSearch):
         if self._node_limit is not None and self.nodes >= self._node_limit:
             raise _Budget()
         if (self._kernel_at is not None and self.nodes >= KERNEL_AFTER and not self._iso_always
-                and (self._symmetry_at is None or KERNEL_BEFORE_GROUP)
-                and (self.canonical is None or KERNEL_OVER_SYMMETRY)
+                and ((self._symmetry_at is None and self.canonical is None)
+                     or (self._kernel_over_symmetry() and (self._symmetry_at is None or KERNEL_BEFORE_GROUP)))
                 and time.monotonic() >= self._kernel_at):
             # (a group still to be found: the kernel adopts its orbit keys at the pause where it comes)
             raise _Budget()
@@ -707,12 +710,17 @@ class Solver(MemoSearch):
         once the search is big enough)."""
         if self.kernel_mode == "python" or self._suspended:
             return False
-        if (self.canonical is not None and not KERNEL_OVER_SYMMETRY) or self._iso_always:
+        if (self.canonical is not None and not self._kernel_over_symmetry()) or self._iso_always:
             return False  # (keys up to isomorphism alone give way to the kernel: see _in_kernel)
         if self.kernel_mode == "auto" and self._kernel is None and (
                 self._python_left > 0 or not self._compile_checked or self._symmetry_at is not None):
             return True  # decided in _query once the Python search has run long enough
         return _kernel.available()
+
+    def _kernel_over_symmetry(self) -> bool:
+        """Whether a search with a symmetry group may run in the kernel (:data:`KERNEL_OVER_SYMMETRY`: in "auto"
+        mode once this process has loaded it)."""
+        return KERNEL_OVER_SYMMETRY and (self.kernel_mode == "numba" or _kernel.loaded())
 
     def _query(self, V: int, d: int) -> bool:
         """Decide Opt(V) >= d: in the kernel when it is allowed (in "auto" mode only once the Python search
@@ -889,7 +897,7 @@ class Solver(MemoSearch):
         # In a process that has loaded the kernel already, the warm-up runs in it too (plain keys only).
         keys = self._canon is None or (KERNEL_OVER_SYMMETRY and self.canonical is not None
                                        and self._canon == self.canonical.key)
-        keys = keys and (self._symmetry_at is None or KERNEL_BEFORE_GROUP)
+        keys = keys and (self._symmetry_at is None or (KERNEL_OVER_SYMMETRY and KERNEL_BEFORE_GROUP))
         kernel = self.kernel_mode == "auto" and _kernel.loaded() and not self._suspended and keys
         try:
             while lo + 1 < hi:

@@ -228,6 +228,26 @@ def test_symmetric_search_runs_in_the_kernel(symmetry_after):
         assert verify_tree({"depth": v, "root": b.mistake_tree(b.full, v)}, b.C) == v
 
 
+@pytest.mark.parametrize("loaded", [True, False])
+def test_auto_mode_with_a_group_hands_over_only_once_the_kernel_is_loaded(monkeypatch, loaded):
+    """"auto": a search with a symmetry group (found or to come) hands over to the kernel only in a process that
+    has loaded it already (loading it costs more than the search left once the group is in use); the same value
+    either way."""
+    search = importlib.import_module("solvers.opt.search")
+    monkeypatch.setattr(search, "KERNEL_AFTER_SECONDS", 0.0)
+    monkeypatch.setattr(search, "KERNEL_AFTER", 0)
+    monkeypatch.setattr(kernel_module, "compiled", lambda: True)
+    if loaded:
+        kernel_module._load()
+    monkeypatch.setattr(kernel_module, "loaded", lambda: loaded)
+    M = np.asarray(make("decision-lists", n=4).matrix, dtype=bool)
+    for after in (0, 2_000):
+        S = Solver(ConceptClass.from_matrix(M), kernel="auto", symmetry_after=after)
+        assert S.value() == 9
+        assert (S.kernel_nodes > 0) == loaded
+        assert S.nodes > 64
+
+
 def test_kernel_continues_from_orbit_entries_of_the_python_search():
     """The kernel loads the entries the Python search made under orbit keys (and their moves)."""
     C = make("halfspaces", n=3)
