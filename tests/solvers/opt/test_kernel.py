@@ -248,6 +248,18 @@ def test_auto_mode_with_a_group_hands_over_only_once_the_kernel_is_loaded(monkey
         assert S.nodes > 64
 
 
+def test_small_memo_budget_with_orbit_keys():
+    """Orbit keys in a table that drops its older half: value, tree and certificate (with the group) still
+    right."""
+    C = make("decision-lists", n=4)
+    S = Solver(C, kernel="numba", symmetry_after=0, memo_bytes=60_000)
+    S._use_symmetry()
+    r = opt(C, solver=S, engine="search", anytime=False)
+    assert r.value == 9 and S.kernel_nodes > 0 and S.evictions > 0
+    assert verify_tree(r.tree.to_json(), C) == 9
+    assert verify_upper(S.upper_proof(9), C) == 9
+
+
 def test_kernel_continues_from_orbit_entries_of_the_python_search():
     """The kernel loads the entries the Python search made under orbit keys (and their moves)."""
     C = make("halfspaces", n=3)
