@@ -41,6 +41,7 @@ against 0.05 s).
 from __future__ import annotations
 
 import os
+import sys
 import time
 
 import numpy as np
@@ -52,6 +53,9 @@ MODES = ("auto", "numba", "python")
 _PAUSED, _DONE, _FULL = 0, 1, 2  # what one call of the compiled search returns
 _EMPTY = -1  # seq of an empty memo slot
 _WORD = (1 << 64) - 1
+# The compiled search computes Python's hash of an int as the int modulo 2**61 - 1 (64-bit CPython); elsewhere
+# the moves under orbit keys are not written back (the tree builder then finds a proving split itself).
+_HASH_OK = sys.hash_info.modulus == (1 << 61) - 1
 
 
 class Abandon(Exception):
@@ -119,8 +123,6 @@ def _load():
     if jit is None:
         _import_error = _module_error
         return None
-    import sys
-
     # numba's first compilation (or load from its cache) imports scipy.linalg, when scipy is installed, to
     # offer BLAS (0.4 s); the kernel uses none, so that import is skipped while numba loads.
     blocked = "scipy.linalg.cython_blas" not in sys.modules
@@ -317,7 +319,7 @@ class Kernel:
         has = np.flatnonzero(mv >= 0).tolist()
         mh = self.mhash[used].tolist()
         mv = mv.tolist()
-        S.moves.update([(keys[i], mv[i] if keys[i] > 0 else (mh[i], mv[i])) for i in has])
+        S.moves.update([(keys[i], mv[i] if keys[i] > 0 else (mh[i], mv[i])) for i in has if _HASH_OK or keys[i] > 0])
         while S._memo_used > S.memo_bytes and memo:
             S._evict()
 
