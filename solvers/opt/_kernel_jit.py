@@ -30,6 +30,146 @@ _MUL = np.uint64(0xBF58476D1CE4E5B9)
 _ZERO = np.uint64(0)
 
 
+_P61 = np.uint64((1 << 61) - 1)
+_S3 = np.uint64(3)
+_S8 = np.uint64(8)
+_S32 = np.uint64(32)
+_S61 = np.uint64(61)
+_B255 = np.uint64(255)
+_MAXW = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@njit(cache=True)
+def _pyhash(V):
+    """Python's ``hash`` of the int whose words are V: the int modulo 2**61 - 1 (64-bit CPython)."""
+    h = _ZERO
+    for w in range(V.shape[0] - 1, -1, -1):
+        x = V[w]
+        r = (x & _P61) + (x >> _S61)
+        if r >= _P61:
+            r -= _P61
+        t = h << _S3  # h * 2**64 = h * 8 (mod 2**61 - 1)
+        t = (t & _P61) + (t >> _S61)
+        if t >= _P61:
+            t -= _P61
+        h = t + r
+        if h >= _P61:
+            h -= _P61
+    return np.int64(h)
+
+
+@njit(cache=True)
+def _plain_row(V, K):
+    """The key row of V by itself (a tagged row's last word, 0, says so)."""
+    W = V.shape[0]
+    for w in range(W):
+        K[w] = V[w]
+    for w in range(W, K.shape[0]):
+        K[w] = _ZERO
+
+
+@njit(cache=True)
+def _orbit_row(V, cols, tables, flips, wide, ties, K):
+    """The key row of V's orbit: :meth:`Canonical.key <solvers.opt.canonical.Canonical.key>` (before its
+    final ``~``) in words 0-1 (one word when ``wide`` is 0), last word 1.
+
+    The key is the least (A, B) over the group, A the image of the closure's ones (its zeros under an element
+    that complements labels) and B the other; A is computed first, from the mask's non-zero bytes only, and an
+    element is dropped as soon as its partial A (an OR, so never larger than A) passes the least A so far; B
+    is computed for the elements tied on the least A only (``ties``: room for every element)."""
+    W = V.shape[0]
+    ones = _ZERO
+    zeros = _ZERO
+    for x in range(cols.shape[0]):
+        all1 = True
+        none = True
+        for w in range(W):
+            s = cols[x, w] & V[w]
+            if s != V[w]:
+                all1 = False
+                if not none:
+                    break
+            if s != _ZERO:
+                none = False
+                if not all1:
+                    break
+        if all1:
+            ones |= _S1 << np.uint64(x)
+        elif none:
+            zeros |= _S1 << np.uint64(x)
+    nb = tables.shape[0]
+    ob = np.empty(nb, dtype=np.int64)  # the non-zero bytes of ones: (position, value) pairs
+    ov = np.empty(nb, dtype=np.int64)
+    zb = np.empty(nb, dtype=np.int64)
+    zv = np.empty(nb, dtype=np.int64)
+    no = 0
+    nz = 0
+    for k in range(nb):
+        sh = np.uint64(8 * k)
+        v = np.int64((ones >> sh) & _B255)
+        if v:
+            ob[no] = k
+            ov[no] = v
+            no += 1
+        v = np.int64((zeros >> sh) & _B255)
+        if v:
+            zb[nz] = k
+            zv[nz] = v
+            nz += 1
+    best_a = _MAXW
+    nt = 0
+    for g in range(tables.shape[2]):
+        a = _ZERO
+        over = False
+        if flips[g]:
+            for q in range(nz):
+                a |= tables[zb[q], zv[q], g]
+                if a > best_a:
+                    over = True
+                    break
+        else:
+            for q in range(no):
+                a |= tables[ob[q], ov[q], g]
+                if a > best_a:
+                    over = True
+                    break
+        if over:
+            continue
+        if a < best_a:
+            best_a = a
+            nt = 0
+        ties[nt] = g
+        nt += 1
+    best_b = _MAXW
+    for t in range(nt):
+        g = ties[t]
+        b = _ZERO
+        if flips[g]:
+            for q in range(no):
+                b |= tables[ob[q], ov[q], g]
+        else:
+            for q in range(nz):
+                b |= tables[zb[q], zv[q], g]
+        if b < best_b:
+            best_b = b
+    for w in range(K.shape[0]):
+        K[w] = _ZERO
+    if wide:
+        K[0] = best_a
+        K[1] = best_b
+    else:
+        K[0] = (best_a << _S32) | best_b
+    K[K.shape[0] - 1] = _S1
+
+
+@njit(cache=True, inline="always")
+def _move_hash(V, K):
+    """The hash recorded with a move under an orbit key (0 under a plain key)."""
+    if K.shape[0] > V.shape[0] and K[K.shape[0] - 1] == _S1:
+        return _pyhash(V)
+    return np.int64(0)
+
+
 @njit(cache=True, inline="always")
 def _popcount(x):
     x = x - ((x >> _S1) & _M1)
@@ -71,8 +211,9 @@ def _find(keys, seqs, row):
 
 
 @njit(cache=True)
-def _put(keys, lo, hi, move, seqs, row, l, h, mv, count, seq):
-    """Store (l, h) for ``row`` (and the move ``mv`` when >= 0): (count, seq) after."""
+def _put(keys, lo, hi, move, mhash, seqs, row, l, h, mv, mh, count, seq):
+    """Store (l, h) for ``row`` (and the move ``mv`` when >= 0, with ``mh``: the hash of the version space it
+    was found for, under an orbit key): (count, seq) after."""
     i = _find(keys, seqs, row)
     if i < 0:
         i = -i - 1
@@ -86,18 +227,19 @@ def _put(keys, lo, hi, move, seqs, row, l, h, mv, count, seq):
     hi[i] = h
     if mv >= 0:
         move[i] = mv
+        mhash[i] = mh
     return count, seq
 
 
 @njit(cache=True)
-def insert_many(rows, l, h, mv, keys, lo, hi, move, seqs, count, seq):
+def insert_many(rows, l, h, mv, mh, keys, lo, hi, move, mhash, seqs, count, seq):
     for k in range(rows.shape[0]):
-        count, seq = _put(keys, lo, hi, move, seqs, rows[k], l[k], h[k], mv[k], count, seq)
+        count, seq = _put(keys, lo, hi, move, mhash, seqs, rows[k], l[k], h[k], mv[k], mh[k], count, seq)
     return count, seq
 
 
 @njit(cache=True)
-def rehash(okeys, olo, ohi, omove, oseqs, cut, keys, lo, hi, move, seqs):
+def rehash(okeys, olo, ohi, omove, omhash, oseqs, cut, keys, lo, hi, move, mhash, seqs):
     """Copy the entries of the old table whose insertion number is > ``cut`` into the new one (keeping
     their numbers); their count."""
     count = 0
@@ -110,16 +252,21 @@ def rehash(okeys, olo, ohi, omove, oseqs, cut, keys, lo, hi, move, seqs):
         lo[i] = olo[k]
         hi[i] = ohi[k]
         move[i] = omove[k]
+        mhash[i] = omhash[k]
         seqs[i] = oseqs[k]
         count += 1
     return count
 
 
 @njit(cache=True)
-def search(roots, points, Vs, pool, goods, frame, stab, sgen, gm, state,
-           keys, lo, hi, move, seqs, count, limit, stop_at):
+def search(roots, points, Vs, Ks, pool, goods, frame, stab, sgen, gm, state,
+           keys, lo, hi, move, mhash, seqs, count, limit, stop_at, canon, cmin, cols, tables, flips, wide, ties):
     """Run the query on the stack (``state`` = sp, last result, nodes, next insertion number) until it is
-    decided (DONE), ``stop_at`` nodes have been expanded (PAUSED) or the memo needs room (FULL)."""
+    decided (DONE), ``stop_at`` nodes have been expanded (PAUSED) or the memo needs room (FULL).
+
+    ``Ks[f]`` is frame f's memo key row; with ``canon`` = 1, version spaces of ``cmin`` concepts or more are
+    keyed by their orbit (``cols``: the class's columns as word rows; ``tables``, ``flips``, ``wide``: the
+    :class:`~solvers.opt.canonical.Canonical`'s; ``ties``: scratch, one slot per element)."""
     W = Vs.shape[1]
     sp = state[0]
     res = state[1]
@@ -148,7 +295,12 @@ def search(roots, points, Vs, pool, goods, frame, stab, sgen, gm, state,
                 res = 0
                 popped = True
             else:
-                i = _find(keys, seqs, V)
+                K = Ks[f]
+                if canon and n >= cmin:
+                    _orbit_row(V, cols, tables, flips, wide, ties, K)
+                else:
+                    _plain_row(V, K)
+                i = _find(keys, seqs, K)
                 if i >= 0:
                     l = np.int64(lo[i])
                     h = np.int64(hi[i])
@@ -228,11 +380,12 @@ def search(roots, points, Vs, pool, goods, frame, stab, sgen, gm, state,
                     if cnt < h:
                         h = cnt  # Opt(V) <= number of distinct splits of V
                     if h < d or ng == 0:
-                        count, seq = _put(keys, lo, hi, move, seqs, V, l, min(h, d - 1), -1, count, seq)
+                        count, seq = _put(keys, lo, hi, move, mhash, seqs, K, l, min(h, d - 1), -1, 0, count, seq)
                         res = 0
                         popped = True
                     elif d == 2:  # both sides hold >= 2 concepts, so each has Opt >= 1
-                        count, seq = _put(keys, lo, hi, move, seqs, V, 2, h, points[goods[f, 0]], count, seq)
+                        count, seq = _put(keys, lo, hi, move, mhash, seqs, K, 2, h, points[goods[f, 0]],
+                                          _move_hash(V, K), count, seq)
                         res = 1
                         popped = True
                     else:
@@ -248,7 +401,7 @@ def search(roots, points, Vs, pool, goods, frame, stab, sgen, gm, state,
         elif ph == 1:
             gi = frame[f, 5]
             if gi >= frame[f, 6]:
-                count, seq = _put(keys, lo, hi, move, seqs, V, frame[f, 2], d - 1, -1, count, seq)
+                count, seq = _put(keys, lo, hi, move, mhash, seqs, Ks[f], frame[f, 2], d - 1, -1, 0, count, seq)
                 res = 0
                 popped = True
             else:
@@ -261,13 +414,16 @@ def search(roots, points, Vs, pool, goods, frame, stab, sgen, gm, state,
                     C[w] = x ^ V[w]
                     k1 += _popcount(x)
                 skip = False
-                i = _find(keys, seqs, C)
+                CK = Ks[f + 1]  # (the children's entries are looked up under their own keys, as in Python)
+                _plain_row(C, CK)
+                i = _find(keys, seqs, CK)
                 if i >= 0 and hi[i] < d1:
                     skip = True
                 if not skip:
                     for w in range(W):
                         C[w] = roots[r, w] & V[w]
-                    i = _find(keys, seqs, C)
+                    _plain_row(C, CK)
+                    i = _find(keys, seqs, CK)
                     if i >= 0 and hi[i] < d1:
                         skip = True
                 if skip:
@@ -312,7 +468,8 @@ def search(roots, points, Vs, pool, goods, frame, stab, sgen, gm, state,
                 frame[f, 4] = 1
             else:
                 r = goods[f, frame[f, 5]]
-                count, seq = _put(keys, lo, hi, move, seqs, V, d, frame[f, 3], points[r], count, seq)
+                count, seq = _put(keys, lo, hi, move, mhash, seqs, Ks[f], d, frame[f, 3], points[r],
+                                  _move_hash(V, Ks[f]), count, seq)
                 res = 1
                 popped = True
         if popped:
@@ -332,14 +489,18 @@ def warm_up() -> None:
     lo = np.zeros(16, dtype=np.int16)
     hi = np.zeros(16, dtype=np.int16)
     move = np.full(16, -1, dtype=np.int32)
+    mhash = np.zeros(16, dtype=np.int64)
     seqs = np.full(16, EMPTY, dtype=np.int64)
     Vs = np.ones((3, W), dtype=np.uint64)
     frame = np.zeros((3, 10), dtype=np.int64)
     frame[0, 0] = 5
     frame[0, 1] = 1
     state = np.array([0, -1, 0, 0], dtype=np.int64)
-    search(roots, np.zeros(R, dtype=np.int32), Vs, np.zeros((4, R), dtype=np.int32), np.zeros((3, R), dtype=np.int32),
-           frame, np.zeros(4, dtype=np.int32), np.zeros(4, dtype=np.int64), np.zeros(R, dtype=np.int64), state,
-           keys, lo, hi, move, seqs, 0, 8, 10)
-    count, seq = insert_many(Vs[:1], lo[:1], hi[:1], move[:1], keys, lo, hi, move, seqs, 0, 0)
-    rehash(keys, lo, hi, move, seqs, -1, keys.copy(), lo.copy(), hi.copy(), move.copy(), np.full(16, EMPTY, dtype=np.int64))
+    search(roots, np.zeros(R, dtype=np.int32), Vs, Vs.copy(), np.zeros((4, R), dtype=np.int32),
+           np.zeros((3, R), dtype=np.int32), frame, np.zeros(4, dtype=np.int32), np.zeros(4, dtype=np.int64),
+           np.zeros(R, dtype=np.int64), state, keys, lo, hi, move, mhash, seqs, 0, 8, 10,
+           1, 2, np.zeros((1, W), dtype=np.uint64), np.zeros((1, 256, 1), dtype=np.uint64), np.zeros(1, dtype=np.uint8), 0,
+           np.zeros(1, dtype=np.int32))
+    count, seq = insert_many(Vs[:1], lo[:1], hi[:1], move[:1], mhash[:1], keys, lo, hi, move, mhash, seqs, 0, 0)
+    rehash(keys, lo, hi, move, mhash, seqs, -1, keys.copy(), lo.copy(), hi.copy(), move.copy(), mhash.copy(),
+           np.full(16, EMPTY, dtype=np.int64))

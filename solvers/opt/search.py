@@ -95,11 +95,19 @@ KERNEL_AFTER = 256
 #: The same when numba's cache does not hold the compiled kernel yet (the first compilation after an install
 #: takes 9-12 s): only a search that has run this long pays for it.
 KERNEL_COMPILE_AFTER_SECONDS = 10.0
-#: When canonical keys are in use (a symmetry group), whether a search that runs long enough for the kernel drops
-#: them for the kernel (which keys version spaces by themselves) instead of staying in Python. Measured on the
-#: raw matrices of scripts/bench_opt.py: decision-lists n=5 takes 1.96 s in Python with its group found
-#: and 29 s (unsolved at 30 s) in the kernel without it; so symmetric searches stay in Python.
-KERNEL_OVER_SYMMETRY = False
+#: Whether a search with a symmetry group (found or still to come) may hand over to the compiled kernel, which then
+#: keys version spaces by their orbits as the Python search does (the same entries; see :mod:`solvers.opt.kernel`)
+#: -- in "auto" mode only in a process that has loaded the kernel already. Measured on the raw matrices of
+#: scripts/bench_opt.py (2-CPU machine): with the group, the search left after the hand-over is small (decision
+#: lists n=5: about 1,000 nodes of some 16,000, the rest before detection; halfspaces n=4: about 100), and an orbit
+#: key costs the same in the kernel as in numpy (about 30 us for the 7,680 elements of decision-lists n=5), so
+#: loading the kernel (0.45 s) for it lost: halfspaces n=4 0.22 -> 0.60 s. In a process that has it loaded:
+#: halfspaces n=4 0.16 -> 0.12 s, decision-lists n=5 2.2 -> 2.3 s (noise: +-0.2 s).
+KERNEL_OVER_SYMMETRY = True
+#: With the above, whether the hand-over also happens while the class's group is still to be found (its
+#: detection waits until the search has spent what it would cost): the kernel then adopts the orbit keys at the
+#: pause where the group comes. Measured (kernel loaded): halfspaces n=4 0.12 s, against 0.20 s waiting for the group.
+KERNEL_BEFORE_GROUP = True
 #: The share of the memo's byte budget the kernel's table may take while a search runs in it (its entries
 #: are copied into the memo when the search ends, where they count again).
 KERNEL_SHARE = 3
@@ -443,9 +451,11 @@ class Solver(MemoSearch):
             self._set_keys()
         if self._node_limit is not None and self.nodes >= self._node_limit:
             raise _Budget()
-        if (self._kernel_at is not None and self.nodes >= KERNEL_AFTER and self._symmetry_at is None
-                and self.canonical is None and not self._iso_always and time.monotonic() >= self._kernel_at):
-            # (a group still to be found first: the kernel would search without it, and hand back when it came)
+        if (self._kernel_at is not None and self.nodes >= KERNEL_AFTER and not self._iso_always
+                and ((self._symmetry_at is None and self.canonical is None)
+                     or (self._kernel_over_symmetry() and (self._symmetry_at is None or KERNEL_BEFORE_GROUP)))
+                and time.monotonic() >= self._kernel_at):
+            # (a group still to be found: the kernel adopts its orbit keys at the pause where it comes)
             raise _Budget()
         MemoSearch._tick(self)
 
@@ -700,12 +710,17 @@ class Solver(MemoSearch):
         once the search is big enough)."""
         if self.kernel_mode == "python" or self._suspended:
             return False
-        if (self.canonical is not None and not KERNEL_OVER_SYMMETRY) or self._iso_always:
+        if (self.canonical is not None and not self._kernel_over_symmetry()) or self._iso_always:
             return False  # (keys up to isomorphism alone give way to the kernel: see _in_kernel)
         if self.kernel_mode == "auto" and self._kernel is None and (
                 self._python_left > 0 or not self._compile_checked or self._symmetry_at is not None):
             return True  # decided in _query once the Python search has run long enough
         return _kernel.available()
+
+    def _kernel_over_symmetry(self) -> bool:
+        """Whether a search with a symmetry group may run in the kernel (:data:`KERNEL_OVER_SYMMETRY`: in "auto"
+        mode once this process has loaded it)."""
+        return KERNEL_OVER_SYMMETRY and (self.kernel_mode == "numba" or _kernel.loaded())
 
     def _query(self, V: int, d: int) -> bool:
         """Decide Opt(V) >= d: in the kernel when it is allowed (in "auto" mode only once the Python search
@@ -713,6 +728,8 @@ class Solver(MemoSearch):
         query that gets there is asked again in the kernel, which starts from the memo the Python search
         filled), else by :meth:`_at_least`."""
         n = V.bit_count()
+        if self._symmetric and not self.reached(V):
+            return self.at_least(V, d)  # (orbit keys name only version spaces reached by examples)
         if self._kernel is None and self.kernel_mode == "auto":
             if self._python_left > 0 or self._symmetry_at is not None:
                 t0 = time.monotonic()
@@ -739,11 +756,11 @@ class Solver(MemoSearch):
         """Decide Opt(V) >= d in the kernel (made on the first call, from the memo), or in Python when the
         keys become canonical meanwhile."""
         n = V.bit_count()
+        if self._symmetric and not self.reached(V):
+            return self.at_least(V, d)  # (orbit keys name only version spaces reached by examples)
         if self._kernel is None:
             if n < 2:  # nothing to search (and nothing to compile)
                 return self._at_least(V, n, d, self.root_masks, self.root_points)
-            if KERNEL_OVER_SYMMETRY and (self._canon is not None or self._symmetry_at is not None):
-                self._drop_symmetry()
             if self._iso_active or self._iso_at is not None:
                 # Keys up to isomorphism give way: the kernel keys version spaces by themselves, and where
                 # both were measured it was the faster by far (monotone disjunctions n=10 k=3 as a matrix of
@@ -754,19 +771,10 @@ class Solver(MemoSearch):
         try:
             return self._kernel.at_least(V, d)
         except _kernel.Abandon:
-            # Canonical keys came into use (the class's symmetry group was found): the rest in Python,
-            # from the memo the kernel filled.
+            # Keys the kernel does not compute came into use: the rest in Python, from the memo the kernel
+            # filled.
             self._kernel_done()
             return self._at_least(V, n, d, self.root_masks, self.root_points)
-
-    def _drop_symmetry(self) -> None:
-        """Plain keys from now on (the kernel's): the entries under canonical keys stay valid but unused, and
-        the certificates are written without the group."""
-        self._canon = None
-        self.canonical = None
-        self.group = None
-        self._symmetry_at = None
-        self._symmetry_source = "skipped: the compiled kernel searched without it"
 
     def _kernel_done(self) -> None:
         """Copy the kernel's memo into this memo (so that the certificates and later questions find it)
@@ -887,8 +895,10 @@ class Solver(MemoSearch):
         if deadline is None or warm_end < deadline:
             self._deadline = warm_end
         # In a process that has loaded the kernel already, the warm-up runs in it too (plain keys only).
-        kernel = (self.kernel_mode == "auto" and _kernel.loaded() and self._canon is None and not self._suspended
-                  and self._symmetry_at is None)
+        keys = self._canon is None or (KERNEL_OVER_SYMMETRY and self.canonical is not None
+                                       and self._canon == self.canonical.key)
+        keys = keys and (self._symmetry_at is None or (KERNEL_OVER_SYMMETRY and KERNEL_BEFORE_GROUP))
+        kernel = self.kernel_mode == "auto" and _kernel.loaded() and not self._suspended and keys
         try:
             while lo + 1 < hi:
                 t0 = time.monotonic()

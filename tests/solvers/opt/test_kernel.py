@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -17,10 +18,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from solvers.certificates import verify_tree, verify_upper
 from solvers.classes import ConceptClass
 from solvers.classes.families import make
+from solvers.classes.symmetry import Symmetry
 from solvers.opt import Solver, opt
 from solvers.opt import kernel as kernel_module
 
@@ -130,18 +133,186 @@ def test_value_of_sub_version_spaces():
         assert K.value(V) == P.value(V)
 
 
+def sym_class(seed: int):
+    """Random rows over 2-8 points closed under the group of one or two random point permutations (each
+    perhaps complementing every label): the class with that group declared."""
+    rng = random.Random(seed)
+    m = rng.randint(2, 8)
+    gens = []
+    for _ in range(rng.randint(1, 2)):
+        perm = list(range(m))
+        rng.shuffle(perm)
+        gens.append((perm, rng.random() < 0.3))
+    G = Symmetry(gens, m)
+    perms, flips = G.elements()
+    rows = set()
+    for _ in range(rng.randint(1, 5)):
+        r = [rng.randint(0, 1) for _ in range(m)]
+        for perm, flip in zip(perms, flips):
+            out = [0] * m
+            for x, v in enumerate(r):
+                out[perm[x]] = v ^ int(flip)
+            rows.add(tuple(out))
+    return ConceptClass(sorted(rows), symmetry=G), sorted(rows)
+
+
+def valued_with_group(C, kernel: str, **kw):
+    """Solver.value of C with its group's orbit keys in use from the first node, the tree and the
+    upper-bound certificate (which carries the group)."""
+    S = Solver(C, kernel=kernel, symmetry_after=0, **kw)
+    S._use_symmetry()
+    v = S.value()
+    S.searched = (S.nodes, S.kernel_nodes)  # (building the certificates may search more, in Python)
+    tree = S.mistake_tree(S.full, v) if v >= 0 else None
+    return S, v, tree, S.upper_proof(v) if v >= 0 else None
+
+
+def same_search_with_group(C, brute_rows=None, **kw):
+    """Both paths key version spaces by their orbits and agree on the memo (orbit keys and plain ones), the
+    moves (under an orbit key: (hash of the version space, point)), the trees and certificates, which verify."""
+    Sa, va, ta, ua = valued_with_group(C, "python", **kw)
+    Sb, vb, tb, ub = valued_with_group(C, "numba", **kw)
+    assert va == vb
+    if brute_rows is not None:
+        assert vb == opt_brute(brute_rows)
+    assert Sa.searched[1] == 0 and Sb.searched[1] == Sb.searched[0]
+    assert (Sa.memo, Sa.moves, Sa.nodes) == (Sb.memo, Sb.moves, Sb.nodes)
+    assert (ta, ua) == (tb, ub)
+    if vb >= 0:
+        assert verify_tree({"depth": vb, "root": tb}, Sb.C) == vb
+        assert verify_upper(ub, Sb.C) == vb
+        if Sb.canonical is not None:
+            assert "symmetry" in ub
+    return Sb
+
+
+@SETTINGS
+@given(st.integers(0, 10**9))
+def test_kernel_and_python_agree_with_orbit_keys(seed):
+    """Random classes closed under random point permutations (with or without complementing labels); orbit
+    keys for version spaces of 2 concepts or more."""
+    C, rows = sym_class(seed)
+    S = same_search_with_group(C, rows if len(rows) <= 40 else None, symmetry_min=2)
+    if S.canonical is not None and S.searched[1]:
+        assert any(type(k) is int and k < 0 for k in S.memo)  # orbit keys written back
+
+
+@pytest.mark.parametrize("family,params", [
+    ("halfspaces", {"n": 3}),       # 104 concepts: two words per version space; 8 points: narrow keys
+    ("decision-lists", {"n": 3}),
+    ("thresholds", {"N": 40}),      # 41 points: orbit keys of two words
+    ("parities", {"n": 6}),         # 64 points
+    ("monotone-conjunctions", {"n": 5}),
+])
+def test_kernel_and_python_agree_with_orbit_keys_on_families(family, params):
+    C = make(family, **params)
+    S = same_search_with_group(ConceptClass(C.matrix, C.points, symmetry=C.symmetry))
+    assert S.canonical is not None and S.searched[1] > 0
+    assert any(type(k) is int and k < 0 for k in S.memo)
+
+
 @pytest.mark.parametrize("symmetry_after", [0, 30, 2_000])
-def test_symmetric_search_stays_in_python(symmetry_after):
-    """With canonical keys the queries stay in Python (the kernel keys sets by themselves); a kernel search
-    under way when the group comes into use hands the query back. The same values either way."""
+def test_symmetric_search_runs_in_the_kernel(symmetry_after):
+    """With canonical keys the queries run in the kernel, which keys version spaces by their orbits; a group
+    found while the kernel runs is adopted at its next pause. The same values, and certificates (with the
+    group) that verify."""
     for family, params in [("thresholds", {"N": 40}), ("parities", {"n": 5}), ("halfspaces", {"n": 3}),
                            ("monotone-disjunctions", {"n": 5, "k": 3})]:
         M = np.asarray(make(family, **params).matrix, dtype=bool)
         a = Solver(ConceptClass.from_matrix(M), kernel="python", symmetry_after=symmetry_after)
         b = Solver(ConceptClass.from_matrix(M), kernel="numba", symmetry_after=symmetry_after)
-        assert a.value() == b.value()
-        if symmetry_after == 0 and b.canonical is not None:
-            assert b.kernel_nodes == 0
+        v = a.value()
+        assert b.value() == v
+        assert b.kernel_nodes > 0
+        assert verify_upper(b.upper_proof(v), b.C) == v
+        assert verify_tree({"depth": v, "root": b.mistake_tree(b.full, v)}, b.C) == v
+
+
+@pytest.mark.parametrize("loaded", [True, False])
+def test_auto_mode_with_a_group_hands_over_only_once_the_kernel_is_loaded(monkeypatch, loaded):
+    """"auto": a search with a symmetry group (found or to come) hands over to the kernel only in a process that
+    has loaded it already (loading it costs more than the search left once the group is in use); the same value
+    either way."""
+    search = importlib.import_module("solvers.opt.search")
+    monkeypatch.setattr(search, "KERNEL_AFTER_SECONDS", 0.0)
+    monkeypatch.setattr(search, "KERNEL_AFTER", 0)
+    monkeypatch.setattr(kernel_module, "compiled", lambda: True)
+    if loaded:
+        kernel_module._load()
+    monkeypatch.setattr(kernel_module, "loaded", lambda: loaded)
+    M = np.asarray(make("decision-lists", n=4).matrix, dtype=bool)
+    for after in (0, 2_000):
+        S = Solver(ConceptClass.from_matrix(M), kernel="auto", symmetry_after=after)
+        assert S.value() == 9
+        assert (S.kernel_nodes > 0) == loaded
+        assert S.nodes > 64
+
+
+def test_small_memo_budget_with_orbit_keys():
+    """Orbit keys in a table that drops its older half: value, tree and certificate (with the group) still
+    right."""
+    C = make("decision-lists", n=4)
+    S = Solver(C, kernel="numba", symmetry_after=0, memo_bytes=60_000)
+    S._use_symmetry()
+    r = opt(C, solver=S, engine="search", anytime=False)
+    assert r.value == 9 and S.kernel_nodes > 0 and S.evictions > 0
+    assert verify_tree(r.tree.to_json(), C) == 9
+    assert verify_upper(S.upper_proof(9), C) == 9
+
+
+def test_kernel_continues_from_orbit_entries_of_the_python_search():
+    """The kernel loads the entries the Python search made under orbit keys (and their moves)."""
+    C = make("halfspaces", n=3)
+    want = opt(C, engine="search", anytime=False).value
+    S = Solver(C, kernel="python", symmetry_after=0)
+    S._use_symmetry()
+    V = S.full & S.C.columns[S.root_points[0]]
+    S.value(V)
+    assert any(type(k) is int and k < 0 for k in S.memo)
+    S.kernel_mode = "numba"
+    r = opt(S.C, solver=S, engine="search", anytime=False)
+    assert r.value == want and S.kernel_nodes > 0
+    assert verify_tree(r.tree.to_json(), S.C) == want
+    assert verify_upper(S.upper_proof(want), S.C) == want
+
+
+@pytest.mark.parametrize("kernel", ["auto", "numba"])
+@pytest.mark.parametrize("family,params", [("halfspaces", {"n": 3}), ("decision-lists", {"n": 3})])
+def test_value_of_sets_no_examples_lead_to_with_a_group(family, params, kernel):
+    """Solver.value(V) of arbitrary subsets (SOA asks such) with orbit keys in use: a set no examples lead to
+    is searched with plain keys (its closure names another set), in the kernel or not, as without the group."""
+    C = make(family, **params)
+    P = Solver(C, symmetry=False, kernel="python")
+    K = Solver(C, kernel=kernel, symmetry_after=0)
+    K._use_symmetry()
+    rng = np.random.default_rng(0)
+    unreached = 0
+    for _ in range(200):
+        V = int.from_bytes(rng.bytes(32), "little") & C.full
+        if rng.random() < 0.5:
+            V &= int.from_bytes(rng.bytes(32), "little")
+        unreached += not K.reached(V)
+        assert K.value(V) == P.value(V)
+    assert unreached > 0
+
+
+def test_orbit_key_rows_round_trip():
+    """The kernel's key rows of orbit keys (narrow: up to 32 points; wide: more) give back Canonical.key."""
+    for family, params in [("halfspaces", {"n": 3}), ("thresholds", {"N": 40})]:
+        S = Solver(make(family, **params), kernel="numba", symmetry_after=0)
+        S._use_symmetry()
+        K = kernel_module.Kernel(S, 1 << 20)
+        rng = np.random.default_rng(1)
+        for _ in range(20):
+            V = S.full
+            for x in rng.integers(0, S.C.n_points, 3):
+                side = V & S.C.columns[x]
+                V = side if side and rng.random() < 0.5 else (V ^ side or V)
+            k = S.canonical.key(V)
+            assert K._key(K._row(k)) == k
+            row = np.zeros(K.kwords, dtype=np.uint64)
+            K.jit._orbit_row(kernel_module._words(V, K.nwords), *K._orbit_args[2:], row)
+            assert K._key(row.tobytes()) == k
 
 
 def test_mode_from_argument_and_environment(monkeypatch):
