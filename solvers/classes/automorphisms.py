@@ -67,7 +67,7 @@ import numpy as np
 
 from .symmetry import Symmetry
 
-__all__ = ["Detection", "detect", "find_symmetry", "estimated_seconds", "group_limit", "load_igraph", "canonical_labels", "MAX_ENTRIES",
+__all__ = ["Detection", "detect", "find_symmetry", "estimated_seconds", "group_limit", "load_igraph", "canonical_labels", "settled_by_invariants", "MAX_ENTRIES",
            "MAX_POINTS"]
 
 #: The largest matrix (concepts x points) whose group is computed (up to about 12 s and 1 GB here, see
@@ -160,6 +160,9 @@ def detect(C, *, max_entries: int = MAX_ENTRIES, max_points: int = MAX_POINTS,
     if m * n > max_entries:
         return Detection(None, f"skipped: a {m} x {n} matrix, past the {max_entries:,} entries where "
                                "detection costs more than it saves")
+    settled = settled_by_invariants(C)
+    if settled is not None:
+        return settled
     t0 = time.perf_counter()
     M = np.asarray(C.matrix, dtype=bool)
     reps, classes = _equal_columns(M)
@@ -186,6 +189,38 @@ def detect(C, *, max_entries: int = MAX_ENTRIES, max_points: int = MAX_POINTS,
     if G.trivial:
         return Detection(None, "none", seconds, None, full_order, cut)
     return Detection(G, "detected", seconds, order, full_order, cut)
+
+
+def settled_by_invariants(C) -> Optional[Detection]:
+    """The outcome of :func:`detect` when invariants of the columns already prove the group trivial, in
+    a few milliseconds and without bliss; else None.
+
+    A renaming pi that maps C onto itself maps each concept c to c o pi^-1, a bijection of C, so the number
+    of concepts that say 1 at x and at pi(x) are equal, as are those saying 1 at both x and y and at both
+    pi(x) and pi(y), and pi maps a class of equal columns onto one of the same size. So the signature of a
+    point (its count, its class's size, and the sorted row of its counts with every other point) is kept
+    by pi; when the distinct columns all have distinct signatures, pi maps each class of equal columns onto
+    itself, which fixes every version space (the module docstring): the group the search could use is
+    trivial. A symmetry that complements the labels maps x's count c to m - c: it needs the (count, size)
+    pairs to be the (m - count, size) pairs. Random classes pass both tests at once."""
+    m, n = C.n_concepts, C.n_points
+    if n == 0 or n > MAX_POINTS or m * n > MAX_ENTRIES:
+        return None
+    t0 = time.perf_counter()
+    M = np.asarray(C.matrix, dtype=bool)
+    reps, classes = _equal_columns(M)
+    A = M[:, reps].astype(np.int64)
+    both = A.T @ A  # both[x, y]: the concepts that say 1 at x and at y
+    counts = np.diag(both)
+    sizes = [len(cl) for cl in classes]
+    signatures = {(int(counts[j]), sizes[j], *sorted(both[j].tolist())) for j in range(len(reps))}
+    if len(signatures) < len(reps):
+        return None  # two points alike so far: bliss decides
+    pairs = sorted(zip(counts.tolist(), sizes))
+    if pairs == sorted(zip((m - counts).tolist(), sizes)):
+        return None  # a symmetry complementing the labels is not ruled out
+    equal = math.prod(math.factorial(k) for k in sizes)
+    return Detection(None, "none", time.perf_counter() - t0, None, equal, False)
 
 
 def subgroup(gens: list, n: int, cap: int) -> tuple[list, int, bool]:

@@ -330,15 +330,16 @@ class ConceptClass:
             self._symmetry_checked = True
         return self._symmetry
 
-    def automorphisms(self, *, compute: bool = True):
+    def automorphisms(self, *, compute: bool = True, cheap: bool = False):
         """The class's symmetry group as graph automorphism finds it, declared or not
         (:func:`solvers.classes.automorphisms.detect`: a :class:`~solvers.classes.automorphisms.Detection`
         with the group, or None and why, and the seconds it took). Computed once, on first use; with
-        ``compute=False`` None until then."""
-        if self._detected is None and compute:
-            from .automorphisms import detect
+        ``compute=False`` None until then, unless ``cheap`` and the columns' invariants settle it in
+        milliseconds (:func:`~solvers.classes.automorphisms.settled_by_invariants`: the group is trivial)."""
+        if self._detected is None and (compute or cheap):
+            from .automorphisms import detect, settled_by_invariants
 
-            self._detected = detect(self)
+            self._detected = detect(self) if compute else settled_by_invariants(self)
         return self._detected
 
     @property

@@ -467,7 +467,7 @@ class Solver(MemoSearch):
         if C.symmetry is not None:
             group, source = C.checked_symmetry(), "declared"
         else:
-            found = C.automorphisms(compute=False)
+            found = C.automorphisms(compute=False, cheap=True)  # (cheap: invariants that prove it trivial)
             if found is None and self.nodes > 0:
                 # Found only once the search has itself spent what detection is expected to cost.
                 now = time.monotonic()

@@ -261,3 +261,29 @@ def test_the_child_finds_the_group_found_here(monkeypatch):
     monkeypatch.setattr(A, "IN_CHILD_FROM", -1.0)
     there = A.detect(C)
     assert there.order == here.order == 96 and there.group.to_json() == here.group.to_json()
+
+
+@settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 12), st.integers(1, 6), st.integers(0, 2**31 - 1))
+def test_invariants_settle_only_trivial_groups(m, n, seed):
+    """When the columns' invariants settle the group (settled_by_invariants), the brute force finds only the
+    renamings of equal columns: the whole group is their product of factorials, as the Detection says."""
+    from solvers.classes.automorphisms import settled_by_invariants
+
+    M = np.random.default_rng(seed).integers(0, 2, size=(m, n)).astype(bool)
+    C = ConceptClass.from_matrix(M)
+    d = settled_by_invariants(C)
+    if d is not None:
+        assert d.group is None and d.source == "none"
+        assert brute_force_order(C.matrix) == d.full_order
+
+
+def test_a_random_class_is_settled_without_bliss_and_a_symmetric_one_is_not():
+    from solvers.classes.automorphisms import settled_by_invariants
+
+    R = ConceptClass.from_matrix(make("random", m=1000, N=12, seed=0).matrix)
+    d = settled_by_invariants(R)
+    assert d is not None and d.group is None and detect(R).source == "none"
+    assert R.automorphisms(compute=False, cheap=True) is not None  # the search's cheap question settles it
+    for name, params in (("decision-lists", {"n": 3}), ("thresholds", {"N": 6}), ("halfspaces", {"n": 3})):
+        assert settled_by_invariants(ConceptClass.from_matrix(make(name, **params).matrix)) is None, name
