@@ -86,7 +86,7 @@ import itertools
 from fractions import Fraction
 
 from .opt import TreeError, _show, inner
-from .games import read_game, read_number
+from .games import check_split, read_game, read_number
 from ..game_rules import Game, universal_rl, volume_bound
 
 __all__ = ["verify_experts_tree", "verify_experts_upper", "MAX_CHECK_MOVES"]
@@ -318,12 +318,5 @@ def verify_experts_upper(cert) -> object:
             if a == zero or a == m:
                 continue
             c0, c1 = claim(_child(m, a, 0)), claim(_child(m, a, 1))
-            if G.randomized:
-                v = _f(c0, c1)
-                if v > h:
-                    raise TreeError(f"{where}: the move {list(a)} has children bounded by {_frac(c0)} and {_frac(c1)}, "
-                                    f"and f of them is {_frac(v)} > {_frac(h)}")
-            elif min(c0, c1) > h - 1:
-                raise TreeError(f"{where}: the move {list(a)} has neither child shown to be at most {_frac(h - 1)} "
-                                f"(they are bounded by {_frac(c0)} and {_frac(c1)})")
+            check_split(G, c0, c1, h, where, f"the move {list(a)} has children")
     return u if G.randomized else (int(u) if u.denominator == 1 else u)

@@ -473,19 +473,27 @@ def verify_game_upper(proof: dict, C) -> Fraction:
             if (max(c0, c1, (1 + c0 + c1) / 2) <= h) if G.randomized else min(c0, c1) <= h - 1:
                 continue  # the cheap bounds suffice (a claim is never above them)
             c0, c1 = claim(b0, t1, f"{where}, point {j} labelled 0"), claim(b1, t1, f"{where}, point {j} labelled 1")
-            if G.randomized:
-                v = max(c0, c1, (1 + c0 + c1) / 2)
-                if v > h:
-                    raise TreeError(f"{where}: point {j} splits it into states bounded by {_frac(c0)} and {_frac(c1)}, "
-                                    f"and f of them is {_frac(v)} > {_frac(h)}")
-            elif min(c0, c1) > h - 1:
-                raise TreeError(f"{where}: point {j} splits it and neither side is shown to be at most {_frac(h - 1)} "
-                                f"(they are bounded by {_frac(c0)} and {_frac(c1)})")
+            check_split(G, c0, c1, h, where, f"point {j} splits it into states")
     return _out(u, G)
 
 
 def _out(u: Fraction, G: Game):
     return u if G.randomized else int(u) if u.denominator == 1 else u
+
+
+def check_split(G: Game, c0, c1, h, where: str, what: str) -> None:
+    """The step every upper-bound checker of the games takes at a claim "<= h" and one of its splits, whose
+    two children are bounded by ``c0`` and ``c1``: in the randomized game f(c0, c1) = max(c0, c1,
+    (1 + c0 + c1)/2) <= h (the learner's best randomized prediction, :mod:`solvers.game_rules`), else one
+    child <= h - 1 (a mistake costs one). :class:`TreeError` names ``where`` and ``what`` split it was."""
+    if G.randomized:
+        v = max(c0, c1, (1 + c0 + c1) / 2)
+        if v > h:
+            raise TreeError(f"{where}: {what} bounded by {_frac(c0)} and {_frac(c1)}, and f of them is {_frac(v)} "
+                            f"> {_frac(h)}")
+    elif min(c0, c1) > h - 1:
+        raise TreeError(f"{where}: {what} bounded by {_frac(c0)} and {_frac(c1)}, neither shown to be at most "
+                        f"{_frac(h - 1)}")
 
 
 def _frac(v) -> str:
