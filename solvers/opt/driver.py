@@ -352,9 +352,13 @@ def _with_anytime(C, time_limit: float, jobs: int, memo_bytes, progress, engine:
     if r.value is not None or r.stats.get("stopped") != "time limit":
         return r
     upper, reason = r.upper, anytime.upper_reason(C, r.upper)
-    for value, why in anytime.learner_bounds(C)[:1]:  # a learner's proven bound below the search's
-        if upper is None or value < upper:
-            upper, reason = value, why
+    try:
+        for value, why in anytime.learner_bounds(C)[:1]:  # a learner's proven bound below the search's
+            if upper is None or value < upper:
+                upper, reason = value, why
+    except KeyboardInterrupt:  # a Ctrl-C while the learners are built: the search's bounds, as they are
+        return OptResult(None, r.lower, r.upper, r.tree, {**r.stats, "stopped": "interrupted", "upper_reason": reason},
+                         r.solver, r.game)
     r = OptResult(r.lower if r.lower == upper else None, r.lower, upper, r.tree, {**r.stats, "upper_reason": reason},
                   r.solver, r.game)
     try:

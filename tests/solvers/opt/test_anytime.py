@@ -8,6 +8,7 @@ import json
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -265,3 +266,30 @@ def test_a_stopped_search_says_why_its_upper_bound_holds_and_takes_a_learners_sm
         assert out["opt"] == out["lower"] == real(C).value == 6 and out["upper_reason"] is None
     assert anytime.upper_reason(C, 7).startswith("Halving's bound floor(log2 |C|)")
     assert anytime.upper_reason(C, 5).startswith("the search refuted Opt(C) >= 6")
+
+
+def test_a_ctrl_c_while_the_learners_bounds_are_read_keeps_the_searchs_bounds(monkeypatch):
+    """The learners' bounds are read after the search stopped: a Ctrl-C there returns the search's bounds,
+    marked interrupted (it used to escape opt(), and the command printed no result: CI, test_stops)."""
+    C = make("disjunctions", n=5)
+    monkeypatch.setattr(anytime, "MIN_CONCEPTS", 100)
+    real = driver.opt
+
+    def stopped_at_once(D, **kw):
+        if D.family == "disjunctions":
+            r = real(D, time_limit=kw.get("time_limit"), anytime=False)
+            return driver.OptResult(None, 1, D.log2_size(), None, {**r.stats, "stopped": "time limit"}, r.solver,
+                                    r.game)
+        return real(D, **kw)
+
+    def interrupted(D):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(driver, "opt", stopped_at_once)
+    monkeypatch.setattr(anytime, "learner_bounds", interrupted)
+    try:
+        r = opt(C, time_limit=600)
+    except KeyboardInterrupt:
+        pytest.fail("the Ctrl-C escaped opt(): the bounds proven were lost")
+    assert r.stats["stopped"] == "interrupted" and (r.lower, r.upper) == (1, C.log2_size()) and r.value is None
+    assert r.stats["upper_reason"].startswith("Halving's bound")
