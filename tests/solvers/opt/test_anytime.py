@@ -237,12 +237,10 @@ def test_learners_bounds_are_upper_bounds_and_elim_beats_halving_on_disjunctions
     assert C.log2_size() == 9 and v == 7 and why.startswith("elim's proven bound n + 1") and "Online Algorithms" in why
 
 
-def test_a_stopped_search_says_why_its_upper_bound_holds_and_takes_a_learners_smaller_one(monkeypatch, capsys):
-    """The upper bound of an unsolved Opt(C) comes with its reason: Halving's floor(log2 |C|), the search's
-    refutation, or a learner's proven bound when that is smaller (which then replaces the search's)."""
-    from adversary.cli import main
-
-    C = make("disjunctions", n=5)  # floor(log2 |C|) = 7; ELIM proves 6
+@pytest.fixture
+def real_opt(monkeypatch):
+    """opt() whose search on a disjunctions class stops at once at 1 <= Opt <= floor(log2 |C|) (the anytime
+    pass and the learners' bounds then run as after a real time limit); returns the real opt."""
     monkeypatch.setattr(anytime, "MIN_CONCEPTS", 100)
     real = driver.opt
 
@@ -254,6 +252,16 @@ def test_a_stopped_search_says_why_its_upper_bound_holds_and_takes_a_learners_sm
         return real(D, **kw)
 
     monkeypatch.setattr(driver, "opt", stopped_at_once)
+    return real
+
+
+def test_a_stopped_search_says_why_its_upper_bound_holds_and_takes_a_learners_smaller_one(real_opt, capsys):
+    """The upper bound of an unsolved Opt(C) comes with its reason: Halving's floor(log2 |C|), the search's
+    refutation, or a learner's proven bound when that is smaller (which then replaces the search's)."""
+    from adversary.cli import main
+
+    C = make("disjunctions", n=5)  # floor(log2 |C|) = 7; ELIM proves 6
+    real = real_opt
     r = opt(C, time_limit=600)
     assert r.upper == 6 and r.stats["upper_reason"].startswith("elim's proven bound")
     assert r.upper >= real(C).value
@@ -268,24 +276,13 @@ def test_a_stopped_search_says_why_its_upper_bound_holds_and_takes_a_learners_sm
     assert anytime.upper_reason(C, 5).startswith("the search refuted Opt(C) >= 6")
 
 
-def test_a_ctrl_c_while_the_learners_bounds_are_read_keeps_the_searchs_bounds(monkeypatch):
+def test_a_ctrl_c_while_the_learners_bounds_are_read_keeps_the_searchs_bounds(real_opt, monkeypatch):
     """The learners' bounds are read after the search stopped: a Ctrl-C there returns the search's bounds,
     marked interrupted (it used to escape opt(), and the command printed no result: CI, test_stops)."""
     C = make("disjunctions", n=5)
-    monkeypatch.setattr(anytime, "MIN_CONCEPTS", 100)
-    real = driver.opt
-
-    def stopped_at_once(D, **kw):
-        if D.family == "disjunctions":
-            r = real(D, time_limit=kw.get("time_limit"), anytime=False)
-            return driver.OptResult(None, 1, D.log2_size(), None, {**r.stats, "stopped": "time limit"}, r.solver,
-                                    r.game)
-        return real(D, **kw)
-
     def interrupted(D):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(driver, "opt", stopped_at_once)
     monkeypatch.setattr(anytime, "learner_bounds", interrupted)
     try:
         r = opt(C, time_limit=600)
