@@ -26,12 +26,16 @@ Compiled code never sees signals, so the search is iterative, with an explicit s
 call returns after a budget of nodes ("paused"); the Python side (:class:`Kernel`) then runs the search's
 ``_tick`` (deadline, Ctrl-C, progress) and resumes. The budget adapts so that one call takes about 10 ms.
 
-The kernel needs numba; :func:`available` says whether it can be imported. Measured on the 2-CPU machine:
-importing numba takes about 0.15 s and loading the compiled code from numba's cache 0.3 s (the first
-compilation after an install, 9-12 s, is cached in ``__pycache__`` or numba's cache folder), so the solver
-hands a search to the kernel only once it is big enough (see :data:`solvers.opt.search.KERNEL_AFTER_SECONDS`
-and :func:`compiled`). ``LITTLESTONE_KERNEL`` chooses: ``auto`` (default), ``numba`` (the kernel for every
-search, for tests) or ``python`` (never).
+The kernel needs numba (and llvmlite, which numba is built on); :func:`available` says whether they are
+installed. numba compiles the entry points of :mod:`solvers.opt._kernel_jit` (C callbacks over raw pointers) once,
+in 9-13 s, in a process of its own; :mod:`solvers.opt._kernel_cache` keeps their machine code and loads it in about
+0.05 s without importing numba (numba itself takes 0.5-0.7 s to load them from its cache). The first search that
+runs long enough to want the kernel starts that build in the background and goes on in Python; it, and every later
+process, hands over once the machine code is there (see :data:`solvers.opt.search.KERNEL_AFTER_SECONDS`). Where the
+machine code cannot be kept (no writable cache folder, or not Linux), numba loads the kernel in this process, only
+for a search that has run :data:`~solvers.opt.search.KERNEL_COMPILE_AFTER_SECONDS`.
+``LITTLESTONE_KERNEL`` chooses: ``auto`` (default), ``numba`` (the kernel for every search, built first if need
+be; for tests) or ``python`` (never).
 
 The whole memo is written back into the solver's (Python ints) when a root loop ends; with a small number of
 words per version space that copy costs about as much as the compiled search itself (halfspaces n=4: 0.06 s
@@ -45,13 +49,29 @@ References
 
 from __future__ import annotations
 
+import ctypes
+import importlib.util
 import os
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
-__all__ = ["Kernel", "Abandon", "available", "compiled", "loaded", "mode", "MODES"]
+from . import _kernel_cache
+
+__all__ = ["Kernel", "Abandon", "available", "compiled", "load_seconds", "loaded", "mode", "start_build", "how",
+           "MODES", "SIGNATURES"]
+
+#: The entry points of :mod:`solvers.opt._kernel_jit` and their C signatures (each returns an int64): ``T*`` a
+#: pointer to T, ``i64`` a 64-bit integer. numba compiles them from this table, and ctypes calls them by it.
+SIGNATURES = {
+    "search": "u64* i64 i64 i32* u64* u64* i64 i64 i32* i32* i64* i32* i64* i64 i64* i32* i64* i64* u64* i16* i16* i32* "
+              "i64* i64* i64 i64 i64 i64 i64 u64* i64 u64* i64 i64 u8* i64 i32* i64*",
+    "insert_many": "u64* i64 i64 i16* i16* i32* i64* u64* i16* i16* i32* i64* i64* i64 i64*",
+    "rehash": "u64* i16* i16* i32* i64* i64* i64 i64 i64 u64* i16* i16* i32* i64* i64* i64",
+    "orbit_row": "u64* i64 u64* i64 u64* i64 i64 u8* i64 i32* i64* u64* i64",
+}
 
 MODES = ("auto", "numba", "python")
 
@@ -78,23 +98,33 @@ def mode(value: str | None = None) -> str:
     return value
 
 
-_compiled = None
+_fns: dict | None = None  # name -> the entry point as a ctypes function, once loaded
+_how: str | None = None  # how it was loaded: "machine code" (llvmlite) or "numba"
 _module_error: str | None = None
 _import_error: str | None = None
 
 
 def loaded() -> bool:
     """Whether this process has loaded the compiled functions already (a search then pays nothing more)."""
-    return _compiled is not None
+    return _fns is not None
+
+
+def how() -> str | None:
+    """How this process loaded the kernel: "machine code" (the saved machine code, through llvmlite), "numba"
+    (numba in this process), or None (not loaded)."""
+    return _how
 
 
 def available() -> bool:
-    """Whether numba can be imported (the import itself happens on the first call)."""
-    return _module() is not None
+    """Whether numba and llvmlite are installed (nothing is imported) and the kernel has not failed to load."""
+    if _import_error is not None:
+        return False
+    return importlib.util.find_spec("numba") is not None and importlib.util.find_spec("llvmlite") is not None
 
 
 def _module():
-    """The module of the compiled functions (importing it imports numba), or None without numba."""
+    """The module of the compiled functions (importing it imports numba and compiles them, or loads them from
+    numba's cache), or None without numba."""
     global _module_error
     if _module_error is not None:
         return None
@@ -106,40 +136,72 @@ def _module():
     return _kernel_jit
 
 
+#: What loading the kernel takes, measured here: from its saved machine code (llvmlite), and through numba from
+#: numba's own cache (where no machine code is kept).
+LOAD_SECONDS = 0.04
+NUMBA_LOAD_SECONDS = 0.6
+
+
+def load_seconds() -> float | None:
+    """What loading the kernel costs now: 0 when this process has it, :data:`LOAD_SECONDS` from its saved
+    machine code (:mod:`solvers.opt._kernel_cache`), :data:`NUMBA_LOAD_SECONDS` where numba loads it from its own
+    cache (no machine code kept here, or its build failed), None when it is not built yet (the first build takes
+    9-13 s)."""
+    if _fns is not None:
+        return 0.0
+    p = _kernel_cache.path()
+    if p is not None:
+        if p.exists():
+            return LOAD_SECONDS
+        if _kernel_cache.failed(p) is None:
+            return None
+    here = Path(__file__).resolve().parent / "__pycache__"
+    return NUMBA_LOAD_SECONDS if any(here.glob("_kernel_jit.search_c-*.nbi")) else None
+
+
 def compiled() -> bool:
-    """Whether numba's cache holds the compiled kernel: loading it then takes about 0.3 s, where the first
-    compilation after an install takes 9-12 s."""
-    jit = _module()
-    if jit is None:
+    """Whether the kernel is built (loading it takes :func:`load_seconds`), or loaded already."""
+    return load_seconds() is not None
+
+
+def start_build() -> bool:
+    """Start building the kernel's machine code in the background (a process of its own) unless it is built or
+    being built: True when it is there or on its way, False where machine code is not kept (or its build
+    failed)."""
+    if not available():
         return False
-    try:
-        return os.path.exists(jit.search._cache._cache_file._index_path)
-    except AttributeError:  # another numba's cache layout: say no (the caller waits longer before compiling)
-        return False
+    return _kernel_cache.start_build()
+
+
+def _ctypes_fn(name: str, address: int):
+    argtypes = [ctypes.c_void_p if t.endswith("*") else ctypes.c_int64 for t in SIGNATURES[name].split()]
+    return ctypes.CFUNCTYPE(ctypes.c_int64, *argtypes)(address)
 
 
 def _load():
-    """The compiled functions (compiling, or loading them from numba's cache, on the first call); None
-    without numba."""
-    global _compiled, _import_error
-    if _compiled is not None or _import_error is not None:
-        return _compiled
+    """The compiled functions (name -> ctypes function): from the saved machine code (built first, waiting for
+    it, when missing), else compiled or loaded by numba in this process; None without numba."""
+    global _fns, _how, _import_error
+    if _fns is not None or _import_error is not None:
+        return _fns
+    if not available():
+        _import_error = "numba (with llvmlite) is not installed"
+        return None
+    if _kernel_cache.usable():
+        addresses = _kernel_cache.load()
+        if addresses is None and _kernel_cache.start_build(wait=True):
+            addresses = _kernel_cache.load()
+        if addresses is not None and set(addresses) == set(SIGNATURES):
+            _fns = {name: _ctypes_fn(name, a) for name, a in addresses.items()}
+            _how = "machine code"
+            return _fns
     jit = _module()
     if jit is None:
         _import_error = _module_error
         return None
-    # numba's first compilation (or load from its cache) imports scipy.linalg, when scipy is installed, to
-    # offer BLAS (0.4 s); the kernel uses none, so that import is skipped while numba loads.
-    blocked = "scipy.linalg.cython_blas" not in sys.modules
-    if blocked:
-        sys.modules["scipy.linalg.cython_blas"] = None
-    try:
-        jit.warm_up()
-    finally:
-        if blocked and sys.modules.get("scipy.linalg.cython_blas", 0) is None:
-            del sys.modules["scipy.linalg.cython_blas"]
-    _compiled = jit
-    return _compiled
+    _fns = {name: _ctypes_fn(name, cf.address) for name, cf in jit.ENTRIES.items()}
+    _how = "numba"
+    return _fns
 
 
 def _plain_move(m) -> int:
@@ -151,6 +213,11 @@ def _plain_move(m) -> int:
 
 def _words(V: int, nwords: int) -> np.ndarray:
     return np.frombuffer(V.to_bytes(nwords * 8, "little"), dtype="<u8").copy()
+
+
+def _p(a: np.ndarray) -> int:
+    """The address of an array's data (C-contiguous)."""
+    return a.ctypes.data
 
 
 class Kernel:
@@ -168,10 +235,10 @@ class Kernel:
     ENTRY_OVERHEAD = 24  # lo, hi (int16), move (int32), the move's hash (int64), insertion number (int64)
 
     def __init__(self, solver, table_bytes: int):
-        jit = _load()
-        if jit is None:
+        fns = _load()
+        if fns is None:
             raise RuntimeError(f"the compiled kernel needs numba: {_import_error}")
-        self.jit = jit
+        self.fns = fns
         self.S = solver
         C = solver.C
         self.nwords = W = (C.n_concepts + 63) // 64
@@ -185,10 +252,16 @@ class Kernel:
             raw = b"".join(m.to_bytes(W * 8, "little") for m in solver.root_masks)
             words = np.frombuffer(raw, dtype="<u8").reshape(len(solver.root_masks), W)
         self.roots = np.ascontiguousarray(words, dtype=np.uint64)
-        self.points = np.asarray(solver.root_points, dtype=np.int32)
+        if self.roots.shape[0] == 0:
+            self.roots = np.zeros((1, W), dtype=np.uint64)  # (a pointer to something; no split is read)
+        self.R = len(solver.root_masks)
+        self.points = np.zeros(max(1, self.R), dtype=np.int32)
+        self.points[:self.R] = solver.root_points
         self.canonical = None  # the Canonical whose keys the table holds (adopted by _adopt)
-        self._orbit_args = (0, 0, np.zeros((1, W), dtype=np.uint64), np.zeros((1, 256, 1), dtype=np.uint64),
-                            np.zeros(1, dtype=np.uint8), 0, np.zeros(1, dtype=np.int32))
+        self._orbit_arrays = (np.zeros((1, W), dtype=np.uint64), np.zeros((1, 256, 1), dtype=np.uint64),
+                              np.zeros(1, dtype=np.uint8), np.zeros(1, dtype=np.int32))
+        self._scratch = np.zeros(32, dtype=np.int64)
+        self._orbit_args = self._orbit_call(0, 0, 0, *self._orbit_arrays)
         slot = self.kwords * 8 + self.ENTRY_OVERHEAD
         self.max_cap = 16
         while self.max_cap * 2 * slot <= table_bytes:
@@ -199,6 +272,11 @@ class Kernel:
         self.budget = 64  # nodes per call, adapted to take about 10 ms
         self._adopt()
         self._load_memo()
+
+    def _orbit_call(self, canon: int, cmin: int, wide: int, cols, tables, flips, ties) -> tuple:
+        """The orbit keys' arguments of the compiled search (the arrays kept alive in ``_orbit_arrays``)."""
+        return (canon, cmin, _p(cols), cols.shape[0], _p(tables), tables.shape[0], tables.shape[2], _p(flips), wide,
+                _p(ties), _p(self._scratch))
 
     def _adopt(self) -> bool:
         """Follow the solver's keys: orbit keys once its canonical keys are in use (True), else plain keys;
@@ -218,9 +296,22 @@ class Kernel:
                 cols = np.frombuffer(raw, dtype="<u8").reshape(len(S.C.columns), W).copy()
                 args = K._kernel_args = (cols, np.ascontiguousarray(K.tables, dtype=np.uint64),
                                          np.ascontiguousarray(K.flips, dtype=np.uint8), int(K.wide))
-            self._orbit_args = (1, int(S._canon_min), *args, np.zeros(K.order, dtype=np.int32))
+            cols, tables, flips, wide = args
+            ties = np.zeros(K.order, dtype=np.int32)
+            self._orbit_arrays = (cols, tables, flips, ties)
+            self._orbit_args = self._orbit_call(1, int(S._canon_min), wide, cols, tables, flips, ties)
             self.canonical = K
         return True
+
+    def orbit_row(self, V: int) -> bytes:
+        """The key row of V's orbit under the adopted group, as the compiled search computes it (for tests)."""
+        row = np.zeros(self.kwords, dtype=np.uint64)
+        Vw = _words(V, self.nwords)
+        cols, tables, flips, ties = self._orbit_arrays
+        self.fns["orbit_row"](_p(Vw), self.nwords, _p(cols), cols.shape[0], _p(tables), tables.shape[0],
+                              tables.shape[2], _p(flips), self._orbit_args[8], _p(ties), _p(self._scratch), _p(row),
+                              self.kwords)
+        return row.tobytes()
 
     # ------------------------------------------------------------------ the memo table
     def _alloc(self, cap: int) -> None:
@@ -231,6 +322,7 @@ class Kernel:
         self.mhash = np.zeros(cap, dtype=np.int64)
         self.seqs = np.full(cap, _EMPTY, dtype=np.int64)
         self.count = 0
+        self._table_args = (_p(self.keys), _p(self.lo), _p(self.hi), _p(self.move), _p(self.mhash), _p(self.seqs), cap)
 
     @property
     def table_bytes(self) -> int:
@@ -252,9 +344,11 @@ class Kernel:
             drop = len(used) // 2 + 1  # as MemoSearch._evict
             cut = int(np.partition(used, drop - 1)[drop - 1])
             self.evictions += 1
-        old = self.keys, self.lo, self.hi, self.move, self.mhash, self.seqs
+        old = self._table_args
+        keep = self.keys, self.lo, self.hi, self.move, self.mhash, self.seqs  # (alive while rehashed)
         self._alloc(cap)
-        self.count = int(self.jit.rehash(*old, cut, self.keys, self.lo, self.hi, self.move, self.mhash, self.seqs))
+        self.count = int(self.fns["rehash"](*old[:6], old[6], self.kwords, cut, *self._table_args))
+        del keep
 
     def _row(self, key: int) -> bytes:
         """The key row (bytes) of a memo key: a version space, or an orbit's key (negative)."""
@@ -291,15 +385,17 @@ class Kernel:
         moves = [S.moves.get(V) for V, _ in items]
         mv = np.array([_plain_move(m) for m in moves], dtype=np.int32)
         mh = np.array([m[0] if type(m) is tuple else 0 for m in moves], dtype=np.int64)
+        state = np.zeros(2, dtype=np.int64)
         start = 0
         while start < len(items):
             while self.count >= self._limit():
                 self._make_room()
             take = min(len(items) - start, self._limit() - self.count)
-            part = slice(start, start + take)
-            self.count, self.seq = self.jit.insert_many(
-                rows[part], lo[part], hi[part], mv[part], mh[part],
-                self.keys, self.lo, self.hi, self.move, self.mhash, self.seqs, self.count, self.seq)
+            part = [np.ascontiguousarray(a[start:start + take]) for a in (rows, lo, hi, mv, mh)]
+            state[0], state[1] = self.count, self.seq
+            self.fns["insert_many"](_p(part[0]), take, W, _p(part[1]), _p(part[2]), _p(part[3]), _p(part[4]),
+                                    *self._table_args, _p(state))
+            self.count, self.seq = int(state[0]), int(state[1])
             start += take
 
     def write_back(self) -> None:
@@ -336,34 +432,38 @@ class Kernel:
         if not self._adopt():
             raise Abandon()
         W = self.nwords
-        R = len(self.points)
+        R = max(1, self.R)
         D = max(d, 1) + 2
         Vs = np.zeros((D, W), dtype=np.uint64)
         Vs[0] = _words(V, W)
         Ks = np.zeros((D, self.kwords), dtype=np.uint64)
         pool = np.zeros((D + 1, R), dtype=np.int32)
-        pool[0] = np.arange(R, dtype=np.int32)
+        pool[0, :self.R] = np.arange(self.R, dtype=np.int32)
         goods = np.zeros((D, R), dtype=np.int32)
         frame = np.zeros((D, 10), dtype=np.int64)  # see solvers.opt._kernel_jit
         frame[0, 0] = d
         frame[0, 1] = V.bit_count()
-        frame[0, 8] = R
+        frame[0, 8] = self.R
         ntab = 1
         while ntab < 2 * R + 2:
             ntab *= 2
         stab = np.zeros(ntab, dtype=np.int32)
         sgen = np.zeros(ntab, dtype=np.int64)
-        gm = np.zeros(max(R, 1), dtype=np.int64)
-        state = np.array([0, -1, S.nodes, self.seq], dtype=np.int64)  # sp, result, nodes, seq
+        gm = np.zeros(R, dtype=np.int64)
+        sortg = np.zeros(R, dtype=np.int32)
+        sortm = np.zeros(R, dtype=np.int64)
+        state = np.array([0, -1, S.nodes, self.seq, 0], dtype=np.int64)  # sp, result, nodes, seq, count
+        query = (_p(self.roots), R, W, _p(self.points), _p(Vs), _p(Ks), D, self.kwords, _p(pool), _p(goods), _p(frame),
+                 _p(stab), _p(sgen), ntab, _p(gm), _p(sortg), _p(sortm), _p(state))
+        search = self.fns["search"]
         while True:
             state[2] = S.nodes
+            state[4] = self.count
             stop_at = S.nodes + self.budget
             t0 = time.perf_counter()
-            status, count = self.jit.search(self.roots, self.points, Vs, Ks, pool, goods, frame, stab, sgen, gm,
-                                            state, self.keys, self.lo, self.hi, self.move, self.mhash, self.seqs,
-                                            self.count, self._limit(), stop_at, *self._orbit_args)
+            status = search(*query, *self._table_args, self._limit(), stop_at, *self._orbit_args)
             spent = time.perf_counter() - t0
-            self.count = int(count)
+            self.count = int(state[4])
             S.kernel_nodes += int(state[2]) - S.nodes
             S.nodes = int(state[2])
             self.seq = int(state[3])

@@ -47,6 +47,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -86,15 +87,22 @@ ISO_ENTRY_SECONDS = 1e-6
 #: What importing igraph costs when nothing has yet (0.08 s here without matplotlib: automorphisms.load_igraph)
 ISO_IMPORT_SECONDS = 0.1
 #: Seconds the Python search spends in root queries before it hands them to the compiled kernel
-#: (:mod:`solvers.opt.kernel`), and the nodes it expands at least: importing numba and loading the compiled
-#: code take about 0.45 s, while a node costs from 5 us to over 100 us (it scans the parent's splits), so
-#: the hand-over is timed, and small searches never import numba. In a process that has loaded the kernel
-#: already (an earlier search: SOA, a table, a benchmark), a search hands over after KERNEL_AFTER nodes.
-KERNEL_AFTER_SECONDS = 0.2
+#: (:mod:`solvers.opt.kernel`), and the nodes it expands at least: loading the kernel's saved machine code takes
+#: about 0.04 s (:mod:`solvers.opt._kernel_cache`), while a node costs from 5 us to over 100 us in Python (it scans
+#: the parent's splits), so the hand-over is timed (a search that ends sooner never loads it). In a process that
+#: has loaded the kernel already (an earlier search: SOA, a table, a benchmark), a search hands over after
+#: KERNEL_AFTER nodes.
+KERNEL_AFTER_SECONDS = 0.05
 KERNEL_AFTER = 256
-#: The same when numba's cache does not hold the compiled kernel yet (the first compilation after an install
-#: takes 9-12 s): only a search that has run this long pays for it.
+#: Where numba loads the kernel itself (no machine code saved: not Linux, or no writable cache folder), loading
+#: takes 0.5-0.7 s: the Python search runs this long first.
+KERNEL_NUMBA_AFTER_SECONDS = 0.3
+#: The same when nothing is compiled yet and the machine code cannot be built in the background (the first
+#: compilation takes 9-13 s, in this process then): only a search that has run this long pays for it. Where it
+#: can, the first search that runs KERNEL_AFTER_SECONDS starts that build in a process of its own and goes on in
+#: Python, handing over when the machine code lands (looked for every KERNEL_BUILD_POLL seconds).
 KERNEL_COMPILE_AFTER_SECONDS = 10.0
+KERNEL_BUILD_POLL = 0.1
 #: Whether a search with a symmetry group (found or still to come) may hand over to the compiled kernel, which then
 #: keys version spaces by their orbits as the Python search does (the same entries; see :mod:`solvers.opt.kernel`)
 #: -- in "auto" mode only in a process that has loaded the kernel already. Measured on the raw matrices of
@@ -254,7 +262,8 @@ class Solver(MemoSearch):
         self.kernel_nodes = 0  # of which expanded by the compiled kernel
         self._node_limit: int | None = None
         self._python_left = KERNEL_AFTER_SECONDS  # root-query time left before the kernel takes over
-        self._compile_checked = False  # whether numba's cache was looked at (see KERNEL_COMPILE_AFTER_SECONDS)
+        self._compile_checked = False  # whether the kernel's cost to load was looked at (see KERNEL_COMPILE_AFTER_SECONDS)
+        self._build_poll: float | None = None  # while the kernel is built elsewhere: when to look for it next
         self._kernel_at: float | None = None  # the instant the running Python query gives way to the kernel
         self._root_bounds = None
         self.table: SubcubeTable | None = None  # built by subcube_table()
@@ -451,6 +460,8 @@ class Solver(MemoSearch):
             self._set_keys()
         if self._node_limit is not None and self.nodes >= self._node_limit:
             raise _Budget()
+        if self._build_poll is not None and time.monotonic() >= self._build_poll:
+            self._built_yet()
         if (self._kernel_at is not None and self.nodes >= KERNEL_AFTER and not self._iso_always
                 and ((self._symmetry_at is None and self.canonical is None)
                      or (self._kernel_over_symmetry() and (self._symmetry_at is None or KERNEL_BEFORE_GROUP)))
@@ -720,7 +731,8 @@ class Solver(MemoSearch):
     def _kernel_over_symmetry(self) -> bool:
         """Whether a search with a symmetry group may run in the kernel (:data:`KERNEL_OVER_SYMMETRY`: in "auto"
         mode once this process has loaded it)."""
-        return KERNEL_OVER_SYMMETRY and (self.kernel_mode == "numba" or _kernel.loaded())
+        return KERNEL_OVER_SYMMETRY and (self.kernel_mode == "numba" or _kernel.loaded()
+                                         or (_kernel.load_seconds() or 1.0) <= _kernel.LOAD_SECONDS)
 
     def _query(self, V: int, d: int) -> bool:
         """Decide Opt(V) >= d: in the kernel when it is allowed (in "auto" mode only once the Python search
@@ -745,12 +757,39 @@ class Solver(MemoSearch):
                         self._python_left -= time.monotonic() - t0
             if not self._compile_checked:
                 self._compile_checked = True
-                if not _kernel.loaded() and _kernel.available() and not _kernel.compiled():
-                    self._python_left = KERNEL_COMPILE_AFTER_SECONDS - KERNEL_AFTER_SECONDS
-                    return self._query(V, d)  # on in Python, from the memo it filled
+                if not _kernel.loaded() and _kernel.available():
+                    cost = _kernel.load_seconds()
+                    if cost is None and _kernel.start_build():
+                        # Built in a process of its own: on in Python until it lands (_built_yet).
+                        self._python_left = math.inf
+                        self._build_poll = time.monotonic() + KERNEL_BUILD_POLL
+                        return self._query(V, d)
+                    if cost is None or cost > _kernel.LOAD_SECONDS:
+                        # numba in this process: compiling (the first time), or loading from its cache.
+                        self._python_left = ((KERNEL_COMPILE_AFTER_SECONDS if cost is None else KERNEL_NUMBA_AFTER_SECONDS)
+                                             - KERNEL_AFTER_SECONDS)
+                        return self._query(V, d)  # on in Python, from the memo it filled
             if not self._kernel_allowed():
                 return self._at_least(V, n, d, self.root_masks, self.root_points)
         return self._in_kernel(V, d)
+
+    def _built_yet(self) -> None:
+        """While the kernel's machine code is built in another process: once it is there, the running query hands
+        over at the next look at the clock; if the build failed, numba compiles it in this process after
+        :data:`KERNEL_COMPILE_AFTER_SECONDS`."""
+        now = time.monotonic()
+        if _kernel.load_seconds() is not None:
+            self._build_poll = None
+            self._python_left = 0.0
+            if self._kernel_at is not None:
+                self._kernel_at = now
+        elif not _kernel.start_build():  # the build failed
+            self._build_poll = None
+            self._python_left = KERNEL_COMPILE_AFTER_SECONDS
+            if self._kernel_at is not None:
+                self._kernel_at = now + self._python_left
+        else:
+            self._build_poll = now + KERNEL_BUILD_POLL
 
     def _in_kernel(self, V: int, d: int) -> bool:
         """Decide Opt(V) >= d in the kernel (made on the first call, from the memo), or in Python when the

@@ -310,9 +310,7 @@ def test_orbit_key_rows_round_trip():
                 V = side if side and rng.random() < 0.5 else (V ^ side or V)
             k = S.canonical.key(V)
             assert K._key(K._row(k)) == k
-            row = np.zeros(K.kwords, dtype=np.uint64)
-            K.jit._orbit_row(kernel_module._words(V, K.nwords), *K._orbit_args[2:], row)
-            assert K._key(row.tobytes()) == k
+            assert K._key(K.orbit_row(V)) == k
 
 
 def test_mode_from_argument_and_environment(monkeypatch):
@@ -398,21 +396,48 @@ def test_ctrl_c_stops_a_kernel_search():
     assert why == "interrupted" and 1 <= int(lo) <= 12 <= int(hi)
 
 
-@pytest.mark.parametrize("cached", [True, False])
-def test_auto_mode_hands_over_after_its_time(monkeypatch, cached):
-    """"auto": the Python search runs KERNEL_AFTER_SECONDS, then the kernel takes the query over; with numba's
-    cache cold (a 9-12 s compilation ahead) the Python search goes on for KERNEL_COMPILE_AFTER_SECONDS."""
+@pytest.mark.parametrize("cost", ["machine code", "numba cache", "not built, no background build"])
+def test_auto_mode_hands_over_after_its_time(monkeypatch, cost):
+    """"auto": the Python search runs KERNEL_AFTER_SECONDS, then the kernel takes the query over when its machine
+    code is saved (cheap to load); where numba would load it from its own cache it waits KERNEL_NUMBA_AFTER_SECONDS,
+    and where nothing is built and no background build can start, KERNEL_COMPILE_AFTER_SECONDS (9-13 s of
+    compilation ahead)."""
     search = importlib.import_module("solvers.opt.search")
     monkeypatch.setattr(search, "KERNEL_AFTER_SECONDS", 0.0)
     monkeypatch.setattr(search, "KERNEL_AFTER", 0)
+    monkeypatch.setattr(search, "KERNEL_NUMBA_AFTER_SECONDS", 1e9)
     monkeypatch.setattr(search, "KERNEL_COMPILE_AFTER_SECONDS", 1e9)
-    monkeypatch.setattr(kernel_module, "compiled", lambda: cached)
+    seconds = {"machine code": kernel_module.LOAD_SECONDS, "numba cache": kernel_module.NUMBA_LOAD_SECONDS}.get(cost)
+    monkeypatch.setattr(kernel_module, "load_seconds", lambda: seconds)
+    monkeypatch.setattr(kernel_module, "start_build", lambda: False)
     monkeypatch.setattr(kernel_module, "loaded", lambda: False)  # as in a process that has not loaded it yet
     M = np.asarray(make("intervals", N=30).matrix, dtype=bool)
     S = Solver(ConceptClass.from_matrix(M), symmetry=False, kernel="auto")
     assert S.value() == Solver(ConceptClass.from_matrix(M), symmetry=False, kernel="python").value()
     assert S.nodes > 64  # past the first look at the clock
-    assert (S.kernel_nodes > 0) == cached
+    assert (S.kernel_nodes > 0) == (cost == "machine code")
+
+
+def test_auto_mode_hands_over_when_the_background_build_lands(monkeypatch):
+    """Nothing built yet: the search starts the build in the background, goes on in Python, and hands the query
+    over at the first look at the clock after the machine code is there."""
+    search = importlib.import_module("solvers.opt.search")
+    monkeypatch.setattr(search, "KERNEL_AFTER_SECONDS", 0.0)
+    monkeypatch.setattr(search, "KERNEL_AFTER", 0)
+    monkeypatch.setattr(search, "KERNEL_BUILD_POLL", 0.0)
+    polls = []
+
+    def load_seconds():  # not built for the first looks, then built
+        polls.append(1)
+        return None if len(polls) < 3 else kernel_module.LOAD_SECONDS
+
+    monkeypatch.setattr(kernel_module, "load_seconds", load_seconds)
+    monkeypatch.setattr(kernel_module, "start_build", lambda: True)
+    monkeypatch.setattr(kernel_module, "loaded", lambda: False)
+    M = np.asarray(make("intervals", N=60).matrix, dtype=bool)
+    S = Solver(ConceptClass.from_matrix(M), symmetry=False, kernel="auto")
+    assert S.value() == Solver(ConceptClass.from_matrix(M), symmetry=False, kernel="python").value()
+    assert len(polls) >= 3 and S.kernel_nodes > 0
 
 
 def test_auto_mode_in_a_process_that_loaded_the_kernel(monkeypatch):

@@ -1,0 +1,380 @@
+"""The compiled kernel's machine code, saved once and loaded in later processes without numba.
+
+numba compiles the entry points of :mod:`solvers.opt._kernel_jit` (C callbacks over raw pointers) in 9-13 s, and
+in a later process loads them from its cache in 0.5-0.7 s, most of it importing numba and setting up its
+compiler (measured here: importing numba 0.25 s, the module 0.15 s, loading the code 0.3 s). This module saves
+the machine code numba made (an object file per entry point) in one file, and loads it with llvmlite alone (the
+code generator numba itself is built on): about 0.05 s, so that a search can hand over to the kernel after a
+twentieth of a second instead of staying in Python for the first second.
+
+* :func:`build` (run in a process of its own: ``python -m solvers.opt._kernel_cache FILE``) compiles the entry
+  points afresh (numba's own cache pointed at an empty folder, so that the object code is at hand), checks that
+  their machine code calls nothing but the Python C API and numba's error path (which the kernel never takes:
+  nothing in it allocates or raises), and writes FILE atomically.
+* :func:`load` reads FILE, checks that it was made from this source, by these versions of numba and llvmlite and
+  for this CPU, resolves the few outside names, and returns each entry point's address.
+
+The file: :data:`MAGIC`, the length of a JSON header (8 bytes, little-endian), the header (the environment it was
+made in, and per entry point its symbol, its outside names and where its object file lies), the object files.
+Nothing is unpickled. Object files are read as ELF (Linux); elsewhere :func:`usable` says no and the kernel is
+loaded through numba itself (:mod:`solvers.opt.kernel`).
+
+The file lives in ``$LITTLESTONE_CACHE_DIR`` when set, else beside this module in ``__pycache__`` when that is
+writable (as numba's cache), else in ``$XDG_CACHE_HOME/littlestone`` (``~/.cache/littlestone``).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import json
+import os
+import struct
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+__all__ = ["build", "load", "path", "usable", "start_build", "building", "failed", "BuildError"]
+
+MAGIC = b"littlestone kernel 1\n"
+FORMAT = 1
+#: Outside names the machine code may call: the Python C API, memset and the like, and numba's error path (the C
+#: callback's wrapper reports an exception of the function it wraps through them; the kernel raises none, so
+#: they are never reached, and at load time they are bound to ``abort``). Nothing that allocates: an entry
+#: point whose code would call numba's allocator is refused at build time.
+_ALLOWED = ("numba_gil_ensure", "numba_gil_release", "numba_do_raise", "numba_runtime_build_excinfo_struct",
+            "numba_unpickle", "NRT_Free", "NRT_MemInfo_call_dtor", "memset", "memcpy", "memmove")
+#: A build that has held its lock this long is taken for dead (a build takes 9-13 s here).
+STALE_SECONDS = 600.0
+
+_engines: list = []  # the llvmlite engines holding the loaded code (alive as long as the process)
+
+
+class BuildError(Exception):
+    """The kernel's machine code could not be made or saved (the message says why)."""
+
+
+def _source() -> bytes:
+    return (Path(__file__).with_name("_kernel_jit.py")).read_bytes()
+
+
+def _version(dist: str) -> str | None:
+    try:
+        from importlib.metadata import version
+
+        return version(dist)
+    except Exception:  # noqa: BLE001 - not installed, or metadata unreadable
+        return None
+
+
+def _key() -> str:
+    """What names this source for these versions (the file name; the CPU is checked from the header)."""
+    h = hashlib.sha256(_source())
+    h.update(f"{FORMAT} {_version('numba')} {_version('llvmlite')} {sys.version_info[:2]} {sys.platform}".encode())
+    return h.hexdigest()[:20]
+
+
+def _environment() -> dict:
+    """The environment the machine code is valid in (llvmlite imported)."""
+    import llvmlite.binding as llvm
+
+    return {"format": FORMAT, "source": hashlib.sha256(_source()).hexdigest(), "numba": _version("numba"),
+            "llvmlite": _version("llvmlite"), "python": list(sys.version_info[:2]), "platform": sys.platform,
+            "triple": llvm.get_process_triple(), "cpu": llvm.get_host_cpu_name(),
+            "features": llvm.get_host_cpu_features().flatten()}
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK | os.X_OK)
+
+
+def cache_dir() -> Path | None:
+    """The folder of the machine-code file (see the module docstring), or None when none is writable."""
+    given = os.environ.get("LITTLESTONE_CACHE_DIR", "").strip()
+    if given:
+        return Path(given) if _writable(Path(given)) else None
+    here = Path(__file__).resolve().parent / "__pycache__"
+    if _writable(here):
+        return here
+    base = os.environ.get("XDG_CACHE_HOME", "").strip() or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = Path(base) / "littlestone"
+    return folder if _writable(folder) else None
+
+
+def usable() -> bool:
+    """Whether machine code can be saved and loaded this way here: ELF object files (Linux, 64-bit), a writable
+    cache folder, llvmlite and numba installed."""
+    if not sys.platform.startswith("linux") or struct.calcsize("P") != 8 or sys.byteorder != "little":
+        return False
+    if _version("numba") is None or _version("llvmlite") is None:
+        return False
+    return cache_dir() is not None
+
+
+def path() -> Path | None:
+    """The machine-code file of this source and these versions, or None when :func:`usable` says no."""
+    if not usable():
+        return None
+    return cache_dir() / f"kernel-{_key()}.bin"
+
+
+# ---------------------------------------------------------------------- reading object files
+def undefined_symbols(obj: bytes) -> list[str] | None:
+    """The names an ELF-64 little-endian object file uses without defining them, or None when it is no such
+    file."""
+    if len(obj) < 64 or obj[:4] != b"\x7fELF" or obj[4] != 2 or obj[5] != 1:
+        return None
+    shoff, = struct.unpack_from("<Q", obj, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", obj, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", obj, shoff + i * shentsize) for i in range(shnum)]
+    out = []
+    for sec in sections:
+        if sec[1] != 2:  # SHT_SYMTAB
+            continue
+        off, size, link, entsize = sec[4], sec[5], sec[6], sec[9] or 24
+        strtab = sections[link]
+        s0 = strtab[4]
+        for k in range(size // entsize):
+            st_name, _, _, st_shndx = struct.unpack_from("<IBBH", obj, off + k * entsize)
+            if st_shndx == 0 and st_name:
+                end = obj.index(b"\0", s0 + st_name)
+                out.append(obj[s0 + st_name:end].decode())
+    return out
+
+
+def _allowed(name: str) -> bool:
+    return name in _ALLOWED or name.startswith(("Py", "_Py"))
+
+
+# ---------------------------------------------------------------------- building
+def build(target: Path) -> None:
+    """Compile the entry points (numba, a fresh compilation) and write their machine code to ``target``
+    atomically. Raises :class:`BuildError` when an entry point's code calls a name outside :data:`_ALLOWED`
+    (something in the kernel would allocate or raise) or is not an ELF object."""
+    with tempfile.TemporaryDirectory(prefix="littlestone-numba-") as fresh:
+        os.environ["NUMBA_CACHE_DIR"] = fresh  # numba's own cache empty: the object code stays at hand
+        from . import _kernel_jit as jit
+
+        env = _environment()
+        header: dict = {"environment": env, "entries": {}}
+        blobs = []
+        offset = 0
+        for name, cf in jit.ENTRIES.items():
+            obj = cf._library.serialize_using_object_code()[2][0]
+            names = undefined_symbols(obj)
+            if names is None:
+                raise BuildError(f"the kernel's entry point {name} is not an ELF object file")
+            bad = [n for n in names if not _allowed(n)]
+            if bad:
+                raise BuildError(f"the kernel's entry point {name} calls {', '.join(sorted(bad))}: it must not "
+                                 "allocate or raise (see solvers/opt/_kernel_jit.py)")
+            header["entries"][name] = {"symbol": cf.native_name, "undefined": names, "offset": offset, "size": len(obj)}
+            blobs.append(obj)
+            offset += len(obj)
+    head = json.dumps(header, sort_keys=True).encode()
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(MAGIC + struct.pack("<Q", len(head)) + head + b"".join(blobs))
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o644 & ~umask)  # (mkstemp makes it private; the cache may be shared, as numba's)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _lock(target: Path) -> Path:
+    return target.with_name(target.name + ".lock")
+
+
+def building(target: Path | None = None) -> bool:
+    """Whether a build of ``target`` (default :func:`path`) holds its lock (a stale lock is removed)."""
+    target = path() if target is None else target
+    if target is None:
+        return False
+    lock = _lock(target)
+    try:
+        age = time.time() - lock.stat().st_mtime
+    except OSError:
+        return False
+    if age > STALE_SECONDS:
+        try:
+            lock.unlink()
+        except OSError:
+            pass
+        return False
+    return True
+
+
+def start_build(target: Path | None = None, *, wait: bool = False) -> bool:
+    """Build ``target`` (default :func:`path`) in a process of its own, unless it exists or a build is under way;
+    with ``wait``, until it is done. True when the file exists or is being made."""
+    import subprocess
+
+    target = path() if target is None else target
+    if target is None:
+        return False
+    if target.exists():
+        return True
+    if failed(target) is not None:
+        return False
+    lock = _lock(target)
+    if not building(target):
+        try:
+            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            pass
+        except OSError:
+            return False
+        else:
+            os.write(fd, str(os.getpid()).encode())
+            os.close(fd)
+            root = str(Path(__file__).resolve().parents[2])
+            env = dict(os.environ)
+            env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+            env.pop("NUMBA_DISABLE_JIT", None)
+            try:
+                proc = subprocess.Popen([sys.executable, "-m", "solvers.opt._kernel_cache", str(target), str(lock)],
+                                        env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True)
+            except OSError:
+                lock.unlink(missing_ok=True)
+                return False
+            if wait:
+                proc.wait()
+                return target.exists()
+            return True
+    if wait:
+        while building(target) and not target.exists():
+            time.sleep(0.05)
+        return target.exists()
+    return True
+
+
+# ---------------------------------------------------------------------- loading
+def _address(name: str) -> int:
+    """Where the process holds ``name`` (a Python C API symbol), else the address of ``abort``: the code that
+    would call it is never reached (see :data:`_ALLOWED`), and if it were, the process stops at once instead of
+    jumping to nothing."""
+    for lib in (ctypes.pythonapi, ctypes.CDLL(None)):
+        try:
+            return ctypes.addressof(ctypes.c_char.in_dll(lib, name))
+        except (ValueError, AttributeError):
+            continue
+    return ctypes.cast(ctypes.CDLL(None).abort, ctypes.c_void_p).value
+
+
+def read(target: Path) -> tuple[dict, bytes] | None:
+    """(header, the object files) of a machine-code file, or None when it is missing or malformed."""
+    try:
+        data = Path(target).read_bytes()
+    except OSError:
+        return None
+    if not data.startswith(MAGIC) or len(data) < len(MAGIC) + 8:
+        return None
+    n, = struct.unpack_from("<Q", data, len(MAGIC))
+    start = len(MAGIC) + 8
+    try:
+        header = json.loads(data[start:start + n].decode())
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return header, data[start + n:]
+
+
+def load(target: Path | None = None) -> dict | None:
+    """The address of each entry point, from the machine-code file ``target`` (default :func:`path`); None when
+    it is missing, malformed, or made for another source, versions or CPU (then it is removed, to be built
+    again)."""
+    target = path() if target is None else target
+    if target is None:
+        return None
+    got = read(target)
+    if got is None:
+        return None
+    header, blobs = got
+    import llvmlite.binding as llvm
+
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    if header.get("environment") != _environment():
+        try:
+            target.unlink()
+        except OSError:
+            pass
+        return None
+    tm = llvm.Target.from_default_triple().create_target_machine(jit=True)
+    out = {}
+    try:
+        for name, e in header["entries"].items():
+            for sym in e["undefined"]:
+                if not _allowed(sym):
+                    return None
+                if not llvm.address_of_symbol(sym):
+                    llvm.add_symbol(sym, _address(sym))
+            engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), tm)
+            engine.add_object_file(llvm.ObjectFileRef.from_data(blobs[e["offset"]:e["offset"] + e["size"]]))
+            engine.finalize_object()
+            addr = engine.get_function_address(e["symbol"])
+            if not addr:
+                return None
+            _engines.append(engine)
+            out[name] = addr
+    except (KeyError, TypeError, RuntimeError):
+        return None
+    return out
+
+
+def failed(target: Path | None = None) -> str | None:
+    """Why the last build of ``target`` (default :func:`path`) failed, or None (then it is not tried again until
+    the source or the versions change)."""
+    target = path() if target is None else target
+    if target is None:
+        return None
+    try:
+        return _failure(target).read_text().strip() or "unknown"
+    except OSError:
+        return None
+
+
+def _failure(target: Path) -> Path:
+    return target.with_name(target.name + ".failed")
+
+
+def main(argv: list[str]) -> int:
+    """``python -m solvers.opt._kernel_cache FILE [LOCK]``: build FILE (and remove LOCK when done); a failure is
+    written beside it (``FILE.failed``), so that it is not tried again."""
+    target = Path(argv[0])
+    lock = Path(argv[1]) if len(argv) > 1 else None
+    try:
+        build(target)
+    except Exception as e:  # noqa: BLE001 - any failure is recorded, and the Python search serves
+        why = f"{type(e).__name__}: {e}" if not isinstance(e, BuildError) else str(e)
+        try:
+            _failure(target).write_text(why + "\n")
+        except OSError:
+            pass
+        print(f"littlestone: the compiled kernel was not built: {why}", file=sys.stderr)
+        return 1
+    finally:
+        if lock is not None:
+            try:
+                lock.unlink()
+            except OSError:
+                pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,105 @@
+"""The kernel's saved machine code (solvers/opt/_kernel_cache.py): loaded in a fresh process without numba, with the
+values of the Python search; a file that is missing, malformed or made elsewhere is refused (never loaded); the
+outside names the code calls are read from its object files and are only those allowed; where no cache folder is
+writable, numba loads the kernel itself."""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from solvers.opt import _kernel_cache as cache
+from solvers.opt import kernel as kernel_module
+
+ROOT = Path(__file__).resolve().parents[3]
+
+pytestmark = [
+    pytest.mark.skipif(not kernel_module.available(), reason="numba is not installed"),
+    pytest.mark.skipif(not cache.usable(), reason="machine code is kept on Linux with a writable cache folder only"),
+]
+
+
+@pytest.fixture(scope="module")
+def built() -> Path:
+    """The machine-code file of this tree (built if missing: 9-13 s)."""
+    assert cache.start_build(wait=True), cache.failed()
+    return cache.path()
+
+
+def run(code: str, **env) -> str:
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                       env={**os.environ, "PYTHONPATH": str(ROOT), **env})
+    assert p.returncode == 0, p.stderr
+    return p.stdout
+
+
+def test_a_fresh_process_loads_the_machine_code_without_numba(built):
+    out = run("import json, sys\n"
+              "from solvers.opt import Solver, kernel\n"
+              "from solvers.classes.families import make\n"
+              "vals = []\n"
+              "for fam, kw in [('intervals', {'N': 40}), ('halfspaces', {'n': 3}), ('parities', {'n': 5})]:\n"
+              "    C = make(fam, **kw)\n"
+              "    vals.append([Solver(C, symmetry=False, kernel=k).value() for k in ('numba', 'python')])\n"
+              "print(json.dumps([kernel.how(), 'numba' in sys.modules, vals]))\n", LITTLESTONE_KERNEL="")
+    how, imported, vals = json.loads(out)
+    assert how == "machine code" and not imported
+    assert all(a == b for a, b in vals) and vals[2] == [5, 5]  # (Opt of parities n=5 is n)
+
+
+def test_the_outside_names_are_read_from_the_objects_and_allowed(built):
+    header, blobs = cache.read(built)
+    assert set(header["entries"]) == set(kernel_module.SIGNATURES)
+    for name, e in header["entries"].items():
+        obj = blobs[e["offset"]:e["offset"] + e["size"]]
+        names = cache.undefined_symbols(obj)
+        assert names == e["undefined"]
+        assert all(cache._allowed(n) for n in names), names
+        assert not any(n.startswith(("NRT_MemInfo_alloc", "NRT_Allocate")) for n in names)  # nothing allocates
+    assert cache.undefined_symbols(b"not an object file at all" * 4) is None
+
+
+@pytest.mark.parametrize("damage", ["magic", "truncated", "header", "environment", "symbol"])
+def test_a_damaged_or_foreign_file_is_refused(built, tmp_path, damage):
+    data = built.read_bytes()
+    n, = struct.unpack_from("<Q", data, len(cache.MAGIC))
+    start = len(cache.MAGIC) + 8
+    header = json.loads(data[start:start + n])
+    body = data[start + n:]
+    if damage == "magic":
+        data = b"x" + data[1:]
+    elif damage == "truncated":
+        data = data[:len(cache.MAGIC) + 4]
+    elif damage == "header":
+        data = data[:start] + b"{" * n + body
+    else:
+        if damage == "environment":
+            header["environment"]["cpu"] = "some other cpu"
+        else:
+            header["entries"]["search"]["symbol"] = "no_such_symbol"
+        head = json.dumps(header).encode()
+        data = cache.MAGIC + struct.pack("<Q", len(head)) + head + body
+    target = tmp_path / built.name
+    target.write_bytes(data)
+    assert cache.load(target) is None
+    if damage == "environment":
+        assert not target.exists()  # made for another CPU: removed, to be built again here
+
+
+def test_without_a_writable_cache_folder_numba_loads_the_kernel(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    if os.access(locked, os.W_OK):  # (root writes anywhere)
+        target = "/proc/version/cache"  # under a file: no folder can be made there
+    else:
+        target = str(locked / "cache")
+    out = run("from solvers.opt import kernel, _kernel_cache as c\n"
+              "print(c.usable(), kernel._load() is not None, kernel.how())\n", LITTLESTONE_CACHE_DIR=target)
+    assert out.split() == ["False", "True", "numba"]
