@@ -26,6 +26,7 @@ writable (as numba's cache), else in ``$XDG_CACHE_HOME/littlestone`` (``~/.cache
 from __future__ import annotations
 
 import ctypes
+import functools
 import hashlib
 import json
 import os
@@ -55,10 +56,12 @@ class BuildError(Exception):
     """The kernel's machine code could not be made or saved (the message says why)."""
 
 
+@functools.lru_cache(maxsize=None)
 def _source() -> bytes:
     return (Path(__file__).with_name("_kernel_jit.py")).read_bytes()
 
 
+@functools.lru_cache(maxsize=None)
 def _version(dist: str) -> str | None:
     try:
         from importlib.metadata import version
@@ -68,6 +71,7 @@ def _version(dist: str) -> str | None:
         return None
 
 
+@functools.lru_cache(maxsize=None)
 def _key() -> str:
     """What names this source for these versions (the file name; the CPU is checked from the header)."""
     h = hashlib.sha256(_source())
@@ -94,8 +98,13 @@ def _writable(folder: Path) -> bool:
 
 
 def cache_dir() -> Path | None:
-    """The folder of the machine-code file (see the module docstring), or None when none is writable."""
-    given = os.environ.get("LITTLESTONE_CACHE_DIR", "").strip()
+    """The folder of the machine-code file (see the module docstring), or None when none is writable (looked at
+    once per value of ``$LITTLESTONE_CACHE_DIR``)."""
+    return _cache_dir(os.environ.get("LITTLESTONE_CACHE_DIR", "").strip())
+
+
+@functools.lru_cache(maxsize=8)
+def _cache_dir(given: str) -> Path | None:
     if given:
         return Path(given) if _writable(Path(given)) else None
     here = Path(__file__).resolve().parent / "__pycache__"

@@ -203,32 +203,44 @@ def _hash_row(row):
 
 
 @njit(cache=True)
-def _find(keys, seqs, row):
-    """The slot holding ``row`` (>= 0), or -(the empty slot where it would go) - 1."""
-    mask = np.uint64(seqs.shape[0] - 1)
+def _find_h(keys, seqs, row, h):
+    """The slot holding ``row`` (>= 0), or -(the empty slot where it would go) - 1; ``h``: the row's hash.
+
+    A slot's row is its key's hash (word 0), then the key: a probe reads the hash first, so that keys that share
+    their first words (version spaces missing the same first concepts) are told apart in one word."""
+    mask = np.int64(seqs.shape[0] - 1)
     W = row.shape[0]
-    i = np.int64(_hash_row(row) & mask)
+    i = np.int64(h & np.uint64(mask))
     while seqs[i] != EMPTY:
-        same = True
-        for w in range(W):
-            if keys[i, w] != row[w]:
-                same = False
-                break
-        if same:
-            return i
-        i = (i + 1) & np.int64(mask)
+        if keys[i, 0] == h:
+            same = True
+            for w in range(W):
+                if keys[i, w + 1] != row[w]:
+                    same = False
+                    break
+            if same:
+                return i
+        i = (i + 1) & mask
     return -i - 1
+
+
+@njit(cache=True)
+def _find(keys, seqs, row):
+    """:func:`_find_h` with the row's hash computed."""
+    return _find_h(keys, seqs, row, _hash_row(row))
 
 
 @njit(cache=True)
 def _put(keys, lo, hi, move, mhash, seqs, row, l, h, mv, mh, count, seq):
     """Store (l, h) for ``row`` (and the move ``mv`` when >= 0, with ``mh``: the hash of the version space it
     was found for, under an orbit key): (count, seq) after."""
-    i = _find(keys, seqs, row)
+    hsh = _hash_row(row)
+    i = _find_h(keys, seqs, row, hsh)
     if i < 0:
         i = -i - 1
+        keys[i, 0] = hsh
         for w in range(row.shape[0]):
-            keys[i, w] = row[w]
+            keys[i, w + 1] = row[w]
         seqs[i] = seq
         seq += 1
         count += 1
@@ -251,12 +263,15 @@ def insert_many(rows, l, h, mv, mh, keys, lo, hi, move, mhash, seqs, count, seq)
 @njit(cache=True)
 def rehash(okeys, olo, ohi, omove, omhash, oseqs, cut, keys, lo, hi, move, mhash, seqs):
     """Copy the entries of the old table whose insertion number is > ``cut`` into the new one (keeping
-    their numbers); their count."""
+    their numbers and hashes); their count."""
     count = 0
+    mask = np.int64(seqs.shape[0] - 1)
     for k in range(oseqs.shape[0]):
         if oseqs[k] == EMPTY or oseqs[k] <= cut:
             continue
-        i = -_find(keys, seqs, okeys[k]) - 1
+        i = np.int64(okeys[k, 0] & np.uint64(mask))
+        while seqs[i] != EMPTY:
+            i = (i + 1) & mask
         for w in range(okeys.shape[1]):
             keys[i, w] = okeys[k, w]
         lo[i] = olo[k]
@@ -329,23 +344,148 @@ def _sort_goods(g, m, ng, tg, tm):
             m[i] = src_m[i]
 
 
+@njit(cache=True, inline="always")
+def _scan(roots, off, st, V, n, inherited, ninh, own, stab, sgen, stamp, need, good, gm):
+    """The distinct splits of V among the ``ninh`` splits of ``inherited`` (indices into ``roots``), the first of
+    each class of same-or-complementary splits of V, in order, written to ``own`` (split r: the words
+    ``roots[off + r * st:]``); the positions in ``own`` of
+    those with both sides of at least ``need`` concepts to ``good``, with minus their smaller side in ``gm``.
+    Returns (own count, good count).
+    ``stab``/``sgen``: a hash table (a power of two, over twice the splits) whose slots stamped ``stamp`` are
+    this scan's."""
+    W = V.shape[0]
+    tmask = stab.shape[0] - 1
+    # the lowest concept of V
+    lw = 0
+    while V[lw] == _ZERO:
+        lw += 1
+    lbit = V[lw] & (~V[lw] + _S1)
+    cnt = 0
+    ng = 0
+    for q in range(ninh):
+        r = inherited[q]
+        # one pass: the split's size, and the hash of the side holding V's lowest concept
+        flip = (roots[off + r * st + lw] & lbit) == _ZERO
+        k1 = 0
+        hsh = _SEED
+        for w in range(W):
+            x = roots[off + r * st + w] & V[w]
+            k1 += _popcount(x)
+            if flip:
+                x ^= V[w]
+            hsh = _mix(hsh, x)
+        if k1 == 0 or k1 == n:
+            continue
+        t = np.int64(hsh & np.uint64(tmask))
+        dup = False
+        while sgen[t] == stamp:
+            r2 = own[stab[t]]
+            flip2 = (roots[off + r2 * st + lw] & lbit) == _ZERO
+            same = True
+            for w in range(W):
+                a = roots[off + r * st + w] & V[w]
+                if flip:
+                    a ^= V[w]
+                b = roots[off + r2 * st + w] & V[w]
+                if flip2:
+                    b ^= V[w]
+                if a != b:
+                    same = False
+                    break
+            if same:
+                dup = True
+                break
+            t = (t + 1) & tmask
+        if dup:
+            continue
+        sgen[t] = stamp
+        stab[t] = cnt
+        own[cnt] = r
+        cnt += 1
+        m = k1 if k1 < n - k1 else n - k1
+        if m >= need:
+            good[ng] = cnt - 1
+            gm[ng] = -m
+            ng += 1
+    return cnt, ng
+
+
+@njit(cache=True, inline="always")
+def _tz(x):
+    """The number of trailing zeros of a non-zero word."""
+    return _popcount((x & (~x + _S1)) - _S1)
+
+
 @njit(cache=True)
-def search(roots, points, Vs, Ks, pool, goods, frame, stab, sgen, gm, sortg, sortm, state,
+def _compact(roots, levels, lmap, lsplit, L, V, n, own, cnt):
+    """Make level L + 1 from the version space V of level L (n concepts) and its ``cnt`` distinct splits
+    ``own`` (indices into level L): V's concepts renumbered 0..n-1, each split a row of ceil(n / 64) words over
+    them, split q of the new level being own[q]. Rewrites ``own`` as 0..cnt-1 and V as the new level's full set."""
+    lw = levels[L, 0]
+    off = levels[L, 1]
+    nw = (n + 63) // 64
+    Lc = L + 1
+    start = off + levels[L, 2] * lw
+    levels[Lc, 0] = nw
+    levels[Lc, 1] = start
+    levels[Lc, 2] = cnt
+    for q in range(cnt):
+        for w in range(nw):
+            roots[start + q * nw + w] = _ZERO
+        r = own[q]
+        lsplit[Lc, q] = r if L == 0 else lsplit[L, r]
+    i = 0
+    for w in range(lw):
+        x = V[w]
+        while x != _ZERO:
+            b = _tz(x)
+            pos = w * 64 + b
+            lmap[Lc, i] = pos if L == 0 else lmap[L, pos]
+            bit = _S1 << np.uint64(b)
+            out = _S1 << np.uint64(i & 63)
+            ow = start + (i >> 6)
+            for q in range(cnt):
+                if roots[off + own[q] * lw + w] & bit:
+                    roots[ow + q * nw] |= out
+            i += 1
+            x &= x - _S1
+    for q in range(cnt):
+        own[q] = q
+    for w in range(lw):
+        V[w] = _ZERO
+    for w in range(nw):
+        left = n - 64 * w
+        V[w] = _MAXW if left >= 64 else (_S1 << np.uint64(left)) - _S1
+    return Lc
+
+
+@njit(cache=True)
+def search(roots, levels, lmap, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, sgen, gm, sortg, sortm, state,
            keys, lo, hi, move, mhash, seqs, count, limit, stop_at, canon, cmin, cols, tables, flips, wide, ties,
            scratch):
     """Run the query on the stack (``state`` = sp, last result, nodes, next insertion number) until it is
     decided (DONE), ``stop_at`` nodes have been expanded (PAUSED) or the memo needs room (FULL).
 
+    Levels. A version space far smaller than the class is searched over its own concepts: where V holds a
+    quarter of its level's words or fewer, its distinct splits are copied onto V's concepts renumbered
+    (:func:`_compact`), and its subtree works on those shorter rows. ``roots`` holds every level's splits: level L
+    (``levels[L]`` = words per row, first word, number of splits) has split r in ``roots[first + r * words:]``,
+    ``lmap[L, i]`` is the class's index of its concept i, ``lsplit[L, q]`` the root split its split q is (level 0:
+    the root's distinct splits, from word 0). Frame f's
+    version space ``Vs[f]`` is given at level ``frame[f, 10]`` (its first ``levels[L, 0]`` words), its splits
+    ``pool[f]`` are indices into that level; ``Gs[f]`` holds it over the class (the memo's keys are the
+    class's, whatever the level).
+
     ``Ks[f]`` is frame f's memo key row; with ``canon`` = 1, version spaces of ``cmin`` concepts or more are
     keyed by their orbit (``cols``: the class's columns as word rows; ``tables``, ``flips``, ``wide``: the
     :class:`~solvers.opt.canonical.Canonical`'s; ``ties``: scratch, one slot per element; ``scratch``: 32 slots;
     ``sortg``, ``sortm``: scratch for sorting, one slot per root split)."""
-    W = Vs.shape[1]
+    W = Gs.shape[1]
+    LMAX = levels.shape[0] - 1
     sp = state[0]
     res = state[1]
     nodes = state[2]
     seq = state[3]
-    tmask = stab.shape[0] - 1
     status = DONE
     while sp >= 0:
         if count >= limit:
@@ -353,7 +493,9 @@ def search(roots, points, Vs, Ks, pool, goods, frame, stab, sgen, gm, sortg, sor
             break
         f = sp
         ph = frame[f, 4]
-        V = Vs[f]
+        L = frame[f, 10]
+        lw = levels[L, 0]
+        V = Vs[f, :lw]
         d = frame[f, 0]
         n = frame[f, 1]
         popped = False
@@ -368,11 +510,12 @@ def search(roots, points, Vs, Ks, pool, goods, frame, stab, sgen, gm, sortg, sor
                 res = 0
                 popped = True
             else:
+                G = Gs[f]  # (set by the parent: its own AND the root split's, or by the caller)
                 K = Ks[f]
                 if canon and n >= cmin:
-                    _orbit_row(V, cols, tables, flips, wide, ties, scratch, K)
+                    _orbit_row(G, cols, tables, flips, wide, ties, scratch, K)
                 else:
-                    _plain_row(V, K)
+                    _plain_row(G, K)
                 i = _find(keys, seqs, K)
                 if i >= 0:
                     l = np.int64(lo[i])
@@ -396,60 +539,9 @@ def search(roots, points, Vs, Ks, pool, goods, frame, stab, sgen, gm, sortg, sor
                         break
                     nodes += 1
                     need = np.int64(1) << (d - 1)
-                    # the lowest concept of V
-                    lw = 0
-                    while V[lw] == _ZERO:
-                        lw += 1
-                    lbit = V[lw] & (~V[lw] + _S1)
                     own = pool[f + 1]
-                    cnt = 0
-                    ng = 0
-                    inherited = frame[f, 8]
-                    for q in range(inherited):
-                        r = pool[f, q]
-                        # one pass: the split's size, and the hash of the side holding V's lowest concept
-                        flip = (roots[r, lw] & lbit) == _ZERO
-                        k1 = 0
-                        hsh = _SEED
-                        for w in range(W):
-                            x = roots[r, w] & V[w]
-                            k1 += _popcount(x)
-                            if flip:
-                                x ^= V[w]
-                            hsh = _mix(hsh, x)
-                        if k1 == 0 or k1 == n:
-                            continue
-                        t = np.int64(hsh & np.uint64(tmask))
-                        dup = False
-                        while sgen[t] == nodes:
-                            r2 = own[stab[t]]
-                            flip2 = (roots[r2, lw] & lbit) == _ZERO
-                            same = True
-                            for w in range(W):
-                                a = roots[r, w] & V[w]
-                                if flip:
-                                    a ^= V[w]
-                                b = roots[r2, w] & V[w]
-                                if flip2:
-                                    b ^= V[w]
-                                if a != b:
-                                    same = False
-                                    break
-                            if same:
-                                dup = True
-                                break
-                            t = (t + 1) & tmask
-                        if dup:
-                            continue
-                        sgen[t] = nodes
-                        stab[t] = cnt
-                        own[cnt] = r
-                        cnt += 1
-                        m = k1 if k1 < n - k1 else n - k1
-                        if m >= need:
-                            goods[f, ng] = r
-                            gm[ng] = -m
-                            ng += 1
+                    cnt, ng = _scan(roots, levels[L, 1], lw, V, n, pool[f], frame[f, 8], own, stab, sgen, nodes,
+                                    need, goods[f], gm)
                     if cnt < h:
                         h = cnt  # Opt(V) <= number of distinct splits of V
                     if h < d or ng == 0:
@@ -457,12 +549,15 @@ def search(roots, points, Vs, Ks, pool, goods, frame, stab, sgen, gm, sortg, sor
                         res = 0
                         popped = True
                     elif d == 2:  # both sides hold >= 2 concepts, so each has Opt >= 1
-                        count, seq = _put(keys, lo, hi, move, mhash, seqs, K, 2, h, points[goods[f, 0]],
-                                          _move_hash(V, K), count, seq)
+                        r = own[goods[f, 0]]
+                        count, seq = _put(keys, lo, hi, move, mhash, seqs, K, 2, h,
+                                          points[r if L == 0 else lsplit[L, r]], _move_hash(G, K), count, seq)
                         res = 1
                         popped = True
                     else:
                         _sort_goods(goods[f], gm, ng, sortg, sortm)  # stable: as Python's sort
+                        if L < LMAX and d >= levels[0, 3] and lw >= 4 and levels[0, 4] * ((n + 63) // 64) <= lw:
+                            frame[f, 10] = _compact(roots, levels, lmap, lsplit, L, Vs[f], n, own, cnt)
                         frame[f, 2] = l
                         frame[f, 3] = h
                         frame[f, 4] = 1
@@ -476,24 +571,32 @@ def search(roots, points, Vs, Ks, pool, goods, frame, stab, sgen, gm, sortg, sor
                 res = 0
                 popped = True
             else:
-                r = goods[f, gi]
-                C = Vs[f + 1]
+                off = levels[L, 1]
+                r = pool[f + 1, goods[f, gi]]
+                r0 = r if L == 0 else lsplit[L, r]  # the root split it is: the children over the class are
+                G = Gs[f]                           # V's words over the class AND (NOT) the root split's
+                C = Vs[f + 1, :lw]
+                CG = Gs[f + 1]
                 d1 = d - 1
                 k1 = 0
-                for w in range(W):
-                    x = roots[r, w] & V[w]
+                for w in range(lw):
+                    x = roots[off + r * lw + w] & V[w]
                     C[w] = x ^ V[w]
                     k1 += _popcount(x)
+                for w in range(W):
+                    CG[w] = G[w] & ~roots[r0 * W + w]
                 skip = False
                 CK = Ks[f + 1]  # (the children's entries are looked up under their own keys, as in Python)
-                _plain_row(C, CK)
+                _plain_row(CG, CK)
                 i = _find(keys, seqs, CK)
                 if i >= 0 and hi[i] < d1:
                     skip = True
                 if not skip:
+                    for w in range(lw):
+                        C[w] = roots[off + r * lw + w] & V[w]
                     for w in range(W):
-                        C[w] = roots[r, w] & V[w]
-                    _plain_row(C, CK)
+                        CG[w] = G[w] & roots[r0 * W + w]
+                    _plain_row(CG, CK)
                     i = _find(keys, seqs, CK)
                     if i >= 0 and hi[i] < d1:
                         skip = True
@@ -505,12 +608,15 @@ def search(roots, points, Vs, Ks, pool, goods, frame, stab, sgen, gm, sortg, sor
                         frame[f + 1, 1] = k1
                     else:
                         frame[f, 9] = 0
-                        for w in range(W):
+                        for w in range(lw):
                             C[w] ^= V[w]
+                        for w in range(W):
+                            CG[w] ^= G[w]
                         frame[f + 1, 1] = n - k1
                     frame[f + 1, 0] = d1
                     frame[f + 1, 4] = 0
                     frame[f + 1, 8] = frame[f, 7]
+                    frame[f + 1, 10] = L
                     frame[f, 4] = 2
                     sp = f + 1
         elif ph == 2:
@@ -518,19 +624,27 @@ def search(roots, points, Vs, Ks, pool, goods, frame, stab, sgen, gm, sortg, sor
                 frame[f, 5] += 1
                 frame[f, 4] = 1
             else:
-                r = goods[f, frame[f, 5]]
-                C = Vs[f + 1]
+                off = levels[L, 1]
+                r = pool[f + 1, goods[f, frame[f, 5]]]
+                r0 = r if L == 0 else lsplit[L, r]
+                G = Gs[f]
+                C = Vs[f + 1, :lw]
+                CG = Gs[f + 1]
                 k1 = 0
-                for w in range(W):
-                    x = roots[r, w] & V[w]
+                for w in range(lw):
+                    x = roots[off + r * lw + w] & V[w]
                     if frame[f, 9] == 1:  # s went first: now V - s
                         x ^= V[w]
                     C[w] = x
                     k1 += _popcount(x)
+                for w in range(W):
+                    x = G[w] & roots[r0 * W + w]
+                    CG[w] = x ^ G[w] if frame[f, 9] == 1 else x
                 frame[f + 1, 0] = d - 1
                 frame[f + 1, 1] = k1
                 frame[f + 1, 4] = 0
                 frame[f + 1, 8] = frame[f, 7]
+                frame[f + 1, 10] = L
                 frame[f, 4] = 3
                 sp = f + 1
         else:  # ph == 3
@@ -538,9 +652,9 @@ def search(roots, points, Vs, Ks, pool, goods, frame, stab, sgen, gm, sortg, sor
                 frame[f, 5] += 1
                 frame[f, 4] = 1
             else:
-                r = goods[f, frame[f, 5]]
-                count, seq = _put(keys, lo, hi, move, mhash, seqs, Ks[f], d, frame[f, 3], points[r],
-                                  _move_hash(V, Ks[f]), count, seq)
+                r = pool[f + 1, goods[f, frame[f, 5]]]
+                count, seq = _put(keys, lo, hi, move, mhash, seqs, Ks[f], d, frame[f, 3],
+                                  points[r if L == 0 else lsplit[L, r]], _move_hash(Gs[f], Ks[f]), count, seq)
                 res = 1
                 popped = True
         if popped:
@@ -551,6 +665,214 @@ def search(roots, points, Vs, Ks, pool, goods, frame, stab, sgen, gm, sortg, sor
     state[3] = seq
     return status, count
 
+
+ERROR = 3  # the tree walk found no split proving a depth (an internal error: the memo claimed too much)
+
+
+@njit(cache=True)
+def _launch(X, d, own, ncand, Vs, Gs, pool, frame, state):
+    """Set the search's stack to decide Opt(X) >= d, X inheriting the ``ncand`` splits of ``own`` (level 0)."""
+    W = X.shape[0]
+    n = 0
+    for w in range(W):
+        Vs[0, w] = X[w]
+        Gs[0, w] = X[w]
+        n += _popcount(X[w])
+    for k in range(frame.shape[1]):
+        frame[0, k] = 0
+    frame[0, 0] = d
+    frame[0, 1] = n
+    frame[0, 8] = ncand
+    for q in range(ncand):
+        pool[0, q] = own[q]
+    state[0] = 0
+    state[1] = -1
+
+
+@njit(cache=True)
+def _side(roots, r, V, which, X):
+    """X = the side of V's split at root split r: V_x^1 (which = 1) or V_x^0 (which = 0)."""
+    W = V.shape[0]
+    for w in range(W):
+        x = roots[r * W + w] & V[w]
+        X[w] = x if which == 1 else x ^ V[w]
+
+
+@njit(cache=True)
+def _tree_order(roots, V, Tf, t, Tpool, Tord, Tgm, Tstab, Tsgen, sortg, sortm, wstate):
+    """The walk's frame t tries V's distinct splits (found now, into Tpool[t + 1]) most balanced first
+    (``Tord[t]``: positions among them, a stable order), and its subtrees inherit them."""
+    W = V.shape[0]
+    wstate[3] += 1
+    cnt, ng = _scan(roots, 0, W, V, Tf[t, 1], Tpool[Tf[t, 3]], Tf[t, 4], Tpool[t + 1], Tstab, Tsgen, wstate[3], 1,
+                    Tord[t], Tgm)
+    _sort_goods(Tord[t], Tgm, ng, sortg, sortm)
+    Tf[t, 5] = cnt
+    Tf[t, 7] = 1
+    Tf[t, 8] = 0
+    Tf[t, 9] = t + 1
+
+
+@njit(cache=True)
+def tree(roots, levels, lmap, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, sgen, gm, sortg, sortm, state,
+         keys, lo, hi, move, mhash, seqs, count, limit, stop_at, canon, cmin, cols, tables, flips, wide, ties,
+         scratch, TV, Tf, Tpool, Tord, Tgm, Tstab, Tsgen, p2r, X, out, wstate):
+    """Write a mistake tree of depth Tf[0, 0] for the version space TV[0] into ``out`` (its points in preorder:
+    a node, its "0" subtree, its "1" subtree; a tree of depth d has 2^d - 1 nodes), as
+    ``Solver._tree <solvers.opt.search.Solver._tree>`` builds it: at depth <= 2 the first inherited split leaving
+    enough concepts on both sides; deeper, the move the memo recorded for V when both its children are proven
+    deep enough, else the most balanced of V's distinct splits (a stable order) that is; each "proven" is a
+    query of :func:`search`, which the walk runs to its end (DONE), or pauses with (PAUSED, FULL: the walk then
+    resumes it on the next call). ERROR: no split proves the depth.
+
+    Tf[t] = d, n, phase, inherited row of Tpool, inherited count, the subtrees' count, candidate split, candidate
+    source (0: the memo's move, 1: Tord), candidate index, the subtrees' row of Tpool (the splits they inherit). wstate = sp, a search under way (1), nodes written, scan
+    stamp, frames entered in this call (the walk pauses after 4,096 of them, so that a large tree is no longer
+    than a pause of the search). Phases: 0 entering, 1 waiting for the candidate's "0" side, 2 for its "1"
+    side, 3 the "0" subtree written, 4 both written."""
+    W = TV.shape[1]
+    wstate[4] = 0
+    KW = Ks.shape[1]
+    krow = Ks[Ks.shape[0] - 1]  # (a row the searches leave alone)
+    while True:
+        if wstate[1] == 1:  # a query under way: on with it
+            status, count = search(roots, levels, lmap, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, sgen, gm,
+                                   sortg, sortm, state, keys, lo, hi, move, mhash, seqs, count, limit, stop_at, canon,
+                                   cmin, cols, tables, flips, wide, ties, scratch)
+            if status != DONE:
+                return status, count
+            wstate[1] = 0
+            t = wstate[0]
+            V = TV[t]
+            d = Tf[t, 0]
+            r = Tf[t, 6]
+            if state[1] == 1 and Tf[t, 2] == 1:  # the "0" side holds: now the "1" side
+                Tf[t, 2] = 2
+                _side(roots, r, V, 1, X)
+                _launch(X, d - 1, Tpool[Tf[t, 9]], Tf[t, 5], Vs, Gs, pool, frame, state)
+                wstate[1] = 1
+                continue
+            if state[1] == 1:  # both sides hold: r is the move; its "0" subtree next
+                out[wstate[2]] = points[r]
+                wstate[2] += 1
+                Tf[t, 2] = 3
+                _side(roots, r, V, 0, TV[t + 1])
+                for k in range(Tf.shape[1]):
+                    Tf[t + 1, k] = 0
+                Tf[t + 1, 0] = d - 1
+                Tf[t + 1, 3] = Tf[t, 9]
+                Tf[t + 1, 4] = Tf[t, 5]
+                wstate[0] = t + 1
+                continue
+            # the next candidate: after the memo's move, the most balanced splits in turn
+            if Tf[t, 7] == 0:
+                _tree_order(roots, V, Tf, t, Tpool, Tord, Tgm, Tstab, Tsgen, sortg, sortm, wstate)
+            else:
+                Tf[t, 8] += 1
+            if Tf[t, 8] >= Tf[t, 5]:
+                return ERROR, count
+            r = Tpool[t + 1, Tord[t, Tf[t, 8]]]
+            Tf[t, 6] = r
+            Tf[t, 2] = 1
+            _side(roots, r, V, 0, X)
+            _launch(X, d - 1, Tpool[t + 1], Tf[t, 5], Vs, Gs, pool, frame, state)
+            wstate[1] = 1
+            continue
+        t = wstate[0]
+        if t < 0:
+            return DONE, count
+        V = TV[t]
+        d = Tf[t, 0]
+        ph = Tf[t, 2]
+        if ph == 0:
+            if wstate[4] >= 4096:
+                return PAUSED, count
+            wstate[4] += 1
+            if d <= 0:
+                wstate[0] = t - 1
+                continue
+            n = 0
+            for w in range(W):
+                n += _popcount(V[w])
+            Tf[t, 1] = n
+            inh = Tpool[Tf[t, 3]]
+            ninh = Tf[t, 4]
+            if d <= 2:  # any split with both sides non-empty (d = 1), or holding >= 2 concepts (d = 2)
+                least = 1 if d == 1 else 2
+                nz = 0  # V's non-zero words (a few: V holds 2 to 7 concepts here)
+                for w in range(W):
+                    if V[w] != _ZERO:
+                        Tgm[nz] = w
+                        nz += 1
+                found = -1
+                for q in range(ninh):
+                    r = inh[q]
+                    k1 = 0
+                    for z in range(nz):
+                        w = Tgm[z]
+                        k1 += _popcount(roots[r * W + w] & V[w])
+                    if least <= k1 and k1 <= n - least:
+                        found = r
+                        break
+                if found < 0:
+                    return ERROR, count
+                out[wstate[2]] = points[found]
+                wstate[2] += 1
+                Tf[t, 6] = found
+                Tf[t, 2] = 3
+                _side(roots, found, V, 0, TV[t + 1])
+                for k in range(Tf.shape[1]):
+                    Tf[t + 1, k] = 0
+                Tf[t + 1, 0] = d - 1
+                Tf[t + 1, 3] = Tf[t, 3]
+                Tf[t + 1, 4] = ninh
+                wstate[0] = t + 1
+                continue
+            # the memo's move for V: under its orbit key with V's hash, else under V itself
+            j = -1
+            if canon and n >= cmin:
+                _orbit_row(V, cols, tables, flips, wide, ties, scratch, krow)
+                i = _find(keys, seqs, krow)
+                if i >= 0 and move[i] >= 0 and mhash[i] == _pyhash(V):
+                    j = move[i]
+            if j < 0:
+                _plain_row(V, krow)
+                i = _find(keys, seqs, krow)
+                if i >= 0 and move[i] >= 0 and (KW == W or krow[KW - 1] == _ZERO):
+                    j = move[i]
+            r = p2r[j] if 0 <= j < p2r.shape[0] else -1
+            if r >= 0:
+                # The move first, proven with V's inherited splits (a superset of its distinct ones in the same
+                # order: the searches and the subtrees come out the same, and V's own are found only if needed).
+                Tf[t, 7] = 0
+                Tf[t, 9] = Tf[t, 3]
+                Tf[t, 5] = ninh
+            else:
+                _tree_order(roots, V, Tf, t, Tpool, Tord, Tgm, Tstab, Tsgen, sortg, sortm, wstate)
+                if Tf[t, 5] == 0:
+                    return ERROR, count
+                r = Tpool[t + 1, Tord[t, 0]]
+            Tf[t, 6] = r
+            Tf[t, 2] = 1
+            _side(roots, r, V, 0, X)
+            _launch(X, d - 1, Tpool[Tf[t, 9]], Tf[t, 5], Vs, Gs, pool, frame, state)
+            wstate[1] = 1
+        elif ph == 3:  # the "0" subtree is written: the "1" subtree
+            r = Tf[t, 6]
+            Tf[t, 2] = 4
+            _side(roots, r, V, 1, TV[t + 1])
+            for k in range(Tf.shape[1]):
+                Tf[t + 1, k] = 0
+            Tf[t + 1, 0] = d - 1
+            if d <= 2:
+                Tf[t + 1, 3] = Tf[t, 3]
+                Tf[t + 1, 4] = Tf[t, 4]
+            else:
+                Tf[t + 1, 3] = Tf[t, 9]
+                Tf[t + 1, 4] = Tf[t, 5]
+            wstate[0] = t + 1
+        else:
+            wstate[0] = t - 1
 
 
 # ---------------------------------------------------------------------- the entry points (C callbacks)
@@ -566,31 +888,34 @@ def _entry(name):
 
 
 @_entry("search")
-def search_c(roots_p, R, W, points_p, vs_p, ks_p, D, KW, pool_p, goods_p, frame_p, stab_p, sgen_p, ntab, gm_p, sortg_p,
-             sortm_p, state_p, keys_p, lo_p, hi_p, move_p, mhash_p, seqs_p, cap, limit, stop_at, canon, cmin, cols_p,
-             ncols, tables_p, nb, order, flips_p, wide, ties_p, scratch_p):
-    """:func:`search` over raw pointers: ``state`` = sp, last result, nodes, next insertion number, memo count
-    (the count is read and written back); returns the status."""
+def search_c(roots_p, NL, W, levels_p, LM, lmap_p, NM, lsplit_p, R, points_p, vs_p, gs_p, ks_p, D, KW, pool_p, goods_p,
+             frame_p, stab_p, sgen_p, ntab, gm_p, sortg_p, sortm_p, state_p, keys_p, lo_p, hi_p, move_p, mhash_p, seqs_p,
+             cap, limit, stop_at, canon, cmin, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_p, scratch_p):
+    """:func:`search` over raw pointers (NL words of ``roots``, ``LM`` + 1 levels, NM concepts a level's map holds at
+    most, R root splits): ``state`` =
+    sp, last result, nodes, next insertion number, memo count (the count is read and written back); returns the
+    status."""
     state = carray(state_p, (5,))
-    status, count = search(carray(roots_p, (R, W)), carray(points_p, (R,)), carray(vs_p, (D, W)), carray(ks_p, (D, KW)),
-                           carray(pool_p, (D + 1, R)), carray(goods_p, (D, R)), carray(frame_p, (D, 10)),
-                           carray(stab_p, (ntab,)), carray(sgen_p, (ntab,)), carray(gm_p, (R,)), carray(sortg_p, (R,)),
-                           carray(sortm_p, (R,)), state, carray(keys_p, (cap, KW)), carray(lo_p, (cap,)),
-                           carray(hi_p, (cap,)), carray(move_p, (cap,)), carray(mhash_p, (cap,)),
-                           carray(seqs_p, (cap,)), state[4], limit, stop_at, canon, cmin, carray(cols_p, (ncols, W)),
-                           carray(tables_p, (nb, 256, order)), carray(flips_p, (order,)), wide,
-                           carray(ties_p, (order,)), carray(scratch_p, (32,)))
+    status, count = search(carray(roots_p, (NL,)), carray(levels_p, (LM + 1, 5)), carray(lmap_p, (LM + 1, NM)),
+                           carray(lsplit_p, (LM + 1, R)), carray(points_p, (R,)), carray(vs_p, (D, W)),
+                           carray(gs_p, (D, W)), carray(ks_p, (D, KW)), carray(pool_p, (D + 1, R)),
+                           carray(goods_p, (D, R)), carray(frame_p, (D, 12)), carray(stab_p, (ntab,)),
+                           carray(sgen_p, (ntab,)), carray(gm_p, (R,)), carray(sortg_p, (R,)), carray(sortm_p, (R,)),
+                           state, carray(keys_p, (cap, KW + 1)), carray(lo_p, (cap,)), carray(hi_p, (cap,)),
+                           carray(move_p, (cap,)), carray(mhash_p, (cap,)), carray(seqs_p, (cap,)), state[4], limit,
+                           stop_at, canon, cmin, carray(cols_p, (ncols, W)), carray(tables_p, (nb, 256, order)),
+                           carray(flips_p, (order,)), wide, carray(ties_p, (order,)), carray(scratch_p, (32,)))
     state[4] = count
     return status
 
 
 @_entry("insert_many")
 def insert_many_c(rows_p, n, KW, l_p, h_p, mv_p, mh_p, keys_p, lo_p, hi_p, move_p, mhash_p, seqs_p, cap, state_p):
-    """Store n entries (rows, lower, upper, move, move hash) in the table; ``state`` = count, next insertion
-    number (read and written back)."""
+    """Store n entries (rows of KW words, lower, upper, move, move hash) in the table (slots of KW + 1 words: the
+    hash, the key); ``state`` = count, next insertion number (read and written back)."""
     state = carray(state_p, (2,))
     count, seq = insert_many(carray(rows_p, (n, KW)), carray(l_p, (n,)), carray(h_p, (n,)), carray(mv_p, (n,)),
-                             carray(mh_p, (n,)), carray(keys_p, (cap, KW)), carray(lo_p, (cap,)), carray(hi_p, (cap,)),
+                             carray(mh_p, (n,)), carray(keys_p, (cap, KW + 1)), carray(lo_p, (cap,)), carray(hi_p, (cap,)),
                              carray(move_p, (cap,)), carray(mhash_p, (cap,)), carray(seqs_p, (cap,)), state[0], state[1])
     state[0] = count
     state[1] = seq
@@ -601,8 +926,8 @@ def insert_many_c(rows_p, n, KW, l_p, h_p, mv_p, mh_p, keys_p, lo_p, hi_p, move_
 def rehash_c(okeys_p, olo_p, ohi_p, omove_p, omhash_p, oseqs_p, ocap, KW, cut, keys_p, lo_p, hi_p, move_p, mhash_p,
              seqs_p, cap):
     """:func:`rehash` over raw pointers: the number of entries copied."""
-    return rehash(carray(okeys_p, (ocap, KW)), carray(olo_p, (ocap,)), carray(ohi_p, (ocap,)), carray(omove_p, (ocap,)),
-                  carray(omhash_p, (ocap,)), carray(oseqs_p, (ocap,)), cut, carray(keys_p, (cap, KW)),
+    return rehash(carray(okeys_p, (ocap, KW + 1)), carray(olo_p, (ocap,)), carray(ohi_p, (ocap,)), carray(omove_p, (ocap,)),
+                  carray(omhash_p, (ocap,)), carray(oseqs_p, (ocap,)), cut, carray(keys_p, (cap, KW + 1)),
                   carray(lo_p, (cap,)), carray(hi_p, (cap,)), carray(move_p, (cap,)), carray(mhash_p, (cap,)),
                   carray(seqs_p, (cap,)))
 
@@ -615,5 +940,30 @@ def orbit_row_c(v_p, W, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_
     return 0
 
 
+@_entry("tree")
+def tree_c(roots_p, NL, W, levels_p, LM, lmap_p, NM, lsplit_p, R, points_p, vs_p, gs_p, ks_p, D, KW, pool_p, goods_p,
+           frame_p, stab_p, sgen_p, ntab, gm_p, sortg_p, sortm_p, state_p, keys_p, lo_p, hi_p, move_p, mhash_p, seqs_p,
+           cap, limit, stop_at, canon, cmin, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_p, scratch_p, tv_p,
+           tf_p, DT, tpool_p, tord_p, tgm_p, tstab_p, tsgen_p, p2r_p, npoints, x_p, out_p, nout, wstate_p):
+    """:func:`tree` over raw pointers (the arguments of :func:`search_c`, then the walk's arrays: ``DT`` frames)."""
+    state = carray(state_p, (5,))
+    status, count = tree(carray(roots_p, (NL,)), carray(levels_p, (LM + 1, 5)), carray(lmap_p, (LM + 1, NM)),
+                         carray(lsplit_p, (LM + 1, R)), carray(points_p, (R,)), carray(vs_p, (D, W)),
+                         carray(gs_p, (D, W)), carray(ks_p, (D, KW)), carray(pool_p, (D + 1, R)),
+                         carray(goods_p, (D, R)), carray(frame_p, (D, 12)), carray(stab_p, (ntab,)),
+                         carray(sgen_p, (ntab,)), carray(gm_p, (R,)), carray(sortg_p, (R,)), carray(sortm_p, (R,)),
+                         state, carray(keys_p, (cap, KW + 1)), carray(lo_p, (cap,)), carray(hi_p, (cap,)),
+                         carray(move_p, (cap,)), carray(mhash_p, (cap,)), carray(seqs_p, (cap,)), state[4], limit,
+                         stop_at, canon, cmin, carray(cols_p, (ncols, W)), carray(tables_p, (nb, 256, order)),
+                         carray(flips_p, (order,)), wide, carray(ties_p, (order,)), carray(scratch_p, (32,)),
+                         carray(tv_p, (DT, W)), carray(tf_p, (DT, 10)), carray(tpool_p, (DT + 1, R)),
+                         carray(tord_p, (DT, R)), carray(tgm_p, (max(R, W),)), carray(tstab_p, (ntab,)),
+                         carray(tsgen_p, (ntab,)), carray(p2r_p, (npoints,)), carray(x_p, (W,)), carray(out_p, (nout,)),
+                         carray(wstate_p, (5,)))
+    state[4] = count
+    return status
+
+
 #: The entry points, by name.
-ENTRIES = {"search": search_c, "insert_many": insert_many_c, "rehash": rehash_c, "orbit_row": orbit_row_c}
+ENTRIES = {"search": search_c, "insert_many": insert_many_c, "rehash": rehash_c, "orbit_row": orbit_row_c,
+           "tree": tree_c}

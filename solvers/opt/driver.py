@@ -286,7 +286,7 @@ def opt(
             if progress is not None:
                 def report(info):
                     progress({"lower": max(lo, info["lower"]), "upper": up, "nodes": S.nodes,
-                              "memo": len(S.memo), "sweeps": info["sweeps"]})
+                              "memo": S.memo_entries, "sweeps": info["sweeps"]})
             T.fill(deadline, report)
             lo = hi = T.value()
     except (SearchStop, TableStop):
@@ -314,7 +314,7 @@ def opt(
     stats = {
         "engine": used,
         "nodes": S.nodes - nodes0,
-        "memo": len(S.memo),
+        "memo": S.memo_entries,
         "evictions": S.evictions,
         "memo_bytes": S.memo_bytes,  # the budget
         "memo_used_bytes": S.memo_used_bytes,

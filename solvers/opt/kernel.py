@@ -50,10 +50,12 @@ References
 from __future__ import annotations
 
 import ctypes
+import functools
 import importlib.util
 import os
 import sys
 import time
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -66,16 +68,19 @@ __all__ = ["Kernel", "Abandon", "available", "compiled", "load_seconds", "loaded
 #: The entry points of :mod:`solvers.opt._kernel_jit` and their C signatures (each returns an int64): ``T*`` a
 #: pointer to T, ``i64`` a 64-bit integer. numba compiles them from this table, and ctypes calls them by it.
 SIGNATURES = {
-    "search": "u64* i64 i64 i32* u64* u64* i64 i64 i32* i32* i64* i32* i64* i64 i64* i32* i64* i64* u64* i16* i16* i32* "
-              "i64* i64* i64 i64 i64 i64 i64 u64* i64 u64* i64 i64 u8* i64 i32* i64*",
+    "search": "u64* i64 i64 i64* i64 i32* i64 i32* i64 i32* u64* u64* u64* i64 i64 i32* i32* i64* i32* i64* i64 i64* i32* i64* "
+              "i64* u64* i16* i16* i32* i64* i64* i64 i64 i64 i64 i64 u64* i64 u64* i64 i64 u8* i64 i32* i64*",
     "insert_many": "u64* i64 i64 i16* i16* i32* i64* u64* i16* i16* i32* i64* i64* i64 i64*",
     "rehash": "u64* i16* i16* i32* i64* i64* i64 i64 i64 u64* i16* i16* i32* i64* i64* i64",
     "orbit_row": "u64* i64 u64* i64 u64* i64 i64 u8* i64 i32* i64* u64* i64",
+    "tree": "u64* i64 i64 i64* i64 i32* i64 i32* i64 i32* u64* u64* u64* i64 i64 i32* i32* i64* i32* i64* i64 i64* i32* i64* "
+            "i64* u64* i16* i16* i32* i64* i64* i64 i64 i64 i64 i64 u64* i64 u64* i64 i64 u8* i64 i32* i64* u64* i64* i64 "
+            "i32* i32* i64* i32* i64* i32* i64 u64* i32* i64 i64*",
 }
 
 MODES = ("auto", "numba", "python")
 
-_PAUSED, _DONE, _FULL = 0, 1, 2  # what one call of the compiled search returns
+_PAUSED, _DONE, _FULL, _ERROR = 0, 1, 2, 3  # what one call of the compiled search (or tree walk) returns
 _EMPTY = -1  # seq of an empty memo slot
 _WORD = (1 << 64) - 1
 # The compiled search computes Python's hash of an int as the int modulo 2**61 - 1 (64-bit CPython); elsewhere
@@ -117,8 +122,11 @@ def how() -> str | None:
 
 def available() -> bool:
     """Whether numba and llvmlite are installed (nothing is imported) and the kernel has not failed to load."""
-    if _import_error is not None:
-        return False
+    return _import_error is None and _installed()
+
+
+@functools.lru_cache(maxsize=None)
+def _installed() -> bool:
     return importlib.util.find_spec("numba") is not None and importlib.util.find_spec("llvmlite") is not None
 
 
@@ -233,45 +241,70 @@ class Kernel:
     """
 
     ENTRY_OVERHEAD = 24  # lo, hi (int16), move (int32), the move's hash (int64), insertion number (int64)
+    #: Whether deep version spaces are searched over their own concepts (levels: see solvers.opt._kernel_jit.search)
+    LEVELS = True
+    LEVEL_DEPTH = 3  # the least depth of a query whose version space gets a level of its own
+    LEVEL_RATIO = 16  # ... when it holds this share of its level's words or fewer (measured: 4, 8, 16, 32)
 
     def __init__(self, solver, table_bytes: int):
         fns = _load()
         if fns is None:
             raise RuntimeError(f"the compiled kernel needs numba: {_import_error}")
         self.fns = fns
-        self.S = solver
+        # (weakly: the solver keeps its kernel after a search, and a cycle would hold the table until the collector
+        # runs)
+        self.S = weakref.proxy(solver)
         C = solver.C
         self.nwords = W = (C.n_concepts + 63) // 64
         # With a symmetry group in use or to come, a key row has room for an orbit's key (two words) and a
         # last word telling orbit keys (1) from version spaces keyed by themselves (0).
         self.tagged = bool(solver._symmetric)
         self.kwords = max(W, 2) + 1 if self.tagged else W
-        # the root's distinct splits as a (splits x words) matrix, from their bitsets
+        # the root's distinct splits as a (splits x words) matrix
         words = getattr(solver.root_masks, "words", None)
         if words is None:
-            raw = b"".join(m.to_bytes(W * 8, "little") for m in solver.root_masks)
-            words = np.frombuffer(raw, dtype="<u8").reshape(len(solver.root_masks), W)
+            words = C.column_words[solver.root_points]
         self.roots = np.ascontiguousarray(words, dtype=np.uint64)
         if self.roots.shape[0] == 0:
             self.roots = np.zeros((1, W), dtype=np.uint64)  # (a pointer to something; no split is read)
         self.R = len(solver.root_masks)
         self.points = np.zeros(max(1, self.R), dtype=np.int32)
         self.points[:self.R] = solver.root_points
+        # Levels (see solvers.opt._kernel_jit.search): a version space holding a quarter of its level's words or
+        # fewer is searched over its own concepts; each level has at most a quarter of the words of the one above.
+        R1 = max(1, self.R)
+        LM = 0
+        w = W
+        while w >= 4 and self.LEVELS:
+            w //= 4
+            LM += 1
+        self.levels = np.zeros((LM + 1, 5), dtype=np.int64)
+        self.levels[0] = (W, 0, self.R, self.LEVEL_DEPTH, self.LEVEL_RATIO)
+        # every level's splits in one buffer: the root's first (R rows of W words), the deeper levels after them
+        self.lroots = np.zeros(R1 * W + (R1 * (W // 3 + 2 * LM) if LM else 0), dtype=np.uint64)
+        self.lroots[:self.roots.size] = self.roots.ravel()
+        NM = 16 * W + 64 if LM else 1
+        self.lmap = np.zeros((LM + 1, NM), dtype=np.int32)
+        self.lsplit = np.zeros((LM + 1, R1), dtype=np.int32)
+        self._level_args = (_p(self.lroots), len(self.lroots), W, _p(self.levels), LM, _p(self.lmap), NM,
+                            _p(self.lsplit), R1)
         self.canonical = None  # the Canonical whose keys the table holds (adopted by _adopt)
         self._orbit_arrays = (np.zeros((1, W), dtype=np.uint64), np.zeros((1, 256, 1), dtype=np.uint64),
                               np.zeros(1, dtype=np.uint8), np.zeros(1, dtype=np.int32))
         self._scratch = np.zeros(32, dtype=np.int64)
         self._orbit_args = self._orbit_call(0, 0, 0, *self._orbit_arrays)
-        slot = self.kwords * 8 + self.ENTRY_OVERHEAD
+        slot = (self.kwords + 1) * 8 + self.ENTRY_OVERHEAD
         self.max_cap = 16
         while self.max_cap * 2 * slot <= table_bytes:
             self.max_cap *= 2
         self._alloc(min(1 << 12, self.max_cap))
         self.seq = 0
         self.evictions = 0
+        self.evictions_counted = 0  # (counted in the solver's evictions already)
         self.budget = 64  # nodes per call, adapted to take about 10 ms
         self._adopt()
         self._load_memo()
+        self.loaded = self.count  # the entries that came from the solver's memo
 
     def _orbit_call(self, canon: int, cmin: int, wide: int, cols, tables, flips, ties) -> tuple:
         """The orbit keys' arguments of the compiled search (the arrays kept alive in ``_orbit_arrays``)."""
@@ -315,7 +348,8 @@ class Kernel:
 
     # ------------------------------------------------------------------ the memo table
     def _alloc(self, cap: int) -> None:
-        self.keys = np.zeros((cap, self.kwords), dtype=np.uint64)
+        # a slot: the key's hash, then the key (read only where ``seqs`` says the slot is used)
+        self.keys = np.empty((cap, self.kwords + 1), dtype=np.uint64)
         self.lo = np.zeros(cap, dtype=np.int16)
         self.hi = np.zeros(cap, dtype=np.int16)
         self.move = np.full(cap, -1, dtype=np.int32)
@@ -406,7 +440,7 @@ class Kernel:
         used = np.flatnonzero(self.seqs != _EMPTY)
         used = used[np.argsort(self.seqs[used], kind="stable")]
         W8 = self.kwords * 8
-        raw = self.keys[used].tobytes()
+        raw = self.keys[used, 1:].tobytes()
         if self.tagged:
             key = self._key
             keys = [key(raw[i:i + W8]) for i in range(0, len(raw), W8)]
@@ -425,50 +459,53 @@ class Kernel:
             S._evict()
 
     # ------------------------------------------------------------------ a query
-    def at_least(self, V: int, d: int) -> bool:
-        """Decide Opt(V) >= d for a version space V (as ``Solver._at_least`` from the root's splits),
-        running the solver's ``_tick`` between calls (it may raise SearchStop or KeyboardInterrupt)."""
+    def _query_arrays(self, V: int, d: int, rows: int) -> tuple:
+        """The compiled search's stack for a query of depth ``d`` on V (``rows`` frames), and its arguments."""
         S = self.S
-        if not self._adopt():
-            raise Abandon()
         W = self.nwords
         R = max(1, self.R)
-        D = max(d, 1) + 2
+        D = rows
         Vs = np.zeros((D, W), dtype=np.uint64)
         Vs[0] = _words(V, W)
+        Gs = np.zeros((D, W), dtype=np.uint64)
+        Gs[0] = Vs[0]
         Ks = np.zeros((D, self.kwords), dtype=np.uint64)
         pool = np.zeros((D + 1, R), dtype=np.int32)
         pool[0, :self.R] = np.arange(self.R, dtype=np.int32)
         goods = np.zeros((D, R), dtype=np.int32)
-        frame = np.zeros((D, 10), dtype=np.int64)  # see solvers.opt._kernel_jit
+        frame = np.zeros((D, 12), dtype=np.int64)  # see solvers.opt._kernel_jit
         frame[0, 0] = d
         frame[0, 1] = V.bit_count()
         frame[0, 8] = self.R
-        ntab = 1
-        while ntab < 2 * R + 2:
-            ntab *= 2
+        ntab = _table_size(R)
         stab = np.zeros(ntab, dtype=np.int32)
         sgen = np.zeros(ntab, dtype=np.int64)
         gm = np.zeros(R, dtype=np.int64)
         sortg = np.zeros(R, dtype=np.int32)
         sortm = np.zeros(R, dtype=np.int64)
         state = np.array([0, -1, S.nodes, self.seq, 0], dtype=np.int64)  # sp, result, nodes, seq, count
-        query = (_p(self.roots), R, W, _p(self.points), _p(Vs), _p(Ks), D, self.kwords, _p(pool), _p(goods), _p(frame),
-                 _p(stab), _p(sgen), ntab, _p(gm), _p(sortg), _p(sortm), _p(state))
-        search = self.fns["search"]
+        arrays = (Vs, Gs, Ks, pool, goods, frame, stab, sgen, gm, sortg, sortm, state)
+        args = (*self._level_args, _p(self.points), _p(Vs), _p(Gs), _p(Ks), D, self.kwords,
+                _p(pool), _p(goods), _p(frame), _p(stab), _p(sgen), ntab, _p(gm), _p(sortg), _p(sortm), _p(state))
+        return arrays, args, state
+
+    def _run(self, fn, args: tuple, state: np.ndarray, more: tuple = ()) -> int:
+        """Call the compiled ``fn`` until it is done (DONE or ERROR), making room in the table when it is full
+        and running the solver's ``_tick`` at each pause (it may raise SearchStop or KeyboardInterrupt)."""
+        S = self.S
         while True:
             state[2] = S.nodes
             state[4] = self.count
             stop_at = S.nodes + self.budget
             t0 = time.perf_counter()
-            status = search(*query, *self._table_args, self._limit(), stop_at, *self._orbit_args)
+            status = fn(*args, *self._table_args, self._limit(), stop_at, *self._orbit_args, *more)
             spent = time.perf_counter() - t0
             self.count = int(state[4])
             S.kernel_nodes += int(state[2]) - S.nodes
             S.nodes = int(state[2])
             self.seq = int(state[3])
-            if status == _DONE:
-                return bool(state[1])
+            if status == _DONE or status == _ERROR:
+                return status
             if status == _FULL:
                 self._make_room()
                 continue
@@ -479,3 +516,76 @@ class Kernel:
             S._tick()
             if not self._adopt():
                 raise Abandon()
+
+    def at_least(self, V: int, d: int) -> bool:
+        """Decide Opt(V) >= d for a version space V (as ``Solver._at_least`` from the root's splits),
+        running the solver's ``_tick`` between calls (it may raise SearchStop or KeyboardInterrupt)."""
+        if not self._adopt():
+            raise Abandon()
+        arrays, args, state = self._query_arrays(V, d, max(d, 1) + 2)
+        self._run(self.fns["search"], args, state)
+        return bool(state[1])
+
+    def tree(self, V: int, d: int):
+        """A mistake tree of depth ``d`` >= 1 for the version space V as nested dicts, as ``Solver._tree`` makes it
+        (the same splits: the memo's moves where they prove the depth, else the most balanced split that does,
+        each proof a query of the compiled search), walked in the kernel. Requires Opt(V) >= d."""
+        if not self._adopt():
+            raise Abandon()
+        W = self.nwords
+        R = max(1, self.R)
+        arrays, args, state = self._query_arrays(V, d, d + 3)
+        TV = np.zeros((d + 1, W), dtype=np.uint64)
+        TV[0] = _words(V, W)
+        Tf = np.zeros((d + 1, 10), dtype=np.int64)
+        Tf[0, 0] = d
+        Tf[0, 4] = self.R
+        Tpool = np.zeros((d + 2, R), dtype=np.int32)
+        Tpool[0, :self.R] = np.arange(self.R, dtype=np.int32)
+        Tord = np.zeros((d + 1, R), dtype=np.int32)
+        Tgm = np.zeros(max(R, W), dtype=np.int64)  # (also V's non-zero words)
+        ntab = _table_size(R)
+        Tstab = np.zeros(ntab, dtype=np.int32)
+        Tsgen = np.zeros(ntab, dtype=np.int64)
+        p2r = self._point_roots()
+        X = np.zeros(W, dtype=np.uint64)
+        out = np.zeros((1 << d) - 1, dtype=np.int32)
+        wstate = np.zeros(5, dtype=np.int64)
+        more = (_p(TV), _p(Tf), d + 1, _p(Tpool), _p(Tord), _p(Tgm), _p(Tstab), _p(Tsgen), _p(p2r), len(p2r), _p(X),
+                _p(out), len(out), _p(wstate))
+        if self._run(self.fns["tree"], args, state, more) == _ERROR:
+            raise RuntimeError("internal error: no split proves the claimed depth")
+        return _nested(out.tolist(), d)
+
+    def _point_roots(self) -> np.ndarray:
+        """Each point's root split (its index among the root's distinct splits), -1 for the points merged into
+        another's."""
+        p2r = getattr(self, "_p2r", None)
+        if p2r is None:
+            p2r = self._p2r = np.full(max(1, self.S.C.n_points), -1, dtype=np.int32)
+            p2r[np.asarray(self.S.root_points, dtype=np.int64)] = np.arange(self.R, dtype=np.int32)
+        return p2r
+
+
+def _table_size(R: int) -> int:
+    """The size of a scan's hash table over R splits: a power of two over 2R + 2."""
+    ntab = 1
+    while ntab < 2 * R + 2:
+        ntab *= 2
+    return ntab
+
+
+def _nested(points: list, d: int):
+    """The mistake tree of depth ``d`` whose nodes' points are ``points`` in preorder, as nested dicts."""
+    box: list = [None]
+    stack = [(box, 0, d)]
+    it = iter(points)
+    while stack:
+        parent, slot, depth = stack.pop()
+        if depth <= 0:
+            continue
+        node = {"point": next(it), "0": None, "1": None}
+        parent[slot] = node
+        stack.append((node, "1", depth - 1))
+        stack.append((node, "0", depth - 1))
+    return box[0]

@@ -67,6 +67,7 @@ __all__ = ["Solver", "SearchStop", "default_memo_bytes", "physical_memory", "KER
 
 _FALLBACK_MEMO_BYTES = 4 * 2**30  # the memo's limit when the machine's memory cannot be read
 _WIDE = 2048  # candidate lists longer than this are filtered with numpy (see Solver._filter_wide)
+_ROOT_NUMPY = 256  # the root's splits of a class over more points are found with numpy (Solver._root_splits)
 #: The version spaces keyed up to isomorphism by default: from ISO_MIN concepts to ISO_MAX (0: no limit),
 #: after the search's first ISO_AFTER nodes; smaller ones have subtrees too small for a form to pay
 ISO_MIN = 32
@@ -91,9 +92,12 @@ ISO_IMPORT_SECONDS = 0.1
 #: about 0.04 s (:mod:`solvers.opt._kernel_cache`), while a node costs from 5 us to over 100 us in Python (it scans
 #: the parent's splits), so the hand-over is timed (a search that ends sooner never loads it). In a process that
 #: has loaded the kernel already (an earlier search: SOA, a table, a benchmark), a search hands over after
-#: KERNEL_AFTER nodes.
+#: KERNEL_AFTER nodes or KERNEL_LOADED_AFTER_SECONDS, whichever comes first (a node of a class with many concepts and
+#: points can take a millisecond in Python).
 KERNEL_AFTER_SECONDS = 0.05
 KERNEL_AFTER = 256
+KERNEL_LOADED_AFTER_SECONDS = 0.002
+KERNEL_WIDE = 1 << 14
 #: Where numba loads the kernel itself (no machine code saved: not Linux, or no writable cache folder), loading
 #: takes 0.5-0.7 s: the Python search runs this long first.
 KERNEL_NUMBA_AFTER_SECONDS = 0.3
@@ -116,6 +120,8 @@ KERNEL_OVER_SYMMETRY = True
 #: detection waits until the search has spent what it would cost): the kernel then adopts the orbit keys at the
 #: pause where the group comes. Measured (kernel loaded): halfspaces n=4 0.12 s, against 0.20 s waiting for the group.
 KERNEL_BEFORE_GROUP = True
+#: The deepest mistake tree the kernel walks (2^d - 1 nodes); deeper ones are built in Python.
+KERNEL_TREE_DEPTH = 24
 #: The share of the memo's byte budget the kernel's table may take while a search runs in it (its entries
 #: are copied into the memo when the search ends, where they count again).
 KERNEL_SHARE = 3
@@ -147,6 +153,10 @@ class _WideList(list):
 
 class _Budget(Exception):
     """Raised inside the search when a warm-up query has used its node budget."""
+
+
+class _HandOver(Exception):
+    """Raised inside the Python search when the compiled kernel takes the query over (see :meth:`Solver._query`)."""
 
 
 class Solver(MemoSearch):
@@ -203,6 +213,7 @@ class Solver(MemoSearch):
             raise TypeError("Solver needs a ConceptClass")
         self.kernel_mode = _kernel.mode(kernel)
         self._kernel = None  # the compiled search's state while a query or root loop runs in it
+        self._kept = None  # ... kept after its queries, its memo not yet written back (see _kernel_done)
         self.C = C
         self.full = C.full
         #: canonical keys under the class's symmetry group (None: every version space is its own key);
@@ -265,24 +276,30 @@ class Solver(MemoSearch):
         self._compile_checked = False  # whether the kernel's cost to load was looked at (see KERNEL_COMPILE_AFTER_SECONDS)
         self._build_poll: float | None = None  # while the kernel is built elsewhere: when to look for it next
         self._kernel_at: float | None = None  # the instant the running Python query gives way to the kernel
+        self._loaded_at = 0.0  # ... or, with the kernel loaded, before KERNEL_AFTER nodes
         self._root_bounds = None
         self.table: SubcubeTable | None = None  # built by subcube_table()
-        # The root's distinct splits: one point per class of same-or-complementary columns.
-        self.root_masks, self.root_points = self._distinct_splits(self.full, C.columns)
         self._nwords = (C.n_concepts + 63) // 64
+        # The search looks at the clock every 64 nodes, or every 8 where a node scans thousands of words (the
+        # hand-over to the kernel, a deadline and a Ctrl-C then come within a few milliseconds).
+        self._tick_mask = 7 if self._nwords * C.n_points >= 4096 else 63
         # A split's words as one opaque item (np.unique finds equal rows). Made once: making a void dtype
         # calls numpy's Python npy_ctypes_check from C, which drops any exception, so a Ctrl-C landing
         # there was lost (solvers.interrupts) -- and once per node it was a twentieth of the Ctrl-Cs.
         self._row_dtype = np.dtype((np.void, self._nwords * 8))
-        if len(self.root_masks) > _WIDE:
+        # The root's distinct splits: one point per class of same-or-complementary columns.
+        if C.n_points > _ROOT_NUMPY:
+            self.root_masks, self.root_points = self._root_splits()
+        else:
+            self.root_masks, self.root_points = self._distinct_splits(self.full, C.columns)
+        # A class whose root splits times words per version space pass KERNEL_WIDE: a node costs some 0.1-5 ms in
+        # Python (measured: rectangles N=14 as a matrix, 196 splits x 173 words, 0.2 ms), so the kernel takes
+        # the search from its first query once it is loaded or its machine code saved (0.04 s to load).
+        self._wide = self._nwords * len(self.root_masks) >= KERNEL_WIDE
+        if len(self.root_masks) > _WIDE and type(self.root_masks) is not _WideList:
             # The root's splits as a (splits x words) uint64 matrix, bit c of the row = concept c.
-            sub = np.ascontiguousarray(C.matrix[:, self.root_points].T)
-            packed = np.packbits(sub, axis=1, bitorder="little")
-            pad = self._nwords * 8 - packed.shape[1]
-            if pad:
-                packed = np.hstack([packed, np.zeros((packed.shape[0], pad), dtype=np.uint8)])
             self.root_masks = _WideList(self.root_masks)
-            self.root_masks.words = np.ascontiguousarray(packed).view("<u8")
+            self.root_masks.words = np.ascontiguousarray(C.column_words[self.root_points])
 
         if self._symmetry_at is not None and self._symmetry_at <= 0:
             self._use_symmetry()
@@ -291,6 +308,28 @@ class Solver(MemoSearch):
         self._set_keys()
 
     # ------------------------------------------------------------------ helpers
+    def _root_splits(self) -> tuple[list[int], list[int]]:
+        """:meth:`_distinct_splits` of the whole class with numpy, from the class's column words (the same
+        splits, in the same order: each class's first point)."""
+        words = self.C.column_words
+        full = np.frombuffer(self.full.to_bytes(self._nwords * 8, "little"), dtype="<u8")
+        counts = np.bitwise_count(words).sum(axis=1, dtype=np.int64)
+        live = np.flatnonzero((counts > 0) & (counts < self.C.n_concepts))
+        rows = words[live]
+        canon = rows.copy()
+        canon[(rows[:, 0] & np.uint64(1)) == 0] ^= full  # the side holding concept 0
+        _, first = np.unique(np.ascontiguousarray(canon).view(self._row_dtype).ravel(), return_index=True)
+        keep = live[np.sort(first)]
+        sub = np.ascontiguousarray(words[keep])
+        raw = sub.tobytes()
+        w = self._nwords * 8
+        frm = int.from_bytes
+        masks = [frm(raw[i:i + w], "little") for i in range(0, len(raw), w)]
+        if len(masks) > _WIDE:
+            masks = _WideList(masks)
+            masks.words = sub
+        return masks, keep.tolist()
+
     @staticmethod
     def _distinct_splits(V: int, columns) -> tuple[list[int], list[int]]:
         masks: list[int] = []
@@ -462,13 +501,20 @@ class Solver(MemoSearch):
             raise _Budget()
         if self._build_poll is not None and time.monotonic() >= self._build_poll:
             self._built_yet()
-        if (self._kernel_at is not None and self.nodes >= KERNEL_AFTER and not self._iso_always
-                and ((self._symmetry_at is None and self.canonical is None)
-                     or (self._kernel_over_symmetry() and (self._symmetry_at is None or KERNEL_BEFORE_GROUP)))
-                and time.monotonic() >= self._kernel_at):
-            # (a group still to be found: the kernel adopts its orbit keys at the pause where it comes)
-            raise _Budget()
+        if self._kernel_at is not None and self._keys_for_kernel():
+            now = time.monotonic()
+            if now >= self._kernel_at and (self.nodes >= KERNEL_AFTER
+                                           or (now >= self._loaded_at and _kernel.loaded())):
+                raise _HandOver()
         MemoSearch._tick(self)
+
+    def _keys_for_kernel(self) -> bool:
+        """Whether the search's keys let the kernel take it over: plain keys, or orbit keys where the kernel may
+        compute them (:meth:`_kernel_over_symmetry`; a group still to be found: the kernel adopts its orbit keys
+        at the pause where it comes)."""
+        return not self._iso_always and (
+            (self._symmetry_at is None and self.canonical is None)
+            or (self._kernel_over_symmetry() and (self._symmetry_at is None or KERNEL_BEFORE_GROUP)))
 
     def _use_symmetry(self) -> None:
         """Key version spaces by their orbits from now on (entries under plain keys stay valid): under the
@@ -547,8 +593,7 @@ class Solver(MemoSearch):
 
     def _progress_info(self) -> dict:
         lo, hi = self._root_bounds if self._root_bounds else (None, None)
-        memo = len(self.memo) + (self._kernel.count if self._kernel is not None else 0)
-        out = {"lower": lo, "upper": hi, "nodes": self.nodes, "memo": memo}
+        out = {"lower": lo, "upper": hi, "nodes": self.nodes, "memo": self.memo_entries}
         if self._iso_forms:
             out["iso_merged"] = self._iso_merged
         return out
@@ -614,7 +659,7 @@ class Solver(MemoSearch):
         else:
             lo, hi = 1, n.bit_length() - 1
         self.nodes += 1
-        if not self.nodes & 63:
+        if not self.nodes & self._tick_mask:
             self._tick()
         need = 1 << (d - 1)
         if type(cmasks) is _WideList:
@@ -731,8 +776,7 @@ class Solver(MemoSearch):
     def _kernel_over_symmetry(self) -> bool:
         """Whether a search with a symmetry group may run in the kernel (:data:`KERNEL_OVER_SYMMETRY`: in "auto"
         mode once this process has loaded it)."""
-        return KERNEL_OVER_SYMMETRY and (self.kernel_mode == "numba" or _kernel.loaded()
-                                         or (_kernel.load_seconds() or 1.0) <= _kernel.LOAD_SECONDS)
+        return KERNEL_OVER_SYMMETRY and (self.kernel_mode == "numba" or _kernel_cheap())
 
     def _query(self, V: int, d: int) -> bool:
         """Decide Opt(V) >= d: in the kernel when it is allowed (in "auto" mode only once the Python search
@@ -743,13 +787,21 @@ class Solver(MemoSearch):
         if self._symmetric and not self.reached(V):
             return self.at_least(V, d)  # (orbit keys name only version spaces reached by examples)
         if self._kernel is None and self.kernel_mode == "auto":
+            if self._keys_for_kernel() and (
+                    (_kernel.loaded() and self.nodes >= KERNEL_AFTER)
+                    or (self._wide and _kernel_cheap())):
+                # Loaded, and the search past its first nodes; or a class whose nodes cost a millisecond in
+                # Python, and the kernel cheap to load: the kernel from here.
+                self._python_left = 0.0
             if self._python_left > 0 or self._symmetry_at is not None:
                 t0 = time.monotonic()
-                # Once this process has loaded the kernel (an earlier search), only KERNEL_AFTER nodes wait.
+                # Once this process has loaded the kernel (an earlier search), KERNEL_AFTER nodes or
+                # KERNEL_LOADED_AFTER_SECONDS wait (see _tick).
                 self._kernel_at = t0 + (0.0 if _kernel.loaded() else max(0.0, self._python_left))
+                self._loaded_at = t0 + KERNEL_LOADED_AFTER_SECONDS
                 try:
                     return self._at_least(V, n, d, self.root_masks, self.root_points)
-                except _Budget:
+                except _HandOver:
                     self._python_left = 0.0
                 finally:
                     self._kernel_at = None
@@ -797,6 +849,8 @@ class Solver(MemoSearch):
         n = V.bit_count()
         if self._symmetric and not self.reached(V):
             return self.at_least(V, d)  # (orbit keys name only version spaces reached by examples)
+        if self._kernel is None and self._kept is not None:
+            self._kernel, self._kept = self._kept, None  # on from its table (the memo has not been read since)
         if self._kernel is None:
             if n < 2:  # nothing to search (and nothing to compile)
                 return self._at_least(V, n, d, self.root_masks, self.root_points)
@@ -812,16 +866,64 @@ class Solver(MemoSearch):
         except _kernel.Abandon:
             # Keys the kernel does not compute came into use: the rest in Python, from the memo the kernel
             # filled.
-            self._kernel_done()
+            self._kernel_done(keep=False)
             return self._at_least(V, n, d, self.root_masks, self.root_points)
 
-    def _kernel_done(self) -> None:
-        """Copy the kernel's memo into this memo (so that the certificates and later questions find it)
-        and drop the kernel's state."""
+    def _kernel_done(self, keep: bool = True) -> None:
+        """The kernel's queries are over: keep its state (``keep``: a later query and a mistake tree go on from its
+        table; its memo is copied into this one only when the Python side reads the memo, :meth:`_flush`), or copy
+        its memo now and drop it."""
         K, self._kernel = self._kernel, None
         if K is not None:
-            self.evictions += K.evictions
+            self.evictions += K.evictions - K.evictions_counted
+            K.evictions_counted = K.evictions
+            if keep:
+                self._kept = K
+            else:
+                K.write_back()
+
+    def _flush(self) -> None:
+        """Copy the kept kernel's memo into this memo (so that the certificates and later questions find it) and
+        drop the kernel's state."""
+        K, self._kept = self._kept, None
+        if K is not None:
             K.write_back()
+
+    @property
+    def memo(self) -> dict:
+        """Proven (lower, upper) bounds of Opt per key (a version space, an orbit's key, a key up to isomorphism);
+        reading it first copies in what a kept kernel proved (:meth:`_flush`)."""
+        if self._kept is not None:
+            self._flush()
+        return self._memo
+
+    @memo.setter
+    def memo(self, value: dict) -> None:
+        self._memo = value
+
+    @property
+    def moves(self) -> dict:
+        """Per memo key, the point whose split proved its lower bound (see :attr:`memo`)."""
+        if self._kept is not None:
+            self._flush()
+        return self._moves
+
+    @moves.setter
+    def moves(self, value: dict) -> None:
+        self._moves = value
+
+    @property
+    def memo_entries(self) -> int:
+        """The memo's entries, counting those a kernel holds and has not written back yet (without copying them)."""
+        K = self._kernel if self._kernel is not None else self._kept
+        return len(self._memo) + (max(0, K.count - K.loaded) if K is not None else 0)
+
+    @property
+    def memo_used_bytes(self) -> int:
+        """The bytes the memo's entries are counted as now (those a kernel holds too, see :attr:`memo_entries`)."""
+        K = self._kernel if self._kernel is not None else self._kept
+        extra = max(0, K.count - K.loaded) * (K.kwords * 8 + 120) if K is not None else 0
+        return self._memo_used + extra
 
     # ------------------------------------------------------------------ bounds from elsewhere
     @property
@@ -933,16 +1035,12 @@ class Solver(MemoSearch):
         warm_end = time.monotonic() + warmup_seconds
         if deadline is None or warm_end < deadline:
             self._deadline = warm_end
-        # In a process that has loaded the kernel already, the warm-up runs in it too (plain keys only).
-        keys = self._canon is None or (KERNEL_OVER_SYMMETRY and self.canonical is not None
-                                       and self._canon == self.canonical.key)
-        keys = keys and (self._symmetry_at is None or (KERNEL_OVER_SYMMETRY and KERNEL_BEFORE_GROUP))
-        kernel = self.kernel_mode == "auto" and _kernel.loaded() and not self._suspended and keys
+        # The warm-up hands over to the kernel as the root loop does (_query).
         try:
             while lo + 1 < hi:
                 t0 = time.monotonic()
-                if kernel:
-                    ok = self._in_kernel(V, lo + 1)
+                if self._kernel_allowed():
+                    ok = self._query(V, lo + 1)
                 else:
                     ok = self._at_least(V, n, lo + 1, self.root_masks, self.root_points)
                 queries.append({"d": lo + 1, "answer": ok, "seconds": round(time.monotonic() - t0, 4)})
@@ -1059,7 +1157,19 @@ class Solver(MemoSearch):
             )
 
     def mistake_tree(self, V: int, d: int):
-        """A mistake tree of depth ``d`` for V as nested dicts (requires Opt(V) >= d)."""
+        """A mistake tree of depth ``d`` for V as nested dicts (requires Opt(V) >= d). Where the compiled kernel ran
+        the search and its table is kept, it walks the tree itself (:meth:`Kernel.tree
+        <solvers.opt.kernel.Kernel.tree>`: the same tree as :meth:`_tree`, up to depth :data:`KERNEL_TREE_DEPTH`)."""
+        K = self._kept
+        if (K is not None and 1 <= d <= KERNEL_TREE_DEPTH and not self._suspended
+                and (not self._symmetric or self.reached(V))):
+            self._kernel, self._kept = K, None
+            try:
+                return K.tree(V, d)
+            except _kernel.Abandon:
+                pass
+            finally:
+                self._kernel_done()
         if not self._symmetric or self.reached(V):
             return self._tree(V, d, self.root_masks, self.root_points)
         return self._without_symmetry(lambda: self._tree(V, d, self.root_masks, self.root_points))
@@ -1115,6 +1225,13 @@ class Solver(MemoSearch):
         V1 = V & cols[j]
         V0 = V ^ V1
         return {"point": j, "0": self._tree(V0, d - 1, masks, idxs), "1": self._tree(V1, d - 1, masks, idxs)}
+
+
+def _kernel_cheap() -> bool:
+    """Whether the compiled kernel is loaded, or its saved machine code cheap to load (:data:`kernel.LOAD_SECONDS
+    <solvers.opt.kernel.LOAD_SECONDS>`)."""
+    cost = _kernel.load_seconds()
+    return cost is not None and cost <= _kernel.LOAD_SECONDS
 
 
 def _first(t):

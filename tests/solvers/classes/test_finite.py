@@ -531,3 +531,18 @@ def test_label_errors_are_refused_where_the_points_are_not_listed():
         H.check_target([], {"w": [1, 0]}, errors=1)
     with pytest.raises(ValueError, match="errors=-1"):
         ConceptClass.from_matrix([[0, 1]]).check_target([], errors=-1)
+
+
+@settings(max_examples=80, deadline=None, database=None)
+@given(st.integers(1, 140), st.integers(1, 80), st.integers(0, 2**32 - 1), st.floats(0.0, 1.0))
+def test_column_words_and_bitsets_against_the_matrix(m, n, seed, p):
+    """The packed columns (words and bitsets) hold bit c of column j exactly when the matrix says 1 there, for
+    every shape (partial bytes and words included)."""
+    M = np.random.default_rng(seed).random((m, n)) < p
+    C = ConceptClass.from_matrix(M)
+    words = C.column_words
+    assert words.shape == (C.n_points, (C.n_concepts + 63) // 64) and words.dtype == np.uint64
+    bits = np.unpackbits(words.view(np.uint8), axis=1, bitorder="little")[:, :C.n_concepts]
+    assert (bits.T.astype(bool) == C.matrix).all()
+    for j in range(C.n_points):
+        assert C.columns[j] == sum(1 << int(c) for c in np.flatnonzero(C.matrix[:, j]))

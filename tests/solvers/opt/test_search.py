@@ -209,3 +209,18 @@ def test_subcube_table_is_built_once():
     assert S.table is None
     T = S.subcube_table()
     assert S.subcube_table() is T and S.table is T and not T.complete
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(st.integers(1, 150), st.integers(1, 400), st.integers(0, 2**32 - 1), st.floats(0.0, 1.0))
+def test_root_splits_with_numpy_as_the_plain_loop(m, n, seed, p):
+    """The root's distinct splits found with numpy (classes over many points) are those of the loop over the
+    columns, in the same order, with the same points: equal and complementary columns included."""
+    rng = np.random.default_rng(seed)
+    M = rng.random((m, n)) < p
+    if n >= 4:
+        M[:, 1], M[:, 3] = M[:, 0], ~M[:, 2]
+    C = ConceptClass.from_matrix(M)
+    S = Solver(C, symmetry=False)
+    masks, points = S._root_splits()
+    assert (list(masks), points) == tuple(map(list, S._distinct_splits(S.full, C.columns)))
