@@ -627,6 +627,10 @@ def _column_words(matrix: np.ndarray) -> np.ndarray:
     4,096 here)."""
     m, n = matrix.shape
     nwords = (m + 63) // 64
+    if m * n <= 1 << 16:  # (small: one numpy call costs less than the passes below)
+        packed = np.zeros((n, nwords * 8), dtype=np.uint8)
+        packed[:, :(m + 7) // 8] = np.packbits(matrix.T, axis=1, bitorder="little")
+        return packed.view("<u8")
     U = np.ascontiguousarray(matrix).view(np.uint8)
     out = np.zeros((nwords * 8, n), dtype=np.uint8)  # out[r, j]: the byte of concepts 8r..8r+7 at point j
     full = m // 8

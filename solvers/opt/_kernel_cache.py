@@ -58,7 +58,9 @@ class BuildError(Exception):
 
 @functools.lru_cache(maxsize=None)
 def _source() -> bytes:
-    return (Path(__file__).with_name("_kernel_jit.py")).read_bytes()
+    """The source the machine code is made from: the compiled functions and the signatures they are called by."""
+    here = Path(__file__)
+    return here.with_name("_kernel_jit.py").read_bytes() + here.with_name("_kernel_abi.py").read_bytes()
 
 
 @functools.lru_cache(maxsize=None)
@@ -127,6 +129,11 @@ def usable() -> bool:
 
 def path() -> Path | None:
     """The machine-code file of this source and these versions, or None when :func:`usable` says no."""
+    return _path(os.environ.get("LITTLESTONE_CACHE_DIR", "").strip())
+
+
+@functools.lru_cache(maxsize=8)
+def _path(given: str) -> Path | None:
     if not usable():
         return None
     return cache_dir() / f"kernel-{_key()}.bin"

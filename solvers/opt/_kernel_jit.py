@@ -19,7 +19,7 @@ importing numba (llvmlite alone: about 0.05 s, where numba takes 0.5-0.7 s).
 import numpy as np
 from numba import carray, cfunc, njit, types
 
-from .kernel import SIGNATURES
+from ._kernel_abi import SIGNATURES
 
 PAUSED, DONE, FULL = 0, 1, 2
 EMPTY = -1
@@ -882,7 +882,7 @@ _TYPES = {"u64*": types.CPointer(types.uint64), "i64*": types.CPointer(types.int
 
 
 def _entry(name):
-    """``numba.cfunc`` with the signature :data:`solvers.opt.kernel.SIGNATURES` gives ``name`` (all int64 results),
+    """``numba.cfunc`` with the signature :data:`solvers.opt._kernel_abi.SIGNATURES` gives ``name`` (all int64 results),
     cached, and with no error that could be raised (``error_model="numpy"``)."""
     return cfunc(types.int64(*[_TYPES[t] for t in SIGNATURES[name].split()]), cache=True, error_model="numpy")
 

@@ -61,22 +61,11 @@ from pathlib import Path
 import numpy as np
 
 from . import _kernel_cache
+from ._kernel_abi import SIGNATURES
 
 __all__ = ["Kernel", "Abandon", "available", "compiled", "load_seconds", "loaded", "mode", "start_build", "how",
            "MODES", "SIGNATURES"]
 
-#: The entry points of :mod:`solvers.opt._kernel_jit` and their C signatures (each returns an int64): ``T*`` a
-#: pointer to T, ``i64`` a 64-bit integer. numba compiles them from this table, and ctypes calls them by it.
-SIGNATURES = {
-    "search": "u64* i64 i64 i64* i64 i32* i64 i32* i64 i32* u64* u64* u64* i64 i64 i32* i32* i64* i32* i64* i64 i64* i32* i64* "
-              "i64* u64* i16* i16* i32* i64* i64* i64 i64 i64 i64 i64 u64* i64 u64* i64 i64 u8* i64 i32* i64*",
-    "insert_many": "u64* i64 i64 i16* i16* i32* i64* u64* i16* i16* i32* i64* i64* i64 i64*",
-    "rehash": "u64* i16* i16* i32* i64* i64* i64 i64 i64 u64* i16* i16* i32* i64* i64* i64",
-    "orbit_row": "u64* i64 u64* i64 u64* i64 i64 u8* i64 i32* i64* u64* i64",
-    "tree": "u64* i64 i64 i64* i64 i32* i64 i32* i64 i32* u64* u64* u64* i64 i64 i32* i32* i64* i32* i64* i64 i64* i32* i64* "
-            "i64* u64* i16* i16* i32* i64* i64* i64 i64 i64 i64 i64 u64* i64 u64* i64 i64 u8* i64 i32* i64* u64* i64* i64 "
-            "i32* i32* i64* i32* i64* i32* i64 u64* i32* i64 i64*",
-}
 
 MODES = ("auto", "numba", "python")
 
@@ -104,6 +93,7 @@ def mode(value: str | None = None) -> str:
 
 
 _fns: dict | None = None  # name -> the entry point as a ctypes function, once loaded
+_saved = None  # the machine-code file, once seen
 _how: str | None = None  # how it was loaded: "machine code" (llvmlite) or "numba"
 _module_error: str | None = None
 _import_error: str | None = None
@@ -155,11 +145,13 @@ def load_seconds() -> float | None:
     machine code (:mod:`solvers.opt._kernel_cache`), :data:`NUMBA_LOAD_SECONDS` where numba loads it from its own
     cache (no machine code kept here, or its build failed), None when it is not built yet (the first build takes
     9-13 s)."""
+    global _saved
     if _fns is not None:
         return 0.0
     p = _kernel_cache.path()
     if p is not None:
-        if p.exists():
+        if _saved is p or p.exists():
+            _saved = p  # (looked at once: a search asks at every query)
             return LOAD_SECONDS
         if _kernel_cache.failed(p) is None:
             return None

@@ -85,8 +85,8 @@ ISO_CREDIT = 0.25
 #: class's distinct splits (measured here: about 0.1 ms, and up to 1 microsecond per entry)
 ISO_FORM_SECONDS = 1e-4
 ISO_ENTRY_SECONDS = 1e-6
-#: What importing igraph costs when nothing has yet (0.08 s here without matplotlib: automorphisms.load_igraph)
-ISO_IMPORT_SECONDS = 0.1
+#: What loading igraph costs when nothing has yet (its compiled core alone, 3 ms here: automorphisms.load_igraph)
+ISO_IMPORT_SECONDS = 0.005
 #: Seconds the Python search spends in root queries before it hands them to the compiled kernel
 #: (:mod:`solvers.opt.kernel`), and the nodes it expands at least: loading the kernel's saved machine code takes
 #: about 0.04 s (:mod:`solvers.opt._kernel_cache`), while a node costs from 5 us to over 100 us in Python (it scans
@@ -350,7 +350,10 @@ class Solver(MemoSearch):
 
     def _store(self, V: int, lo: int, hi: int) -> None:
         # Hot path: MemoSearch._store with the entry's size computed here (a key up to isomorphism is bytes).
-        old = self.memo.get(V)
+        if self._kept is not None:
+            self._flush()
+        memo = self._memo
+        old = memo.get(V)
         if old is None:
             if type(V) is int:
                 self._memo_used += (V.bit_length() >> 3) + 120
@@ -361,7 +364,7 @@ class Solver(MemoSearch):
                     self._iso_cost[V] = self.nodes - start
             if self._memo_used > self.memo_bytes:
                 self._evict()
-        self.memo[V] = (lo, hi)
+        memo[V] = (lo, hi)
 
     def _entry_size(self, V) -> int:
         return (V.bit_length() >> 3) + 120 if type(V) is int else len(V) + 153
@@ -647,7 +650,9 @@ class Solver(MemoSearch):
             return n >= 1 if d <= 0 else n >= 2
         if n < (1 << d):
             return False
-        memo = self.memo
+        if self._kept is not None:
+            self._flush()
+        memo = self._memo
         vk = V if self._canon is None or n < self._canon_min else self._canon(V)
         e = memo.get(vk)
         if e is not None:
@@ -696,7 +701,7 @@ class Solver(MemoSearch):
             return False
         if d == 2:  # both sides hold >= 2 concepts, so each has Opt >= 1
             self._store(vk, 2, hi)
-            self.moves[vk] = good[0][3] if vk is V else (hash(V), good[0][3])
+            self._moves[vk] = good[0][3] if vk is V else (hash(V), good[0][3])
             return True
         good.sort(key=_first, reverse=True)
         d1 = d - 1
@@ -714,7 +719,7 @@ class Solver(MemoSearch):
                 ok = self._at_least(s0, n - k1, d - 1, masks, idxs) and self._at_least(s, k1, d - 1, masks, idxs)
             if ok:
                 self._store(vk, d, hi)
-                self.moves[vk] = j if vk is V else (hash(V), j)
+                self._moves[vk] = j if vk is V else (hash(V), j)
                 return True
         self._store(vk, lo, d - 1)
         return False
@@ -787,9 +792,8 @@ class Solver(MemoSearch):
         if self._symmetric and not self.reached(V):
             return self.at_least(V, d)  # (orbit keys name only version spaces reached by examples)
         if self._kernel is None and self.kernel_mode == "auto":
-            if self._keys_for_kernel() and (
-                    (_kernel.loaded() and self.nodes >= KERNEL_AFTER)
-                    or (self._wide and _kernel_cheap())):
+            if (((_kernel.loaded() and self.nodes >= KERNEL_AFTER) or (self._wide and _kernel_cheap()))
+                    and self._keys_for_kernel()):
                 # Loaded, and the search past its first nodes; or a class whose nodes cost a millisecond in
                 # Python, and the kernel cheap to load: the kernel from here.
                 self._python_left = 0.0
