@@ -417,7 +417,7 @@ def _tz(x):
 
 
 @njit(cache=True)
-def _compact(roots, levels, lmap, lsplit, L, V, n, own, cnt):
+def _compact(roots, levels, lsplit, L, V, n, own, cnt):
     """Make level L + 1 from the version space V of level L (n concepts) and its ``cnt`` distinct splits
     ``own`` (indices into level L): V's concepts renumbered 0..n-1, each split a row of ceil(n / 64) words over
     them, split q of the new level being own[q]. Rewrites ``own`` as 0..cnt-1 and V as the new level's full set."""
@@ -440,7 +440,6 @@ def _compact(roots, levels, lmap, lsplit, L, V, n, own, cnt):
         while x != _ZERO:
             b = _tz(x)
             pos = w * 64 + b
-            lmap[Lc, i] = pos if L == 0 else lmap[L, pos]
             bit = _S1 << np.uint64(b)
             out = _S1 << np.uint64(i & 63)
             ow = start + (i >> 6)
@@ -460,7 +459,7 @@ def _compact(roots, levels, lmap, lsplit, L, V, n, own, cnt):
 
 
 @njit(cache=True)
-def search(roots, levels, lmap, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, sgen, gm, sortg, sortm, state,
+def search(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, sgen, gm, sortg, sortm, state,
            keys, lo, hi, move, mhash, seqs, count, limit, stop_at, canon, cmin, cols, tables, flips, wide, ties,
            scratch):
     """Run the query on the stack (``state`` = sp, last result, nodes, next insertion number) until it is
@@ -470,7 +469,7 @@ def search(roots, levels, lmap, lsplit, points, Vs, Gs, Ks, pool, goods, frame, 
     quarter of its level's words or fewer, its distinct splits are copied onto V's concepts renumbered
     (:func:`_compact`), and its subtree works on those shorter rows. ``roots`` holds every level's splits: level L
     (``levels[L]`` = words per row, first word, number of splits) has split r in ``roots[first + r * words:]``,
-    ``lmap[L, i]`` is the class's index of its concept i, ``lsplit[L, q]`` the root split its split q is (level 0:
+    ``lsplit[L, q]`` is the root split its split q is (level 0:
     the root's distinct splits, from word 0). Frame f's
     version space ``Vs[f]`` is given at level ``frame[f, 10]`` (its first ``levels[L, 0]`` words), its splits
     ``pool[f]`` are indices into that level; ``Gs[f]`` holds it over the class (the memo's keys are the
@@ -557,7 +556,7 @@ def search(roots, levels, lmap, lsplit, points, Vs, Gs, Ks, pool, goods, frame, 
                     else:
                         _sort_goods(goods[f], gm, ng, sortg, sortm)  # stable: as Python's sort
                         if L < LMAX and d >= levels[0, 3] and lw >= 4 and levels[0, 4] * ((n + 63) // 64) <= lw:
-                            frame[f, 10] = _compact(roots, levels, lmap, lsplit, L, Vs[f], n, own, cnt)
+                            frame[f, 10] = _compact(roots, levels, lsplit, L, Vs[f], n, own, cnt)
                         frame[f, 2] = l
                         frame[f, 3] = h
                         frame[f, 4] = 1
@@ -714,7 +713,7 @@ def _tree_order(roots, V, Tf, t, Tpool, Tord, Tgm, Tstab, Tsgen, sortg, sortm, w
 
 
 @njit(cache=True)
-def tree(roots, levels, lmap, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, sgen, gm, sortg, sortm, state,
+def tree(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, sgen, gm, sortg, sortm, state,
          keys, lo, hi, move, mhash, seqs, count, limit, stop_at, canon, cmin, cols, tables, flips, wide, ties,
          scratch, TV, Tf, Tpool, Tord, Tgm, Tstab, Tsgen, p2r, X, out, wstate):
     """Write a mistake tree of depth Tf[0, 0] for the version space TV[0] into ``out`` (its points in preorder:
@@ -736,7 +735,7 @@ def tree(roots, levels, lmap, lsplit, points, Vs, Gs, Ks, pool, goods, frame, st
     krow = Ks[Ks.shape[0] - 1]  # (a row the searches leave alone)
     while True:
         if wstate[1] == 1:  # a query under way: on with it
-            status, count = search(roots, levels, lmap, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, sgen, gm,
+            status, count = search(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, sgen, gm,
                                    sortg, sortm, state, keys, lo, hi, move, mhash, seqs, count, limit, stop_at, canon,
                                    cmin, cols, tables, flips, wide, ties, scratch)
             if status != DONE:
@@ -888,15 +887,14 @@ def _entry(name):
 
 
 @_entry("search")
-def search_c(roots_p, NL, W, levels_p, LM, lmap_p, NM, lsplit_p, R, points_p, vs_p, gs_p, ks_p, D, KW, pool_p, goods_p,
+def search_c(roots_p, NL, W, levels_p, LM, lsplit_p, R, points_p, vs_p, gs_p, ks_p, D, KW, pool_p, goods_p,
              frame_p, stab_p, sgen_p, ntab, gm_p, sortg_p, sortm_p, state_p, keys_p, lo_p, hi_p, move_p, mhash_p, seqs_p,
              cap, limit, stop_at, canon, cmin, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_p, scratch_p):
-    """:func:`search` over raw pointers (NL words of ``roots``, ``LM`` + 1 levels, NM concepts a level's map holds at
-    most, R root splits): ``state`` =
+    """:func:`search` over raw pointers (NL words of ``roots``, ``LM`` + 1 levels, R root splits): ``state`` =
     sp, last result, nodes, next insertion number, memo count (the count is read and written back); returns the
     status."""
     state = carray(state_p, (5,))
-    status, count = search(carray(roots_p, (NL,)), carray(levels_p, (LM + 1, 5)), carray(lmap_p, (LM + 1, NM)),
+    status, count = search(carray(roots_p, (NL,)), carray(levels_p, (LM + 1, 5)),
                            carray(lsplit_p, (LM + 1, R)), carray(points_p, (R,)), carray(vs_p, (D, W)),
                            carray(gs_p, (D, W)), carray(ks_p, (D, KW)), carray(pool_p, (D + 1, R)),
                            carray(goods_p, (D, R)), carray(frame_p, (D, 12)), carray(stab_p, (ntab,)),
@@ -941,13 +939,13 @@ def orbit_row_c(v_p, W, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_
 
 
 @_entry("tree")
-def tree_c(roots_p, NL, W, levels_p, LM, lmap_p, NM, lsplit_p, R, points_p, vs_p, gs_p, ks_p, D, KW, pool_p, goods_p,
+def tree_c(roots_p, NL, W, levels_p, LM, lsplit_p, R, points_p, vs_p, gs_p, ks_p, D, KW, pool_p, goods_p,
            frame_p, stab_p, sgen_p, ntab, gm_p, sortg_p, sortm_p, state_p, keys_p, lo_p, hi_p, move_p, mhash_p, seqs_p,
            cap, limit, stop_at, canon, cmin, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_p, scratch_p, tv_p,
            tf_p, DT, tpool_p, tord_p, tgm_p, tstab_p, tsgen_p, p2r_p, npoints, x_p, out_p, nout, wstate_p):
     """:func:`tree` over raw pointers (the arguments of :func:`search_c`, then the walk's arrays: ``DT`` frames)."""
     state = carray(state_p, (5,))
-    status, count = tree(carray(roots_p, (NL,)), carray(levels_p, (LM + 1, 5)), carray(lmap_p, (LM + 1, NM)),
+    status, count = tree(carray(roots_p, (NL,)), carray(levels_p, (LM + 1, 5)),
                          carray(lsplit_p, (LM + 1, R)), carray(points_p, (R,)), carray(vs_p, (D, W)),
                          carray(gs_p, (D, W)), carray(ks_p, (D, KW)), carray(pool_p, (D + 1, R)),
                          carray(goods_p, (D, R)), carray(frame_p, (D, 12)), carray(stab_p, (ntab,)),

@@ -275,10 +275,8 @@ class Kernel:
         # every level's splits in one buffer: the root's first (R rows of W words), the deeper levels after them
         self.lroots = np.zeros(R1 * W + (R1 * (W // 3 + 2 * LM) if LM else 0), dtype=np.uint64)
         self.lroots[:self.roots.size] = self.roots.ravel()
-        NM = 16 * W + 64 if LM else 1
-        self.lmap = np.zeros((LM + 1, NM), dtype=np.int32)
         self.lsplit = np.zeros((LM + 1, R1), dtype=np.int32)
-        self._level_args = (_p(self.lroots), len(self.lroots), W, _p(self.levels), LM, _p(self.lmap), NM,
+        self._level_args = (_p(self.lroots), len(self.lroots), W, _p(self.levels), LM,
                             _p(self.lsplit), R1)
         self.canonical = None  # the Canonical whose keys the table holds (adopted by _adopt)
         self._orbit_arrays = (np.zeros((1, W), dtype=np.uint64), np.zeros((1, 256, 1), dtype=np.uint64),

@@ -26,32 +26,35 @@ __all__ = ["solve_root_parallel"]
 _WORKER_SOLVERS: dict = {}  # in a worker process: the class's listing key (rows in order) -> its Solver
 
 
-def _worker(C, key, d, moves, deadline_in, memo_bytes, symmetry=True, isomorphism=True):
-    """In a worker: try the root splits ``moves`` for "Opt(C) >= d?"; ("yes", j, nodes) as soon as
-    the split at point j proves it, ("no", None, nodes) when none does, ("stopped", None, nodes) past
-    the deadline (``deadline_in`` seconds from now). ``symmetry`` as the parent solver's: the class
+def _worker(C, key, d, moves, deadline_in, memo_bytes, symmetry=True, isomorphism=True, kernel=None):
+    """In a worker: try the root splits ``moves`` for "Opt(C) >= d?"; ("yes", j, nodes, kernel nodes) as soon
+    as the split at point j proves it, ("no", None, ...) when none does, ("stopped", None, ...) past the deadline
+    (``deadline_in`` seconds from now); the nodes this call expanded, and how many of them in the compiled
+    kernel (each question through :meth:`Solver.decide <solvers.opt.search.Solver.decide>`). ``symmetry`` as the parent solver's: the class
     arrives pickled with the group the parent found (when it has found it; else the worker finds the
-    same group itself, bliss being deterministic); ``isomorphism`` as the parent solver's; only the parent's
-    memo makes certificates."""
+    same group itself, bliss being deterministic); ``isomorphism`` and ``kernel`` as the parent solver's; only the
+    parent's memo makes certificates."""
     S = _WORKER_SOLVERS.get(key)
     if S is None:
         _WORKER_SOLVERS.clear()
-        S = _WORKER_SOLVERS[key] = Solver(C, memo_bytes=memo_bytes, symmetry=symmetry, isomorphism=isomorphism)
+        S = _WORKER_SOLVERS[key] = Solver(C, memo_bytes=memo_bytes, symmetry=symmetry, isomorphism=isomorphism,
+                                          kernel=kernel)
     S.memo_bytes = memo_bytes
     deadline = None if deadline_in is None else time.monotonic() + deadline_in
     V = S.full
     cols = C.columns
+    nodes, kernel = S.nodes, S.kernel_nodes
     try:
         with S.limits(deadline=deadline):
             for j in moves:
                 V1 = V & cols[j]
                 V0 = V ^ V1
                 small, large = (V1, V0) if V1.bit_count() <= V0.bit_count() else (V0, V1)
-                if S.at_least(small, d - 1) and S.at_least(large, d - 1):
-                    return ("yes", j, S.nodes)
-        return ("no", None, S.nodes)
+                if S.decide(small, d - 1) and S.decide(large, d - 1):
+                    return ("yes", j, S.nodes - nodes, S.kernel_nodes - kernel)
+        return ("no", None, S.nodes - nodes, S.kernel_nodes - kernel)
     except SearchStop:
-        return ("stopped", None, S.nodes)
+        return ("stopped", None, S.nodes - nodes, S.kernel_nodes - kernel)
 
 
 def solve_root_parallel(S: Solver, jobs: int, queries: list) -> tuple[int, int]:
@@ -64,7 +67,7 @@ def solve_root_parallel(S: Solver, jobs: int, queries: list) -> tuple[int, int]:
     C = S.C
     V = S.full
     n = V.bit_count()
-    key = (C.listing_key(), S.symmetric_search, S.isomorphism)  # the Solver's bitsets follow the order of the rows
+    key = (C.listing_key(), S.symmetric_search, S.isomorphism, S.kernel_mode)  # (the bitsets follow the rows' order)
     share = max(1, S.memo_bytes // jobs)  # the memo limit is shared by the workers
 
     with Parallel(n_jobs=jobs, backend="loky") as pool:
@@ -83,9 +86,9 @@ def solve_root_parallel(S: Solver, jobs: int, queries: list) -> tuple[int, int]:
             left = None if S.deadline is None else S.deadline - time.monotonic()
             if left is not None and left <= 0:
                 raise SearchStop()
-            answers = pool(delayed(_worker)(C, key, d, ch, left, share, S.symmetric_search, S.isomorphism)
-                           for ch in chunks) if chunks else []
-            S.add_nodes(sum(a[2] for a in answers))
+            answers = pool(delayed(_worker)(C, key, d, ch, left, share, S.symmetric_search, S.isomorphism,
+                                            S.kernel_mode) for ch in chunks) if chunks else []
+            S.add_nodes(sum(a[2] for a in answers), kernel=sum(a[3] for a in answers))
             lo, hi = S.root_bounds  # hi == d: the loop asks the upper bound
             yes = [a for a in answers if a[0] == "yes"]
             if yes:

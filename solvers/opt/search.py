@@ -948,9 +948,20 @@ class Solver(MemoSearch):
         if move is not None:
             self.moves[key] = move if key == V else (hash(V), move)
 
-    def add_nodes(self, count: int) -> None:
-        """Count ``count`` search nodes expanded on this solver's behalf elsewhere (worker processes)."""
+    def add_nodes(self, count: int, kernel: int = 0) -> None:
+        """Count ``count`` search nodes expanded on this solver's behalf elsewhere (worker processes), ``kernel`` of
+        them by the compiled kernel."""
         self.nodes += count
+        self.kernel_nodes += kernel
+
+    def decide(self, V: int, d: int) -> bool:
+        """Decide Opt(V) >= d with this process's search: in the compiled kernel where it is allowed (handed over as
+        in :meth:`value`; its state kept for the next question), else in Python. For a caller that asks many
+        questions and reads nothing else of the memo between them (the workers of :mod:`solvers.opt.parallel`)."""
+        try:
+            return self._query(V, d) if self._kernel_allowed() else self.at_least(V, d)
+        finally:
+            self._kernel_done()
 
     def subcube_table(self) -> SubcubeTable:
         """The table of Opt over every subcube of the class (:mod:`solvers.opt.subcube`), built on the

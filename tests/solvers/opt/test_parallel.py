@@ -54,3 +54,26 @@ def test_workers_decide_every_root_query():
         assert all(q["d"] >= b for q in queries)  # from the top down
         assert S.root_bounds == (b, b) and S.bounds(S.full) == (b, b)
         assert verify_tree(MistakeTree(b, S.mistake_tree(S.full, b), C).to_json(), C) == b
+
+
+def test_workers_search_in_the_kernel():
+    """With the kernel forced in the parent's solver, the workers decide their questions in it (their kernel
+    nodes are counted here), and the values and the tree are those of the brute force."""
+    import pytest
+
+    from solvers.certificates import MistakeTree, verify_tree
+    from solvers.opt import Solver
+    from solvers.opt import kernel as kernel_module
+    from solvers.opt.parallel import solve_root_parallel
+
+    if not kernel_module.available():
+        pytest.skip("numba is not installed")
+    rows = np.random.default_rng(4).integers(0, 2, (40, 9)).tolist()
+    C = ConceptClass.from_matrix(rows)
+    S = Solver(C, kernel="numba")
+    with S.limits():
+        lo, hi = solve_root_parallel(S, 2, [])
+    b = opt_brute(rows)
+    assert lo == hi == b
+    assert S.kernel_nodes > 0
+    assert verify_tree(MistakeTree(b, S.mistake_tree(S.full, b), C).to_json(), C) == b
