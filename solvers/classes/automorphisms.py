@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 import time
 from dataclasses import dataclass
 from typing import Optional
@@ -67,7 +68,7 @@ import numpy as np
 
 from .symmetry import Symmetry
 
-__all__ = ["Detection", "detect", "find_symmetry", "estimated_seconds", "group_limit", "load_igraph", "canonical_labels", "settled_by_invariants", "MAX_ENTRIES",
+__all__ = ["Detection", "detect", "detect_async", "Pending", "find_symmetry", "estimated_seconds", "group_limit", "load_igraph", "canonical_labels", "settled_by_invariants", "MAX_ENTRIES",
            "MAX_POINTS"]
 
 #: The largest matrix (concepts x points) whose group is computed (up to about 12 s and 1 GB here, see
@@ -172,6 +173,14 @@ def detect(C, *, max_entries: int = MAX_ENTRIES, max_points: int = MAX_POINTS,
         gens = _in_child(_automorphisms, R, sizes)  # (a Ctrl-C stops it at once)
     else:
         gens = _automorphisms(R, sizes)
+    return _detection(gens, M, classes, limit, t0)
+
+
+def _detection(gens, M: np.ndarray, classes: list, limit: int | None, t0: float) -> Detection:
+    """The :class:`Detection` of the generators bliss found on the class's distinct columns: each lifted to the
+    points (the t-th point of a class of equal columns to the t-th of its image), checked on the matrix, and
+    cut to a subgroup of at most ``limit`` elements (default :func:`group_limit`)."""
+    n = M.shape[1]
     lifted = []
     for perm, flip in gens:
         full = [0] * n
@@ -189,6 +198,46 @@ def detect(C, *, max_entries: int = MAX_ENTRIES, max_points: int = MAX_POINTS,
     if G.trivial:
         return Detection(None, "none", seconds, None, full_order, cut)
     return Detection(G, "detected", seconds, order, full_order, cut)
+
+
+class Pending:
+    """A detection under way in a forked child process (:func:`detect_async`): :meth:`poll` gives its
+    :class:`Detection` once bliss is done (None before), :meth:`cancel` kills the child."""
+
+    def __init__(self, child, M: np.ndarray, classes: list, limit: int | None, t0: float):
+        self._child, self._M, self._classes, self._limit, self._t0 = child, M, classes, limit, t0
+
+    def poll(self) -> Optional[Detection]:
+        """The detection when the child has answered (its generators checked here), else None at once."""
+        if self._child is None:
+            raise RuntimeError("the detection was cancelled")
+        gens = _collect(self._child, wait=False)
+        if gens is _NOT_YET:
+            return None
+        self._child = None
+        return _detection(gens, self._M, self._classes, self._limit, self._t0)
+
+    def cancel(self) -> None:
+        """Kill the child (when it is still running)."""
+        child, self._child = self._child, None
+        if child is not None:
+            _reap(child)
+
+
+def detect_async(C, *, limit: int | None = None):
+    """:func:`detect` with bliss in a forked child that the caller polls (:class:`Pending`), so that a search goes
+    on meanwhile; the :class:`Detection` itself where no child is needed (skipped, settled by invariants) or
+    possible (no ``os.fork``)."""
+    m, n = C.n_concepts, C.n_points
+    if n == 0 or n > MAX_POINTS or m * n > MAX_ENTRIES or not hasattr(os, "fork"):
+        return detect(C, limit=limit)
+    settled = settled_by_invariants(C)
+    if settled is not None:
+        return settled
+    t0 = time.perf_counter()
+    M = np.asarray(C.matrix, dtype=bool)
+    reps, classes = _equal_columns(M)
+    return Pending(_spawn(_automorphisms, M[:, reps], [len(cl) for cl in classes]), M, classes, limit, t0)
 
 
 def settled_by_invariants(C) -> Optional[Detection]:
@@ -328,11 +377,17 @@ def _in_child(fn, *args):
     interpreter for seconds on a large class, so that a Ctrl-C would wait for it; here this process waits
     for the child, looking at :func:`solvers.interrupts.check` every 50 ms, and a Ctrl-C (or any error)
     kills the child. Costs a fork (a few ms: the child shares the matrix until it writes)."""
-    import pickle
-    import select
-    import signal
+    return _collect(_spawn(fn, *args), wait=True)
 
-    from .. import interrupts
+
+_NOT_YET = object()  # what _collect gives while the child has not answered
+
+
+def _spawn(fn, *args) -> list:
+    """Fork a child that computes ``fn(*args)`` and writes the result, pickled, to a pipe: [pid, read end,
+    chunks read so far]."""
+    import pickle
+    import signal
 
     r, w = os.pipe()
     pid = os.fork()
@@ -351,29 +406,59 @@ def _in_child(fn, *args):
             os._exit(0)
     _last_child[:] = [pid]
     os.close(w)
-    chunks = []
+    return [pid, r, []]
+
+
+def _collect(child: list, *, wait: bool):
+    """The child's result, read from its pipe (``wait``: until it has answered, looking at
+    :func:`solvers.interrupts.check` every 50 ms; else what is there now, :data:`_NOT_YET` when it has not
+    finished). The child is killed and reaped once it has answered, and on any error or Ctrl-C."""
+    import pickle
+    import select
+
+    from .. import interrupts
+
+    pid, r, chunks = child
+    done = False
     try:
         while True:
-            ready, _, _ = select.select([r], [], [], 0.05)
-            interrupts.check()
-            if ready:
-                chunk = os.read(r, 1 << 20)
-                if not chunk:
-                    break
-                chunks.append(chunk)
+            ready, _, _ = select.select([r], [], [], 0.05 if wait else 0)
+            if wait:
+                interrupts.check()
+            if not ready:
+                if wait:
+                    continue
+                return _NOT_YET
+            chunk = os.read(r, 1 << 20)
+            if not chunk:
+                done = True
+                break
+            chunks.append(chunk)
     finally:
-        os.close(r)
-        try:
-            os.kill(pid, signal.SIGKILL)  # (gone already when it finished)
-        except ProcessLookupError:
-            pass
-        os.waitpid(pid, 0)
+        if done or wait or sys.exc_info()[0] is not None:
+            _reap(child)
     if not chunks:
         raise RuntimeError("the symmetry detection's child process ended without an answer")
     status, value = pickle.loads(b"".join(chunks))
     if status != "ok":
         raise RuntimeError(f"the symmetry detection failed: {value}")
     return value
+
+
+def _reap(child: list) -> None:
+    """Close the child's pipe, kill it (when it is still running) and wait for it."""
+    import signal
+
+    pid, r, _ = child
+    if r is None:
+        return
+    child[1] = None
+    os.close(r)
+    try:
+        os.kill(pid, signal.SIGKILL)  # (gone already when it finished)
+    except ProcessLookupError:
+        pass
+    os.waitpid(pid, 0)
 
 
 def canonical_labels(graph, colours) -> np.ndarray:

@@ -343,6 +343,12 @@ class ConceptClass:
             self._detected = detect(self) if compute else settled_by_invariants(self)
         return self._detected
 
+    def adopt_automorphisms(self, found) -> None:
+        """Keep ``found`` (a :class:`~solvers.classes.automorphisms.Detection` of this class, made elsewhere: by
+        :func:`~solvers.classes.automorphisms.detect_async`) as what :meth:`automorphisms` gives."""
+        if self._detected is None:
+            self._detected = found
+
     @property
     def facts(self) -> MappingProxyType:
         """What the concepts are (read-only; empty unless the class was made by a family)."""

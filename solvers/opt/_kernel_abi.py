@@ -7,11 +7,11 @@ __all__ = ["SIGNATURES"]
 #: pointer to T, ``i64`` a 64-bit integer. numba compiles them from this table, and ctypes calls them by it.
 SIGNATURES = {
     "search": "u64* i64 i64 i64* i64 i32* i64 i32* u64* u64* u64* i64 i64 i32* i32* i64* i32* i64* i64 i64* i32* i64* "
-              "i64* u64* i16* i16* i32* i64* i64* i64 i64 i64 i64 i64 u64* i64 u64* i64 i64 u8* i64 i32* i64*",
+              "i64* u64* i16* i16* i32* i64* i64* i64 i64* i64 i64 i64 i64 u64* i64 u64* i64 i64 u8* i64 i32* i64*",
     "insert_many": "u64* i64 i64 i16* i16* i32* i64* u64* i16* i16* i32* i64* i64* i64 i64*",
-    "rehash": "u64* i16* i16* i32* i64* i64* i64 i64 i64 u64* i16* i16* i32* i64* i64* i64",
+    "rehash": "u64* i16* i16* i32* i64* i64* i64 i64 i64 u64* i16* i16* i32* i64* i64* i64 i64*",
     "orbit_row": "u64* i64 u64* i64 u64* i64 i64 u8* i64 i32* i64* u64* i64",
     "tree": "u64* i64 i64 i64* i64 i32* i64 i32* u64* u64* u64* i64 i64 i32* i32* i64* i32* i64* i64 i64* i32* i64* "
-            "i64* u64* i16* i16* i32* i64* i64* i64 i64 i64 i64 i64 u64* i64 u64* i64 i64 u8* i64 i32* i64* u64* i64* i64 "
+            "i64* u64* i16* i16* i32* i64* i64* i64 i64* i64 i64 i64 i64 u64* i64 u64* i64 i64 u8* i64 i32* i64* u64* i64* i64 "
             "i32* i32* i64* i32* i64* i32* i64 u64* i32* i64 i64*",
 }

@@ -889,21 +889,25 @@ def _entry(name):
 @_entry("search")
 def search_c(roots_p, NL, W, levels_p, LM, lsplit_p, R, points_p, vs_p, gs_p, ks_p, D, KW, pool_p, goods_p,
              frame_p, stab_p, sgen_p, ntab, gm_p, sortg_p, sortm_p, state_p, keys_p, lo_p, hi_p, move_p, mhash_p, seqs_p,
-             cap, limit, stop_at, canon, cmin, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_p, scratch_p):
-    """:func:`search` over raw pointers (NL words of ``roots``, ``LM`` + 1 levels, R root splits): ``state`` =
-    sp, last result, nodes, next insertion number, memo count (the count is read and written back); returns the
-    status."""
+             cap, tstate_p, limit, stop_at, canon, cmin, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_p,
+             scratch_p):
+    """:func:`search` over raw pointers (NL words of ``roots``, ``LM`` + 1 levels, R root splits): ``state`` = sp,
+    last result, nodes; ``tstate`` = the table's count and next insertion number, read and written back here (so
+    that a Ctrl-C landing as the call returns cannot leave them stale); returns the status."""
     state = carray(state_p, (5,))
+    tstate = carray(tstate_p, (2,))
+    state[3] = tstate[1]
     status, count = search(carray(roots_p, (NL,)), carray(levels_p, (LM + 1, 5)),
                            carray(lsplit_p, (LM + 1, R)), carray(points_p, (R,)), carray(vs_p, (D, W)),
                            carray(gs_p, (D, W)), carray(ks_p, (D, KW)), carray(pool_p, (D + 1, R)),
                            carray(goods_p, (D, R)), carray(frame_p, (D, 12)), carray(stab_p, (ntab,)),
                            carray(sgen_p, (ntab,)), carray(gm_p, (R,)), carray(sortg_p, (R,)), carray(sortm_p, (R,)),
                            state, carray(keys_p, (cap, KW + 1)), carray(lo_p, (cap,)), carray(hi_p, (cap,)),
-                           carray(move_p, (cap,)), carray(mhash_p, (cap,)), carray(seqs_p, (cap,)), state[4], limit,
+                           carray(move_p, (cap,)), carray(mhash_p, (cap,)), carray(seqs_p, (cap,)), tstate[0], limit,
                            stop_at, canon, cmin, carray(cols_p, (ncols, W)), carray(tables_p, (nb, 256, order)),
                            carray(flips_p, (order,)), wide, carray(ties_p, (order,)), carray(scratch_p, (32,)))
-    state[4] = count
+    tstate[0] = count
+    tstate[1] = state[3]
     return status
 
 
@@ -922,12 +926,14 @@ def insert_many_c(rows_p, n, KW, l_p, h_p, mv_p, mh_p, keys_p, lo_p, hi_p, move_
 
 @_entry("rehash")
 def rehash_c(okeys_p, olo_p, ohi_p, omove_p, omhash_p, oseqs_p, ocap, KW, cut, keys_p, lo_p, hi_p, move_p, mhash_p,
-             seqs_p, cap):
-    """:func:`rehash` over raw pointers: the number of entries copied."""
-    return rehash(carray(okeys_p, (ocap, KW + 1)), carray(olo_p, (ocap,)), carray(ohi_p, (ocap,)), carray(omove_p, (ocap,)),
+             seqs_p, cap, tstate_p):
+    """:func:`rehash` over raw pointers: the number of entries copied (also written to ``tstate[0]``)."""
+    count = rehash(carray(okeys_p, (ocap, KW + 1)), carray(olo_p, (ocap,)), carray(ohi_p, (ocap,)), carray(omove_p, (ocap,)),
                   carray(omhash_p, (ocap,)), carray(oseqs_p, (ocap,)), cut, carray(keys_p, (cap, KW + 1)),
                   carray(lo_p, (cap,)), carray(hi_p, (cap,)), carray(move_p, (cap,)), carray(mhash_p, (cap,)),
                   carray(seqs_p, (cap,)))
+    carray(tstate_p, (2,))[0] = count
+    return count
 
 
 @_entry("orbit_row")
@@ -941,24 +947,28 @@ def orbit_row_c(v_p, W, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_
 @_entry("tree")
 def tree_c(roots_p, NL, W, levels_p, LM, lsplit_p, R, points_p, vs_p, gs_p, ks_p, D, KW, pool_p, goods_p,
            frame_p, stab_p, sgen_p, ntab, gm_p, sortg_p, sortm_p, state_p, keys_p, lo_p, hi_p, move_p, mhash_p, seqs_p,
-           cap, limit, stop_at, canon, cmin, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_p, scratch_p, tv_p,
+           cap, tstate_p, limit, stop_at, canon, cmin, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_p,
+           scratch_p, tv_p,
            tf_p, DT, tpool_p, tord_p, tgm_p, tstab_p, tsgen_p, p2r_p, npoints, x_p, out_p, nout, wstate_p):
     """:func:`tree` over raw pointers (the arguments of :func:`search_c`, then the walk's arrays: ``DT`` frames)."""
     state = carray(state_p, (5,))
+    tstate = carray(tstate_p, (2,))
+    state[3] = tstate[1]
     status, count = tree(carray(roots_p, (NL,)), carray(levels_p, (LM + 1, 5)),
                          carray(lsplit_p, (LM + 1, R)), carray(points_p, (R,)), carray(vs_p, (D, W)),
                          carray(gs_p, (D, W)), carray(ks_p, (D, KW)), carray(pool_p, (D + 1, R)),
                          carray(goods_p, (D, R)), carray(frame_p, (D, 12)), carray(stab_p, (ntab,)),
                          carray(sgen_p, (ntab,)), carray(gm_p, (R,)), carray(sortg_p, (R,)), carray(sortm_p, (R,)),
                          state, carray(keys_p, (cap, KW + 1)), carray(lo_p, (cap,)), carray(hi_p, (cap,)),
-                         carray(move_p, (cap,)), carray(mhash_p, (cap,)), carray(seqs_p, (cap,)), state[4], limit,
+                         carray(move_p, (cap,)), carray(mhash_p, (cap,)), carray(seqs_p, (cap,)), tstate[0], limit,
                          stop_at, canon, cmin, carray(cols_p, (ncols, W)), carray(tables_p, (nb, 256, order)),
                          carray(flips_p, (order,)), wide, carray(ties_p, (order,)), carray(scratch_p, (32,)),
                          carray(tv_p, (DT, W)), carray(tf_p, (DT, 10)), carray(tpool_p, (DT + 1, R)),
                          carray(tord_p, (DT, R)), carray(tgm_p, (max(R, W),)), carray(tstab_p, (ntab,)),
                          carray(tsgen_p, (ntab,)), carray(p2r_p, (npoints,)), carray(x_p, (W,)), carray(out_p, (nout,)),
                          carray(wstate_p, (5,)))
-    state[4] = count
+    tstate[0] = count
+    tstate[1] = state[3]
     return status
 
 

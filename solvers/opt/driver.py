@@ -273,7 +273,10 @@ def opt(
                     if jobs == 1:
                         lo, hi = S.solve_root(queries)
                     else:
-                        lo, hi = _search_root_with_workers(S, jobs, queries, t0, budget, progress)
+                        try:
+                            lo, hi = _search_root_with_workers(S, jobs, queries, t0, budget, progress)
+                        finally:
+                            S.stop_detection()  # (the workers' search never looks at a detection under way here)
             except SearchStop:
                 lo, hi = S.root_bounds
                 if budget == deadline:

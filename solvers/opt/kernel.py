@@ -287,8 +287,11 @@ class Kernel:
         self.max_cap = 16
         while self.max_cap * 2 * slot <= table_bytes:
             self.max_cap *= 2
+        # The table's count of entries and next insertion number: written by the compiled code itself, so that a
+        # Ctrl-C landing as a call returns cannot leave a stale copy (a table believed emptier than it is would
+        # fill up, and a probe of a full table never ends).
+        self.tstate = np.zeros(2, dtype=np.int64)
         self._alloc(min(1 << 12, self.max_cap))
-        self.seq = 0
         self.evictions = 0
         self.evictions_counted = 0  # (counted in the solver's evictions already)
         self.budget = 64  # nodes per call, adapted to take about 10 ms
@@ -345,8 +348,19 @@ class Kernel:
         self.move = np.full(cap, -1, dtype=np.int32)
         self.mhash = np.zeros(cap, dtype=np.int64)
         self.seqs = np.full(cap, _EMPTY, dtype=np.int64)
-        self.count = 0
-        self._table_args = (_p(self.keys), _p(self.lo), _p(self.hi), _p(self.move), _p(self.mhash), _p(self.seqs), cap)
+        self.tstate[0] = 0
+        self._table_args = (_p(self.keys), _p(self.lo), _p(self.hi), _p(self.move), _p(self.mhash), _p(self.seqs), cap,
+                            _p(self.tstate))
+
+    @property
+    def count(self) -> int:
+        """The entries in the table."""
+        return int(self.tstate[0])
+
+    @property
+    def seq(self) -> int:
+        """The next insertion number."""
+        return int(self.tstate[1])
 
     @property
     def table_bytes(self) -> int:
@@ -371,7 +385,7 @@ class Kernel:
         old = self._table_args
         keep = self.keys, self.lo, self.hi, self.move, self.mhash, self.seqs  # (alive while rehashed)
         self._alloc(cap)
-        self.count = int(self.fns["rehash"](*old[:6], old[6], self.kwords, cut, *self._table_args))
+        self.fns["rehash"](*old[:6], old[6], self.kwords, cut, *self._table_args)  # (sets the count)
         del keep
 
     def _row(self, key: int) -> bytes:
@@ -409,17 +423,14 @@ class Kernel:
         moves = [S.moves.get(V) for V, _ in items]
         mv = np.array([_plain_move(m) for m in moves], dtype=np.int32)
         mh = np.array([m[0] if type(m) is tuple else 0 for m in moves], dtype=np.int64)
-        state = np.zeros(2, dtype=np.int64)
         start = 0
         while start < len(items):
             while self.count >= self._limit():
                 self._make_room()
             take = min(len(items) - start, self._limit() - self.count)
             part = [np.ascontiguousarray(a[start:start + take]) for a in (rows, lo, hi, mv, mh)]
-            state[0], state[1] = self.count, self.seq
             self.fns["insert_many"](_p(part[0]), take, W, _p(part[1]), _p(part[2]), _p(part[3]), _p(part[4]),
-                                    *self._table_args, _p(state))
-            self.count, self.seq = int(state[0]), int(state[1])
+                                    *self._table_args)  # (the last argument: the table's count and sequence)
             start += take
 
     def write_back(self) -> None:
@@ -473,7 +484,7 @@ class Kernel:
         gm = np.zeros(R, dtype=np.int64)
         sortg = np.zeros(R, dtype=np.int32)
         sortm = np.zeros(R, dtype=np.int64)
-        state = np.array([0, -1, S.nodes, self.seq, 0], dtype=np.int64)  # sp, result, nodes, seq, count
+        state = np.array([0, -1, S.nodes, 0, 0], dtype=np.int64)  # sp, result, nodes (seq and count: self.tstate)
         arrays = (Vs, Gs, Ks, pool, goods, frame, stab, sgen, gm, sortg, sortm, state)
         args = (*self._level_args, _p(self.points), _p(Vs), _p(Gs), _p(Ks), D, self.kwords,
                 _p(pool), _p(goods), _p(frame), _p(stab), _p(sgen), ntab, _p(gm), _p(sortg), _p(sortm), _p(state))
@@ -485,15 +496,12 @@ class Kernel:
         S = self.S
         while True:
             state[2] = S.nodes
-            state[4] = self.count
             stop_at = S.nodes + self.budget
             t0 = time.perf_counter()
             status = fn(*args, *self._table_args, self._limit(), stop_at, *self._orbit_args, *more)
             spent = time.perf_counter() - t0
-            self.count = int(state[4])
             S.kernel_nodes += int(state[2]) - S.nodes
             S.nodes = int(state[2])
-            self.seq = int(state[3])
             if status == _DONE or status == _ERROR:
                 return status
             if status == _FULL:

@@ -8,6 +8,7 @@ import math
 import os
 import signal
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -261,6 +262,61 @@ def test_the_child_finds_the_group_found_here(monkeypatch):
     monkeypatch.setattr(A, "IN_CHILD_FROM", -1.0)
     there = A.detect(C)
     assert there.order == here.order == 96 and there.group.to_json() == here.group.to_json()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork")
+def test_a_detection_alongside_finds_the_group_and_a_cancel_kills_it():
+    """detect_async: the child's answer, polled, is the group found here; a detection cancelled while its child
+    still runs kills and reaps the child."""
+    from solvers.classes import automorphisms as A
+
+    C = ConceptClass.from_matrix(make("halfspaces", n=3).matrix)
+    here = A.detect(C)
+    pending = A.detect_async(C)
+    assert isinstance(pending, A.Pending)
+    found = None
+    while found is None:  # (polled as the search's ticks do, until the child answers)
+        found = pending.poll()
+        time.sleep(0.001)
+    assert found.order == here.order == 96 and found.group.to_json() == here.group.to_json()
+    (pid,) = A._last_child
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # reaped once it answered
+    spinning = A.Pending(A._spawn(_spin_forever), None, [], None, 0.0)
+    (pid,) = A._last_child
+    assert spinning.poll() is None
+    spinning.cancel()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # killed and reaped
+    with pytest.raises(RuntimeError, match="cancelled"):
+        spinning.poll()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork")
+@pytest.mark.parametrize("kernel", ["python", "numba"])
+def test_a_search_takes_the_group_found_alongside(kernel):
+    """The search starts the detection in a child and goes on; it takes the group at a later look (the same
+    value, the group detected), and a search that ends first kills the child (no process left)."""
+    from solvers.classes import automorphisms as A
+    from solvers.opt import Solver, kernel as kernel_module, opt
+
+    if kernel == "numba" and not kernel_module.available():
+        pytest.skip("numba is not installed")
+    M = np.asarray(make("decision-lists", n=4).matrix, dtype=bool)
+    C = ConceptClass.from_matrix(M)
+    S = Solver(C, kernel=kernel, symmetry_after=100)
+    r = opt(C, solver=S, engine="search", anytime=False)
+    assert r.value == 9
+    info = S.symmetry_info
+    assert info["source"] == "detected" or info["source"].startswith("skipped: the search ended")
+    if S._detection_started:
+        (pid,) = A._last_child
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # answered or killed: reaped either way
+    C = ConceptClass.from_matrix(make("decision-lists", n=5).matrix)
+    S = Solver(C, kernel=kernel, symmetry_after=100)
+    r = opt(C, solver=S, engine="search", anytime=False)
+    assert r.value == 12 and S.symmetry_info["source"] == "detected" and S._detection_started
 
 
 @settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])

@@ -404,7 +404,7 @@ CTRL_C = textwrap.dedent("""
 @pytest.mark.skipif(os.name != "posix", reason="sends signals")
 def test_ctrl_c_stops_a_kernel_search():
     """SIGINT while the kernel runs: the search stops at the next pause with the bounds proven so far."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONFAULTHANDLER": "1"}  # (a crash would say where)
     p = subprocess.Popen([sys.executable, "-c", CTRL_C], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     try:
@@ -416,7 +416,7 @@ def test_ctrl_c_stops_a_kernel_search():
         if p.poll() is None:
             p.kill()
     last = [ln for ln in out.splitlines() if ln.startswith("stopped")]
-    assert last, err
+    assert last, f"exit status {p.returncode}; stdout {out[-300:]!r}; stderr {err[-2000:]!r}"
     _, why, lo, hi = last[0].split()
     assert why == "interrupted" and 1 <= int(lo) <= 12 <= int(hi)
 
