@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from solvers import interrupts
+from solvers._files import write_atomic
 from solvers.interrupts import received
 
 PROG = "littlestone"
@@ -359,23 +360,6 @@ def check_outputs(outputs, inputs=()) -> list:
     return checked
 
 
-def write_atomic(path: Path, write) -> None:
-    """``write(tmp)`` into a temporary file beside ``path``, then rename it into place (a crash or a
-    failed write never leaves half a file at ``path``, nor destroys an older one)."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.", suffix=path.suffix)
-    os.close(fd)
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a result file reads as any other file
-        write(Path(tmp))
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def write_text_atomic(path: Path, text: str) -> None:

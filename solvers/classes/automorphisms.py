@@ -153,6 +153,22 @@ def detect(C, *, max_entries: int = MAX_ENTRIES, max_points: int = MAX_POINTS,
     -------
     Detection
     """
+    early = _without_bliss(C, max_entries, max_points)
+    if early is not None:
+        return early
+    t0, M, reps, classes = time.perf_counter(), *_distinct_columns(C)
+    R = M[:, reps]
+    sizes = [len(cl) for cl in classes]
+    if estimated_seconds(C) > IN_CHILD_FROM and hasattr(os, "fork"):
+        gens = _in_child(_automorphisms, R, sizes)  # (a Ctrl-C stops it at once)
+    else:
+        gens = _automorphisms(R, sizes)
+    return _detection(gens, M, classes, limit, t0)
+
+
+def _without_bliss(C, max_entries: int, max_points: int) -> Optional[Detection]:
+    """The :class:`Detection` of ``C`` where bliss is not run (no points; past the limits; invariants that prove
+    the group trivial), else None."""
     m, n = C.n_concepts, C.n_points
     if n == 0:
         return Detection(None, "none", full_order=1)
@@ -161,19 +177,14 @@ def detect(C, *, max_entries: int = MAX_ENTRIES, max_points: int = MAX_POINTS,
     if m * n > max_entries:
         return Detection(None, f"skipped: a {m} x {n} matrix, past the {max_entries:,} entries where "
                                "detection costs more than it saves")
-    settled = settled_by_invariants(C)
-    if settled is not None:
-        return settled
-    t0 = time.perf_counter()
+    return settled_by_invariants(C)
+
+
+def _distinct_columns(C) -> tuple:
+    """(the matrix, the first point of each class of equal columns, the classes)."""
     M = np.asarray(C.matrix, dtype=bool)
     reps, classes = _equal_columns(M)
-    R = M[:, reps]
-    sizes = [len(cl) for cl in classes]
-    if estimated_seconds(C) > IN_CHILD_FROM and hasattr(os, "fork"):
-        gens = _in_child(_automorphisms, R, sizes)  # (a Ctrl-C stops it at once)
-    else:
-        gens = _automorphisms(R, sizes)
-    return _detection(gens, M, classes, limit, t0)
+    return M, reps, classes
 
 
 def _detection(gens, M: np.ndarray, classes: list, limit: int | None, t0: float) -> Detection:
@@ -228,15 +239,12 @@ def detect_async(C, *, limit: int | None = None):
     """:func:`detect` with bliss in a forked child that the caller polls (:class:`Pending`), so that a search goes
     on meanwhile; the :class:`Detection` itself where no child is needed (skipped, settled by invariants) or
     possible (no ``os.fork``)."""
-    m, n = C.n_concepts, C.n_points
-    if n == 0 or n > MAX_POINTS or m * n > MAX_ENTRIES or not hasattr(os, "fork"):
+    if not hasattr(os, "fork"):
         return detect(C, limit=limit)
-    settled = settled_by_invariants(C)
-    if settled is not None:
-        return settled
-    t0 = time.perf_counter()
-    M = np.asarray(C.matrix, dtype=bool)
-    reps, classes = _equal_columns(M)
+    early = _without_bliss(C, MAX_ENTRIES, MAX_POINTS)
+    if early is not None:
+        return early
+    t0, M, reps, classes = time.perf_counter(), *_distinct_columns(C)
     return Pending(_spawn(_automorphisms, M[:, reps], [len(cl) for cl in classes]), M, classes, limit, t0)
 
 

@@ -36,6 +36,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from .._files import write_atomic
+
 __all__ = ["build", "load", "path", "usable", "start_build", "building", "failed", "BuildError"]
 
 MAGIC = b"littlestone kernel 1\n"
@@ -195,20 +197,15 @@ def build(target: Path) -> None:
     head = json.dumps(header, sort_keys=True).encode()
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(MAGIC + struct.pack("<Q", len(head)) + head + b"".join(blobs))
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o644 & ~umask)  # (mkstemp makes it private; the cache may be shared, as numba's)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomic(target, lambda tmp: tmp.write_bytes(MAGIC + struct.pack("<Q", len(head)) + head + b"".join(blobs)))
+    if target.parent.resolve() == (Path(__file__).resolve().parent / "__pycache__"):
+        # This install's own folder: the machine code of its earlier sources is of no more use.
+        for old in target.parent.glob("kernel-*.bin*"):
+            if old.name.split(".")[0] != target.name.split(".")[0]:
+                try:
+                    old.unlink()
+                except OSError:
+                    pass
 
 
 def _lock(target: Path) -> Path:

@@ -439,7 +439,6 @@ def _compact(roots, levels, lsplit, L, V, n, own, cnt):
         x = V[w]
         while x != _ZERO:
             b = _tz(x)
-            pos = w * 64 + b
             bit = _S1 << np.uint64(b)
             out = _S1 << np.uint64(i & 63)
             ow = start + (i >> 6)

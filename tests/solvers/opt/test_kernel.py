@@ -110,7 +110,7 @@ def test_levels_are_made_and_change_nothing():
     """A class of some 2,600 concepts: the kernel's search makes levels (default ratio) and agrees with the
     Python search on everything."""
     rows = np.random.default_rng(5).random((2600, 11)) < 0.5
-    S = same_search(rows, brute=False)
+    same_search(rows, brute=False)
     K = Solver(ConceptClass.from_matrix(rows), symmetry=False, kernel="numba")
     K.value()
     assert K._kept.levels[1, 0] > 0  # a level was made
