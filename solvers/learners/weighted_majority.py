@@ -218,7 +218,7 @@ class WeightedMajority(_Experts):
             O = W - len(inside)
             if O <= LIGHT_MAX_EXPERTS * len(inside) and all(e[c] == 0 for c in inside):
                 # the realizable game (the experts of V never erred): the sharper bound of _light_outside
-                m = min(m, _light_outside(len(inside), O, beta, self._light_memo))
+                m = min(m, light_outside(len(inside), O, beta, self._light_memo))
         return m
 
 
@@ -235,9 +235,28 @@ def _lw(W, q) -> int:
 #: the others weighing at most this many times as much (beyond, its recursion is large and Littlestone-Warmuth's
 #: bound is used alone).
 LIGHT_MAX_EXPERTS = 16
+#: ... and with at most this many new states of its recursion per call (exact fractions: the outside weights take
+#: ever new values, so the memo seldom answers, and a state of 12 experts once took 25 s, past an attack's time
+#: limit); past them Littlestone-Warmuth's bound, which always holds, is used for that state.
+LIGHT_MAX_STATES = 5_000
 
 
-def _light_outside(k: int, O, beta, memo: dict) -> int:
+class _TooMany(Exception):
+    """Raised inside :func:`_light_outside` past its budget of states."""
+
+
+def light_outside(k: int, O, beta, memo: dict, budget: int | None = None) -> int:
+    """:func:`_light_outside`, computing at most ``budget`` (default :data:`LIGHT_MAX_STATES`) new states; past
+    them Littlestone-Warmuth's bound max{m : (k + O) q^m >= 1}, q = (1 + beta)/2, which always holds (the memo
+    keeps only the states computed whole)."""
+    left = [LIGHT_MAX_STATES if budget is None else budget]
+    try:
+        return _light_outside(k, O, beta, memo, left)
+    except _TooMany:
+        return _lw(k + O, (1 + beta) / 2)
+
+
+def _light_outside(k: int, O, beta, memo: dict, left: list) -> int:
     """A bound on weighted majority's mistakes still to come when the k experts still possible as the target
     (the version space V) have weight 1 each, never having erred, and the others weigh O in all.
 
@@ -262,6 +281,9 @@ def _light_outside(k: int, O, beta, memo: dict) -> int:
     hit = memo.get(key)
     if hit is not None:
         return hit
+    left[0] -= 1
+    if left[0] < 0:
+        raise _TooMany()
     q = (1 + beta) / 2
     cap = _lw(k + O, q)
     best = 0
@@ -271,9 +293,9 @@ def _light_outside(k: int, O, beta, memo: dict) -> int:
                 break
             if 2 * a - k <= O:  # a mistake can leave a experts of V (a = k: V unchanged, O falls by a fixed amount)
                 s = max(0, (O + 2 * a - k) / 2)
-                best = max(best, 1 + _light_outside(a, O - (1 - beta) * s + beta * (k - a), beta, memo))
+                best = max(best, 1 + _light_outside(a, O - (1 - beta) * s + beta * (k - a), beta, memo, left))
             if a < k:
-                best = max(best, _light_outside(a, O + beta * (k - a), beta, memo))
+                best = max(best, _light_outside(a, O + beta * (k - a), beta, memo, left))
     best = min(best, cap)
     memo[key] = best
     return best

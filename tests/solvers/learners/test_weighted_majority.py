@@ -163,3 +163,26 @@ def test_exact_attack_on_weighted_majority_with_three_experts_is_proven():
     assert attack("wm", make("singletons", N=3), strategy="exact").mistakes == 2
     r = attack("wm", make("thresholds", N=7), strategy="exact")
     assert r.exact and r.mistakes == 5
+
+
+def test_the_light_bound_keeps_to_its_budget_and_stays_an_upper_bound():
+    """_light_outside past its budget of states gives Littlestone-Warmuth's bound (which always holds), never a
+    smaller number, and keeps only whole results in its memo: a state of 12 experts with exact fractions once took
+    25 s (an attack's time limit ran over); here it takes the budget's time, and with a budget large enough the
+    sharper value, which the budgeted one is never below."""
+    import time
+    from fractions import Fraction
+
+    from solvers.learners.weighted_majority import _lw, light_outside
+
+    beta = Fraction(1, 2)
+    O = Fraction(37, 8)
+    t0 = time.monotonic()
+    cut = light_outside(12, O, beta, {}, budget=50)
+    assert cut == _lw(12 + O, (1 + beta) / 2)  # the budget ran out: Littlestone-Warmuth's bound
+    assert time.monotonic() - t0 < 60
+    memo: dict = {}
+    for k, o in [(3, Fraction(1, 2)), (4, Fraction(5, 2)), (5, Fraction(3))]:
+        full = light_outside(k, o, beta, memo, budget=10**6)
+        assert light_outside(k, o, beta, {}, budget=3) >= full  # a budget never lowers the bound
+        assert full <= _lw(k + o, (1 + beta) / 2)
