@@ -213,20 +213,20 @@ def _detection(gens, M: np.ndarray, classes: list, limit: int | None, t0: float)
 
 class Pending:
     """A detection under way in a forked child process (:func:`detect_async`): :meth:`poll` gives its
-    :class:`Detection` once bliss is done (None before), :meth:`cancel` kills the child."""
+    :class:`Detection` once the child has answered (None before), :meth:`cancel` kills the child."""
 
-    def __init__(self, child, M: np.ndarray, classes: list, limit: int | None, t0: float):
-        self._child, self._M, self._classes, self._limit, self._t0 = child, M, classes, limit, t0
+    def __init__(self, child):
+        self._child = child
 
     def poll(self) -> Optional[Detection]:
-        """The detection when the child has answered (its generators checked here), else None at once."""
+        """The detection when the child has answered, else None at once."""
         if self._child is None:
             raise RuntimeError("the detection was cancelled")
-        gens = _collect(self._child, wait=False)
-        if gens is _NOT_YET:
+        found = _collect(self._child, wait=False)
+        if found is _NOT_YET:
             return None
         self._child = None
-        return _detection(gens, self._M, self._classes, self._limit, self._t0)
+        return found
 
     def cancel(self) -> None:
         """Kill the child (when it is still running)."""
@@ -235,17 +235,23 @@ class Pending:
             _reap(child)
 
 
+def _detect_in_child(C, limit, t0) -> Detection:
+    """What the child of :func:`detect_async` computes: the whole detection (bliss, and the generators lifted,
+    checked and cut to a subgroup), so that only the generators come back."""
+    M, reps, classes = _distinct_columns(C)
+    return _detection(_automorphisms(M[:, reps], [len(cl) for cl in classes]), M, classes, limit, t0)
+
+
 def detect_async(C, *, limit: int | None = None):
-    """:func:`detect` with bliss in a forked child that the caller polls (:class:`Pending`), so that a search goes
-    on meanwhile; the :class:`Detection` itself where no child is needed (skipped, settled by invariants) or
+    """:func:`detect` in a forked child that the caller polls (:class:`Pending`), so that a search goes on
+    meanwhile; the :class:`Detection` itself where no child is needed (skipped, settled by invariants) or
     possible (no ``os.fork``)."""
     if not hasattr(os, "fork"):
         return detect(C, limit=limit)
     early = _without_bliss(C, MAX_ENTRIES, MAX_POINTS)
     if early is not None:
         return early
-    t0, M, reps, classes = time.perf_counter(), *_distinct_columns(C)
-    return Pending(_spawn(_automorphisms, M[:, reps], [len(cl) for cl in classes]), M, classes, limit, t0)
+    return Pending(_spawn(_detect_in_child, C, limit, time.perf_counter()))
 
 
 def settled_by_invariants(C) -> Optional[Detection]:

@@ -121,13 +121,15 @@ KERNEL_OVER_SYMMETRY = True
 #: detection waits until the search has spent what it would cost): the kernel then adopts the orbit keys at the
 #: pause where the group comes. Measured (kernel loaded): halfspaces n=4 0.12 s, against 0.20 s waiting for the group.
 KERNEL_BEFORE_GROUP = True
-#: Where processes fork, the class's group is found by a child process while the search goes on, started once the
-#: search has spent this share of what detection is expected to cost
-#: (:func:`~solvers.classes.automorphisms.estimated_seconds`); 0: the search itself finds it, once it has spent all
-#: of that. A child costs a fork (some milliseconds: decision lists n=4 as a matrix, 7 ms to solve, took 16 ms
-#: with a child from its 2,000th node). Measured (2-CPU machine, raw matrices): decision lists n=5 1.9-2.0 s ->
-#: 1.6 s.
-DETECT_ALONGSIDE = 0.5
+#: Where processes fork, the class's group is found by a child process while the search goes on, started this many
+#: seconds after the search's ``symmetry_after``-th node (None: the search finds it itself, once it has spent what
+#: detection is expected to cost, :func:`~solvers.classes.automorphisms.estimated_seconds`). The child finds the
+#: whole group (bliss, the checks, the subgroup) and sends back its generators; it costs a fork and a kill, some
+#: milliseconds, so a search that ends sooner never starts one. Measured (2-CPU machine, raw matrices, medians of
+#: 3-5, against the search finding it itself): halfspaces n=4 0.12-0.16 s -> 0.07-0.09 s; decision lists n=5
+#: 1.9-2.2 s -> 1.06-1.10 s; decision lists n=4 7 ms either way (with a child from its 2,000th node at once:
+#: 13-19 ms).
+DETECT_ALONGSIDE = 0.003
 #: The deepest mistake tree the kernel walks (2^d - 1 nodes); deeper ones are built in Python.
 KERNEL_TREE_DEPTH = 24
 #: The share of the memo's byte budget the kernel's table may take while a search runs in it (its entries
@@ -546,13 +548,13 @@ class Solver(MemoSearch):
             found = C.automorphisms(compute=False, cheap=True)  # (cheap: invariants that prove it trivial)
             if found is None and self.nodes > 0:
                 # Found once the search has itself spent what detection is expected to cost; where processes
-                # fork, by a child process started when the search has spent DETECT_ALONGSIDE of that, while
-                # the search goes on (taken at the first look after it answers).
+                # fork, by a child process started DETECT_ALONGSIDE seconds after the search's symmetry_after-th
+                # node, while the search goes on (taken at the first look after it answers).
                 now = time.monotonic()
                 if self._detect_at is None:
                     self._detect_at = now + estimated_seconds(C)
-                alongside = DETECT_ALONGSIDE and hasattr(os, "fork")
-                if alongside and self._detection is None and now >= self._detect_at - (1 - DETECT_ALONGSIDE) * estimated_seconds(C):
+                alongside = DETECT_ALONGSIDE is not None and hasattr(os, "fork")
+                if alongside and self._detection is None and now >= self._detect_at - estimated_seconds(C) + DETECT_ALONGSIDE:
                     from ..classes.automorphisms import detect_async, load_igraph
 
                     load_igraph()  # (here, once, rather than in every child)

@@ -282,7 +282,7 @@ def test_a_detection_alongside_finds_the_group_and_a_cancel_kills_it():
     (pid,) = A._last_child
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)  # reaped once it answered
-    spinning = A.Pending(A._spawn(_spin_forever), None, [], None, 0.0)
+    spinning = A.Pending(A._spawn(_spin_forever))
     (pid,) = A._last_child
     assert spinning.poll() is None
     spinning.cancel()
