@@ -74,8 +74,10 @@ _ROOT_NUMPY = 256  # the root's splits of a class over more points are found wit
 ISO_MIN = 32
 ISO_MAX = 0
 ISO_AFTER = 2_000
-#: The most the forms may cost beyond what they save, as a share of the search's own time
-ISO_SHARE = 0.1
+#: The most the forms may cost beyond what they save, as a share of the search's own time (measured, Python search
+#: on raw matrices: at 0.1, with igraph's core loading in 3 ms, forms made on rectangles N=14, intervals N=100,
+#: random 10,000 x 16 cost 5-10 % and merged too little to pay; at 0.02 they are few and the times those without)
+ISO_SHARE = 0.02
 #: The largest version spaces keyed up to isomorphism: |V| times the class's distinct splits (the reduced
 #: matrix is at most that large)
 ISO_MAX_ENTRIES = 2**18
@@ -292,9 +294,9 @@ class Solver(MemoSearch):
         self._root_bounds = None
         self.table: SubcubeTable | None = None  # built by subcube_table()
         self._nwords = (C.n_concepts + 63) // 64
-        # The search looks at the clock every 64 nodes, or every 8 where a node scans thousands of words (the
-        # hand-over to the kernel, a deadline and a Ctrl-C then come within a few milliseconds).
-        self._tick_mask = 7 if self._nwords * C.n_points >= 4096 else 63
+        # The search looks at the clock every 64 nodes, or every 8 where a node scans thousands of words and the
+        # kernel may take it over (the hand-over then comes within a few milliseconds).
+        self._tick_mask = 7 if self._nwords * C.n_points >= 4096 and self.kernel_mode != "python" else 63
         # A split's words as one opaque item (np.unique finds equal rows). Made once: making a void dtype
         # calls numpy's Python npy_ctypes_check from C, which drops any exception, so a Ctrl-C landing
         # there was lost (solvers.interrupts) -- and once per node it was a twentieth of the Ctrl-Cs.
