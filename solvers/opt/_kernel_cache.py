@@ -1,6 +1,6 @@
 """The compiled kernel's machine code, saved once and loaded in later processes without numba.
 
-numba compiles the entry points of :mod:`solvers.opt._kernel_jit` (C callbacks over raw pointers) in 9-13 s, and
+numba compiles the entry points of :mod:`solvers.opt._kernel_jit` (C callbacks over raw pointers) in 15-25 s, and
 in a later process loads them from its cache in 0.5-0.7 s, most of it importing numba and setting up its
 compiler (measured here: importing numba 0.25 s, the module 0.15 s, loading the code 0.3 s). This module saves
 the machine code numba made (an object file per entry point) in one file, and loads it with llvmlite alone (the
@@ -48,7 +48,7 @@ FORMAT = 1
 #: point whose code would call numba's allocator is refused at build time.
 _ALLOWED = ("numba_gil_ensure", "numba_gil_release", "numba_do_raise", "numba_runtime_build_excinfo_struct",
             "numba_unpickle", "NRT_Free", "NRT_MemInfo_call_dtor", "memset", "memcpy", "memmove")
-#: A build that has held its lock this long is taken for dead (a build takes 9-13 s here).
+#: A build that has held its lock this long is taken for dead (a build takes 15-25 s here).
 STALE_SECONDS = 600.0
 
 _engines: list = []  # the llvmlite engines holding the loaded code (alive as long as the process)

@@ -28,7 +28,7 @@ call returns after a budget of nodes ("paused"); the Python side (:class:`Kernel
 
 The kernel needs numba (and llvmlite, which numba is built on); :func:`available` says whether they are
 installed. numba compiles the entry points of :mod:`solvers.opt._kernel_jit` (C callbacks over raw pointers) once,
-in 9-13 s, in a process of its own; :mod:`solvers.opt._kernel_cache` keeps their machine code and loads it in about
+in 15-25 s, in a process of its own; :mod:`solvers.opt._kernel_cache` keeps their machine code and loads it in about
 0.05 s without importing numba (numba itself takes 0.5-0.7 s to load them from its cache). The first search that
 runs long enough to want the kernel starts that build in the background and goes on in Python; it, and every later
 process, hands over once the machine code is there (see :data:`solvers.opt.search.KERNEL_AFTER_SECONDS`). Where the
@@ -144,7 +144,7 @@ def load_seconds() -> float | None:
     """What loading the kernel costs now: 0 when this process has it, :data:`LOAD_SECONDS` from its saved
     machine code (:mod:`solvers.opt._kernel_cache`), :data:`NUMBA_LOAD_SECONDS` where numba loads it from its own
     cache (no machine code kept here, or its build failed), None when it is not built yet (the first build takes
-    9-13 s)."""
+    15-25 s)."""
     global _saved
     if _fns is not None:
         return 0.0

@@ -105,7 +105,7 @@ KERNEL_WIDE = 1 << 14
 #: takes 0.5-0.7 s: the Python search runs this long first.
 KERNEL_NUMBA_AFTER_SECONDS = 0.3
 #: The same when nothing is compiled yet and the machine code cannot be built in the background (the first
-#: compilation takes 9-13 s, in this process then): only a search that has run this long pays for it. Where it
+#: compilation takes 15-25 s, in this process then): only a search that has run this long pays for it. Where it
 #: can, the first search that runs KERNEL_AFTER_SECONDS starts that build in a process of its own and goes on in
 #: Python, handing over when the machine code lands (looked for every KERNEL_BUILD_POLL seconds).
 KERNEL_COMPILE_AFTER_SECONDS = 10.0
@@ -126,11 +126,13 @@ KERNEL_BEFORE_GROUP = True
 #: Where processes fork, the class's group is found by a child process while the search goes on, started this many
 #: seconds after the search's ``symmetry_after``-th node (None: the search finds it itself, once it has spent what
 #: detection is expected to cost, :func:`~solvers.classes.automorphisms.estimated_seconds`). The child finds the
-#: whole group (bliss, the checks, the subgroup) and sends back its generators; it costs a fork and a kill, some
-#: milliseconds, so a search that ends sooner never starts one. Measured (2-CPU machine, raw matrices, medians of
-#: 3-5, against the search finding it itself): halfspaces n=4 0.12-0.16 s -> 0.07-0.09 s; decision lists n=5
-#: 1.9-2.2 s -> 1.06-1.10 s; decision lists n=4 7 ms either way (with a child from its 2,000th node at once:
-#: 13-19 ms).
+#: whole group (bliss, the checks, the subgroup) and sends back its generators; it costs a fork, a kill and, while
+#: it runs, the pages this process writes being copied (copy-on-write): 20-30 ms on a search that ends before
+#: the child answers (decision lists n=4 through the command line: 21 ms without symmetry, 47 ms with), so a
+#: search that ends within the delay never starts one. Measured (2-CPU machine, raw matrices, medians of 3-5,
+#: against the search finding it itself): halfspaces n=4 0.12-0.16 s -> 0.07-0.09 s; decision lists n=5
+#: 1.9-2.2 s -> 1.06-1.10 s; decision lists n=4 in the library, 7 ms, forks nothing (a child from its 2,000th
+#: node at once: 13-19 ms).
 DETECT_ALONGSIDE = 0.003
 #: The deepest mistake tree the kernel walks (2^d - 1 nodes); deeper ones are built in Python.
 KERNEL_TREE_DEPTH = 24

@@ -428,7 +428,7 @@ def test_ctrl_c_stops_a_kernel_search():
 def test_auto_mode_hands_over_after_its_time(monkeypatch, cost):
     """"auto": the Python search runs KERNEL_AFTER_SECONDS, then the kernel takes the query over when its machine
     code is saved (cheap to load); where numba would load it from its own cache it waits KERNEL_NUMBA_AFTER_SECONDS,
-    and where nothing is built and no background build can start, KERNEL_COMPILE_AFTER_SECONDS (9-13 s of
+    and where nothing is built and no background build can start, KERNEL_COMPILE_AFTER_SECONDS (15-25 s of
     compilation ahead)."""
     search = importlib.import_module("solvers.opt.search")
     monkeypatch.setattr(search, "KERNEL_AFTER_SECONDS", 0.0)

@@ -27,7 +27,7 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def built() -> Path:
-    """The machine-code file of this tree (built if missing: 9-13 s)."""
+    """The machine-code file of this tree (built if missing: 15-25 s)."""
     assert cache.start_build(wait=True), cache.failed()
     return cache.path()
 
