@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import gc
 import importlib.util
 import os
 import sys
@@ -450,12 +451,19 @@ class Kernel:
             keys = [frm(raw[i:i + W8], "little") for i in range(0, len(raw), W8)]
         memo = S.memo
         S._memo_used += sum([(V.bit_length() >> 3) + 120 for V in keys if V not in memo])
-        memo.update(zip(keys, zip(self.lo[used].tolist(), self.hi[used].tolist())))
-        mv = self.move[used]
-        has = np.flatnonzero(mv >= 0).tolist()
-        mh = self.mhash[used].tolist()
-        mv = mv.tolist()
-        S.moves.update([(keys[i], mv[i] if keys[i] > 0 else (mh[i], mv[i])) for i in has if _HASH_OK or keys[i] > 0])
+        paused = gc.isenabled()
+        gc.disable()  # (a tuple per entry: the collections they would set off cost as much as the copy)
+        try:
+            memo.update(zip(keys, zip(self.lo[used].tolist(), self.hi[used].tolist())))
+            mv = self.move[used]
+            has = np.flatnonzero(mv >= 0).tolist()
+            mh = self.mhash[used].tolist()
+            mv = mv.tolist()
+            S.moves.update([(keys[i], mv[i] if keys[i] > 0 else (mh[i], mv[i])) for i in has
+                            if _HASH_OK or keys[i] > 0])
+        finally:
+            if paused:
+                gc.enable()
         while S._memo_used > S.memo_bytes and memo:
             S._evict()
 
@@ -574,16 +582,23 @@ def _table_size(R: int) -> int:
 
 
 def _nested(points: list, d: int):
-    """The mistake tree of depth ``d`` whose nodes' points are ``points`` in preorder, as nested dicts."""
-    box: list = [None]
-    stack = [(box, 0, d)]
-    it = iter(points)
-    while stack:
-        parent, slot, depth = stack.pop()
-        if depth <= 0:
-            continue
-        node = {"point": next(it), "0": None, "1": None}
-        parent[slot] = node
-        stack.append((node, "1", depth - 1))
-        stack.append((node, "0", depth - 1))
-    return box[0]
+    """The mistake tree of depth ``d`` whose nodes' points are ``points`` in preorder, as nested dicts (built with
+    the collector paused: a tree of 8,191 nodes is that many new dicts, and the collections they set off cost as
+    much again)."""
+    if d <= 0:
+        return None
+    nxt = iter(points).__next__
+
+    def build(k):
+        p = nxt()
+        if k == 1:
+            return {"point": p, "0": None, "1": None}
+        return {"point": p, "0": build(k - 1), "1": build(k - 1)}
+
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return build(d)
+    finally:
+        if paused:
+            gc.enable()
