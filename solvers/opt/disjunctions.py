@@ -37,8 +37,8 @@ own code.
 **Why this engine is kept** (issue 19: an engine the generic search comes within 1.5x of is retired). It
 does what no matrix can: past n = 12 the class is implicit (2^n points never listed) and n = 20, k = 5 is
 solved in seconds; on the instances that fit a matrix ``scripts/bench_engines.py`` measured the generic
-search at 1.2-3.2x its time on n = 8, k = 3 (milliseconds: 0.9-3.8x over n = 8, 9 and k = 2-4)
-and 15-530x on n = 10, 12 (listed or as a raw matrix).
+search, with its compiled kernel, at 1.2-1.3x its time on n = 8, k = 3 and n = 12, k = 3 (milliseconds),
+5-6x on n = 12, k = 2 and 24-31x on n = 10, k = 3 (listed or as a raw matrix; idle 2-core machine).
 :class:`DisjunctionSolver` is a :class:`~solvers.opt.states.StateSearch`: its root loop (up from the
 lower bound for a moment, so that a time limit keeps a deep tree, then down), queries and progress are
 the states'.

@@ -96,8 +96,8 @@ depth D; randomized: a tree valued by f, with repeat nodes for loops) and
 **Why these searches are kept** (issue 19: an engine the generic search comes within 1.5x of is retired).
 They do what no matrix can (n = 10^6 experts: the dictators' matrix has 2^n columns), and on the classes
 that fit one ``scripts/bench_engines.py`` measured the generic game search
-(:class:`~solvers.opt.games.GameSolver` on the dictators' matrix) at 98-190x their time on D_1, D_2 (n = 8,
-10) and 31-34x on R_1 (n = 8), R_2 (n = 6).
+(:class:`~solvers.opt.games.GameSolver` on the dictators' matrix) at 52-98x their time on D_1, D_2 (n = 8,
+10) and 14-17x on R_1 (n = 8), R_2 (n = 6) (idle 2-core machine).
 
 References
 ----------

@@ -55,9 +55,9 @@ recomputing every child itself, relying on Lemmas 1-3 for the positive side.
 
 **Why this engine is kept** (issue 19: an engine the generic search comes within 1.5x of is retired). It
 does what no matrix can -- thresholds N = 10^5, intervals N = 1000 (500,501 concepts x 1000 points) and
-beyond -- and on the instances that fit a matrix ``scripts/bench_engines.py`` measured the generic search at
-220-930x its time on thresholds N = 1000, 4000 and 44-840x on intervals N = 60, 100 (listed or as a raw
-matrix).
+beyond -- and on the instances that fit a matrix ``scripts/bench_engines.py`` measured the generic search,
+with its compiled kernel, at 65-75x its time on thresholds N = 1000, 4000 and 12-139x on intervals N = 60,
+100 (listed or as a raw matrix; idle 2-core machine).
 
 References
 ----------

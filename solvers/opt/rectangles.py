@@ -43,9 +43,9 @@ N = 32 it is a single entry: every point leaves fewer than 2^17 rectangles on it
 does what no matrix can: from N = 32 the matrix ((N (N + 1) / 2)^2 + 1 rectangles x N^2 points, 285
 million cells at N = 32) is past ``make``'s limit, and this search solves N = 32 in about 5 s (Opt = 17)
 and bounds larger grids. On the grids that fit a matrix ``opt`` runs the generic search (engine
-``auto``), which ``scripts/bench_engines.py`` measured at 0.8-2.4x this engine's time (N = 8: 0.80x,
-12: 1.73x, 16: 2.08x, 20: 1.09x, 24: 2.43x, listed; 0.64-2.48x as a raw matrix; loaded 2-core machine),
-so it is not within 1.5x everywhere either.
+``auto``), which ``scripts/bench_engines.py`` measured, with its compiled kernel, at 0.35-2.75x this engine's
+time (N = 8: 0.45x, 12: 0.35x, 16: 0.71x, 20: 1.49x, 24: 2.75x, listed; 0.37-2.95x as a raw matrix; idle 2-core
+machine): faster up to N = 20, not within 1.5x at N = 24.
 
 References
 ----------

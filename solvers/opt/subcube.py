@@ -19,10 +19,10 @@ bound at all times, so a stopped run still returns a valid lower bound, and at t
 value is exact. Cost: about N * 3^(N-1) byte operations per sweep; memory 2 * 3^N bytes.
 
 **Why this engine is kept** (issue 19: an engine the generic search comes within 1.5x of is retired).
-``scripts/bench_engines.py`` measured the generic search at 2.4-5.4x the table's time on all-functions
-n = 12, 15 (listed or as a raw matrix); where the table is the slower one (conjunctions n = 3, halfspaces
-n = 4: 0.2-0.3x, 0.01-0.05x forced), engine ``auto`` never reaches it, as it runs the search first and moves to the
-table only after a quarter of the table's estimated cost.
+``scripts/bench_engines.py`` measured the generic search, with its compiled kernel, at 1.8-3.5x the table's
+time on all-functions n = 12, 15 (listed or as a raw matrix; idle 2-core machine); where the table is the
+slower one (conjunctions n = 3, halfspaces n = 4: 0.35-0.44x, 0.01-0.04x forced), engine ``auto`` never reaches
+it, as it runs the search first and moves to the table only after a quarter of the table's estimated cost.
 
 References
 ----------
