@@ -117,11 +117,14 @@ from .strategies import STRATEGY_NAMES, available, get_strategy
 from .strategies.base import Found, Problem, StrategyError, check_reads
 from .strategies.exact import refusal
 
-__all__ = ["attack", "AttackResult", "AttackError", "bound_for", "VERDICTS", "AUTO_SECONDS", "SMALL"]
+__all__ = ["attack", "AttackResult", "AttackError", "bound_for", "lemmas_for", "VERDICTS", "AUTO_SECONDS", "SMALL",
+           "COUNTERS"]
 
 #: The verdicts, from the learner's best to its worst; ``stopped``: a search stopped by the time limit or Ctrl-C
 #: below the bound, which proves only that the learner can be made to err at least that often.
 VERDICTS = ("stopped", "below", "tight", "violates", "unbounded")
+#: What a search may maximise: all mistakes, or one kind of them (``--maximize``).
+COUNTERS = ("mistakes", "false_negative", "false_positive")
 #: Seconds ``auto`` gives itself when no time limit is given.
 AUTO_SECONDS = 60.0
 #: ``auto`` calls a finite class small for ``exact`` when |C| * |X| is at most this.
@@ -171,6 +174,12 @@ class AttackResult:
         True for a randomized learner: ``mistakes`` is an exact expectation.
     opt_symbol : str
         The game's optimum's name: ``Opt``, ``RL``, ``D_k`` or ``R_k`` (:attr:`solvers.game_rules.Game.symbol`).
+    lemmas : list of dict
+        The learner's bounds on one kind of mistake (:meth:`solvers.learners.base.OnlineLearner.lemmas_on`), each
+        held against the witness's count: ``kind``, ``formula``, ``source``, ``bound``, ``count``, ``verdict``
+        (``tight``, ``violated``, ``loose`` when that kind was maximised exactly, else ``below``).
+    maximize : str
+        The counter the search maximised: ``mistakes``, ``false_negative`` or ``false_positive``.
     """
 
     mistakes: Any
@@ -185,6 +194,17 @@ class AttackResult:
     errors: int = 0
     expected: bool = False
     opt_symbol: str = "Opt"
+    lemmas: list = field(default_factory=list)
+    maximize: str = "mistakes"
+
+    @property
+    def mistakes_by_kind(self) -> dict:
+        """The witness's mistakes by kind (``false_negative``, ``false_positive``), as the referee replays them;
+        a randomized learner's exact expectations (Fractions)."""
+        w = self.witness
+        if self.expected and "expected_mistakes_by_kind" in w:
+            return {k: Fraction(v) for k, v in w["expected_mistakes_by_kind"].items()}
+        return dict(w.get("mistakes_by_kind") or {})
 
     @property
     def cycle(self) -> Optional[tuple]:
@@ -220,6 +240,9 @@ class AttackResult:
             "witness": self.witness,
             "target_text": target_words(self.witness["class"], self.witness.get("target")),
             "game": {"randomized": self.expected, "errors": self.errors, "symbol": self.opt_symbol},
+            "mistakes_by_kind": {k: json_value(v) for k, v in self.mistakes_by_kind.items()},
+            "lemmas": self.lemmas,
+            "maximize": self.maximize,
         }
         if self.expected:
             out["expected_mistakes"] = fraction_text(self.mistakes)
@@ -289,6 +312,17 @@ def bound_for(learner, cls, errors: int = 0):
     return method(cls, errors=errors)
 
 
+def lemmas_for(learner, cls, counts: dict, errors: int = 0, proven: str | None = None) -> list:
+    """The learner's lemmas on ``cls`` (its bounds on one kind of mistake), each held against ``counts``
+    (``{"false_negative": u, "false_positive": v}``) as JSON: ``kind``, ``formula``, ``source``, ``bound``,
+    ``count``, ``verdict``. ``proven``: the kind whose count is the proven worst case (``--maximize`` with an
+    exact search), whose lemma may then be called ``loose``."""
+    method = getattr(learner, "lemmas_on", None)
+    if method is None or not counts:
+        return []
+    return [L.to_json(counts, proven=L.kind == proven) for L in method(cls, errors)]
+
+
 # ---------------------------------------------------------------------------------------- inputs
 def _learner_name_params(learner, learner_params, cls, errors: int = 0) -> tuple[str, dict]:
     from solvers.learners import LEARNERS
@@ -315,7 +349,12 @@ def _learner_name_params(learner, learner_params, cls, errors: int = 0) -> tuple
     return name, params
 
 
-def _check_options(strategy, time_limit, seed, jobs, errors) -> None:
+def _check_options(strategy, time_limit, seed, jobs, errors, maximize="mistakes") -> None:
+    if maximize not in COUNTERS:
+        raise ValueError(f"maximize={maximize!r}: choose one of {', '.join(COUNTERS)}")
+    if maximize != "mistakes" and strategy not in ("auto", "exact"):
+        raise StrategyError(f"strategy {strategy} maximises all mistakes; --maximize {maximize} needs strategy exact "
+                            "(or auto)")
     if strategy != "auto" and strategy not in STRATEGY_NAMES:
         raise StrategyError(f"unknown strategy {strategy!r}; choose one of: auto, {', '.join(STRATEGY_NAMES)}")
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
@@ -333,7 +372,8 @@ def _check_options(strategy, time_limit, seed, jobs, errors) -> None:
 # ---------------------------------------------------------------------------------------- attack
 def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str = "auto",
            time_limit: Optional[float] = None, seed: int = 0, jobs: int = 1, errors: int = 0,
-           progress: Optional[Callable[[dict], None]] = None, known_opt=None) -> AttackResult:
+           progress: Optional[Callable[[dict], None]] = None, known_opt=None,
+           maximize: str = "mistakes") -> AttackResult:
     """Search for the sequence that makes ``learner`` err most on ``C``; verify it; judge the bound.
 
     Parameters
@@ -366,6 +406,11 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
         What is already known of Opt(C) (a row of the store, its certificates re-checked by the caller):
         its ``lower``, ``upper``, ``value`` and mistake ``tree`` are used instead of computing them
         (the standard game only).
+    maximize : str
+        What the search maximises (:data:`COUNTERS`): all mistakes (default), or the false negatives or false
+        positives alone, to see which step of a proof is loose (strategy ``exact`` on a finite class, a
+        deterministic learner). The result's ``mistakes`` are still all of them; ``exact`` then says nothing
+        of them, and the lemma of the kind maximised may be ``loose``.
 
     Returns
     -------
@@ -380,7 +425,7 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
         A strategy produced a sequence the referee rejects (a bug; never reported as a result).
     """
     t0 = time.monotonic()
-    _check_options(strategy, time_limit, seed, jobs, errors)
+    _check_options(strategy, time_limit, seed, jobs, errors, maximize)
     cls = class_specs.trusted(load_class(C))
     if errors and not cls.finite:
         _refuse_errors(cls, errors)
@@ -394,7 +439,7 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
         raise ValueError(why)
     budget = time_limit if time_limit is not None else (AUTO_SECONDS if strategy == "auto" else None)
     deadline = None if budget is None else t0 + budget
-    problem = Problem(name, params, cls, cls.to_spec(), seed=seed, jobs=jobs, errors=errors)
+    problem = Problem(name, params, cls, cls.to_spec(), seed=seed, jobs=jobs, errors=errors, maximize=maximize)
     game = Game(randomized=bool(getattr(model, "randomized", False)), errors=errors)
 
     # Which strategies, in order (each checked before any time is spent).
@@ -663,6 +708,10 @@ def _plan(strategy: str, problem: Problem) -> list:
         return [("geometric", strat, 1.0)]
     plan = []
     C = problem.cls
+    if problem.maximize != "mistakes":  # only the exact search maximises one kind of mistake
+        strat = get_strategy("exact")
+        strat.check(problem)
+        return [("exact", strat, 1.0)]
     # A class listed point by point gets exact and tree first; an implicit one (2^n points) the heuristics,
     # after exact's count search where it applies (Winnow on monotone disjunctions, ...: it lists no points).
     counts = available("exact") and not isinstance(get_strategy("exact").count_plan(problem), str)
@@ -751,9 +800,12 @@ def _witness(sname: str, found: Found, problem: Problem, cls, bound, opt_value, 
     except WitnessError as e:
         raise AttackError(f"internal error: strategy {sname}'s sequence is not a valid witness: {e}") from None
     counted = Fraction(w["expected_mistakes"]) if game.randomized else w["mistakes"]
-    if counted != found.mistakes:
-        raise AttackError(f"internal error: strategy {sname} claims {found.mistakes} mistakes, "
-                          f"the referee counts {counted}")
+    counter = found.stats.get("counter", "mistakes") if isinstance(found.stats, dict) else "mistakes"
+    claimed = counted if counter == "mistakes" else w["mistakes_by_kind"][counter]
+    if claimed != found.mistakes:
+        raise AttackError(f"internal error: strategy {sname} claims {found.mistakes} "
+                          f"{'mistakes' if counter == 'mistakes' else counter.replace('_', ' ') + 's'}, "
+                          f"the referee counts {claimed}")
     verdict = _verdict(counted, bound, found.cycle is not None, game.randomized)
     w.update({"bound": bound.to_json(), "verdict": verdict, "opt": json_value(opt_value), "strategy": sname})
     if not game.standard:
@@ -773,21 +825,43 @@ def _rank(item) -> tuple:
     return (found.cycle is not None, found.mistakes, bool(found.exact))
 
 
+def _objective(problem: Problem, found: Found, w: dict) -> tuple:
+    """How a verified candidate ranks: a cycle first, then the counter maximised (as the referee counts it),
+    then a proven worst case (of that counter)."""
+    counted = Fraction(w["expected_mistakes"]) if "expected_mistakes" in w else w["mistakes"]
+    value = counted if problem.maximize == "mistakes" else w["mistakes_by_kind"][problem.maximize]
+    counter = found.stats.get("counter", "mistakes") if isinstance(found.stats, dict) else "mistakes"
+    return (found.cycle is not None, value, bool(found.exact) and counter == problem.maximize)
+
+
 def _best_verified(candidates, problem, cls, bound, opt_value, stats, t0, game: Game) -> AttackResult:
     # Every candidate is verified (a rejected one is a bug, reported loudly); the best one is returned.
     best = None
     for sname, found in sorted(candidates, key=_rank, reverse=True):
         w, v = _witness(sname, found, problem, cls, bound, opt_value, game)
-        if best is None:
-            best = (sname, found, w, v)
-    sname, found, w, v = best
-    if w["verdict"] == "below" and stats.get("stopped") and not found.exact:
-        w["verdict"] = "stopped"  # a stopped search proves only "at least": no verdict below the bound
+        rank = _objective(problem, found, w)
+        if best is None or rank > best[0]:
+            best = (rank, sname, found, w, v)
+    _, sname, found, w, v = best
+    counter = found.stats.get("counter", "mistakes") if isinstance(found.stats, dict) else "mistakes"
+    proven = bool(found.exact) and counter == problem.maximize  # the counter maximised is the proven worst case
+    exact = bool(found.exact) and problem.maximize == "mistakes"
+    if w["verdict"] == "below" and not exact and (stats.get("stopped") or not proven):
+        w["verdict"] = "stopped" if stats.get("stopped") else "below"  # only "at least": no verdict below the bound
+    model = problem._prototype if problem._prototype is not None else problem.new_learner()
+    lemmas = lemmas_for(model, cls, w.get("mistakes_by_kind") if not game.randomized else None, problem.errors,
+                        proven=problem.maximize if proven and found.cycle is None else None)
+    if lemmas:
+        w["lemmas"] = lemmas
+    if problem.maximize != "mistakes":
+        w["maximize"] = problem.maximize
+        stats["maximize_exact"] = proven
     stats["seconds"] = round(time.monotonic() - t0, 4)
     mistakes = Fraction(w["expected_mistakes"]) if game.randomized else w["mistakes"]
     return AttackResult(mistakes=mistakes, bound=bound, opt=opt_value, verdict=w["verdict"], witness=w,
-                        strategy=sname, exact=bool(found.exact), stats=stats, message=v.message,
-                        errors=problem.errors, expected=game.randomized, opt_symbol=game.symbol)
+                        strategy=sname, exact=exact, stats=stats, message=v.message,
+                        errors=problem.errors, expected=game.randomized, opt_symbol=game.symbol,
+                        lemmas=lemmas, maximize=problem.maximize)
 
 
 def _has_margin(cls) -> bool:

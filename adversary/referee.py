@@ -393,6 +393,22 @@ class Replay:
         """The number of mistakes."""
         return len(self.rounds)
 
+    def by_kind(self, labels) -> dict:
+        """The mistakes by kind, as the notes' proofs count them: ``false_negative`` (label 1, predicted 0:
+        Winnow's promotions, u) and ``false_positive`` (label 0, predicted 1: its demotions or eliminations,
+        v), for the labels ``labels`` of the rounds."""
+        fn = sum(1 for t in self.rounds if labels[t] == 1)
+        return {"false_negative": fn, "false_positive": len(self.rounds) - fn}
+
+    def expected_by_kind(self, labels) -> Optional[dict]:
+        """A randomized learner's exact expected mistakes by kind: P(predict 0) summed over the rounds
+        labelled 1, and P(predict 1) over those labelled 0 (None for a deterministic learner)."""
+        if self.probabilities is None:
+            return None
+        fn = sum((1 - p for p, y in zip(self.probabilities, labels) if y == 1), Fraction(0))
+        fp = sum((p for p, y in zip(self.probabilities, labels) if y == 0), Fraction(0))
+        return {"false_negative": fn, "false_positive": fp}
+
     def expected(self, labels) -> Optional[Fraction]:
         """The exact expected mistakes sum_t P(prediction_t != y_t) for the labels ``labels`` of the
         rounds (None for a deterministic learner)."""
@@ -561,12 +577,15 @@ def make_witness(learner_name, learner_params, class_spec, sequence, target=None
         "sequence": [{"x": _json_point(x), "y": y} for x, y in examples],
         "target": json_target(cls, target),
         "mistakes": r.mistakes,
+        "mistakes_by_kind": r.by_kind([y for _, y in examples]),
     }
     if errors:
         witness["errors"] = errors
     expected = r.expected([y for _, y in examples])
     if expected is not None:
         witness["expected_mistakes"] = fraction_text(expected)
+        witness["expected_mistakes_by_kind"] = {k: fraction_text(v)
+                                                for k, v in r.expected_by_kind([y for _, y in examples]).items()}
     for key, value in (extra or {}).items():
         if key in witness:
             raise WitnessError(f"extra key {key!r} would replace the witness's own {key!r}; choose another name")
@@ -718,7 +737,8 @@ def _verify(w, exact: bool) -> VerifyResult:
     r = replay_parsed(name, params, examples, cls, errors=errors)
     if r.mistakes != claimed:
         return VerifyResult(False, r.mistakes, f"claims {claimed} mistakes, replay gives {r.mistakes}")
-    expected = r.expected([y for _, y in examples])
+    labels = [y for _, y in examples]
+    expected = r.expected(labels)
     if claimed_expected is not None:
         if expected is None:
             return VerifyResult(False, r.mistakes, f'"expected_mistakes" is for a randomized learner, and {name} '
@@ -740,7 +760,39 @@ def _verify(w, exact: bool) -> VerifyResult:
                 else f"{m} mistake{'s' if m != 1 else ''}")
         message += (f"; no finite mistake bound: the cycle of {length} example{'s' if length != 1 else ''} "
                     f"({what}), examples {start + 1}..{start + length}, can be repeated for ever")
+    why = _check_kinds(w, r, labels)
+    if why is not None:
+        return VerifyResult(False, r.mistakes, why)
     return VerifyResult(True, r.mistakes, message, cycle, expected)
+
+
+KINDS = ("false_negative", "false_positive")
+
+
+def _check_kinds(w: dict, r: Replay, labels) -> Optional[str]:
+    """What is wrong with a witness's ``"mistakes_by_kind"`` (and ``"expected_mistakes_by_kind"``) against the
+    replay, or None (a witness written before they were recorded has neither)."""
+    for key, counted, read in (("mistakes_by_kind", r.by_kind(labels), None),
+                               ("expected_mistakes_by_kind", r.expected_by_kind(labels), read_fraction)):
+        if key not in w:
+            continue
+        claimed = w[key]
+        if not isinstance(claimed, dict) or set(claimed) != set(KINDS):
+            raise WitnessError(f'malformed witness: "{key}" must be {{"false_negative": u, "false_positive": v}}')
+        if counted is None:
+            return f'"{key}" is for a randomized learner, and {r.learner} predicts deterministically; drop it'
+        for kind in KINDS:
+            v = claimed[kind]
+            if read is None:
+                if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                    raise WitnessError(f'malformed witness: "{key}" {kind} must be a whole number >= 0, got {_show(v)}')
+            else:
+                v = read(v, f"{key} {kind}")
+            if v != counted[kind]:
+                what = "expected " if read is not None else ""
+                show = fraction_text if read is not None else str
+                return (f"claims {show(v)} {what}{kind.replace('_', ' ')}s, replay gives {show(counted[kind])}")
+    return None
 
 
 def _check_cycle(cycle, name: str, params: dict, cls, examples, r: Replay, errors: int = 0) -> tuple:

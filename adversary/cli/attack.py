@@ -41,19 +41,46 @@ def add(p) -> None:
                    help=f"stop after S seconds and report the best verified sequence found (default: "
                         f"{AUTO_SECONDS:g} s for auto, no limit for a strategy named with --strategy)")
     p.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the randomized strategies (default 0)")
-    p.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="worker processes (default 1)")
+    p.add_argument("--jobs", type=positive_int, metavar="N",
+                   help="worker processes (default 1); with --grid, the cells attacked at once (loky processes, or "
+                        "with --backend dask the cells in flight on the cluster)")
     p.add_argument("--errors", type=whole("the label errors K"), default=0, metavar="K",
                    help="label errors: the labels may disagree with the best concept K times (default 0; "
                         "finite classes, strategy exact)")
+    from adversary.attack import COUNTERS
+
+    p.add_argument("--maximize", choices=COUNTERS, default="mistakes",
+                   help="what the search maximises: all mistakes (default), or the false negatives (u: label 1, "
+                        "predicted 0) or false positives (v) alone, to see which lemma of the proof is loose "
+                        "(strategy exact, a deterministic learner on a finite class)")
     p.add_argument("--json", action="store_true",
-                   help="print one JSON object (mistakes, bound, verdict, opt, witness, strategy, exact, stats)")
+                   help="print one JSON object (mistakes, mistakes_by_kind, lemmas, bound, verdict, opt, witness, "
+                        "strategy, exact, stats)")
     p.add_argument("--witness", metavar="OUT.json", help="write the verified witness to OUT.json ('littlestone verify' re-checks it)")
+    g = p.add_argument_group("grids", "one attack per cell of a grid of the class's (or the learner's) parameters, "
+                                      "a row written as each cell finishes (see 'littlestone table')")
+    g.add_argument("--grid", nargs="+", metavar="k=RANGE",
+                   help="parameters to vary: a..b (inclusive) or comma lists 1,2,5; a learner parameter may name "
+                        "one (winnow1 n=n)")
+    g.add_argument("--format", choices=("md", "csv", "json"), default="md",
+                   help="the grid's rows: md (default), csv, or json (a list of row objects)")
+    g.add_argument("-o", "--output", metavar="FILE", help="write the grid's rows to FILE instead of stdout")
+    from ._cells import add_backend_options
+
+    add_backend_options(g)
     add_store_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
 # ---------------------------------------------------------------------------------------- the store
 def _attack_task(args, learner_params: dict, C) -> dict:
+    """What an attack row is keyed by, besides the class (:func:`_task_of` with the command's options)."""
+    return _task_of(args.learner, learner_params, C, args.strategy, args.seed, args.errors, args.time_limit,
+                    args.maximize)
+
+
+def _task_of(learner: str, learner_params: dict, C, strategy: str, seed: int, errors: int, time_limit,
+             maximize: str = "mistakes") -> dict:
     """What an attack row is keyed by, besides the class: everything that decides its outcome, in one
     canonical form (the learner's registered name; its parameters as the learner built on ``C`` reports
     them, defaults filled in and numbers exact: ``winnow1`` and ``winnow1 n=6`` on a class of 6 variables,
@@ -61,13 +88,16 @@ def _attack_task(args, learner_params: dict, C) -> dict:
     from adversary.referee import build_learner, learner_spec
     from adversary.store import canonical_params, canonical_value
 
-    name, params = args.learner, dict(learner_params)
+    name, params = learner, dict(learner_params)
     try:
-        name, params = learner_spec(build_learner(args.learner, learner_params, C))
+        name, params = learner_spec(build_learner(learner, learner_params, C))
     except Exception:  # noqa: BLE001 - a learner that cannot be built here: the attack itself says why
         pass
-    return {"learner": name, "params": canonical_params(params), "strategy": args.strategy, "seed": args.seed,
-            "errors": args.errors, "time_limit": canonical_value(args.time_limit)}
+    task = {"learner": name, "params": canonical_params(params), "strategy": strategy, "seed": seed,
+            "errors": errors, "time_limit": canonical_value(time_limit)}
+    if maximize != "mistakes":  # (the rows stored before --maximize keep their keys)
+        task["maximize"] = maximize
+    return task
 
 
 def _attack_record(C, r, task: dict, matrix=None):
@@ -136,9 +166,16 @@ def _served_attack(found, C, store):
     if opt is None:
         for k in ("opt_lower", "opt_upper"):
             stats.pop(k, None)
+    from adversary.attack import lemmas_for
+
+    maximize = res.get("maximize", "mistakes")
+    lemmas = lemmas_for(build_learner(name, params, C), C, None if game.get("randomized") else w.get("mistakes_by_kind"),
+                        errors, proven=maximize if stats.get("maximize_exact") else None)
+    if lemmas != (res.get("lemmas") or []):
+        return "its lemmas' verdicts differ from the learner's lemmas held against its replayed counts"
     return AttackResult(mistakes, Bound(bound.value, bound.formula, bound.source), opt, verdict, w,
                         res["strategy"], exact, stats, res.get("message", ""), errors,
-                        game.get("randomized", False), game.get("symbol", "Opt"))
+                        game.get("randomized", False), game.get("symbol", "Opt"), lemmas, maximize)
 
 
 def _stopped_row(rec) -> bool:
@@ -162,7 +199,8 @@ def _trusted_attack(rec):
     stats["stored"] = {"time": rec.time, "seconds": rec.seconds, "version": rec.version, "checked": False}
     return AttackResult(number(rec.value), Bound(value, b["formula"], b["source"]), opt, res["verdict"], rec.lower_cert,
                         res["strategy"], res["exact"], stats, res.get("message", ""), game.get("errors", 0),
-                        game.get("randomized", False), game.get("symbol", "Opt"))
+                        game.get("randomized", False), game.get("symbol", "Opt"), list(res.get("lemmas") or []),
+                        res.get("maximize", "mistakes"))
 
 
 def _opt_again(C, store, game: dict):
@@ -386,10 +424,19 @@ def _witness_json_text(w: dict) -> str:
 def run(args) -> int:
     from adversary.attack import AUTO_SECONDS, attack
 
+    if args.grid:
+        from .attack_grid import run_grid
+
+        return run_grid(args)
+    for flag, given in (("--format", args.format != "md"), ("-o", args.output is not None),
+                        ("--backend", args.backend is not None), ("--scheduler", args.scheduler is not None)):
+        if given:
+            raise CLIError(f"{flag} is for a grid of attacks (--grid k=RANGE ...); give --grid, or drop {flag}")
+
     witness_path, = check_outputs([(args.witness, (".json",), "the witness file", "--witness")],
                                   [(args.matrix, "--matrix")])
     C, label = _attack_class(args)
-    jobs = cap_jobs(args.jobs)
+    jobs = cap_jobs(args.jobs or 1)
     learner_params = _whole_numbers(_kv_items(args.learner_params, "learner parameter"))
     budget = args.time_limit if args.time_limit is not None else AUTO_SECONDS if args.strategy == "auto" else None
     bar = Progress(enabled=not args.quiet, label=f"{PROG} attack", clock=True, limit=budget)
@@ -427,7 +474,7 @@ def run(args) -> int:
             try:
                 r = attack(args.learner, C, learner_params=learner_params, strategy=args.strategy,
                            time_limit=args.time_limit, seed=args.seed, jobs=jobs, errors=args.errors, progress=progress,
-                           known_opt=_known_opt(store, C, args))
+                           known_opt=_known_opt(store, C, args), maximize=args.maximize)
             finally:
                 bar.close()
             if store is not None and r.stats.get("stopped") != "interrupted":
@@ -467,6 +514,9 @@ def _report(args, r, C, label, witness_path) -> int:
             label = f"{label} ({C.n_concepts} concepts, 2^{C.facts['n']} points, not listed)"
         how = "the exact worst case" if r.exact and r.verdict != "unbounded" else (
             "a cycle" if r.verdict == "unbounded" else "the best sequence found, not proven worst: a lower bound")
+        if r.maximize != "mistakes" and r.verdict != "unbounded":
+            how = (f"the exact worst case of the {r.maximize.replace('_', ' ')}s alone"
+                   if r.stats.get("maximize_exact") else f"the most {r.maximize.replace('_', ' ')}s found")
         if r.stats.get("settled"):
             how += f": {r.stats['settled']}"
         horizon = _horizon(r)
@@ -508,11 +558,22 @@ def _report(args, r, C, label, witness_path) -> int:
                       else bound_text)
         errors_row = [("label errors", f"{r.errors} (the labels may disagree with the target {r.errors} "
                                        f"time{'s' if r.errors != 1 else ''})")] if r.errors else []
-        mistakes_row = (("expected mistakes", _value_text(r.mistakes)) if r.expected
-                        else ("mistakes", str(r.mistakes)))
+        kinds = r.mistakes_by_kind
+        kinds_text = ("" if not kinds else
+                      f"  (expected: u = {kinds['false_negative']} on label 1, v = {kinds['false_positive']} on label 0)"
+                      if r.expected else
+                      f"  (u = {kinds['false_negative']} false negatives, v = {kinds['false_positive']} false positives)")
+        mistakes_row = (("expected mistakes", _value_text(r.mistakes) + kinds_text) if r.expected
+                        else ("mistakes", str(r.mistakes) + kinds_text))
+        if r.maximize != "mistakes":
+            proven = "the proven worst case" if r.stats.get("maximize_exact") else "the most found, a lower bound"
+            mistakes_row = (mistakes_row[0], mistakes_row[1] + f"; maximised: {r.maximize.replace('_', ' ')}s "
+                                                               f"({proven})")
+        lemma_rows = [("lemma", f"{L['formula']}: {L['count']} <= {_number_text(L['bound'])}  {L['verdict']}")
+                      for L in r.lemmas]
         rows = [("learner", learner_text), ("class", label), *errors_row, ("strategy", f"{r.strategy} ({how})"),
                 mistakes_row, ("bound", bound_text), (f"{r.opt_symbol}(C)", opt_text),
-                ("verdict", _verdict_text(r, rep.rounds)), ("target", target_text)]
+                ("verdict", _verdict_text(r, rep.rounds)), *lemma_rows, ("target", target_text)]
         width = max(len(k) for k, _ in rows) + 2
         for k, v in rows:
             print(f"{k + ':':<{width}}{v}")

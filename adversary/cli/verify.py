@@ -111,11 +111,57 @@ def _verify_witness_file(args, data) -> int:
     if not r.ok:
         print(f"FAILED: {one_line(r.message)} (witness {args.file})", flush=True)
         return EXIT_FAILED
-    print(f"OK: {one_line(r.message)}")
+    lemmas, why = _lemmas_again(data)
+    if why is not None:
+        print(f"FAILED: {why} (witness {args.file})", flush=True)
+        return EXIT_FAILED
+    kinds = data.get("mistakes_by_kind")
+    counted = (f"; u = {kinds['false_negative']} false negatives, v = {kinds['false_positive']} false positives"
+               if isinstance(kinds, dict) else "")
+    print(f"OK: {one_line(r.message)}{counted}")
+    for L in lemmas:
+        print(f"  lemma {L['formula']}: {L['count']} <= {L['bound']:g}  {L['verdict']}  ({L['source']})")
     if "made_for" not in data:
         note(f"{args.file} records no class fingerprint (written before littlestone recorded one): it was replayed "
              "on the class it names, which could not be matched against the class it was made for")
     return EXIT_OK
+
+
+def _lemmas_again(w: dict):
+    """(the learner's lemmas held against the witness's replayed counts, what disagrees with the witness's own
+    "lemmas" or None). A verdict ``loose`` (the attack's exact search proved that kind's worst case) is checked
+    as ``below``: the count is under the bound; that it is the worst case is the search's claim, not the replay's."""
+    from adversary.attack import lemmas_for
+    from adversary.referee import build_learner, learner_spec, load_class
+
+    if not isinstance(w.get("mistakes_by_kind"), dict) or "expected_mistakes" in w:
+        return [], None
+    try:
+        name, params = learner_spec(w["learner"])
+        C = load_class(w["class"])
+        again = lemmas_for(build_learner(name, params, C), C, w["mistakes_by_kind"], int(w.get("errors", 0)))
+    except (ValueError, TypeError, KeyError) as e:
+        return [], f"its lemmas cannot be derived again ({one_line(e)})"
+    claimed = w.get("lemmas")
+    if claimed is None:
+        return again, None
+    if not isinstance(claimed, list) or len(claimed) != len(again):
+        return again, f'"lemmas" lists {len(claimed) if isinstance(claimed, list) else "no"} lemmas; the learner has {len(again)}'
+
+    def plain(v):
+        return "below" if v == "loose" else v
+
+    for c, a in zip(claimed, again):
+        if not isinstance(c, dict):
+            return again, '"lemmas" must be a list of objects'
+        for key in ("kind", "formula", "count", "bound"):
+            if c.get(key) != a[key]:
+                return again, f"lemma {a['formula']!r}: the witness says {key} {c.get(key)!r}, replay gives {a[key]!r}"
+        if plain(c.get("verdict")) != plain(a["verdict"]):
+            return again, (f"lemma {a['formula']!r}: the witness says {c.get('verdict')!r}, and {a['count']} against "
+                           f"{a['bound']:g} gives {a['verdict']!r}")
+        a["verdict"] = c["verdict"]
+    return again, None
 
 
 def _entries(data) -> int:

@@ -62,6 +62,9 @@ class Problem:
     errors : int
         k >= 0: the labels may disagree with the best concept k times ([FHMM23]'s k-realizable
         sequences, :mod:`solvers.game_rules`); only ``exact`` plays with k > 0.
+    maximize : str
+        The counter the search maximises: ``"mistakes"`` (all of them), ``"false_negative"`` (label 1, predicted
+        0) or ``"false_positive"`` (label 0, predicted 1); only ``exact`` maximises one kind.
     deadline : float, optional
         A ``time.monotonic()`` instant given to every learner :meth:`new_learner` builds
         (:meth:`~solvers.learners.base.OnlineLearner.set_deadline`): a learner that runs an exact search of its
@@ -78,6 +81,7 @@ class Problem:
     jobs: int = 1
     errors: int = 0
     deadline: Optional[float] = None
+    maximize: str = "mistakes"
     _prototype: Any = field(default=None, repr=False, compare=False)
     _once: dict = field(default_factory=dict, repr=False, compare=False)
 

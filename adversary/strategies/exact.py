@@ -260,6 +260,9 @@ class ExactStrategy(Strategy):
         self.horizon = horizon
 
     def check(self, problem: Problem) -> None:
+        if problem.maximize != "mistakes" and self.game_search(problem):
+            raise StrategyError(f"--maximize {problem.maximize} counts a deterministic learner's mistakes without label "
+                                "errors; drop --maximize (or --errors)")
         if not problem.finite:
             if problem.cls.n_concepts is None or problem.errors or self.mode not in ("auto", "counts"):
                 raise StrategyError(_not_enumerated("exact", problem.cls))
@@ -284,6 +287,8 @@ class ExactStrategy(Strategy):
     def _count_plan(self, problem: Problem):
         if self.game_search(problem):
             return "it plays neither label errors nor randomized learners"
+        if problem.maximize != "mistakes":
+            return f"it counts all mistakes, not the {problem.maximize.replace('_', ' ')}s alone"
         from adversary.referee import WitnessError
 
         try:
@@ -351,6 +356,10 @@ class _Learners(States):
         self.nodes = 0
         self.t0 = time.monotonic()
         self.next_report = self.t0 + 1.0
+        # the label of the mistakes that do not count (problem.maximize: false negatives are labelled 1,
+        # false positives 0); -1: every mistake counts
+        self.skip_y = {"false_negative": 0, "false_positive": 1}.get(problem.maximize, -1)
+        self.counter = problem.maximize
         self.searching = True  # False once the search is over (replaying its best sequence must not stop)
 
     def fail(self, message: str):
@@ -364,7 +373,7 @@ class _Learners(States):
         """The learner's mistakes along ``moves`` (from the cached predictions and steps)."""
         sid, n = self.root, 0
         for j, y in moves:
-            n += self._predictions(sid)[j] != y
+            n += self._predictions(sid)[j] != y and y != self.skip_y
             sid = self._step(sid, j, y)
         return n
 
@@ -413,6 +422,7 @@ class _Search(_Learners):
         """The useful moves from (sid, V): (gain, j, y, state id, V'), mistakes first."""
         pred = self._predictions(sid)
         columns = self.columns
+        skip_y = self.skip_y
         found: dict = {}
         for j in range(self.n_points):  # hot loop: one pass over the points per new position
             if j & _TICK_MASK == _TICK_MASK:
@@ -426,7 +436,7 @@ class _Search(_Learners):
                 labels = ((0, V ^ V1), (1, V1))
             p = pred[j]
             for y, Vy in labels:
-                gain = 1 if p != y else 0
+                gain = 1 if p != y and y != skip_y else 0
                 s2 = self._step(sid, j, y)
                 if s2 == sid and not gain:
                     continue  # nothing learnt, nothing gained: V only shrank
@@ -536,7 +546,7 @@ class _Search(_Learners):
         mistakes = self._count(moves)
         stats = {"nodes": self.nodes, "memo": len(self.memo), "learner_states": len(self.reps),
                  "seconds": round(time.monotonic() - self.t0, 4), "pruned": self.upper is not None,
-                 "stopped": stopped}
+                 "stopped": stopped, "counter": self.counter}
         if self.progress is not None:
             self.progress({"mistakes": mistakes, "nodes": self.nodes, "memo": len(self.memo),
                            "states": len(self.reps), "seconds": stats["seconds"], "done": True})
@@ -626,12 +636,13 @@ class _TargetSearch(_Learners):
         if self.blocks is not None:
             cand = self.domain.representatives(cand, self.blocks, self.reps[sid].state_key())
         labels, on_path = self.label_list, self.on_path
+        skip_y = self.skip_y
         found: dict = {}
         for i, j in enumerate(cand.tolist()):
             if i & _TICK_MASK == _TICK_MASK:
                 self._tick()  # a pass can be long (a learner step per point): watch the clock
             y = labels[j]
-            gain = 1 if pred[j] != y else 0
+            gain = 1 if pred[j] != y and y != skip_y else 0
             s2 = self._step(sid, j, y)
             if s2 == sid and not gain:
                 continue  # nothing learnt, nothing gained
@@ -755,7 +766,7 @@ class _TargetSearch(_Learners):
         stats = {"mode": "targets", "nodes": self.nodes, "memo": self._memo_size(),
                  "learner_states": len(self.reps), "targets": self.orbits, "targets_done": self.done_targets,
                  "concepts": len(self.C), "symmetry": self.domain is not None, "seconds": seconds,
-                 "stopped": stopped}
+                 "stopped": stopped, "counter": self.counter}
         if self.progress is not None:
             self.progress({"mistakes": mistakes, "nodes": self.nodes, "memo": self._memo_size(),
                            "states": len(self.reps), "seconds": seconds, "done": True})

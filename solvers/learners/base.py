@@ -90,6 +90,8 @@ __all__ = [
     "SEEDS",
     "cite",
     "Bound",
+    "Lemma",
+    "KINDS",
     "Learner",
     "OnlineLearner",
     "VersionSpaceLearner",
@@ -174,6 +176,79 @@ class Bound:
                         "source": self.source}
             v = int(v)
         return {"value": v if self.finite else None, "formula": self.formula, "source": self.source}
+
+
+#: The kinds of mistakes the notes' proofs count apart: a false negative (label 1, predicted 0; Winnow's
+#: promotions, u) and a false positive (label 0, predicted 1; its demotions or eliminations, v).
+KINDS = ("false_negative", "false_positive")
+
+
+@dataclass(frozen=True)
+class Lemma:
+    """A bound the notes prove on one kind of mistake alone, as a step of a learner's mistake bound:
+    ``count[kind] <= constant + per_other * count[the other kind]`` (Winnow's u <= r(1 + lg n), or its
+    v <= n/Theta + u).
+
+    Parameters
+    ----------
+    kind : ``"false_negative"`` or ``"false_positive"``
+    constant, per_other : number
+        The bound's constant and its coefficient on the other kind's count (0 when it bounds the kind alone).
+    formula : str
+        The lemma in the notes' letters (u: false negatives, v: false positives), with its numbers.
+    source : str
+        The citation (:func:`solvers.seeds.cite`).
+
+    Examples
+    --------
+    >>> L = Lemma("false_positive", 2, 2, "v <= 2 + 2u", cite("15-859B", 'section "Winnow algorithm"'))
+    >>> L.value({"false_negative": 3, "false_positive": 7})
+    8
+    >>> L.verdict({"false_negative": 3, "false_positive": 8})
+    'tight'
+    """
+
+    kind: str
+    constant: Real
+    per_other: Real
+    formula: str
+    source: str
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"a lemma bounds one of {', '.join(KINDS)}, not {self.kind!r}")
+        check_citation(self.source, "a lemma's source")
+
+    @property
+    def other(self) -> str:
+        return KINDS[1 - KINDS.index(self.kind)]
+
+    def value(self, counts: dict):
+        """The bound on ``counts[kind]`` given the other kind's count (exact unless the constant is a float)."""
+        if isinstance(self.constant, float) or isinstance(self.per_other, float):
+            v = self.constant + self.per_other * counts[self.other]
+            return int(v) if float(v).is_integer() else v
+        return number(Fraction(self.constant) + Fraction(self.per_other) * Fraction(counts[self.other]))
+
+    def verdict(self, counts: dict, proven: bool = False) -> str:
+        """``violated`` (the count exceeds the bound), ``tight`` (it meets floor(bound)), ``loose`` (below, and
+        ``proven`` says this kind's count is the worst case) or ``below``."""
+        b, c = self.value(counts), counts[self.kind]
+        if c > b:
+            return "violated"
+        if c == math.floor(b):
+            return "tight"
+        return "loose" if proven else "below"
+
+    def to_json(self, counts: dict | None = None, proven: bool = False) -> dict:
+        """``{"kind", "formula", "source"}``, with ``"bound"``, ``"count"`` and ``"verdict"`` given the counts."""
+        out = {"kind": self.kind, "formula": self.formula, "source": self.source}
+        if counts is not None:
+            b = self.value(counts)
+            out.update(bound=int(b) if isinstance(b, Fraction) and b.denominator == 1 else
+                       float(b) if isinstance(b, Fraction) else b,
+                       count=counts[self.kind], verdict=self.verdict(counts, proven))
+        return out
 
 
 @runtime_checkable
@@ -278,6 +353,11 @@ class OnlineLearner:
         if "margin" in facts:
             return self.no_bound(cls, "the lecture notes bound only the Perceptron on margin halfspaces")
         return self.no_bound(cls, f"its bound ({self.bound_formula}) is proven for other classes")
+
+    def lemmas_on(self, cls, errors: int = 0) -> tuple:
+        """The :class:`Lemma` s of this learner's bound on ``cls``: the notes' bounds on one kind of mistake
+        alone, where its proof has them (Winnow's u and v, ELIM's single kind); none by default."""
+        return ()
 
     def no_bound(self, cls, reason: str, errors: int = 0) -> Bound:
         """``Bound(math.inf, "no bound proven for <name> on <class>[ with k label errors]: <reason>",

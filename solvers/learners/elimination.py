@@ -14,7 +14,7 @@ References
 
 from __future__ import annotations
 
-from .base import Bound, OnlineLearner, as_int, binary_vector, check_label, cite, class_facts
+from .base import Bound, Lemma, OnlineLearner, as_int, binary_vector, check_label, cite, class_facts
 
 __all__ = ["ConjunctionElimination", "ELIM"]
 
@@ -98,6 +98,16 @@ class ConjunctionElimination(OnlineLearner):
         """n mistakes for any monotone conjunction target ([Mehta])."""
         return Bound(self.n, "n (the number of variables, d in the notes)", self.bound_source)
 
+    def lemmas_on(self, cls, errors: int = 0) -> tuple:
+        """No mistake on a negative example (f is always at least as specific as the target), and at most n
+        on positive ones, on a class of monotone conjunctions without label errors ([Mehta])."""
+        if "monotone_and" not in class_facts(cls) or errors:
+            return ()
+        return (Lemma("false_negative", self.n, 0, "u <= n: each mistake removes at least one variable",
+                      self.bound_source),
+                Lemma("false_positive", 0, 0, "v = 0: f is always at least as specific as the target",
+                      self.bound_source))
+
     def bound_on(self, cls, errors: int = 0) -> Bound:
         """n on a class of monotone conjunctions ([Mehta]) without label errors."""
         if "monotone_and" in class_facts(cls) and not errors:
@@ -179,6 +189,16 @@ class ELIM(OnlineLearner):
     def mistake_bound(self) -> Bound:
         """n + 1 mistakes for any OR of literals ([OnlineAlgs])."""
         return Bound(self.n + 1, self.bound_formula, self.bound_source)
+
+    def lemmas_on(self, cls, errors: int = 0) -> tuple:
+        """No mistake on a positive example (the target's literals are never deleted), and at most n + 1 on
+        negative ones, on a class of ORs of literals without label errors ([OnlineAlgs])."""
+        if "or_of_literals" not in class_facts(cls) or errors:
+            return ()
+        return (Lemma("false_negative", 0, 0, "u = 0: the target's literals are never deleted, so a positive "
+                      "example is always predicted 1", self.bound_source),
+                Lemma("false_positive", self.n + 1, 0, "v <= n + 1: the first mistake deletes n literals, each later "
+                      "one at least one more", self.bound_source))
 
     def bound_on(self, cls, errors: int = 0) -> Bound:
         """n + 1 on a class of ORs of literals ([OnlineAlgs]) without label errors; monotone ones are ORs

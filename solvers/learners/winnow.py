@@ -32,6 +32,7 @@ import numpy as np
 
 from .base import (
     Bound,
+    Lemma,
     OnlineLearner,
     as_bool,
     as_int,
@@ -227,6 +228,27 @@ class Winnow(OnlineLearner):
             return self.mistake_bound(r=facts["monotone_or"])
         return super().bound_on(cls, errors)
 
+    def _or_size(self, cls, errors: int):
+        """r, when ``cls`` is a class of ORs of at most r variables and there are no label errors, else None."""
+        facts = class_facts(cls)
+        return facts["monotone_or"] if "monotone_or" in facts and not errors else None
+
+    def lemmas_on(self, cls, errors: int = 0) -> tuple:
+        """u <= r t (promotions) and the notes' Lemma 1 on v (demotions), on ORs of at most r variables."""
+        r = self._or_size(cls, errors)
+        if r is None:
+            return ()
+        a, theta, n, t = self.alpha, self.theta, self.n, self.promotions_per_weight()
+        u = Lemma("false_negative", number(r * t), 0, f"u <= r t = {r} * {t} (each of the r relevant weights is "
+                  "promoted at most t times and never demoted)", cite("15-859B", 'section "Winnow algorithm"'))
+        if self.demotion_rule == "divide":
+            v = Lemma("false_positive", number(a * n / ((a - 1) * theta)), number(a),
+                      "v <= beta/(beta - 1) d/theta + beta u (Lemma 1)", self.bound_source)
+        else:
+            v = Lemma("false_positive", number(Fraction(n) / theta), number(a - 1),
+                      "v <= n/theta + (alpha - 1) u (Lemma 1 for zeroing)", cite("Rivest94", "section 2.4 Winnow algorithm"))
+        return (u, v)
+
     def mistake_bound(self, r=None) -> Bound:
         """The bound for an OR of r variables, derived in the class docstring."""
         r = _target_size(r, "r", self.name, self.n)
@@ -292,6 +314,17 @@ class Winnow1(Winnow):
             return self.mistake_bound(k=facts["monotone_or"])
         return OnlineLearner.bound_on(self, cls, errors)
 
+    def lemmas_on(self, cls, errors: int = 0) -> tuple:
+        """[Rivest94]'s u <= k(lg Theta + 1) (Lemmas 2 and 3) and v <= n/Theta + u (Lemma 1)."""
+        k = self._or_size(cls, errors)
+        if k is None:
+            return ()
+        theta = Fraction(self.n, 2)
+        return (Lemma("false_negative", number(k * lg(self.n)), 0, "u <= k(lg Theta + 1) = k lg n (Lemmas 2 and 3)",
+                      self.bound_source),
+                Lemma("false_positive", number(Fraction(self.n) / theta), 1, "v <= n/Theta + u (Lemma 1)",
+                      self.bound_source))
+
     def mistake_bound(self, k=None) -> Bound:
         """2 + 2k lg n for an OR of k variables ([Rivest94])."""
         k = _target_size(k, "k", self.name, self.n)
@@ -337,6 +370,16 @@ class Winnow2(Winnow):
     def get_params(self) -> dict:
         return {"n": self.n}
 
+    def lemmas_on(self, cls, errors: int = 0) -> tuple:
+        """[15-859B]'s u <= r(1 + lg n) (mistakes on positive examples) and v <= 2 + 2u (on negative ones)."""
+        r = self._or_size(cls, errors)
+        if r is None:
+            return ()
+        return (Lemma("false_negative", number(r * (1 + lg(self.n))), 0, "u <= r(1 + lg n) (mistakes on positive "
+                      "examples)", self.bound_source),
+                Lemma("false_positive", 2, 2, "v <= 2 + 2u (mistakes on negative examples: the total weight)",
+                      self.bound_source))
+
     def mistake_bound(self, r=None) -> Bound:
         """2 + 3r(1 + lg n) for an OR of r variables ([15-859B])."""
         r = _target_size(r, "r", self.name, self.n)
@@ -378,6 +421,17 @@ class WinnowR(Winnow2):
         """Halve the weights of the on-variables of x, but never below 1/2."""
         a = self.alpha
         self.w = tuple(max(w / a, _HALF) if v else w for w, v in zip(self.w, x))
+
+    def lemmas_on(self, cls, errors: int = 0) -> tuple:
+        """u <= r(1 + lg n) ([15-859B]'s count: relevant weights are never demoted) and v <= 4u + 4 (derived:
+        [Roth] states only the total 5u + 4)."""
+        r = self._or_size(cls, errors)
+        if r is None:
+            return ()
+        return (Lemma("false_negative", number(r * (1 + lg(self.n))), 0, "u <= r(1 + lg n) (the 15-859(B) notes' "
+                      "count)", cite("15-859B", 'section "Winnow algorithm"')),
+                Lemma("false_positive", 4, 4, "v <= 4u + 4 (derived here: the notes' 5u + 4 less the u promotions)",
+                      self.bound_source))
 
     def mistake_bound(self, r=None) -> Bound:
         """5u + 4 with u = r(1 + lg n) for an OR of r variables ([Roth], with [15-859B]'s u)."""
@@ -459,6 +513,20 @@ class WinnowKofR(Winnow):
             num *= 2 * self.k + 1
             den *= 2 * self.k
         return c
+
+    def lemmas_on(self, cls, errors: int = 0) -> tuple:
+        """M_pos <= 2k/(k + 1) (r c + (k - 1)(2k + 1)) and [15-859B]'s M_neg <= (1 + eps) M_pos + (1 + eps)/eps,
+        on the class of k-of-r functions with this learner's k."""
+        facts = class_facts(cls)
+        if "k_of_r" not in facts or errors or facts["k_of_r"][0] != self.k:
+            return ()
+        k, r = facts["k_of_r"]
+        c, eps = self.chips_per_weight(), Fraction(1, 2 * self.k)
+        return (Lemma("false_negative", number(Fraction(2 * k, k + 1) * (r * c + (k - 1) * (2 * k + 1))), 0,
+                      f"M_pos <= 2k/(k + 1) (r c + (k - 1)(2k + 1)), c = {c} (derived here from the notes' "
+                      "k M_pos - (k - 1) M_neg <= r c)", self.bound_source),
+                Lemma("false_positive", number((1 + eps) / eps), number(1 + eps),
+                      "M_neg <= (1 + eps) M_pos + (1 + eps)/eps (the total weight)", self.bound_source))
 
     def mistake_bound(self, r=None) -> Bound:
         """(4k + 1)/(k + 1) (r c + (k - 1)(2k + 1)) + 2k + 1 for a k-of-r target (derived from [15-859B])."""

@@ -161,6 +161,7 @@ def test_rational_strings_are_exact(perceptron_witness):
     ok(verify_witness(w, exact=True))
     w["sequence"].append({"x": ["1/10", "-1/2"], "y": 0})  # <w, x> = 3/50 - 2/5 = -17/50: margin 0.34
     w["mistakes"] = perceptron_mistakes(w["sequence"])
+    w.pop("mistakes_by_kind", None)  # (the sequence is edited by hand: its counts by kind with it)
     ok(verify_witness(w, exact=True))
     assert ok(verify_witness(w)).mistakes == w["mistakes"]
 
@@ -222,6 +223,7 @@ def test_margin_violated(perceptron_witness):
     w = copy.deepcopy(perceptron_witness)
     w["sequence"].insert(1, {"x": [-0.8, 0.6], "y": 1})  # <w*, x> = 0: on the separator
     w["mistakes"] = perceptron_mistakes(w["sequence"])
+    w.pop("mistakes_by_kind", None)  # (the sequence is edited by hand: its counts by kind with it)
     assert failed(w) == "example 2 (y = 1) has margin y<w,x> = 0 < gamma = 0.1"
     w["sequence"][1] = {"x": [1.0, 0.0], "y": 0}  # the wrong side: margin -0.6
     failed(w, "example 2 (y = 0) has margin y<w,x> = -0.6")
@@ -232,6 +234,7 @@ def test_margin_tolerance_and_exact_mode(perceptron_witness):
     w["target"] = {"w": [1, 0]}
     w["sequence"] = [{"x": [0.1 - 1e-12, 0.0], "y": 1}, {"x": [-0.5, 0.3], "y": 0}]
     w["mistakes"] = perceptron_mistakes(w["sequence"])
+    w.pop("mistakes_by_kind", None)  # (the sequence is edited by hand: its counts by kind with it)
     ok(verify_witness(w))  # within the tolerance 1e-9
     failed(w, "example 1 (y = 1) has margin", "< gamma = 0.1", "exact", exact=True)
     w["sequence"][0]["x"] = [0.1 - 1e-6, 0.0]
@@ -242,6 +245,7 @@ def test_x_too_long(perceptron_witness):
     w = copy.deepcopy(perceptron_witness)
     w["sequence"].append({"x": [1.2, 1.6], "y": 1})  # |x| = 2
     w["mistakes"] = perceptron_mistakes(w["sequence"])
+    w.pop("mistakes_by_kind", None)  # (the sequence is edited by hand: its counts by kind with it)
     n = len(w["sequence"])
     assert failed(w) == f"example {n} has |x| = 2 > R = 1"
     failed(w, f"example {n} has |x| = 2 > R = 1", exact=True)

@@ -23,7 +23,7 @@ def test_attack_human_output(capsys, tmp_path):
                          "--strategy", "exact", "--witness", wfile, "--quiet")
     assert code == 0, err
     assert field(out, "learner") == "winnow2 n=4"
-    assert field(out, "mistakes") == "7"
+    assert field(out, "mistakes") == "7  (u = 4 false negatives, v = 3 false positives)"
     assert field(out, "bound").startswith("20  (2 + 3r(1 + lg n)") and cite("15-859B") in field(out, "bound")
     assert field(out, "Opt(C)") == "3"
     assert field(out, "verdict") == "below: 7 mistakes < the bound 20"
@@ -257,7 +257,7 @@ def test_attack_randomized_learner_prints_exact_expectations(capsys, tmp_path):
     code, out, err = run(capsys, "attack", "randomized-halving", "--class", "thresholds", "N=3", "--strategy", "exact",
                          "--witness", wfile, "--quiet")
     assert code == 0, err
-    assert field(out, "expected mistakes") == "13/12 (1.083333)"  # H_4 - 1
+    assert field(out, "expected mistakes") == "13/12 (1.083333)  (expected: u = 0 on label 1, v = 13/12 on label 0)"  # H_4 - 1
     assert field(out, "bound").startswith("13/12 (1.083333)  (E[mistakes] <= H_|C| - 1")
     assert field(out, "RL(C)") == "1"
     assert field(out, "verdict") == "tight: 13/12 (1.083333) expected mistakes = the bound 13/12 (1.083333)"
@@ -289,7 +289,7 @@ def test_attack_with_label_errors(capsys, tmp_path):
                          "--witness", wfile, "--quiet")
     assert code == 0, err
     assert field(out, "label errors").startswith("1 (the labels may disagree with the target 1 time)")
-    assert field(out, "mistakes") == "5" and field(out, "D_1(C)") == "5"
+    assert field(out, "mistakes").split()[0] == "5" and field(out, "D_1(C)") == "5"
     assert field(out, "verdict") == "tight: 5 mistakes = the bound 5"
     code, out, err = run(capsys, "verify", wfile)
     assert code == 0 and "within 1 label error" in out
@@ -339,7 +339,7 @@ def test_attack_says_why_the_exact_search_is_not_proven(capsys):
     # intervals N=4 still meets the depth limit)
     code, out, err = run(capsys, "attack", "wm", "--class", "singletons", "N=2", "--strategy", "exact", "--quiet",
                          "--no-store")
-    assert code == 0 and field(out, "strategy") == "exact (the exact worst case)" and field(out, "mistakes") == "1"
+    assert code == 0 and field(out, "strategy") == "exact (the exact worst case)" and field(out, "mistakes").split()[0] == "1"
     code, out, err = run(capsys, "attack", "wm", "--class", "intervals", "N=4", "--strategy", "exact", "--quiet",
                          "--no-store")
     assert code == 3, err  # a lower bound only

@@ -234,19 +234,19 @@ def test_a_tampered_attack_is_replayed_reported_and_pruned(capsys):
     count of its witness replayed (4), reported in one line, called FAILED by store show, removed by prune."""
     argv = ("attack", "halving", "--class", "thresholds", "N=15")
     code, out, _ = run(capsys, *argv)
-    assert code == 0 and field(out, "mistakes") == "4"
+    assert code == 0 and field(out, "mistakes").split()[0] == "4"
     tamper_store("UPDATE results SET value = '9', lower = '9' WHERE kind = 'attack'")
     code, out, _ = run(capsys, "store", "list")
     key = out.split()[0]
     code, out, _ = run(capsys, "store", "show", key)
     assert code == 0 and json.loads(out)["check"].startswith("FAILED"), out
     code, out, err = run(capsys, *argv)
-    assert code == 0 and field(out, "mistakes") == "4" and field(out, "verdict").startswith("tight: 4 mistakes")
+    assert code == 0 and field(out, "mistakes").split()[0] == "4" and field(out, "verdict").startswith("tight: 4 mistakes")
     assert len([line for line in err.splitlines() if "does not check" in line]) == 1, err
     assert "served from the store" not in out
     tamper_store("UPDATE results SET value = '9' WHERE kind = 'attack'")  # the value alone
     code, out, err = run(capsys, *argv)
-    assert field(out, "mistakes") == "4" and "does not check" in err
+    assert field(out, "mistakes").split()[0] == "4" and "does not check" in err
     tamper_store("UPDATE results SET value = '9' WHERE kind = 'attack'")
     code, _, err = run(capsys, "store", "prune")
     assert code == 0 and "1 row removed" in err, err

@@ -59,9 +59,14 @@ def test_verify_witness_ok(capsys, witness_file):
     code, out, err = run(capsys, "verify", path)
     assert code == 0, err
     assert err == ""
-    assert out.strip() == (f"OK: winnow2 makes {w['mistakes']} mistake{'s' * (w['mistakes'] != 1)} "
-                           f"on 6 examples of monotone-disjunctions n=4 k=2 "
-                           f"(target concept {w['target']} ({target_words(w['class'], w['target'])}))")
+    kinds = w["mistakes_by_kind"]
+    first, *lemmas = out.strip().splitlines()
+    assert first == (f"OK: winnow2 makes {w['mistakes']} mistake{'s' * (w['mistakes'] != 1)} "
+                     f"on 6 examples of monotone-disjunctions n=4 k=2 "
+                     f"(target concept {w['target']} ({target_words(w['class'], w['target'])})); "
+                     f"u = {kinds['false_negative']} false negatives, v = {kinds['false_positive']} false positives")
+    assert [line.split(":")[0].strip() for line in lemmas] == ["lemma u <= r(1 + lg n) (mistakes on positive examples)",
+                                                                "lemma v <= 2 + 2u (mistakes on negative examples"]
 
 
 def test_verify_margin_witness(capsys, tmp_path):
