@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 __all__ = ["plot_table", "plot_tightness", "plot_tree", "read_table", "read_tightness", "tightness_panels",
+           "optimum_lines",
            "tree_graph", "tree_layout", "tree_size", "Written", "PlotError", "FORMATS", "TABLE_COLUMNS", "MAX_NODES",
            "MAX_NODES_LIMIT", "INSTALL_HINT"]
 
@@ -53,10 +54,11 @@ FORMATS = (".png", ".svg")
 #: What ``plot_table`` draws: column -> (the row keys of its value and bounds, the axis label).
 TABLE_COLUMNS = {"opt": ("opt", "lower", "upper"), "value": ("value", "value_lower", "value_upper"),
                  "vc": ("vc", "vc_lower", "vc_upper")}
-#: The largest tree :func:`plot_tree` draws by default (a complete tree of depth 8, leaves included).
-MAX_NODES = 511
-#: The largest ``max_nodes`` it accepts at all (a complete tree of depth 11): past that, no picture is readable.
-MAX_NODES_LIMIT = 4095
+#: The most nodes :func:`plot_tree` draws by default (a complete tree of depth 5, leaves included: 32 leaves
+#: across a page); a larger tree is drawn down to the deepest level that keeps within them.
+MAX_NODES = 63
+#: The largest ``max_nodes`` it accepts at all (a complete tree of depth 8): past that, no picture is readable.
+MAX_NODES_LIMIT = 511
 INSTALL_HINT = "pip install 'littlestone[plot]'"
 
 TABLE_SIZE = (7.0, 4.5)  # inches, at DPI: 1050 x 675 pixels
@@ -383,35 +385,43 @@ def plot_table(rows, x: str, out, *, column: str = "opt", group_by=None, title: 
         symbol = symbols.pop()
     keys, groups = _groups(rows, x, group_by)
     ylabel = {"opt": "Opt(C)", "value": f"{symbol}(C)", "vc": "VC dimension"}[column]
+    index = {id(r): i for i, r in enumerate(rows, 1)}
+    groups = _merged(groups, column, index)  # identical lines drawn once, their labels joined ("k=1, k=2")
 
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
+    from matplotlib.ticker import MaxNLocator
 
     fig = _figure(TABLE_SIZE, DPI, "constrained")
     ax = fig.add_subplot()
     colors = _colors(len(groups))
     handles = []
     any_open = False
-    whole = True
-    index = {id(r): i for i, r in enumerate(rows, 1)}
+    whole = all(_is_whole(v for _, r in ms for v in _bounds(r, column, index[id(r)]) if v is not None)
+                for _, ms in groups)
     xs_all = sorted({m[0] for _, ms in groups for m in ms})
+    whole_x = _is_whole(xs_all)
+    steps = whole and whole_x and column != "value"  # whole values at whole x: a staircase, not slopes
     step = min((b - a for a, b in zip(xs_all, xs_all[1:])), default=1)
     vc_open = False
-    for i, ((label, members), color) in enumerate(zip(groups, colors)):
+    filled = len(groups) <= 2  # past two lines the bands are outlines (filled ones would mix their colours)
+    for i, ((labels, members), color) in enumerate(zip(groups, colors)):
         xs = [m[0] for m in members]
         shift = (i - (len(groups) - 1) / 2) * min(0.06, 0.3 / len(groups)) * step  # intervals side by side
         bounds = [_bounds(r, column, index[id(r)]) for _, r in members]
         ys = [float(lo) if lo is not None and lo == hi else math.nan for lo, hi in bounds]
-        whole = whole and _is_whole(v for b in bounds for v in b if v is not None)
-        name = _kv(label) or ylabel
-        line, = ax.plot(xs, ys, "-o", color=color, lw=1.8, ms=5, label=name, zorder=3)
+        name = ", ".join(_kv(label) for label in labels) or ylabel
+        line, = ax.plot(xs, ys, color=color, lw=1.8, ls=LINE_STYLES[i % len(LINE_STYLES)],
+                        marker=MARKERS[i % len(MARKERS)], ms=5.5, label=name, zorder=3,
+                        drawstyle="steps-mid" if steps else "default")
+        if steps:  # the markers sit on the steps' middles, at the x values themselves
+            line.set_drawstyle("steps-mid")
         handles.append(line)
         for xv, (lo, hi) in zip(xs, bounds):
             if lo is not None and hi is not None and lo != hi:
                 any_open = True
                 ax.errorbar([xv + shift], [(float(lo) + float(hi)) / 2], yerr=[[(float(hi) - float(lo)) / 2]],
-                            fmt="none",
-                            ecolor=color, elinewidth=1.8, capsize=4, zorder=3)
+                            fmt="none", ecolor=color, elinewidth=1.8, capsize=4, zorder=3)
         if column == "opt":
             # The band breaks where the VC dimension is not known (its search ran out of time).
             vcs = [_bounds(r, "vc", index[id(r)]) for _, r in members]
@@ -419,27 +429,36 @@ def plot_table(rows, x: str, out, *, column: str = "opt", group_by=None, title: 
             highs = [float(v) if (v := _number(r.get("log2_size"), f"log2_size of row {index[id(r)]}")) is not None
                      else math.nan for _, r in members]
             vc_open = vc_open or any(math.isnan(v) for v in lows)
-            ax.fill_between(xs, lows, highs, color=color, alpha=0.13, lw=0, zorder=1)
-            ax.plot(xs, lows, color=color, lw=0.6, alpha=0.5, zorder=2)
-            ax.plot(xs, highs, color=color, lw=0.6, alpha=0.5, zorder=2)
+            where = "mid" if steps else None
+            if filled:
+                ax.fill_between(xs, lows, highs, color=color, alpha=0.15, lw=0, zorder=1, step=where)
+                handles.append(Patch(facecolor=color, alpha=0.3, edgecolor=color, lw=0.6,
+                                     label=f"VC .. floor(log2 |C|)" + (f" ({name})" if len(groups) > 1 else "")))
+            for edge in (lows, highs):
+                ax.plot(xs, edge, color=color, lw=0.9 if not filled else 0.6, alpha=0.8 if not filled else 0.5,
+                        ls=(0, (3, 2)) if not filled else "-", zorder=2, drawstyle="steps-mid" if steps else "default")
         elif column == "value":
             opts = [_bounds(r, "opt", index[id(r)]) for _, r in members]
             ax.plot(xs, [float(lo) if lo is not None and lo == hi else math.nan for lo, hi in opts], ":", color=color,
                     lw=1.4, zorder=2)
     if column == "opt":
-        handles.append(Patch(color="0.5", alpha=0.3, label="VC dim. .. floor(log2 |C|)\n(the proven bounds"
-                                                           + (", where VC is known)" if vc_open else ")")))
+        where_vc = ", where VC is known" if vc_open else ""
+        if not filled:
+            handles.append(Line2D([], [], color="0.3", lw=0.9, ls=(0, (3, 2)),
+                                  label=f"VC .. floor(log2 |C|): the proven\nbounds, dashed in each line's colour{where_vc}"))
+        else:
+            handles[-1].set_label(handles[-1].get_label() + f"\n(the proven bounds{where_vc})")
     elif column == "value":
-        handles.append(Line2D([], [], ls=":", color="0.3", lw=1.4, label="Opt(C)"))
+        handles.append(Line2D([], [], ls=":", color="0.3", lw=1.4, label="Opt(C), in each line's colour"))
     if any_open:
         handles.append(ax.errorbar([math.nan], [math.nan], yerr=[[1.0]], fmt="none", ecolor="0.3", elinewidth=1.8,
                                    capsize=4, label="unsolved: lower..upper"))
     ax.set_xlabel(x)
     ax.set_ylabel(ylabel)
-    if _is_whole(m[0] for _, ms in groups for m in ms):
-        from matplotlib.ticker import MaxNLocator
-
+    if whole_x:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        if len(xs_all) == 1:
+            ax.set_xlim(xs_all[0] - 1, xs_all[0] + 1)
         if whole and column != "value":
             ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.grid(True, color="0.9", lw=0.8, zorder=0)
@@ -447,6 +466,26 @@ def plot_table(rows, x: str, out, *, column: str = "opt", group_by=None, title: 
     ax.set_title(title or f"{ylabel} against {x}")
     ax.legend(handles=handles, loc="best", fontsize=8, frameon=True, framealpha=0.9)
     return _save(fig, out)
+
+
+#: The markers and line styles of a table's lines, in turn: no two lines look alike, even where they overlap.
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+LINE_STYLES = ("-", "--", "-.", (0, (1, 1)), (0, (5, 1, 1, 1)))
+
+
+def _merged(groups, column: str, index: dict) -> list:
+    """``[(labels, members)]``: the groups of :func:`_groups` with identical lines (the same x values and the same
+    numbers drawn) merged into one, their labels listed together."""
+    out, seen = [], {}
+    for label, members in groups:
+        key = tuple((xv, _bounds(r, column, index[id(r)]), _bounds(r, "vc", index[id(r)]) if column == "opt" else None,
+                     r.get("log2_size") if column == "opt" else None) for xv, r in members)
+        if key in seen:
+            out[seen[key]][0].append(label)
+        else:
+            seen[key] = len(out)
+            out.append(([label], members))
+    return out
 
 
 def _colors(n: int):
@@ -530,7 +569,8 @@ def _tightness_csv(text: str, p: Path) -> list[dict]:
 
 
 def _attack_json(text: str, p: Path) -> list[dict]:
-    hint = "give 'littlestone attack ... --json' outputs: one object per line, or a JSON list of them"
+    hint = ("give 'littlestone attack ... --json' outputs (one object per line, or a JSON list of them) or the rows of "
+            "'littlestone attack ... --grid ... --format json'")
     try:
         data = json.loads(text)
         objects = data if isinstance(data, list) else [data]
@@ -542,16 +582,24 @@ def _attack_json(text: str, p: Path) -> list[dict]:
     rows = []
     for i, o in enumerate(objects, 1):
         where = f"object {i} of {str(p)!r}"
+        if isinstance(o, dict) and isinstance(o.get("skipped"), str) and "mistakes" not in o:
+            continue  # a grid's cell that could not be attacked
         if not isinstance(o, dict) or "mistakes" not in o or not isinstance(o.get("learner"), dict):
             raise PlotError(f"{where} is not an attack result (no \"mistakes\" and \"learner\"); {hint}")
         cls = o.get("class") if isinstance(o.get("class"), dict) else {}
-        bound = o.get("bound") if isinstance(o.get("bound"), dict) else {}
+        bound = o.get("bound")
+        if isinstance(bound, dict):  # an attack's --json: {"value", "fraction", ...}
+            bound = bound.get("fraction", bound.get("value"))
+        elif o.get("bound_fraction") is not None:  # a grid's row: the number, its exact fraction beside it
+            bound = o["bound_fraction"]
         opt = o.get("opt_fraction", o.get("opt"))
+        game = o.get("game") if isinstance(o.get("game"), dict) else {}
         rows.append({"learner": str(o["learner"].get("name")), "learner_params": dict(o["learner"].get("params") or {}),
                      "family": cls.get("family"), "params": dict(cls.get("params") or {}),
                      "mistakes": _number(o.get("expected_mistakes", o["mistakes"]), f"mistakes of {where}"),
-                     "bound": _number(bound.get("fraction", bound.get("value")), f"bound of {where}"),
-                     "exact": bool(o.get("exact")), "opt": _number(opt, f"opt of {where}")})
+                     "bound": _number(bound, f"bound of {where}"),
+                     "exact": bool(o.get("exact")), "opt": _number(opt, f"opt of {where}"),
+                     "opt_symbol": str(o.get("opt_symbol") or game.get("symbol") or "Opt")})
     return rows
 
 
@@ -606,8 +654,8 @@ def tightness_panels(rows, x: str = "n"):
     panels : list of (str, dict)
         ``(class text, {learner text: [row, ...]})``, in the order of the class texts.
     left_out : list of str
-        Classes attacked at one value of ``x`` only, left out when some other class has more (a line
-        needs two points); rows without the parameter ``x`` are not counted anywhere.
+        Always empty: a class attacked at one value of ``x`` is drawn as a lone point (rows without the
+        parameter ``x`` are not counted anywhere).
 
     Raises
     ------
@@ -637,16 +685,65 @@ def tightness_panels(rows, x: str = "n"):
             if dup is not None:
                 raise PlotError(f"{learner} has two results on {cls} at {x}={dup}; keep one result per learner and "
                                 "class")
-    def width(series):
-        return len({r["params"][x] for members in series.values() for r in members})
-
-    left_out = []
-    if any(width(s) > 1 for s in panels.values()):
-        left_out = sorted(c for c, s in panels.items() if width(s) == 1)
-    return sorted((c, s) for c, s in panels.items() if c not in left_out), left_out
+    # A class attacked at one value of x is a panel of its own with a lone point (a marker on an integer axis),
+    # whatever x is: nothing is left out (left_out stays for the callers' notes).
+    return sorted(panels.items()), []
 
 
 MAX_PANELS = 12  # classes in one tightness picture
+
+
+def optimum_lines(series: dict, x: str) -> dict:
+    """The games' optima of one panel of :func:`plot_tightness`: ``{symbol: [(x, value), ...]}``, one line per
+    game (Opt, RL, D_k, R_k: what a row's ``opt_symbol`` names), never two games in one line, sorted by x.
+
+    >>> rows = [{"params": {"N": 7}, "opt": 3, "opt_symbol": "Opt"}, {"params": {"N": 7}, "opt": 1.5, "opt_symbol": "RL"},
+    ...         {"params": {"N": 15}, "opt": 4}]
+    >>> optimum_lines({"halving": rows}, "N")
+    {'Opt': [(7, 3.0), (15, 4.0)], 'RL': [(7, 1.5)]}
+    """
+    lines: dict = {}
+    for members in series.values():
+        for r in members:
+            if r.get("opt") is not None:
+                lines.setdefault(r.get("opt_symbol") or "Opt", {})[r["params"][x]] = float(r["opt"])
+    return {s: sorted(lines[s].items()) for s in sorted(lines, key=_game_order)}
+
+
+def _game_order(symbol: str) -> tuple:
+    return (symbol != "Opt", symbol.startswith("R"), symbol)
+
+
+def _game_style(symbol: str) -> tuple:
+    """(line style, marker, colour) of a game's optimum in the tightness picture: Opt(C) dotted black, RL(C)
+    dash-dot grey, D_k(C) and R_k(C) in their own dashes."""
+    if symbol == "Opt":
+        return ":", "_", "black"
+    if symbol == "RL":
+        return "-.", "x", "0.4"
+    if symbol.startswith("D_"):
+        return (0, (1, 1.5)), "^", "0.25"
+    return (0, (4, 1.5, 1, 1.5, 1, 1.5)), "v", "0.5"
+
+
+def _game_label(symbol: str) -> str:
+    """What a game's optimum means, for the legend: one line per game, never two games in one line."""
+    if symbol == "Opt":
+        return "Opt(C): forced on every\ndeterministic learner"
+    if symbol == "RL":
+        return "RL(C): forced in expectation\non every learner"
+    k = symbol.split("_", 1)[1] if "_" in symbol else "k"
+    errors = f"{k} label error{'s' if k != '1' else ''}"
+    if symbol.startswith("D_"):
+        return f"{symbol}(C): forced with\n{errors}"
+    return f"{symbol}(C): forced in\nexpectation, {errors}"
+
+
+def _darker(color, by: float = 0.55):
+    """``color`` darkened (each channel times ``by``): a bound's dashes stay visible on its learner's line."""
+    from matplotlib.colors import to_rgb
+
+    return tuple(by * v for v in to_rgb(color))
 
 
 def plot_tightness(rows, out, *, x: str = "n", title: str | None = None) -> Written:
@@ -703,12 +800,11 @@ def plot_tightness(rows, out, *, x: str = "n", title: str | None = None) -> Writ
     from matplotlib.ticker import MaxNLocator
 
     no_bound = set()
-    any_opt = False
+    games: set = set()  # the games whose optimum is drawn (Opt, RL, D_k, R_k): one line each, never mixed
     for ax, (cls, series) in zip(axes.flat, panels):
         xs_all = sorted({r["params"][x] for members in series.values() for r in members})
         step = min([b - a for a, b in zip(xs_all, xs_all[1:])] + [0.15 * (xs_all[-1] - xs_all[0])], default=1) or 1
         names = sorted(series)
-        opt = {}
         for i, name in enumerate(names):
             members = series[name]
             c = color[name]
@@ -723,22 +819,22 @@ def plot_tightness(rows, out, *, x: str = "n", title: str | None = None) -> Writ
             if found:
                 ax.plot(*zip(*found), "o", color=c, mfc="white", mew=1.6, ms=6, zorder=4)
             bounds = [(a, float(r["bound"])) for a, r in zip(xs, members) if r.get("bound") is not None]
-            if bounds:
-                ax.plot(*zip(*bounds), "--", color=c, lw=1.4, zorder=2)
+            if bounds:  # dashed in a darker shade, over the mistakes' line: a tight bound shows as dashes on it
+                ax.plot(*zip(*bounds), "--", color=_darker(c), lw=1.3, marker="_", ms=10, mew=1.5, zorder=5)
             else:
                 no_bound.add(name)
-            for r in members:
-                if r.get("opt") is not None:
-                    opt[r["params"][x]] = float(r["opt"])
-        if opt:
-            any_opt = True
-            pts = sorted(opt)
-            ax.plot(pts, [opt[a] for a in pts], ":", color="black", lw=1.2, marker="_", ms=8, mew=1.6, zorder=5)
+        optimum = optimum_lines(series, x)
+        for symbol, pts in optimum.items():
+            games.add(symbol)
+            ls, marker, shade = _game_style(symbol)
+            ax.plot(*zip(*pts), ls=ls, color=shade, lw=1.3, marker=marker, ms=8, mew=1.5, zorder=6)
         ax.set_title(cls, fontsize=10)
         ax.set_xlabel(x)
         ax.set_ylabel("mistakes")
         if _is_whole(xs_all):
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            if len(xs_all) == 1:  # a lone point: a marker on an integer axis, one tick each side
+                ax.set_xlim(xs_all[0] - 1, xs_all[0] + 1)
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylim(bottom=0)
         ax.grid(True, color="0.9", lw=0.8)
@@ -749,11 +845,13 @@ def plot_tightness(rows, out, *, x: str = "n", title: str | None = None) -> Writ
                for n in learners]
     handles += [Line2D([], [], color="0.3", marker="o", ls="", ms=6, label="proven worst case"),
                 Line2D([], [], color="0.3", marker="o", mfc="white", mew=1.6, ls="", ms=6, label="best found"),
-                Line2D([], [], color="0.3", ls="--", lw=1.4, label="proven bound")]
-    if any_opt:
-        handles.append(Line2D([], [], color="black", ls=":", lw=1.2, marker="_", ms=10, mew=1.6,
-                              label="Opt(C): forced on\nevery learner"))
-    fig.legend(handles=handles, loc="outside right upper", fontsize=8, frameon=False)
+                Line2D([], [], color="0.3", ls="--", lw=1.3, marker="_", ms=10, mew=1.5,
+                       label="proven bound (dashed, in\nthe learner's darker shade)")]
+    for symbol in sorted(games, key=_game_order):
+        ls, marker, shade = _game_style(symbol)
+        handles.append(Line2D([], [], color=shade, ls=ls, lw=1.3, marker=marker, ms=8, mew=1.5,
+                              label=_game_label(symbol)))
+    fig.legend(handles=handles, loc="outside right center", fontsize=8, frameon=False)
     fig.suptitle(title or f"Mistakes found against the proven bounds, over {x}")
     return _save(fig, out)
 
@@ -803,7 +901,8 @@ def _node_text(node, points, where: str) -> str:
 
 
 def tree_graph(tree, points=None, *, max_nodes: int = MAX_NODES):
-    """A tree JSON as a ``networkx.DiGraph``.
+    """A tree JSON as a ``networkx.DiGraph``: its top levels, as many whole levels as hold at most
+    ``max_nodes`` nodes.
 
     Parameters
     ----------
@@ -815,18 +914,20 @@ def tree_graph(tree, points=None, *, max_nodes: int = MAX_NODES):
     points : sequence, optional
         The class's points: node labels show ``points[j]`` (bit vectors as ``0110``) instead of ``xj``.
     max_nodes : int
-        Trees with more nodes (leaves included) are refused.
+        The most nodes drawn (leaves included): a larger tree is cut below the deepest level that keeps it
+        within them (at least the root).
 
     Returns
     -------
     networkx.DiGraph
-        Nodes numbered in preorder (0 is the root) with ``label`` (None for a leaf) and ``depth``;
-        edges with ``label`` 0 or 1.
+        Nodes numbered in preorder (0 is the root) with ``label`` (None for a leaf), ``depth`` and, on a node
+        whose subtree was cut, ``hidden`` (the nodes below it left out); edges with ``label`` 0 or 1.
+        ``G.graph``: ``total`` (the tree's nodes), ``left_out`` (those not drawn), ``levels`` (the depth drawn).
 
     Raises
     ------
     PlotError
-        If the tree is malformed or larger than ``max_nodes``.
+        If the tree is malformed.
     """
     import networkx as nx
 
@@ -837,13 +938,13 @@ def tree_graph(tree, points=None, *, max_nodes: int = MAX_NODES):
         what = f"a {kind} file" if kind else "not a tree"
         raise PlotError(f"this is {what}; plot tree draws the trees written by 'littlestone opt ... --tree OUT.json' "
                         '({"depth": d, "root": node})')
-    size = tree_size(tree["root"])
-    if size > max_nodes:
-        depth = tree.get("depth")
-        raise PlotError(f"the tree has {size} nodes{f' (depth {depth})' if isinstance(depth, int) else ''}, more than "
-                        f"{max_nodes} draw readably; raise --max-nodes (at most {MAX_NODES_LIMIT}), or write it with "
-                        "'--tree OUT.graphml' for a graph viewer")
-    G = nx.DiGraph()
+    per_level = _level_sizes(tree["root"])
+    total = sum(per_level)
+    keep, kept = 0, per_level[0]  # the deepest level drawn, and the nodes down to it
+    while keep + 1 < len(per_level) and kept + per_level[keep + 1] <= max_nodes:
+        keep += 1
+        kept += per_level[keep]
+    G = nx.DiGraph(total=total, left_out=total - kept, levels=keep)
     stack = [(tree["root"], None, None, 0, "the root")]
     k = 0
     while stack:
@@ -853,12 +954,15 @@ def tree_graph(tree, points=None, *, max_nodes: int = MAX_NODES):
         elif isinstance(node, dict):
             G.add_node(k, label=_node_text(node, points, where), depth=depth)
             kids = _children(node)
-            for label, child in reversed(kids):
-                if child is not None and not isinstance(child, dict):
-                    raise PlotError(f"the tree's node at {where} has child {label} = {child!r}; a child is null or "
-                                    "a node")
-                path = f"{where}, {label}" if parent is not None else f"path {label}"
-                stack.append((child, k, label, depth + 1, path))
+            if depth == keep:  # cut here: the subtree below is counted, not drawn
+                G.nodes[k]["hidden"] = tree_size(node) - 1
+            else:
+                for label, child in reversed(kids):
+                    if child is not None and not isinstance(child, dict):
+                        raise PlotError(f"the tree's node at {where} has child {label} = {child!r}; a child is null "
+                                        "or a node")
+                    path = f"{where}, {label}" if parent is not None else f"path {label}"
+                    stack.append((child, k, label, depth + 1, path))
         else:
             raise PlotError(f"the tree's node at {where} is {node!r}; a node is null or "
                             '{"point": j, "0": node, "1": node}')
@@ -866,6 +970,15 @@ def tree_graph(tree, points=None, *, max_nodes: int = MAX_NODES):
             G.add_edge(parent, k, label=b)
         k += 1
     return G
+
+
+def _level_sizes(root) -> list:
+    """The nodes at each depth of a tree (leaves included)."""
+    sizes, level = [], [root]
+    while level:
+        sizes.append(len(level))
+        level = [child for node in level if isinstance(node, dict) for _, child in _children(node)]
+    return sizes
 
 
 def tree_layout(G) -> dict:
@@ -906,7 +1019,9 @@ def plot_tree(tree, out, *, points=None, max_nodes: int = MAX_NODES, title: str 
     points : sequence, optional
         The class's points, to label the nodes with them (else ``xj``, the column index).
     max_nodes : int
-        Larger trees are refused (default 511, a complete tree of depth 8).
+        The most nodes drawn (default 63, a complete tree of depth 5): a larger tree is drawn down to the
+        deepest level that keeps within them, each cut subtree shown as "+k" under its root, and the title
+        says how many nodes were left out.
     title : str, optional
         A line above the default title (e.g. the class).
 
@@ -918,7 +1033,7 @@ def plot_tree(tree, out, *, points=None, max_nodes: int = MAX_NODES, title: str 
     Raises
     ------
     PlotError
-        If the tree is malformed, or has more than ``max_nodes`` nodes.
+        If the tree is malformed.
     ImportError
         If matplotlib is not installed.
 
@@ -936,11 +1051,12 @@ def plot_tree(tree, out, *, points=None, max_nodes: int = MAX_NODES, title: str 
     pos = tree_layout(G)
     leaves = [v for v in G if G.nodes[v]["label"] is None]
     inner = [v for v in G if G.nodes[v]["label"] is not None]
+    cut = [v for v in inner if "hidden" in G.nodes[v]]
     span = {v: 1 for v in leaves}  # the leaf slots below each node: its label must fit in them
     for v in sorted(inner, reverse=True):  # preorder numbers: children before their parent
         span[v] = sum(span[c] for c in G.successors(v)) or 1
-    slots = max(1, len(leaves))
-    height = max(d for _, d in G.nodes(data="depth"))
+    slots = max(1, sum(1 for v in G if G.out_degree(v) == 0))  # leaves and cut subtrees, side by side
+    height = max(d for _, d in G.nodes(data="depth")) + (0.5 if cut else 0)
     big = slots > 64
     font = 7 if big else 9
     per_char = font / 72 * 0.62  # inches per character, about, in DejaVu Sans
@@ -948,7 +1064,7 @@ def plot_tree(tree, out, *, points=None, max_nodes: int = MAX_NODES, title: str 
     need = max((widths[v] / span[v] for v in inner), default=0)
     slot_in = max(0.18 if big else 0.3, need)
     level_in = 0.85
-    top_in, bottom_in, side_in = 0.75, 0.5, 0.35
+    top_in, bottom_in, side_in = (1.1 if cut else 0.75), 0.5, 0.35
     w = _quarter(max(5.0, slots * slot_in + 2 * side_in))
     h = _quarter(max(3.0, (height + 0.6) * level_in + top_in + bottom_in))
     dpi = TREE_DPI if not big else 100
@@ -969,9 +1085,16 @@ def plot_tree(tree, out, *, points=None, max_nodes: int = MAX_NODES, title: str 
                                      bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none"}, clip_on=False)
     if leaves:
         nx.draw_networkx_nodes(G, pos, nodelist=leaves, ax=ax, node_size=10 if big else 16, node_color="0.45")
+    for v in cut:  # a stub under the root of each cut subtree, with the count of its nodes left out
+        x0, y0 = pos[v]
+        ax.plot([x0, x0], [y0, y0 - 0.42], ls=(0, (2, 2)), color="0.55", lw=1.0, zorder=1)
+        ax.text(x0, y0 - 0.47, f"+{G.nodes[v]['hidden']}", ha="center", va="top", fontsize=font - 1, color="0.35")
     nx.draw_networkx_labels(G, pos, labels={v: G.nodes[v]["label"] for v in inner}, ax=ax, font_size=font,
                             bbox={"boxstyle": "round,pad=0.3", "fc": "#f4f4f4", "ec": "0.35", "lw": 0.8}, clip_on=False)
-    fig.suptitle("\n".join(t for t in (title, _tree_title(tree)) if t), fontsize=10, y=1 - 0.12 / h,
+    left_out = G.graph.get("left_out", 0)
+    cut_text = (f"the top {G.graph['levels'] + 1} levels: {G.graph['total'] - left_out} of {G.graph['total']} nodes "
+                f"drawn,\n{left_out} left out (+k: the nodes below; --max-nodes draws more)" if left_out else None)
+    fig.suptitle("\n".join(t for t in (title, _tree_title(tree), cut_text) if t), fontsize=10, y=1 - 0.12 / h,
                  va="top")
     from matplotlib.lines import Line2D
 

@@ -33,6 +33,10 @@ def add(p) -> None:
                    help="the class: a family and its parameters (see 'littlestone families'), or "
                         "margin-halfspaces d=D gamma=G [R=1]")
     p.add_argument("--matrix", metavar="FILE", help="read the class from a .json, .csv or .npy 0/1 matrix instead")
+    p.add_argument("--fact", action="append", default=[], metavar="NAME=VALUE",
+                   help="with --matrix: declare what the bounds need and the points do not show, checked where it can "
+                        "be: r=R (every concept an OR of at most R coordinates: Winnow), margin=G (every concept "
+                        "separated with margin >= G: the Perceptron)")
     p.add_argument("--strategy", default="auto", metavar="S",
                    help="exact, tree, beam, mcts, local, geometric or auto (default)")
     from adversary.attack import AUTO_SECONDS
@@ -287,7 +291,16 @@ def _attack_class(args):
         raise CLIError("give a class: --class FAMILY k=v ... (see 'littlestone families') or --matrix FILE")
     if args.matrix is not None:
         C = read_class_file(args.matrix, quiet=args.quiet)
+        if args.fact:
+            from solvers.classes.facts import declare
+
+            try:
+                C = declare(C, _kv_items(args.fact, "fact"))
+            except ValueError as e:
+                raise CLIError(str(e)) from None
         return C, f"matrix {args.matrix}"
+    if args.fact:
+        raise CLIError("--fact declares facts of a class read with --matrix; a family states its own")
     name, items = given[0], given[1:]
     fam = families()
     if name in fam.ATTACK_ONLY:  # an infinite class: its own module reads its parameters

@@ -72,8 +72,9 @@ def add(p) -> None:
     r.add_argument("--matrix", metavar="FILE",
                    help="read the tree's class from a .json, .csv or .npy 0/1 matrix instead")
     r.add_argument("--max-nodes", type=positive_int, default=MAX_NODES, metavar="N",
-                   help=f"refuse trees with more nodes, leaves included (default {MAX_NODES}, a complete tree of "
-                        f"depth 8; at most {MAX_NODES_LIMIT})")
+                   help=f"the most nodes drawn, leaves included (default {MAX_NODES}, a complete tree of depth 5; at "
+                        f"most {MAX_NODES_LIMIT}): a larger tree is drawn down to the deepest level that fits, each cut "
+                        "subtree marked +k, the nodes left out")
     r.add_argument("--title", help="a line above the tree's own title (default: the class, when given)")
     r.add_argument("--quiet", action="store_true", help="no progress while a large class file loads")
     _output(r)
@@ -178,7 +179,10 @@ def _table(args):
     x = args.x
     if x is None:
         if not head["grid"]:
-            raise CLIError(f"{args.file} does not say its grid; give the x axis with --x PARAM")
+            names = list(dict.fromkeys(k for r in rows for k in r["params"]))
+            where = (f"the store's rows of {args.from_store} ({len(rows)} row{'s' if len(rows) != 1 else ''}) vary in no "
+                     "parameter" if args.from_store is not None else f"{args.file} does not say its grid")
+            raise CLIError(f"{where}; give the x axis with --x PARAM, one of: {', '.join(names) or 'none'}")
         x = head["grid"][0]
     if head.get("unfinished"):
         note(f"{args.file} was cut short (its run stopped before the end); plotting its {len(rows)} whole rows")
@@ -228,6 +232,10 @@ def _tree(args):
         points = C.points
         tree_graph(tree, points, max_nodes=args.max_nodes)  # every point a column of the class
     title = args.title or label
-    return (lambda out: plot_tree(tree, out, points=points, max_nodes=args.max_nodes, title=title),
-            f"a tree of {G.number_of_nodes()} nodes")
+    drawn = G.number_of_nodes()
+    total = G.graph["total"]
+    what = f"a tree of {total} nodes" if drawn == total else (
+        f"the top {G.graph['levels'] + 1} levels of a tree of {total} nodes ({drawn} drawn, {total - drawn} left out; "
+        "--max-nodes draws more)")
+    return (lambda out: plot_tree(tree, out, points=points, max_nodes=args.max_nodes, title=title), what)
 

@@ -386,6 +386,9 @@ class GeometricStrategy(Strategy):
         if getattr(learner, "d", d) != d:
             raise StrategyError(f"strategy geometric: the learner has d = {learner.d} but the class has d = {d}; "
                                 f"give d={d}")
+        if getattr(learner, "bias", False):
+            raise StrategyError("strategy geometric plays the homogeneous Perceptron (margin-halfspaces pass through "
+                                "the origin); drop bias=true, or use exact, beam, mcts or local on a finite class")
 
     def run(self, problem: Problem, *, deadline: Optional[float] = None,
             progress: Optional[Callable[[dict], None]] = None) -> Found:

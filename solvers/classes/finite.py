@@ -100,7 +100,7 @@ class ConceptClass:
     """
 
     __slots__ = ("_matrix", "_points", "_names", "family", "params", "_columns", "_packed", "_point_index", "_facts", "_words", "_fingerprint",
-                 "_symmetry", "_symmetry_checked", "_sorted_rows", "_detected")
+                 "_symmetry", "_symmetry_checked", "_sorted_rows", "_detected", "_declared", "_derived")
 
     #: The points are listed (the class protocol's ``finite``).
     finite = True
@@ -159,6 +159,8 @@ class ConceptClass:
         self._symmetry = symmetry
         self._symmetry_checked = False
         self._detected = None  # the group found by automorphisms() (computed once; pickled with the class)
+        self._declared = {}  # the facts the user declared (solvers.classes.facts.declare), kept in the spec
+        self._derived = None  # the facts its points show (derived_facts), found when a bound first asks
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -351,8 +353,20 @@ class ConceptClass:
 
     @property
     def facts(self) -> MappingProxyType:
-        """What the concepts are (read-only; empty unless the class was made by a family)."""
+        """What the concepts are (read-only): the family's, or those declared (``--fact``); a matrix class's
+        own, shown by its points, are :meth:`derived_facts`."""
         return MappingProxyType(self._facts)
+
+    def derived_facts(self) -> dict:
+        """:attr:`facts` with, for a class not made by a family, what its points show
+        (:func:`solvers.classes.facts.derived_facts`: an OR or AND of at most r coordinates), found once."""
+        if self.made:
+            return dict(self._facts)
+        if self._derived is None:
+            from .facts import derived_facts
+
+            self._derived = derived_facts(self)
+        return {**self._derived, **self._facts}
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, ConceptClass):
@@ -568,7 +582,10 @@ class ConceptClass:
         if self.family is not None and self.made:
             return {"family": self.family, "params": dict(self.params)}
         out = self.to_json()
-        return {key: out[key] for key in ("matrix", "points", "names") if key in out}
+        spec = {key: out[key] for key in ("matrix", "points", "names") if key in out}
+        if self._declared:  # (checked again where the spec is read)
+            spec["facts"] = dict(self._declared)
+        return spec
 
     @classmethod
     def from_spec(cls, spec) -> "ConceptClass":
@@ -583,11 +600,18 @@ class ConceptClass:
         if not isinstance(spec, dict) or "matrix" not in spec:
             raise ValueError('a matrix class spec is {"matrix": [[...]], "points": [[...]]}; '
                              "load a family spec with solvers.classes.spec.load_class")
-        extra = sorted(set(spec) - {"matrix", "points", "names"})
+        extra = sorted(set(spec) - {"matrix", "points", "names", "facts"})
         if extra:
-            raise ValueError(f'malformed witness: a matrix class has the keys "matrix", "points" (and "names"); '
-                             f"unexpected {', '.join(map(repr, extra))}")
-        return cls(spec["matrix"], spec.get("points"), names=spec.get("names"))
+            raise ValueError(f'malformed witness: a matrix class has the keys "matrix", "points" (and "names", '
+                             f'"facts"); unexpected {", ".join(map(repr, extra))}')
+        C = cls(spec["matrix"], spec.get("points"), names=spec.get("names"))
+        if spec.get("facts"):
+            from .facts import declare
+
+            if not isinstance(spec["facts"], dict):
+                raise ValueError('malformed witness: a matrix class\'s "facts" must be {"r": R, "margin": G}')
+            C = declare(C, {k: str(v) for k, v in spec["facts"].items()})
+        return C
 
     def concepts_of(self, V: int) -> list[int]:
         """The concept indices in bitset ``V``, in increasing order."""

@@ -199,7 +199,9 @@ register(Winnow2, params=(_N,))
 register(BalancedWinnow, params=(_N, ("alpha", 2, "update factor, > 1"), ("theta", "n", "threshold")))
 register(WinnowR, params=(_N,))
 register(WinnowKofR, params=(_N, ("k", REQUIRED, "at least k of the r relevant variables, 1 <= k <= n")))
-register(Perceptron, params=(_D, ("margin", 0, "also update when y <w, x> <= margin (Roth's notes), >= 0")))
+register(Perceptron, params=(_D, ("margin", 0, "also update when y <w, x> <= margin (Roth's notes), >= 0"),
+                              ("bias", "false", "true: learn a bias term, the constant coordinate x_0 = 1 (Online "
+                                                "Algorithms slides)")))
 register(WeightedMajority, params=(_BETA,), aliases=("wm",))
 register(RandomizedWeightedMajority, params=(_BETA, _SEED), aliases=("rwm",))
 register(SklearnPerceptron, params=(_D,))

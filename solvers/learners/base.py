@@ -458,12 +458,17 @@ def class_facts(cls) -> dict:
 
     ``n`` (variables of {0,1}^n), ``d`` (dimension of R^d), ``monotone_or`` k (every concept an OR of at
     most k variables), ``or_of_literals`` k (an OR of at most k literals), ``monotone_and`` k (an AND of
-    at most k variables), ``k_of_r`` (k, r) ("at least k of some r variables"), ``margin`` (R, gamma).
+    at most k variables), ``k_of_r`` (k, r) ("at least k of some r variables"), ``margin`` (R, gamma),
+    ``declared_margin`` gamma (declared by the user for a class read from a file). A class read from a file
+    gets what its points show (:func:`solvers.classes.facts.derived_facts`) and what the user declared.
 
     >>> from solvers.classes.families import make
     >>> class_facts(make("k-of-r", n=4, r=2, k=1))["monotone_or"]
     2
     """
+    derived = getattr(cls, "derived_facts", None)
+    if callable(derived):  # a class read from a file: what its points show (solvers.classes.facts)
+        return derived()
     return dict(getattr(cls, "facts", None) or {})
 
 

@@ -22,7 +22,7 @@ from itertools import compress
 
 import numpy as np
 
-from .base import (Bound, OnlineLearner, as_int, as_rational, check_label, cite, class_facts, json_number,
+from .base import (Bound, OnlineLearner, as_bool, as_int, as_rational, check_label, cite, class_facts, json_number,
                    linear_signs, number, real_vector)
 
 __all__ = ["Perceptron", "margin_bound_on"]
@@ -50,6 +50,15 @@ def margin_bound_on(learner, cls, errors: int = 0) -> Bound:
         return learner.mistake_bound(R=R, gamma=gamma)
     return learner.no_bound(cls, "its bound R^2/gamma^2 needs a margin gamma > 0 that this class does not "
                                  "guarantee (attack it on margin-halfspaces d gamma R)")
+
+
+def _max_norm2(cls, bias: bool):
+    """max |x|^2 over the points of a finite class (+ 1 with the bias coordinate), or None if not integer vectors."""
+    try:
+        X = np.asarray(cls.points, dtype=np.int64).reshape(len(cls.points), -1)
+    except (ValueError, TypeError):
+        return None
+    return int(np.max(np.einsum("ij,ij->i", X, X), initial=0)) + int(bias)
 
 
 def _dot(w, x):
@@ -83,12 +92,21 @@ class Perceptron(OnlineLearner):
     Source: [Mehta] (the algorithm and R^2/gamma^2); [Roth] (the
     margin update, the D_2 bound); [OnlineAlgs] (the hinge bound with TD_gamma).
 
+    With ``bias=True`` the points get the constant coordinate x_0 = 1 ([OnlineAlgs]: "add coordinate x_0 such
+    that x_0 = 1 always"; [Mehta]'s non-homogeneous separators sgn(<w, x> + b)): w has d + 1 weights, w[0]
+    the bias b, and the learner is the Perceptron on (1, x). On a finite class of integer vectors (a Boolean
+    class) :meth:`bound_on` then computes each concept's margin exactly (:mod:`solvers.classes.separation`)
+    and gives R^2/gamma^2 for the worst target, R^2 = 1 + max |x|^2; the plain Perceptron gets the same
+    without the bias coordinate (and no finite bound where the point 0 is labelled 0: sgn(0) = +1).
+
     Parameters
     ----------
     d : int
         The dimension.
     margin : number, default 0
         >= 0; with margin > 0 the learner also updates on correct predictions with y <w, x> <= margin.
+    bias : bool, default False
+        Learn a bias term (the constant coordinate x_0 = 1).
 
     Examples
     --------
@@ -122,18 +140,23 @@ class Perceptron(OnlineLearner):
     bound_params = ("R", "gamma", "TD", "D2")
     summary = "w <- w + y x on a mistake, sgn(0) = +1"
 
-    def __init__(self, d, *, margin=0):
+    def __init__(self, d, *, margin=0, bias=False):
         who = self.name
         self.d = as_int(d, "d", who, low=1)
         self.margin = as_rational(margin, "margin", who)
         if self.margin < 0:
             raise ValueError(f"{who}: margin must be >= 0, got {self.margin}; give margin=0 for the plain Perceptron")
-        self.w = (0,) * self.d
+        self.bias = as_bool(bias, "bias", who)
+        self.w = (0,) * (self.d + self.bias)
+
+    def _x(self, x) -> tuple:
+        """x as the learner reads it: (1, x) with the bias coordinate."""
+        x = real_vector(x, self.d, self.name)
+        return (1, *x) if self.bias else x
 
     def dot(self, x) -> object:
-        """<w, x>."""
-        x = real_vector(x, self.d, self.name)
-        return _dot(self.w, x)
+        """<w, x> (<w, (1, x)> with the bias)."""
+        return _dot(self.w, self._x(x))
 
     def predict_one(self, x) -> int:
         return int(self.dot(x) >= 0)
@@ -143,16 +166,21 @@ class Perceptron(OnlineLearner):
         """Only mistakes update w, unless ``margin > 0`` ([Roth]'s hinge step also updates near misses)."""
         return self.margin == 0
 
-    #: w is one weight per coordinate, starting at 0: the rule treats the coordinates alike.
-    symmetric_variables = True
+    @property
+    def symmetric_variables(self) -> bool:
+        """w is one weight per coordinate, starting at 0: the rule treats the coordinates alike (the bias
+        weight is not a variable's: the search's renamings then do not apply)."""
+        return not self.bias
 
     def predict_many(self, P):
         """The predictions on the rows of the integer matrix ``P``, exactly."""
+        if self.bias:
+            return (linear_signs(self.w[1:], P, -Fraction(self.w[0])) >= 0).astype(np.int8)
         return (linear_signs(self.w, P, 0) >= 0).astype(np.int8)
 
     def learn_one(self, x, y) -> None:
         y = check_label(y)
-        x = real_vector(x, self.d, self.name)
+        x = self._x(x)
         s = 1 if y == 1 else -1
         m = _dot(self.w, x)
         if self.margin > 0:
@@ -170,11 +198,60 @@ class Perceptron(OnlineLearner):
         return self.w
 
     def get_params(self) -> dict:
-        return {"d": self.d, "margin": json_number(self.margin)}
+        out = {"d": self.d, "margin": json_number(self.margin)}
+        if self.bias:  # (without it, the parameters read as before the bias was a parameter)
+            out["bias"] = True
+        return out
 
     def bound_on(self, cls, errors: int = 0) -> Bound:
-        """R'^2/gamma^2 on margin halfspaces ([Mehta]'s Theorem 2); no bound on other classes."""
-        return margin_bound_on(self, cls, errors)
+        """R'^2/gamma^2 on margin halfspaces ([Mehta]'s Theorem 2); on a finite class of integer vectors, the
+        same with R and each concept's margin computed exactly (the worst target's); no bound otherwise."""
+        facts = class_facts(cls)
+        if "margin" in facts or errors or not getattr(cls, "finite", False) or getattr(cls, "n_concepts", None) is None:
+            if self.bias and "margin" in facts:
+                return self.no_bound(cls, "margin-halfspaces are homogeneous; attack the Perceptron without bias")
+            return margin_bound_on(self, cls, errors)
+        return self._class_bound(cls)
+
+    def _class_bound(self, cls) -> Bound:
+        """R'^2/gamma^2 with gamma the smallest margin of a concept of ``cls`` (computed exactly), or no bound."""
+        from solvers.classes.separation import MarginsTooLarge, class_margins
+        from solvers.opt.memo import SearchStop
+
+        declared = class_facts(cls).get("declared_margin")
+        where = "(1, x)" if self.bias else "x"
+        rname = "R^2" if self.margin == 0 else "(R^2 + 2 margin)"
+        try:
+            m = class_margins(cls, bias=self.bias, deadline=getattr(self, "deadline", None))
+        except MarginsTooLarge as e:
+            if declared is None:
+                return self.no_bound(cls, f"its bound R^2/gamma^2 needs the concepts' margins, and {e} (declare one "
+                                          "with --fact margin=G)")
+            R2 = _max_norm2(cls, self.bias)
+            if R2 is None:
+                return self.no_bound(cls, f"{e}")
+            g2 = Fraction(declared) ** 2
+            return Bound(number((R2 + 2 * self.margin) / g2),
+                         f"{rname}/gamma^2 with R^2 = max |{where}|^2 = {R2} and gamma = {declared}, the margin declared "
+                         "with --fact (not checked: the class is too large to compute its margins)", self.bound_source)
+        except TimeoutError:
+            raise SearchStop from None
+        worst = min(range(len(m["gamma2"])), key=lambda c: m["gamma2"][c])
+        g2 = m["gamma2"][worst]
+        if declared is not None:
+            if Fraction(declared) ** 2 > g2:
+                raise ValueError(f"--fact margin={declared} does not hold: concept {worst} is separated with margin "
+                                 f"at most {float(g2) ** 0.5:.6g} (gamma^2 = {g2}, computed exactly, the points read as "
+                                 f"{where}); give a smaller margin, or drop --fact margin")
+        if g2 == 0:
+            hint = "" if self.bias else "; give bias=true for the bias term (x_0 = 1)"
+            return self.no_bound(cls, f"concept {worst} is not separated by a vector w through the origin "
+                                      f"with a margin (the points {where}){hint}")
+        R2 = Fraction(m["R2"]) + 2 * self.margin
+        formula = (f"{rname}/gamma^2 with R^2 = max |{where}|^2 = {m['R2']} and gamma^2 = {g2}, the smallest squared "
+                   f"margin of a concept (concept {worst}; each computed exactly as the distance from 0 to the hull of "
+                   f"the points y {where})")
+        return Bound(number(R2 / g2), formula, self.bound_source)
 
     def mistake_bound(self, R=None, gamma=None, TD=None, D2=None) -> Bound:
         """R'^2/gamma^2 ([Mehta]), R'^2/gamma^2 + (2/gamma) TD ([OnlineAlgs]) or (R' + D2)^2/gamma^2 ([Roth]); see the class."""

@@ -217,10 +217,12 @@ def test_tree_refusals(files, tmp_path):
     for _ in range(9):
         big["root"] = {"point": 0, "0": big["root"], "1": big["root"]}
     assert tree_size(big["root"]) == 1023 > MAX_NODES
-    with pytest.raises(PlotError, match="1023 nodes.*more than 511.*--max-nodes"):
-        plot_tree(big, tmp_path / "x.png")
-    with pytest.raises(PlotError, match="15 nodes"):
-        plot_tree(tree, tmp_path / "x.png", max_nodes=14)
+    G = tree_graph(big)  # past max_nodes: the top levels that fit, each cut subtree counted
+    assert G.number_of_nodes() == 63 and G.graph == {"total": 1023, "left_out": 960, "levels": 5}
+    assert sorted({G.nodes[v]["hidden"] for v in G if "hidden" in G.nodes[v]}) == [30]  # 32 cut subtrees of 31
+    w = plot_tree(big, tmp_path / "big.png")
+    assert w.width < 2000  # readable on a page
+    assert tree_graph(tree, max_nodes=14).graph["left_out"] > 0
     with pytest.raises(PlotError, match="class has 3 points"):
         plot_tree(tree, tmp_path / "x.png", points=[(1,), (2,), (3,)])
     for bad in ({"depth": 1, "root": {"point": "a", "0": None, "1": None}}, {"depth": 1, "root": 3},
@@ -241,3 +243,41 @@ def test_trees_of_the_other_games(tmp_path):
     experts = {"kind": "experts-tree", "game": {"game": "deterministic", "errors": 0}, "experts": 2, "value": 1,
                "root": {"move": [1, 1], "0": None, "1": None}}
     assert tree_graph(experts).nodes[0]["label"] == "[1,1]"
+
+
+# ------------------------------------------------------------------------------------------ issue 20's pictures
+def test_one_line_per_game_never_mixed():
+    """Halving (Opt) and randomized halving (RL) on thresholds N = 7, 15, 31: the dotted Opt line is 3, 4, 5
+    (floor(log2 (N + 1))) and RL's is its own line, not the other way round."""
+    from adversary.plot import optimum_lines
+
+    rows = []
+    for N, opt, rl in ((7, 3, 1.5), (15, 4, 2), (31, 5, 2.5)):
+        rows.append({"learner": "halving", "params": {"N": N}, "mistakes": opt, "bound": opt, "exact": True,
+                     "opt": opt, "opt_symbol": "Opt"})
+        rows.append({"learner": "randomized-halving", "params": {"N": N}, "mistakes": rl + 0.2, "bound": 3,
+                     "exact": True, "opt": rl, "opt_symbol": "RL"})
+    panels, _ = tightness_panels(rows, "N")
+    (_, series), = panels
+    assert optimum_lines(series, "N") == {"Opt": [(7, 3.0), (15, 4.0), (31, 5.0)], "RL": [(7, 1.5), (15, 2.0), (31, 2.5)]}
+
+
+def test_a_class_attacked_at_one_value_is_a_lone_point(tmp_path):
+    rows = [{"learner": "halving", "family": "monotone-disjunctions", "params": {"n": n, "k": k}, "mistakes": 2,
+             "bound": 3, "exact": True, "opt": 2} for n, k in ((3, 2), (4, 2), (5, 1))]
+    panels, left_out = tightness_panels(rows, "n")
+    assert [c for c, _ in panels] == ["monotone-disjunctions k=1", "monotone-disjunctions k=2"] and left_out == []
+    plot_tightness(rows, tmp_path / "x.png", x="n")
+    assert (tmp_path / "x.png").exists()
+
+
+def test_identical_table_lines_are_merged_in_the_legend():
+    from adversary.plot import _groups, _merged
+
+    row = {"opt": 2, "lower": 2, "upper": 2, "log2_size": 3, "vc": 1, "vc_lower": 1, "vc_upper": 1}
+    rows = [{**row, "params": {"n": n, "k": k}} for n in (3, 4) for k in (1, 2)] + [
+        {**row, "opt": 3, "lower": 3, "upper": 3, "params": {"n": n, "k": 3}} for n in (3, 4)]
+    keys, groups = _groups(rows, "n", None)
+    index = {id(r): i for i, r in enumerate(rows, 1)}
+    merged = _merged(groups, "opt", index)
+    assert [[dict(label)["k"] for label in labels] for labels, _ in merged] == [[1, 2], [3]]

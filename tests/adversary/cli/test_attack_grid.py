@@ -119,3 +119,19 @@ def test_grid_one_ctrl_c_keeps_the_finished_rows(tmp_path):
     assert "Traceback" not in err
     assert rows[0].startswith("n,learner,mistakes") and [r.split(",")[0] for r in rows[1:3]] == ["2", "3"]
     assert re.search(r"interrupted: 2 of 3 cells attacked", err), err
+
+
+def test_plot_tightness_reads_a_grid_and_the_store(capsys, tmp_path):
+    pytest.importorskip("matplotlib")
+    rows = tmp_path / "grid.json"
+    for learner in ("halving", "randomized-halving"):
+        out = tmp_path / f"{learner}.json"
+        code, _, err = run(capsys, "attack", learner, "--class", "thresholds", "--grid", "N=3,7", "--format", "json",
+                           "-o", out, "--time-limit", "30", "--quiet")
+        assert code == 0, err
+    rows.write_text(json.dumps(json.loads((tmp_path / "halving.json").read_text())
+                               + json.loads((tmp_path / "randomized-halving.json").read_text())))
+    code, _, err = run(capsys, "plot", "tightness", rows, "--x", "N", "-o", tmp_path / "t.png")
+    assert code == 0 and "4 of 4 attacks (2 learners, 1 class)" in err, err
+    code, _, err = run(capsys, "plot", "tightness", "--from-store", "--x", "N", "-o", tmp_path / "s.png")
+    assert code == 0 and "(2 learners, 1 class)" in err, err
