@@ -433,7 +433,7 @@ def plot_table(rows, x: str, out, *, column: str = "opt", group_by=None, title: 
             if filled:
                 ax.fill_between(xs, lows, highs, color=color, alpha=0.15, lw=0, zorder=1, step=where)
                 handles.append(Patch(facecolor=color, alpha=0.3, edgecolor=color, lw=0.6,
-                                     label=f"VC .. floor(log2 |C|)" + (f" ({name})" if len(groups) > 1 else "")))
+                                     label="VC .. floor(log2 |C|)" + (f" ({name})" if len(groups) > 1 else "")))
             for edge in (lows, highs):
                 ax.plot(xs, edge, color=color, lw=0.9 if not filled else 0.6, alpha=0.8 if not filled else 0.5,
                         ls=(0, (3, 2)) if not filled else "-", zorder=2, drawstyle="steps-mid" if steps else "default")

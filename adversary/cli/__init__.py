@@ -11,9 +11,12 @@ Commands (DESIGN.md, section CLI)::
     littlestone verify WITNESS.json [--exact]
     littlestone table FAMILY [k=v ...] --grid n=2..8 k=1..3  [--format md|csv|json] [--time-limit S] [--jobs N]
                       [--backend loky|dask] [--scheduler ADDR] [--randomized] [--errors K] [--horizon T] [--memory GB]
-    littlestone attack LEARNER [k=v ...] (--class FAMILY [k=v ...] | --matrix FILE)
+    littlestone attack LEARNER [k=v ...] (--class FAMILY [k=v ...] | --matrix FILE [--fact r=R|margin=G])
                        [--strategy exact|tree|beam|mcts|local|geometric|auto] [--time-limit S] [--seed N]
-                       [--jobs N] [--json] [--witness OUT.json] [--quiet]
+                       [--maximize mistakes|false_negative|false_positive] [--jobs N] [--json]
+                       [--witness OUT.json] [--quiet]
+    littlestone attack LEARNER [k=v ...] --class FAMILY [k=v ...] --grid n=2..12 k=1..3 [--format md|csv|json]
+                       [-o FILE] [--jobs N] [--backend loky|dask] [--scheduler ADDR]
     littlestone experts n=1..12 k=0..2 [--deterministic] [--randomized] [--time-limit S] [--format md|csv|json]
                         [-o FILE] [--quiet]
     littlestone store list|show KEY|export|prune [--store PATH] [--kind K] [--family F] [--format csv|json|md]

@@ -27,7 +27,7 @@ from ._args import cap_jobs, positive_seconds
 from ._output import CLIError, note, params_text
 
 __all__ = ["BACKENDS", "SCHEDULER_ENV", "CONNECT_SECONDS", "add_backend_options", "backend_of", "run_cells",
-           "connect"]
+           "connect", "Drained", "drain"]
 
 BACKENDS = ("loky", "dask")
 SCHEDULER_ENV = "LITTLESTONE_SCHEDULER"  # the scheduler's address when --scheduler is not given
@@ -112,6 +112,77 @@ def run_cells(func, cells, *, jobs: int | None = None, backend: str = "loky", sc
         return Parallel(n_jobs=jobs, return_as="generator_unordered")(
             delayed(func)(c, **prepare(c, False)) for c in cells)
     return (func(c, progress=None if progress is None else partial(progress, c), **prepare(c, True)) for c in cells)
+
+
+# ---------------------------------------------------------------------------------------- the results, as they come
+class Drained:
+    """What :func:`drain` saw: the finished rows (``done``, in the order they came), the skipped cells, whether a
+    Ctrl-C (or a cell stopped by one) ended it, the store's error if a write failed, and the rows served from the
+    store and the records written to it."""
+
+    def __init__(self):
+        self.done: list = []
+        self.skipped: list = []
+        self.interrupted = False
+        self.store_error = None
+        self.served = 0
+        self.wrote = 0
+
+
+def drain(runs, out: Drained, *, store, emit, skip, status, bar) -> Drained:
+    """Take the cells' results from ``runs`` (:func:`run_cells`) as they finish, the one loop of ``table`` and
+    ``attack --grid``: each row's ``"_records"`` go to ``store`` (only this process writes it), a skipped cell
+    (``"skipped"`` in its row) goes to ``skip(row)`` (which says so), every other row to ``emit(row)``; one
+    stopped by Ctrl-C (``"stopped": "interrupted"``), or a Ctrl-C taken between cells, ends the loop. ``bar`` counts
+    the cells (``status(row)``: the text of a finished one); it is closed and the store's last batch flushed at
+    the end, whatever ends the loop. Fills ``out`` (given, so the caller keeps what was seen if this raises)."""
+    from adversary.store import StoreError
+
+    from ._output import stopping
+
+    try:
+        for row in runs:
+            recs = row.pop("_records", [])
+            out.served += bool(row.get("served"))
+            if store is not None and not store.readonly:
+                try:
+                    for rec in recs:
+                        store.put(rec)
+                        out.wrote += 1
+                except StoreError as e:
+                    out.store_error = e
+                    if "skipped" not in row:
+                        emit(row)  # printed, though not stored
+                    break
+            if "skipped" in row:
+                out.skipped.append(row)
+                bar.clear()
+                skip(row)
+                bar.count(len(out.done) + len(out.skipped))
+                continue
+            if row.get("stopped") == "interrupted":
+                out.interrupted = True
+                emit(row)  # its bounds are proven; it is not counted as done
+                break
+            out.done.append(row)
+            emit(row)
+            if stopping():  # a Ctrl-C that a cell took as finished: no next cell
+                out.interrupted = True
+                break
+            bar.count(len(out.done) + len(out.skipped), status=status(row))
+    except KeyboardInterrupt:
+        out.interrupted = True
+    except BaseException:  # e.g. a cluster's workers died: what was written says it is not complete
+        out.interrupted = True
+        raise
+    finally:
+        bar.close()
+        if store is not None and out.store_error is None:
+            try:
+                store.flush()  # the last rows' batch, before the output is closed
+            except StoreError as e:
+                out.store_error = e
+    return out
 
 
 # ---------------------------------------------------------------------------------------- dask

@@ -33,7 +33,7 @@ import time
 from fractions import Fraction
 
 from ._output import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, error, exc_text,
-                      interrupted_code, json_safe, note, params_text, stopping, value_text)
+                      interrupted_code, json_safe, note, params_text, value_text)
 
 __all__ = ["run_grid", "attack_cell", "grid_verdict", "GRID_VERDICTS"]
 
@@ -290,10 +290,8 @@ def _csv(rows) -> str:
 def run_grid(args) -> int:
     """``attack ... --grid``: the rows, written as the cells finish; exit 0 when every cell's verdict is
     proven, 3 when some cell was stopped by its time limit, 130 on Ctrl-C."""
-    from adversary.store import StoreError
-
     from ._args import cap_jobs, check_family, families
-    from ._cells import backend_of, run_cells
+    from ._cells import Drained, backend_of, drain, run_cells
     from ._output import check_outputs
     from ._store import lookup, open_store
     from .attack import _kv_items, _served_attack, _stopped_row, _trusted_attack, _whole_numbers, _task_of
@@ -368,8 +366,6 @@ def run_grid(args) -> int:
         if store is not None:
             store.close()
         raise
-    done, skipped, interrupted, store_error = [], [], False, None
-    served = wrote = 0
     handle = writer = None
 
     def emit(row):
@@ -381,44 +377,13 @@ def run_grid(args) -> int:
         writer.row(row)
 
     bar.count(0)
+    seen = Drained()
     try:
-        for row in runs:
-            recs = row.pop("_records", [])
-            served += bool(row.get("served"))
-            if store is not None and not store.readonly and store_error is None:
-                try:
-                    for rec in recs:
-                        store.put(rec)
-                        wrote += 1
-                except StoreError as e:
-                    store_error = e
-            if "skipped" in row:
-                skipped.append(row)
-                bar.clear()
-                note(f"skipped {params_text(row['grid'])}: {row['skipped']}")
-                bar.count(len(done) + len(skipped))
-                continue
-            emit(row)
-            if row.get("stopped") == "interrupted":
-                interrupted = True
-                break
-            done.append(row)
-            if stopping():
-                interrupted = True
-                break
-            bar.count(len(done) + len(skipped), status=f"{params_text(row['grid'])} done: {row['verdict']}")
-    except KeyboardInterrupt:
-        interrupted = True
-    except BaseException:
-        interrupted = True
-        raise
+        drain(runs, seen, store=store, emit=emit, bar=bar,
+              skip=lambda row: note(f"skipped {params_text(row['grid'])}: {row['skipped']}"),
+              status=lambda row: f"{params_text(row['grid'])} done: {row['verdict']}")
     finally:
-        bar.close()
-        if store is not None and store_error is None:
-            try:
-                store.flush()
-            except StoreError as e:
-                store_error = e
+        done, skipped, interrupted = seen.done, seen.skipped, seen.interrupted
         if writer is None and args.format == "json" and not (skipped and len(skipped) == len(cells)):
             handle = sys.stdout if out_path is None else open(out_path, "w", encoding="utf-8")
             writer = GridWriter(args.format, keys, handle)
@@ -428,6 +393,7 @@ def run_grid(args) -> int:
             handle.close()
         if store is not None:
             store.close()
+    store_error, served, wrote = seen.store_error, seen.served, seen.wrote
     if store_error is not None:
         return error(f"{store_error} (the rows above were printed; those not stored are computed again next time)",
                      EXIT_USAGE)

@@ -15,9 +15,9 @@ import time
 
 from ._args import (add_game_options, check_family, families, game_of, memo_bytes, memory_gb, memory_help,
                     parse_params, positive_int, positive_seconds)
-from ._cells import add_backend_options, backend_of, run_cells
+from ._cells import Drained, add_backend_options, backend_of, drain, run_cells
 from ._output import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs, error,
-                      exc_text, interrupted_code, json_safe, note, params_text, stopping, value_text)
+                      exc_text, interrupted_code, json_safe, note, params_text, value_text)
 from ._store import add_store_options, open_store, proof_seconds
 
 __all__ = ["HELP", "add", "run", "range_text"]
@@ -325,16 +325,10 @@ def run(args) -> int:
     backend, scheduler = backend_of(args)
     bar = Progress(enabled=not args.quiet, label=f"{PROG} table", total=len(cells))
     memo = memo_bytes(args)
-    done: list[dict] = []  # finished cells, in the order they finished
-    skipped: list[dict] = []
-    interrupted = False
     handle = None
     writer = None
-    store_error = None
 
     pending: list[str] = []  # skip notes wait for the first row: a grid with nothing possible ends in one error line
-
-    from adversary.store import StoreError
 
     def emit(row: dict) -> None:
         nonlocal handle, writer
@@ -349,7 +343,6 @@ def run(args) -> int:
 
     store = open_store(args)
     trust = args.trust_store
-    served = wrote = 0
 
     def prepare(c, here: bool) -> dict:
         """What the store proves of cell ``c``, looked up just before it starts (so a cell that another run
@@ -373,50 +366,17 @@ def run(args) -> int:
             store.close()
         raise
     bar.count(0)
+
+    def skip(row):
+        text = f"skipped {params_text(row['params'])}: {row['skipped']}"
+        note(text) if writer is not None else pending.append(text)
+
+    seen = Drained()
     try:
-        for row in runs:
-            recs = row.pop("_records", [])
-            served += bool(row.get("served"))
-            if store is not None and not store.readonly:
-                try:
-                    for rec in recs:
-                        store.put(rec)
-                        wrote += 1
-                except StoreError as e:
-                    store_error = e
-                    if "skipped" not in row:
-                        emit(row)  # printed, though not stored
-                    break
-            if "skipped" in row:
-                skipped.append(row)
-                bar.clear()
-                text = f"skipped {params_text(row['params'])}: {row['skipped']}"
-                note(text) if writer is not None else pending.append(text)
-                bar.count(len(done) + len(skipped))
-                continue
-            if row.get("stopped") == "interrupted":
-                interrupted = True
-                emit(row)  # its bounds are proven; it is not counted as computed
-                break
-            done.append(row)
-            emit(row)
-            if stopping():  # a Ctrl-C that a cell took as finished (e.g. its VC search was done): no next cell
-                interrupted = True
-                break
-            bar.count(len(done) + len(skipped), status=f"{params_text(row['params'])} done: Opt = "
-                                                      f"{range_text(row['lower'], row['upper'])}")
-    except KeyboardInterrupt:
-        interrupted = True
-    except BaseException:  # e.g. a cluster's workers died: the table written so far says it is not complete
-        interrupted = True
-        raise
+        drain(runs, seen, store=store, emit=emit, skip=skip, bar=bar,
+              status=lambda row: f"{params_text(row['params'])} done: Opt = {range_text(row['lower'], row['upper'])}")
     finally:
-        bar.close()
-        if store is not None and store_error is None:
-            try:
-                store.flush()  # the last rows' batch, before the table is closed
-            except StoreError as e:
-                store_error = e
+        done, skipped, interrupted = seen.done, seen.skipped, seen.interrupted
         if writer is not None:
             writer.close(skipped, complete=not interrupted)
         elif args.format == "json" and (interrupted or not skipped or done):
@@ -426,6 +386,7 @@ def run(args) -> int:
             handle.close()
         if store is not None:
             store.close()
+    store_error, served, wrote = seen.store_error, seen.served, seen.wrote
     if store_error is not None:
         return error(f"{store_error} (the rows above were printed; those not stored are computed again next time)",
                      EXIT_USAGE)

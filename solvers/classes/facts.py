@@ -51,7 +51,7 @@ __all__ = ["derived_facts", "declare", "or_size", "FACT_NAMES", "WORK_LIMIT", "E
 #: The facts a user may declare (``--fact NAME=VALUE``).
 FACT_NAMES = ("r", "margin")
 #: The most matrix entries (concepts x points x coordinates) looked at to derive the facts of a class.
-WORK_LIMIT = 2 * 10**7
+WORK_LIMIT = 4 * 10**6
 #: Candidate coordinates up to which the fewest covering an OR's positive points are found exactly.
 EXACT_COVER = 16
 
@@ -107,12 +107,16 @@ def derived_facts(C) -> dict:
         return {}
     out: dict = {"n": X.shape[1]}
     M = np.asarray(C.matrix, dtype=bool)
-    ors = [or_size(M[c], X) for c in range(C.n_concepts)]
-    if all(s is not None for s in ors):
-        out["monotone_or"] = max(ors, default=0)
-    ands = [or_size(~M[c], ~X) for c in range(C.n_concepts)]  # c = AND of S iff not c = OR of the negated S
-    if all(s is not None for s in ands):
-        out["monotone_and"] = max(ands, default=0)
+    # c = AND of S iff not c = OR of the negated S; the first concept that is not one settles it (no fact)
+    for key, labels, points in (("monotone_or", M, X), ("monotone_and", ~M, ~X)):
+        sizes = []
+        for c in range(C.n_concepts):
+            s = or_size(labels[c], points)
+            if s is None:
+                break
+            sizes.append(s)
+        else:
+            out[key] = max(sizes, default=0)
     return out
 
 

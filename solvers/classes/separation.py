@@ -48,7 +48,7 @@ import numpy as np
 __all__ = ["min_norm_point", "concept_margin", "check_margin", "class_margins", "MarginsTooLarge", "WORK_LIMIT"]
 
 #: The most point-coordinates (concepts x points x dimension) whose margins are computed for a bound.
-WORK_LIMIT = 5 * 10**7
+WORK_LIMIT = 4 * 10**6
 
 
 class MarginsTooLarge(ValueError):

@@ -189,6 +189,10 @@ def shattered_points(C, deadline: float, *, all_or_nothing: bool = False) -> lis
     return chosen
 
 
+#: The most seconds a learner's own bound may take here (the Perceptron computes each concept's margin).
+LEARNER_BOUND_SECONDS = 0.1
+
+
 def learner_bounds(C) -> list:
     """The proven mistake bounds of the seeds' deterministic learners that apply to ``C``, each an upper
     bound on Opt(C) (Opt(C) is the best worst case of any learner, [Rivest94]): a list of ``(value, reason)``,
@@ -208,8 +212,9 @@ def learner_bounds(C) -> list:
             continue
         try:
             learner = make_learner(spec.name, {}, C)
+            learner.set_deadline(time.monotonic() + LEARNER_BOUND_SECONDS)  # (the Perceptron's margins, ...)
             b = learner.bound_on(C)
-        except Exception:  # a learner that cannot be built for C (its dimension, its parameters): no bound
+        except Exception:  # a learner that cannot be built for C, or whose bound takes too long: no bound
             continue
         if b.value == math.inf or b.value != b.value:
             continue

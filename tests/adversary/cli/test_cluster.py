@@ -228,3 +228,20 @@ def test_the_client_writes_the_store_and_serves_it(cluster, local, tmp_path, cap
     rows, skipped = _rows(tmp_path / "b.json")
     assert all(r.pop("served") and r.pop("stored") == ["opt", "vc"] for r in rows.values())
     assert (rows, skipped) == local
+
+
+def test_attack_grid_on_the_cluster_equals_the_local_one(cluster, tmp_path, capsys):
+    """``attack ... --grid`` on the same machinery: every cell's row on the cluster as here (but the seconds)."""
+    argv = ["attack", "winnow2", "--class", "monotone-disjunctions", "--grid", "n=2..4", "k=1,2", "--format", "json",
+            "--time-limit", "60", "--quiet", "--no-store"]
+    here, there = tmp_path / "here.json", tmp_path / "there.json"
+    assert main([*argv, "-o", str(here)]) == 0
+    code = main([*argv, "-o", str(there), "--backend", "dask", "--scheduler", cluster.scheduler_address])
+    err = capsys.readouterr().err
+    assert code == 0, err
+
+    def rows(path):
+        return sorted((json.dumps({k: v for k, v in r.items() if k != "seconds"}, sort_keys=True)
+                       for r in json.loads(path.read_text())))
+
+    assert rows(there) == rows(here) and len(rows(here)) == 6
