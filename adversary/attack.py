@@ -699,6 +699,10 @@ def _plan(strategy: str, problem: Problem) -> list:
         strat = get_strategy(strategy)
         strat.check(problem)
         return [(strategy, strat, 1.0)]
+    if problem.maximize != "mistakes":  # only the exact search maximises one kind of mistake
+        strat = get_strategy("exact")
+        strat.check(problem)
+        return [("exact", strat, 1.0)]
     if _has_margin(problem.cls):
         if not available("geometric"):
             raise StrategyError(f"strategy auto on {problem.cls} needs strategy geometric, which is not available "
@@ -708,10 +712,6 @@ def _plan(strategy: str, problem: Problem) -> list:
         return [("geometric", strat, 1.0)]
     plan = []
     C = problem.cls
-    if problem.maximize != "mistakes":  # only the exact search maximises one kind of mistake
-        strat = get_strategy("exact")
-        strat.check(problem)
-        return [("exact", strat, 1.0)]
     # A class listed point by point gets exact and tree first; an implicit one (2^n points) the heuristics,
     # after exact's count search where it applies (Winnow on monotone disjunctions, ...: it lists no points).
     counts = available("exact") and not isinstance(get_strategy("exact").count_plan(problem), str)

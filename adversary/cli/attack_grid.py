@@ -108,7 +108,7 @@ def _number_or_text(v: str):
 
 
 def _kv(items, what: str) -> dict:
-    from .attack import _kv_items
+    from ._attack_store import _kv_items
 
     return _kv_items(items, what)
 
@@ -152,7 +152,7 @@ def attack_cell(family: str, cell: dict, *, learner: str, learner_items: dict, s
         return {"grid": cell["grid"], "skipped": exc_text(e)}
     row = row_of(cell["grid"], r, seconds=time.monotonic() - t0)
     if records and r.stats.get("stopped") != "interrupted":
-        from .attack import _attack_record, _task_of
+        from ._attack_store import _attack_record, _task_of
 
         row["_records"] = [_attack_record(C, r, _task_of(learner, params, C, strategy, seed, errors, time_limit,
                                                          maximize))]
@@ -294,7 +294,7 @@ def run_grid(args) -> int:
     from ._cells import Drained, backend_of, drain, run_cells
     from ._output import check_outputs
     from ._store import lookup, open_store
-    from .attack import _kv_items, _served_attack, _stopped_row, _trusted_attack, _whole_numbers, _task_of
+    from ._attack_store import _kv_items, _served_attack, _stopped_row, _trusted_attack, _whole_numbers, _task_of
 
     if args.matrix is not None:
         raise CLIError("--grid varies a family's parameters; give --class FAMILY [k=v ...], not --matrix")
@@ -347,7 +347,7 @@ def run_grid(args) -> int:
                 store.delete([found.record.key])
         if not here:
             return {"records": True}
-        from .attack import _known_opt
+        from ._attack_store import _known_opt
 
         return {"records": True, "C": C, "known_opt": _known_opt(store, C, args)}
 

@@ -41,6 +41,7 @@ ValueError: --fact r=1 does not hold: concept 2 is an OR of no fewer than 2 coor
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 from typing import Optional
 
@@ -54,6 +55,8 @@ FACT_NAMES = ("r", "margin")
 WORK_LIMIT = 4 * 10**6
 #: Candidate coordinates up to which the fewest covering an OR's positive points are found exactly.
 EXACT_COVER = 16
+#: Past EXACT_COVER candidates, the most sets tried to decide a declared r.
+EXACT_SETS = 10**6
 
 
 def _boolean_points(C) -> Optional[np.ndarray]:
@@ -71,10 +74,14 @@ def _boolean_points(C) -> Optional[np.ndarray]:
 
 
 def or_size(labels: np.ndarray, X: np.ndarray, *, at_most: Optional[int] = None) -> Optional[int]:
-    """The fewest coordinates whose OR is the concept labelling the rows of ``X`` with ``labels`` (0 for the
-    constant 0), or None when it is no OR of coordinates. Exact when the candidates are at most
-    :data:`EXACT_COVER` or ``at_most`` is given (then: the fewest if at most ``at_most``, else ``at_most + 1``);
-    greedy otherwise."""
+    """How few coordinates have the concept labelling the rows of ``X`` with ``labels`` as their OR (0 for the
+    constant 0), or None when it is no OR of coordinates.
+
+    A greedy cover first; then, below its size, the fewest by trying every smaller set, when there are at most
+    :data:`EXACT_COVER` candidates or (``at_most``: is it an OR of at most that many?) the sets of at most
+    ``at_most`` of them number at most :data:`EXACT_SETS`. So: the fewest when the candidates are few; with
+    ``at_most``, a size <= ``at_most`` when there is one, else a size > ``at_most``; otherwise the greedy size,
+    a valid r that may not be the least. :class:`CoverTooLarge` when ``at_most`` cannot be decided."""
     labels = np.asarray(labels, dtype=bool)
     # A: the coordinates on only at positive points
     A = [i for i in range(X.shape[1]) if not (X[:, i] & ~labels).any()]
@@ -84,19 +91,29 @@ def or_size(labels: np.ndarray, X: np.ndarray, *, at_most: Optional[int] = None)
     cover = X[np.ix_(pos, A)] if A else np.zeros((len(pos), 0), dtype=bool)
     if not cover.any(axis=1).all():
         return None
-    if len(A) <= EXACT_COVER or at_most is not None:
-        top = len(A) if at_most is None else min(at_most, len(A))
-        for k in range(1, top + 1):
-            for S in itertools.combinations(range(len(A)), k):
-                if cover[:, S].any(axis=1).all():
-                    return k
-        return top + 1  # (only when at_most cut the search short)
-    left, k = np.ones(len(pos), dtype=bool), 0
+    left, greedy = np.ones(len(pos), dtype=bool), 0
     while left.any():
         j = int(np.argmax(cover[left].sum(axis=0)))
         left &= ~cover[:, j]
-        k += 1
-    return k
+        greedy += 1
+    if at_most is not None and greedy <= at_most:
+        return greedy
+    top = greedy - 1 if at_most is None else min(greedy - 1, at_most)
+    sets = sum(math.comb(len(A), k) for k in range(1, top + 1))
+    if len(A) > EXACT_COVER and sets > EXACT_SETS:
+        if at_most is not None:
+            raise CoverTooLarge(f"deciding whether a concept is an OR of at most {at_most} of its {len(A)} candidate "
+                                f"coordinates takes {sets:,} sets")
+        return greedy
+    for k in range(1, top + 1):
+        for S in itertools.combinations(range(len(A)), k):
+            if cover[:, S].any(axis=1).all():
+                return k
+    return greedy
+
+
+class CoverTooLarge(ValueError):
+    """Whether a concept is an OR of at most r coordinates is too costly to decide here."""
 
 
 def derived_facts(C) -> dict:
@@ -132,13 +149,11 @@ def declare(C, items: dict):
     """``C`` with the facts ``items`` (``{"r": "3", "margin": "1/10"}``) declared: a new class whose ``facts``
     hold them, each checked where it can be (see the module docstring); ValueError (one line, what to change)
     when one does not hold or cannot apply."""
-    from .finite import ConceptClass
-
     unknown = sorted(set(items) - set(FACT_NAMES))
     if unknown:
         raise ValueError(f"unknown fact {unknown[0]!r}; declare one of: r=R (every concept an OR of at most R of the "
                          "points' coordinates), margin=G (every concept separated with margin at least G)")
-    if not isinstance(C, ConceptClass):
+    if not callable(getattr(C, "derived_facts", None)) or getattr(C, "made", True):
         raise ValueError(f"--fact applies to a class read from a matrix file, not {C}")
     facts = dict(C.facts)
     declared: dict = {}
@@ -153,14 +168,16 @@ def declare(C, items: dict):
                              "0/1 vectors of one length; drop it")
         M = np.asarray(C.matrix, dtype=bool)
         for c in range(C.n_concepts):
-            s = or_size(M[c], X, at_most=r)
+            try:
+                s = or_size(M[c], X, at_most=r)
+            except CoverTooLarge as e:
+                raise ValueError(f"--fact r={r} cannot be checked: {e}; drop it") from None
             if s is None:
                 raise ValueError(f"--fact r={r} does not hold: concept {c} is not an OR of coordinates; drop it")
             if s > r:
-                least = or_size(M[c], X)
-                raise ValueError(f"--fact r={r} does not hold: concept {c} is an OR of no fewer than "
-                                 f"{least if least is not None and least > r else r + 1} coordinates; give "
-                                 f"r={least if least is not None and least > r else r + 1}")
+                k = or_size(M[c], X)  # (an OR of k coordinates: a valid r, the least when the candidates are few)
+                raise ValueError(f"--fact r={r} does not hold: concept {c} is an OR of no fewer than {r + 1} "
+                                 f"coordinates; give r={k}")
         facts.update(n=X.shape[1], monotone_or=r)
         declared["r"] = r
     if "margin" in items:
@@ -169,6 +186,6 @@ def declare(C, items: dict):
             raise ValueError(f"--fact margin={items['margin']}: give a margin > 0, e.g. margin=1/10")
         facts["declared_margin"] = g
         declared["margin"] = f"{g.numerator}/{g.denominator}" if g.denominator != 1 else str(g.numerator)
-    out = ConceptClass(C.matrix, C.points, names=C.names, facts=facts)
+    out = type(C)(C.matrix, C.points, names=C.names, facts=facts)  # (a ConceptClass: finite.py imports this module)
     out._declared = declared
     return out

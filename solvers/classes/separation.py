@@ -39,13 +39,15 @@ Fraction(0, 1)
 
 from __future__ import annotations
 
+import math
 import time
 from fractions import Fraction
 from typing import Optional
 
 import numpy as np
 
-__all__ = ["min_norm_point", "concept_margin", "check_margin", "class_margins", "MarginsTooLarge", "WORK_LIMIT"]
+__all__ = ["min_norm_point", "concept_margin", "check_margin", "certified", "class_margins", "MarginsTooLarge",
+           "WORK_LIMIT"]
 
 #: The most point-coordinates (concepts x points x dimension) whose margins are computed for a bound.
 WORK_LIMIT = 4 * 10**6
@@ -76,7 +78,7 @@ def _solve(A: list, b: list) -> Optional[list]:
 def _affine_min(Z: np.ndarray, S: list) -> Optional[list]:
     """The weights alpha (summing to 1) of the point of the affine hull of the rows S of Z nearest the origin."""
     k = len(S)
-    G = [[int(Z[a] @ Z[b]) for b in S] for a in S]
+    G = [[sum(int(u) * int(v) for u, v in zip(Z[a], Z[b])) for b in S] for a in S]
     A = [G[i] + [1] for i in range(k)] + [[1] * k + [0]]
     sol = _solve(A, [0] * k + [1])
     return None if sol is None else sol[:k]
@@ -86,10 +88,10 @@ def min_norm_point(Z, *, deadline: Optional[float] = None) -> tuple:
     """The point of the convex hull of the rows of the integer matrix ``Z`` nearest the origin, as a tuple of
     Fractions (all 0 when the hull holds the origin): Wolfe's algorithm, exactly. ``deadline``: a
     ``time.monotonic()`` instant after which :class:`TimeoutError` is raised."""
-    Z = np.asarray(Z, dtype=np.int64)
+    Z = _exact(Z)
     m, d = Z.shape
-    norms = np.einsum("ij,ij->i", Z, Z)
-    S = [int(np.argmin(norms))]
+    norms = [sum(int(v) * int(v) for v in z) for z in Z]
+    S = [int(np.argmin(np.array(norms, dtype=object)))]
     lam = [Fraction(1)]
 
     def point(S, lam):
@@ -101,23 +103,21 @@ def min_norm_point(Z, *, deadline: Optional[float] = None) -> tuple:
             raise TimeoutError
         if all(v == 0 for v in x):
             return tuple(x)
-        den = int(np.lcm.reduce([v.denominator for v in x]))
+        den = math.lcm(*(v.denominator for v in x))
         q = [int(v * den) for v in x]  # x = q / den, in integers
-        scores = Z.astype(object) @ np.array(q, dtype=object) if max(abs(v) for v in q) > 2**20 else Z @ np.array(q)
+        scores = _scores(Z, q)
         j = int(np.argmin(scores))
         # optimal iff <x, z_j> >= |x|^2, i.e. den * (q . z_j) >= q . q
         if den * int(scores[j]) >= sum(v * v for v in q):
             return tuple(x)
         if j in S:  # (cannot happen in exact arithmetic: x is optimal on its own corral)
-            return tuple(x)
+            raise RuntimeError("Wolfe's algorithm met a point of its corral again; please report this")
         S.append(j)
         lam.append(Fraction(0))
         while True:  # the minor cycle
             alpha = _affine_min(Z, S)
-            if alpha is None:  # affinely dependent corral (degenerate): drop the newest point
-                S.pop()
-                lam.pop()
-                return tuple(x)
+            if alpha is None:  # (cannot happen: a corral stays affinely independent)
+                raise RuntimeError("Wolfe's algorithm met an affinely dependent corral; please report this")
             if all(a > 0 for a in alpha):
                 lam = alpha
                 x = point(S, lam)
@@ -131,29 +131,58 @@ def min_norm_point(Z, *, deadline: Optional[float] = None) -> tuple:
     raise RuntimeError("Wolfe's algorithm did not converge; please report this")
 
 
+#: Past this absolute value a coordinate is multiplied in Python ints (int64 products and sums could wrap).
+SMALL = 2**20
+
+
+def _exact(Z) -> np.ndarray:
+    """The integer matrix ``Z`` as int64 when its products cannot wrap, else as Python ints (dtype object)."""
+    Z = np.asarray(Z)
+    if Z.dtype == object or Z.size and int(np.max(np.abs(Z.astype(object)))) > SMALL:
+        return Z.astype(object)
+    return Z.astype(np.int64)
+
+
+def _scores(Z: np.ndarray, q: list) -> np.ndarray:
+    """<z_i, q> for every row of ``Z``, exactly (in Python ints when q or Z is large)."""
+    if Z.dtype == object or max(abs(v) for v in q) > SMALL:
+        return Z.astype(object) @ np.array(q, dtype=object)
+    return Z @ np.array(q, dtype=np.int64)
+
+
+def certified(Z, p) -> bool:
+    """Whether ``p`` (Fractions, not 0) proves that the hull of the rows of the integer matrix ``Z`` is at
+    distance at least |p| from the origin: <p, z_i> >= |p|^2 for every row, checked in integers."""
+    if not any(p):
+        return False
+    den = math.lcm(*(Fraction(v).denominator for v in p))
+    q = [int(Fraction(v) * den) for v in p]
+    scores = _scores(_exact(Z), q)
+    return bool(len(scores) == 0 or den * int(min(scores)) >= sum(v * v for v in q))
+
+
 def _signed(points, labels, bias: bool) -> np.ndarray:
-    X = np.asarray(points, dtype=np.int64).reshape(len(points), -1)
+    X = np.array([[int(v) for v in p] for p in points], dtype=object).reshape(len(points), -1)
     if bias:
-        X = np.hstack([np.ones((len(X), 1), dtype=np.int64), X])
-    y = np.where(np.asarray(labels, dtype=bool), 1, -1).astype(np.int64)
-    return X * y[:, None]
+        X = np.hstack([np.ones((len(X), 1), dtype=object), X])
+    y = np.where(np.asarray(labels, dtype=bool), 1, -1).astype(object)
+    return _exact(X * y[:, None])
 
 
 def concept_margin(points, labels, *, bias: bool, deadline: Optional[float] = None) -> tuple:
     """(gamma^2, p): the squared margin of the concept labelling ``points`` (integer vectors) with ``labels``
     (0/1), and the nearest point p of the hull that proves it (w = p / |p|); gamma^2 = |p|^2, exactly."""
-    p = min_norm_point(_signed(points, labels, bias), deadline=deadline)
-    return sum((v * v for v in p), Fraction(0)), p
+    Z = _signed(points, labels, bias)
+    p = min_norm_point(Z, deadline=deadline)
+    g2 = sum((v * v for v in p), Fraction(0))
+    if g2 and not certified(Z, p):  # (the search's answer is used only once its certificate holds)
+        raise RuntimeError("a margin's certificate does not check; please report this")
+    return g2, p
 
 
 def check_margin(points, labels, p, *, bias: bool) -> bool:
     """Whether w = p / |p| separates the concept with margin |p|: <p, z_i> >= |p|^2 for every point (p != 0)."""
-    p = [Fraction(v) for v in p]
-    g2 = sum(v * v for v in p)
-    if g2 == 0:
-        return False
-    Z = _signed(points, labels, bias)
-    return all(sum((a * int(b) for a, b in zip(p, z)), Fraction(0)) >= g2 for z in Z)
+    return certified(_signed(points, labels, bias), [Fraction(v) for v in p])
 
 
 def class_margins(C, *, bias: bool, deadline: Optional[float] = None) -> dict:
@@ -168,17 +197,15 @@ def class_margins(C, *, bias: bool, deadline: Optional[float] = None) -> dict:
         ``deadline`` passed.
     """
     points = list(C.points)
-    try:
-        X = np.asarray(points, dtype=np.int64).reshape(len(points), -1)
-        if not np.array_equal(X, np.asarray(points, dtype=float).reshape(len(points), -1)):
-            raise ValueError
-    except (ValueError, TypeError):
-        raise MarginsTooLarge(f"the points of {C} are not integer vectors") from None
+    if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for p in points for v in p) \
+            or len({len(p) for p in points}) > 1:
+        raise MarginsTooLarge(f"the points of {C} are not integer vectors of one length")
+    X = np.array([[int(v) for v in p] for p in points], dtype=object).reshape(len(points), -1)
     d = X.shape[1] + bias
     if C.n_concepts * len(points) * d > WORK_LIMIT:
         raise MarginsTooLarge(f"{C} has {C.n_concepts} concepts over {len(points)} points: computing their margins "
                               f"takes more than {WORK_LIMIT:,} point-coordinates")
-    R2 = int(np.max(np.einsum("ij,ij->i", X, X))) + int(bias) if len(points) else int(bias)
+    R2 = max((sum(v * v for v in x) for x in X), default=0) + int(bias)
     gammas, witnesses = [], []
     M = np.asarray(C.matrix, dtype=bool)
     for c in range(C.n_concepts):

@@ -224,30 +224,34 @@ class Lemma:
         return KINDS[1 - KINDS.index(self.kind)]
 
     def value(self, counts: dict):
-        """The bound on ``counts[kind]`` given the other kind's count (exact unless the constant is a float)."""
+        """The bound on ``counts[kind]`` given the other kind's count: exact (an int or a Fraction) when the
+        constant and the coefficient are rationals, a float when the constant is one (an irrational lg n)."""
         if isinstance(self.constant, float) or isinstance(self.per_other, float):
             v = self.constant + self.per_other * counts[self.other]
             return int(v) if float(v).is_integer() else v
-        return number(Fraction(self.constant) + Fraction(self.per_other) * Fraction(counts[self.other]))
+        v = Fraction(self.constant) + Fraction(self.per_other) * Fraction(counts[self.other])
+        return int(v) if v.denominator == 1 else v
 
     def verdict(self, counts: dict, proven: bool = False) -> str:
         """``violated`` (the count exceeds the bound), ``tight`` (it meets floor(bound)), ``loose`` (below, and
-        ``proven`` says this kind's count is the worst case) or ``below``."""
+        ``proven`` says this kind's count is the worst case; only for a lemma on its kind alone: one that also
+        counts the other kind could be met by another sequence with fewer of those) or ``below``."""
         b, c = self.value(counts), counts[self.kind]
         if c > b:
             return "violated"
         if c == math.floor(b):
             return "tight"
-        return "loose" if proven else "below"
+        return "loose" if proven and self.per_other == 0 else "below"
 
     def to_json(self, counts: dict | None = None, proven: bool = False) -> dict:
         """``{"kind", "formula", "source"}``, with ``"bound"``, ``"count"`` and ``"verdict"`` given the counts."""
         out = {"kind": self.kind, "formula": self.formula, "source": self.source}
         if counts is not None:
             b = self.value(counts)
-            out.update(bound=int(b) if isinstance(b, Fraction) and b.denominator == 1 else
-                       float(b) if isinstance(b, Fraction) else b,
-                       count=counts[self.kind], verdict=self.verdict(counts, proven))
+            out.update(bound=float(b) if isinstance(b, Fraction) else b, count=counts[self.kind],
+                       verdict=self.verdict(counts, proven))
+            if isinstance(b, Fraction):
+                out["bound_fraction"] = f"{b.numerator}/{b.denominator}"
         return out
 
 

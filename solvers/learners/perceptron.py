@@ -54,11 +54,10 @@ def margin_bound_on(learner, cls, errors: int = 0) -> Bound:
 
 def _max_norm2(cls, bias: bool):
     """max |x|^2 over the points of a finite class (+ 1 with the bias coordinate), or None if not integer vectors."""
-    try:
-        X = np.asarray(cls.points, dtype=np.int64).reshape(len(cls.points), -1)
-    except (ValueError, TypeError):
+    pts = cls.points
+    if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for p in pts for v in p):
         return None
-    return int(np.max(np.einsum("ij,ij->i", X, X), initial=0)) + int(bias)
+    return max((sum(int(v) * int(v) for v in p) for p in pts), default=0) + int(bias)
 
 
 def _dot(w, x):
@@ -233,9 +232,12 @@ class Perceptron(OnlineLearner):
             g2 = Fraction(declared) ** 2
             return Bound(number((R2 + 2 * self.margin) / g2),
                          f"{rname}/gamma^2 with R^2 = max |{where}|^2 = {R2} and gamma = {declared}, the margin declared "
-                         "with --fact (not checked: the class is too large to compute its margins)", self.bound_source)
+                         f"with --fact for the points as this learner reads them, {where} (not checked: the class is too "
+                         "large to compute its margins)", self.bound_source)
         except TimeoutError:
             raise SearchStop from None
+        except RuntimeError as e:  # (a margin whose certificate does not check is never used)
+            return self.no_bound(cls, f"its concepts' margins could not be certified ({e})")
         worst = min(range(len(m["gamma2"])), key=lambda c: m["gamma2"][c])
         g2 = m["gamma2"][worst]
         if declared is not None:

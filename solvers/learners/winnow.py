@@ -239,13 +239,13 @@ class Winnow(OnlineLearner):
         if r is None:
             return ()
         a, theta, n, t = self.alpha, self.theta, self.n, self.promotions_per_weight()
-        u = Lemma("false_negative", number(r * t), 0, f"u <= r t = {r} * {t} (each of the r relevant weights is "
+        u = Lemma("false_negative", r * t, 0, f"u <= r t = {r} * {t} (each of the r relevant weights is "
                   "promoted at most t times and never demoted)", cite("15-859B", 'section "Winnow algorithm"'))
         if self.demotion_rule == "divide":
-            v = Lemma("false_positive", number(a * n / ((a - 1) * theta)), number(a),
+            v = Lemma("false_positive", a * n / ((a - 1) * theta), a,
                       "v <= beta/(beta - 1) d/theta + beta u (Lemma 1)", self.bound_source)
         else:
-            v = Lemma("false_positive", number(Fraction(n) / theta), number(a - 1),
+            v = Lemma("false_positive", Fraction(n) / theta, a - 1,
                       "v <= n/theta + (alpha - 1) u (Lemma 1 for zeroing)", cite("Rivest94", "section 2.4 Winnow algorithm"))
         return (u, v)
 
@@ -322,7 +322,7 @@ class Winnow1(Winnow):
         theta = Fraction(self.n, 2)
         return (Lemma("false_negative", number(k * lg(self.n)), 0, "u <= k(lg Theta + 1) = k lg n (Lemmas 2 and 3)",
                       self.bound_source),
-                Lemma("false_positive", number(Fraction(self.n) / theta), 1, "v <= n/Theta + u (Lemma 1)",
+                Lemma("false_positive", Fraction(self.n) / theta, 1, "v <= n/Theta + u (Lemma 1)",
                       self.bound_source))
 
     def mistake_bound(self, k=None) -> Bound:
@@ -522,10 +522,10 @@ class WinnowKofR(Winnow):
             return ()
         k, r = facts["k_of_r"]
         c, eps = self.chips_per_weight(), Fraction(1, 2 * self.k)
-        return (Lemma("false_negative", number(Fraction(2 * k, k + 1) * (r * c + (k - 1) * (2 * k + 1))), 0,
+        return (Lemma("false_negative", Fraction(2 * k, k + 1) * (r * c + (k - 1) * (2 * k + 1)), 0,
                       f"M_pos <= 2k/(k + 1) (r c + (k - 1)(2k + 1)), c = {c} (derived here from the notes' "
                       "k M_pos - (k - 1) M_neg <= r c)", self.bound_source),
-                Lemma("false_positive", number((1 + eps) / eps), number(1 + eps),
+                Lemma("false_positive", (1 + eps) / eps, 1 + eps,
                       "M_neg <= (1 + eps) M_pos + (1 + eps)/eps (the total weight)", self.bound_source))
 
     def mistake_bound(self, r=None) -> Bound:

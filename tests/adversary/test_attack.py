@@ -162,11 +162,17 @@ def test_bound_for_the_classes_the_seeds_cover():
             continue  # winnow2 cannot play on thresholds' integer points
         b = bound(name, C)
         assert math.isinf(b.value) and b.formula.startswith(f"no bound proven for {name} on ")
-    # A matrix file claiming a family it is not does not get that family's bound.
-    fake = ConceptClass(make("monotone-disjunctions", n=2, k=1).matrix[:2], make("monotone-disjunctions", n=2, k=1).points,
-                        family="monotone-disjunctions", params={"n": 2, "k": 1})
+    # A matrix file claiming a family it is not does not get that family's bound: only what its points show (here
+    # an XOR, no OR of coordinates: none) ...
+    pts = make("monotone-disjunctions", n=2, k=1).points
+    fake = ConceptClass([[0, 0, 0, 0], [0, 1, 1, 0]], pts, family="monotone-disjunctions", params={"n": 2, "k": 1})
     r = ok(attack("winnow2", fake, strategy="exact"))
     assert math.isinf(r.bound.value) and "matrix" in r.witness["class"]
+    # ... and where its points show an OR of at most r coordinates, the bound for that r
+    fake = ConceptClass(make("monotone-disjunctions", n=2, k=1).matrix[:2], pts, family="monotone-disjunctions",
+                        params={"n": 2, "k": 1})
+    r = ok(attack("winnow2", fake, strategy="exact"))
+    assert fake.derived_facts()["monotone_or"] == 1 and r.bound.value == 2 + 3 * 1 * (1 + 1)
 
 
 # ------------------------------------------------------------------------------------------ inputs

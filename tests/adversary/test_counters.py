@@ -106,3 +106,19 @@ def test_tampered_counts_are_refused():
     assert not verify_witness(w).ok
     w["mistakes_by_kind"] = [1, 2]
     assert "malformed" in verify_witness(w).message
+
+
+def test_loose_only_for_a_lemma_on_its_kind_alone_and_bounds_exact():
+    from fractions import Fraction
+
+    from solvers.learners.base import Lemma, cite
+
+    src = cite("15-859B", 'section "Winnow algorithm"')
+    alone, linked = Lemma("false_negative", 6, 0, "u <= 6", src), Lemma("false_positive", 2, 2, "v <= 2 + 2u", src)
+    counts = {"false_negative": 3, "false_positive": 1}
+    assert alone.verdict(counts, proven=True) == "loose" and linked.verdict(counts, proven=True) == "below"
+    # a rational coefficient stays exact: 233 against (1 + 1/12) 204 + 13 = 234 is below, not tight
+    eps = Fraction(1, 12)
+    L = Lemma("false_positive", (1 + eps) / eps, 1 + eps, "M_neg <= ...", src)
+    assert L.value({"false_negative": 204, "false_positive": 233}) == 234
+    assert L.verdict({"false_negative": 204, "false_positive": 233}) == "below"

@@ -83,3 +83,15 @@ def test_perceptron_bias_gets_a_finite_bound_that_holds(n, k):
     assert r.mistakes <= r.bound.value and verify_witness(r.witness).ok
     plain = attack("perceptron", C, strategy="exact")
     assert plain.verdict == "unbounded"  # without the bias: the point 0 labelled 0, for ever
+
+
+def test_large_coordinates_are_exact():
+    """Coordinates past int64's comfort: the margin and R^2 in Python ints (an int64 version wrapped to a
+    negative bound)."""
+    from solvers.classes import ConceptClass
+
+    C = ConceptClass.from_matrix([[1, 0]], [(4 * 10**9, 4 * 10**9), (-4 * 10**9, -4 * 10**9 + 1)])
+    b = make_learner("perceptron", {"d": 2}, C).bound_on(C)
+    m = class_margins(C, bias=False)
+    assert m["R2"] == 32 * 10**18 and b.value >= 1
+    assert check_margin(C.points, C.matrix[0], m["witness"][0], bias=False)
