@@ -128,6 +128,20 @@ class Drained:
         self.served = 0
         self.wrote = 0
 
+    def say_store(self, store, cells: int, checked: str):
+        """After the run: the exit code 2 with one line when a store write failed (the rows printed, those not
+        stored computed again next time), else None and a note of what the store served and took, ``checked``
+        saying how a served row was checked ("certificates re-checked", "witnesses replayed")."""
+        from ._output import EXIT_USAGE, error, note
+
+        if self.store_error is not None:
+            return error(f"{self.store_error} (the rows above were printed; those not stored are computed again next "
+                         "time)", EXIT_USAGE)
+        if store is not None and (self.served or self.wrote):
+            note(f"store {store.path}: {self.served} of {cells} cells served from it"
+                 f"{f' ({checked})' if self.served and checked else ''}, {self.wrote} results written")
+        return None
+
 
 def drain(runs, out: Drained, *, store, emit, skip, status, bar) -> Drained:
     """Take the cells' results from ``runs`` (:func:`run_cells`) as they finish, the one loop of ``table`` and

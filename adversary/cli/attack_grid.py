@@ -32,7 +32,7 @@ import sys
 import time
 from fractions import Fraction
 
-from ._output import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, error, exc_text,
+from ._output import (EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, exc_text,
                       interrupted_code, json_safe, note, params_text, value_text)
 
 __all__ = ["run_grid", "attack_cell", "grid_verdict", "GRID_VERDICTS"]
@@ -393,13 +393,9 @@ def run_grid(args) -> int:
             handle.close()
         if store is not None:
             store.close()
-    store_error, served, wrote = seen.store_error, seen.served, seen.wrote
-    if store_error is not None:
-        return error(f"{store_error} (the rows above were printed; those not stored are computed again next time)",
-                     EXIT_USAGE)
-    if store is not None and (served or wrote):
-        note(f"store {store.path}: {served} of {len(cells)} cells served from it"
-             f"{' (witnesses replayed)' if served and not trust else ''}, {wrote} results written")
+    code = seen.say_store(store, len(cells), "" if trust else "witnesses replayed")
+    if code is not None:
+        return code
     if not done and skipped and len(skipped) == len(cells) and not interrupted:
         raise CLIError(f"no cell of the grid can be attacked, e.g. {params_text(skipped[0]['grid'])}: "
                        f"{skipped[0]['skipped']}")

@@ -16,8 +16,7 @@ import time
 from ._args import (add_game_options, check_family, families, game_of, memo_bytes, memory_gb, memory_help,
                     parse_params, positive_int, positive_seconds)
 from ._cells import Drained, add_backend_options, backend_of, drain, run_cells
-from ._output import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs, error,
-                      exc_text, interrupted_code, json_safe, note, params_text, value_text)
+from ._output import (EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, bounds_text, check_outputs, exc_text, interrupted_code, json_safe, note, params_text, value_text)
 from ._store import add_store_options, open_store, proof_seconds
 
 __all__ = ["HELP", "add", "run", "range_text"]
@@ -386,13 +385,9 @@ def run(args) -> int:
             handle.close()
         if store is not None:
             store.close()
-    store_error, served, wrote = seen.store_error, seen.served, seen.wrote
-    if store_error is not None:
-        return error(f"{store_error} (the rows above were printed; those not stored are computed again next time)",
-                     EXIT_USAGE)
-    if store is not None and (served or wrote):
-        note(f"store {store.path}: {served} of {len(cells)} cells served from it"
-             f"{' (certificates re-checked)' if served and not trust else ''}, {wrote} results written")
+    code = seen.say_store(store, len(cells), "" if trust else "certificates re-checked")
+    if code is not None:
+        return code
     if not done and skipped and len(skipped) == len(cells):
         raise CLIError(f"every cell of the grid is impossible, e.g. {params_text(skipped[0]['params'])}: "
                        f"{skipped[0]['skipped']}")
