@@ -105,3 +105,12 @@ def test_bench_store_quick_runs():
                        text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     assert sum(line.startswith("| ") for line in p.stdout.splitlines()) == 4 and "thresholds N=9999" in p.stdout
+
+
+def test_conservative_table_runs_and_every_a_prime_is_within_its_bound(monkeypatch, capsys):
+    mod = _load("conservative_table")
+    monkeypatch.setattr(mod, "CLASSES", [("thresholds", {"N": 7}), ("monotone-disjunctions", {"n": 3, "k": 2})])
+    monkeypatch.setattr(mod, "LEARNERS", ["halving", "winnow2", "conjunction-elimination"])
+    assert mod.main(["--time-limit", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "| thresholds N=7 | halving | 3 | 3 | 3 |" in out and "unbounded (a cycle)" in out

@@ -46,6 +46,7 @@ from .base import SEEDS, Bound, Learner, OnlineLearner
 from .con import CON
 from .elimination import ELIM, ConjunctionElimination
 from .halving import Halving
+from .conservative import Conservative, conservative
 from .perceptron import Perceptron
 from .rand_soa import RandSOA
 from .randomized_halving import RandomizedHalving
@@ -72,6 +73,8 @@ __all__ = [
     "WinnowR",
     "WinnowKofR",
     "Perceptron",
+    "Conservative",
+    "conservative",
     "WeightedMajority",
     "RandomizedWeightedMajority",
     "SklearnPerceptron",
@@ -204,6 +207,8 @@ register(Perceptron, params=(_D, ("margin", 0, "also update when y <w, x> <= mar
                                                 "Algorithms slides)")))
 register(WeightedMajority, params=(_BETA,), aliases=("wm",))
 register(RandomizedWeightedMajority, params=(_BETA, _SEED), aliases=("rwm",))
+register(Conservative, params=(("learner", REQUIRED, "the learner A to make conservative (a CLI name)"),
+                                ("params", "{}", "A's parameters: a JSON object or k=v,k=v")))
 register(SklearnPerceptron, params=(_D,))
 register(RiverClassifier, params=(("d", REQUIRED, "the dimension (features {i: x_i})"),
                                   ("model", "linear_model.Perceptron", "the river classifier, module.Class under river"),
