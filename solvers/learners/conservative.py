@@ -104,6 +104,13 @@ class Conservative(OnlineLearner):
         self.C = C
         self.mistakes_fed = 0  # |ER|: the examples A has seen
         self.max_errors = getattr(self.inner, "max_errors", None)
+        # A refuses a label no concept within max_errors gives; A' sees every label, A only the mistakes: A'
+        # keeps the labels' budget states itself, to refuse such a label as A would (solvers.game_rules).
+        self._levels = None
+        if self.max_errors is not None:
+            from ..game_rules import start
+
+            self._levels = start(C.full, self.max_errors)
 
     # ------------------------------------------------------------------ the rule
     def predict_one(self, x) -> int:
@@ -114,6 +121,15 @@ class Conservative(OnlineLearner):
 
     def learn_one(self, x, y) -> None:
         y = check_label(y)
+        if self._levels is not None:
+            from ..game_rules import step
+
+            nxt = step(self._levels, self.C.columns[self.C.index_of(x)], y)
+            if nxt is None:
+                raise ValueError(f"conservative({self.inner_name}): no concept of the class gives these labels within "
+                                 f"{self.max_errors} error{'s' if self.max_errors != 1 else ''} (the label {y} at "
+                                 f"x = {tuple(x)}); {self.inner_name} refuses it")
+            self._levels = nxt
         if self.inner.predict_one(x) != y:  # a mistake: ER = ER || x_t, h = A(ER)
             self.inner.learn_one(x, y)
             self.mistakes_fed += 1
@@ -154,7 +170,7 @@ class Conservative(OnlineLearner):
         else:
             b = OnlineLearner.bound_on(self.inner, cls, errors)
         if not b.finite:
-            return Bound(b.value, f"no bound proven for conservative({self.inner_name}): {b.formula}", b.source)
+            return self.no_bound(cls, f"its bound is {self.inner_name}'s, and {b.formula}", errors)
         return Bound(b.value, f"{self.inner_name}'s bound, {b.formula} (A' makes A's mistakes on ER: "
                               "Online Algorithms, Conservative Mistake Bound Algorithm)", b.source)
 

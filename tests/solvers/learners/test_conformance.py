@@ -54,7 +54,8 @@ SETTINGS = settings(max_examples=40, deadline=None, database=None, suppress_heal
 
 SPECS = sorted({s.name: s for s in LEARNERS.values()}.values(), key=lambda s: s.name)
 CLASS = make("monotone-disjunctions", n=4, k=2)  # 11 concepts on {0,1}^4
-EXTRA = {"winnow-k-of-r": {"k": 2}}             # required parameters besides n, which comes from the class
+EXTRA = {"winnow-k-of-r": {"k": 2},              # required parameters besides n, which comes from the class
+         "conservative": {"learner": "halving"}}  # (A' of Halving: Halving's bound, on its class)
 BOUND_ARGS = {"k": 1, "r": 2, "R": 2, "gamma": "1/2", "m": 0}
 
 
@@ -434,7 +435,7 @@ def test_bound_on_declaration(spec):
         if key == "margin" and spec.needs_class:
             continue
         if spec.needs_class:
-            L = make_learner(spec.name, {}, C)
+            L = make_learner(spec.name, dict(EXTRA.get(spec.name, {})), C)
         else:
             params = {"k": 2} if spec.name == "winnow-k-of-r" else {}
             params[spec.dim_param] = 4
