@@ -51,11 +51,10 @@ def test_conservative_and_a_fed_its_mistakes(C, name, data):
 def test_worst_case_of_a_prime_within_a_s_bound(C, name):
     A = make_learner(name, {}, C)
     bound = A.bound_on(C)
-    r = attack("conservative", C, learner_params={"learner": name}, strategy="exact")
-    assert r.exact and verify_witness(r.witness).ok
-    assert r.bound.value == bound.value
-    if bound.finite:
-        assert r.mistakes <= math.floor(bound.value)
+    r = attack("conservative", C, learner_params={"learner": name}, strategy="exact", time_limit=20)
+    assert verify_witness(r.witness).ok and r.bound.value == bound.value
+    if bound.finite:  # (a learner without a bound on C may have a line that never repeats: no exact answer)
+        assert r.exact and r.mistakes <= math.floor(bound.value)
 
 
 def test_registered_tagged_and_refusals():
