@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 __all__ = ["plot_table", "plot_tightness", "plot_tree", "read_table", "read_tightness", "tightness_panels",
-           "optimum_lines",
+           "optimum_lines", "plot_pac",
            "tree_graph", "tree_layout", "tree_size", "Written", "PlotError", "FORMATS", "TABLE_COLUMNS", "MAX_NODES",
            "MAX_NODES_LIMIT", "INSTALL_HINT"]
 
@@ -853,6 +853,61 @@ def plot_tightness(rows, out, *, x: str = "n", title: str | None = None) -> Writ
                               label=_game_label(symbol)))
     fig.legend(handles=handles, loc="outside right center", fontsize=8, frameon=False)
     fig.suptitle(title or f"Mistakes found against the proven bounds, over {x}")
+    return _save(fig, out)
+
+
+# ---------------------------------------------------------------------------------------- (d) online-to-PAC
+PAC_SIZE = (10.0, 4.6)  # inches: 1500 x 690 pixels
+
+
+def plot_pac(run: dict, out) -> Written:
+    """Draw a ``littlestone pac --json`` run: the examples each trial used against the sample bounds (the sum
+    sum ceil(m_i) that holds, solid; the notes' closed form, dashed), and each trial's error against eps, with
+    the fraction of eps-bad trials against delta.
+
+    Parameters
+    ----------
+    run : dict
+        ``trials`` (each ``samples``, ``error``, ``eps_bad``), ``samples_bound``, ``notes_samples_bound``,
+        ``epsilon``, ``delta``, ``eps_bad_fraction``, ``mistake_bound`` and optionally ``learner``, ``class``.
+    out : str or Path
+        ``.png`` or ``.svg``.
+    """
+    _format(out)
+    trials = run["trials"]
+    if not trials:
+        raise PlotError("no trials to plot")
+    fig = _figure(PAC_SIZE, DPI, "constrained")
+    left, right = fig.subplots(1, 2)
+    xs = [t["trial"] for t in trials]
+    samples = [t["samples"] for t in trials]
+    left.plot(xs, samples, "o", ms=3.5, color="#1f77b4", label="examples used")
+    left.axhline(run["samples_bound"], color="black", lw=1.4, label=f"sum of ceil(m_i) = {run['samples_bound']} (holds)")
+    left.axhline(run["notes_samples_bound"], color="#d62728", lw=1.4, ls="--",
+                 label=f"the notes' closed form = {run['notes_samples_bound']:.1f}")
+    left.set_xlabel("trial")
+    left.set_ylabel("examples")
+    left.set_ylim(bottom=0, top=max(max(samples), run["samples_bound"]) * 1.12)
+    left.set_title(f"examples used (M = {run['mistake_bound']})", fontsize=10)
+    left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=8, frameon=False)
+    errors = [t["error"] for t in trials]
+    bad = [t.get("eps_bad") for t in trials]
+    right.plot([x for x, b in zip(xs, bad) if not b], [e for e, b in zip(errors, bad) if not b], "o", ms=3.5,
+               color="#2ca02c", label="error <= eps")
+    if any(bad):
+        right.plot([x for x, b in zip(xs, bad) if b], [e for e, b in zip(errors, bad) if b], "o", ms=4.5,
+                   color="#d62728", label="error > eps (eps-bad)")
+    right.axhline(run["epsilon"], color="black", lw=1.4, ls="--", label=f"eps = {run['epsilon']:g}")
+    right.set_xlabel("trial")
+    right.set_ylabel("error of the output (exact)")
+    right.set_ylim(bottom=0, top=max(max(errors), run["epsilon"]) * 1.25)
+    right.set_title(f"eps-bad: {run['eps_bad_fraction']:.3f} of the trials (delta = {run['delta']:g})", fontsize=10)
+    right.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3, fontsize=8, frameon=False)
+    for ax in (left, right):
+        ax.grid(True, color="0.9", lw=0.8)
+        ax.set_axisbelow(True)
+    who = " on ".join(str(v) for v in (run.get("learner", {}).get("name"), run.get("class")) if v)
+    fig.suptitle(f"A_PAC{(': ' + who) if who else ''}, {len(trials)} trials", fontsize=11)
     return _save(fig, out)
 
 

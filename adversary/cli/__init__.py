@@ -19,6 +19,8 @@ Commands (DESIGN.md, section CLI)::
                        [-o FILE] [--jobs N] [--backend loky|dask] [--scheduler ADDR]
     littlestone experts n=1..12 k=0..2 [--deterministic] [--randomized] [--time-limit S] [--format md|csv|json]
                         [-o FILE] [--quiet]
+    littlestone pac LEARNER [k=v ...] (--class FAMILY k=v ... | --matrix FILE) --epsilon E --delta D [--trials T]
+                    [--distribution uniform|adversarial|FILE] [--seed S] [--json] [--plot OUT.png]
     littlestone store list|show KEY|export|prune [--store PATH] [--kind K] [--family F] [--format csv|json|md]
     littlestone plot table TABLE.json|.csv [--x PARAM] [--column opt|value|vc] [--group-by PARAM ...] -o OUT.png|.svg
     littlestone plot tightness FILE.csv|.jsonl ... [--x PARAM] -o OUT.png|.svg
@@ -58,7 +60,7 @@ import sys
 
 from solvers import interrupts
 
-from . import attack, experts, export, families, learners, opt, plot, store, table, verify
+from . import attack, experts, export, families, learners, opt, pac, plot, store, table, verify
 from ._args import Parser
 from ._output import EXIT_CODES, EXIT_FAILED, EXIT_USAGE, PROG, CLIError, error, interrupted_code
 
@@ -74,6 +76,7 @@ COMMANDS = {
     "attack": attack,
     "table": table,
     "experts": experts,
+    "pac": pac,
     "store": store,
     "plot": plot,
 }
@@ -91,6 +94,7 @@ EXAMPLES = """examples (they run in this order, in an empty directory):
   littlestone attack perceptron --class margin-halfspaces d=30 gamma=0.2 --time-limit 5
   littlestone table monotone-disjunctions --grid n=2..6 k=1..3 --format md --jobs 2
   littlestone experts n=1..6 k=0..2
+  littlestone pac halving --class thresholds N=63 --epsilon 0.1 --delta 0.05 --trials 50
   littlestone store list
 """
 
