@@ -1,0 +1,80 @@
+"""``littlestone play``: a whole game as the adversary and as the learner, scripted (stdin not a terminal: a move
+per line) and under a pseudo-terminal as a user plays it (rich's board, typed moves); bad moves answered in one
+line without ending the game; Ctrl-C ending it cleanly (exit 130, the summary printed)."""
+
+import subprocess
+import sys
+
+import pytest
+
+from adversary.play import AdversaryGame, BadMove, LearnerGame, parse_point
+from solvers.classes.families import make
+from solvers.learners import make_learner
+
+from .checks import ROOT, posix
+
+MAIN = "from adversary.cli import main; raise SystemExit(main())"
+
+
+def _plain(*argv, moves: str):
+    return subprocess.run([sys.executable, "-c", MAIN, "play", *argv], input=moves, capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+
+
+def test_the_rules():
+    C = make("thresholds", N=7)
+    g = AdversaryGame(C, make_learner("soa", {}, C))
+    assert g.opt() == 3 and g.size == 8
+    with pytest.raises(BadMove, match="no point #9"):
+        parse_point("#9", C)
+    m = g.play(parse_point("4", C), 1)
+    with pytest.raises(BadMove, match="no concept left"):
+        g.play(parse_point("6", C), 0)  # 1 at 4: every threshold left is at most 4, so every concept says 1 at 6
+    assert g.size == 4 and len(g.moves) == 1 and m.size == 8 and m.opt == 3
+    L = LearnerGame(C)
+    while not L.over:  # a learner that always predicts 1 walks down a mistake tree of depth Opt(C)
+        L.answer(L.next_point(), 1)
+    assert L.mistakes == 3 == L.opt(C.full)
+
+
+def test_scripted_game_as_the_adversary():
+    r = _plain("monotone-disjunctions", "n=3", "k=2", moves="#99 1\nbad\n100 0\n010 1\nq\n")
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "not a move: there is no point #99" in out and "not a move: give a point and a label" in out
+    assert "soa predicted" in out and "game over: soa made" in out and "Opt(C) = 2" in out
+
+
+def test_scripted_game_as_the_learner_walks_a_tree_of_depth_opt():
+    r = _plain("thresholds", "N=7", "--as", "learner", moves="1\nx\n1\n1\n1\n")
+    assert r.returncode == 0, r.stderr
+    assert "not a move: give 0 or 1" in r.stdout
+    assert "game over: you made 3 mistakes; Opt(C) = 3" in r.stdout
+    assert r.stdout.count(": 1 -> 0") + r.stdout.count(": 1 -> 1") == 3
+
+
+@posix
+def test_under_a_terminal_both_sides_and_ctrl_c():
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(sys.executable, ["-c", MAIN, "play", "thresholds", "N=7"], cwd=str(ROOT), encoding="utf-8",
+                          timeout=120, dimensions=(40, 120))
+    child.expect("point label>")
+    child.sendline("#3 0")
+    child.expect("point label>")
+    child.sendline("#9 1")  # out of range: one line, the game goes on
+    child.expect("not a move: there is no point #9")
+    child.expect("point label>")
+    child.sendcontrol("c")
+    child.expect("stopped \\(Ctrl-C\\)")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    child = pexpect.spawn(sys.executable, ["-c", MAIN, "play", "thresholds", "N=3", "--as", "learner"], cwd=str(ROOT),
+                          encoding="utf-8", timeout=120, dimensions=(40, 120))
+    for _ in range(2):  # Opt = 2: two predictions, both made wrong
+        child.expect("your prediction")
+        child.sendline("0")
+    child.expect("you made 2 mistakes; Opt\\(C\\) = 2")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
