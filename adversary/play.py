@@ -6,8 +6,8 @@ first. After each move the game knows |V| and Opt(V), the mistakes the optimal a
 every learner; at the end it lists the player's missed chances: the positions where the mistakes still to come
 fell short of Opt(V). As the learner (:class:`LearnerGame`) the player predicts against the optimal adversary,
 which shows a point whose two labels both keep a mistake tree of depth Opt(V) - 1 and answers with the label
-the player did not predict; the player walks down a mistake tree of depth Opt(C) and makes Opt(C) mistakes,
-which no learner avoids ([Rivest94]: Opt(C) is the value of this game).
+the player did not predict, until no point splits V: every learner makes at least Opt(C) mistakes ([Rivest94]:
+Opt(C) is the value of this game), SOA exactly Opt(C), a player who lands where Opt did not fall more.
 
 References
 ----------
@@ -72,6 +72,7 @@ class Move:
     prediction: int
     size: int        # |V| before the move
     opt: int         # Opt(V) before the move
+    opt_after: int = 0  # Opt of the version space the move left
 
     @property
     def mistake(self) -> bool:
@@ -133,21 +134,18 @@ class AdversaryGame(_Game):
         if not Vy:
             raise BadMove(f"no concept left labels {_show(self.C.points[j])} with {y} (all {self.size} say "
                           f"{1 - y}); give {1 - y}, or another point")
-        move = Move(self.C.points[j], y, self.prediction(j), self.size, self.opt())
+        move = Move(self.C.points[j], y, self.prediction(j), self.size, self.opt(), self.opt(Vy))
         self.learner.learn_one(self.C.points[j], y)
         self.V = Vy
         self.moves.append(move)
         return move
 
     def missed(self) -> list:
-        """``[(move number, Opt(V) there, the mistakes made from there on)]`` where the latter fell short: the
-        optimal adversary would have forced Opt(V) more mistakes from that position on any learner."""
-        out = []
-        for t, m in enumerate(self.moves):
-            after = sum(x.mistake for x in self.moves[t:])
-            if after < m.opt:
-                out.append((t + 1, m.opt, after))
-        return out
+        """``[(move number, Opt(V) before it, what it kept: its mistake (0 or 1) + Opt of the version space it
+        left)]`` for the moves that lost ground: from there the optimal adversary would have forced Opt(V) more
+        mistakes on any learner, and after the move no more than what it kept can be forced."""
+        return [(t, m.opt, int(m.mistake) + m.opt_after) for t, m in enumerate(self.moves, 1)
+                if int(m.mistake) + m.opt_after < m.opt]
 
 
 class LearnerGame(_Game):
@@ -173,7 +171,8 @@ class LearnerGame(_Game):
             raise BadMove(f"prediction {prediction!r}: give 0 or 1")
         V0, V1 = self.C.split_index(self.V, j)
         y = 1 - prediction
-        move = Move(self.C.points[j], y, prediction, self.size, self.opt())
-        self.V = V1 if y else V0
+        Vy = V1 if y else V0
+        move = Move(self.C.points[j], y, prediction, self.size, self.opt(), self.opt(Vy))
+        self.V = Vy
         self.moves.append(move)
         return move

@@ -15,7 +15,9 @@ delta_i = delta / 2^i the sum is
 
 and the closed form minus the sum is (1/eps)((M+1)(M(1 - ln 2) - 2 ln 2)/2 - ln(1/delta)): negative for small
 M (the notes count M stages' worth of ln(1/delta), not M + 1), so there the closed form is smaller than what
-it claims to bound; it holds only once (M+1)(M(1 - ln 2) - 2 ln 2)/2 >= ln(1/delta) (M >= 7 at delta = 0.05).
+it claims to bound; it holds for the unrounded sum only once (M+1)(M(1 - ln 2) - 2 ln 2)/2 >= ln(1/delta)
+(M >= 7 at delta = 0.05). Rounded up to whole examples, as runs use them, the sum exceeds the closed form at
+M = 7 too for eps = 0.1 (492 > 489.7).
 :func:`samples_bound` gives the sum as it is (each m_i rounded up to whole examples: A_PAC stops after
 ceil(m_i) correct predictions), the bound that always holds; :func:`notes_samples_bound` the closed form, which
 a run can pass for small M. For M = 6, eps = 0.1, delta = 0.05: 406 against 389.7.

@@ -166,37 +166,46 @@ def _adversarial(C, name, params, eps, delta, M, seconds, seed):
 
 def _worst_sequence(C, name, params, eps, delta, M, seconds):
     """The examples an adversary that chooses them (no distribution) feeds A_PAC: the exact attack's mistakes
-    on A' (a conservative learner changes only on them), each stage padded with m_i - 1 correct predictions
-    before its mistake: (the A_PAC run, the attack's mistakes). Past the notes' closed form when the attack
-    forces M mistakes and M is small."""
+    on A' (a conservative learner changes only on them), each stage padded first with m_i - 1 examples the
+    current hypothesis gets right (where there is one), then the last stage with m_{k+1} of them. Returns (the
+    A_PAC run, k = the attack's mistakes, the stages left unpadded): sum_{i <= k+1} ceil(m_i) examples when every
+    stage is padded (past the notes' closed form when k = M and M is small)."""
     from adversary.attack import attack
     from adversary.referee import build_learner, replay
     from solvers.pac import a_pac, as_conservative, stage_length
 
-    L, _ = as_conservative(build_learner(name, params, C), C)
-    # (A' of a conservative learner is the learner itself; of any other, what A_PAC runs)
+    L, wrapped = as_conservative(build_learner(name, params, C), C)
+    # (A' of a conservative learner is the learner itself: attack it as it is)
     r = attack("conservative", C, learner_params={"learner": name, "params": params}, strategy="auto",
-               time_limit=seconds)
+               time_limit=seconds) if wrapped else attack(name, C, learner_params=params, strategy="auto",
+                                                            time_limit=seconds)
     w = r.witness
     seq = [(tuple(e["x"]), e["y"]) for e in w["sequence"]]
-    rep = replay(w["learner"], seq, C)
-    mistakes = [seq[t] for t in rep.rounds]
+    mistakes = [seq[t] for t in replay(w["learner"], seq, C).rounds]
     target = w["target"]
-    stream, state = [], as_conservative(build_learner(name, params, C), C)[0]
+    state = as_conservative(build_learner(name, params, C), C)[0]
+
+    def right():
+        j = next((j for j in range(C.n_points) if state.predict_one(C.points[j]) == int(C.matrix[target, j])), None)
+        return None if j is None else (C.points[j], int(C.matrix[target, j]))
+
+    stream, unpadded = [], []
     for i, (x, y) in enumerate(mistakes, 1):
-        # a point the current hypothesis gets right, labelled by the target: m_i - 1 times, then the mistake
-        right = next((C.points[j] for j in range(C.n_points)
-                      if state.predict_one(C.points[j]) == int(C.matrix[target, j])), None)
-        if right is not None:
-            stream += [(right, int(C.matrix[target, C.points.index(right)]))] * (stage_length(eps, delta, i) - 1)
+        ok = right()
+        if ok is None:
+            unpadded.append(i)
+        else:
+            stream += [ok] * (stage_length(eps, delta, i) - 1)
         stream.append((x, y))
         state.learn_one(x, y)
-    right = next((C.points[j] for j in range(C.n_points)
-                  if state.predict_one(C.points[j]) == int(C.matrix[target, j])), C.points[0])
-    stream += [(right, int(C.matrix[target, C.points.index(right)]))] * stage_length(eps, delta, len(mistakes) + 1)
+    ok = right()
+    if ok is None:
+        unpadded.append(len(mistakes) + 1)
+    else:
+        stream += [ok] * stage_length(eps, delta, len(mistakes) + 1)
     it = iter(stream)
-    run = a_pac(L, lambda: next(it), eps, delta, M=M)
-    return run, len(mistakes)
+    run = a_pac(L, lambda: next(it), eps, delta, M=M, max_samples=len(stream))
+    return run, len(mistakes), unpadded
 
 
 # ---------------------------------------------------------------------------------------- run
@@ -234,8 +243,9 @@ def run(args) -> int:
             bar.close()
         search = {"target": target, "support": [j for j, w in enumerate(weights) if w],
                   "weights": [str(w) for w in weights if w], "mean_samples": mean, "candidates": tried}
-        chosen, forced = _worst_sequence(C, args.learner, params, eps, delta, M, args.time_limit)
+        chosen, forced, unpadded = _worst_sequence(C, args.learner, params, eps, delta, M, args.time_limit)
         search["chosen_examples"] = {"samples": chosen.samples, "stages": chosen.stages, "mistakes": forced,
+                                     "unpadded_stages": unpadded,
                                      "past_notes_bound": chosen.samples > notes_samples_bound(M, eps, delta)}
     else:
         weights, target = _weights(args.distribution, C), None
@@ -288,6 +298,17 @@ def run(args) -> int:
     return EXIT_OK
 
 
+def _chosen_text(c: dict) -> str:
+    """What the adversary choosing each example made A_PAC use."""
+    k = c["mistakes"]
+    pads = ("each stage padded first with m_i - 1 examples it gets right" if not c["unpadded_stages"] else
+            f"the stages padded with m_i - 1 examples it gets right, but for stage{'s' if len(c['unpadded_stages']) > 1 else ''} "
+            f"{', '.join(map(str, c['unpadded_stages']))} (no such example)")
+    return (f"an adversary choosing each example (no distribution) forces {k} mistake{'s' if k != 1 else ''}, {pads}: "
+            f"{c['samples']} examples in {len(c['stages'])} stages ("
+            + ("past" if c["past_notes_bound"] else "within") + " the notes' closed form)")
+
+
 def _report(out: dict) -> None:
     """The human summary: the run, then the figures against their bounds."""
     rows = [("learner", f"{out['learner']['name']} {params_text(out['learner']['params'])}".strip()
@@ -300,11 +321,7 @@ def _report(out: dict) -> None:
                 f": points {out['search']['support']} with weights {', '.join(out['search']['weights'])}, target "
                 f"{out['search']['target']} ({out['search']['candidates']} candidates tried, "
                 f"{out['search']['mean_samples']:.1f} examples on average)" if out["search"] else "")),
-            *([("chosen examples", f"an adversary choosing each example (no distribution) forces "
-                                   f"{out['search']['chosen_examples']['mistakes']} mistakes, each stage its m_i - 1 "
-                                   f"correct predictions first: {out['search']['chosen_examples']['samples']} examples ("
-                                   + ("past" if out['search']['chosen_examples']['past_notes_bound'] else "within")
-                                   + " the notes' closed form)")] if out["search"] else []),
+            *([("chosen examples", _chosen_text(out["search"]["chosen_examples"]))] if out["search"] else []),
             ("trials", str(len(out["trials"]))),
             ("eps-bad", f"{out['eps_bad_fraction']:.3f} of the trials output an error > eps (delta = "
                         f"{out['delta']:g}: {'within' if out['eps_bad_fraction'] <= out['delta'] else 'ABOVE'})"),

@@ -142,10 +142,13 @@ def _adversary_summary(g, who: str, screen) -> None:
     screen.say(f"game over: {who} made {g.mistakes} mistake{'s' if g.mistakes != 1 else ''} in {len(g.moves)} "
                f"move{'s' if len(g.moves) != 1 else ''}; Opt(C) = {g.opt(g.C.full)} (what the optimal adversary forces)")
     missed = g.missed()
+    if not g.over:
+        screen.say(f"(the game was left with Opt(V) = {g.opt()} still to force)")
     if not missed:
-        screen.say("no missed chance: from every position you forced at least Opt(V) more mistakes")
-    for t, opt, after in missed:
-        screen.say(f"missed chance at move {t}: Opt(V) was {opt}, you forced {after} from there")
+        screen.say("no missed chance: every move kept what the optimal adversary can force")
+    for t, opt, kept in missed:
+        screen.say(f"missed chance at move {t}: Opt(V) was {opt}; the move kept {kept} (its mistake + Opt of the "
+                   "version space it left)")
 
 
 def _as_learner(C, label, screen) -> int:
@@ -173,9 +176,10 @@ def _as_learner(C, label, screen) -> int:
             screen.say(f"the label is {m.label}: {'MISTAKE' if m.mistake else 'right'}",
                        style="bold red" if m.mistake else None)
     finally:
-        screen.say(f"game over: you made {g.mistakes} mistake{'s' if g.mistakes != 1 else ''}; Opt(C) = {d}: no learner "
-                   "makes fewer against this adversary")
-        screen.say("the mistake tree you walked down (point: your prediction -> the label):")
+        left = "" if g.over else f" (left after {len(g.moves)} move{'s' if len(g.moves) != 1 else ''})"
+        screen.say(f"game over{left}: you made {g.mistakes} mistake{'s' if g.mistakes != 1 else ''}; Opt(C) = {d}: the "
+                   "optimal adversary forces at least that on every learner")
+        screen.say("the path you walked down (point: your prediction -> the label):")
         for t, m in enumerate(g.moves, 1):
             screen.say(f"  {'  ' * (t - 1)}{_point_text(m.point)}: {m.prediction} -> {m.label}")
     return EXIT_OK

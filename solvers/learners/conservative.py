@@ -129,10 +129,13 @@ class Conservative(OnlineLearner):
                 raise ValueError(f"conservative({self.inner_name}): no concept of the class gives these labels within "
                                  f"{self.max_errors} error{'s' if self.max_errors != 1 else ''} (the label {y} at "
                                  f"x = {tuple(x)}); {self.inner_name} refuses it")
-            self._levels = nxt
+        else:
+            nxt = None
         if self.inner.predict_one(x) != y:  # a mistake: ER = ER || x_t, h = A(ER)
             self.inner.learn_one(x, y)
             self.mistakes_fed += 1
+        if nxt is not None:  # (committed once A has taken the example)
+            self._levels = nxt
 
     # ------------------------------------------------------------------ protocol
     def __deepcopy__(self, memo):

@@ -101,6 +101,16 @@ def test_pac_adversarial_and_file_distributions(capsys, tmp_path):
     assert code == 0 and r["search"]["candidates"] >= 1 and r["distribution"] == "adversarial"
 
 
+def test_pac_adversarial_with_a_conservative_learner(capsys):
+    """A learner already conservative (A' of Halving) is attacked as it is, not wrapped again."""
+    code, out, err = run(capsys, "pac", "conservative", "learner=halving", "--class", "thresholds", "N=7", "--epsilon",
+                         "0.2", "--delta", "0.1", "--trials", "3", "--distribution", "adversarial", "--time-limit", "1",
+                         "--json", "--quiet")
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["wrapped"] is None and r["search"]["chosen_examples"]["mistakes"] == 3
+
+
 @pytest.mark.parametrize("argv, words", [
     (["halving", "--class", "thresholds", "N=4", "--epsilon", "1.5", "--delta", "0.1"], "between 0 and 1"),
     (["perceptron", "--class", "thresholds", "N=4", "--epsilon", "0.1", "--delta", "0.1"], "needs a mistake bound"),
@@ -120,5 +130,6 @@ def test_chosen_examples_pass_the_notes_closed_form(capsys):
                          "--trials", "3", "--distribution", "adversarial", "--time-limit", "2", "--json", "--quiet")
     assert code == 0, err
     chosen = json.loads(out)["search"]["chosen_examples"]
-    assert chosen == {"samples": 406, "stages": chosen["stages"], "mistakes": 6, "past_notes_bound": True}
+    assert chosen == {"samples": 406, "stages": chosen["stages"], "mistakes": 6, "unpadded_stages": [],
+                      "past_notes_bound": True}
     assert len(chosen["stages"]) == 7

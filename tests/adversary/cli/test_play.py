@@ -35,6 +35,33 @@ def test_the_rules():
     while not L.over:  # a learner that always predicts 1 walks down a mistake tree of depth Opt(C)
         L.answer(L.next_point(), 1)
     assert L.mistakes == 3 == L.opt(C.full)
+    # SOA's predictions (the label of the larger Opt) make exactly Opt(C); any other learner at least Opt(C)
+    for family, params in (("intervals", {"N": 5}), ("singletons", {"N": 3, "empty": 1})):
+        D = make(family, **params)
+        soa, ones = LearnerGame(D), LearnerGame(D)
+        while not soa.over:
+            j = soa.next_point()
+            soa.answer(j, make_learner("soa", {}, D).predict_one(D.points[j]) if not soa.moves else
+                       _soa_on(D, soa.V, j))
+        while not ones.over:
+            ones.answer(ones.next_point(), 1)
+        assert soa.mistakes == soa.opt(D.full) <= ones.mistakes
+
+
+def _soa_on(D, V, j) -> int:
+    """SOA's prediction on V at point j: the label whose version space has the larger Opt (ties to 1)."""
+    from solvers.opt.search import Solver
+
+    S = Solver(D)
+    V0, V1 = D.split_index(V, j)
+    return int(S.value(V1) >= S.value(V0))
+
+
+def test_missed_chances_are_the_moves_that_lost_ground():
+    C = make("thresholds", N=7)
+    g = AdversaryGame(C, make_learner("soa", {}, C))
+    g.play(parse_point("1", C), 0)  # a point at the end: Opt falls from 3 to 2 and SOA is right
+    assert g.missed() == [(1, 3, 2)]
 
 
 def test_scripted_game_as_the_adversary():
@@ -49,7 +76,7 @@ def test_scripted_game_as_the_learner_walks_a_tree_of_depth_opt():
     r = _plain("thresholds", "N=7", "--as", "learner", moves="1\nx\n1\n1\n1\n")
     assert r.returncode == 0, r.stderr
     assert "not a move: give 0 or 1" in r.stdout
-    assert "game over: you made 3 mistakes; Opt(C) = 3" in r.stdout
+    assert "game over: you made 3 mistakes; Opt(C) = 3" in r.stdout and "the path you walked down" in r.stdout
     assert r.stdout.count(": 1 -> 0") + r.stdout.count(": 1 -> 1") == 3
 
 
