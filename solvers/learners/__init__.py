@@ -207,7 +207,8 @@ register(Perceptron, params=(_D, ("margin", 0, "also update when y <w, x> <= mar
                                                 "Algorithms slides)")))
 register(WeightedMajority, params=(_BETA,), aliases=("wm",))
 register(RandomizedWeightedMajority, params=(_BETA, _SEED), aliases=("rwm",))
-register(Conservative, params=(("learner", REQUIRED, "the learner A to make conservative (a CLI name)"),
+register(Conservative, params=(("learner", "halving", "the learner A to make conservative (a CLI name; Halving, "
+                                                     "which is not conservative, by default)"),
                                 ("params", "{}", "A's parameters: a JSON object or k=v,k=v")))
 register(SklearnPerceptron, params=(_D,))
 register(RiverClassifier, params=(("d", REQUIRED, "the dimension (features {i: x_i})"),

@@ -74,7 +74,7 @@ class Conservative(OnlineLearner):
     C : ConceptClass
         The class (the wrapped learner is built on it, as the CLI builds any learner: Halving from its
         concepts, Winnow with n from its points).
-    learner : str
+    learner : str, default "halving"
         The wrapped learner A (any deterministic learner of :data:`solvers.learners.LEARNERS`).
     params : dict or str, optional
         A's parameters (a dict, a JSON object, or ``alpha=3,theta=4``).
@@ -87,7 +87,7 @@ class Conservative(OnlineLearner):
     bound_source = cite("OnlineAlgs", 'slide "Conservative Mistake Bound Algorithm"')
     summary = "A' of any learner A: A fed only the examples it gets wrong (same mistake bound)"
 
-    def __init__(self, C, learner=None, params=None):
+    def __init__(self, C, learner="halving", params=None):
         from . import LEARNERS, make_learner
 
         if not isinstance(learner, str) or learner not in LEARNERS:

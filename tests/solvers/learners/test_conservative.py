@@ -63,7 +63,8 @@ def test_registered_tagged_and_refusals():
     with pytest.raises(ValueError, match="randomized"):
         conservative("randomized-halving", None, C)
     with pytest.raises(ValueError, match="learner=NAME"):
-        make_learner("conservative", {}, C)
+        make_learner("conservative", {"learner": "nope"}, C)
+    assert make_learner("conservative", {}, C).get_params()["learner"] == "halving"  # the default
     with pytest.raises(ValueError, match="already conservative"):
         conservative("conservative", {"learner": "halving"}, C)
     W = make_learner("conservative", {"learner": "winnow", "params": "alpha=3"}, make("monotone-disjunctions", n=3, k=1))
