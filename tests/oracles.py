@@ -899,3 +899,19 @@ def tree_shattered_brute(tree, matrix) -> bool:
                 and walk(node["1"], [r for r in alive if r[j] == 1]))
 
     return walk(tree, rows)
+
+
+def cube_classes(max_n: int, rows: tuple):
+    """A hypothesis strategy: classes over all of {0,1}^n (2 <= n <= ``max_n``) with ``rows`` = (fewest, most)
+    random concepts, as ConceptClasses whose points are the bit vectors."""
+    from solvers.classes import ConceptClass
+
+    @st.composite
+    def build(draw):
+        n = draw(st.integers(2, max_n))
+        pts = [tuple((i >> b) & 1 for b in range(n)) for i in range(2 ** n)]
+        m = draw(st.lists(st.lists(st.booleans(), min_size=len(pts), max_size=len(pts)), min_size=rows[0],
+                          max_size=rows[1]))
+        return ConceptClass.from_matrix(np.array(m, dtype=bool), pts)
+
+    return build()

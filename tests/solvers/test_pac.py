@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.classes import ConceptClass
+
+from tests.oracles import cube_classes
 from solvers.classes.families import make
 from solvers.learners import make_learner
 from solvers.pac import a_pac, as_conservative, notes_samples_bound, samples_bound, stage_length, true_error
@@ -37,12 +38,8 @@ def test_stage_lengths_and_the_two_sample_bounds():
         stage_length(1.5, 0.1, 1)
 
 
-@st.composite
-def classes(draw):
-    n = draw(st.integers(2, 4))
-    pts = [tuple((i >> b) & 1 for b in range(n)) for i in range(2 ** n)]
-    rows = draw(st.lists(st.lists(st.booleans(), min_size=len(pts), max_size=len(pts)), min_size=2, max_size=8))
-    return ConceptClass.from_matrix(np.array(rows, dtype=bool), pts)
+def classes():
+    return cube_classes(4, (2, 8))
 
 
 @settings(max_examples=40, deadline=None)

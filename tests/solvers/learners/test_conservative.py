@@ -5,26 +5,22 @@ of A's own, independently), and its exact worst case never exceeds A's proven bo
 import copy
 import math
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adversary.attack import attack
 from adversary.referee import verify_witness
-from solvers.classes import ConceptClass
+
+from tests.oracles import cube_classes
 from solvers.classes.families import make
 from solvers.learners import LEARNERS, conservative, make_learner
 
 WRAPPED = ["halving", "con", "soa", "winnow1", "winnow2", "elim", "weighted-majority"]
 
 
-@st.composite
-def classes(draw):
-    n = draw(st.integers(2, 3))
-    pts = [tuple((i >> b) & 1 for b in range(n)) for i in range(2 ** n)]
-    rows = draw(st.lists(st.lists(st.booleans(), min_size=len(pts), max_size=len(pts)), min_size=1, max_size=6))
-    return ConceptClass.from_matrix(np.array(rows, dtype=bool), pts)
+def classes():
+    return cube_classes(3, (1, 6))
 
 
 @settings(max_examples=40, deadline=None)
