@@ -21,6 +21,7 @@ Commands (DESIGN.md, section CLI)::
                         [-o FILE] [--quiet]
     littlestone pac LEARNER [k=v ...] (--class FAMILY k=v ... | --matrix FILE) --epsilon E --delta D [--trials T]
                     [--distribution uniform|adversarial|FILE] [--seed S] [--json] [--plot OUT.png]
+    littlestone params (FAMILY k=v ... | --matrix FILE) [--only KEYS] [--json] [--time-limit S]
     littlestone play FAMILY k=v ... [--as adversary|learner] [--against LEARNER] [--plain]
     littlestone store list|show KEY|export|prune [--store PATH] [--kind K] [--family F] [--format csv|json|md]
     littlestone plot table TABLE.json|.csv [--x PARAM] [--column opt|value|vc] [--group-by PARAM ...] -o OUT.png|.svg
@@ -61,7 +62,7 @@ import sys
 
 from solvers import interrupts
 
-from . import attack, experts, export, families, learners, opt, pac, play, plot, store, table, verify
+from . import attack, experts, export, families, learners, opt, pac, params, play, plot, store, table, verify
 from ._args import Parser
 from ._output import EXIT_CODES, EXIT_FAILED, EXIT_USAGE, PROG, CLIError, error, interrupted_code
 
@@ -77,6 +78,7 @@ COMMANDS = {
     "attack": attack,
     "table": table,
     "experts": experts,
+    "params": params,
     "pac": pac,
     "play": play,
     "store": store,

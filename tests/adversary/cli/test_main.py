@@ -94,8 +94,8 @@ def test_every_command_is_a_module_in_the_registry():
     """Each row of COMMANDS is a module with HELP, add(parser) and run(args); --help lists them in order."""
     from adversary.cli import COMMANDS
 
-    assert list(COMMANDS) == ["families", "opt", "export", "learners", "verify", "attack", "table", "experts", "pac",
-                             "play", "store", "plot"]
+    assert list(COMMANDS) == ["families", "opt", "export", "learners", "verify", "attack", "table", "experts", "params",
+                             "pac", "play", "store", "plot"]
     for name, command in COMMANDS.items():
         assert command.__name__ == f"adversary.cli.{name}"
         assert isinstance(command.HELP, str) and callable(command.add) and callable(command.run)

@@ -1,0 +1,86 @@
+"""The combinatorial parameters researchers compute beside Opt(C), exactly, each with a witness that
+:mod:`solvers.certificates.params` replays without the search.
+
+| key | parameter | module |
+| --- | --- | --- |
+| ``vc``, ``dual_vc`` | VC dimension of C and of its dual (points as concepts over the concepts) | :mod:`solvers.vc` |
+| ``threshold`` | threshold dimension: points x_1..x_t, concepts c_1..c_t, c_i(x_j) = 1 iff i <= j | :mod:`.threshold` |
+| ``star`` | star number: a concept c and points x_1..x_s, each x_i flipped alone (on those points) by some concept | :mod:`.star` |
+| ``td``, ``rtd`` | teaching dimension, recursive teaching dimension | :mod:`.teaching` |
+
+Each is a :class:`Param` (``value``, or ``lower``/``upper`` when a time limit stopped its search, and
+``witness``). A class is a set of functions: duplicate rows are merged before anything is computed.
+
+Examples
+--------
+>>> from solvers.classes.families import make
+>>> r = compute(make("thresholds", N=4), ["vc", "threshold", "star", "td", "rtd"])
+>>> {k: p.value for k, p in r.items()}
+{'vc': 1, 'threshold': 4, 'star': 2, 'td': 2, 'rtd': 1}
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+__all__ = ["Param", "compute", "KEYS"]
+
+#: The parameters :func:`compute` knows, in the order it lists them.
+KEYS = ("vc", "dual_vc", "threshold", "star", "td", "rtd")
+
+
+@dataclass
+class Param:
+    """One parameter of a class: its exact ``value`` (None when stopped), proven ``lower`` and ``upper`` bounds,
+    a ``witness`` (JSON-able, replayed by :func:`solvers.certificates.params.check`) and the ``seconds`` it took."""
+
+    key: str
+    lower: int
+    upper: int
+    witness: dict = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def value(self) -> Optional[int]:
+        return self.lower if self.lower == self.upper else None
+
+    def to_json(self) -> dict:
+        out = {"value": self.value} if self.value is not None else {"lower": self.lower, "upper": self.upper}
+        out.update(witness=self.witness, seconds=round(self.seconds, 4))
+        return out
+
+
+def _dual(C):
+    from ..classes.finite import ConceptClass
+
+    return ConceptClass.from_matrix(C.matrix.T)
+
+
+def compute(C, keys=KEYS, *, time_limit: Optional[float] = None) -> dict:
+    """``{key: Param}`` for each key of ``keys`` on the finite class ``C``, each search within ``time_limit``
+    seconds (its proven bounds when stopped)."""
+    from ..vc import vc_search
+    from . import star, teaching, threshold
+
+    unknown = [k for k in keys if k not in KEYS]
+    if unknown:
+        raise ValueError(f"unknown parameter {unknown[0]!r}; choose from: {', '.join(KEYS)}")
+    out = {}
+    for key in keys:
+        t0 = time.monotonic()
+        if key in ("vc", "dual_vc"):
+            D = C if key == "vc" else _dual(C)
+            r = vc_search(D, time_limit=time_limit)
+            witness = {"points": [int(j) for j in r.witness]} if key == "vc" else {"concepts": [int(j) for j in r.witness]}
+            p = Param(key, r.lower, r.upper, witness)
+        elif key == "threshold":
+            p = threshold.search(C, time_limit=time_limit)
+        elif key == "star":
+            p = star.search(C, time_limit=time_limit)
+        else:
+            p = teaching.search(C, key, time_limit=time_limit)
+        p.seconds = time.monotonic() - t0
+        out[key] = p
+    return out

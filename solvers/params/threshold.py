@@ -1,0 +1,79 @@
+"""The threshold dimension: the largest t with points x_1..x_t and concepts c_1..c_t of C such that
+c_i(x_j) = 1 iff i <= j (a "half graph" in C's matrix). Threshold dimension t and Opt(C) bound each other
+logarithmically (Shelah; Hodges): Opt(C) >= floor(log2 t) and t >= floor(log2 Opt(C)), the link between online
+learnability and stability.
+
+The search builds the pattern from its end: a new first pair (c, x) must have c(x) = 1, c = 1 on every point
+already chosen, and every concept already chosen = 0 at x. It keeps the candidate concepts A (1 on all chosen
+points) and candidate points B (0 under every chosen concept) as bitsets, and prunes with
+depth + min(|A|, |B|).
+
+Examples
+--------
+>>> from solvers.classes.families import make
+>>> search(make("thresholds", N=5)).value
+5
+>>> search(make("singletons", N=5)).value
+1
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Optional
+
+from .. import interrupts
+
+__all__ = ["search"]
+
+
+class _Stop(Exception):
+    pass
+
+
+def search(C, *, time_limit: Optional[float] = None):
+    """The threshold dimension of ``C`` as a :class:`~solvers.params.Param`, the witness ``{"points": [x_1..],
+    "concepts": [c_1..]}`` (column and row indices, in order)."""
+    from . import Param
+
+    M = C.matrix
+    m, n = M.shape
+    rows = [sum(1 << j for j in range(n) if M[c, j]) for c in range(m)]       # points where c is 1
+    cols = [sum(1 << c for c in range(m) if M[c, j]) for j in range(n)]       # concepts that are 1 at j
+    zeros = [sum(1 << c for c in range(m) if not M[c, j]) for j in range(n)]  # concepts that are 0 at j
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    best = {"pairs": []}
+    nodes = [0]
+
+    def go(A: int, B: int, pairs: list) -> None:
+        nodes[0] += 1
+        if nodes[0] & 255 == 0:
+            interrupts.check()
+            if deadline is not None and time.monotonic() > deadline:
+                raise _Stop
+        if len(pairs) > len(best["pairs"]):
+            best["pairs"] = list(pairs)
+        if len(pairs) + min(A.bit_count(), B.bit_count()) <= len(best["pairs"]):
+            return
+        a = A
+        while a:
+            c = (a & -a).bit_length() - 1
+            a &= a - 1
+            b = B & rows[c]  # c(x) = 1 at the new point
+            while b:
+                x = (b & -b).bit_length() - 1
+                b &= b - 1
+                # new first pair (c, x): concepts still to come must be 1 at x too; points to come 0 under c
+                pairs.append((c, x))
+                go((A & cols[x]) & ~(1 << c), (B & ~rows[c]) & ~(1 << x), pairs)
+                pairs.pop()
+
+    stopped = False
+    try:
+        go((1 << m) - 1, (1 << n) - 1, [])
+    except (_Stop, KeyboardInterrupt):
+        stopped = True
+    pairs = best["pairs"][::-1]  # built from the end: reversed, c_1 first
+    witness = {"points": [x for _, x in pairs], "concepts": [c for c, _ in pairs]}
+    upper = len(pairs) if not stopped else min(m, n)
+    return Param("threshold", len(pairs), upper, witness)

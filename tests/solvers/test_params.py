@@ -1,0 +1,140 @@
+"""The parameters beside Opt (issue 22, part 1), each against a brute force written here from its definition on
+random small classes (hypothesis), on families whose values are known in closed form, and on Warmuth's
+ten-concept class on five points (VC 2, RTD 3, Opt 3, RL 13/8); every witness replayed by the checker, and a
+tampered one refused."""
+
+import copy
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solvers.certificates.params import check
+from solvers.classes import ConceptClass
+from solvers.classes.families import make
+from solvers.params import KEYS, compute
+from tests.oracles import vc_brute
+
+from ..adversary.cli.checks import assert_usage_error, run
+
+WARMUTH = ["11000", "01100", "00110", "00011", "10001", "11010", "01101", "10110", "01011", "10101"]
+
+
+def threshold_brute(M) -> int:
+    m, n = M.shape
+    best = 0
+    for t in range(1, n + 1):
+        for xs in itertools.permutations(range(n), t):
+            if all(any(all(M[c, x] == (i <= j) for j, x in enumerate(xs)) for c in range(m)) for i in range(t)):
+                best = t
+                break
+    return best
+
+
+def star_brute(M) -> int:
+    m, n = M.shape
+    best = 0
+    for c in range(m):
+        for k in range(best + 1, n + 1):
+            if any(all(any(M[h, x] != M[c, x] and all(M[h, y] == M[c, y] for y in S if y != x) for h in range(m))
+                       for x in S) for S in itertools.combinations(range(n), k)):
+                best = k
+    return best
+
+
+def td_in(M, alive, c) -> int:
+    n = M.shape[1]
+    for k in range(n + 1):
+        if any(all(any(M[h, x] != M[c, x] for x in S) for h in alive if h != c)
+               for S in itertools.combinations(range(n), k)):
+            return k
+
+
+def rtd_brute(M) -> int:
+    alive, value = list(range(M.shape[0])), 0
+    while alive:
+        tds = {c: td_in(M, alive, c) for c in alive}
+        low = min(tds.values())
+        value = max(value, low)
+        alive = [c for c in alive if tds[c] != low]
+    return value
+
+
+@st.composite
+def classes(draw):
+    n = draw(st.integers(1, 5))
+    m = draw(st.integers(1, 9))
+    rows = draw(st.lists(st.lists(st.booleans(), min_size=n, max_size=n), min_size=m, max_size=m))
+    return ConceptClass.from_matrix(np.array(rows, dtype=bool))
+
+
+@settings(max_examples=60, deadline=None)
+@given(classes())
+def test_every_parameter_against_its_definition(C):
+    M = C.matrix
+    r = compute(C)
+    assert r["vc"].value == vc_brute(M)
+    assert r["dual_vc"].value == vc_brute(M.T)
+    assert r["threshold"].value == threshold_brute(M)
+    assert r["star"].value == star_brute(M)
+    assert r["td"].value == max(td_in(M, range(C.n_concepts), c) for c in range(C.n_concepts))
+    assert r["rtd"].value == rtd_brute(M)
+    for k, p in r.items():
+        ok, why = check(C, k, p.to_json())
+        assert ok, (k, why)
+
+
+@pytest.mark.parametrize("family, params, expected", [
+    ("thresholds", {"N": 6}, {"vc": 1, "threshold": 6, "star": 2, "td": 2, "rtd": 1}),
+    ("singletons", {"N": 5}, {"vc": 1, "threshold": 1, "star": 5, "td": 5, "rtd": 1}),
+    ("all-functions", {"n": 3}, {"vc": 3, "dual_vc": 1, "star": 3, "td": 3, "rtd": 3}),
+])
+def test_closed_forms(family, params, expected):
+    r = compute(make(family, **params), list(expected))
+    assert {k: p.value for k, p in r.items()} == expected
+
+
+def test_warmuths_class():
+    from solvers.opt import opt
+
+    C = ConceptClass.from_matrix([[int(c) for c in row] for row in WARMUTH])
+    r = compute(C, ["vc", "rtd"])
+    assert (r["vc"].value, r["rtd"].value) == (2, 3)
+    assert opt(C).value == 3 and str(opt(C, game="randomized").value) == "13/8"
+
+
+def test_tampered_witnesses_are_refused():
+    C = make("intervals", N=5)
+    r = compute(C)
+    for key in KEYS:
+        good = r[key].to_json()
+        assert check(C, key, good)[0]
+        bad = copy.deepcopy(good)
+        w = bad["witness"]
+        if key == "vc":
+            w["points"] = [w["points"][0]] * len(w["points"])  # one point twice is never shattered
+        elif key == "threshold":
+            w["points"][:2] = w["points"][1::-1]  # two points swapped: the half graph breaks
+        elif key == "dual_vc":
+            w["concepts"] = [w["concepts"][0]] * len(w["concepts"])
+        elif key == "star":
+            w["neighbours"][0] = w["centre"]
+        elif key == "td":
+            w["teaching_set"] = w["teaching_set"][:-1]
+        else:
+            w["steps"][0]["sets"][0] = []
+        assert not check(C, key, bad)[0], key
+
+
+def test_params_command(capsys):
+    code, out, err = run(capsys, "params", "thresholds", "N=5", "--json", "--quiet")
+    assert code == 0, err
+    import json
+
+    r = json.loads(out)
+    assert {k: r[k]["value"] for k in ("opt", "vc", "threshold", "star", "td", "rtd")} == {
+        "opt": 2, "vc": 1, "threshold": 5, "star": 2, "td": 2, "rtd": 1}
+    code, out, err = run(capsys, "params", "thresholds", "N=5", "--only", "vc,nope", "--quiet")
+    assert_usage_error(code, out, err)
