@@ -42,6 +42,9 @@ def add(p) -> None:
                         "rows then come as cells finish")
     add_backend_options(p)
     add_game_options(p)
+    p.add_argument("--columns", metavar="KEYS",
+                   help="more columns: parameters beside Opt, a comma list of dual_vc, threshold, star, td, rtd "
+                        "('littlestone params'); opt and vc are always there")
     p.add_argument("--memory", type=memory_gb, metavar="GB", help=memory_help(" in each cell"))
     add_store_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -91,7 +94,7 @@ def _table_cells(name: str, fixed_items, grid_items) -> tuple[list[str], list[di
 
 # ---------------------------------------------------------------------------------------- one cell
 def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=None, game=None, warm=None,
-                records: bool = False, C=None) -> dict:
+                records: bool = False, C=None, columns=()) -> dict:
     """One cell: make the class, solve it, its VC dimension, all within ``time_limit`` seconds together
     (and the value of ``game``, a :class:`solvers.game_rules.Game` other than Opt's, when given).
     Runs in a joblib worker with --jobs. A cell whose parameters are impossible (``make`` raises) comes
@@ -172,6 +175,14 @@ def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=N
     # when a cell ran out of time.
     lo, hi = max(r.lower, vc_lo), r.upper
     vc_hi = min(vc_hi, hi)
+    if columns and stopped != "interrupted":  # the parameters beside Opt (--columns), each witness replayed
+        from solvers.certificates.params import check
+        from solvers.params import compute
+
+        for key, p in compute(C, list(columns), time_limit=left()).items():
+            ok = not p.witness or check(C, key, p.to_json())[0]
+            extra[key] = {"lower": p.lower, "upper": p.upper, "value": p.value} if ok else {"lower": None, "upper": None,
+                                                                                           "value": None}
     return {
         "params": dict(C.params), "concepts": C.n_concepts, "points": C.n_points,
         "opt": lo if lo == hi else None, "lower": lo, "upper": hi, "log2_size": C.log2_size(),
@@ -258,8 +269,9 @@ class _TableWriter:
     keeps every finished row. The header waits for the first row (its parameter columns, defaults
     included, come from the class); JSON is one object whose ``rows`` are written as they come."""
 
-    def __init__(self, fmt: str, name: str, keys: list, out, symbol: str | None = None):
+    def __init__(self, fmt: str, name: str, keys: list, out, symbol: str | None = None, extra=()):
         self.fmt, self.name, self.keys, self.out, self.symbol = fmt, name, keys, out, symbol
+        self.extra = list(extra)  # --columns: the parameters beside Opt
         self.columns = None
         self.widths = None
         self.rows = 0
@@ -267,7 +279,7 @@ class _TableWriter:
     def _header(self, row: dict) -> None:
         self.columns = list(dict.fromkeys([*self.keys, *row["params"]]))
         game = [self.symbol] if self.symbol else []
-        header = [*self.columns, "|C|", "|X|", "Opt", *game, "floor(log2 |C|)", "VC", "seconds"]
+        header = [*self.columns, "|C|", "|X|", "Opt", *game, "floor(log2 |C|)", "VC", *self.extra, "seconds"]
         if self.fmt == "json":
             head = {"family": self.name, "grid": self.keys}
             self.out.write(json.dumps(head)[:-1] + ', "rows": [\n')
@@ -290,7 +302,9 @@ class _TableWriter:
             game = [range_text(*map(_fraction, (r.get("value_lower"), r.get("value_upper"))))] if self.symbol else []
             body = [*(str(r["params"].get(k, "")) for k in self.columns), str(r["concepts"]), str(r["points"]),
                     range_text(r["lower"], r["upper"]), *game, str(r["log2_size"]),
-                    range_text(r["vc_lower"], r["vc_upper"]), f"{r['seconds']:.3f}"]
+                    range_text(r["vc_lower"], r["vc_upper"]),
+                    *(range_text(r.get(k, {}).get("lower"), r.get(k, {}).get("upper")) for k in self.extra),
+                    f"{r['seconds']:.3f}"]
             if self.fmt == "csv":
                 self.out.write(_csv(body, []))
             else:
@@ -307,6 +321,19 @@ class _TableWriter:
             else:
                 self.out.write("\n], " + json.dumps(json_safe(tail))[1:] + "\n")
         self.out.flush()
+
+
+def _columns(text) -> list:
+    """The --columns keys beyond opt and vc, checked."""
+    from solvers.params import KEYS
+
+    if not text:
+        return []
+    keys = [k.strip() for k in text.split(",") if k.strip()]
+    bad = [k for k in keys if k not in ("opt", *KEYS)]
+    if bad:
+        raise CLIError(f"unknown column {bad[0]!r} in --columns; choose from: opt, {', '.join(KEYS)}")
+    return [k for k in dict.fromkeys(keys) if k not in ("opt", "vc")]
 
 
 # ---------------------------------------------------------------------------------------- run
@@ -334,7 +361,8 @@ def run(args) -> int:
         bar.clear()
         if writer is None:
             handle = sys.stdout if out_path is None else open(out_path, "w", encoding="utf-8")
-            writer = _TableWriter(args.format, name, keys, handle, None if game is None else game.symbol)
+            writer = _TableWriter(args.format, name, keys, handle, None if game is None else game.symbol,
+                                  _columns(args.columns))
             for text in pending:
                 note(text)
             pending.clear()
@@ -355,7 +383,9 @@ def run(args) -> int:
     def progress(cell, info):  # inside the cell being solved, when the cells run in this process
         bar.status(f"{params_text(cell)}: {bounds_text(info.get('lower'), info.get('upper'), info.get('symbol', 'Opt'))}")
 
-    cell = functools.partial(_table_cell, name, time_limit=args.time_limit, memo_bytes=memo, game=game)
+    columns = _columns(args.columns)
+    cell = functools.partial(_table_cell, name, time_limit=args.time_limit, memo_bytes=memo, game=game,
+                             columns=columns)
     try:
         runs = run_cells(cell, cells, jobs=args.jobs, backend=backend, scheduler=scheduler,
                          timeout=args.scheduler_timeout, progress=progress,

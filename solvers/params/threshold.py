@@ -40,7 +40,6 @@ def search(C, *, time_limit: Optional[float] = None):
     m, n = M.shape
     rows = [sum(1 << j for j in range(n) if M[c, j]) for c in range(m)]       # points where c is 1
     cols = [sum(1 << c for c in range(m) if M[c, j]) for j in range(n)]       # concepts that are 1 at j
-    zeros = [sum(1 << c for c in range(m) if not M[c, j]) for j in range(n)]  # concepts that are 0 at j
     deadline = None if time_limit is None else time.monotonic() + time_limit
     best = {"pairs": []}
     nodes = [0]

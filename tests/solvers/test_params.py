@@ -138,3 +138,17 @@ def test_params_command(capsys):
         "opt": 2, "vc": 1, "threshold": 5, "star": 2, "td": 2, "rtd": 1}
     code, out, err = run(capsys, "params", "thresholds", "N=5", "--only", "vc,nope", "--quiet")
     assert_usage_error(code, out, err)
+
+
+def test_table_columns(capsys):
+    import csv
+    import io
+
+    code, out, err = run(capsys, "table", "thresholds", "--grid", "N=2..5", "--columns", "threshold,star,td,rtd",
+                         "--format", "csv", "--no-store", "--quiet")
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [(r["N"], r["threshold"], r["star"], r["td"], r["rtd"]) for r in rows] == [
+        (str(N), str(N), "2", "2", "1") for N in range(2, 6)]
+    code, out, err = run(capsys, "table", "thresholds", "--grid", "N=2..3", "--columns", "nope", "--no-store")
+    assert_usage_error(code, out, err)
