@@ -800,7 +800,7 @@ def _witness(sname: str, found: Found, problem: Problem, cls, bound, opt_value, 
     except WitnessError as e:
         raise AttackError(f"internal error: strategy {sname}'s sequence is not a valid witness: {e}") from None
     counted = Fraction(w["expected_mistakes"]) if game.randomized else w["mistakes"]
-    counter = found.stats.get("counter", "mistakes") if isinstance(found.stats, dict) else "mistakes"
+    counter = _counter(found)
     claimed = counted if counter == "mistakes" else w["mistakes_by_kind"][counter]
     if claimed != found.mistakes:
         raise AttackError(f"internal error: strategy {sname} claims {found.mistakes} "
@@ -820,6 +820,11 @@ def _witness(sname: str, found: Found, problem: Problem, cls, bound, opt_value, 
     return w, v
 
 
+def _counter(found: Found) -> str:
+    """The counter a strategy's result maximised (``stats["counter"]``; all mistakes when it says none)."""
+    return found.stats.get("counter", "mistakes") if isinstance(found.stats, dict) else "mistakes"
+
+
 def _rank(item) -> tuple:
     sname, found = item
     return (found.cycle is not None, found.mistakes, bool(found.exact))
@@ -830,8 +835,7 @@ def _objective(problem: Problem, found: Found, w: dict) -> tuple:
     then a proven worst case (of that counter)."""
     counted = Fraction(w["expected_mistakes"]) if "expected_mistakes" in w else w["mistakes"]
     value = counted if problem.maximize == "mistakes" else w["mistakes_by_kind"][problem.maximize]
-    counter = found.stats.get("counter", "mistakes") if isinstance(found.stats, dict) else "mistakes"
-    return (found.cycle is not None, value, bool(found.exact) and counter == problem.maximize)
+    return (found.cycle is not None, value, bool(found.exact) and _counter(found) == problem.maximize)
 
 
 def _best_verified(candidates, problem, cls, bound, opt_value, stats, t0, game: Game) -> AttackResult:
@@ -843,8 +847,7 @@ def _best_verified(candidates, problem, cls, bound, opt_value, stats, t0, game: 
         if best is None or rank > best[0]:
             best = (rank, sname, found, w, v)
     _, sname, found, w, v = best
-    counter = found.stats.get("counter", "mistakes") if isinstance(found.stats, dict) else "mistakes"
-    proven = bool(found.exact) and counter == problem.maximize  # the counter maximised is the proven worst case
+    proven = bool(found.exact) and _counter(found) == problem.maximize  # the counter maximised is the proven worst case
     exact = bool(found.exact) and problem.maximize == "mistakes"
     if w["verdict"] == "below" and not exact and (stats.get("stopped") or not proven):
         w["verdict"] = "stopped" if stats.get("stopped") else "below"  # only "at least": no verdict below the bound

@@ -413,9 +413,7 @@ def plot_table(rows, x: str, out, *, column: str = "opt", group_by=None, title: 
         name = ", ".join(_kv(label) for label in labels) or ylabel
         line, = ax.plot(xs, ys, color=color, lw=1.8, ls=LINE_STYLES[i % len(LINE_STYLES)],
                         marker=MARKERS[i % len(MARKERS)], ms=5.5, label=name, zorder=3,
-                        drawstyle="steps-mid" if steps else "default")
-        if steps:  # the markers sit on the steps' middles, at the x values themselves
-            line.set_drawstyle("steps-mid")
+                        drawstyle="steps-mid" if steps else "default")  # (markers at the x values themselves)
         handles.append(line)
         for xv, (lo, hi) in zip(xs, bounds):
             if lo is not None and hi is not None and lo != hi:

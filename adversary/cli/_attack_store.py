@@ -84,7 +84,8 @@ def _served_attack(found, C, store):
     w = rec.lower_cert
     try:
         name, params = learner_spec(w["learner"])
-        bound = bound_for(build_learner(name, params, C), C, errors)
+        model = build_learner(name, params, C)
+        bound = bound_for(model, C, errors)
     except Exception as e:  # noqa: BLE001 - a learner that cannot be built again: the row is not served
         return f"its learner cannot be built again ({e})"
     stored_bound = _stored_bound_value(res["bound"])
@@ -110,7 +111,7 @@ def _served_attack(found, C, store):
     from adversary.attack import lemmas_for
 
     maximize = res.get("maximize", "mistakes")
-    lemmas = lemmas_for(build_learner(name, params, C), C, None if game.get("randomized") else w.get("mistakes_by_kind"),
+    lemmas = lemmas_for(model, C, None if game.get("randomized") else w.get("mistakes_by_kind"),
                         errors, proven=maximize if stats.get("maximize_exact") and w.get("cycle") is None else None)
     if lemmas != (res.get("lemmas") or []):
         return "its lemmas' verdicts differ from the learner's lemmas held against its replayed counts"

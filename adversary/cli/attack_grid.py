@@ -23,17 +23,19 @@ Verdicts of a row, from the attack's (:data:`adversary.attack.VERDICTS`):
 
 from __future__ import annotations
 
-import csv
 import functools
-import io
 import json
 import math
 import sys
 import time
 from fractions import Fraction
 
+from adversary.referee import fraction_text
+
+from ._attack_store import _kv_items
 from ._output import (EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, exc_text,
                       interrupted_code, json_safe, note, params_text, value_text)
+from .table import _csv, _parse_grid_values
 
 __all__ = ["run_grid", "attack_cell", "grid_verdict", "GRID_VERDICTS"]
 
@@ -52,7 +54,6 @@ def grid_verdict(verdict: str, exact: bool) -> str:
 def grid_cells(family: str, fixed_items, grid_items, learner: str) -> tuple[list, list, list]:
     """``(keys, cells, learner_keys)``: the grid's keys, each cell ``{"class": {...}, "learner": {...}}`` (the
     family's parameters parsed, the learner's as text), and the grid keys that are the learner's."""
-    from .table import _parse_grid_values
     from ._args import families, parse_params
 
     import itertools
@@ -68,7 +69,7 @@ def grid_cells(family: str, fixed_items, grid_items, learner: str) -> tuple[list
         class_keys = {w.partition("=")[0] for w in fam.attack_only(family).LISTING["params"].split()}
     else:
         class_keys = {p.name for p in fam.FAMILIES[family].params}
-    fixed = _kv(fixed_items, f"{family} parameter")
+    fixed = _kv_items(fixed_items, f"{family} parameter")
     learner_keys = [k for k in keys if k not in class_keys and not attack_only]
     if learner_keys:
         from solvers.learners import LEARNERS
@@ -105,12 +106,6 @@ def _number_or_text(v: str):
             return float(v)
         except ValueError:
             return v
-
-
-def _kv(items, what: str) -> dict:
-    from ._attack_store import _kv_items
-
-    return _kv_items(items, what)
 
 
 def learner_params_of(items: dict, cell_learner: dict, class_params: dict) -> dict:
@@ -190,18 +185,13 @@ def row_of(grid: dict, r, seconds: float) -> dict:
     row["lemmas"] = list(r.lemmas)
     row["maximize"] = r.maximize
     if r.expected:
-        row["expected_mistakes"] = _frac_text(r.mistakes)
+        row["expected_mistakes"] = fraction_text(r.mistakes)
     for key, v in (("bound_fraction", b.value if b.finite else None), ("opt_fraction", r.opt), ("gap_fraction", gap)):
         if isinstance(v, Fraction) and v.denominator != 1:
-            row[key] = _frac_text(v)
+            row[key] = fraction_text(v)
     if r.stats.get("stored"):
         row["served"] = True
     return row
-
-
-def _frac_text(v) -> str:
-    v = Fraction(v)
-    return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
 
 
 # ---------------------------------------------------------------------------------------- the rows written
@@ -240,7 +230,7 @@ class GridWriter:
             if not self.rows:
                 header = self._header(r)
                 if self.fmt == "csv":
-                    self.out.write(_csv([header]))
+                    self.out.write(_csv(header, []))
                 else:
                     self.widths = [max(len(c), len(b), 6) for c, b in zip(header, body)]
                     self.widths[len(self.keys) + 1] = max(self.widths[len(self.keys) + 1], 8)
@@ -248,7 +238,7 @@ class GridWriter:
                     self.out.write("|" + "|".join("-" * (w + 1) + (":" if i < len(header) - 1 else "-")
                                                   for i, w in enumerate(self.widths)) + "|\n")
             if self.fmt == "csv":
-                self.out.write(_csv([body]))
+                self.out.write(_csv(body, []))
             else:
                 cells = [c.replace("|", "\\|") for c in body]
                 self.out.write("| " + " | ".join(c.rjust(w) if i < len(cells) - 1 else c.ljust(w)
@@ -280,12 +270,6 @@ class GridWriter:
         self.out.flush()
 
 
-def _csv(rows) -> str:
-    buf = io.StringIO()
-    csv.writer(buf, lineterminator="\n").writerows(rows)
-    return buf.getvalue()
-
-
 # ---------------------------------------------------------------------------------------- run
 def run_grid(args) -> int:
     """``attack ... --grid``: the rows, written as the cells finish; exit 0 when every cell's verdict is
@@ -294,7 +278,7 @@ def run_grid(args) -> int:
     from ._cells import Drained, backend_of, drain, run_cells
     from ._output import check_outputs
     from ._store import lookup, open_store
-    from ._attack_store import _kv_items, _served_attack, _stopped_row, _trusted_attack, _whole_numbers, _task_of
+    from ._attack_store import _served_attack, _stopped_row, _task_of, _trusted_attack, _whole_numbers
 
     if args.matrix is not None:
         raise CLIError("--grid varies a family's parameters; give --class FAMILY [k=v ...], not --matrix")

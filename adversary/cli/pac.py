@@ -29,6 +29,7 @@ def add(p) -> None:
     p.add_argument("learner_params", nargs="*", metavar="k=v", help="the learner's parameters")
     p.add_argument("--class", dest="cls", nargs="+", metavar="FAMILY k=v", help="the class (a family and its parameters)")
     p.add_argument("--matrix", metavar="FILE", help="read the class from a .json, .csv or .npy 0/1 matrix instead")
+    p.set_defaults(fact=[])  # (the class is read as attack reads it, which also takes --fact)
     p.add_argument("--epsilon", type=_unit, required=True, metavar="E", help="the accuracy, in (0, 1)")
     p.add_argument("--delta", type=_unit, required=True, metavar="D", help="the confidence, in (0, 1)")
     p.add_argument("--trials", type=positive_int, default=100, metavar="T", help="runs of A_PAC (default 100)")
@@ -60,20 +61,14 @@ def _unit(text: str) -> float:
 
 # ---------------------------------------------------------------------------------------- the pieces
 def _class(args):
-    from adversary.referee import load_class
+    """The class, read as ``attack`` reads it (``--class FAMILY k=v ...`` or ``--matrix FILE``), listed point by
+    point."""
+    from .attack import _attack_class
 
-    from ._args import check_family, parse_params, read_class_file
-
-    if (args.matrix is None) == (not args.cls):
-        raise CLIError("give the class: --class FAMILY k=v ... or --matrix FILE (one of them)")
-    if args.matrix is not None:
-        return read_class_file(args.matrix, quiet=args.quiet), f"matrix {args.matrix}"
-    name, items = args.cls[0], args.cls[1:]
-    check_family(name)
-    C = load_class({"family": name, "params": parse_params(name, items)})
+    C, label = _attack_class(args)
     if not getattr(C, "finite", False) or getattr(C, "n_concepts", None) is None:
-        raise CLIError(f"pac draws examples from the class's points, and {C} is not listed point by point; lower n")
-    return C, f"{name} {params_text(dict(C.params))}".strip()
+        raise CLIError(f"pac draws examples from the class's points, and {C} is not listed point by point; give a finite family (lower n) or --matrix FILE")
+    return C, label
 
 
 def _weights(spec: str, C) -> list:
@@ -102,7 +97,8 @@ def _weights(spec: str, C) -> list:
 
 
 def _trial(C, name, params, weights, target: int, eps, delta, M: int, rng):
-    """One run of A_PAC: (samples, stages, exact error, the run)."""
+    """One run of A_PAC on examples drawn from ``weights`` and labelled by concept ``target``: (the run, the exact
+    error of its output)."""
     import numpy as np
 
     from adversary.referee import build_learner
@@ -212,7 +208,7 @@ def _worst_sequence(C, name, params, eps, delta, M, seconds):
 def run(args) -> int:
     import numpy as np
 
-    from adversary.referee import build_learner
+    from adversary.referee import build_learner, fraction_text
     from solvers.pac import notes_samples_bound, samples_bound
 
     from ._attack_store import _kv_items, _whole_numbers
@@ -246,7 +242,7 @@ def run(args) -> int:
         chosen, forced, unpadded = _worst_sequence(C, args.learner, params, eps, delta, M, args.time_limit)
         search["chosen_examples"] = {"samples": chosen.samples, "stages": chosen.stages, "mistakes": forced,
                                      "unpadded_stages": unpadded,
-                                     "past_notes_bound": chosen.samples > notes_samples_bound(M, eps, delta)}
+                                     "past_notes_bound": chosen.samples > notes_bound}
     else:
         weights, target = _weights(args.distribution, C), None
     rng = np.random.default_rng(args.seed)
@@ -259,7 +255,7 @@ def run(args) -> int:
             r, err = _trial(C, args.learner, params, weights, c, eps, delta, M, rng)
             trials.append({"trial": t + 1, "target": c, "samples": r.samples, "stages": len(r.stages),
                            "stage_samples": r.stages, "mistakes": r.mistakes, "error": float(err),
-                           "error_fraction": str(err.numerator) if err.denominator == 1 else f"{err.numerator}/{err.denominator}", "eps_bad": err > eps,
+                           "error_fraction": fraction_text(err), "eps_bad": err > eps,
                            "stopped": r.stopped})
             bar.count(t + 1)
     except KeyboardInterrupt:
@@ -289,8 +285,7 @@ def run(args) -> int:
         _require_matplotlib()
         from adversary.plot import plot_pac
 
-        written = []
-        write_atomic(plot_path, lambda tmp: written.append(plot_pac(out, tmp)))
+        write_atomic(plot_path, lambda tmp: plot_pac(out, tmp))
         print(f"wrote the examples and errors of {len(trials)} trials to {plot_path}", file=sys.stderr, flush=True)
     if interrupted:
         note(f"interrupted: {len(trials)} of {args.trials} trials run")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 
-from ._output import EXIT_OK, CLIError, interrupted_code, params_text
+from ._output import EXIT_OK, CLIError, interrupted_code
 
 __all__ = ["HELP", "add", "run"]
 
@@ -21,6 +21,7 @@ def add(p) -> None:
     p.add_argument("--against", default="soa", metavar="LEARNER",
                    help="the learner you play against as the adversary (default soa, the optimal one)")
     p.add_argument("--plain", action="store_true", help="plain text even on a terminal")
+    p.set_defaults(matrix=None)  # (the class is read as opt reads it, from a family here)
 
 
 class _Screen:
@@ -73,14 +74,12 @@ def _point_text(p) -> str:
 
 
 def _class(args):
-    from ._args import check_family, make, parse_params
+    from ._args import load_class
 
-    name, items = args.target[0], args.target[1:]
-    check_family(name)
-    C = make(name, parse_params(name, items))
+    C, label, _, _ = load_class(args)
     if C.n_concepts * C.n_points > 2 * 10**6:
         raise CLIError(f"{C} is too large to play ({C.n_concepts} concepts x {C.n_points} points); lower its parameters")
-    return C, f"{name} {params_text(dict(C.params))}".strip()
+    return C, label
 
 
 def run(args) -> int:

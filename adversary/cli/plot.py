@@ -204,10 +204,7 @@ def _tightness(args):
             raise CLIError("the store has no attacks; run 'littlestone attack ...' first")
     else:
         rows = read_tightness(args.files)
-    panels, left_out = tightness_panels(rows, args.x)
-    if left_out:
-        note(f"left out {len(left_out)} class{'es' if len(left_out) != 1 else ''} attacked at one {args.x} only "
-             f"(a line needs two): {', '.join(left_out)}")
+    panels, _ = tightness_panels(rows, args.x)  # (every class is drawn: one attacked at one x as a lone point)
     used = sum(len(members) for _, series in panels for members in series.values())
     learners = len({name for _, series in panels for name in series})
     return (lambda out: plot_tightness(rows, out, x=args.x, title=args.title),

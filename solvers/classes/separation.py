@@ -46,8 +46,8 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["min_norm_point", "concept_margin", "check_margin", "certified", "class_margins", "MarginsTooLarge",
-           "WORK_LIMIT"]
+__all__ = ["min_norm_point", "concept_margin", "check_margin", "certified", "class_margins", "max_norm2",
+           "MarginsTooLarge", "WORK_LIMIT"]
 
 #: The most point-coordinates (concepts x points x dimension) whose margins are computed for a bound.
 WORK_LIMIT = 4 * 10**6
@@ -185,6 +185,14 @@ def check_margin(points, labels, p, *, bias: bool) -> bool:
     return certified(_signed(points, labels, bias), [Fraction(v) for v in p])
 
 
+def max_norm2(points, bias: bool) -> Optional[int]:
+    """R^2 = max |x|^2 over ``points`` (integer vectors), plus 1 for the bias coordinate; None when a point is not
+    an integer vector."""
+    if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for p in points for v in p):
+        return None
+    return max((sum(int(v) * int(v) for v in p) for p in points), default=0) + int(bias)
+
+
 def class_margins(C, *, bias: bool, deadline: Optional[float] = None) -> dict:
     """The margins of every concept of the finite class ``C`` (points: integer vectors), exactly:
     ``{"R2": max |x|^2 (with the bias coordinate), "gamma2": [gamma_c^2, ...], "witness": [p_c, ...]}``.
@@ -205,7 +213,7 @@ def class_margins(C, *, bias: bool, deadline: Optional[float] = None) -> dict:
     if C.n_concepts * len(points) * d > WORK_LIMIT:
         raise MarginsTooLarge(f"{C} has {C.n_concepts} concepts over {len(points)} points: computing their margins "
                               f"takes more than {WORK_LIMIT:,} point-coordinates")
-    R2 = max((sum(v * v for v in x) for x in X), default=0) + int(bias)
+    R2 = max_norm2(points, bias)
     gammas, witnesses = [], []
     M = np.asarray(C.matrix, dtype=bool)
     for c in range(C.n_concepts):

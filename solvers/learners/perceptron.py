@@ -52,14 +52,6 @@ def margin_bound_on(learner, cls, errors: int = 0) -> Bound:
                                  "guarantee (attack it on margin-halfspaces d gamma R)")
 
 
-def _max_norm2(cls, bias: bool):
-    """max |x|^2 over the points of a finite class (+ 1 with the bias coordinate), or None if not integer vectors."""
-    pts = cls.points
-    if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for p in pts for v in p):
-        return None
-    return max((sum(int(v) * int(v) for v in p) for p in pts), default=0) + int(bias)
-
-
 def _dot(w, x):
     """<w, x> over the nonzero coordinates of x (the others add nothing). Hot loop: in high dimension
     most coordinates are 0, and adding an int 0 to a Fraction costs as much as any Fraction sum."""
@@ -214,7 +206,7 @@ class Perceptron(OnlineLearner):
 
     def _class_bound(self, cls) -> Bound:
         """R'^2/gamma^2 with gamma the smallest margin of a concept of ``cls`` (computed exactly), or no bound."""
-        from solvers.classes.separation import MarginsTooLarge, class_margins
+        from solvers.classes.separation import MarginsTooLarge, class_margins, max_norm2
         from solvers.opt.memo import SearchStop
 
         declared = class_facts(cls).get("declared_margin")
@@ -226,7 +218,7 @@ class Perceptron(OnlineLearner):
             if declared is None:
                 return self.no_bound(cls, f"its bound R^2/gamma^2 needs the concepts' margins, and {e} (declare one "
                                           "with --fact margin=G)")
-            R2 = _max_norm2(cls, self.bias)
+            R2 = max_norm2(cls.points, self.bias)
             if R2 is None:
                 return self.no_bound(cls, f"{e}")
             g2 = Fraction(declared) ** 2
