@@ -101,7 +101,7 @@ def test_pac_adversarial_and_file_distributions(capsys, tmp_path):
 def test_pac_adversarial_with_a_conservative_learner(capsys):
     """A learner already conservative (A' of Halving) is attacked as it is, not wrapped again."""
     code, out, err = run(capsys, "pac", "conservative", "learner=halving", "--class", "thresholds", "N=7", "--epsilon",
-                         "0.2", "--delta", "0.1", "--trials", "3", "--distribution", "adversarial", "--time-limit", "1",
+                         "0.2", "--delta", "0.1", "--trials", "3", "--distribution", "adversarial", "--time-limit", "3",
                          "--json", "--quiet")
     assert code == 0, err
     r = json.loads(out)
@@ -124,7 +124,7 @@ def test_chosen_examples_pass_the_notes_closed_form(capsys):
     """An adversary choosing each example (the attack's 6 mistakes on Halving's A' over thresholds N=63, each
     stage padded with m_i - 1 correct predictions) makes A_PAC use sum ceil(m_i) = 406 examples: past 389.7."""
     code, out, err = run(capsys, "pac", "halving", "--class", "thresholds", "N=63", "--epsilon", "0.1", "--delta", "0.05",
-                         "--trials", "3", "--distribution", "adversarial", "--time-limit", "2", "--json", "--quiet")
+                         "--trials", "3", "--distribution", "adversarial", "--time-limit", "5", "--json", "--quiet")
     assert code == 0, err
     chosen = json.loads(out)["search"]["chosen_examples"]
     assert chosen == {"samples": 406, "stages": chosen["stages"], "mistakes": 6, "unpadded_stages": [],
