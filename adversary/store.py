@@ -67,11 +67,12 @@ from typing import Iterator, Optional
 
 __all__ = ["Store", "StoreError", "Record", "SCHEMA_VERSION", "DEFAULT_PATH", "KINDS", "FLUSH_SECONDS", "result_key",
            "opt_task", "record_of_opt", "verified_bounds", "exact", "number", "class_key", "canonical_params",
-           "read_only_reason", "attack_claims", "CHECK_BUDGET", "CERTIFY_SECONDS", "certify_seconds", "recomputed"]
+           "read_only_reason", "attack_claims", "CHECK_BUDGET", "CERTIFY_SECONDS", "certify_seconds", "recomputed",
+           "param_task", "record_of_param"]
 
 SCHEMA_VERSION = 1
 DEFAULT_PATH = "littlestone.db"
-KINDS = ("opt", "vc", "attack")
+KINDS = ("opt", "vc", "attack", "param")
 APPLICATION_ID = 0x4C53544E  # "LSTN": marks a file as a littlestone store (PRAGMA application_id)
 #: A batched store (``Store(..., flush_seconds=FLUSH_SECONDS)``, as the commands open it) commits its writes at
 #: most this many seconds after the first of them: a killed process loses at most the rows of its last half second.
@@ -196,6 +197,11 @@ def class_key(C) -> str:
     if isinstance(spec, dict) and isinstance(spec.get("params"), dict):
         spec = {**spec, "params": canonical_params(spec["params"])}
     return hashlib.sha256(_canonical(spec).encode()).hexdigest()[:32]
+
+
+def param_task(key: str) -> dict:
+    """The task of a ``"param"`` row: which parameter beside Opt (:data:`solvers.params.KEYS`)."""
+    return {"param": key}
 
 
 def opt_task(game=None) -> dict:
@@ -811,6 +817,16 @@ def recomputed(rec: "Record") -> bool:
     return rec.extra.get("proof") == "recompute"
 
 
+def record_of_param(C, p, *, family: Optional[str] = None, params: Optional[dict] = None) -> Record:
+    """The row of a parameter ``p`` (a :class:`solvers.params.Param`) of ``C``: its bounds, and its JSON with the
+    witness as the certificate (re-checked by :func:`solvers.certificates.params.check_bounds` when read)."""
+    return Record(kind="param", class_key=class_key(C), task=param_task(p.key), family=family or C.family,
+                  params=canonical_params(params if params is not None else dict(C.params)), concepts=C.n_concepts,
+                  points=C.n_points, value=exact(p.value), lower=exact(p.lower), upper=exact(p.upper),
+                  seconds=p.seconds, engine=f"params.{p.key}", version=_version(), time=_now(),
+                  lower_cert=p.to_json() if p.witness else None)
+
+
 def record_of_opt(C, r, *, family: Optional[str] = None, params: Optional[dict] = None, proof_limit: int = 100_000,
                   proof_seconds: Optional[float] = None, certify: Optional[bool] = None) -> Record:
     """The row of an :func:`solvers.opt.opt` result ``r`` on ``C``: its bounds, the tree of its lower bound
@@ -940,6 +956,8 @@ def verified_bounds(rec: Record, C, *, upper_budget: Optional[float] = None, not
         return _verified_vc(rec, C, lower, upper, upper_budget, notes)
     if rec.kind == "attack":
         return _verified_attack(rec, C, value, lower), None
+    if rec.kind == "param":
+        return _verified_param(rec, C, lower, upper, upper_budget, notes)
     raise TreeError(f"unknown kind {rec.kind!r} in the store (written by another littlestone?)")
 
 
@@ -1009,6 +1027,46 @@ def _verified_by_recomputing(rec: Record, C, value, budget, notes) -> tuple:
 
 def _bounds_text(lo, hi) -> str:
     return exact(lo) if lo == hi else f"between {exact(lo)} and {exact(hi)}"
+
+
+def _verified_param(rec: Record, C, lower, upper, budget, notes=None) -> tuple:
+    """A parameter's row: its witness replayed by :func:`solvers.certificates.params.check_bounds`, which proves
+    some sides on its own (a shattered set, a half graph or a star its lower bound; teaching sets their upper
+    bound; an order or a proper mistake tree one side, both where every order or the learner is replayed). A side
+    the row states and the witness does not prove is proven by the parameter's search run again within ``budget``
+    seconds (at least one), or left unproven."""
+    from solvers.certificates import TreeError
+    from solvers.certificates.params import check_bounds
+    from solvers.params import KEYS
+
+    key = (rec.task or {}).get("param")
+    if key not in KEYS:
+        raise TreeError(f"the row's parameter {key!r} is not one littlestone computes")
+    cert = rec.lower_cert
+    if cert is None:
+        return None, None
+    stated = (number(cert.get("value")), number(cert.get("value"))) if "value" in cert else (
+        number(cert.get("lower")), number(cert.get("upper")))
+    if stated != (lower, upper):
+        raise TreeError(f"the stored {key} witness states {stated[0]}..{stated[1]}, and the row {rec.lower}..{rec.upper}")
+    ok, why, lo, hi = check_bounds(C, key, cert)
+    if not ok:
+        raise TreeError(why)
+    if (lo is not None and lo != lower) or (hi is not None and hi != upper):
+        raise TreeError(f"the stored {key} witness proves {lo}..{hi}, and the row says {rec.lower}..{rec.upper}")
+    if lo is not None and hi is not None or lower != upper:
+        return lo, hi
+    from solvers.params import compute
+
+    limit = max(1.0, 2 * (rec.seconds or 0.0)) if budget is None else max(1.0, budget)
+    again = compute(C, [key], time_limit=limit)[key]
+    if again.lower > upper or again.upper < lower:
+        raise TreeError(f"the {key} search run again finds {again.lower}..{again.upper}, not the row's {rec.value}")
+    if again.value is None:
+        if notes is not None:
+            notes.append(f"the {key} search run again did not settle within {limit:g} s")
+        return lo, hi
+    return lower, upper
 
 
 def _verified_vc(rec: Record, C, lower, upper, budget, notes=None) -> tuple:

@@ -7,11 +7,12 @@ from __future__ import annotations
 import json
 import sys
 
-from ._output import EXIT_FAILED, EXIT_OK, EXIT_UNSOLVED, CLIError, json_safe
+from ._output import EXIT_FAILED, EXIT_OK, EXIT_UNSOLVED, CLIError, interrupted_code, json_safe, stopping
 
 __all__ = ["HELP", "add", "run"]
 
-HELP = "VC, dual VC, threshold dimension, star number, teaching and recursive teaching dimension, with witnesses"
+HELP = ("VC, dual VC, threshold dimension, star number, teaching and recursive teaching dimension, offline (best and "
+        "worst order) and proper mistake bounds, with witnesses")
 
 
 def add(p) -> None:
@@ -19,19 +20,23 @@ def add(p) -> None:
 
     add_class_source(p)
     p.add_argument("--only", metavar="KEYS", help="a comma list of the parameters to compute (default all: "
-                                                   "opt,vc,dual_vc,threshold,star,td,rtd)")
+                                                   "opt,vc,dual_vc,threshold,star,td,rtd,best_order,worst_order,"
+                                                   "proper)")
     p.add_argument("--json", action="store_true", help="print one JSON object: each key with value (or lower and "
                                                        "upper when stopped) and witness")
     p.add_argument("--time-limit", type=positive_seconds, metavar="S", help="seconds per parameter (default none)")
+    from ._store import add_store_options
+
+    add_store_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
 def run(args) -> int:
-    from solvers.certificates.params import check
     from solvers.opt import opt
-    from solvers.params import KEYS, compute
+    from solvers.params import KEYS
 
     from ._args import load_class
+    from ._store import open_store
 
     C, label, _, _ = load_class(args)
     if not getattr(C, "finite", False):
@@ -46,29 +51,66 @@ def run(args) -> int:
         r = opt(C, time_limit=args.time_limit)
         out["opt"] = ({"value": r.value} if r.value is not None else {"lower": r.lower, "upper": r.upper})
         out["opt"]["witness"] = {"tree_depth": r.lower}
+    store = open_store(args)
     try:
-        params = compute(C, [k for k in keys if k != "opt"], time_limit=args.time_limit)
-    except ValueError as e:
-        raise CLIError(str(e)) from None
-    for k, p in params.items():
-        out[k] = p.to_json()
-        checks[k] = check(C, k, out[k]) if p.witness else (True, "stopped: no witness")
-        out[k]["check"] = checks[k][1]
+        served = _compute(C, [k for k in keys if k != "opt"], args, store, out, checks)
+    finally:
+        if store is not None:
+            store.close()
     failed = [k for k, (ok, _) in checks.items() if not ok]
     if args.json:
         print(json.dumps(json_safe({"class": label, "concepts": C.n_concepts, "points": C.n_points, **out})))
     else:
         print(f"class: {label} ({C.n_concepts} concepts, {C.n_points} points)")
-        for k in keys:
+        for k in [k for k in keys if k in out]:
             v = out[k]
             value = v["value"] if "value" in v else f"{v['lower']}..{v['upper']} (stopped)"
-            print(f"  {k:<10} {value!s:<8} {_witness_text(k, v.get('witness') or {})}")
+            print(f"  {k:<12} {value!s:<8} {_witness_text(k, v.get('witness') or {})}")
             if k in checks:
-                print(f"  {'':<10} {'':<8} check: {'OK' if checks[k][0] else 'FAILED'}: {checks[k][1]}")
+                print(f"  {'':<12} {'':<8} check: {'OK' if checks[k][0] else 'FAILED'}: {checks[k][1]}")
+        if served:
+            print(f"  served from the store (witnesses replayed): {', '.join(served)}")
     sys.stdout.flush()
     if failed:
         return EXIT_FAILED
+    if stopping():  # the searches stopped at Ctrl-C with their bounds, printed above
+        return interrupted_code()
     return EXIT_OK if all("value" in v for v in out.values()) else EXIT_UNSOLVED
+
+
+def _compute(C, keys: list, args, store, out: dict, checks: dict) -> list:
+    """Each parameter of ``keys`` into ``out`` (its JSON) and ``checks`` (its check): served from the store when a
+    row there is solved and its witness replays, else computed (each witness replayed) and stored. The keys served."""
+    from adversary.store import param_task, record_of_param
+    from solvers.certificates.params import check
+    from solvers.params import compute
+
+    from ._output import note, stopping
+    from ._store import lookup, put
+
+    served = []
+    for key in keys:
+        if stopping():  # Ctrl-C: the parameters not started are left out
+            break
+        found = lookup(store, "param", C, param_task(key), trust=args.trust_store, what=f"{key} of the class")
+        if found.solved and found.record.lower_cert is not None:
+            out[key] = dict(found.record.lower_cert)
+            checks[key] = check(C, key, out[key])
+            out[key]["check"] = checks[key][1]
+            served.append(key)
+            continue
+        try:
+            p = compute(C, [key], time_limit=args.time_limit)[key]
+        except ValueError as e:
+            raise CLIError(str(e)) from None
+        out[key] = p.to_json()
+        checks[key] = check(C, key, out[key]) if p.witness else (True, "stopped: no witness")
+        out[key]["check"] = checks[key][1]
+        if checks[key][0]:
+            failed = put(store, record_of_param(C, p))
+            if failed is not None:
+                note(f"{failed} (the {key} above was not stored)")
+    return served
 
 
 def _witness_text(key: str, w: dict) -> str:
@@ -86,4 +128,12 @@ def _witness_text(key: str, w: dict) -> str:
         return f"concept {w.get('concept')} needs {len(w.get('teaching_set') or [])} points, e.g. {w.get('teaching_set')}"
     if key == "rtd":
         return "peeling: " + ", ".join(f"{len(s['concepts'])} x {s['size']}" for s in w.get("steps", []))
+    if key in ("best_order", "worst_order"):
+        order = w.get("order") or []
+        shown = " ".join(str(x) for x in order[:12]) + (" ..." if len(order) > 12 else "")
+        return f"the order {shown} (its game tree in --json)"
+    if key == "proper":
+        tree = w.get("tree")
+        return ("a mistake tree of the proper game" if tree is not None else "mistake tree too large to list") + (
+            ", and the learner's choice at each version space" if w.get("learner") is not None else "")
     return ""

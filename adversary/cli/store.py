@@ -28,7 +28,7 @@ def add(p) -> None:
     p.add_argument("action", choices=("list", "show", "export", "prune"), help="what to do")
     p.add_argument("key", nargs="?", metavar="KEY", help="show: the row's key (its first characters are enough)")
     p.add_argument("--store", metavar="PATH", help="the store (default $LITTLESTONE_STORE or littlestone.db)")
-    p.add_argument("--kind", choices=("opt", "vc", "attack"), help="only rows of this kind")
+    p.add_argument("--kind", choices=("opt", "vc", "attack", "param"), help="only rows of this kind")
     p.add_argument("--family", metavar="NAME", help="only rows of this family")
     p.add_argument("--format", choices=("csv", "json", "md"), default="md", help="export: the format (default md)")
     p.add_argument("-o", "--output", metavar="FILE", help="export: write to FILE instead of stdout")
@@ -64,6 +64,8 @@ def class_text(rec) -> str:
 def _task_text(task: dict) -> str:
     if not task:
         return ""
+    if "param" in task:
+        return str(task["param"])
     if "learner" in task:
         extra = " ".join(f"{k}={v}" for k, v in (task.get("params") or {}).items())
         return " ".join(t for t in (task["learner"], extra, f"strategy={task.get('strategy')}",

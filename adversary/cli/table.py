@@ -43,8 +43,8 @@ def add(p) -> None:
     add_backend_options(p)
     add_game_options(p)
     p.add_argument("--columns", metavar="KEYS",
-                   help="more columns: parameters beside Opt, a comma list of dual_vc, threshold, star, td, rtd "
-                        "('littlestone params'); opt and vc are always there")
+                   help="more columns: parameters beside Opt, a comma list of dual_vc, threshold, star, td, rtd, "
+                        "best_order, worst_order, proper ('littlestone params'); opt and vc are always there")
     p.add_argument("--memory", type=memory_gb, metavar="GB", help=memory_help(" in each cell"))
     add_store_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -179,10 +179,19 @@ def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=N
         from solvers.certificates.params import check
         from solvers.params import compute
 
-        for key, p in compute(C, list(columns), time_limit=left()).items():
+        from adversary.store import record_of_param
+
+        for key in columns:
+            found = warm.get(f"param:{key}")
+            if found is not None and found.solved:
+                extra[key] = {"lower": found.value, "upper": found.value, "value": found.value}
+                continue
+            p = compute(C, [key], time_limit=left())[key]
             ok = not p.witness or check(C, key, p.to_json())[0]
             extra[key] = {"lower": p.lower, "upper": p.upper, "value": p.value} if ok else {"lower": None, "upper": None,
                                                                                            "value": None}
+            if records and ok and p.witness:
+                out_records.append(record_of_param(C, p, family=name, params=dict(C.params)))
     return {
         "params": dict(C.params), "concepts": C.n_concepts, "points": C.n_points,
         "opt": lo if lo == hi else None, "lower": lo, "upper": hi, "log2_size": C.log2_size(),
@@ -212,10 +221,11 @@ def _exact(v):
 
 
 # ---------------------------------------------------------------------------------------- the store
-def _looked_up(store, name: str, params: dict, game, trust: bool):
+def _looked_up(store, name: str, params: dict, game, trust: bool, columns=()):
     """(C, warm): the cell's class (None when it cannot be made: the cell then says why) and what the
-    store proves of it, ``{"opt", "game", "vc"}`` -> :class:`~adversary.cli._store.Lookup`."""
-    from adversary.store import opt_task
+    store proves of it, ``{"opt", "game", "vc", "param:KEY" for each of columns}`` ->
+    :class:`~adversary.cli._store.Lookup`."""
+    from adversary.store import opt_task, param_task
 
     from ._store import lookup
 
@@ -228,6 +238,8 @@ def _looked_up(store, name: str, params: dict, game, trust: bool):
             "vc": lookup(store, "vc", C, {}, trust=trust, what=f"VC dimension of the {what}")}
     if game is not None:
         warm["game"] = lookup(store, "opt", C, opt_task(game), trust=trust, what=f"{game.symbol}(C) of the {what}")
+    for key in columns:
+        warm[f"param:{key}"] = lookup(store, "param", C, param_task(key), trust=trust, what=f"{key} of the {what}")
     return C, warm
 
 
@@ -377,7 +389,7 @@ def run(args) -> int:
         (it then takes the class the look-up built)."""
         if store is None:
             return {}
-        C, warm = _looked_up(store, name, c, game, trust)
+        C, warm = _looked_up(store, name, c, game, trust, columns)
         return {"warm": warm, "records": True, "C": C} if here else {"warm": _light(warm), "records": True}
 
     def progress(cell, info):  # inside the cell being solved, when the cells run in this process

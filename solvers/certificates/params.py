@@ -8,19 +8,30 @@ witness claims on the class's matrix.
   no set of one point fewer teaches the hardest concept (so TD >= it).
 * ``rtd``: each step's sets teach their concepts among those left; where small enough, each step's size is the
   smallest teaching set there.
+* ``best_order``, ``worst_order``: the order lists every point once, and the offline game played along it (the
+  learner knowing the order, the adversary labelling consistently) has the claimed value; the game tree, when
+  given, is that game's; where few enough points split C distinctly, every other order is played too (so no
+  order does better, or worse).
+* ``proper``: the mistake tree catches every hypothesis of each version space with a reply that is a mistake and
+  leaves a version space worth one less (so every proper learner errs that often); the learner, when given, picks
+  a concept of each version space it reaches and errs no more than claimed whatever the adversary does.
 
-:func:`check` returns ``(ok, message)``, the message one line.
+:func:`check` returns ``(ok, message)``, the message one line; :func:`check_bounds` also the bounds the witness
+proves by itself (what the results store serves).
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from math import comb
 
-__all__ = ["check", "EXHAUSTIVE"]
+__all__ = ["check", "check_bounds", "EXHAUSTIVE", "ORDERS"]
 
 #: The most sets of points the lower-bound checks of td and rtd try.
 EXHAUSTIVE = 200_000
+#: The most orders the checks of best_order and worst_order play (8! orders of 8 distinct splits).
+ORDERS = 40_320
 
 
 def _teaches(M, alive, c, points) -> bool:
@@ -38,7 +49,13 @@ def _none_smaller(M, alive, c, k) -> bool | None:
 
 
 def check(C, key: str, p: dict) -> tuple:
-    """Check the JSON of a parameter (``{"value" or "lower"/"upper", "witness"}``) of ``C``."""
+    """Check the JSON of a parameter (``{"value" or "lower"/"upper", "witness"}``) of ``C``: ``(ok, message)``."""
+    return check_bounds(C, key, p)[:2]
+
+
+def check_bounds(C, key: str, p: dict) -> tuple:
+    """``(ok, message, lower, upper)``: :func:`check`, and the bounds the witness proves on its own (None on a
+    side it does not prove: a shattered set proves no upper bound; a search not replayed proves nothing)."""
     M = C.matrix
     w = p.get("witness") or {}
     claim = p.get("value", p.get("lower"))
@@ -48,55 +65,187 @@ def check(C, key: str, p: dict) -> tuple:
             D = M if key == "vc" else M.T
             seen = {tuple(int(D[r, j]) for j in idx) for r in range(D.shape[0])}
             if len(seen) != 2 ** len(idx) or len(idx) != claim:
-                return False, f"{key}: the {len(idx)} given are not shattered, or not {claim} of them"
-            return True, f"{key} >= {claim}: {len(idx)} shattered"
+                return False, f"{key}: the {len(idx)} given are not shattered, or not {claim} of them", None, None
+            return True, f"{key} >= {claim}: {len(idx)} shattered", claim, None
         if key == "threshold":
             xs, cs = w["points"], w["concepts"]
             if len(xs) != len(cs) or len(xs) != claim:
-                return False, "threshold: the points and concepts must be two lists of the claimed length"
+                return False, "threshold: the points and concepts must be two lists of the claimed length", None, None
             for i, c in enumerate(cs):
                 for j, x in enumerate(xs):
                     if int(M[c, x]) != int(i <= j):
-                        return False, f"threshold: concept {c} at point {x} is {int(M[c, x])}, the pattern needs {int(i <= j)}"
-            return True, f"threshold >= {claim}: the half graph checks"
+                        return False, (f"threshold: concept {c} at point {x} is {int(M[c, x])}, the pattern needs "
+                                       f"{int(i <= j)}"), None, None
+            return True, f"threshold >= {claim}: the half graph checks", claim, None
         if key == "star":
             c, xs, hs = w["centre"], w["points"], w["neighbours"]
             if len(xs) != claim or len(hs) != len(xs):
-                return False, "star: give one neighbour per point"
+                return False, "star: give one neighbour per point", None, None
             for x, h in zip(xs, hs):
                 if M[h, x] == M[c, x] or any(M[h, y] != M[c, y] for y in xs if y != x):
-                    return False, f"star: concept {h} is not the neighbour of {c} at point {x}"
-            return True, f"star >= {claim}: centre {c} and its {len(xs)} neighbours check"
+                    return False, f"star: concept {h} is not the neighbour of {c} at point {x}", None, None
+            return True, f"star >= {claim}: centre {c} and its {len(xs)} neighbours check", claim, None
         if key == "td":
             sets = {int(k): v for k, v in w["sets"].items()}
             alive = range(C.n_concepts)
             bad = [c for c, S in sets.items() if not _teaches(M, alive, c, S)]
             if bad or set(sets) != set(alive):
-                return False, f"td: concept {bad[0] if bad else '?'} has no valid teaching set in the witness"
+                return False, f"td: concept {bad[0] if bad else '?'} has no valid teaching set in the witness", \
+                    None, None
             top = max(len(S) for S in sets.values())
             low = _none_smaller(M, alive, w["concept"], len(w["teaching_set"]))
             if low is False or len(w["teaching_set"]) != top or top != claim:
-                return False, "td: a smaller teaching set exists for the hardest concept"
+                return False, "td: a smaller teaching set exists for the hardest concept", None, None
             return True, f"td <= {top} (every teaching set checks)" + (
                 f" and >= {top} (no {top - 1} points teach concept {w['concept']})" if low else " (lower bound not "
-                "rechecked: too many sets)")
+                "rechecked: too many sets)"), (top if low else None), top
         if key == "rtd":
             alive = list(range(C.n_concepts))
             value, exhaustive = 0, True
             for step in w["steps"]:
                 for c, S in zip(step["concepts"], step["sets"]):
                     if c not in alive or not _teaches(M, alive, c, S) or len(S) != step["size"]:
-                        return False, f"rtd: concept {c}'s set does not teach it among those left"
+                        return False, f"rtd: concept {c}'s set does not teach it among those left", None, None
                 lows = [_none_smaller(M, alive, c, step["size"]) for c in alive]  # no concept left has a smaller set
                 low = False if False in lows else None if None in lows else True
                 if low is False:
-                    return False, f"rtd: a step of size {step['size']} has a smaller teaching set"
+                    return False, f"rtd: a step of size {step['size']} has a smaller teaching set", None, None
                 exhaustive = exhaustive and low is not None
                 value = max(value, step["size"])
                 alive = [c for c in alive if c not in step["concepts"]]
             if alive or value != claim:
-                return False, "rtd: the peeling must remove every concept and its largest step be the value"
-            return True, f"rtd = {value}: the peeling checks" + ("" if exhaustive else " (minimality not rechecked)")
-    except (KeyError, TypeError, IndexError) as e:
-        return False, f"{key}: malformed witness ({e})"
-    return False, f"unknown parameter {key!r}"
+                return False, "rtd: the peeling must remove every concept and its largest step be the value", None, None
+            return True, f"rtd = {value}: the peeling checks" + ("" if exhaustive else " (minimality not rechecked)"), (
+                value if exhaustive else None), value
+        if key in ("best_order", "worst_order"):
+            return _check_order(M, key, w, p)
+        if key == "proper":
+            return _check_proper(M, w, p)
+    except (KeyError, TypeError, IndexError, ValueError, AttributeError) as e:
+        return False, f"{key}: malformed witness ({e})", None, None
+    return False, f"unknown parameter {key!r}", None, None
+
+
+def _offline(M, S: tuple, order: tuple, i: int, memo: dict) -> int:
+    """The offline game from position i with the concepts S left: the learner predicts each point's label, the
+    adversary picks one some concept of S gives; the most mistakes the adversary forces."""
+    if i == len(order):
+        return 0
+    got = memo.get((S, i))
+    if got is None:
+        x = order[i]
+        halves = {y: tuple(c for c in S if M[c, x] == y) for y in (0, 1)}
+        later = {y: _offline(M, T, order, i + 1, memo) for y, T in halves.items() if T}
+        got = memo[(S, i)] = min(max(int(y != guess) + v for y, v in later.items()) for guess in (0, 1))
+    return got
+
+
+def _tree_ok(M, S: tuple, order: tuple, node, i: int = 0) -> bool:
+    """The game tree given is the one the order gives from position i: each node the first point from i on that
+    splits S, its two halves below it, its value from theirs."""
+    if isinstance(node, int):
+        return S == (node,)
+    x = node["point"]
+    pos = order.index(x)
+    if pos < i or any(len({int(M[c, z]) for c in S}) > 1 for z in order[i:pos]):
+        return False
+    S0 = tuple(c for c in S if M[c, x] == 0)
+    S1 = tuple(c for c in S if M[c, x] == 1)
+    if not S0 or not S1:
+        return False
+    v0 = node["0"]["value"] if isinstance(node["0"], dict) else 0
+    v1 = node["1"]["value"] if isinstance(node["1"], dict) else 0
+    if node["value"] != (v0 + 1 if v0 == v1 else max(v0, v1)):
+        return False
+    return _tree_ok(M, S0, order, node["0"], pos + 1) and _tree_ok(M, S1, order, node["1"], pos + 1)
+
+
+def _distinct_splits(M) -> list:
+    out, seen = [], set()
+    for j in range(M.shape[1]):
+        col = tuple(int(v) for v in M[:, j])
+        key = min(col, tuple(1 - v for v in col))
+        if len(set(col)) == 2 and key not in seen:
+            seen.add(key)
+            out.append(j)
+    return out
+
+
+def _check_order(M, key: str, w: dict, p: dict) -> tuple:
+    order = tuple(int(x) for x in w["order"])
+    if sorted(order) != list(range(M.shape[1])):
+        return False, f"{key}: the order must list every point once", None, None
+    everyone = tuple(range(M.shape[0]))
+    v = _offline(M, everyone, order, 0, {})
+    claim = p["value"] if "value" in p else (p["lower"] if key == "worst_order" else p["upper"])
+    if v != claim:
+        return False, f"{key}: the order given forces {v} mistakes, not {claim}", None, None
+    if w.get("tree") is not None and not _tree_ok(M, everyone, order, w["tree"]):
+        return False, f"{key}: the game tree given is not the order's", None, None
+    bound = f"{key} {'<=' if key == 'best_order' else '>='} {v}: the order replays"
+    one_side = (None, v) if key == "best_order" else (v, None)
+    splits = _distinct_splits(M)
+    if "value" not in p:
+        return True, bound, *one_side
+    m = M.shape[0]
+    if key == "best_order" and v <= 1 and m >= 2 or key == "worst_order" and v == m.bit_length() - 1:
+        return True, f"{key} = {v}: the order replays, and no order can do " + (
+            "better (two concepts force a mistake)" if key == "best_order" else f"worse (log2 of {m} concepts)"), v, v
+    if math.factorial(len(splits)) > ORDERS:
+        return True, bound + f" (no other order rechecked: {len(splits)} distinct splits)", *one_side
+    memo: dict = {}
+    for perm in itertools.permutations(splits):
+        u = _offline(M, everyone, perm, 0, memo)
+        if (u < v) if key == "best_order" else (u > v):
+            worse = "fewer" if u < v else "more"
+            return False, f"{key}: the order {list(perm)} forces {u} mistakes, {worse} than {v}", None, None
+    return True, f"{key} = {v}: the order replays and every order of the {len(splits)} distinct splits was played", v, v
+
+
+def _check_proper(M, w: dict, p: dict) -> tuple:
+    m, n = M.shape
+    claim = p.get("value", p.get("lower"))
+    everyone = frozenset(range(m))
+
+    def half(S, x, y):
+        return frozenset(c for c in S if M[c, x] == y)
+
+    def lower_ok(S, node, d) -> bool:
+        if d == 0:
+            return True
+        replies = node["replies"]
+        for h in S:
+            if not any(M[h, x] != y and half(S, x, y) and lower_ok(half(S, x, y), child, d - 1)
+                       for x, y, child in replies):
+                return False
+        return True
+
+    tree = w.get("tree")
+    lo = None
+    if tree is None:
+        text = f"proper >= {claim}: not rechecked (the mistake tree was too large to list)"
+    elif not lower_ok(everyone, tree, claim):
+        return False, f"proper: the mistake tree does not catch every hypothesis {claim} times", None, None
+    else:
+        text, lo = f"proper >= {claim}: the mistake tree catches every proper learner {claim} times", claim
+    learner = w.get("learner")
+    if learner is None or "value" not in p:
+        why = "" if "value" not in p else " (upper bound not rechecked: the learner was too large to list)"
+        return True, text + why, lo, None
+    memo: dict = {}
+
+    def most(S) -> int:
+        if len(S) == 1:
+            return 0
+        if S not in memo:
+            h = learner[format(sum(1 << c for c in S), "x")]
+            if h not in S:
+                raise ValueError(f"the learner predicts with concept {h}, outside its version space")
+            memo[S] = max((1 + most(half(S, x, 1 - M[h, x])) for x in range(n) if half(S, x, 1 - M[h, x])),
+                          default=0)
+        return memo[S]
+
+    u = most(everyone)
+    if u > claim:
+        return False, f"proper: the learner given errs {u} times, more than {claim}", None, None
+    return True, text + f"; <= {claim}: the learner given errs at most {u} times", lo, u

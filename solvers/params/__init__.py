@@ -7,6 +7,8 @@
 | ``threshold`` | threshold dimension: points x_1..x_t, concepts c_1..c_t, c_i(x_j) = 1 iff i <= j | :mod:`.threshold` |
 | ``star`` | star number: a concept c and points x_1..x_s, each x_i flipped alone (on those points) by some concept | :mod:`.star` |
 | ``td``, ``rtd`` | teaching dimension, recursive teaching dimension | :mod:`.teaching` |
+| ``best_order``, ``worst_order`` | offline mistake bounds: every point shown once, in the best / worst order | :mod:`.orders` |
+| ``proper`` | Opt when the learner predicts with a concept of C each round | :mod:`.proper` |
 
 Each is a :class:`Param` (``value``, or ``lower``/``upper`` when a time limit stopped its search, and
 ``witness``). A class is a set of functions: duplicate rows are merged before anything is computed.
@@ -28,7 +30,7 @@ from typing import Optional
 __all__ = ["Param", "compute", "KEYS"]
 
 #: The parameters :func:`compute` knows, in the order it lists them.
-KEYS = ("vc", "dual_vc", "threshold", "star", "td", "rtd")
+KEYS = ("vc", "dual_vc", "threshold", "star", "td", "rtd", "best_order", "worst_order", "proper")
 
 
 @dataclass
@@ -58,11 +60,21 @@ def _dual(C):
     return ConceptClass.from_matrix(C.matrix.T)
 
 
+def _opt_upper(C, time_limit):
+    """An upper bound on Opt(C) (its value when the search finishes within the time limit), for worst_order."""
+    from ..opt import opt
+
+    try:
+        return opt(C, time_limit=time_limit).upper
+    except Exception:  # noqa: BLE001 - only a bound to stop early; the order search stands without it
+        return None
+
+
 def compute(C, keys=KEYS, *, time_limit: Optional[float] = None) -> dict:
     """``{key: Param}`` for each key of ``keys`` on the finite class ``C``, each search within ``time_limit``
     seconds (its proven bounds when stopped)."""
     from ..vc import vc_search
-    from . import star, teaching, threshold
+    from . import orders, proper, star, teaching, threshold
 
     unknown = [k for k in keys if k not in KEYS]
     if unknown:
@@ -79,6 +91,10 @@ def compute(C, keys=KEYS, *, time_limit: Optional[float] = None) -> dict:
             p = threshold.search(C, time_limit=time_limit)
         elif key == "star":
             p = star.search(C, time_limit=time_limit)
+        elif key in ("best_order", "worst_order"):
+            p = orders.search(C, key, time_limit=time_limit, upper=_opt_upper(C, time_limit))
+        elif key == "proper":
+            p = proper.search(C, time_limit=time_limit)
         else:
             p = teaching.search(C, key, time_limit=time_limit)
         p.seconds = time.monotonic() - t0

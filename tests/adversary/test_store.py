@@ -465,3 +465,39 @@ def test_a_batched_store_reads_its_queued_rows_merged(tmp_path):
         assert S.count() == 2 and [r.class_key for r in S.rows()] == ["k", "other"]
     with Store(tmp_path / "q.db", readonly=True) as R:
         assert R.count() == 2
+
+
+@pytest.mark.parametrize("key", ["vc", "threshold", "td", "rtd", "best_order", "worst_order", "proper"])
+def test_a_parameter_row_is_served_only_as_far_as_its_witness_goes(key):
+    """A parameter's row (``littlestone params``, ``table --columns``): its witness replayed proves its bounds; a
+    row whose number is not the witness's, or whose witness is broken, is refused; a number one below the truth
+    with a witness that proves only that side is caught by the search run again."""
+    from adversary.store import record_of_param
+    from solvers.params import compute
+
+    C = make("intervals", N=6)
+    p = compute(C, [key])[key]
+    rec = record_of_param(C, p)
+    assert verified_bounds(rec, C) == (p.value, p.value)
+    with pytest.raises(TreeError):
+        verified_bounds(_tampered(rec, value=str(p.value + 1), lower=str(p.value + 1), upper=str(p.value + 1)), C)
+    broken = dict(rec.lower_cert, witness={"tree": {"replies": []}} if key == "proper" else {})
+    with pytest.raises(TreeError):
+        verified_bounds(_tampered(rec, lower_cert=broken), C)
+    with pytest.raises(StoreError):
+        verified_bounds(rec, make("intervals", N=5))
+
+
+def test_a_parameter_below_the_truth_is_caught():
+    """threshold 5 said of intervals N=6 (whose threshold dimension is 6), with a true half graph of 5: the half
+    graph proves 5 <= threshold, and the search run again refuses the upper bound 5."""
+    from adversary.store import record_of_param
+    from solvers.params import compute
+
+    C = make("intervals", N=6)
+    p = compute(C, ["threshold"])["threshold"]
+    w = {"points": p.witness["points"][1:], "concepts": p.witness["concepts"][1:]}
+    rec = record_of_param(C, p)
+    low = _tampered(rec, value="5", lower="5", upper="5", lower_cert={"value": 5, "witness": w})
+    with pytest.raises(TreeError, match="run again"):
+        verified_bounds(low, C)

@@ -62,6 +62,39 @@ def rtd_brute(M) -> int:
     return value
 
 
+def offline_brute(M, order) -> int:
+    """The offline game along ``order`` by minimax over the labels, with no memo and no shortcut."""
+    def game(S, i):
+        if i == len(order):
+            return 0
+        x = order[i]
+        out = {y: [c for c in S if M[c, x] == y] for y in (0, 1)}
+        return min(max(int(y != guess) + game(T, i + 1) for y, T in out.items() if T) for guess in (0, 1))
+    return game(list(range(M.shape[0])), 0)
+
+
+def orders_brute(M) -> tuple:
+    values = [offline_brute(M, order) for order in itertools.permutations(range(M.shape[1]))]
+    return min(values), max(values)
+
+
+def proper_brute(M) -> int:
+    """The proper game by minimax over T = |C| rounds: the learner names any concept of C (an inconsistent one
+    included), the adversary any point and any label some concept left gives (one that is no mistake included)."""
+    from functools import lru_cache
+
+    m, n = M.shape
+
+    @lru_cache(maxsize=None)
+    def game(S, t):
+        if t == 0:
+            return 0
+        moves = [(x, y, frozenset(c for c in S if M[c, x] == y)) for x in range(n) for y in (0, 1)]
+        moves = [mv for mv in moves if mv[2]]
+        return min(max(int(M[h, x] != y) + game(T, t - 1) for x, y, T in moves) for h in range(m))
+    return game(frozenset(range(m)), m)
+
+
 @st.composite
 def classes(draw):
     n = draw(st.integers(1, 5))
@@ -81,15 +114,22 @@ def test_every_parameter_against_its_definition(C):
     assert r["star"].value == star_brute(M)
     assert r["td"].value == max(td_in(M, range(C.n_concepts), c) for c in range(C.n_concepts))
     assert r["rtd"].value == rtd_brute(M)
+    if M.shape[1] <= 4:  # the brute forces of the orders and the proper game are exponential in the points
+        assert (r["best_order"].value, r["worst_order"].value) == orders_brute(M)
+        assert r["proper"].value == proper_brute(M)
     for k, p in r.items():
         ok, why = check(C, k, p.to_json())
         assert ok, (k, why)
 
 
 @pytest.mark.parametrize("family, params, expected", [
-    ("thresholds", {"N": 6}, {"vc": 1, "threshold": 6, "star": 2, "td": 2, "rtd": 1}),
-    ("singletons", {"N": 5}, {"vc": 1, "threshold": 1, "star": 5, "td": 5, "rtd": 1}),
-    ("all-functions", {"n": 3}, {"vc": 3, "dual_vc": 1, "star": 3, "td": 3, "rtd": 3}),
+    ("thresholds", {"N": 6}, {"vc": 1, "threshold": 6, "star": 2, "td": 2, "rtd": 1, "best_order": 1,
+                              "worst_order": 2, "proper": 2}),
+    ("thresholds", {"N": 15}, {"best_order": 1, "worst_order": 4, "proper": 4}),
+    ("singletons", {"N": 5}, {"vc": 1, "threshold": 1, "star": 5, "td": 5, "rtd": 1, "best_order": 1,
+                              "worst_order": 1, "proper": 1}),
+    ("all-functions", {"n": 3}, {"vc": 3, "dual_vc": 1, "star": 3, "td": 3, "rtd": 3, "best_order": 3,
+                                 "worst_order": 3, "proper": 3}),
 ])
 def test_closed_forms(family, params, expected):
     r = compute(make(family, **params), list(expected))
@@ -123,9 +163,35 @@ def test_tampered_witnesses_are_refused():
             w["neighbours"][0] = w["centre"]
         elif key == "td":
             w["teaching_set"] = w["teaching_set"][:-1]
-        else:
+        elif key == "rtd":
             w["steps"][0]["sets"][0] = []
+        elif key in ("best_order", "worst_order"):
+            w["order"] = w["order"][:-1]  # a point left out
+            also = copy.deepcopy(good)
+            also["value"] += 1 if key == "worst_order" else -1  # a claim the order does not reach
+            assert not check(C, key, also)[0], key
+            also = copy.deepcopy(good)
+            also["witness"]["tree"]["0"], also["witness"]["tree"]["1"] = good["witness"]["tree"]["1"], good["witness"]["tree"]["0"]
+            assert not check(C, key, also)[0], key
+        else:
+            w["tree"]["replies"] = w["tree"]["replies"][:1]  # one reply cannot catch every hypothesis
+            also = copy.deepcopy(good)
+            also["value"] -= 1  # the learner given errs more than that
+            also["witness"]["tree"] = None
+            assert not check(C, key, also)[0], key
         assert not check(C, key, bad)[0], key
+
+
+def test_proper_against_opt():
+    """Singletons without the empty concept: Opt is 1 (predict 0 until the one 1), but a learner predicting with
+    a singleton errs N - 1 times (the adversary labels its hypothesis's point 0 each round)."""
+    from solvers.opt import opt
+
+    for N in range(2, 9):
+        C = ConceptClass.from_matrix(np.eye(N, dtype=bool))
+        r = compute(C, ["proper", "best_order", "worst_order"])
+        assert (opt(C).value, r["proper"].value, r["best_order"].value, r["worst_order"].value) == (1, N - 1, 1, 1)
+        assert check(C, "proper", r["proper"].to_json())[0]
 
 
 def test_params_command(capsys):
@@ -152,3 +218,21 @@ def test_table_columns(capsys):
         (str(N), str(N), "2", "2", "1") for N in range(2, 6)]
     code, out, err = run(capsys, "table", "thresholds", "--grid", "N=2..3", "--columns", "nope", "--no-store")
     assert_usage_error(code, out, err)
+
+
+def singletons_with_tags(n: int):
+    """Singletons on n points, and ceil(log2 n) tag points where concept i says the binary digits of i."""
+    t = max(1, (n - 1).bit_length())
+    return ConceptClass.from_matrix([[int(i == j) for j in range(n)] + [(i >> b) & 1 for b in range(t)] for i in range(n)])
+
+
+@pytest.mark.parametrize("n", range(2, 9))
+def test_singletons_with_tag_points(n):
+    """The catalogue's family where its star number and RTD are off (README, "Where littlestone disagrees"): each
+    concept is taught by its own point (TD = RTD = 1); concept i is the centre of a star of the n - 1 other
+    singleton points (concept j differs from it there alone; its own point would need a neighbour differing
+    nowhere else); the tags shatter floor(log2 n) points (the catalogue's "log n")."""
+    C = singletons_with_tags(n)
+    r = compute(C, ["vc", "star", "td", "rtd"])
+    assert {k: p.value for k, p in r.items()} == {"vc": n.bit_length() - 1, "star": n - 1, "td": 1, "rtd": 1}
+    assert (star_brute(C.matrix), rtd_brute(C.matrix), vc_brute(C.matrix)) == (n - 1, 1, n.bit_length() - 1)
