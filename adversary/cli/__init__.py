@@ -21,7 +21,10 @@ Commands (DESIGN.md, section CLI)::
                         [-o FILE] [--quiet]
     littlestone pac LEARNER [k=v ...] (--class FAMILY k=v ... | --matrix FILE) --epsilon E --delta D [--trials T]
                     [--distribution uniform|adversarial|FILE] [--seed S] [--json] [--plot OUT.png]
-    littlestone params (FAMILY k=v ... | --matrix FILE) [--only KEYS] [--json] [--time-limit S]
+    littlestone params (FAMILY k=v ... | --matrix FILE) [--only KEYS] [--json] [--time-limit S] [--store PATH]
+    littlestone separate A B --points m [--concepts n] [--time-limit S] [--seed N] [--json] [-o CLASS.json]
+    littlestone multiclass (FAMILY k=v ... | --matrix FILE) [--game full|bandit|both] [--json] [--tree OUT.json]
+                           [--time-limit S]
     littlestone play FAMILY k=v ... [--as adversary|learner] [--against LEARNER] [--plain]
     littlestone store list|show KEY|export|prune [--store PATH] [--kind K] [--family F] [--format csv|json|md]
     littlestone plot table TABLE.json|.csv [--x PARAM] [--column opt|value|vc] [--group-by PARAM ...] -o OUT.png|.svg
@@ -62,7 +65,8 @@ import sys
 
 from solvers import interrupts
 
-from . import attack, experts, export, families, learners, opt, pac, params, play, plot, store, table, verify
+from . import (attack, experts, export, families, learners, multiclass, opt, pac, params, play, plot, separate, store,
+               table, verify)
 from ._args import Parser
 from ._output import EXIT_CODES, EXIT_FAILED, EXIT_USAGE, PROG, CLIError, error, interrupted_code
 
@@ -79,6 +83,8 @@ COMMANDS = {
     "table": table,
     "experts": experts,
     "params": params,
+    "separate": separate,
+    "multiclass": multiclass,
     "pac": pac,
     "play": play,
     "store": store,
