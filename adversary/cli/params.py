@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 import sys
 
-from ._output import EXIT_FAILED, EXIT_OK, EXIT_UNSOLVED, CLIError, interrupted_code, json_safe, stopping
+from ._output import (EXIT_FAILED, EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, interrupted_code, json_safe,
+                      stopping)
 
 __all__ = ["HELP", "add", "run"]
 
@@ -52,9 +53,11 @@ def run(args) -> int:
         out["opt"] = ({"value": r.value} if r.value is not None else {"lower": r.lower, "upper": r.upper})
         out["opt"]["witness"] = {"tree_depth": r.lower}
     store = open_store(args)
+    bar = Progress(enabled=not args.quiet, label=f"{PROG} params", total=len(keys), unit="parameters", delay=0.0)
     try:
-        served = _compute(C, [k for k in keys if k != "opt"], args, store, out, checks)
+        served = _compute(C, [k for k in keys if k != "opt"], args, store, out, checks, bar)
     finally:
+        bar.close()
         if store is not None:
             store.close()
     failed = [k for k, (ok, _) in checks.items() if not ok]
@@ -78,7 +81,7 @@ def run(args) -> int:
     return EXIT_OK if all("value" in v for v in out.values()) else EXIT_UNSOLVED
 
 
-def _compute(C, keys: list, args, store, out: dict, checks: dict) -> list:
+def _compute(C, keys: list, args, store, out: dict, checks: dict, bar) -> list:
     """Each parameter of ``keys`` into ``out`` (its JSON) and ``checks`` (its check): served from the store when a
     row there is solved and its witness replays, else computed (each witness replayed) and stored. The keys served."""
     from adversary.store import param_task, record_of_param
@@ -89,27 +92,30 @@ def _compute(C, keys: list, args, store, out: dict, checks: dict) -> list:
     from ._store import lookup, put
 
     served = []
-    for key in keys:
+    for i, key in enumerate(keys):
         if stopping():  # Ctrl-C: the parameters not started are left out
             break
-        found = lookup(store, "param", C, param_task(key), trust=args.trust_store, what=f"{key} of the class")
-        if found.solved and found.record.lower_cert is not None:
-            out[key] = dict(found.record.lower_cert)
-            checks[key] = check(C, key, out[key])
-            out[key]["check"] = checks[key][1]
-            served.append(key)
-            continue
+        bar.count(i, status=f"{key} ...")
         try:
-            p = compute(C, [key], time_limit=args.time_limit)[key]
-        except ValueError as e:
-            raise CLIError(str(e)) from None
-        out[key] = p.to_json()
-        checks[key] = check(C, key, out[key]) if p.witness else (True, "stopped: no witness")
-        out[key]["check"] = checks[key][1]
-        if checks[key][0]:
-            failed = put(store, record_of_param(C, p))
-            if failed is not None:
-                note(f"{failed} (the {key} above was not stored)")
+            found = lookup(store, "param", C, param_task(key), trust=args.trust_store, what=f"{key} of the class")
+            if found.solved and found.record.lower_cert is not None:
+                got = dict(found.record.lower_cert)
+                checked = check(C, key, got)
+                served.append(key)
+            else:
+                try:
+                    p = compute(C, [key], time_limit=args.time_limit)[key]
+                except ValueError as e:
+                    raise CLIError(str(e)) from None
+                got = p.to_json()
+                checked = check(C, key, got) if p.witness else (True, "stopped: no witness")
+                if checked[0]:
+                    failed = put(store, record_of_param(C, p))
+                    if failed is not None:
+                        note(f"{failed} (the {key} above was not stored)")
+        except KeyboardInterrupt:  # between two looks of the searches at Ctrl-C: this parameter is left out
+            break
+        out[key], checks[key] = {**got, "check": checked[1]}, checked
     return served
 
 

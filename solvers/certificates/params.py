@@ -211,14 +211,15 @@ def _check_proper(M, w: dict, p: dict) -> tuple:
         return frozenset(c for c in S if M[c, x] == y)
 
     def lower_ok(S, node, d) -> bool:
+        """Every hypothesis of S is caught by a reply whose half is nonempty and worth d - 1 below it."""
         if d == 0:
             return True
-        replies = node["replies"]
-        for h in S:
-            if not any(M[h, x] != y and half(S, x, y) and lower_ok(half(S, x, y), child, d - 1)
-                       for x, y, child in replies):
-                return False
-        return True
+        good = []
+        for x, y, child in node["replies"]:
+            T = half(S, x, y)
+            if T and lower_ok(T, child, d - 1):
+                good.append((x, y))
+        return all(any(M[h, x] != y for x, y in good) for h in S)
 
     tree = w.get("tree")
     lo = None

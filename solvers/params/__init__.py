@@ -66,7 +66,7 @@ def _opt_upper(C, time_limit):
 
     try:
         return opt(C, time_limit=time_limit).upper
-    except Exception:  # noqa: BLE001 - only a bound to stop early; the order search stands without it
+    except (Exception, KeyboardInterrupt):  # noqa: BLE001 - only a bound to stop early: the search stands without it
         return None
 
 
@@ -92,7 +92,8 @@ def compute(C, keys=KEYS, *, time_limit: Optional[float] = None) -> dict:
         elif key == "star":
             p = star.search(C, time_limit=time_limit)
         elif key in ("best_order", "worst_order"):
-            p = orders.search(C, key, time_limit=time_limit, upper=_opt_upper(C, time_limit))
+            upper = _opt_upper(C, time_limit) if key == "worst_order" else None
+            p = orders.search(C, key, time_limit=time_limit, upper=upper)
         elif key == "proper":
             p = proper.search(C, time_limit=time_limit)
         else:

@@ -51,6 +51,28 @@ class _Stop(Exception):
     pass
 
 
+def _stopped(C):
+    """The bounds of a search stopped early: Opt(C) <= Proper(C) <= |C| - 1, the lower bound with Opt's mistake tree
+    written as a proper one (at each node the point's two labels: one of them catches any hypothesis)."""
+    from ..opt import opt
+    from . import Param
+
+    m = C.n_concepts
+    if m <= 1:
+        return Param("proper", 0, 0, {"tree": {"replies": []}, "learner": None})
+    r = opt(C, time_limit=1.0)
+
+    def replies(node):
+        if node is None:
+            return {"replies": []}
+        j = int(node["point"])  # a column index
+        return {"replies": [[j, 0, replies(node["0"])], [j, 1, replies(node["1"])]]}
+
+    tree = r.tree.root if r.tree is not None and 2 ** r.lower <= MAX_TREE_NODES else None
+    return Param("proper", r.lower if tree is not None else 1, m - 1, {"tree": None if tree is None else replies(tree),
+                                                                       "learner": None})
+
+
 def search(C, *, time_limit: Optional[float] = None):
     """Opt of the proper game on ``C`` as a :class:`~solvers.params.Param`; the witness ``{"tree": {"replies":
     [[x, y, subtree], ...]}, "learner": {version space (hex bitset): h} or None}``."""
@@ -104,10 +126,7 @@ def search(C, *, time_limit: Optional[float] = None):
     try:
         d = value(full)
     except (_Stop, KeyboardInterrupt):
-        from ..opt import opt as _opt
-
-        lower = _opt(C, time_limit=1.0).lower if m > 1 else 0
-        return Param("proper", max(lower, 0), max(m - 1, 0), {"tree": None, "learner": None})
+        return _stopped(C)
     finally:
         sys.setrecursionlimit(limit)
 

@@ -206,3 +206,23 @@ def test_opt_exits_130_after_a_ctrl_c_its_certificate_took(capsys, monkeypatch):
     code, out, err = run(capsys, "opt", "thresholds", "N=7", "--json")
     assert code == 130, err  # it used to exit 0, as if no Ctrl-C had come
     assert json.loads(out)["opt"] == 3  # what was proven is printed
+
+
+@posix
+@pytest.mark.parametrize("only, delay", [("vc,best_order,td", 0.0), ("best_order", 0.0), ("best_order", DELAYS[0])])
+def test_params_stops_with_the_bounds_proven(only, delay):
+    """Ctrl-C during a parameter's search (best_order on 150 random concepts takes minutes): params prints the class,
+    what it finished and a stopped search's proven bounds (each witness checked), leaves out what it had not
+    started, and exits 130."""
+    keys = only.split(",")
+    w = Watched("params", "random", "m=150", "N=18", "seed=3", "--only", only, "--no-store")
+    after(w, r"params: \d+/\d+ parameters", stream="err", delay=delay)
+    code, out, err, _ = w.stop(signal.SIGINT)
+    assert code == 130, err
+    assert "Traceback" not in err
+    assert out[0].startswith("class: random")
+    shown = [line.split()[0] for line in out[1:] if not line.startswith(" " * 10)]
+    assert shown == keys[:len(shown)]
+    assert all("check: OK" in line for line in out if "check:" in line)
+    if shown and shown[-1] == "best_order":  # its search stopped (it takes minutes): its proven bounds
+        assert "(stopped)" in next(line for line in out if line.split()[0] == "best_order")
