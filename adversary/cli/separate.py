@@ -127,7 +127,8 @@ def _report(s, args, out) -> int:
 def _search_text(s) -> str:
     """How far the search went, in words."""
     which = f"all classes on {s.points} points" if s.concepts is None else f"all classes of {s.concepts} concepts on {s.points} points"
-    skipped = f"; {s.undecided} classes skipped (a time limit stopped a parameter's search)" if s.undecided else ""
+    skipped = (f"; {s.undecided} class{'es' if s.undecided != 1 else ''} skipped (a time limit stopped a parameter's "
+               "search)") if s.undecided else ""
     if s.exhaustive:
         return f"exhaustive over {which} up to isomorphism ({s.classes} of them)"
     if s.method == "exhaustive":

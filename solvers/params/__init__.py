@@ -16,9 +16,10 @@ Each is a :class:`Param` (``value``, or ``lower``/``upper`` when a time limit st
 Examples
 --------
 >>> from solvers.classes.families import make
->>> r = compute(make("thresholds", N=4), ["vc", "threshold", "star", "td", "rtd"])
->>> {k: p.value for k, p in r.items()}
-{'vc': 1, 'threshold': 4, 'star': 2, 'td': 2, 'rtd': 1}
+>>> r = compute(make("thresholds", N=4))
+>>> {k: p.value for k, p in r.items()}  # doctest: +NORMALIZE_WHITESPACE
+{'vc': 1, 'dual_vc': 1, 'threshold': 4, 'star': 2, 'td': 2, 'rtd': 1, 'best_order': 1, 'worst_order': 2,
+ 'proper': 2}
 """
 
 from __future__ import annotations
