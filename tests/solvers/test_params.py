@@ -140,9 +140,12 @@ def test_warmuths_class():
     from solvers.opt import opt
 
     C = ConceptClass.from_matrix([[int(c) for c in row] for row in WARMUTH])
-    r = compute(C, ["vc", "rtd"])
+    r = compute(C, ["vc", "rtd", "best_order", "worst_order", "proper"])
     assert (r["vc"].value, r["rtd"].value) == (2, 3)
     assert opt(C).value == 3 and str(opt(C, game="randomized").value) == "13/8"
+    # every order forces Opt's 3 mistakes, and so does the proper game (the brute forces agree)
+    assert (r["best_order"].value, r["worst_order"].value, r["proper"].value) == (3, 3, 3)
+    assert orders_brute(C.matrix) == (3, 3) and proper_brute(C.matrix) == 3
 
 
 def test_tampered_witnesses_are_refused():
