@@ -18,13 +18,13 @@ from ._store import add_store_options, lookup, open_store, proof_seconds, put as
 __all__ = ["HELP", "add", "run"]
 
 HELP = "compute Opt(C), the Littlestone dimension, with a mistake-tree certificate"
-TREE_FORMATS = (".json", ".dot", ".gv", ".graphml")
+TREE_FORMATS = (".json", ".dot", ".gv", ".graphml", ".tex")
 
 
 def add(p) -> None:
     add_class_source(p)
     p.add_argument("--json", action="store_true", help="print one JSON object (opt, lower, upper, concepts, points, seconds, ...)")
-    p.add_argument("--tree", metavar="OUT", help="write the mistake tree (certificate of the lower bound) to OUT: .json, .dot or .graphml")
+    p.add_argument("--tree", metavar="OUT", help="write the mistake tree (certificate of the lower bound) to OUT: .json, .dot, .graphml, or .tex (a TikZ picture for a paper, drawn with the forest package; a tree of more than 63 nodes is cut to its top levels)")
     p.add_argument("--proof", metavar="OUT", help="write the certificate of the upper bound to OUT (.json; check it with verify)")
     p.add_argument("--time-limit", type=positive_seconds, metavar="S", help="stop after S seconds and report the proven bounds")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="worker processes (default 1)")

@@ -1,7 +1,8 @@
 """``littlestone table FAMILY --grid k=RANGE ...``: Opt, floor(log2 |C|) and the VC dimension over a grid
 of parameters, a row written as each cell finishes (so an interrupted run keeps its finished rows). With
 ``--randomized``, ``--errors K`` or ``--horizon T`` a column with that game's value (RL, D_k, R_k, ...)
-follows Opt's."""
+follows Opt's. ``--format latex`` writes a booktabs ``tabular`` for a paper (exact fractions as ``\\frac{p}{q}``,
+an unfinished cell's proven bounds as ``[lo, hi]``), streamed like the others and closed at the end."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import functools
 import io
 import itertools
 import json
+import re
 import sys
 import time
 
@@ -24,15 +26,18 @@ __all__ = ["HELP", "add", "run", "range_text"]
 HELP = "Opt, floor(log2 |C|) and the VC dimension over a grid of parameters"
 OPT_SHARE = 0.8  # of a table cell's time limit, what Opt may use before the VC search has its turn
 GAME_SHARE = 0.5  # with a game column: Opt's share of OPT_SHARE (the game's value has the rest of it, then VC)
+EXTENSIONS = {"md": ".md", "csv": ".csv", "json": ".json", "latex": ".tex"}  # --format -> the -o file's extension
 
 
 def add(p) -> None:
     p.add_argument("target", nargs="+", metavar="FAMILY [k=v]", help="the family, then any fixed parameters")
     p.add_argument("--grid", nargs="+", default=[], metavar="k=RANGE",
                    help="parameters to vary: a..b (inclusive) or comma lists 1,2,5; one table row per combination")
-    p.add_argument("--format", choices=("md", "csv", "json"), default="md", help="output format (default md)")
+    p.add_argument("--format", choices=tuple(EXTENSIONS), default="md",
+                   help="output format (default md; latex: a booktabs tabular for a paper, \\usepackage{booktabs})")
     p.add_argument("-o", "--output", metavar="FILE",
-                   help="write the table to FILE instead of stdout, a row as each cell finishes")
+                   help="write the table to FILE instead of stdout, a row as each cell finishes; its extension is the "
+                        "format's (.md, .csv, .json, .tex for latex)")
     p.add_argument("--time-limit", type=positive_seconds, metavar="S",
                    help="seconds per cell, for all of it (making the class, Opt and VC); a cell that runs out shows lo..hi "
                         "(default: none)")
@@ -276,10 +281,52 @@ def _csv(header, body) -> str:
     return buf.getvalue()
 
 
+# LaTeX (--format latex): a booktabs tabular, every column right-aligned, so that it streams like md (no
+# column widths to know in advance); only \bottomrule and \end{tabular} wait for the close.
+_SYMBOL = re.compile(r"([A-Za-z]+)(?:_(\d+))?(?:\[T=(\d+)\])?")  # a game's symbol: Opt, RL, D_k, R_k, RL[T=5]
+
+
+def _latex_symbol(symbol: str) -> str:
+    """A game's symbol (:attr:`solvers.game_rules.Game.symbol`) in math: ``$\\mathrm{Opt}$``, ``$D_{1}$``,
+    ``$\\mathrm{RL}[T=5]$``; another text escaped."""
+    from solvers.certificates.opt import tex_text
+
+    m = _SYMBOL.fullmatch(symbol)
+    if m is None:
+        return tex_text(symbol)
+    base, errors, horizon = m.groups()
+    return ("$" + (base if len(base) == 1 else f"\\mathrm{{{base}}}") + (f"_{{{errors}}}" if errors else "")
+            + (f"[T={horizon}]" if horizon else "") + "$")
+
+
+def _latex_number(v) -> str:
+    """A value inside math: ``3``, ``\\frac{13}{8}``; a fraction longer than value_text shows whole, by its
+    decimal (``\\approx 0.123457``)."""
+    from fractions import Fraction
+
+    if isinstance(v, Fraction) and v.denominator != 1:
+        if len(f"{v.numerator}/{v.denominator}") > 40:
+            return f"\\approx {float(v):.6f}".rstrip("0")
+        return f"\\frac{{{v.numerator}}}{{{v.denominator}}}"
+    return str(int(v))
+
+
+def latex_range(lo, hi) -> str:
+    """A table cell in LaTeX: ``3`` when the bounds meet (``$\\frac{13}{8}$`` for a fraction), the proven bounds
+    ``$[lo, hi]$`` of a cell that ran out of time, ``?`` when there are none."""
+    if lo is None or hi is None:
+        return "?"
+    if lo == hi:
+        text = _latex_number(lo)
+        return text if text.isdigit() else f"${text}$"
+    return f"$[{_latex_number(lo)}, {_latex_number(hi)}]$"
+
+
 class _TableWriter:
     """Writes the table a row at a time, flushed as each cell finishes, so that a run that is killed
     keeps every finished row. The header waits for the first row (its parameter columns, defaults
-    included, come from the class); JSON is one object whose ``rows`` are written as they come."""
+    included, come from the class); JSON is one object whose ``rows`` are written as they come; LaTeX a
+    ``tabular`` whose ``\\bottomrule`` and ``\\end{tabular}`` come at the close."""
 
     def __init__(self, fmt: str, name: str, keys: list, out, symbol: str | None = None, extra=()):
         self.fmt, self.name, self.keys, self.out, self.symbol = fmt, name, keys, out, symbol
@@ -287,6 +334,7 @@ class _TableWriter:
         self.columns = None
         self.widths = None
         self.rows = 0
+        self.opened = False  # latex: the tabular is begun (its close ends it)
 
     def _header(self, row: dict) -> None:
         self.columns = list(dict.fromkeys([*self.keys, *row["params"]]))
@@ -297,6 +345,15 @@ class _TableWriter:
             self.out.write(json.dumps(head)[:-1] + ', "rows": [\n')
         elif self.fmt == "csv":
             self.out.write(_csv(header, []))
+        elif self.fmt == "latex":
+            from solvers.certificates.opt import tex_text
+
+            heads = [*map(tex_text, self.columns), "$|C|$", "$|X|$", *map(_latex_symbol, ["Opt", *game]),
+                     "$\\lfloor \\log_2 |C| \\rfloor$", "VC", *map(tex_text, self.extra), "seconds"]
+            self.out.write(f"% littlestone table {tex_text(self.name)}: needs \\usepackage{{booktabs}}\n"
+                           f"\\begin{{tabular}}{{{'r' * len(heads)}}}\n\\toprule\n"
+                           + " & ".join(heads) + " \\\\\n\\midrule\n")
+            self.opened = True
         else:
             esc = [c.replace("|", "\\|") for c in header]
             self.widths = [max(len(c), 6) for c in esc]  # room for "lo..hi" cells without knowing the rows
@@ -310,6 +367,8 @@ class _TableWriter:
             self._header(r)
         if self.fmt == "json":
             self.out.write((",\n" if self.rows else "") + json.dumps(json_safe(r)))
+        elif self.fmt == "latex":
+            self.out.write(" & ".join(self._latex_cells(r)) + " \\\\\n")
         else:
             game = [range_text(*map(_fraction, (r.get("value_lower"), r.get("value_upper"))))] if self.symbol else []
             body = [*(str(r["params"].get(k, "")) for k in self.columns), str(r["concepts"]), str(r["points"]),
@@ -325,7 +384,19 @@ class _TableWriter:
         self.rows += 1
         self.out.flush()
 
+    def _latex_cells(self, r: dict) -> list:
+        from solvers.certificates.opt import tex_text
+
+        game = [latex_range(*map(_fraction, (r.get("value_lower"), r.get("value_upper"))))] if self.symbol else []
+        return [*(tex_text(r["params"].get(k, "")) for k in self.columns), str(r["concepts"]), str(r["points"]),
+                latex_range(r["lower"], r["upper"]), *game, str(r["log2_size"]), latex_range(r["vc_lower"], r["vc_upper"]),
+                *(latex_range(r.get(k, {}).get("lower"), r.get(k, {}).get("upper")) for k in self.extra),
+                f"{r['seconds']:.3f}"]
+
     def close(self, skipped: list, complete: bool) -> None:
+        if self.fmt == "latex" and self.opened:
+            self.out.write("\\bottomrule\n\\end{tabular}\n"
+                           + ("" if complete else "% interrupted: the cells not computed are not in the table\n"))
         if self.fmt == "json":
             tail = {"skipped": [{"params": r["params"], "reason": r["skipped"]} for r in skipped], "complete": complete}
             if self.columns is None:
@@ -356,7 +427,7 @@ def run(args) -> int:
     through VC <= Opt. With --jobs the rows come in the order the cells finish."""
     name, fixed = args.target[0], args.target[1:]
     check_family(name)
-    out_path, = check_outputs([(args.output, (f".{args.format}",), f"the {args.format} output file", "-o")])
+    out_path, = check_outputs([(args.output, (EXTENSIONS[args.format],), f"the {args.format} output file", "-o")])
     keys, cells = _table_cells(name, fixed, args.grid)
     G = game_of(args)
     game = None if G.standard else G
@@ -442,6 +513,7 @@ def run(args) -> int:
         return interrupted_code()
     unsolved = [r for r in done if r["opt"] is None or r["vc"] is None or ("symbol" in r and r["value"] is None)]
     if unsolved:
-        note(f"{len(unsolved)} of {len(done)} cells not solved within the time limit (shown as lo..hi)")
+        shown = "[lo, hi]" if args.format == "latex" else "lo..hi"
+        note(f"{len(unsolved)} of {len(done)} cells not solved within the time limit (shown as {shown})")
         return EXIT_UNSOLVED
     return EXIT_OK

@@ -221,7 +221,7 @@ def run(args) -> int:
     from solvers.certificates import load_tree
 
     suffix = Path(args.file).suffix.lower()
-    if suffix in (".dot", ".gv", ".graphml"):
+    if suffix in (".dot", ".gv", ".graphml", ".tex"):
         raise CLIError(f"{args.file} is a {suffix} drawing; verify reads the .json form of a tree (opt --tree OUT.json)")
     data = load_tree(args.file)  # TreeError (a ValueError) for a missing or non-JSON file
     kind = _certificate_kind(data)

@@ -33,7 +33,12 @@ from .._jsontext import loads
 from ._reading import _POINT_KEYS, _POINT_NODE, _fmt, _show, inner, whole
 
 __all__ = ["MistakeTree", "RandomizedTree", "verify_tree", "verify_upper", "load_tree", "TreeError", "ProofTooLarge",
-           "ClassMismatch", "made_for", "bind", "check_made_for"]
+           "ClassMismatch", "made_for", "bind", "check_made_for", "tex_text", "TIKZ_MAX_NODES"]
+
+#: The most nodes :meth:`MistakeTree.to_tikz` draws, leaves included (``littlestone plot tree``'s default
+#: too): a complete tree of depth 5, 32 leaves across a page. A larger tree is cut below the deepest whole
+#: level that keeps within them; each cut subtree is marked +k (its nodes left out).
+TIKZ_MAX_NODES = 63
 
 
 # ---------------------------------------------------------------------------------------- the class a certificate is for
@@ -267,8 +272,108 @@ class MistakeTree:
         lines.append("}")
         return "\n".join(lines) + "\n"
 
+    def _what(self) -> str:
+        """What the tree proves, in words: ``mistake tree of depth 3: Opt(C) >= 3``."""
+        standard = self.game is None or self.game.standard
+        return f"mistake tree of depth {self.depth}: {'Opt' if standard else self.game.symbol}(C) >= {self.depth}"
+
+    def _point_text(self, node) -> str:
+        """The point a node shows, as ``littlestone plot tree`` names it: ``4`` for the point (4,) of
+        {1..N}, ``0110`` for a bit vector, ``1, 2`` for another tuple, ``$x_{j}$`` without the class."""
+        j = node["point"]
+        if isinstance(j, (list, tuple)):  # the point itself (a class whose points are not listed)
+            p = tuple(j)
+        elif self.C is not None:
+            p = self.C.points[j]
+        else:
+            return f"$x_{{{j}}}$"
+        if isinstance(p, (tuple, list)):
+            bits = len(p) > 1 and all(v in (0, 1) and not isinstance(v, float) for v in p)
+            text = "".join(str(v) for v in p) if bits else ", ".join(str(v) for v in p)
+        else:
+            text = str(p)
+        text = tex_text(text)
+        return text + f" (repeat {node['repeat']})" if "repeat" in node else text
+
+    def to_tikz(self, max_nodes: int = TIKZ_MAX_NODES) -> str:
+        """The tree as a TikZ picture drawn by the ``forest`` package, for a paper: each node the point shown
+        there, each edge the label given (0 to the left, 1 to the right), each leaf a dot.
+
+        The text compiles inside any LaTeX document that loads ``forest`` (its first comment lines say so).
+        A tree of more than ``max_nodes`` nodes (leaves included) is drawn down to the deepest whole level
+        that keeps within them, as ``littlestone plot tree`` draws it: under each cut node a dashed stub
+        ``+k`` counts the nodes below it, and a note above the root says how many nodes were left out. Only
+        the levels drawn are walked (a tree by levels is never expanded).
+
+        Examples
+        --------
+        >>> from solvers.classes import ConceptClass
+        >>> C = ConceptClass.from_matrix([[0, 0], [0, 1], [1, 1]])
+        >>> print(MistakeTree(1, {"point": 0, "0": None, "1": None}, C).to_tikz())  # doctest: +ELLIPSIS
+        % littlestone: mistake tree of depth 1: Opt(C) >= 1, for the matrix class (3 concepts x 2 points); 3 nodes
+        % needs \\usepackage{forest} (it loads TikZ); to fit a page: \\resizebox{\\linewidth}{!}{...} (graphicx)
+        \\begin{forest}
+          for tree={draw, rounded corners, font=\\footnotesize, inner sep=2pt, s sep=2mm, l sep=6mm}
+          [{0}
+            [{}, circle, fill, inner sep=0pt, minimum size=3pt, edge label={node[midway, left, font=\\scriptsize]{0}}]
+            [{}, circle, fill, inner sep=0pt, minimum size=3pt, edge label={node[midway, right, font=\\scriptsize]{1}}]]
+        \\end{forest}
+        <BLANKLINE>
+        """
+        root = self.root
+        sizes: dict = {}  # id(node) -> the nodes of its subtree (a shared subtree counted once per place)
+        total = _subtree_nodes(root, sizes)
+        kept, level, keep = 1, [root], 0  # the nodes drawn, the deepest level drawn and its nodes
+        while True:
+            below = [child for node in level if isinstance(node, dict) for _, child in _children(node)]
+            if not below or kept + len(below) > max(max_nodes, 1):
+                break
+            kept, level, keep = kept + len(below), below, keep + 1
+        made = self.label if self.label is not None else (str(self.C) if self.C is not None else None)
+        head = self._what() + (f", for {made}" if made else "")
+        head += f"; {total} nodes" if kept == total else (
+            f"; the top {keep + 1} levels drawn, {kept} of {total} nodes ({total - kept} left out; "
+            "each cut subtree is a dashed +k)")
+        lines = [f"% littlestone: {' '.join(head.split())}",
+                 "% needs \\usepackage{forest} (it loads TikZ); to fit a page: \\resizebox{\\linewidth}{!}{...} (graphicx)",
+                 "\\begin{forest}",
+                 "  for tree={draw, rounded corners, font=\\footnotesize, inner sep=2pt, s sep=2mm, l sep=6mm}"]
+        leaf = "circle, fill, inner sep=0pt, minimum size=3pt"
+        # Preorder, iteratively (any depth); entries are (node, its depth, the edge label above it), or "]" to
+        # close the node last opened that has children.
+        stack: list = [(root, 0, None)]
+        while stack:
+            item = stack.pop()
+            if item == "]":
+                lines[-1] += "]"
+                continue
+            node, depth, b = item
+            opts = []
+            if node is None:
+                text, opts = "", [leaf]
+            else:
+                text = self._point_text(node)
+            if depth == 0 and kept < total:
+                # (no [options] inside: forest hands the label to TikZ within the node's own [...])
+                opts.append(f"label={{above:{{\\scriptsize\\dots{{}} {total - kept} nodes left out (the top "
+                            f"{keep + 1} levels drawn)}}}}")
+            if b is not None:
+                side = "left" if b == 0 else "right"
+                opts.append(f"edge label={{node[midway, {side}, font=\\scriptsize]{{{b}}}}}")
+            lines.append("  " * (depth + 1) + "[{" + text + "}" + "".join(", " + o for o in opts))
+            if node is None:
+                lines[-1] += "]"
+            elif depth == keep:  # cut here: the subtree below is counted, not drawn
+                hidden = _subtree_nodes(node, sizes) - 1
+                lines.append("  " * (depth + 2) + f"[{{+{hidden}}}, draw=none, font=\\scriptsize, edge={{densely dashed}}]]")
+            else:
+                stack.append("]")
+                stack.extend((child, depth + 1, label) for label, child in reversed(_children(node)))
+        lines.append("\\end{forest}")
+        return "\n".join(lines) + "\n"
+
     def write(self, path) -> None:
-        """Write by extension: ``.json``, ``.dot`` / ``.gv``, or ``.graphml``."""
+        """Write by extension: ``.json``, ``.dot`` / ``.gv``, ``.graphml``, or ``.tex`` (:meth:`to_tikz`)."""
         p = Path(path)
         ext = p.suffix.lower()
         if ext == ".json":
@@ -279,8 +384,48 @@ class MistakeTree:
             import networkx as nx
 
             nx.write_graphml(self.to_networkx(), p)
+        elif ext == ".tex":
+            p.write_text(self.to_tikz(), encoding="utf-8")
         else:
-            raise ValueError(f"unknown tree format {ext!r}; use .json, .dot or .graphml")
+            raise ValueError(f"unknown tree format {ext!r}; use .json, .dot, .graphml or .tex")
+
+
+_TEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+def tex_text(text) -> str:
+    """``text`` for LaTeX's text mode: its special characters escaped.
+
+    >>> print(tex_text("best_order 50% {a}"))
+    best\\_order 50\\% \\{a\\}
+    """
+    return "".join(_TEX_SPECIAL.get(c, c) for c in str(text))
+
+
+def _children(node) -> list:
+    """``[(edge label, child)]`` of a tree node: ``"0"`` and ``"1"``, or a repeat node's ``exit`` (reached by
+    the label other than the one repeated)."""
+    if "repeat" in node:
+        return [(1 - int(node["repeat"]), node.get("exit"))]
+    return [(0, node.get("0")), (1, node.get("1"))]
+
+
+def _subtree_nodes(root, sizes: dict) -> int:
+    """The nodes of the subtree at ``root``, leaves included; ``sizes`` (id(node) -> count) is filled in, so
+    that a subtree shared by both children (a tree by levels) is counted once: linear in its distinct nodes."""
+    stack = [(root, False)]
+    while stack:
+        node, ready = stack.pop()
+        if not isinstance(node, dict) or id(node) in sizes:
+            continue
+        kids = [child for _, child in _children(node)]
+        if ready:
+            sizes[id(node)] = 1 + sum(sizes[id(c)] if isinstance(c, dict) else 1 for c in kids)
+        else:
+            stack.append((node, True))
+            stack.extend((c, False) for c in kids)
+    return sizes[id(root)] if isinstance(root, dict) else 1
 
 
 def _dumps_node(root) -> str:
@@ -315,6 +460,11 @@ class RandomizedTree(MistakeTree):
     def __init__(self, value, root, C=None, game=None, *, label: str | None = None):
         super().__init__(_height(root), root, C, game, label=label)
         self.value = value
+
+    def _what(self) -> str:
+        v = self.value
+        text = str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+        return f"shattered tree worth {text}: {self.game.symbol if self.game is not None else 'RL'}(C) >= {text}"
 
     def to_json(self) -> dict:
         v = self.value
