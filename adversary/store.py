@@ -290,9 +290,11 @@ def _merge(old: Record, new: Record) -> Record:
     with the certificate that proves it; the run's facts (seconds, engine, time) of the one that
     decided the value. An attack row is one witness and what was said of it (its count, verdict, bound):
     the whole row with the larger proven count is kept (on a tie, one whose search was not stopped, else
-    the new one), never a mix of the two."""
+    the new one), never a mix of the two; a parameter's row likewise (the solved one, else the new one)."""
     if old.kind == "attack" or new.kind == "attack":
         return old if _attack_rank(old) > _attack_rank(new) else new
+    if old.kind == "param" or new.kind == "param":  # one witness states both bounds: a whole row, never a mix
+        return old if old.solved and not new.solved else new
     # A row kept without certificates (recomputed) holds numbers nothing proves until they are computed
     # again: a row written over it replaces it, and it replaces a row over which it is written (it was just
     # computed), unless that row proves the same value with its certificates.

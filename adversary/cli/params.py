@@ -72,7 +72,8 @@ def run(args) -> int:
             if k in checks:
                 print(f"  {'':<12} {'':<8} check: {'OK' if checks[k][0] else 'FAILED'}: {checks[k][1]}")
         if served:
-            print(f"  served from the store (witnesses replayed): {', '.join(served)}")
+            how = "not re-checked: --trust-store" if args.trust_store else "witnesses replayed"
+            print(f"  served from the store ({how}): {', '.join(served)}")
     sys.stdout.flush()
     if failed:
         return EXIT_FAILED

@@ -45,6 +45,7 @@ Examples
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import Optional
 
@@ -141,6 +142,17 @@ def order_tree(M, order, *, max_nodes: int = MAX_TREE_NODES):
 
 
 def search(C, key: str, *, time_limit: Optional[float] = None, upper: Optional[int] = None):
+    """``best_order`` or ``worst_order`` of ``C``: :func:`_search` with the recursion as deep as the class needs (one
+    level per point of an order, per split of a game)."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * (C.n_concepts + C.n_points) + 1000))
+    try:
+        return _search(C, key, time_limit=time_limit, upper=upper)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _search(C, key: str, *, time_limit: Optional[float] = None, upper: Optional[int] = None):
     """``best_order`` or ``worst_order`` of ``C`` as a :class:`~solvers.params.Param`, the witness ``{"order":
     [all points], "tree": game tree or None}``. ``upper`` is a known upper bound on the worst order (Opt(C)): the
     search stops as soon as an order reaches it. Stopped by ``time_limit`` or Ctrl-C, the proven bounds."""
@@ -181,8 +193,6 @@ def search(C, key: str, *, time_limit: Optional[float] = None, upper: Optional[i
     def bound(F) -> int:  # the best the order can still reach from F: max(F) for best, log2-sum for worst
         return (sum(1 << v for v in F).bit_length() - 1) if worst else max(F)
 
-    if not worst:  # the adaptive lower bound gets at most half the time
-        lo_all = _adaptive(M, kept, None if time_limit is None else time.monotonic() + time_limit / 2)
     best = {"value": None, "order": None}
     explored: dict = {}  # P -> vectors explored there
     nodes = [0]
@@ -199,12 +209,14 @@ def search(C, key: str, *, time_limit: Optional[float] = None, upper: Optional[i
     def better(v: int) -> bool:
         return best["value"] is None or (v > best["value"] if worst else v < best["value"])
 
+    def tick() -> None:  # at every node and move: one move costs |P| * |cells|, thousands of operations
+        interrupts.check()
+        if deadline is not None and time.monotonic() > deadline:
+            raise _Stop
+
     def go(P: int, F: tuple, suffix: list) -> None:
         nodes[0] += 1
-        if nodes[0] & 255 == 0:
-            interrupts.check()
-            if deadline is not None and time.monotonic() > deadline:
-                raise _Stop
+        tick()
         if P == 0:
             if better(F[0]):
                 best["value"], best["order"] = F[0], suffix[::-1]
@@ -220,6 +232,7 @@ def search(C, key: str, *, time_limit: Optional[float] = None, upper: Optional[i
         while p:
             x = (p & -p).bit_length() - 1
             p &= p - 1
+            tick()
             G = tuple(F[g[0]] if len(g) == 1 else combine(F[g[0]], F[g[1]]) for g in merged(P, x))
             moves.append((bound(G), x, G))
         moves.sort(key=lambda t: -t[0] if worst else t[0])  # hot loop: the most promising point first
@@ -230,6 +243,8 @@ def search(C, key: str, *, time_limit: Optional[float] = None, upper: Optional[i
 
     stopped = False
     try:
+        if not worst:  # the adaptive lower bound gets at most half the time
+            lo_all = _adaptive(M, kept, None if time_limit is None else time.monotonic() + time_limit / 2)
         go(full, tuple(0 for _ in cells(full)), [])
     except _Done:
         pass
@@ -281,5 +296,5 @@ def _adaptive(M, kept: list, deadline) -> int:
 
     try:
         return max(1, w((1 << m) - 1))
-    except (_Stop, KeyboardInterrupt):  # the order search then stops at its first look at the clock
+    except _Stop:  # a Ctrl-C goes on to the order search, which stops with its bounds
         return 1

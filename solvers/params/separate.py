@@ -19,9 +19,10 @@ Two searches:
 
 Isomorphism. Two classes are isomorphic when one becomes the other by renaming the points (permuting the
 columns); the order of the rows never matters (a class is a set). Complementing a point's labels is *not*
-allowed: Opt, VC, TD and RTD do not change under it, but the threshold dimension does (the thresholds
-``{000, 100, 110, 111}`` have threshold dimension 3; with point 0 complemented, ``{100, 000, 010, 011}``, it is 2),
-and the order parameters need not keep either; each parameter is a function of the class up to renaming only.
+allowed: Opt, VC, TD, RTD, the star number, the order parameters and proper do not change under it, but the
+threshold dimension does (the thresholds ``{000, 100, 110, 111}`` have threshold dimension 3; with point 0
+complemented, ``{100, 000, 010, 011}``, it is 2). Each parameter is a function of the class up to renaming, which
+is all the search assumes.
 
 The canonical form (:func:`canonical_form`) is a brute force, not bliss: a class on m points is the set of
 its rows read as m-bit numbers (point 0 the highest bit), that set is a 2^m-bit number, and the form is the

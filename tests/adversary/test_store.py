@@ -501,3 +501,21 @@ def test_a_parameter_below_the_truth_is_caught():
     low = _tampered(rec, value="5", lower="5", upper="5", lower_cert={"value": 5, "witness": w})
     with pytest.raises(TreeError, match="run again"):
         verified_bounds(low, C)
+
+
+def test_a_parameter_row_written_twice_is_one_whole_row(tmp_path):
+    """A stopped parameter (bounds) and then the solved one: the row is the solved one, its witness stating both
+    bounds (a mix of the two rows' bounds would no longer be what either witness states)."""
+    from adversary.store import class_key, record_of_param
+    from solvers.certificates.params import check_bounds
+    from solvers.params import Param, compute
+
+    C = make("intervals", N=6)
+    solved = compute(C, ["worst_order"])["worst_order"]
+    stopped = Param("worst_order", solved.value, solved.value + 1, solved.witness)  # what a stopped search says
+    assert check_bounds(C, "worst_order", stopped.to_json())[0]
+    with Store(tmp_path / "s.db") as S:
+        S.put(record_of_param(C, solved))
+        S.put(record_of_param(C, stopped))  # a later stopped run does not spoil the solved row
+        row = S.get("param", class_key(C), {"param": "worst_order"})
+    assert verified_bounds(row, C) == (solved.value, solved.value)

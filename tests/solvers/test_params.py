@@ -239,3 +239,28 @@ def test_singletons_with_tag_points(n):
     r = compute(C, ["vc", "star", "td", "rtd"])
     assert {k: p.value for k, p in r.items()} == {"vc": n.bit_length() - 1, "star": n - 1, "td": 1, "rtd": 1}
     assert (star_brute(C.matrix), rtd_brute(C.matrix), vc_brute(C.matrix)) == (n - 1, 1, n.bit_length() - 1)
+
+
+def test_a_false_order_claim_is_refused_where_every_order_is_played():
+    """thresholds N=7 with its points in binary-search order: the identity order forces 3 mistakes there, yet
+    best_order is 1; and on thresholds N=7 the identity order forces 1, yet worst_order is 3. The checker plays
+    every order (7 distinct splits) and refuses both false claims."""
+    C = make("thresholds", N=7)
+    R = ConceptClass.from_matrix(C.matrix[:, [3, 1, 5, 0, 2, 4, 6]])  # binary search first
+    assert offline_brute(C.matrix, range(7)) == 1 and offline_brute(R.matrix, range(7)) == 3
+    assert not check(C, "worst_order", {"value": 1, "witness": {"order": list(range(7)), "tree": None}})[0]
+    assert not check(R, "best_order", {"value": 3, "witness": {"order": list(range(7)), "tree": None}})[0]
+    assert check(C, "worst_order", compute(C, ["worst_order"])["worst_order"].to_json())[0]
+
+
+def test_deep_classes_do_not_exhaust_the_recursion():
+    """Two concepts on 1,500 points, and 1,200 singletons: the order searches, the proper search and their checks
+    recurse once per split; a time limit holds."""
+    wide = ConceptClass.from_matrix(np.vstack([np.zeros(1500, bool), np.ones(1500, bool)]))
+    for key in ("best_order", "worst_order", "proper"):
+        p = compute(wide, [key])[key]
+        assert p.value == 1 and check(wide, key, p.to_json())[0]
+    eye = ConceptClass.from_matrix(np.eye(1200, dtype=bool))
+    for key in ("best_order", "worst_order", "proper"):
+        p = compute(eye, [key], time_limit=1)[key]
+        assert p.lower <= (1 if key != "proper" else 1199) <= p.upper and check(eye, key, p.to_json())[0]
