@@ -114,3 +114,10 @@ def test_conservative_table_runs_and_every_a_prime_is_within_its_bound(monkeypat
     assert mod.main(["--time-limit", "20"]) == 0
     out = capsys.readouterr().out
     assert "| thresholds N=7 | halving | 3 | 3 | 3 |" in out and "unbounded (a cycle)" in out
+
+
+def test_bench_params_smoke(capsys):
+    """scripts/bench_params.py --quick: every key on the small classes, the naive baselines agreeing (it asserts)."""
+    assert _load("bench_params").main(["--quick"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0].startswith("| class |") and len(rows) == 2 + 3
