@@ -11,6 +11,11 @@ Usage::
 
     python scripts/disjunctions_table.py                 # n = 1..20, k = 1..5
     python scripts/disjunctions_table.py --n 1..12 --k 2..3 --cells cells.md
+    python scripts/disjunctions_table.py --n 1..32 --store results.db   # every cell stored with its certificates
+
+With ``--store PATH`` each cell is looked up in the results store first (served when its certificates, re-checked,
+prove the value: a rerun resumes where a stopped one ended) and written there with both certificates after it is
+solved; ``scripts/results.py`` writes the README's tables from that store.
 
 Prints the grid of values (rows k, columns n), then the time each cell took (solve, write and check
 its certificates), and the total. ``--cells FILE`` also writes one Markdown row per cell: |C|,
@@ -22,12 +27,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from adversary.store import class_key  # noqa: E402
 from solvers.certificates import verify_tree, verify_upper  # noqa: E402
 from solvers.classes.spec import load_class  # noqa: E402
 from solvers.opt import opt  # noqa: E402
@@ -35,10 +42,21 @@ from solvers.opt import opt  # noqa: E402
 FAMILY = "monotone-disjunctions"
 
 
-def cell(n: int, k: int) -> dict:
-    """One cell, solved and its two certificates checked: a dict of its numbers."""
+def cell(n: int, k: int, store=None) -> dict:
+    """One cell, solved and its two certificates checked (or served from ``store`` with them re-checked): a dict
+    of its numbers."""
     t0 = time.monotonic()
     C = load_class({"family": FAMILY, "params": {"n": n, "k": k}})  # implicit past 2^12 points
+    if store is not None:
+        from adversary.store import opt_task, verified_bounds
+
+        row = store.get("opt", class_key(C), opt_task())
+        if row is not None and row.solved and row.lower_cert is not None and row.upper_cert is not None:
+            lower, upper = verified_bounds(row, C)  # raises when a certificate does not check
+            if lower == upper is not None:
+                return {"n": n, "k": k, "concepts": C.n_concepts, "log2": C.log2_size(), "opt": lower,
+                        "nodes": None, "entries": len(row.upper_cert.get("entries", [])), "solve": row.seconds,
+                        "seconds": time.monotonic() - t0, "stored": True}
     r = opt(C)
     solved = time.monotonic()
     if r.value is None:
@@ -47,6 +65,12 @@ def cell(n: int, k: int) -> dict:
     lower, upper = verify_tree(tree, C), verify_upper(proof, C)
     if not lower == upper == r.value:
         raise SystemExit(f"n={n} k={k}: the certificates prove {lower} <= Opt <= {upper}, not Opt = {r.value}")
+    if store is not None:
+        from adversary.store import record_of_opt
+
+        rec = record_of_opt(C, r, family=FAMILY, params={"n": n, "k": k}, certify=False)
+        store.put(replace(rec, lower_cert=tree, upper_cert=proof, extra={}))
+        store.flush()
     return {"n": n, "k": k, "concepts": C.n_concepts, "log2": C.log2_size(), "opt": r.value,
             "nodes": r.stats["nodes"], "entries": len(proof.get("entries", [])),
             "solve": solved - t0, "seconds": time.monotonic() - t0}
@@ -62,14 +86,20 @@ def main(argv=None) -> int:
     p.add_argument("--n", default="1..20", help="range of n, a..b (default 1..20)")
     p.add_argument("--k", default="1..5", help="range of k, a..b (default 1..5)")
     p.add_argument("--cells", metavar="FILE", help="also write one Markdown row per cell to FILE")
+    p.add_argument("--store", metavar="PATH", help="the results store: cells proven there are served, new ones written")
     args = p.parse_args(argv)
+    store = None
+    if args.store:
+        from adversary.store import Store
+
+        store = Store(args.store)
     ns, ks = _range(args.n), _range(args.k)
     t0 = time.monotonic()
     done: dict[tuple[int, int], dict] = {}
     for k in ks:
         for n in ns:
             if k <= n:
-                done[n, k] = c = cell(n, k)
+                done[n, k] = c = cell(n, k, store)
                 print(f"n={n} k={k}: Opt = {c['opt']} (floor(log2 |C|) = {c['log2']}), {c['seconds']:.2f} s",
                       file=sys.stderr, flush=True)
     total = time.monotonic() - t0
@@ -83,11 +113,15 @@ def main(argv=None) -> int:
     print(head + "\n" + rule)
     for k in ks:
         print(f"| {k} | " + " | ".join(f"{done[n, k]['seconds']:.2f}" if (n, k) in done else "" for n in ns) + " |")
-    print(f"\n{len(done)} cells in {total:.1f} s; a cell k > n (=n) is the class of k = n")
+    served = sum(1 for c in done.values() if c.get("stored"))
+    print(f"\n{len(done)} cells in {total:.1f} s; a cell k > n (=n) is the class of k = n"
+          + (f"; {served} served from {args.store} (certificates re-checked)" if store is not None else ""))
+    if store is not None:
+        store.close()
     if args.cells:
         rows = ["| n | k | |C| | floor(log2 |C|) | Opt | nodes | certificate entries | solve s | total s |",
                 "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-        rows += [f"| {c['n']} | {c['k']} | {c['concepts']} | {c['log2']} | {c['opt']} | {c['nodes']} | "
+        rows += [f"| {c['n']} | {c['k']} | {c['concepts']} | {c['log2']} | {c['opt']} | {c['nodes'] or 'stored'} | "
                  f"{c['entries']} | {c['solve']:.2f} | {c['seconds']:.2f} |" for c in done.values()]
         Path(args.cells).write_text("\n".join(rows).replace("|C|", "\\|C\\|", 2) + "\n")
     return 0

@@ -121,3 +121,18 @@ def test_bench_params_smoke(capsys):
     assert _load("bench_params").main(["--quick"]) == 0
     rows = capsys.readouterr().out.splitlines()
     assert rows[0].startswith("| class |") and len(rows) == 2 + 3
+
+
+def test_results_regenerates_the_disjunctions_grid_from_the_store(tmp_path, capsys):
+    """disjunctions_table.py --store fills a store (a second run serves every cell, certificates re-checked), and
+    results.py --check writes the same grid back from it."""
+    store = str(tmp_path / "r.db")
+    table = _load("disjunctions_table")
+    assert table.main(["--n", "3..5", "--k", "1..2", "--store", store]) == 0
+    first = capsys.readouterr().out
+    assert table.main(["--n", "3..5", "--k", "1..2", "--store", store]) == 0
+    assert "6 served from" in capsys.readouterr().out
+    assert _load("results").main(["--store", store, "--check"]) == 0
+    grid = capsys.readouterr().out
+    rows = [line for line in grid.splitlines() if line.startswith("| 1 |") or line.startswith("| 2 |")]
+    assert rows == [line for line in first.splitlines() if line.startswith(("| 1 |", "| 2 |"))][:2]
