@@ -211,10 +211,32 @@ def _verify_state_upper_file(args, data) -> int:
     return _verify_against_class(args, data, verify_state_upper, "certificate", ok, evaluated=True)
 
 
+def _verify_multiclass_file(args, data) -> int:
+    """The mistake trees of ``littlestone multiclass --tree`` (full information and bandit feedback), each replayed
+    against the multiclass class named (solvers.certificates.multiclass.check_tree), after its fingerprint."""
+    from solvers.certificates.multiclass import check_tree
+
+    from .multiclass import _load
+
+    C, label = _load(args)
+    if data.get("fingerprint") not in (None, C.fingerprint()):
+        print(f"FAILED: {args.file} was made for another class (fingerprints differ), not {label}", flush=True)
+        return EXIT_FAILED
+    games = [g for g in ("full", "bandit") if isinstance(data.get(g), dict)]
+    if not games:
+        raise CLIError(f"{args.file} holds no tree ('full' or 'bandit'); littlestone multiclass --tree writes them")
+    failed = False
+    for game in games:
+        ok, why = check_tree(C, data[game])
+        print(f"{'OK' if ok else 'FAILED'}: {game}: {why} ({label})", flush=True)
+        failed = failed or not ok
+    return EXIT_FAILED if failed else EXIT_OK
+
+
 #: kind -> checker (a file without "kind" is a mistake tree).
 VERIFIERS = {"tree": _verify_tree_file, "randomized-tree": _verify_randomized_tree_file,
              "witness": _verify_witness_file, "upper-bound": _verify_upper_file,
-             "upper-bound-states": _verify_state_upper_file}
+             "upper-bound-states": _verify_state_upper_file, "multiclass-trees": _verify_multiclass_file}
 
 
 def run(args) -> int:

@@ -171,3 +171,22 @@ def test_the_class_file_round_trips(tmp_path):
     p = tmp_path / "c.json"
     p.write_text(json.dumps(C.to_json()))
     assert MulticlassClass.from_file(p) == C
+
+
+def test_verify_replays_the_trees_a_run_wrote(capsys, tmp_path):
+    """'littlestone verify TREES.json FAMILY ...' replays both trees of 'multiclass --tree' against the class named:
+    OK for the class they were made for, FAILED for another class or a tree claiming more than it forces."""
+    import json
+
+    trees = tmp_path / "trees.json"
+    code, out, err = run(capsys, "multiclass", "k-label-thresholds", "N=3", "k=3", "--tree", str(trees))
+    assert code == 0, err
+    code, out, err = run(capsys, "verify", str(trees), "k-label-thresholds", "N=3", "k=3")
+    assert code == 0 and out.startswith("OK: full") and "\nOK: bandit" in out, out + err
+    code, out, err = run(capsys, "verify", str(trees), "k-label-thresholds", "N=3", "k=4")
+    assert code == 1 and "another class" in out
+    data = json.loads(trees.read_text())
+    data["full"]["depth"] += 1
+    trees.write_text(json.dumps(data))
+    code, out, err = run(capsys, "verify", str(trees), "k-label-thresholds", "N=3", "k=3")
+    assert code == 1 and "FAILED: full" in out and "OK: bandit" in out
