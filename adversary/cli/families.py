@@ -48,4 +48,15 @@ def run(args) -> int:
                 print(f"    {label}{r[key]}")
         if params:
             print(f"    parameters: {params}")
+    _multiclass_families()
     return EXIT_OK
+
+
+def _multiclass_families() -> None:
+    """The families of k-label classes, which 'littlestone multiclass' takes (not opt)."""
+    from solvers.multiclass import FAMILIES
+
+    print("\nmulticlass families (k labels; 'littlestone multiclass' takes them, not opt):")
+    for name, f in FAMILIES.items():
+        params = " ".join(k if default is None else f"{k}={default}" for k, (default, _) in f.params.items())
+        print(f"  {name}  {params}\n    {f.text}")
