@@ -67,8 +67,9 @@ def add(p) -> None:
     g.add_argument("--grid", nargs="+", metavar="k=RANGE",
                    help="parameters to vary: a..b (inclusive) or comma lists 1,2,5; a learner parameter may name "
                         "one (winnow1 n=n)")
-    g.add_argument("--format", choices=("md", "csv", "json"), default="md",
-                   help="the grid's rows: md (default), csv, or json (a list of row objects)")
+    g.add_argument("--format", choices=("md", "csv", "json", "latex"), default="md",
+                   help="the grid's rows: md (default), csv, json (a list of row objects), or latex (a booktabs "
+                        "tabular; -o FILE.tex)")
     g.add_argument("-o", "--output", metavar="FILE", help="write the grid's rows to FILE instead of stdout")
     from ._cells import add_backend_options
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 import sys
 import time
 from fractions import Fraction
@@ -207,8 +208,9 @@ def _cell_text(row: dict, key: str, fraction_key: str | None = None) -> str:
 
 
 class GridWriter:
-    """Writes the rows as the cells finish (flushed, so a killed run keeps every finished row): md, csv, or
-    json (a list of row objects, closed at the end; a killed run leaves it unclosed)."""
+    """Writes the rows as the cells finish (flushed, so a killed run keeps every finished row): md, csv, json (a
+    list of row objects, closed at the end; a killed run leaves it unclosed), or latex (a booktabs tabular whose
+    ``\\bottomrule`` comes at the close)."""
 
     HEAD = ["learner", "mistakes", "u (FN)", "v (FP)", "bound", "gap", "verdict", "lemmas", "Opt", "seconds",
             "bound formula"]
@@ -231,6 +233,10 @@ class GridWriter:
                 header = self._header(r)
                 if self.fmt == "csv":
                     self.out.write(_csv(header, []))
+                elif self.fmt == "latex":
+                    self.out.write("% littlestone attack --grid: needs \\usepackage{booktabs}\n\\begin{tabular}{"
+                                   + "r" * (len(header) - 1) + "l}\n\\toprule\n"
+                                   + " & ".join(_tex(c) for c in header) + " \\\\\n\\midrule\n")
                 else:
                     self.widths = [max(len(c), len(b), 6) for c, b in zip(header, body)]
                     self.widths[len(self.keys) + 1] = max(self.widths[len(self.keys) + 1], 8)
@@ -239,6 +245,8 @@ class GridWriter:
                                                   for i, w in enumerate(self.widths)) + "|\n")
             if self.fmt == "csv":
                 self.out.write(_csv(body, []))
+            elif self.fmt == "latex":
+                self.out.write(" & ".join(_tex(c) for c in body) + " \\\\\n")
             else:
                 cells = [c.replace("|", "\\|") for c in body]
                 self.out.write("| " + " | ".join(c.rjust(w) if i < len(cells) - 1 else c.ljust(w)
@@ -264,10 +272,29 @@ class GridWriter:
                 _cell_text(r, "bound", "bound_fraction") if r.get("bound") is not None else "none",
                 _cell_text(r, "gap", "gap_fraction"), r["verdict"], lemmas, opt, f"{r['seconds']:.3f}", r["formula"]]
 
-    def close(self) -> None:
+    def close(self, complete: bool = True) -> None:
         if self.fmt == "json":
             self.out.write("[\n]\n" if not self.rows else "\n]\n")
+        elif self.fmt == "latex" and self.rows:
+            self.out.write("\\bottomrule\n\\end{tabular}\n"
+                           + ("" if complete else "% interrupted: the cells not computed are not in the table\n"))
         self.out.flush()
+
+
+def _tex(cell: str) -> str:
+    """A cell of the md table in LaTeX: a fraction p/q as $\\frac{p}{q}$, bounds lo..hi as $[lo, hi]$, a lower bound
+    >=m as $\\geq m$, other text escaped."""
+    from solvers.certificates.opt import tex_text
+
+    m = re.fullmatch(r"(-?\d+)/(\d+)( \([\d.]+\))?", cell)  # an exact fraction, its decimal after it
+    if m:
+        return f"$\\frac{{{m.group(1)}}}{{{m.group(2)}}}$" + (m.group(3) or "")
+    m = re.fullmatch(r"([\d/]+)\.\.([\d/]+)", cell)
+    if m:
+        return f"$[{m.group(1)}, {m.group(2)}]$"
+    if cell.startswith(">="):
+        return f"$\\geq {cell[2:]}$"
+    return tex_text(cell)
 
 
 # ---------------------------------------------------------------------------------------- run
@@ -294,7 +321,8 @@ def run_grid(args) -> int:
     fam = families()
     if name not in fam.ATTACK_ONLY:
         check_family(name)
-    out_path, = check_outputs([(args.output, (f".{args.format}",), f"the {args.format} output file", "-o")])
+    ext = ".tex" if args.format == "latex" else f".{args.format}"
+    out_path, = check_outputs([(args.output, (ext,), f"the {args.format} output file", "-o")])
     learner_items = _whole_numbers(_kv_items(args.learner_params, "learner parameter"))
     keys, cells, learner_keys = grid_cells(name, fixed, args.grid, args.learner)
     for k in learner_keys:
@@ -372,7 +400,7 @@ def run_grid(args) -> int:
             handle = sys.stdout if out_path is None else open(out_path, "w", encoding="utf-8")
             writer = GridWriter(args.format, keys, handle)
         if writer is not None:
-            writer.close()
+            writer.close(complete=not interrupted)
         if handle is not None and handle is not sys.stdout:
             handle.close()
         if store is not None:

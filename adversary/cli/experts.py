@@ -31,7 +31,8 @@ def add(p) -> None:
     p.add_argument("--randomized", action="store_true", help="the randomized game R_k (default: both games)")
     p.add_argument("--time-limit", type=positive_seconds, metavar="S",
                    help="seconds per cell (both games of a row); a cell that runs out shows lo..hi (default: none)")
-    p.add_argument("--format", choices=("md", "csv", "json"), default="md", help="output format (default md)")
+    p.add_argument("--format", choices=("md", "csv", "json", "latex"), default="md",
+                   help="output format (default md; latex: a booktabs tabular, -o FILE.tex)")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write the table to FILE instead of stdout, a row as each cell finishes")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -133,6 +134,28 @@ def _gap_line(row) -> str | None:
     return f"n={row['n']} k={row['k']}: D_{row['k']} {rel} {d.upper} < {d.volume} = the volume bound"
 
 
+_LATEX_HEAD = {"D_k": "$D_k$", "R_k": "$R_k$", "R_k / D_k": "$R_k / D_k$"}
+
+
+def _latex_cells(row, games: tuple) -> list[str]:
+    """A row's cells in LaTeX: values as numbers or fractions, unfinished cells as their bounds [lo, hi]."""
+    from .table import latex_range
+
+    def game(r):
+        return "?" if r is None else latex_range(Fraction(r.lower), Fraction(r.upper))
+
+    out = [str(row["n"]), str(row["k"])]
+    if False in games:
+        out += [game(row["D"]), str(row["volume"]), "$<$" if _gap_mark(row) else ""]
+    else:
+        out += [str(row["volume"])]
+    if True in games:
+        out += [game(row["R"])]
+    if games == (False, True):
+        out += [_ratio(row)]
+    return out + [f"{row['seconds']:.3f}"]
+
+
 def _columns(games: tuple) -> list[tuple[str, int]]:
     """(header, width) of the columns shown for the games chosen."""
     cols = [("n", 6), ("k", 3)]
@@ -185,6 +208,10 @@ class _Writer:
             out.write(json.dumps(head)[:-1] + ', "rows": [\n')
         elif fmt == "csv":
             out.write(self._csv([h for h, _ in self.columns]))
+        elif fmt == "latex":
+            out.write("% littlestone experts: needs \\usepackage{booktabs}\n\\begin{tabular}{" + "r" * len(self.columns)
+                      + "}\n\\toprule\n" + " & ".join(_LATEX_HEAD.get(h, h) for h, _ in self.columns)
+                      + " \\\\\n\\midrule\n")
         else:
             out.write("| " + " | ".join(h.rjust(w) for h, w in self.columns) + " |\n")
             out.write("|" + "|".join("-" * (w + 1) + ":" for _, w in self.columns) + "|\n")
@@ -207,6 +234,8 @@ class _Writer:
             self.out.write((",\n" if self.rows else "") + json.dumps(json_safe(data)))
         elif self.fmt == "csv":
             self.out.write(self._csv(_cells(row, self.games)))
+        elif self.fmt == "latex":
+            self.out.write(" & ".join(_latex_cells(row, self.games)) + " \\\\\n")
         else:
             self.out.write("| " + " | ".join(c.rjust(w) for c, (_, w) in zip(_cells(row, self.games), self.columns))
                            + " |\n")
@@ -218,6 +247,9 @@ class _Writer:
             self.out.write("\n], " + json.dumps({"gaps": gaps, "complete": complete})[1:] + "\n")
         elif self.fmt == "md" and gaps:
             self.out.write("\n" + "\n".join(gaps) + "\n")
+        elif self.fmt == "latex":
+            self.out.write("\\bottomrule\n\\end{tabular}\n" + "".join(f"% {g}\n" for g in gaps)
+                           + ("" if complete else "% interrupted: the cells not computed are not in the table\n"))
         self.out.flush()
 
 
@@ -233,7 +265,8 @@ def run(args) -> int:
         for k in ks:
             for g in games:
                 check_size(n, k, randomized=g)
-    out_path, = check_outputs([(args.output, (f".{args.format}",), f"the {args.format} output file", "-o")])
+    ext = ".tex" if args.format == "latex" else f".{args.format}"
+    out_path, = check_outputs([(args.output, (ext,), f"the {args.format} output file", "-o")])
     cells = [(n, k) for n in ns for k in ks]
     bar = Progress(enabled=not args.quiet)
     done: list = []

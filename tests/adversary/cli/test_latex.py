@@ -11,7 +11,7 @@ import pytest
 
 from tests.solvers.test_tikz import forest_nodes
 
-from .checks import one_error_line, posix, run, start, stop
+from .checks import assert_usage_error, one_error_line, posix, run, start, stop
 
 
 def latex_table(capsys, *argv, code=0):
@@ -159,7 +159,10 @@ def test_latex_outputs_compile_with_pdflatex(capsys, tmp_path):
                "tree.tex": ["opt", "thresholds", "N=7", "--tree"],
                "bits.tex": ["opt", "monotone-conjunctions", "n=3", "--tree"],
                "random.tex": ["opt", "intervals", "N=5", "--randomized", "--tree"],
-               "big.tex": ["opt", "all-functions", "n=8", "--tree"]}
+               "big.tex": ["opt", "all-functions", "n=8", "--tree"],
+               "experts.tex": ["experts", "n=1..3", "k=0..1", "--format", "latex", "-o"],
+               "attacks.tex": ["attack", "randomized-halving", "--class", "thresholds", "--grid", "N=3,7", "--no-store",
+                               "--format", "latex", "-o"]}
     for name, argv in outputs.items():
         code, _, err = run(capsys, *argv, tmp_path / name, "--quiet")
         assert code in (0, 3), err
@@ -179,3 +182,20 @@ def test_latex_outputs_compile_with_pdflatex(capsys, tmp_path):
                        capture_output=True, text=True, timeout=300, check=False)
     assert p.returncode == 0, p.stdout[-3000:]
     assert (tmp_path / "doc.pdf").stat().st_size > 0
+
+
+def test_experts_and_attack_grids_as_latex(capsys):
+    """experts and attack --grid write booktabs tables too: fractions as \\frac, a row per cell, the rules closed."""
+    code, out, err = run(capsys, "experts", "n=2..3", "k=1", "--format", "latex", "--quiet")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[1].startswith("\\begin{tabular}") and lines[-2:] == ["\\bottomrule", "\\end{tabular}"]
+    assert "$D_k$" in lines[3] and "$\\frac{7}{4}$" in out and "$\\frac{67}{32}$" in out
+    code, out, err = run(capsys, "attack", "randomized-halving", "--class", "thresholds", "--grid", "N=3,7",
+                         "--format", "latex", "--no-store", "--quiet")
+    assert code == 0, err
+    rows = [line for line in out.splitlines() if line.startswith(("3 &", "7 &"))]
+    assert len(rows) == 2 and "$\\frac{481}{280}$ (1.717857)" in rows[1] and "\\textbar{}C\\textbar{}" in rows[1]
+    assert out.rstrip().endswith("\\end{tabular}")
+    code, out, err = run(capsys, "experts", "n=2", "k=1", "--format", "latex", "-o", "x.md")
+    assert_usage_error(code, out, err)
