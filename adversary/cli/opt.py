@@ -170,7 +170,7 @@ def run(args) -> int:
 
 def _run_states(args, G, C, label, family, params, tree_path, proof_path) -> int:
     """Opt(C) by the states engine (solvers.opt.compact): thresholds, intervals, rectangles, with or without a
-    matrix; the store is not used (its rows are keyed by the matrix)."""
+    matrix. Its result is written to the store (not read from it: the engine starts afresh)."""
     import time
 
     from solvers.certificates import ProofTooLarge
@@ -199,7 +199,32 @@ def _run_states(args, G, C, label, family, params, tree_path, proof_path) -> int
                                     deadline=None if limit_s is None else time.monotonic() + limit_s)
         except ProofTooLarge:
             proof = None
-    return _report(args, r, G, C, label, family, params, tree_path, proof_path, proof)
+    failed = _store_states(args, r, G, C, family, params, proof)
+    code = _report(args, r, G, C, label, family, params, tree_path, proof_path, proof)
+    if failed is not None:
+        note(f"{failed} (the result above was not stored)")
+    return code
+
+
+def _store_states(args, r, G, C, family, params, proof):
+    """Write the states engine's result to the store (its bounds, the mistake tree, and the upper-bound certificate
+    when --proof wrote one), keyed by the class's family and parameters: nothing a long run proved is lost, and
+    ``scripts/results.py`` lists it. The states engine does not start from a stored row. Returns the StoreError,
+    if any."""
+    from adversary.store import Record, class_key, exact, opt_task
+
+    store = open_store(args)
+    if store is None:
+        return None
+    try:
+        rec = Record(kind="opt", class_key=class_key(C), task=opt_task(None if G.standard else G), family=family,
+                     params=dict(params or {}), concepts=C.n_concepts, points=C.n_points, value=exact(r.value),
+                     lower=exact(r.lower), upper=exact(r.upper), seconds=r.stats.get("seconds"), engine="states",
+                     lower_cert=None if r.tree is None else r.tree.to_json(), upper_cert=proof,
+                     extra={"stopped": r.stats["stopped"]} if r.stats.get("stopped") else {})
+        return _put(store, rec)
+    finally:
+        store.close()
 
 
 def _served(found, C, G, store, trust: bool, t0: float):

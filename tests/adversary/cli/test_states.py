@@ -2,6 +2,7 @@
 ``littlestone verify`` on what it writes, against the family's own labels."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -103,3 +104,23 @@ def test_rectangles_32(capsys, tmp_path):
     proof.write_text(json.dumps(data))
     code, text = _verify(capsys, proof, "rectangles", "N=32")
     assert code == 1 and text.startswith("FAILED: ") and len(text.splitlines()) == 1
+
+
+def test_the_states_engine_writes_its_result_to_the_store(capsys, tmp_path):
+    """A states-engine run (rectangles) writes its bounds and mistake tree to the store, and scripts/results.py
+    lists the row: what a long run proves is not lost."""
+    import importlib.util
+
+    from adversary.store import Store
+
+    store = tmp_path / "s.db"
+    code, out, err = run(capsys, "opt", "rectangles", "N=8", "--engine", "states", "--store", store, "--quiet")
+    assert code == 0, err
+    with Store(store, readonly=True) as S:
+        rows = list(S.rows(kind="opt"))
+    assert [(r.family, r.params, r.value, r.lower_cert["depth"]) for r in rows] == [("rectangles", {"N": 8}, "9", 9)]
+    spec = importlib.util.spec_from_file_location("results", Path(__file__).resolve().parents[3] / "scripts" / "results.py")
+    results = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(results)
+    assert results.main(["--store", str(store)]) == 0
+    assert "| rectangles N=8 | 9 |" in capsys.readouterr().out
