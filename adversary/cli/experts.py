@@ -144,16 +144,7 @@ def _latex_cells(row, games: tuple) -> list[str]:
     def game(r):
         return "?" if r is None else latex_range(Fraction(r.lower), Fraction(r.upper))
 
-    out = [str(row["n"]), str(row["k"])]
-    if False in games:
-        out += [game(row["D"]), str(row["volume"]), "$<$" if _gap_mark(row) else ""]
-    else:
-        out += [str(row["volume"])]
-    if True in games:
-        out += [game(row["R"])]
-    if games == (False, True):
-        out += [_ratio(row)]
-    return out + [f"{row['seconds']:.3f}"]
+    return _cells(row, games, value=game, gap="$<$")
 
 
 def _columns(games: tuple) -> list[tuple[str, int]]:
@@ -170,14 +161,16 @@ def _columns(games: tuple) -> list[tuple[str, int]]:
     return cols + [("seconds", 8)]
 
 
-def _cells(row, games: tuple) -> list[str]:
+def _cells(row, games: tuple, *, value=_value_text, gap: str = "<") -> list[str]:
+    """A row's cells: ``value`` writes a game's result (md and csv: :func:`_value_text`), ``gap`` marks D_k below
+    the volume bound."""
     out = [str(row["n"]), str(row["k"])]
     if False in games:
-        out += [_value_text(row["D"]), str(row["volume"]), _gap_mark(row)]
+        out += [value(row["D"]), str(row["volume"]), gap if _gap_mark(row) else ""]
     else:
         out += [str(row["volume"])]
     if True in games:
-        out += [_value_text(row["R"])]
+        out += [value(row["R"])]
     if games == (False, True):
         out += [_ratio(row)]
     return out + [f"{row['seconds']:.3f}"]
