@@ -85,6 +85,16 @@ def run(args) -> int:
 def _compute(C, keys: list, args, store, out: dict, checks: dict, bar) -> list:
     """Each parameter of ``keys`` into ``out`` (its JSON) and ``checks`` (its check): served from the store when a
     row there is solved and its witness replays, else computed (each witness replayed) and stored. The keys served."""
+    served = []
+    try:
+        _each(C, keys, args, store, out, checks, bar, served)
+    except KeyboardInterrupt:  # between two parameters (or in the progress line): what is finished is printed
+        pass
+    return served
+
+
+def _each(C, keys: list, args, store, out: dict, checks: dict, bar, served: list) -> None:
+    """The loop of :func:`_compute`: each parameter served, or computed and stored, then put in ``out``."""
     from adversary.store import param_task, record_of_param
     from solvers.certificates.params import check
     from solvers.params import compute
@@ -92,7 +102,6 @@ def _compute(C, keys: list, args, store, out: dict, checks: dict, bar) -> list:
     from ._output import note, stopping
     from ._store import lookup, put
 
-    served = []
     for i, key in enumerate(keys):
         if stopping():  # Ctrl-C: the parameters not started are left out
             break
@@ -117,7 +126,6 @@ def _compute(C, keys: list, args, store, out: dict, checks: dict, bar) -> list:
         except KeyboardInterrupt:  # between two looks of the searches at Ctrl-C: this parameter is left out
             break
         out[key], checks[key] = {**got, "check": checked[1]}, checked
-    return served
 
 
 def _witness_text(key: str, w: dict) -> str:
