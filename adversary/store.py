@@ -830,22 +830,28 @@ def record_of_param(C, p, *, family: Optional[str] = None, params: Optional[dict
 
 
 def record_of_opt(C, r, *, family: Optional[str] = None, params: Optional[dict] = None, proof_limit: int = 100_000,
-                  proof_seconds: Optional[float] = None, certify: Optional[bool] = None) -> Record:
+                  proof_seconds: Optional[float] = None, certify: Optional[bool] = None,
+                  written: bool = False, upper_cert: Optional[dict] = None) -> Record:
     """The row of an :func:`solvers.opt.opt` result ``r`` on ``C``: its bounds, the tree of its lower bound
     and the certificate of its upper bound (when the solver can write one within ``proof_limit`` entries
     and ``proof_seconds``; a row without it proves only its lower bound on load).
 
     ``certify``: whether to build the certificates; by default, unless the result is solved and took less
     than :func:`certify_seconds` to compute, in which case the row keeps its numbers only and is re-proven
-    by computing it again (:func:`recomputed`)."""
+    by computing it again (:func:`recomputed`).
+
+    ``written``: the caller already wrote the certificates (``opt --proof``, a script that checked them): the row
+    keeps the tree and ``upper_cert`` (None: no upper-bound certificate), and none is built again."""
     from solvers.certificates import ProofTooLarge
     from solvers.opt import SearchStop
 
     G = r.game
     stats = r.stats
+    extra = {"stopped": stats.get("stopped")} if stats.get("stopped") else {}
+    if written:
+        return _opt_record(C, r, family, params, None if r.tree is None else r.tree.to_json(), upper_cert, extra)
     if certify is None:
         certify = r.value is None or (stats.get("seconds") or 0.0) >= certify_seconds()
-    extra = {"stopped": stats.get("stopped")} if stats.get("stopped") else {}
     lower_cert = upper_cert = None
     if not certify:
         extra["proof"] = "recompute"
@@ -859,10 +865,14 @@ def record_of_opt(C, r, *, family: Optional[str] = None, params: Optional[dict] 
                     upper_cert = r.upper_certificate(limit=proof_limit)
         except (ProofTooLarge, ValueError, SearchStop, KeyboardInterrupt):
             upper_cert = None  # ValueError: an unsolved game keeps no refutation
-    return Record(kind="opt", class_key=class_key(C), task=opt_task(G), family=family or C.family,
+    return _opt_record(C, r, family, params, lower_cert, upper_cert, extra)
+
+
+def _opt_record(C, r, family, params, lower_cert, upper_cert, extra) -> Record:
+    return Record(kind="opt", class_key=class_key(C), task=opt_task(r.game), family=family or C.family,
                   params=dict(params if params is not None else C.params), concepts=C.n_concepts, points=C.n_points,
-                  value=exact(r.value), lower=exact(r.lower), upper=exact(r.upper), seconds=stats.get("seconds"),
-                  engine=stats.get("engine"), lower_cert=lower_cert, upper_cert=upper_cert, extra=extra)
+                  value=exact(r.value), lower=exact(r.lower), upper=exact(r.upper), seconds=r.stats.get("seconds"),
+                  engine=r.stats.get("engine"), lower_cert=lower_cert, upper_cert=upper_cert, extra=extra)
 
 
 # ---------------------------------------------------------------------------------------- re-checking

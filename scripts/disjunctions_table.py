@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,8 +67,7 @@ def cell(n: int, k: int, store=None) -> dict:
     if store is not None:
         from adversary.store import record_of_opt
 
-        rec = record_of_opt(C, r, family=FAMILY, params={"n": n, "k": k}, certify=False)
-        store.put(replace(rec, lower_cert=tree, upper_cert=proof, extra={}))
+        store.put(record_of_opt(C, r, family=FAMILY, params={"n": n, "k": k}, written=True, upper_cert=proof))
         store.flush()
     return {"n": n, "k": k, "concepts": C.n_concepts, "log2": C.log2_size(), "opt": r.value,
             "nodes": r.stats["nodes"], "entries": len(proof.get("entries", [])),

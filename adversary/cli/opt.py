@@ -211,17 +211,13 @@ def _store_states(args, r, G, C, family, params, proof):
     when --proof wrote one), keyed by the class's family and parameters: nothing a long run proved is lost, and
     ``scripts/results.py`` lists it. The states engine does not start from a stored row. Returns the StoreError,
     if any."""
-    from adversary.store import Record, class_key, exact, opt_task
+    from adversary.store import record_of_opt
 
     store = open_store(args)
     if store is None:
         return None
     try:
-        rec = Record(kind="opt", class_key=class_key(C), task=opt_task(None if G.standard else G), family=family,
-                     params=dict(params or {}), concepts=C.n_concepts, points=C.n_points, value=exact(r.value),
-                     lower=exact(r.lower), upper=exact(r.upper), seconds=r.stats.get("seconds"), engine="states",
-                     lower_cert=None if r.tree is None else r.tree.to_json(), upper_cert=proof,
-                     extra={"stopped": r.stats["stopped"]} if r.stats.get("stopped") else {})
+        rec = record_of_opt(C, r, family=family, params=params, written=True, upper_cert=proof)
         return _put(store, rec)
     finally:
         store.close()
