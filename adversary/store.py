@@ -756,6 +756,11 @@ class Store:
                 rec.concepts, rec.points, rec.value, rec.lower, rec.upper, rec.seconds, rec.engine, rec.version,
                 rec.time, blob)
 
+    def rows_of(self, kind: str, class_key: str) -> list[Record]:
+        """The rows of one kind on one class (the parts of a spread search, :mod:`solvers.opt.distributed`)."""
+        self.flush()
+        return self._records("WHERE kind = ? AND class_key = ?", (kind, class_key))
+
     def rows(self, kind: Optional[str] = None, family: Optional[str] = None) -> Iterator[Record]:
         """Every row (of one kind, one family), oldest first."""
         where, args = [], []

@@ -13,6 +13,7 @@ from ._args import (add_class_source, add_game_options, cap_jobs, game_of, load_
 from ._output import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs,
                       error, interrupted_code, json_safe, note, stopping, value_text, write_atomic,
                       write_text_atomic)
+from ._cells import add_backend_options, backend_of, connect
 from ._store import add_store_options, lookup, open_store, proof_seconds, put as _put
 
 __all__ = ["HELP", "add", "run"]
@@ -27,7 +28,10 @@ def add(p) -> None:
     p.add_argument("--tree", metavar="OUT", help="write the mistake tree (certificate of the lower bound) to OUT: .json, .dot, .graphml, or .tex (a TikZ picture for a paper, drawn with the forest package; a tree of more than 63 nodes is cut to its top levels)")
     p.add_argument("--proof", metavar="OUT", help="write the certificate of the upper bound to OUT (.json; check it with verify)")
     p.add_argument("--time-limit", type=positive_seconds, metavar="S", help="stop after S seconds and report the proven bounds")
-    p.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="worker processes (default 1)")
+    p.add_argument("--jobs", type=positive_int, default=1, metavar="N",
+                   help="worker processes on this machine for one search (default 1); with --backend dask the parts "
+                        "run on the cluster's workers instead")
+    add_backend_options(p)
     p.add_argument("--engine", choices=("auto", "search", "table", "states"), default="auto",
                    help="search over version spaces, the 3^N table for classes over <= 17 distinct points, the search "
                         "over compact states of thresholds, intervals and rectangles (auto uses it when the matrix "
@@ -265,9 +269,13 @@ def _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_pat
     from solvers.opt import opt
 
     t0 = time.monotonic()
+    backend, scheduler = backend_of(args)
+    if backend == "dask" and (not G.standard or args.engine == "table"):
+        raise CLIError("--backend dask spreads the search for Opt(C) only; drop --randomized, --errors, --horizon "
+                       "and --engine table, or --backend")
     found = lookup(store, "opt", C, opt_task(G), trust=args.trust_store, what=f"{G.symbol}(C)")
     rec = found.record
-    record = None
+    record = parts = None
     if found.solved and (proof_path is None or rec.upper_cert is not None) and (
             found.lower == 0 or rec.lower_cert is not None):
         r = _served(found, C, G, store, args.trust_store, t0)
@@ -275,12 +283,29 @@ def _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_pat
     else:
         solver = (warm_solver(C, found, memo_bytes(args), args.symmetry, args.isomorphism)
                   if G.standard and args.engine != "table" else None)
+        client = None
+        if backend == "dask":
+            from solvers.opt.distributed import _dask_part
+
+            client, _ = connect(scheduler, timeout=args.scheduler_timeout, func=_dask_part)
+        parts = (spread_parts(store, C, family, params) if G.standard and (jobs > 1 or client is not None)
+                 else None)
         try:
             r = opt(C, time_limit=args.time_limit, jobs=jobs, progress=progress, engine=args.engine,
                     memo_bytes=memo_bytes(args), game=G.kind, errors=G.errors, horizon=G.horizon, solver=solver,
-                    symmetry=args.symmetry, isomorphism=args.isomorphism)
+                    symmetry=args.symmetry, isomorphism=args.isomorphism, cluster=client, parts=parts)
+        except RuntimeError as e:
+            if parts is None or not parts.get("known"):
+                raise
+            forget_parts(store, C)
+            raise CLIError(f"the parts of this search stored in {store.path} are contradicted by the search ({e}); "
+                           "they were removed from the store: run the command again") from None
         finally:
             bar.close()
+            if client is not None:
+                client.close()
+        if parts is not None and parts.get("known"):
+            _check_resumed(r, C, store)
         proof = None
         if store is not None or proof_path is not None:
             limit_s = proof_seconds(r, args.time_limit)
@@ -293,10 +318,68 @@ def _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_pat
             proof = record.upper_cert
         _contradicted(rec, r, store, G)
     failed = _put(store, record)  # stored before it is printed: a closed pipe does not lose it
+    if failed is None and record is not None and record.solved and parts:
+        forget_parts(store, C)  # the row serves the value now; the parts were only to resume
     code = _report(args, r, G, C, label, family, params, tree_path, proof_path, proof)
     if failed is not None:
         return error(f"{failed} (the result above was not stored)", EXIT_USAGE)
     return code
+
+
+def spread_parts(store, C, family=None, params=None) -> dict:
+    """For a search spread over workers (:mod:`solvers.opt.distributed`): the parts an earlier run on ``C`` wrote to
+    ``store`` (``"known"``, so that this run resumes from them) and the writer of the parts this one answers
+    (``"on_part"``: each goes to the store as it arrives, kind ``opt-part``, the path as its task)."""
+    if store is None:
+        return {}
+    from adversary.store import Record, class_key
+
+    key = class_key(C)
+    known = []
+    for rec in store.rows_of("opt-part", key):
+        path = rec.task.get("path")
+        if rec.lower is not None and isinstance(rec.lower_cert, dict) and "tree" in rec.lower_cert:
+            known.append((path, int(rec.lower), {"answer": True, "tree": rec.lower_cert["tree"]}))
+        if rec.upper is not None:
+            known.append((path, int(rec.upper) + 1, {"answer": False}))
+    if known:
+        note(f"resuming from {len(known)} parts of this search stored in {store.path}")
+    if store.readonly:
+        return {"known": known}
+
+    def on_part(path, d, result):
+        yes = result["answer"] is True
+        store.put(Record(kind="opt-part", class_key=key, task={"path": path}, family=family or C.family,
+                         params=dict(params if params is not None else C.params), concepts=C.n_concepts,
+                         points=C.n_points, lower=str(d) if yes else None, upper=None if yes else str(d - 1),
+                         lower_cert={"tree": result["tree"]} if yes else None, engine="spread"))
+
+    return {"known": known, "on_part": on_part}
+
+
+def forget_parts(store, C) -> None:
+    """Remove the parts of ``C``'s spread search from ``store``."""
+    from adversary.store import class_key
+
+    store.flush()
+    store.delete([rec.key for rec in store.rows_of("opt-part", class_key(C))])
+
+
+def _check_resumed(r, C, store) -> None:
+    """A search that resumed from stored parts: its certificates are checked before anything is printed (a part
+    written by another hand could be wrong); when one fails, the parts are removed and the run must be made again."""
+    from solvers.certificates import TreeError, verify_upper
+    from solvers.certificates.opt import verify_tree
+
+    try:
+        if r.tree is not None:
+            verify_tree(r.tree.to_json(), C)
+        if r.proof is not None:
+            verify_upper(r.upper_certificate(limit=10**7), C)
+    except TreeError as e:
+        forget_parts(store, C)
+        raise CLIError(f"the certificates built from the parts stored in {store.path} do not check ({e}); the parts "
+                       "were removed from the store: run the command again") from None
 
 
 def _contradicted(rec, r, store, G) -> None:

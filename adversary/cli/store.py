@@ -199,6 +199,9 @@ def _check_text(rec) -> str:
     from adversary.store import CHECK_BUDGET, KINDS, StoreError, number, recomputed, verified_bounds
     from solvers.certificates import TreeError
 
+    if rec.kind == "opt-part":
+        return ("not checked: a part of an Opt search spread over workers (the search that resumes from it checks the "
+                "certificates it builds)")
     if rec.kind not in KINDS:
         return f"not checked: the kind {rec.kind!r} is not one this littlestone knows ({', '.join(KINDS)})"
     try:

@@ -37,6 +37,7 @@ from ..classes.finite import ConceptClass
 from ..game_rules import Game
 from . import disjunctions
 from .games import GameSolver
+from . import distributed
 from .parallel import solve_root_parallel
 from .search import SearchStop, Solver
 from .compact import solve_states
@@ -48,6 +49,11 @@ ENGINES = ("auto", "search", "table")  # the engines for any class; "states": th
 #                                        monotone disjunctions (solvers.opt.compact)
 #: monotone disjunctions over fewer points (n < 8) are solved by the generic search, faster there
 _DISJUNCTIONS_FROM = 256
+#: Whether ``jobs > 1`` spreads the search as on a cluster (:mod:`solvers.opt.distributed`) rather than deal the
+#: root's splits to joblib's workers (:mod:`solvers.opt.parallel`)
+SPREAD_LOCAL = True
+#: Seconds a spread search runs in this process first (what it settles needs no worker)
+SPREAD_TRIAL = 0.5
 
 
 @dataclass(frozen=True)
@@ -82,6 +88,9 @@ class OptResult:
     stats: dict = field(default_factory=dict)
     solver: Optional[Solver] = field(default=None, repr=False, compare=False)
     game: Game = field(default=Game(), compare=False)
+    #: ``proof(limit)`` writes the upper-bound certificate where the solver's memo does not hold it (a search
+    #: spread over workers, :mod:`solvers.opt.distributed`)
+    proof: Optional[Callable[[int], dict]] = field(default=None, repr=False, compare=False)
 
     @property
     def solved(self) -> bool:
@@ -101,7 +110,9 @@ class OptResult:
             show).
         """
         G = self.game
-        if G.standard:
+        if G.standard and self.proof is not None:
+            cert = self.proof(limit)
+        elif G.standard:
             cert = self.solver.upper_proof(self.upper, limit=limit)
         elif isinstance(self.solver, Solver):  # Opt(C) capped by a horizon T
             if self.upper >= G.horizon:
@@ -142,6 +153,8 @@ def opt(
     anytime: bool = True,
     symmetry: bool = True,
     isomorphism: bool = True,
+    cluster=None,
+    parts: dict | None = None,
 ) -> OptResult:
     """Compute Opt(C), the Littlestone dimension of ``C``, with a mistake-tree certificate; or the value
     of another game (:mod:`solvers.game_rules`): the randomized optimum RL(C), k label errors, a horizon.
@@ -258,6 +271,7 @@ def opt(
             "use engine 'search' or 'auto'"
         )
     queries: list = []
+    spreads: list = []  # the driver of a search spread over workers, once it has started
     stopped = None
     nodes0 = S.nodes
     used = "table" if engine == "table" else "search"
@@ -270,7 +284,13 @@ def opt(
                 budget = cut if deadline is None else min(deadline, cut)
             try:
                 with S.limits(deadline=budget, progress=progress):
-                    if jobs == 1:
+                    if cluster is not None or (jobs > 1 and SPREAD_LOCAL):
+                        try:
+                            lo, hi = _search_root_spread(S, jobs, cluster, queries, t0, budget, progress, parts,
+                                                         spreads)
+                        finally:
+                            S.stop_detection()
+                    elif jobs == 1:
                         lo, hi = S.solve_root(queries)
                     else:
                         try:
@@ -301,11 +321,21 @@ def opt(
     except KeyboardInterrupt:
         stopped = "interrupted"
         lo, hi = S.root_bounds
+    except distributed.Lost as e:
+        stopped = f"lost: {e}"
+        lo, hi = S.root_bounds
     tree = None
+    spread = spreads[0] if spreads else None
+    proof = None
+    if spread is not None and spread.upper == hi and getattr(spread, "certified", False):
+        def proof(limit, spread=spread, hi=hi):
+            return spread.upper_proof(hi, limit=limit)
     if lo >= 0:
         try:
             if used == "table" and S.table is not None and S.table.value() >= lo:
                 root = S.table.mistake_tree(d=lo)
+            elif spread is not None and lo >= 1 and spread.lower >= lo:
+                root = spread.tree(lo)  # from the parts' trees
             else:
                 # The tree of depth `lo` is rebuilt from the memo's recorded moves (a memo hit per node).
                 root = S.mistake_tree(S.full, lo)
@@ -330,7 +360,10 @@ def opt(
     }
     if S.table is not None:
         stats["table_sweeps"] = S.table.sweeps
-    return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S, G)
+    if spread is not None:
+        stats["spread"] = {"workers": spread.pool_size, "parts": spread.parts, "resumed": spread.resumed,
+                           "cancelled": spread.cancelled, "depth": spread.depth}
+    return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S, G, proof)
 
 
 def _with_anytime(C, time_limit: float, jobs: int, memo_bytes, progress, engine: str, symmetry: bool,
@@ -419,6 +452,58 @@ def _search_root_with_workers(S: Solver, jobs: int, queries: list, t0: float, bu
         if trial == budget:
             raise
     return solve_root_parallel(S, jobs, queries)
+
+
+def _trial_seconds() -> float:
+    """Seconds the search runs in this process before it is spread (:data:`SPREAD_TRIAL`, or
+    ``$LITTLESTONE_SPREAD_TRIAL``: 0 spreads at once, as the tests do on classes that a trial would settle)."""
+    import os
+
+    try:
+        return max(0.0, float(os.environ.get("LITTLESTONE_SPREAD_TRIAL", SPREAD_TRIAL)))
+    except ValueError:
+        return SPREAD_TRIAL
+
+
+def _search_root_spread(S: Solver, jobs: int, cluster, queries: list, t0: float, budget: float | None, progress,
+                        parts, spreads: list) -> tuple[int, int]:
+    """The search at the root spread over workers (:mod:`solvers.opt.distributed`), under
+    ``S.limits(deadline=budget)``: half a second in this process first (what it settles needs no worker), then the
+    root queries by :class:`~solvers.opt.distributed.Spread` over ``jobs`` local processes or the workers of the
+    Dask client ``cluster``; the driver is appended to ``spreads`` (its parts make the certificates)."""
+    parts = parts or {}
+    first = parts.get("trial", _trial_seconds())
+    if first > 0:
+        trial = t0 + first if budget is None else min(budget, t0 + first)
+        try:
+            with S.limits(deadline=trial, progress=progress):
+                return S.solve_root(queries)
+        except SearchStop:
+            if trial == budget:
+                raise
+    opts = {"memo_bytes": max(1, S.memo_bytes // max(1, jobs)), "symmetry": S.symmetric_search,
+            "isomorphism": S.isomorphism, "kernel": S.kernel_mode}
+    pool = (distributed.DaskPool(cluster, S.C, opts) if cluster is not None
+            else distributed.LocalPool(S.C, opts, jobs))
+    try:
+        spread = distributed.Spread(S, pool, on_part=parts.get("on_part"), known=parts.get("known", ()),
+                                    progress=progress, depth=parts.get("depth"))
+        spread.pool_size = pool.size
+        spreads.append(spread)
+        try:
+            lo, hi = S.descend(queries, lambda d: spread.decide(d, budget))
+        finally:
+            spread.close()
+            if spread.upper is not None and parts.get("proof", True):
+                try:  # the refuted parts' certificates, while their workers' memos hold them
+                    spread.certify(spread.upper, budget)
+                except (SearchStop, KeyboardInterrupt):
+                    spread.certified = False
+                else:
+                    spread.certified = True
+        return lo, hi
+    finally:
+        pool.close()
 
 
 def _capped(r: OptResult, G: Game) -> OptResult:

@@ -1122,7 +1122,7 @@ class Solver(MemoSearch):
         self._root_bounds = (lo, hi)
 
     # ------------------------------------------------------------------ certificates
-    def upper_proof(self, h: int, V: int | None = None, *, limit: int = 100_000) -> dict:
+    def upper_proof(self, h: int, V: int | None = None, *, limit: int = 100_000, roots: list | None = None) -> dict:
         """An upper-bound certificate "Opt(V) <= h" (see :func:`solvers.certificates.verify_upper`).
 
         Walks the refutation the search proved: for every distinct split of a version space that
@@ -1134,9 +1134,15 @@ class Solver(MemoSearch):
         (``"isomorphic": {"entry": i, "concepts": [[c, c'], ...], "points": [[x, x', f], ...]}``,
         :meth:`IsoForms.isomorphism <solvers.opt.isomorphism.IsoForms.isomorphism>`) instead of a
         refutation of its own.
+
+        ``roots``, a list of ``(W, b, path)``, writes one certificate of "Opt(W) <= b" for each at once, every entry's
+        path starting with the ``path`` (from the class) of its root: version spaces the roots share get one entry
+        (the parts a worker of :mod:`solvers.opt.distributed` refuted). Then ``h`` and ``V`` are not used.
         """
-        T = self.table if self.table is not None and self.table.complete and V is None else None
+        T = self.table if self.table is not None and self.table.complete and V is None and roots is None else None
         V = self.full if V is None else V
+        if roots is not None:  # several refuted version spaces at once, each [V, h, its path from the class]
+            V = roots[0][0] if roots else self.full
         # With a symmetry group, one entry per orbit: the checker matches the others up to symmetry.
         symmetric = T is None and self.canonical is not None and self.reached(V)
         if symmetric:
@@ -1148,7 +1154,8 @@ class Solver(MemoSearch):
         entries: list[dict] = []
         best: dict = {}
         refuted: dict[bytes, tuple] = {}  # key up to isomorphism -> (entry, version space, bound) refuted
-        stack = [(V, h, (), T.root if T is not None else None)]
+        stack = [(V, h, (), T.root if T is not None else None)] if roots is None else [
+            (W, b, tuple(tuple(x) for x in path), None) for W, b, path in reversed(roots)]
         while stack:
             self._clock()  # under record_of_opt's deadline; and a Ctrl-C ends the walk
             W, b, path, p = stack.pop()

@@ -1,0 +1,121 @@
+"""One search spread over workers (solvers/opt/distributed.py): on worker processes of this machine (``jobs=2``),
+the values of the brute force and certificates that check, at both depths of unfolding and with the driver's
+symmetry; valid bounds when stopped; a cancelled part stops and a killed worker is replaced. (The same on a Dask
+LocalCluster: tests/adversary/cli/test_cluster_opt.py.)"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solvers.certificates import verify_upper
+from solvers.classes import ConceptClass
+from solvers.classes.families import make
+from solvers.opt import distributed, opt
+from solvers.opt.search import Solver
+
+from ...oracles import opt_brute
+from .checks import check_result
+
+NOW = {"trial": 0}  # spread at once (a trial in this process would settle these small classes first)
+
+
+def spread(C, depth=None, **kw):
+    return opt(C, engine="search", jobs=2, anytime=False, parts={**NOW, "depth": depth}, **kw)
+
+
+def check_spread(r, C, true: int) -> None:
+    check_result(r, C, true)
+    assert r.value == true
+    assert r.stats["spread"]["workers"] == 2
+    cert = r.upper_certificate()
+    assert verify_upper(cert, C) == true
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1), st.integers(4, 14), st.integers(3, 6), st.sampled_from([1, 2]))
+def test_spread_gives_the_brute_force_value_and_certificates(seed, m, n, depth):
+    rows = np.random.default_rng(seed).integers(0, 2, (m, n)).tolist()
+    C = ConceptClass.from_matrix(rows)
+    check_spread(spread(C, depth), C, opt_brute(rows))
+
+
+@pytest.mark.parametrize("family, params, depth", [
+    ("intervals", {"N": 40}, 1),
+    ("intervals", {"N": 40}, 2),
+    ("thresholds", {"N": 100}, 2),
+    ("decision-lists", {"n": 3}, 2),
+    ("rectangles", {"N": 6}, 2),
+])
+def test_spread_equals_the_sequential_search(family, params, depth):
+    C = make(family, **params)
+    check_spread(spread(C, depth), C, opt(C, anytime=False).value)
+
+
+def test_the_driver_s_symmetry_keeps_one_root_split_per_orbit():
+    """With the class's group known to the driver, the root's splits are one per orbit of points, and the upper
+    certificate carries the group (the checker covers the other points by it)."""
+    C = make("halfspaces", n=3)
+    S = Solver(C, symmetry_after=0)
+    assert S.canonical is not None
+    r = opt(C, engine="search", jobs=2, anytime=False, parts=NOW, solver=S)
+    true = opt(C, anytime=False).value
+    check_result(r, C, true)
+    assert r.value == true
+    cert = r.upper_certificate()
+    assert "symmetry" in cert and verify_upper(cert, C) == true
+
+
+def test_stopped_by_the_time_limit_gives_proven_bounds():
+    C = make("intervals", N=150)
+    r = opt(C, engine="search", jobs=2, anytime=False, parts=NOW, time_limit=0.3)
+    check_result(r, C, 12)
+
+
+def _hard_part():
+    """A class and a part of it that takes its worker seconds (the root query of intervals N=150 at 13: refuted)."""
+    C = make("intervals", N=150)
+    return C, C.full, 13
+
+
+def _pool(C):
+    S = Solver(C)
+    return distributed.LocalPool(C, {"memo_bytes": 2**28, "symmetry": True, "isomorphism": True,
+                                     "kernel": S.kernel_mode}, 1)
+
+
+def test_a_cancelled_part_stops():
+    C, W, d = _hard_part()
+    pool = _pool(C)
+    try:
+        f = pool.submit(0, 7, W, d, None)
+        time.sleep(0.2)  # (whether it has started or not, the cancel must end it)
+        pool.cancel(0, 7, f)
+        if not f.cancelled():
+            r = f.result(timeout=60)  # a part that ran on would take far longer than the poll
+            assert r["answer"] is None
+    finally:
+        pool.close()
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+def test_a_killed_worker_process_is_started_again():
+    C = make("intervals", N=40)
+    pool = _pool(C)
+    try:
+        assert pool.submit(0, 1, C.full, 1, None).result()["answer"] is True  # the process is up
+        pid = next(iter(pool.executors[0]._processes))
+        os.kill(pid, signal.SIGKILL)
+        f = pool.submit(0, 2, C.full, 2, None)
+        r = pool.result(0, f)
+        if r is None:  # the death was seen: the part is sent again, to a new process
+            r = pool.result(0, pool.submit(0, 3, C.full, 2, None))
+        assert r["answer"] is True
+    finally:
+        pool.close()
