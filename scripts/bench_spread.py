@@ -38,7 +38,6 @@ INSTANCES = [
     ("rectangles", {"N": 28}),
     ("halfspaces", {"n": 5}),
     ("monotone-disjunctions", {"n": 16, "k": 2}),
-    ("intervals", {"N": 300}),
 ]
 QUICK = [("intervals", {"N": 90})]
 MODES = ("sequential", "joblib", "spread", "dask")

@@ -6,7 +6,8 @@ module        holds
 search        :class:`Solver`: decision queries "Opt(V) >= d?" with a bounded memo, the root loop, the
               mistake tree and the upper-bound proof
 subcube       :class:`SubcubeTable`: Opt of every subcube of a class with <= 17 distinct points, bottom-up
-parallel      the root queries spread over joblib worker processes
+distributed   one search spread over worker processes or a Dask cluster: parts, their answers, certificates
+parallel      the root's splits dealt to joblib worker processes (the earlier ``jobs > 1``, kept for benchmarks)
 driver        :func:`opt` and :class:`OptResult`: picks the engine, applies the limits, builds the tree
 games         :class:`GameSolver`: the games beyond Opt (randomized learner, k label errors, horizon)
 experts       :func:`~solvers.opt.experts.experts`: D_k(n), R_k(n) of n experts with k errors, in count space
@@ -21,8 +22,8 @@ The package is callable, ``solvers.opt(C)`` being :func:`opt`: so ``from solvers
 the function the README uses, while ``import solvers.opt`` still names this package (a package and a
 function of one name cannot otherwise both be ``solvers.opt``).
 
-Imports go one way: ``driver`` uses ``parallel``, ``search``, ``subcube`` and ``compact``; ``parallel``
-uses ``search``; ``search`` uses ``subcube``; ``compact`` uses ``intervals``, ``rectangles`` and
+Imports go one way: ``driver`` uses ``distributed``, ``parallel``, ``search``, ``subcube`` and ``compact``; ``distributed`` and ``parallel``
+use ``search``; ``search`` uses ``subcube``; ``compact`` uses ``intervals``, ``rectangles`` and
 ``disjunctions``, which build on ``states``.
 
 References

@@ -49,6 +49,8 @@ MANY = 8
 QUEUE = 2
 #: Seconds between a worker's looks at whether its part was cancelled (or past the deadline).
 CANCEL_POLL = 0.1
+#: The largest group whose orbits the driver takes at the root (the checker lists its elements to name orbits)
+GROUP_LIMIT = 100_000
 #: The most entries a part's upper-bound certificate may have.
 PART_LIMIT = 1_000_000
 
@@ -345,6 +347,8 @@ class Spread:
         self.resumed = 0
         self.cancelled = 0
         self.sent_ahead = 0
+        self._smaller: set = set()  # the parts sent as the smaller child of a split
+        self._small_answers = [0, 0]
         self._orbit_rep = self._orbit_reps()
         self._next_report = 0.0
         self.root = self._number(S.full, ())
@@ -404,9 +408,21 @@ class Spread:
 
     # ----------------------------------------------------------------- the AND-OR tree
     def _orbit_reps(self):
-        """``find(point)``: the point's orbit under the driver's group (None without one)."""
+        """``find(point)``: the point's orbit under the group the driver knows (the one its solver keys the memo by,
+        else the one the class declares, checked; even past the points the canonical keys cover, a root split per
+        orbit is enough: the upper-bound certificate then carries the group), None without one."""
         S = self.S
-        if S.canonical is None or S.group is None:
+        group = S.group
+        if group is None and S.C.symmetry is not None:
+            try:
+                group = S.C.checked_symmetry()
+                if group is not None and (group.trivial or group.order > GROUP_LIMIT):
+                    group = None
+            except (ValueError, TypeError):
+                group = None
+        self.group = group
+        if group is None or group.trivial:
+            self.group = None
             return None
         parent = list(range(S.C.n_points))
 
@@ -416,7 +432,7 @@ class Spread:
                 x = parent[x]
             return x
 
-        for perm, _ in S.group.generators:
+        for perm, _ in group.generators:
             for x, y in enumerate(perm):
                 a, b = find(x), find(y)
                 if a != b:
@@ -456,7 +472,7 @@ class Spread:
         self.nodes[(v, d)] = node
         return node
 
-    def _walk(self, v: int, d: int, depth: int, out, spec: bool):
+    def _walk(self, v: int, d: int, depth: int, out, spec: bool, small: bool = False):
         """The status of "Opt(v) >= d?" (True, False, None) by the driver's depth. With ``out`` a list, unfold what
         is not unfolded yet and append the parts still needed, until there are ``self._want`` of them (a larger
         child whose smaller sibling is not yet settled only when ``spec``); with ``out`` a set, walk only what is
@@ -470,6 +486,8 @@ class Spread:
                     out.add((v, d))
                 elif (v, d) not in self.busy:
                     out.append((v, d))
+                    if small:
+                        self._smaller.add((v, d))
             return None
         gather = isinstance(out, list)
         node = self.nodes.get((v, d)) if not gather else self._splits(v, d)
@@ -480,11 +498,12 @@ class Spread:
         for j, small, lab, large in node:
             if gather and len(out) >= self._want:
                 return None
-            s1 = self._walk(small, d - 1, depth + 1, out, spec)
+            s1 = self._walk(small, d - 1, depth + 1, out, spec, True)
             if s1 is False:
                 refuted.append((j, small, lab))
                 continue
-            s2 = self._walk(large, d - 1, depth + 1, out if (s1 is True or spec or not gather) else None, spec)
+            both = s1 is True or spec or not gather or self._pairs()
+            s2 = self._walk(large, d - 1, depth + 1, out if both else None, spec)
             if s2 is False:
                 refuted.append((j, large, 1 - lab))
                 continue
@@ -501,6 +520,14 @@ class Spread:
             self.no[v] = (d - 1, refuted)
         return False
 
+    def _pairs(self) -> bool:
+        """Whether to send a split's two children together: when the smaller children of this query mostly prove
+        their bound (a query the splits answer yes to, or whose splits fail on their larger child), the larger one
+        is needed anyway, and the two run side by side; else (most splits refuted by their smaller child, as in a
+        query refuted at the root) the larger one waits for its sibling's answer, as in the sequential search."""
+        yes, no = self._small_answers
+        return yes > no
+
     # ----------------------------------------------------------------- one root query
     def decide(self, d: int, deadline: float | None) -> bool:
         """Decide "Opt(C) >= d?"; raises :class:`~solvers.opt.search.SearchStop` past ``deadline``."""
@@ -508,6 +535,7 @@ class Spread:
 
         S = self.S
         pool = self.pool
+        self._small_answers = [0, 0]  # the smaller children answered in this query: [proven, refuted]
         while True:
             reach: set = set()
             st = self._walk(self.root, d, 0, reach, False)
@@ -558,6 +586,8 @@ class Spread:
             self.parts += 1
             self.where[v] = worker
             self._take(v, dd, r)
+            if (v, dd) in self._smaller:
+                self._small_answers[0 if r["answer"] else 1] += 1
 
     def certify(self, h: int, deadline: float | None = None) -> None:
         """Ask the workers for the certificates of the refuted parts that "Opt(C) <= h" rests on: each worker, in one
@@ -701,7 +731,7 @@ class Spread:
                                     "or use a smaller class")
         out = {"kind": "upper-bound", "bound": h, "concepts": self.C.n_concepts, "entries": entries}
         if self._orbit_rep is not None:
-            mine = self.S.group.to_json()
+            mine = self.group.to_json()
             if group[0] is not None and group[0] != mine:
                 raise RuntimeError("internal error: a part used another symmetry group than the driver")
             group[0] = mine

@@ -165,7 +165,9 @@ def opt(
     time_limit : float, optional
         Seconds after which the search stops and the proven bounds are returned.
     jobs : int
-        Worker processes for the root query (1 = this process only).
+        Worker processes on this machine for one search (1 = this process only): the root queries are spread
+        over them by :mod:`solvers.opt.distributed` (with :data:`SPREAD_LOCAL` False, the root's splits are
+        dealt to joblib's workers instead, :mod:`solvers.opt.parallel`).
     memo_bytes : int, optional
         Memory the memo may use, in bytes (default :func:`~solvers.opt.search.default_memo_bytes`:
         half of the machine's memory); past it the older half is dropped. With ``jobs > 1`` each
@@ -214,6 +216,16 @@ def opt(
         (:mod:`solvers.opt.isomorphism`; default True), so that isomorphic ones share a memo entry;
         ``stats["isomorphism"]`` says how often that merged (:attr:`Solver.isomorphism_info
         <solvers.opt.search.Solver.isomorphism_info>`). The search for Opt(C) and the horizon game.
+
+    cluster : distributed.Client, optional
+        Spread the search over the workers of this Dask client (:mod:`solvers.opt.distributed`); ``jobs`` is then
+        not used. A scheduler that goes away stops the search with ``stats["stopped"] = "lost: ..."`` and the
+        bounds proven so far.
+    parts : dict, optional
+        For a spread search: ``{"on_part": f}`` (``f(path, d, result)`` for each part answered, as it arrives),
+        ``{"known": [(path, d, result), ...]}`` (parts answered before: a resumed run), ``"depth"`` (the
+        examples the driver unfolds), ``"trial"`` (seconds in this process first, default 0.5), ``"proof"``
+        (False: no upper-bound certificate from the workers).
 
     Returns
     -------
