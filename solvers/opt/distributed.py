@@ -239,6 +239,10 @@ def _dask_part(C, opts: dict, W, d: int, seconds, proof: bool = False) -> dict:
         task = worker.state.tasks.get(key)
         return task is None or task.state in ("cancelled", "released", "forgotten")
 
+    if opts.get("memo_bytes") is None:  # half of this worker's memory limit (its nanny restarts it past the limit)
+        limit = getattr(getattr(worker, "memory_manager", None), "memory_limit", None)
+        opts = {**opts, "memo_bytes": max(2**24, int(limit) // 2) if limit else None}
+
     if proof:
         return solve_proofs(C, opts, W, seconds, cancelled)
     return solve_part(C, opts, W, d, seconds, cancelled)

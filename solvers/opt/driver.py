@@ -299,7 +299,7 @@ def opt(
                     if cluster is not None or (jobs > 1 and SPREAD_LOCAL):
                         try:
                             lo, hi = _search_root_spread(S, jobs, cluster, queries, t0, budget, progress, parts,
-                                                         spreads)
+                                                         spreads, memo_bytes)
                         finally:
                             S.stop_detection()
                     elif jobs == 1:
@@ -478,7 +478,7 @@ def _trial_seconds() -> float:
 
 
 def _search_root_spread(S: Solver, jobs: int, cluster, queries: list, t0: float, budget: float | None, progress,
-                        parts, spreads: list) -> tuple[int, int]:
+                        parts, spreads: list, memo_bytes=None) -> tuple[int, int]:
     """The search at the root spread over workers (:mod:`solvers.opt.distributed`), under
     ``S.limits(deadline=budget)``: half a second in this process first (what it settles needs no worker), then the
     root queries by :class:`~solvers.opt.distributed.Spread` over ``jobs`` local processes or the workers of the
@@ -493,7 +493,10 @@ def _search_root_spread(S: Solver, jobs: int, cluster, queries: list, t0: float,
         except SearchStop:
             if trial == budget:
                 raise
-    opts = {"memo_bytes": max(1, S.memo_bytes // max(1, jobs)), "symmetry": S.symmetric_search,
+    # On a cluster each worker takes half of its own memory limit (solvers.opt.distributed._dask_part), unless
+    # the memory was given; here the machine's budget is shared by the processes.
+    share = None if cluster is not None and memo_bytes is None else max(1, S.memo_bytes // max(1, jobs))
+    opts = {"memo_bytes": share, "symmetry": S.symmetric_search,
             "isomorphism": S.isomorphism, "kernel": S.kernel_mode}
     pool = (distributed.DaskPool(cluster, S.C, opts) if cluster is not None
             else distributed.LocalPool(S.C, opts, jobs))
@@ -506,13 +509,13 @@ def _search_root_spread(S: Solver, jobs: int, cluster, queries: list, t0: float,
             lo, hi = S.descend(queries, lambda d: spread.decide(d, budget))
         finally:
             spread.close()
-            if spread.upper is not None and parts.get("proof", True):
-                try:  # the refuted parts' certificates, while their workers' memos hold them
-                    spread.certify(spread.upper, budget)
-                except (SearchStop, KeyboardInterrupt):
-                    spread.certified = False
-                else:
-                    spread.certified = True
+        if spread.upper is not None and parts.get("proof", True):
+            try:  # the refuted parts' certificates, while their workers' memos hold them
+                spread.certify(spread.upper, budget)
+            except (SearchStop, KeyboardInterrupt):
+                spread.certified = False
+            else:
+                spread.certified = True
         return lo, hi
     finally:
         pool.close()
