@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import os
 import time
+from contextlib import contextmanager
 from typing import Callable
 
 from ..certificates import ProofTooLarge
@@ -75,6 +76,22 @@ def _solver(C, opts: dict):
     return S
 
 
+@contextmanager
+def _limits(S, seconds: float | None, cancelled: Callable[[], bool]):
+    """``S.limits`` for a part: its deadline ``seconds`` from now, and a look at ``cancelled()`` every
+    :data:`CANCEL_POLL` seconds (the search's progress hook, called more often than its once a second)."""
+    from .search import SearchStop
+
+    def look(info) -> None:
+        S._next_report = time.monotonic() + CANCEL_POLL
+        if cancelled():
+            raise SearchStop()
+
+    with S.limits(deadline=None if seconds is None else time.monotonic() + seconds, progress=look):
+        S._next_report = time.monotonic() + CANCEL_POLL
+        yield S
+
+
 def solve_part(C, opts: dict, W: int, d: int, seconds: float | None, cancelled: Callable[[], bool]) -> dict:
     """Decide "Opt(W) >= d?" for the version space W (a bitset of C's concepts) with this process's solver:
     ``{"answer": True, "tree": ...}`` (a mistake tree of depth d from W, points as C's indices; cheap, from the
@@ -85,20 +102,10 @@ def solve_part(C, opts: dict, W: int, d: int, seconds: float | None, cancelled: 
     from .search import SearchStop
 
     S = _solver(C, opts)
-    t0 = time.monotonic()
-    nodes = S.nodes
-    deadline = None if seconds is None else t0 + seconds
-
-    def look(info) -> None:
-        S._next_report = time.monotonic() + CANCEL_POLL
-        if cancelled():
-            raise SearchStop()
-
+    t0, nodes = time.monotonic(), S.nodes
     out = {"answer": None}
     try:
-        S._next_report = t0 + CANCEL_POLL
-        with S.limits(deadline=deadline, progress=look):
-            S._next_report = t0 + CANCEL_POLL
+        with _limits(S, seconds, cancelled):
             ok = S.decide(W, d)
             out = {"answer": True, "tree": S.mistake_tree(W, d)} if ok else {"answer": False}
     except SearchStop:
@@ -116,19 +123,10 @@ def solve_proofs(C, opts: dict, items: list, seconds: float | None, cancelled: C
     from .search import SearchStop
 
     S = _solver(C, opts)
-    t0 = time.monotonic()
-    nodes = S.nodes
-    deadline = None if seconds is None else t0 + seconds
-
-    def look(info) -> None:
-        S._next_report = time.monotonic() + CANCEL_POLL
-        if cancelled():
-            raise SearchStop()
-
+    t0, nodes = time.monotonic(), S.nodes
     out = {"entries": None}
     try:
-        with S.limits(deadline=deadline, progress=look):
-            S._next_report = t0 + CANCEL_POLL
+        with _limits(S, seconds, cancelled):
             for W, b, _ in items:
                 if S.decide(W, b + 1):
                     raise RuntimeError("internal error: a part refuted before is proven now")

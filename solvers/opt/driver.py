@@ -456,14 +456,23 @@ def _search_root_with_workers(S: Solver, jobs: int, queries: list, t0: float, bu
                               progress) -> tuple[int, int]:
     """The search at the root with ``jobs > 1``, under ``S.limits(deadline=budget)``: half a second in
     this process first (worker processes cost about a second to start), then the workers."""
-    trial = t0 + 0.5 if budget is None else min(budget, t0 + 0.5)
+    done = _trial(S, queries, t0, budget, progress, 0.5)
+    return done if done is not None else solve_root_parallel(S, jobs, queries)
+
+
+def _trial(S: Solver, queries: list, t0: float, budget: float | None, progress, seconds: float):
+    """The search in this process for ``seconds`` from ``t0`` before workers take over: its (lower, upper) if that
+    settles it, else None; the caller's own ``budget`` ending first raises SearchStop."""
+    if seconds <= 0:
+        return None
+    trial = t0 + seconds if budget is None else min(budget, t0 + seconds)
     try:
         with S.limits(deadline=trial, progress=progress):
             return S.solve_root(queries)
     except SearchStop:
         if trial == budget:
             raise
-    return solve_root_parallel(S, jobs, queries)
+    return None
 
 
 def _trial_seconds() -> float:
@@ -484,15 +493,9 @@ def _search_root_spread(S: Solver, jobs: int, cluster, queries: list, t0: float,
     root queries by :class:`~solvers.opt.distributed.Spread` over ``jobs`` local processes or the workers of the
     Dask client ``cluster``; the driver is appended to ``spreads`` (its parts make the certificates)."""
     parts = parts or {}
-    first = parts.get("trial", _trial_seconds())
-    if first > 0:
-        trial = t0 + first if budget is None else min(budget, t0 + first)
-        try:
-            with S.limits(deadline=trial, progress=progress):
-                return S.solve_root(queries)
-        except SearchStop:
-            if trial == budget:
-                raise
+    done = _trial(S, queries, t0, budget, progress, parts.get("trial", _trial_seconds()))
+    if done is not None:
+        return done
     # On a cluster each worker takes half of its own memory limit (solvers.opt.distributed._dask_part), unless
     # the memory was given; here the machine's budget is shared by the processes.
     share = None if cluster is not None and memo_bytes is None else max(1, S.memo_bytes // max(1, jobs))
