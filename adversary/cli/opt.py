@@ -160,7 +160,8 @@ def run(args) -> int:
     def progress(info):
         parts = [bounds_text(info.get("lower"), info.get("upper"), symbol)]
         parts += [f"{info[k]:,} {what}" for k, what in (("nodes", "nodes"), ("memo", "memo entries"),
-                                                          ("iso_merged", "merged up to isomorphism"))
+                                                          ("iso_merged", "merged up to isomorphism"),
+                                                          ("parts", "parts answered"), ("in_flight", "in flight"))
                   if isinstance(info.get(k), int)]
         bar.show(f"{PROG} opt: {', '.join(parts)}, {bar.elapsed():.0f} s")
 
