@@ -48,10 +48,13 @@ DEPTH = 2
 MANY = 8
 #: The parts sent to a worker at a time: one running, the next waiting (so that a worker never waits for the driver)
 QUEUE = 2
+#: The cancelled tasks a local worker is told of at a time (more than QUEUE parts and a batch of certificates)
+SLOTS = 4
 #: Seconds between a worker's looks at whether its part was cancelled (or past the deadline).
 CANCEL_POLL = 0.1
-#: The largest group whose orbits the driver takes at the root (the checker lists its elements to name orbits)
-GROUP_LIMIT = 100_000
+#: The largest group whose orbits the driver takes at the root (the checker lists its elements to name orbits, at a
+#: cost of the group's order times the points for every version space it names)
+GROUP_LIMIT = 10_000
 #: The most entries a part's upper-bound certificate may have.
 PART_LIMIT = 1_000_000
 
@@ -153,9 +156,13 @@ def _local_init(C, opts, flags, index) -> None:
 
 def _local_part(task: int, W, d: int, seconds: float | None, proof: bool) -> dict:
     flags, i = _LOCAL["flags"], _LOCAL["index"]
+
+    def cancelled() -> bool:
+        return task in flags[i * SLOTS:(i + 1) * SLOTS]
+
     if proof:
-        return solve_proofs(_LOCAL["C"], _LOCAL["opts"], W, seconds, lambda: flags[i] == task)
-    return solve_part(_LOCAL["C"], _LOCAL["opts"], W, d, seconds, lambda: flags[i] == task)
+        return solve_proofs(_LOCAL["C"], _LOCAL["opts"], W, seconds, cancelled)
+    return solve_part(_LOCAL["C"], _LOCAL["opts"], W, d, seconds, cancelled)
 
 
 class LocalPool:
@@ -167,7 +174,8 @@ class LocalPool:
         from concurrent.futures import ProcessPoolExecutor
 
         ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-        self.flags = ctx.Array("q", jobs, lock=False)
+        self.flags = ctx.Array("q", jobs * SLOTS, lock=False)  # per worker, the last SLOTS tasks cancelled
+        self._slot = [0] * jobs
         self._ctx, self._C, self._opts = ctx, C, opts
         self._make = lambda i: ProcessPoolExecutor(1, mp_context=ctx, initializer=_local_init,
                                                    initargs=(C, opts, self.flags, i))
@@ -179,14 +187,17 @@ class LocalPool:
         from concurrent.futures.process import BrokenProcessPool
 
         try:
-            return self.executors[worker].submit(_local_part, task, W, d, seconds, proof)
+            f = self.executors[worker].submit(_local_part, task, W, d, seconds, proof)
         except (BrokenProcessPool, RuntimeError):
-            self._restart(worker)
-            return self.executors[worker].submit(_local_part, task, W, d, seconds, proof)
+            self._restart(worker, self.executors[worker])
+            f = self.executors[worker].submit(_local_part, task, W, d, seconds, proof)
+        f.executor = self.executors[worker]  # (a death it reports restarts this executor only, not its successor)
+        return f
 
     def cancel(self, worker: int, task: int, future) -> None:
-        if not future.cancel():
-            self.flags[worker] = task
+        if not future.cancel():  # running (or about to): it sees its id among its worker's slots
+            self.flags[worker * SLOTS + self._slot[worker] % SLOTS] = task
+            self._slot[worker] += 1
 
     def wait(self, futures, timeout: float):
         from concurrent.futures import FIRST_COMPLETED, wait
@@ -201,14 +212,18 @@ class LocalPool:
         try:
             return future.result()
         except BrokenProcessPool:
-            self._restart(worker)
+            self._restart(worker, getattr(future, "executor", None))
             return None
 
-    def _restart(self, worker: int) -> None:
+    def _restart(self, worker: int, dead) -> None:
+        """Start the worker's process again, once per death: only while ``dead`` (the executor that reported it)
+        is still the worker's."""
+        if dead is not self.executors[worker]:
+            return
         self.restarts += 1
         if self.restarts > 2 * self.size:
-            raise Lost("the worker processes keep dying (out of memory?); give --memory-limit less or run with "
-                       "fewer jobs")
+            raise Lost("the worker processes keep dying (out of memory?); give --memory less or run with fewer "
+                       "jobs")
         self.executors[worker].shutdown(wait=False, cancel_futures=True)
         self.executors[worker] = self._make(worker)
 
@@ -258,11 +273,14 @@ class DaskPool:
         self.size = len(self.addresses)
         self.C = client.scatter(C, broadcast=True, hash=False)
         self.opts = opts
+        import uuid
+
+        self.run = uuid.uuid4().hex  # the tasks' keys are this run's own (another client's never answer for them)
 
     def submit(self, worker: int, task: int, W: int, d: int, seconds, proof: bool = False):
         return self.client.submit(_dask_part, self.C, self.opts, W, d, seconds, proof, pure=False,
                                   workers=[self.addresses[worker]], allow_other_workers=True,
-                                  key=f"littlestone-part-{os.getpid()}-{task}")
+                                  key=f"littlestone-part-{self.run}-{task}")
 
     def cancel(self, worker: int, task: int, future) -> None:
         future.cancel()
@@ -413,12 +431,14 @@ class Spread:
         """``find(point)``: the point's orbit under the group the driver knows (the one its solver keys the memo by,
         else the one the class declares, checked; even past the points the canonical keys cover, a root split per
         orbit is enough: the upper-bound certificate then carries the group), None without one."""
+        from ..classes.automorphisms import group_limit
+
         S = self.S
         group = S.group
-        if group is None and S.C.symmetry is not None:
+        if group is None and S.C.symmetry is not None:  # no larger than the workers' canonical keys take it
             try:
                 group = S.C.checked_symmetry()
-                if group is not None and (group.trivial or group.order > GROUP_LIMIT):
+                if group is not None and (group.trivial or group.order > min(GROUP_LIMIT, group_limit(S.C.n_points))):
                     group = None
             except (ValueError, TypeError):
                 group = None
@@ -610,16 +630,16 @@ class Spread:
                 self.task += 1
                 seconds = None if deadline is None else max(0.0, deadline - time.monotonic())
                 items = [(self.sets[v], todo[v], [list(x) for x in self.path[v]]) for v in vs]
-                sent[pool.submit(w, self.task, items, 0, seconds, True)] = (w, vs)
+                sent[pool.submit(w, self.task, items, 0, seconds, True)] = (w, vs, self.task)
             batches = {}
             while sent:
                 left = None if deadline is None else deadline - time.monotonic()
                 if left is not None and left <= 0:
-                    for f, (w, _) in sent.items():
-                        pool.cancel(w, 0, f)
+                    for f, (w, _, task) in sent.items():
+                        pool.cancel(w, task, f)
                     raise SearchStop()
                 for f in pool.wait(list(sent), timeout=0.5 if left is None else max(0.01, min(0.5, left))):
-                    w, vs = sent.pop(f)
+                    w, vs, _ = sent.pop(f)
                     r = pool.result(w, f)
                     if r is None:  # the worker died and was started again: the batch is sent again
                         batches[w] = vs
@@ -719,10 +739,7 @@ class Spread:
         group = [None]
         self._proof(self.root, h, entries, group, limit)
         for part, sym in self.certificates:
-            if sym is not None:
-                if group[0] is not None and group[0] != sym:
-                    raise RuntimeError("internal error: two workers used different symmetry groups")
-                group[0] = sym
+            group[0] = _joined(group[0], sym)
             base = len(entries)
             for x in part:
                 if "isomorphic" in x:
@@ -733,10 +750,7 @@ class Spread:
                                     "or use a smaller class")
         out = {"kind": "upper-bound", "bound": h, "concepts": self.C.n_concepts, "entries": entries}
         if self._orbit_rep is not None:
-            mine = self.group.to_json()
-            if group[0] is not None and group[0] != mine:
-                raise RuntimeError("internal error: a part used another symmetry group than the driver")
-            group[0] = mine
+            group[0] = _joined(group[0], self.group.to_json())
         if group[0] is not None:
             out["symmetry"] = group[0]
         return out
@@ -760,6 +774,18 @@ class Spread:
             if self.hib[v] > h:
                 raise RuntimeError(f"internal error: nothing proves Opt <= {h} here")
             todo[v] = min(h, todo.get(v, h))
+
+
+def _joined(a: dict | None, b: dict | None) -> dict | None:
+    """The certificate's group from two ("symmetry" JSON, or None): one of them when they are the same, else the
+    group both generate (each generator maps the class onto itself, which the checker checks: so do all their
+    products; every name either part relied on is then an orbit of a larger group, still one Opt)."""
+    if a is None or a == b:
+        return b
+    if b is None:
+        return a
+    gens = list(a["generators"]) + [g for g in b["generators"] if g not in a["generators"]]
+    return {**a, "generators": gens}
 
 
 def _cut(root, depth: int):

@@ -339,9 +339,17 @@ def opt(
     tree = None
     spread = spreads[0] if spreads else None
     proof = None
-    if spread is not None and spread.upper == hi and getattr(spread, "certified", False):
-        def proof(limit, spread=spread, hi=hi):
-            return spread.upper_proof(hi, limit=limit)
+    if spread is not None and spread.upper is not None and spread.upper == hi:
+        if getattr(spread, "certified", False):
+            def proof(limit, spread=spread, hi=hi):
+                return spread.upper_proof(hi, limit=limit)
+        else:
+            if spread.resumed:  # a bound resting on stored parts that no certificate checked: not reported
+                hi = max(lo, spread.hi0)
+                stopped = stopped or getattr(spread, "stopped", None) or "time limit"
+
+            def proof(limit):  # (not the driver's memo: it holds none of the workers' refutations)
+                raise ValueError("the workers' upper-bound certificate was not written (the search was stopped)")
     if lo >= 0:
         try:
             if used == "table" and S.table is not None and S.table.value() >= lo:
@@ -507,6 +515,7 @@ def _search_root_spread(S: Solver, jobs: int, cluster, queries: list, t0: float,
         spread = distributed.Spread(S, pool, on_part=parts.get("on_part"), known=parts.get("known", ()),
                                     progress=progress, depth=parts.get("depth"))
         spread.pool_size = pool.size
+        spread.hi0 = S.root_bounds[1]  # the upper bound before any part
         spreads.append(spread)
         try:
             lo, hi = S.descend(queries, lambda d: spread.decide(d, budget))
@@ -515,8 +524,9 @@ def _search_root_spread(S: Solver, jobs: int, cluster, queries: list, t0: float,
         if spread.upper is not None and parts.get("proof", True):
             try:  # the refuted parts' certificates, while their workers' memos hold them
                 spread.certify(spread.upper, budget)
-            except (SearchStop, KeyboardInterrupt):
+            except (SearchStop, KeyboardInterrupt) as e:
                 spread.certified = False
+                spread.stopped = "interrupted" if isinstance(e, KeyboardInterrupt) else "time limit"
             else:
                 spread.certified = True
         return lo, hi

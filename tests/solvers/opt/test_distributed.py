@@ -119,3 +119,41 @@ def test_a_killed_worker_process_is_started_again():
         assert r["answer"] is True
     finally:
         pool.close()
+
+
+def test_two_parts_cancelled_on_one_worker_both_stop():
+    """Two parts in a worker's queue, both cancelled: the running one sees its id among the worker's cancelled
+    slots (one flag per worker let the first run to its end)."""
+    C, W, d = _hard_part()
+    pool = _pool(C)
+    try:
+        a = pool.submit(0, 1, W, d, None)
+        b = pool.submit(0, 2, W, d, None)
+        pool.cancel(0, 1, a)
+        pool.cancel(0, 2, b)
+        for f in (a, b):
+            if not f.cancelled():
+                assert f.result(timeout=60)["answer"] is None
+    finally:
+        pool.close()
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+def test_one_death_restarts_the_worker_once():
+    """Both parts queued on a process that dies report it; the worker is started again once, and the part sent to
+    the new process is not lost to a second restart."""
+    C, W, d = _hard_part()
+    pool = _pool(C)
+    try:
+        a = pool.submit(0, 1, W, d, None)
+        b = pool.submit(0, 2, W, d, None)
+        while not pool.executors[0]._processes:
+            time.sleep(0.01)
+        os.kill(next(iter(pool.executors[0]._processes)), signal.SIGKILL)
+        assert pool.result(0, a) is None
+        c = pool.submit(0, 3, make("intervals", N=150).full, 2, None)  # on the new process
+        assert pool.result(0, b) is None
+        assert pool.restarts == 1
+        assert pool.result(0, c)["answer"] is True
+    finally:
+        pool.close()
