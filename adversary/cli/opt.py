@@ -268,6 +268,7 @@ def _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_pat
 
     from adversary.store import opt_task, record_of_opt
     from solvers.opt import opt
+    from solvers.opt.distributed import Contradicted, _dask_part
 
     t0 = time.monotonic()
     backend, scheduler = backend_of(args)
@@ -286,8 +287,6 @@ def _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_pat
                   if G.standard and args.engine != "table" else None)
         client = None
         if backend == "dask":
-            from solvers.opt.distributed import _dask_part
-
             client, _ = connect(scheduler, timeout=args.scheduler_timeout, func=_dask_part)
         parts = (spread_parts(store, C, family, params) if G.standard and (jobs > 1 or client is not None)
                  else None)
@@ -295,7 +294,7 @@ def _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_pat
             r = opt(C, time_limit=args.time_limit, jobs=jobs, progress=progress, engine=args.engine,
                     memo_bytes=memo_bytes(args), game=G.kind, errors=G.errors, horizon=G.horizon, solver=solver,
                     symmetry=args.symmetry, isomorphism=args.isomorphism, cluster=client, parts=parts)
-        except RuntimeError as e:
+        except Contradicted as e:
             if parts is None or not parts.get("known"):
                 raise
             forget_parts(store, C)

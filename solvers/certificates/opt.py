@@ -395,6 +395,23 @@ _TEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "
                 "<": r"\textless{}", ">": r"\textgreater{}"}
 
 
+def cut_tree(root, depth: int):
+    """A tree of nested ``{"point", "0", "1"}`` dicts cut at ``depth`` (iteratively: a deep tree does not
+    reach the recursion limit). A mistake tree of depth D cut at d <= D is one of depth d."""
+    box: list = [None]
+    stack = [(root, depth, box, 0)]
+    while stack:
+        node, d, parent, slot = stack.pop()
+        if node is None or d <= 0:
+            parent[slot] = None
+            continue
+        new = {"point": node["point"], "0": None, "1": None}
+        parent[slot] = new
+        stack.append((node["1"], d - 1, new, "1"))
+        stack.append((node["0"], d - 1, new, "0"))
+    return box[0]
+
+
 def tex_text(text) -> str:
     """``text`` for LaTeX's text mode: its special characters escaped.
 

@@ -2,29 +2,28 @@
 
 The root query "Opt(C) >= d?" of [Rivest94]'s recurrence is an AND-OR tree: an OR over the points that split C
 (with a symmetry group known, one point per orbit), each an AND of its two children "Opt(C_x^b) >= d - 1?". The
-driver (this process) unfolds that tree :data:`DEPTH` examples deep; each version space at the bottom, a
+driver (this process) unfolds that tree one or :data:`DEPTH` examples deep; each version space at the bottom, a
 *part*, is decided by a worker (its own :class:`~solvers.opt.search.Solver`, whose memo it keeps from one part to
-the next) together with the certificate of its answer: a mistake tree of depth d, or an upper-bound
-certificate "Opt <= d - 1" of that version space. The driver
+the next), with a mistake tree when the answer is yes. The driver
 
 * sends the parts in the order the sequential search would take them: splits most balanced first, in a split
-  the smaller child first, and the larger one only once the smaller proved ``>= d - 1`` (or when a worker
-  would otherwise be idle: then it is sent ahead, speculatively);
+  the smaller child first, and the larger one once the smaller proved ``>= d - 1``, at once while most smaller
+  children of the query come back proven, or when a worker would otherwise be idle (speculatively);
 * settles the root as soon as the answers do, and cancels the parts in flight that no longer matter (a worker
   checks about ten times a second whether its part was cancelled);
 * routes a version space to the same worker each time it is asked (by the hash of its key, orbit or set), so
   that the question at d - 1 after a refutation at d finds that worker's memo warm; an idle worker takes
   another's part rather than wait;
-* keeps every answer with its certificate across the root's queries (a refutation at d is a bound for the
-  query at d - 1 too), and hands each one to ``on_part`` as it arrives (the results store keeps them: a run
-  stopped or killed resumes from them);
-* assembles the certificates of the whole class from the parts: the mistake tree of depth Opt(C) (the
-  driver's splits above the parts' trees) and the upper-bound certificate (the driver's refutations, each
-  naming one refuted child per split, above the parts' entries with their paths extended), checked by
-  ``verify`` as any other.
+* keeps every answer across the root's queries (a refutation at d is a bound for the query at d - 1 too), and
+  hands each one to ``on_part`` as it arrives (the results store keeps them: a run stopped or killed resumes
+  from them);
+* assembles the certificates of the whole class: the mistake tree of depth Opt(C) (the driver's splits above
+  the parts' trees) and the upper-bound certificate (the driver's refutations, each naming one refuted child per
+  split, above the entries each worker writes at the end, in one walk, for the refuted parts it answered:
+  :meth:`Spread.certify`), checked by ``verify`` as any other.
 
-Workers share what they prove through the driver only: a part's answer and bounds. (A table shared by the
-workers was not built; see the README's note on the cluster.)
+Workers share what they prove through the driver only: a part's answer and bounds (no table of proven bounds is
+shared between them).
 
 References
 ----------
@@ -33,14 +32,14 @@ References
 
 from __future__ import annotations
 
-import os
 import time
+import uuid
 from contextlib import contextmanager
 from typing import Callable
 
-from ..certificates import ProofTooLarge
+from ..certificates.opt import cut_tree
 
-__all__ = ["Spread", "LocalPool", "DaskPool", "Lost", "DEPTH", "CANCEL_POLL"]
+__all__ = ["Spread", "LocalPool", "DaskPool", "Lost", "Contradicted", "DEPTH", "CANCEL_POLL"]
 
 #: How many examples deep the driver unfolds the root query before it hands version spaces to the workers (where
 #: the root has fewer than MANY splits per worker, after symmetry; else one example)
@@ -60,20 +59,28 @@ PART_LIMIT = 1_000_000
 
 
 class Lost(Exception):
-    """The workers cannot go on (a Dask scheduler that went away, a worker process that died twice): the
+    """The workers cannot go on (a Dask scheduler that went away, worker processes that keep dying): the
     message says which; the bounds proven so far stand."""
 
 
+class Contradicted(RuntimeError):
+    """A part answered "no" before (by a worker, or from a stored run) is proven now, when its certificate is
+    written."""
+
+
 # ---------------------------------------------------------------------------------------------- in the workers
-_SOLVERS: dict = {}  # in a worker: the class's key -> its Solver (kept from one part to the next)
+_SOLVERS: dict = {}  # in a worker: (the class object's id, the options) -> its Solver (kept from part to part)
 
 
 def _solver(C, opts: dict):
+    """This worker's solver of C: the same class object comes with every part (a fork's copy, or the scattered one
+    a Dask worker holds), so its id names it without hashing the matrix; the Solver keeps C alive, so the id is
+    not reused while the entry stands."""
     from .search import Solver
 
-    key = (C.listing_key(), tuple(sorted(opts.items())))
+    key = (id(C), tuple(sorted(opts.items())))
     S = _SOLVERS.get(key)
-    if S is None:
+    if S is None or S.C is not C:
         _SOLVERS.clear()
         S = _SOLVERS[key] = Solver(C, **opts)
     return S
@@ -130,9 +137,9 @@ def solve_proofs(C, opts: dict, items: list, seconds: float | None, cancelled: C
     out = {"entries": None}
     try:
         with _limits(S, seconds, cancelled):
-            for W, b, _ in items:
+            for W, b, path in items:
                 if S.decide(W, b + 1):
-                    raise RuntimeError("internal error: a part refuted before is proven now")
+                    raise Contradicted(f"a part refuted before is proven now: Opt >= {b + 1} after the examples {path}")
             cert = S.upper_proof(0, roots=items, limit=PART_LIMIT)
             out = {"entries": cert["entries"], "symmetry": cert.get("symmetry")}
     except SearchStop:
@@ -176,7 +183,6 @@ class LocalPool:
         ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
         self.flags = ctx.Array("q", jobs * SLOTS, lock=False)  # per worker, the last SLOTS tasks cancelled
         self._slot = [0] * jobs
-        self._ctx, self._C, self._opts = ctx, C, opts
         self._make = lambda i: ProcessPoolExecutor(1, mp_context=ctx, initializer=_local_init,
                                                    initargs=(C, opts, self.flags, i))
         self.executors = [self._make(i) for i in range(jobs)]
@@ -206,7 +212,7 @@ class LocalPool:
 
     def result(self, worker: int, future) -> dict:
         """The part's answer; a worker process that died is started again (the part is then sent again by
-        the driver: None here), twice at most."""
+        the driver: None here), at most twice per worker in all."""
         from concurrent.futures.process import BrokenProcessPool
 
         try:
@@ -273,8 +279,6 @@ class DaskPool:
         self.size = len(self.addresses)
         self.C = client.scatter(C, broadcast=True, hash=False)
         self.opts = opts
-        import uuid
-
         self.run = uuid.uuid4().hex  # the tasks' keys are this run's own (another client's never answer for them)
 
     def submit(self, worker: int, task: int, W: int, d: int, seconds, proof: bool = False):
@@ -366,7 +370,10 @@ class Spread:
         self.parts = 0
         self.resumed = 0
         self.cancelled = 0
-        self.sent_ahead = 0
+        self.hi0 = S.root_bounds[1]  # the upper bound before any part
+        self.certificates: list | None = None  # the workers' entries of the refuted parts: [(entries, group)]
+        self._certified: int | None = None  # the bound they certify
+        self.stopped: str | None = None  # why certify did not end: "time limit" or "interrupted"
         self._smaller: set = set()  # the parts sent as the smaller child of a split
         self._small_answers = [0, 0]
         self._orbit_rep = self._orbit_reps()
@@ -494,7 +501,7 @@ class Spread:
         self.nodes[(v, d)] = node
         return node
 
-    def _walk(self, v: int, d: int, depth: int, out, spec: bool, small: bool = False):
+    def _walk(self, v: int, d: int, depth: int, out, spec: bool, as_smaller: bool = False):
         """The status of "Opt(v) >= d?" (True, False, None) by the driver's depth. With ``out`` a list, unfold what
         is not unfolded yet and append the parts still needed, until there are ``self._want`` of them (a larger
         child whose smaller sibling is not yet settled only when ``spec``); with ``out`` a set, walk only what is
@@ -508,7 +515,7 @@ class Spread:
                     out.add((v, d))
                 elif (v, d) not in self.busy:
                     out.append((v, d))
-                    if small:
+                    if as_smaller:
                         self._smaller.add((v, d))
             return None
         gather = isinstance(out, list)
@@ -555,7 +562,6 @@ class Spread:
         """Decide "Opt(C) >= d?"; raises :class:`~solvers.opt.search.SearchStop` past ``deadline``."""
         from .search import SearchStop
 
-        S = self.S
         pool = self.pool
         self._small_answers = [0, 0]  # the smaller children answered in this query: [proven, refuted]
         while True:
@@ -576,9 +582,8 @@ class Spread:
                     self._want = idle
                     more: list = []
                     self._walk(self.root, d, 0, more, True)
-                    ahead = [t for t in more if t not in set(out)]
-                    self.sent_ahead += len(ahead[:idle - len(out)])
-                    out += ahead
+                    first = set(out)
+                    out += [t for t in more if t not in first]
                 self._send(out[:idle], deadline)
             if not self.in_flight:
                 raise RuntimeError("internal error: the root query is open and no part is in flight")
@@ -611,19 +616,35 @@ class Spread:
             if (v, dd) in self._smaller:
                 self._small_answers[0 if r["answer"] else 1] += 1
 
-    def certify(self, h: int, deadline: float | None = None) -> None:
+    def certify(self, h: int, deadline: float | None = None) -> bool:
         """Ask the workers for the certificates of the refuted parts that "Opt(C) <= h" rests on: each worker, in one
-        task, those it refuted (its memo holds them; what they share gets one entry); raises
-        :class:`~solvers.opt.search.SearchStop` past ``deadline``."""
+        task, those it refuted (its memo holds them; what they share gets one entry). Returns :attr:`certified`;
+        past ``deadline`` or on Ctrl-C it stops, and :attr:`stopped` says why."""
+        from .search import SearchStop
+
+        try:
+            self._certify(h, deadline)
+        except SearchStop:
+            self.stopped = "time limit"
+        except KeyboardInterrupt:
+            self.stopped = "interrupted"
+        return self.certified
+
+    @property
+    def certified(self) -> bool:
+        """Whether the workers wrote the certificate of the driver's upper bound (:meth:`certify`)."""
+        return self._certified is not None and self._certified == self.upper
+
+    def _certify(self, h: int, deadline) -> None:
         from .search import SearchStop
 
         todo: dict = {}
-        self._proof(self.root, h, None, [None], 0, todo)
+        self._proof(self.root, h, todo=todo)
         pool = self.pool
         batches: dict = {}
         for v, b in todo.items():
-            batches.setdefault(self.where.get(v, self.home[v]) % pool.size, []).append(v)
-        self.certificates = []
+            batches.setdefault(self.where.get(v, self.home[v]), []).append(v)
+        certificates = []
         while batches:
             sent = {}
             for w, vs in batches.items():
@@ -647,8 +668,8 @@ class Spread:
                     if r["entries"] is None:
                         raise SearchStop()
                     self.S.add_nodes(r.get("nodes", 0))
-                    self.certificates.append((r["entries"], r.get("symmetry")))
-        self._certified = h
+                    certificates.append((r["entries"], r.get("symmetry")))
+        self.certificates, self._certified = certificates, h
 
     def _send(self, ready: list, deadline) -> None:
         pool = self.pool
@@ -721,7 +742,7 @@ class Spread:
             return {"point": j, "0": self.tree(d - 1, self.vid[W ^ W1]), "1": self.tree(d - 1, self.vid[W1])}
         e = self.ptree.get(v)
         if e is not None and e[0] >= d:
-            return _cut(e[1], d)
+            return cut_tree(e[1], d)
         if d == 1 and self.size[v] >= 2:
             W = self.sets[v]
             for j, col in enumerate(self.cols):
@@ -733,31 +754,31 @@ class Spread:
     def upper_proof(self, h: int, *, limit: int = 100_000) -> dict:
         """The upper-bound certificate "Opt(C) <= h" from the driver's refutations and the parts' certificates
         (:meth:`certify` first)."""
-        if getattr(self, "_certified", None) != h:
+        from .search import Solver
+
+        if self._certified != h:
             raise RuntimeError(f"internal error: the parts of Opt(C) <= {h} are not certified")
         entries: list = []
-        group = [None]
-        self._proof(self.root, h, entries, group, limit)
+        self._proof(self.root, h, entries, limit)
+        group = self.group.to_json() if self._orbit_rep is not None else None
         for part, sym in self.certificates:
-            group[0] = _joined(group[0], sym)
+            group = _joined(group, sym)
             base = len(entries)
             for x in part:
                 if "isomorphic" in x:
                     x = {**x, "isomorphic": {**x["isomorphic"], "entry": x["isomorphic"]["entry"] + base}}
                 entries.append(x)
-            if len(entries) > limit:
-                raise ProofTooLarge(f"the upper-bound certificate needs more than {limit} entries; raise the limit "
-                                    "or use a smaller class")
+            Solver._check_size(entries, limit)
         out = {"kind": "upper-bound", "bound": h, "concepts": self.C.n_concepts, "entries": entries}
-        if self._orbit_rep is not None:
-            group[0] = _joined(group[0], self.group.to_json())
-        if group[0] is not None:
-            out["symmetry"] = group[0]
+        if group is not None:
+            out["symmetry"] = group
         return out
 
-    def _proof(self, v: int, h: int, entries, group: list, limit: int, todo: dict | None = None) -> None:
+    def _proof(self, v: int, h: int, entries=None, limit: int = 0, todo: dict | None = None) -> None:
         """Append the driver's entries of "Opt(v) <= h" to ``entries``; with ``todo`` a dict, list there instead the
         parts it rests on (vid -> bound), whose entries the workers write (:meth:`certify`)."""
+        from .search import Solver
+
         if self.size[v] < (1 << (h + 1)):
             return
         e = self.no.get(v)
@@ -765,11 +786,9 @@ class Spread:
             b, refuted = e
             if todo is None:
                 entries.append({"path": [list(x) for x in self.path[v]], "bound": b})
-                if len(entries) > limit:
-                    raise ProofTooLarge(f"the upper-bound certificate needs more than {limit} entries; raise the "
-                                        "limit or use a smaller class")
+                Solver._check_size(entries, limit)
             for j, child, lab in refuted:
-                self._proof(child, b - 1, entries, group, limit, todo)
+                self._proof(child, b - 1, entries, limit, todo)
         elif todo is not None:
             if self.hib[v] > h:
                 raise RuntimeError(f"internal error: nothing proves Opt <= {h} here")
@@ -786,9 +805,3 @@ def _joined(a: dict | None, b: dict | None) -> dict | None:
         return a
     gens = list(a["generators"]) + [g for g in b["generators"] if g not in a["generators"]]
     return {**a, "generators": gens}
-
-
-def _cut(root, depth: int):
-    if root is None or depth <= 0:
-        return None
-    return {"point": root["point"], "0": _cut(root["0"], depth - 1), "1": _cut(root["1"], depth - 1)}

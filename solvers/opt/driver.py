@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..certificates import MistakeTree, RandomizedTree, bind
+from ..certificates.opt import cut_tree
 from ..classes.finite import ConceptClass
 from ..game_rules import Game
 from . import disjunctions
@@ -340,13 +341,13 @@ def opt(
     spread = spreads[0] if spreads else None
     proof = None
     if spread is not None and spread.upper is not None and spread.upper == hi:
-        if getattr(spread, "certified", False):
+        if spread.certified:
             def proof(limit, spread=spread, hi=hi):
                 return spread.upper_proof(hi, limit=limit)
         else:
             if spread.resumed:  # a bound resting on stored parts that no certificate checked: not reported
                 hi = max(lo, spread.hi0)
-                stopped = stopped or getattr(spread, "stopped", None) or "time limit"
+                stopped = stopped or spread.stopped or "time limit"
 
             def proof(limit):  # (not the driver's memo: it holds none of the workers' refutations)
                 raise ValueError("the workers' upper-bound certificate was not written (the search was stopped)")
@@ -381,7 +382,7 @@ def opt(
     if S.table is not None:
         stats["table_sweeps"] = S.table.sweeps
     if spread is not None:
-        stats["spread"] = {"workers": spread.pool_size, "parts": spread.parts, "resumed": spread.resumed,
+        stats["spread"] = {"workers": spread.pool.size, "parts": spread.parts, "resumed": spread.resumed,
                            "cancelled": spread.cancelled, "depth": spread.depth}
     return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S, G, proof)
 
@@ -514,21 +515,13 @@ def _search_root_spread(S: Solver, jobs: int, cluster, queries: list, t0: float,
     try:
         spread = distributed.Spread(S, pool, on_part=parts.get("on_part"), known=parts.get("known", ()),
                                     progress=progress, depth=parts.get("depth"))
-        spread.pool_size = pool.size
-        spread.hi0 = S.root_bounds[1]  # the upper bound before any part
         spreads.append(spread)
         try:
             lo, hi = S.descend(queries, lambda d: spread.decide(d, budget))
         finally:
             spread.close()
         if spread.upper is not None and parts.get("proof", True):
-            try:  # the refuted parts' certificates, while their workers' memos hold them
-                spread.certify(spread.upper, budget)
-            except (SearchStop, KeyboardInterrupt) as e:
-                spread.certified = False
-                spread.stopped = "interrupted" if isinstance(e, KeyboardInterrupt) else "time limit"
-            else:
-                spread.certified = True
+            spread.certify(spread.upper, budget)  # while the workers' memos hold the refutations
         return lo, hi
     finally:
         pool.close()
@@ -543,25 +536,9 @@ def _capped(r: OptResult, G: Game) -> OptResult:
     if r.tree is not None and r.tree.levels is not None:  # a complete tree by levels: its first lo levels
         tree = MistakeTree(lo, None, r.tree.C, G, levels=r.tree.levels[:lo])
     elif r.tree is not None:
-        tree = MistakeTree(lo, _cut(r.tree.root, lo), r.tree.C, G)
+        tree = MistakeTree(lo, cut_tree(r.tree.root, lo), r.tree.C, G)
     stats = {**r.stats, "game": G.to_json(), "symbol": G.symbol}
     return OptResult(lo if lo == hi else None, lo, hi, tree, stats, r.solver, G)
-
-
-def _cut(root, depth: int):
-    """The tree cut at ``depth`` (iteratively)."""
-    box: list = [None]
-    stack = [(root, depth, box, 0)]
-    while stack:
-        node, d, parent, slot = stack.pop()
-        if node is None or d <= 0:
-            parent[slot] = None
-            continue
-        new = {"point": node["point"], "0": None, "1": None}
-        parent[slot] = new
-        stack.append((node["1"], d - 1, new, "1"))
-        stack.append((node["0"], d - 1, new, "0"))
-    return box[0]
 
 
 def _opt_game(C, G: Game, time_limit, memo_bytes, progress, solver, symmetry: bool = True) -> OptResult:

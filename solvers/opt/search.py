@@ -1141,8 +1141,8 @@ class Solver(MemoSearch):
         """
         T = self.table if self.table is not None and self.table.complete and V is None and roots is None else None
         V = self.full if V is None else V
-        if roots is not None:  # several refuted version spaces at once, each [V, h, its path from the class]
-            V = roots[0][0] if roots else self.full
+        if roots:  # several refuted version spaces at once, each (W, b, its path from the class)
+            V = roots[0][0]
         # With a symmetry group, one entry per orbit: the checker matches the others up to symmetry.
         symmetric = T is None and self.canonical is not None and self.reached(V)
         if symmetric:

@@ -9,6 +9,19 @@ from .checks import monotone_disjunctions
 
 
 @pytest.fixture(scope="module")
+def cluster():
+    """A Dask LocalCluster of 2 worker processes of 1 thread each, on loopback, for one test module (they find this
+    checkout: PYTHONPATH and sys.path are inherited)."""
+    distributed = pytest.importorskip("distributed")
+    c = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                 host="127.0.0.1")
+    try:
+        yield c
+    finally:
+        c.close()
+
+
+@pytest.fixture(scope="module")
 def hard_npy(tmp_path_factory):
     path = tmp_path_factory.mktemp("hard") / "md13_5.npy"
     np.save(path, monotone_disjunctions(13, 5))

@@ -16,22 +16,9 @@ import pytest
 
 from adversary.cli import _cells, main
 
-from .checks import assert_usage_error, posix, run, start, stop, wait_for_rows
+from .checks import assert_usage_error, posix, start, stop, wait_for_rows
 
 GRID = ["table", "monotone-disjunctions", "--grid", "n=2..5", "k=1..3"]  # 12 cells, one impossible (k > n)
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    """A LocalCluster of 2 worker processes of 1 thread each (they find this checkout: PYTHONPATH and
-    sys.path are inherited)."""
-    distributed = pytest.importorskip("distributed")
-    c = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                 host="127.0.0.1")
-    try:
-        yield c
-    finally:
-        c.close()
 
 
 def _rows(path):

@@ -24,17 +24,6 @@ from .checks import posix, run, start, stop
 NOW = {"LITTLESTONE_SPREAD_TRIAL": "0"}  # spread at once (a trial in the driver would settle small classes)
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    distributed = pytest.importorskip("distributed")
-    c = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                 host="127.0.0.1")
-    try:
-        yield c
-    finally:
-        c.close()
-
-
 @pytest.fixture()
 def client(cluster):
     import distributed
