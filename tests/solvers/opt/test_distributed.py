@@ -95,7 +95,9 @@ def test_a_cancelled_part_stops():
     pool = _pool(C)
     try:
         f = pool.submit(0, 7, W, d, None)
-        time.sleep(0.2)  # (whether it has started or not, the cancel must end it)
+        t = time.monotonic()
+        while not f.running() and time.monotonic() - t < 60:  # handed to its process (then only the flag stops it)
+            time.sleep(0.01)
         pool.cancel(0, 7, f)
         if not f.cancelled():
             r = f.result(timeout=60)  # a part that ran on would take far longer than the poll
