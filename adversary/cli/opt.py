@@ -67,6 +67,9 @@ def _work_text(stats: dict) -> str:
                 f"by littlestone {stored['version']}, {checked}")
     if stats.get("engine") == "states":
         return f"{stats.get('nodes', 0):,} states searched, {stats.get('memo', 0):,} in the memo"
+    if stats.get("engine") == "packed":
+        return (f"{stats.get('nodes', 0):,} search nodes, {stats.get('leaves', 0):,} leaves searched exactly; the tree "
+                f"checked against the class in {stats.get('tree_check_seconds') or 0:.1f} s")
     text = f"{stats.get('nodes', 0):,} search nodes"
     if stats.get("engine") == "table":
         text += f", then the table engine over {stats.get('root_splits')} points ({stats.get('table_sweeps')} sweeps)"
@@ -175,7 +178,8 @@ def run(args) -> int:
 
 def _run_states(args, G, C, label, family, params, tree_path, proof_path) -> int:
     """Opt(C) by the states engine (solvers.opt.compact): thresholds, intervals, rectangles, with or without a
-    matrix. Its result is written to the store (not read from it: the engine starts afresh)."""
+    matrix; or, for halfspaces on {0,1}^6, by the packed engine (solvers.opt.packed). Its result is written to the
+    store (not read from it: the engine starts afresh)."""
     import time
 
     from solvers.certificates import ProofTooLarge
@@ -188,15 +192,19 @@ def _run_states(args, G, C, label, family, params, tree_path, proof_path) -> int
     bar = Progress(enabled=not args.quiet)
 
     def progress(info):
-        bar.show(f"{PROG} opt: {bounds_text(info.get('lower'), info.get('upper'), G.symbol)}, {info['nodes']:,} "
-                 f"states, {bar.elapsed():.0f} s")
+        work = (f"{info['nodes']:,} states" if "leaves" not in info else
+                f"{info['nodes']:,} nodes, {info['leaves']:,} leaves searched")
+        bar.show(f"{PROG} opt: {bounds_text(info.get('lower'), info.get('upper'), G.symbol)}, {work}, "
+                 f"{bar.elapsed():.0f} s")
 
     try:
         r = opt(C, engine="states", time_limit=args.time_limit, progress=progress, memo_bytes=memo_bytes(args))
     finally:
         bar.close()
     proof = None
-    if proof_path is not None:
+    if proof_path is not None and r.proof is not None:  # (the packed engine's: Halving's, without entries)
+        proof = r.upper_certificate()
+    elif proof_path is not None:
         # An unsolved run's certificate gets a short time (it may need a search of its own).
         limit_s = proof_seconds(r, args.time_limit)
         try:

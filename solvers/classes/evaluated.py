@@ -1,10 +1,12 @@
 """Classes listed by their concepts and points whose labels are computed, never stored: thresholds,
-intervals and rectangles at sizes where the |C| x |X| matrix is too large to build.
+intervals and rectangles at sizes where the |C| x |X| matrix is too large to build, and halfspaces on
+{0,1}^6 (15,028,134 concepts), held as one 64-bit truth table per concept.
 
 A :class:`~solvers.classes.finite.ConceptClass` stores the truth table of every concept; thresholds on
 {1..100000} would need 10^10 cells. An :class:`EvaluatedClass` keeps each concept's parameters instead
-(a threshold t; an interval's ends a, b; a rectangle's four ends) and computes a label from the
-family's definition when asked, for many (concept, point) pairs at once with numpy. Its concepts and
+(a threshold t; an interval's ends a, b; a rectangle's four ends; a threshold function's truth table over
+the 2^n <= 64 points, from :func:`~solvers.classes.families.boolean.halfspace_tables`) and computes a label
+from it when asked, for many (concept, point) pairs at once with numpy. Its concepts and
 points are those of :func:`solvers.classes.families.make` in the same order, so a certificate written for
 one (a mistake tree naming points by column index, an upper-bound certificate naming version spaces by
 labelled paths) is read the same way by the other.
@@ -20,7 +22,9 @@ The labels follow the families' docstrings ([Rivest94], section 2.3.2 for thresh
 * thresholds N: concept t = 1..N+1 labels x 1 iff x >= t (t = N+1: the empty concept);
 * intervals N [empty]: [a, b] labels x 1 iff a <= x <= b, lexicographic in (a, b), then the empty concept;
 * rectangles N: [a1, b1] x [a2, b2] labels (i, j) 1 iff a1 <= i <= b1 and a2 <= j <= b2, lexicographic in
-  ((a1, b1), (a2, b2)), then the empty rectangle. Point (i, j) is column (i - 1) N + (j - 1).
+  ((a1, b1), (a2, b2)), then the empty rectangle. Point (i, j) is column (i - 1) N + (j - 1);
+* halfspaces n: concept c labels point j (of {0,1}^n in ``itertools.product`` order) by bit j of its truth
+  table, the concepts sorted by their tables read as integers (as ``make`` sorts them).
 
 References
 ----------
@@ -51,7 +55,7 @@ from .families._common import check_limits
 __all__ = ["EvaluatedClass", "EVALUATED_FAMILIES", "beyond_matrix"]
 
 #: The families an :class:`EvaluatedClass` can hold.
-EVALUATED_FAMILIES = ("thresholds", "intervals", "rectangles")
+EVALUATED_FAMILIES = ("thresholds", "intervals", "rectangles", "halfspaces")
 
 _BLOCK_CELLS = 1 << 24  # labels computed per numpy call in EvaluatedClass.ones
 
@@ -87,7 +91,7 @@ class EvaluatedClass:
     Parameters
     ----------
     family : str
-        ``"thresholds"``, ``"intervals"`` or ``"rectangles"``.
+        ``"thresholds"``, ``"intervals"``, ``"rectangles"`` or ``"halfspaces"`` (n <= 6).
     params : dict
         Its parameters, checked as ``make`` checks them but without ``make``'s size limits.
 
@@ -102,6 +106,15 @@ class EvaluatedClass:
             raise ValueError(f"{family!r} has no evaluated form; the families with one are {', '.join(EVALUATED_FAMILIES)}")
         self.family = family
         self.params = dict(families.resolve_params(family, dict(params), limits=False))
+        self._points = None
+        self.tables = None
+        if family == "halfspaces":
+            from .families.boolean import halfspace_tables
+
+            self.N = 1 << self.params["n"]
+            self.tables = halfspace_tables(self.params["n"])  # (sorted: make's row order)
+            self._ends = (self.tables,)
+            return
         N = self.params["N"]
         self.N = N
         if family == "thresholds":
@@ -116,7 +129,6 @@ class EvaluatedClass:
             M = len(a)
             rows, cols = np.divmod(np.arange(M * M, dtype=np.int64), M)
             self._ends = tuple(np.append(v, e) for v, e in ((a[rows], 1), (b[rows], 0), (a[cols], 1), (b[cols], 0)))
-        self._points = None
 
     # ------------------------------------------------------------------ the class
     @property
@@ -135,7 +147,11 @@ class EvaluatedClass:
         """The points in ``make``'s order: (x,) on {1..N}, (i, j) row-major on the grid."""
         if self._points is None:
             N = self.N
-            if self.family == "rectangles":
+            if self.family == "halfspaces":
+                import itertools
+
+                self._points = tuple(itertools.product((0, 1), repeat=self.params["n"]))
+            elif self.family == "rectangles":
                 self._points = tuple((i, j) for i in range(1, N + 1) for j in range(1, N + 1))
             else:
                 self._points = tuple((x,) for x in range(1, N + 1))
@@ -173,6 +189,8 @@ class EvaluatedClass:
         (the two arrays broadcast against each other)."""
         c = np.asarray(concepts, dtype=np.int64)
         j = np.asarray(columns, dtype=np.int64)
+        if self.family == "halfspaces":
+            return ((self.tables[c] >> j.astype(np.uint64)) & np.uint64(1)).astype(bool)
         if self.family == "rectangles":
             i, jj = np.divmod(j, self.N)
             i, jj = i + 1, jj + 1

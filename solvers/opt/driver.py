@@ -41,6 +41,7 @@ from .games import GameSolver
 from . import distributed
 from .parallel import solve_root_parallel
 from .search import SearchStop, Solver
+from . import packed
 from .compact import solve_states
 from .subcube import MAX_TABLE_POINTS, TableStop
 
@@ -250,6 +251,11 @@ def opt(
     if engine not in ENGINES and engine != "states":
         raise ValueError(f"unknown engine {engine!r}; use one of {', '.join(ENGINES)}, states")
     G = Game.of(game, errors, horizon)
+    if _evaluated(C) and packed.handles(C):  # halfspaces on {0,1}^6: 15 million truth tables
+        if not G.standard or engine not in ("auto", "states"):
+            raise ValueError(f"{C}: only Opt(C) is computed for this class, by its own engine (packed truth tables); "
+                             "drop the game options and the engine")
+        return packed.solve(C, time_limit=time_limit, progress=progress)
     if anytime and time_limit is not None and G.standard and solver is None and engine in ("auto", "search", "states"):
         from . import anytime as cheap
 

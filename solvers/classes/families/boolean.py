@@ -17,6 +17,7 @@ References
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from typing import Optional
@@ -29,12 +30,12 @@ from ._common import (MAX_CELLS, Family, Param, _at_least, _at_most, _by_rows, _
                       _cube_n, _cube_points, _flag, _k, _kron_power, _masks, _n, _popcount, _pow, _words)
 
 __all__ = ["FAMILIES", "monotone_conjunctions", "conjunctions", "monotone_disjunctions", "disjunctions", "parities",
-           "halfspaces", "k_of_r", "decision_lists"]
+           "halfspaces", "halfspace_tables", "k_of_r", "decision_lists"]
 
-# The largest weight any threshold function on n <= 5 variables needs (in its best integer
-# realisation); checked by the exact counts of A000609 in tests/solvers/classes/families/test_registry.py.
-_HALFSPACE_WEIGHTS = {1: 1, 2: 1, 3: 2, 4: 3, 5: 5}
-_HALFSPACE_COUNTS = {1: 4, 2: 14, 3: 104, 4: 1882, 5: 94572}  # OEIS A000609, n = 1..5
+# The largest weight any threshold function on n <= 6 variables needs with sorted nonnegative integer weights;
+# checked by the exact counts of A000609 in tests/solvers/classes/families/test_registry.py.
+_HALFSPACE_WEIGHTS = {1: 1, 2: 1, 3: 2, 4: 3, 5: 5, 6: 9}
+_HALFSPACE_COUNTS = {1: 4, 2: 14, 3: 104, 4: 1882, 5: 94572, 6: 15028134}  # OEIS A000609, n = 1..6
 
 # OEIS A005612: the 1-decision-list ("unate cascade") functions of exactly j variables, j = 1..7;
 # j = 0 has the two constants. The functions of n variables number sum_j C(n, j) A005612(j).
@@ -117,29 +118,79 @@ def parities(n: int):
     return _kron_power([[0, 0], [0, 1]], n, "xor"), _cube_points(n)
 
 
+@functools.lru_cache(maxsize=1)
+def halfspace_tables(n: int) -> np.ndarray:
+    """The truth tables of every linear threshold function x -> [w.x >= t] on {0,1}^n (constants included),
+    n <= 6, as sorted unsigned 64-bit integers with point j (in ``itertools.product`` order) at bit j.
+
+    Flipping variables (x_i -> 1 - x_i) and permuting them maps threshold functions onto threshold functions,
+    and every threshold function is the image of one with weights 0 <= w_1 <= ... <= w_n under that group
+    (the hyperoctahedral group, of order 2^n n!: flip the variables of negative weight, then sort). So the
+    functions are enumerated as those with sorted nonnegative integer weights w_i <= W, every threshold
+    between or around the distinct values of w.x, then their images under the permutations and the flips.
+    W = 1, 1, 2, 3, 5, 9 for n = 1..6 is as large as any function needs: the counts are 4, 14, 104, 1882,
+    94572 and 15,028,134, those of OEIS A000609 (checked in the tests, and n = 6 gives the same count with
+    W = 13). A flip is a swap of bit blocks of the table, so n = 6's 15 million tables take seconds. The last
+    result is kept (read-only: 120 MB for n = 6) for the next call.
+    """
+    if not 1 <= n <= 6:
+        raise ValueError(f"halfspaces: n={n}: the truth tables are enumerated for n = 1..6")
+    W = _HALFSPACE_WEIGHTS[n]
+    P = 1 << n
+    pts = _cube_points(n)
+    X = np.array(pts, dtype=np.int64)                                                 # (2^n, n)
+    w = np.array(list(itertools.combinations_with_replacement(range(W + 1), n)), dtype=np.int64)
+    values = w @ X.T                                                                  # (weights, 2^n)
+    order = np.argsort(-values, axis=1, kind="stable")                                # points by decreasing w.x
+    sorted_values = np.take_along_axis(values, order, axis=1)
+    # prefix[i] = the points with the i+1 largest values; a cut after i is a threshold when the next value is
+    # strictly smaller (or i is the last point: the constant 1). The constant 0 is added.
+    prefix = np.bitwise_or.accumulate(np.left_shift(np.uint64(1), order.astype(np.uint64)), axis=1)
+    cut = np.ones_like(values, dtype=bool)
+    cut[:, :-1] = sorted_values[:, :-1] > sorted_values[:, 1:]
+    tables = _distinct(np.concatenate([prefix[cut], np.zeros(1, dtype=np.uint64)]))
+    index = {p: j for j, p in enumerate(pts)}
+    perms = np.array([[index[tuple(p[s[i]] for i in range(n))] for p in pts]
+                      for s in itertools.permutations(range(n))], dtype=np.intp)
+    tables = _permuted_tables(tables, perms, P)
+    for k in range(n):  # flip the variable read at bit k of a point's index: swap the blocks of 2^k bits
+        shift = np.uint64(1 << k)
+        low = np.uint64(sum(1 << j for j in range(P) if not j >> k & 1))
+        tables = _distinct(np.concatenate([tables, ((tables & low) << shift) | ((tables >> shift) & low)]))
+    tables.flags.writeable = False
+    return tables
+
+
+def _distinct(x: np.ndarray) -> np.ndarray:
+    """The sorted distinct values of ``x`` (np.unique, by sorting: numpy 2's np.unique on 10^7 integers is
+    ten times slower)."""
+    x = np.sort(x)
+    return x[np.concatenate([[True], x[1:] != x[:-1]])] if len(x) else x
+
+
+def _permuted_tables(tables: np.ndarray, perms: np.ndarray, P: int) -> np.ndarray:
+    """Every image of the truth tables (P bits each) under the point permutations ``perms``, distinct and
+    sorted."""
+    out = []
+    step = max(1, 4_000_000 // (len(perms) * P))
+    for a in range(0, len(tables), step):
+        bits = ((tables[a:a + step, None] >> np.arange(P, dtype=np.uint64)) & np.uint64(1)).astype(np.uint8)
+        packed = np.packbits(bits[:, perms], axis=-1, bitorder="little")             # (k, |perms|, P/8 bytes)
+        packed = np.concatenate([packed, np.zeros(packed.shape[:-1] + (8 - packed.shape[-1],), np.uint8)], axis=-1)
+        out.append(_distinct(packed.reshape(-1, 8).view("<u8").ravel()))
+    return _distinct(np.concatenate(out))
+
+
 def halfspaces(n: int):
     """All linear threshold functions on {0,1}^n: x -> [w.x >= t], constants included (n <= 5).
 
-    Every threshold function on n <= 5 variables has an integer realisation with |w_i| <= W, W = 1, 1,
-    2, 3, 5 for n = 1..5, so enumerating w in [-W, W]^n and, for each w, every threshold between or
-    around the distinct values of w.x finds them all. Rows sorted by truth table read as an integer
-    (point j at bit j). Size 4, 14, 104, 1882, 94572 for n = 1..5 (OEIS A000609). VC = n + 1 (the
-    points 0, e_1, ..., e_n are affinely independent; Radon's theorem bounds it above).
+    The truth tables of :func:`halfspace_tables`, rows sorted by truth table read as an integer (point j at
+    bit j). Size 4, 14, 104, 1882, 94572 for n = 1..5 (OEIS A000609); n = 6 has 15,028,134, past a matrix
+    (:class:`~solvers.classes.evaluated.EvaluatedClass` holds its tables). VC = n + 1 (the points 0, e_1,
+    ..., e_n are affinely independent; Radon's theorem bounds it above).
     """
-    W = _HALFSPACE_WEIGHTS[n]
-    X = np.array(_cube_points(n), dtype=np.int64)                      # (2^n, n)
-    w = np.array(list(itertools.product(range(-W, W + 1), repeat=n)), dtype=np.int64)
-    values = w @ X.T                                                   # (weights, 2^n)
-    order = np.argsort(-values, axis=1, kind="stable")                 # points by decreasing w.x
-    sorted_values = np.take_along_axis(values, order, axis=1)
-    bits = np.left_shift(np.int64(1), order)
-    # prefix[i] = the points with the i+1 largest values; a cut after i is a threshold when the
-    # next value is strictly smaller (or i is the last point: the constant 1).
-    prefix = np.bitwise_or.accumulate(bits, axis=1)
-    cut = np.ones_like(values, dtype=bool)
-    cut[:, :-1] = sorted_values[:, :-1] > sorted_values[:, 1:]
-    tables = np.unique(np.concatenate([prefix[cut], [0]]))
-    m = ((tables[:, None] >> np.arange(1 << n)) & 1).astype(bool)
+    tables = halfspace_tables(n)
+    m = ((tables[:, None] >> np.arange(1 << n, dtype=np.uint64)) & np.uint64(1)).astype(bool)
     return m, _cube_points(n)
 
 
@@ -208,10 +259,9 @@ def _check_k_up_to_n(name):
 
 def _check_halfspaces(q):
     _at_least("halfspaces", q, "n", 1)
-    if q["n"] >= 6:
+    if q["n"] >= 7:
         raise ValueError(
-            f"halfspaces: n={q['n']} is not supported (n = 6 already has 15028134 threshold functions); "
-            "give n <= 5"
+            f"halfspaces: n={q['n']} is not supported (n = 7 has 8378070864 threshold functions); give n <= 6"
         )
 
 
@@ -334,8 +384,8 @@ FAMILIES = [
         ),
         Family(
             name="halfspaces", params=(_n,), domain="{0,1}^n",
-            description="all linear threshold functions on {0,1}^n, constants included (n <= 5)",
-            size="4, 14, 104, 1882, 94572 for n = 1..5 (OEIS A000609)",
+            description="all linear threshold functions on {0,1}^n, constants included (n <= 6)",
+            size="4, 14, 104, 1882, 94572, 15028134 for n = 1..6 (OEIS A000609)",
             known="VC = n + 1",
             builder=halfspaces, check=_check_halfspaces,
             count=lambda q: _HALFSPACE_COUNTS.get(q["n"], 0), n_points=_cube_n, main=("n",),

@@ -124,3 +124,20 @@ def test_the_states_engine_writes_its_result_to_the_store(capsys, tmp_path):
     spec.loader.exec_module(results)
     assert results.main(["--store", str(store)]) == 0
     assert "| rectangles N=8 | 9 |" in capsys.readouterr().out
+
+
+def test_halfspaces_on_six_variables(capsys, tmp_path):
+    """halfspaces n=6 (15,028,134 concepts, no matrix): the packed engine stopped by its time limit prints proven
+    bounds (exit 3) under Halving's 23, and its tree and certificate verify against the class."""
+    tree, proof = tmp_path / "tree.json", tmp_path / "proof.json"
+    code, out, err = run(capsys, "opt", "halfspaces", "n=6", "--json", "--tree", tree, "--proof", proof,
+                         "--time-limit", "2", "--no-store")
+    r = json.loads(out)
+    assert (r["engine"], r["concepts"], r["points"], r["upper"]) == ("packed", 15028134, 64, 23)
+    assert code == 3 and r["opt"] is None and 0 <= r["lower"] < 23 and r["stopped"] == "time limit"
+    d = r["lower"]
+    assert _verify(capsys, tree, "halfspaces", "n=6") == (0, f"OK: Opt(C) >= {d} for halfspaces n=6 (a mistake tree of "
+                                                              f"depth {d})")
+    code, text = _verify(capsys, proof, "halfspaces", "n=6")
+    assert code == 0 and text.startswith("OK: Opt(C) <= 23 for halfspaces n=6")
+    assert_usage_error(*run(capsys, "opt", "halfspaces", "n=6", "--randomized", "--no-store"), contains="at most 5")

@@ -7,7 +7,8 @@ from solvers.classes.evaluated import EvaluatedClass, beyond_matrix
 from solvers.classes.families import make
 
 CASES = [("thresholds", {"N": N}) for N in (1, 2, 7)] + [
-    ("intervals", {"N": N, "empty": e}) for N in (1, 2, 6) for e in (0, 1)] + [("rectangles", {"N": N}) for N in (1, 2, 4)]
+    ("intervals", {"N": N, "empty": e}) for N in (1, 2, 6) for e in (0, 1)] + [("rectangles", {"N": N}) for N in (1, 2, 4)] + [
+    ("halfspaces", {"n": n}) for n in (1, 2, 3, 4, 5)]
 
 
 @pytest.mark.parametrize("family,params", CASES)
@@ -28,11 +29,24 @@ def test_sizes_beyond_the_matrix():
     assert C.labels([0, C.n_concepts - 1], [0, 0]).tolist() == [True, False]  # [1,1]x[1,1] holds (1,1); empty
     assert beyond_matrix("rectangles", {"N": 32}) and not beyond_matrix("rectangles", {"N": 31})
     assert not beyond_matrix("singletons", {"N": 10**7})
+    assert beyond_matrix("halfspaces", {"n": 6}) and not beyond_matrix("halfspaces", {"n": 5})
+
+
+def test_halfspaces_on_six_variables():
+    """15,028,134 truth tables (OEIS A000609), the constants first and last, labels read off the tables."""
+    C = EvaluatedClass("halfspaces", {"n": 6})
+    assert (C.n_concepts, C.n_points, C.log2_size()) == (15028134, 64, 23)
+    assert C.points[0] == (0,) * 6 and C.points[-1] == (1,) * 6
+    assert C.labels([0, 0, C.n_concepts - 1], [0, 63, 5]).tolist() == [False, False, True]
+    c = int(np.searchsorted(C.tables, np.uint64(0xAAAAAAAAAAAAAAAA)))  # the dictator x_5 (point j has x_5 = bit 0)
+    assert C.tables[c] == 0xAAAAAAAAAAAAAAAA
+    assert C.block([c])[0].tolist() == [p[5] == 1 for p in C.points]
 
 
 @pytest.mark.parametrize("family,params,word", [
     ("parities", {"n": 3}, "no evaluated form"), ("intervals", {"N": 0}, "N must be at least 1"),
-    ("intervals", {"N": 5, "empty": 2}, "empty must be 0 or 1"), ("thresholds", {"M": 5}, "unknown parameter")])
+    ("intervals", {"N": 5, "empty": 2}, "empty must be 0 or 1"), ("thresholds", {"M": 5}, "unknown parameter"),
+    ("halfspaces", {"n": 7}, "give n <= 6")])
 def test_bad_input(family, params, word):
     with pytest.raises(ValueError, match=word):
         EvaluatedClass(family, params)

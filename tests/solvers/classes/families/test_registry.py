@@ -12,6 +12,7 @@ import pytest
 from solvers import opt
 from solvers.classes import ConceptClass
 from solvers.classes.families import FAMILIES, MAX_CELLS, describe, make, parse_params, resolve_params
+from solvers.classes.families.boolean import halfspace_tables
 from solvers.vc import vc_dimension
 
 
@@ -111,10 +112,45 @@ def test_decision_list_sizes_documented():
 
 
 def test_halfspaces_published_counts():
-    """OEIS A000609: 4, 14, 104, 1882, 94572 threshold functions of n = 1..5 variables. This is what
-    shows the weight bound W used by the builder is large enough."""
+    """OEIS A000609: 4, 14, 104, 1882, 94572 threshold functions of n = 1..5 variables, and 15,028,134 of 6. This
+    is what shows the weight bound W used by the builder is large enough."""
     counts = [len(make("halfspaces", n=n)) for n in range(1, 6)]
     assert counts == [4, 14, 104, 1882, 94572]
+    assert len(halfspace_tables(6)) == 15028134
+
+
+def _all_weights_tables(n: int, W: int) -> set:
+    """The brute force: every weight vector in [-W, W]^n (not only sorted nonnegative ones), every threshold."""
+    pts = np.array(cube(n), dtype=np.int64)
+    out = {0}
+    for w in itertools.product(range(-W, W + 1), repeat=n):
+        v = pts @ np.array(w, dtype=np.int64)
+        for t in np.unique(v):
+            out.add(sum(1 << j for j in np.flatnonzero(v >= t).tolist()))
+    return out
+
+
+@pytest.mark.parametrize("n,W", [(1, 2), (2, 2), (3, 3), (4, 4)])
+def test_halfspace_tables_against_all_weights(n, W):
+    """The enumeration by sorted nonnegative weights and the hyperoctahedral group finds exactly the functions of
+    all integer weight vectors in a box larger than it needs."""
+    assert set(halfspace_tables(n).tolist()) == _all_weights_tables(n, W)
+
+
+def test_halfspace_tables_six_closed_under_the_cube_group():
+    """n = 6: the tables are distinct and sorted, and a flip, a swap of two variables and complementing map them
+    into the set (on a sample: with the count equal to A000609's, into is onto)."""
+    T = halfspace_tables(6)
+    assert T.dtype == np.uint64 and np.all(T[1:] > T[:-1])
+    sample = T[np.random.default_rng(0).choice(len(T), 50_000, replace=False)]
+    pts = cube(6)
+    index = {p: j for j, p in enumerate(pts)}
+    for f in (lambda p: (1 - p[0],) + p[1:], lambda p: (p[3],) + p[1:3] + (p[0],) + p[4:]):
+        perm = np.array([index[f(p)] for p in pts])
+        bits = np.unpackbits(sample.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")[:, perm]
+        image = np.ascontiguousarray(np.packbits(bits, axis=1, bitorder="little")).view("<u8").ravel()
+        assert np.isin(image, T).all()
+    assert np.isin(~sample, T).all()
 
 
 # ------------------------------------------------------------------ points and parameters
@@ -346,6 +382,7 @@ BAD_CALLS = [
     ("parities", {"n": -1}),
     ("parities", {"n": 15}),
     ("halfspaces", {"n": 6}),
+    ("halfspaces", {"n": 7}),
     ("halfspaces", {"n": 0}),
     ("rectangles", {"N": 0}),
     ("rectangles", {"N": 100}),
@@ -391,7 +428,8 @@ def test_error_messages_say_what_to_change():
     assert "k must be at most r" in msg("k-of-r", n=4, r=2, k=3)
     assert "r must be at most n" in msg("k-of-r", n=4, r=5, k=1)
     assert "[0, 1]" in msg("random", m=3, N=3, p=2.0)
-    assert "n <= 5" in msg("halfspaces", n=6)
+    assert "at most 5" in msg("halfspaces", n=6)  # make: past its matrix (EvaluatedClass holds n = 6)
+    assert "n <= 6" in msg("halfspaces", n=7)
     big = msg("parities", n=15)
     assert str(MAX_CELLS) in big and "lower n to at most 14" in big
     assert "lower N to at most" in msg("thresholds", N=10**6)

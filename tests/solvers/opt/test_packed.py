@@ -1,0 +1,84 @@
+"""The packed engine (solvers/opt/packed.py): with every split allowed its AND-OR search is exact against the
+brute force (a tree of depth d exists iff d <= Opt); with one split per version space the trees it finds are
+proofs all the same; the whole engine on halfspaces through opt() and an EvaluatedClass, stopped or not."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solvers.certificates import verify_tree, verify_upper
+from solvers.classes import ConceptClass
+from solvers.classes.evaluated import EvaluatedClass
+from solvers.classes.families import make
+from solvers.opt import opt
+from solvers.opt.packed import PackedSearch, handles, pack, solve
+
+from ...oracles import matrices, opt_brute, tree_ok_brute
+
+
+def _class(rows):
+    C = ConceptClass.from_matrix(np.array(rows, dtype=bool))
+    return C, pack(C.matrix)
+
+
+@settings(max_examples=60, deadline=None)
+@given(matrices(max_rows=40, max_cols=7), st.integers(2, 12))
+def test_full_width_is_exact(rows, leaf):
+    """Every split tried (width = the number of points): a tree of depth d is found iff d <= Opt(C), whether the
+    version spaces go to the exact search at once or only below ``leaf`` concepts; each tree checks."""
+    C, T = _class(rows)
+    true = opt_brute(C.matrix.astype(int).tolist())
+    S = PackedSearch(T, C.n_points, leaf=leaf, width=64)
+    for d in range(1, true + 2):
+        t = S.tree(d)
+        assert (t is not None) == (d <= true)
+        if t is not None:
+            assert tree_ok_brute(t, d, C.matrix)
+
+
+@settings(max_examples=40, deadline=None)
+@given(matrices(max_rows=40, max_cols=7), st.integers(2, 12), st.integers(1, 3))
+def test_narrow_search_finds_only_proofs(rows, leaf, width):
+    C, T = _class(rows)
+    true = opt_brute(C.matrix.astype(int).tolist())
+    S = PackedSearch(T, C.n_points, leaf=leaf, width=width)
+    for d in range(1, true + 2):
+        t = S.tree(d)
+        if t is not None:
+            assert d <= true and tree_ok_brute(t, d, C.matrix)
+
+
+def test_pack_reads_point_j_at_bit_j():
+    assert pack([[1, 0, 1], [0, 0, 0]]).tolist() == [0b101, 0]
+    with pytest.raises(ValueError, match="at most 64 points"):
+        pack(np.zeros((2, 65)))
+    with pytest.raises(ValueError, match="distinct"):
+        PackedSearch([1, 1], 2)
+
+
+@pytest.mark.parametrize("n,true", [(3, 6), (4, 9)])
+def test_solve_halfspaces(n, true):
+    """Halfspaces on {0,1}^3 and {0,1}^4 as an EvaluatedClass (tables, not a matrix): opt() takes the packed
+    engine, whose tree reaches Opt (the exact search's value) and checks against the class; the upper bound is
+    Halving's, with its certificate."""
+    C = EvaluatedClass("halfspaces", {"n": n})
+    assert handles(C) and not handles(make("halfspaces", n=n))
+    assert opt(make("halfspaces", n=n)).value == true
+    r = opt(C)
+    assert r.stats["engine"] == "packed"
+    assert r.lower == true and r.upper == C.log2_size()
+    assert verify_tree(r.tree.to_json(), C) == true
+    assert verify_upper(r.upper_certificate(), C) == r.upper
+    assert r.stats["attempts"][-1]["found"] is (r.lower == r.upper)
+
+
+def test_solve_stopped_by_the_time_limit():
+    """A time limit that stops the search at once still gives proven bounds and a tree that checks."""
+    C = EvaluatedClass("halfspaces", {"n": 5})
+    r = solve(C, time_limit=1e-3)
+    assert r.stats["stopped"] == "time limit"
+    assert 0 <= r.lower <= 15 <= r.upper == 16
+    assert r.tree is not None and verify_tree(r.tree.to_json(), C) == r.lower
