@@ -606,8 +606,12 @@ def verify_tree(tree: dict, C) -> int:
         points = np.empty(len(nodes), dtype=np.int64)
         below = []
         for i, node in enumerate(nodes):
-            if not inner(node, level, depth, _POINT_KEYS, _POINT_NODE, f"after {_fmt(_path(levels, level, i))}"):
-                continue
+            if node is None and level == depth:
+                continue  # a leaf where it belongs
+            if not (type(node) is dict and level < depth and node.keys() == _POINT_KEYS):  # (the message's path
+                # is built only here: on millions of nodes it would cost more than the check)
+                if not inner(node, level, depth, _POINT_KEYS, _POINT_NODE, f"after {_fmt(_path(levels, level, i))}"):
+                    continue
             j = node["point"]
             if isinstance(j, bool) or not isinstance(j, int) or not 0 <= j < n_points:
                 raise TreeError(f"node after {_fmt(_path(levels, level, i))} names point {_show(j)}, not a column index "

@@ -17,8 +17,9 @@ A smaller instance of the same family embeds the same way (:data:`EMBEDS`): deci
 variables are those over n that ignore the last, on the points (x, 0); a rectangle of the N' x N' grid is
 the restriction of one of the N x N grid. Its mistake tree, solved exactly, maps into the class.
 
-:func:`improve` tries a shattered set, then smaller instances, then restrictions to prefixes of the points,
-in the time it is given. Each tree it
+:func:`improve` tries a shattered set, then smaller instances, then (over at most 64 points) the packed search of
+:mod:`solvers.opt.packed` (its balanced splits over the truth tables reach 15 for decision lists n = 6 in
+seconds), then restrictions to prefixes of the points, in the time it is given. Each tree it
 keeps is checked by :func:`solvers.certificates.verify_tree` against C itself, so a restriction that were
 wrong could not raise a bound.
 
@@ -37,6 +38,9 @@ from .. import interrupts
 SHARE = 0.1
 #: Classes with fewer concepts are left to the exact search alone (it settles them, or little is to be had).
 MIN_CONCEPTS = 4096
+#: Classes over at most 64 points with more concepts than this get the packed search's tree (its version spaces
+#: of at most :data:`solvers.opt.packed.LEAF` concepts go to the exact search, so a smaller class is one leaf)
+PACKED_FROM = 20_000
 
 
 #: Families whose instance with a smaller size parameter embeds in a larger one, and how its points map:
@@ -252,6 +256,29 @@ def improve(C, r, seconds: float, solve) -> list:
     return found
 
 
+def _packed(C, best: int, deadline: float, found: list) -> int:
+    """A deeper tree by the packed search (:mod:`solvers.opt.packed`: balanced splits over the concepts' truth
+    tables, the small version spaces solved exactly) by ``deadline``; appended to ``found``. Returns the best depth."""
+    from ..certificates import MistakeTree
+    from . import packed
+    from .memo import SearchStop
+
+    S = packed.PackedSearch(packed.pack(C.matrix), C.n_points, leaf=packed.LEAF)
+    S.lower = best  # (deeper only: its tree, if any, is the search's)
+    try:
+        S.deepen(deadline=deadline)
+    except SearchStop:
+        pass
+    if S.lower > best and S.best is not None:
+        tree = MistakeTree(S.lower, S.best, C)
+        if checked(tree, S.lower, C):
+            found.append((S.lower, tree, "a mistake tree found by the packed search (the most balanced splits over "
+                                         f"the truth tables, version spaces of at most {S.leaf} concepts solved "
+                                         "exactly)"))
+            return S.lower
+    return best
+
+
 class Interrupted(KeyboardInterrupt):
     """A Ctrl-C during :func:`improve`; ``found`` holds the bounds it had proven by then."""
 
@@ -280,6 +307,8 @@ def _improve(C, r, seconds: float, solve, found: list) -> None:
         best = max([best] + [b[0] for b in found])
     if not listed(C):
         return  # (the rest reads the matrix)
+    if C.n_points <= 64 and C.n_concepts > PACKED_FROM:
+        best = _packed(C, best, time.monotonic() + (deadline - time.monotonic()) / 2, found)
     tried: set = set()
     lo, hi = 1, n  # prefixes of `lo` points are solved; of `hi` points, not (the whole class: the search stopped)
     k = n // 2

@@ -118,6 +118,7 @@ class PackedSearch:
         self.width = max(1, int(width))
         self.progress = progress
         self.lower, self.upper = (-1, -1) if len(T) == 0 else (0, len(T).bit_length() - 1)
+        self.best = None  # the tree of depth ``lower`` (None for depth 0)
         self.nodes = 0  # version spaces split above the leaves
         self.leaf_searches = 0  # leaves handed to the exact search
         self.leaf_nodes = 0  # nodes the exact searches expanded
@@ -140,8 +141,45 @@ class PackedSearch:
         finally:
             self._deadline, self.width = old
         if ok and d > self.lower:
-            self.lower = d
+            self.lower, self.best = d, node
         return node if ok else None
+
+    def deepen(self, *, deadline: float | None = None, width: int | None = None, attempts: list | None = None) -> int:
+        """Raise :attr:`lower` (with its tree, :attr:`best`) as far as the search goes by ``deadline``: the most
+        balanced split alone at d = lower + 1, lower + 2, lower + 4, ... while a tree is found, then a binary search
+        (a tree found at d is found at every d' < d, and such a search tries one tree and fails fast); then one
+        level more at a time with ``width`` splits per version space, twice as many each time the search ends
+        without a tree, up to every point (where it is complete above the leaves). Each attempt is appended to
+        ``attempts`` (depth, width, found, seconds). Returns :attr:`lower` when no deeper tree is found with every
+        split; raises :class:`SearchStop` at the deadline (:attr:`lower` and :attr:`best` hold what was found)."""
+        attempts = [] if attempts is None else attempts
+
+        def attempt(d: int, w: int) -> bool:
+            t = time.monotonic()
+            found = self.tree(d, deadline=deadline, width=w) is not None
+            attempts.append({"depth": d, "width": w, "found": found, "seconds": round(time.monotonic() - t, 3)})
+            return found
+
+        if self.upper < 1:
+            return self.lower
+        base = self.lower
+        lo, hi, step = base, self.upper, 1
+        while base + step <= hi and attempt(base + step, 1):
+            lo, step = base + step, 2 * step
+        hi = min(hi, base + step - 1)
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if attempt(mid, 1):
+                lo = mid
+            else:
+                hi = mid - 1
+        w = self.width if width is None else max(1, int(width))
+        while self.lower < self.upper:
+            if not attempt(self.lower + 1, w):
+                if w >= self.n_points:
+                    break
+                w = min(2 * w, self.n_points)
+        return self.lower
 
     def _tick(self) -> None:
         now = time.monotonic()
@@ -277,44 +315,16 @@ def solve(C, *, time_limit: float | None = None, progress: Callable[[dict], None
     t0 = time.monotonic()
     deadline = None if time_limit is None else t0 + time_limit
     S = PackedSearch(C.tables, C.n_points, leaf=leaf, width=width, progress=progress)
-    best, best_tree, stopped, attempts = S.lower, None, None, []
-
-    def attempt(d: int, w: int):
-        nonlocal best, best_tree
-        t = time.monotonic()
-        node = S.tree(d, deadline=deadline, width=w)
-        found = d <= 0 or node is not None
-        attempts.append({"depth": d, "width": w, "found": found, "seconds": round(time.monotonic() - t, 3)})
-        if found and d > best:
-            best, best_tree = d, node
-        return found
-
+    stopped, attempts = None, []
     try:
-        if S.upper >= 1:
-            # The most balanced split alone (a tree found at d is found at every d' < d, and a search at depth d
-            # visits at most 2^d version spaces above the leaves): d = 1, 2, 4, ... while found, then a binary search.
-            lo, hi, d = 0, S.upper, 1
-            while d <= hi and attempt(d, 1):
-                lo, d = d, 2 * d
-            hi = min(hi, d - 1)
-            while lo < hi:
-                mid = (lo + hi + 1) // 2
-                if attempt(mid, 1):
-                    lo = mid
-                else:
-                    hi = mid - 1
-            # Then one level more at a time with ``width`` splits per version space, twice as many each time the
-            # search ends without a tree, up to every point (where it is complete above the leaves).
-            w = width
-            while best < S.upper:
-                if not attempt(best + 1, w):
-                    if w >= S.n_points:
-                        break
-                    w = min(2 * w, S.n_points)
+        S.deepen(deadline=deadline, attempts=attempts)
+        if S.lower < S.upper:
+            stopped = f"no tree of depth {S.lower + 1} found with every split tried"
     except SearchStop:
         stopped = "time limit"
     except KeyboardInterrupt:
         stopped = "interrupted"
+    best, best_tree = S.lower, S.best
     tree = None
     if best >= 0:
         tree = MistakeTree(best, best_tree, C)
@@ -327,7 +337,7 @@ def solve(C, *, time_limit: float | None = None, progress: Callable[[dict], None
         check_seconds = None
     lower, upper = best, S.upper
     stats = {"engine": "packed", "nodes": S.nodes + S.leaf_nodes, "memo": len(S._leaves), "seconds":
-             round(time.monotonic() - t0, 4), "stopped": stopped if lower < upper else None,
+             round(time.monotonic() - t0, 4), "stopped": stopped,
              "leaves": S.leaf_searches, "attempts": attempts, "tree_check_seconds": check_seconds,
              "upper_reason": f"Halving: floor(log2 {len(S.tables)}) = {upper}"}
 

@@ -37,7 +37,7 @@ conjunctions n [false=1]   3^n + false                            Opt = n + 1 wh
 monotone-disjunctions n k  sum_{i<=k} C(n, i)                     Opt = VC = n when k = n
 disjunctions n [k=n]       sum_{i<=k} C(n, i) 2^i + [k >= 1]      Opt = n + 1 when k = n
 parities n                 2^n                                    Opt = VC = n
-halfspaces n (n <= 5)      4, 14, 104, 1882, 94572 (A000609)      VC = n + 1
+halfspaces n (n <= 6)      4, 14, 104, ..., 15028134 (A000609)    VC = n + 1
 rectangles N               (N(N+1)/2)^2 + 1                       VC = 4 for N >= 3
 k-of-r n r k               C(n, r)                                -
 decision-lists n (n <= 6)  sum_j C(n, j) A005612(j)               -

@@ -79,6 +79,21 @@ def test_decision_lists_get_the_bound_of_one_variable_fewer():
     assert found and found[-1][0] >= opt(make("decision-lists", n=3)).value == 5
 
 
+def test_the_packed_search_gives_a_deeper_tree(monkeypatch):
+    """A class over at most 64 points past PACKED_FROM concepts gets the packed search's tree (here halfspaces n=4,
+    with the thresholds lowered so that it is searched above leaves of 40 concepts): it reaches Opt = 9, past the
+    embedded n = 3 (6), and its tree checks against the class."""
+    from solvers.opt import packed
+
+    monkeypatch.setattr(anytime, "PACKED_FROM", 100)
+    monkeypatch.setattr(packed, "LEAF", 40)
+    C = make("halfspaces", n=4)
+    found = anytime.improve(C, _stopped(), 120.0, _exact)
+    value, tree, reason = found[-1]
+    assert value == 9 == opt(C).value and "packed search" in reason and "at most 40 concepts" in reason
+    assert verify_tree(tree.to_json(), C) == 9
+
+
 def test_opt_uses_them_when_its_search_stops(monkeypatch):
     """opt() with a time limit on a large listed class: when the search stops, the rest of the time finds a
     deeper tree of a restriction, which replaces the search's (its reason in stats["anytime"])."""
