@@ -17,12 +17,12 @@ finds is a proof all the same: :func:`solve` checks it with :func:`solvers.certi
 class before it reports the bound.
 
 :func:`solve` is the ``packed`` engine of :func:`solvers.opt.opt`. It first finds the deepest tree the most
-balanced split alone gives (d = 1, 2, 4, ... then a binary search: such a search tries one tree and fails fast),
-then asks for one level more with ``width`` splits per version space, doubling the width each time a search ends
-without a tree, until the time limit. The upper bound is Halving's,
-floor(log2 |C|) ([Rivest94], [OnlineAlgs]), whose certificate has no entries (the class has fewer than
-2^(u+1) concepts): for halfspaces on {0,1}^6 every split of the whole class, and of its children, is balanced to
-within 10 %, so the refinements of that bound by one or two levels of splits give nothing better.
+balanced split alone gives (one tree per depth, the depth raised while one is found), then asks for one level
+more with ``width`` splits per version space, doubling the width each time a search ends without a tree, until
+the time limit (:meth:`PackedSearch.deepen`). The upper bound is Halving's, floor(log2 |C|) ([Rivest94],
+[OnlineAlgs]), whose certificate has no entries (the class has fewer than 2^(u+1) concepts): for halfspaces on
+{0,1}^6 every split of the whole class, and of its children, is balanced to within 10 %, so the refinements of
+that bound by one or two levels of splits give nothing better.
 
 The leaves' answers are kept (by a hash of their tables, with the tree at the best depth proven), and so are the
 balance orders of the version spaces above them, so each deeper attempt repeats little.
@@ -145,11 +145,11 @@ class PackedSearch:
         return node if ok else None
 
     def deepen(self, *, deadline: float | None = None, width: int | None = None, attempts: list | None = None) -> int:
-        """Raise :attr:`lower` (with its tree, :attr:`best`) as far as the search goes by ``deadline``: the most
-        balanced split alone at d = lower + 1, lower + 2, lower + 4, ... while a tree is found, then a binary search
-        (a tree found at d is found at every d' < d, and such a search tries one tree and fails fast); then one
-        level more at a time with ``width`` splits per version space, twice as many each time the search ends
-        without a tree, up to every point (where it is complete above the leaves). Each attempt is appended to
+        """Raise :attr:`lower` (with its tree, :attr:`best`) as far as the search goes by ``deadline``: first the most
+        balanced split alone (one tree tried per depth; from nothing, at d = 1, 2, 4, ... up to half the Halving
+        bound), one level more at a time while a tree is found (a search that fails can take long: its leaves'
+        refutations are exact); then one level more at a time with ``width`` splits per version space, twice as
+        many each time the search ends without a tree, up to every point (where it is complete above the leaves). Each attempt is appended to
         ``attempts`` (depth, width, found, seconds). Returns :attr:`lower` when no deeper tree is found with every
         split; raises :class:`SearchStop` at the deadline (:attr:`lower` and :attr:`best` hold what was found)."""
         attempts = [] if attempts is None else attempts
@@ -162,17 +162,12 @@ class PackedSearch:
 
         if self.upper < 1:
             return self.lower
-        base = self.lower
-        lo, hi, step = base, self.upper, 1
-        while base + step <= hi and attempt(base + step, 1):
-            lo, step = base + step, 2 * step
-        hi = min(hi, base + step - 1)
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if attempt(mid, 1):
-                lo = mid
-            else:
-                hi = mid - 1
+        if self.lower == 0:  # nothing known: d = 1, 2, 4, ... up to half the Halving bound (2^d version spaces at most)
+            d = 1
+            while d <= self.upper // 2 and attempt(d, 1):
+                d *= 2
+        while self.lower < self.upper and attempt(self.lower + 1, 1):
+            pass
         w = self.width if width is None else max(1, int(width))
         while self.lower < self.upper:
             if not attempt(self.lower + 1, w):
