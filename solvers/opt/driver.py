@@ -256,11 +256,13 @@ def opt(
             raise ValueError(f"{C}: only Opt(C) is computed for this class, by its own engine (packed truth tables); "
                              "drop the game options and the engine")
         return packed.solve(C, time_limit=time_limit, progress=progress)
-    if anytime and time_limit is not None and G.standard and solver is None and engine in ("auto", "search", "states"):
+    if (anytime and time_limit is not None and G.standard and (solver is None or type(solver) is Solver)
+            and engine in ("auto", "search", "states")):
         from . import anytime as cheap
 
         if cheap.applies(C):
-            return _with_anytime(C, time_limit, jobs, memo_bytes, progress, engine, symmetry, isomorphism)
+            return _with_anytime(C, time_limit, jobs, memo_bytes, progress, engine, symmetry, isomorphism,
+                                 solver=solver, cluster=cluster, parts=parts)
     by_family = (G.standard and engine == "auto" and not isinstance(solver, Solver) and disjunctions.handles(C)
                  and (not C.finite or C.n_points >= _DISJUNCTIONS_FROM))  # by the symmetry of the family
     if by_family or engine == "states" or _evaluated(C):
@@ -394,8 +396,10 @@ def opt(
 
 
 def _with_anytime(C, time_limit: float, jobs: int, memo_bytes, progress, engine: str, symmetry: bool,
-                  isomorphism: bool = True) -> OptResult:
-    """:func:`opt` of Opt(C) with its anytime pass (see its ``anytime`` parameter)."""
+                  isomorphism: bool = True, *, solver: Solver | None = None, cluster=None,
+                  parts: dict | None = None) -> OptResult:
+    """:func:`opt` of Opt(C) with its anytime pass (see its ``anytime`` parameter); the search itself with
+    :func:`opt`'s ``solver`` (a warm start from the store), ``cluster`` and ``parts``."""
     from . import anytime
 
     t0 = time.monotonic()
@@ -411,7 +415,8 @@ def _with_anytime(C, time_limit: float, jobs: int, memo_bytes, progress, engine:
     if settled is not None:
         return settled
     r = opt(C, time_limit=time_limit * (1 - anytime.SHARE), jobs=jobs, memo_bytes=memo_bytes, progress=progress,
-            engine=engine, anytime=False, symmetry=symmetry, isomorphism=isomorphism)
+            engine=engine, anytime=False, symmetry=symmetry, isomorphism=isomorphism, solver=solver, cluster=cluster,
+            parts=parts)
     if r.value is not None or r.stats.get("stopped") != "time limit":
         return r
     upper, reason = r.upper, anytime.upper_reason(C, r.upper)
@@ -421,9 +426,9 @@ def _with_anytime(C, time_limit: float, jobs: int, memo_bytes, progress, engine:
                 upper, reason = value, why
     except KeyboardInterrupt:  # a Ctrl-C while the learners are built: the search's bounds, as they are
         return OptResult(None, r.lower, r.upper, r.tree, {**r.stats, "stopped": "interrupted", "upper_reason": reason},
-                         r.solver, r.game)
+                         r.solver, r.game, proof=r.proof)
     r = OptResult(r.lower if r.lower == upper else None, r.lower, upper, r.tree, {**r.stats, "upper_reason": reason},
-                  r.solver, r.game)
+                  r.solver, r.game, proof=r.proof if upper == r.upper else None)
     try:
         found = anytime.improve(C, r, max(0.0, t0 + time_limit - time.monotonic()),
                                 lambda D, t: opt(D, time_limit=max(t, 1e-3), memo_bytes=memo_bytes, anytime=False,
@@ -436,7 +441,7 @@ def _with_anytime(C, time_limit: float, jobs: int, memo_bytes, progress, engine:
     value, tree, _ = found[-1]
     stats = {**r.stats, "anytime": [{"lower": v, "reason": why} for v, _, why in found],
              "seconds": round(time.monotonic() - t0, 4)}
-    return OptResult(value if value == r.upper else None, value, r.upper, tree, stats, r.solver, r.game)
+    return OptResult(value if value == r.upper else None, value, r.upper, tree, stats, r.solver, r.game, proof=r.proof)
 
 
 def _settled_by_shattering(C, deadline: float, memo_bytes, symmetry: bool, t0: float):

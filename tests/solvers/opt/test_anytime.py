@@ -119,6 +119,31 @@ def test_opt_uses_them_when_its_search_stops(monkeypatch):
     assert not anytime.applies(small)
 
 
+def test_the_search_inside_the_pass_gets_opts_solver_cluster_and_parts(monkeypatch):
+    """A warm solver (a run resumed from the store), a cluster and stored parts reach the search the anytime pass
+    wraps, and a spread search's certificate writer survives the pass."""
+    from solvers.opt.search import Solver
+
+    C = make("decision-lists", n=4)
+    monkeypatch.setattr(anytime, "MIN_CONCEPTS", 1000)
+    real, seen = driver.opt, []
+    writer = lambda limit: {"kind": "upper-bound", "bound": 99, "entries": []}  # noqa: E731
+
+    def stopped_at_the_root(D, **kw):
+        if D is C:
+            seen.append({k: kw.get(k) for k in ("solver", "cluster", "parts")})
+            r = real(D, time_limit=kw.get("time_limit"), anytime=False)
+            return driver.OptResult(None, 1, r.upper, None, {**r.stats, "stopped": "time limit"}, r.solver, r.game,
+                                    proof=writer)
+        return real(D, **kw)
+
+    monkeypatch.setattr(driver, "opt", stopped_at_the_root)
+    S, parts, cluster = Solver(C), {"known": []}, object()
+    r = opt(C, time_limit=600, solver=S, cluster=cluster, parts=parts)
+    assert seen == [{"solver": S, "cluster": cluster, "parts": parts}]
+    assert r.stats["anytime"] and r.proof is writer
+
+
 def test_the_command_prints_each_bound_with_its_reason(monkeypatch, capsys, tmp_path):
     from adversary.cli import main
 
