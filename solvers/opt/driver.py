@@ -255,7 +255,8 @@ def opt(
         if not G.standard or engine not in ("auto", "states"):
             raise ValueError(f"{C}: only Opt(C) is computed for this class, by its own engine (packed truth tables); "
                              "drop the game options and the engine")
-        return packed.solve(C, time_limit=time_limit, progress=progress)
+        lo, hi, tree, stats, proof = packed.solve(C, time_limit=time_limit, progress=progress)
+        return OptResult(lo if lo == hi else None, lo, hi, tree, stats, None, proof=proof)
     if (anytime and time_limit is not None and G.standard and (solver is None or type(solver) is Solver)
             and engine in ("auto", "search", "states")):
         from . import anytime as cheap

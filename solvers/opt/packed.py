@@ -300,12 +300,11 @@ def _renamed(root, cols: np.ndarray):
 
 def solve(C, *, time_limit: float | None = None, progress: Callable[[dict], None] | None = None,
           leaf: int = LEAF, width: int = WIDTH):
-    """The ``packed`` engine of :func:`solvers.opt.opt` for a class that :func:`handles`: an
-    :class:`~solvers.opt.driver.OptResult` with the deepest tree found (checked against ``C`` by
-    :func:`~solvers.certificates.verify_tree`) and Halving's upper bound; a time limit or Ctrl-C returns what
-    was found so far (``stats["stopped"]``)."""
+    """The ``packed`` engine of :func:`solvers.opt.opt` for a class that :func:`handles`: ``(lower, upper, tree,
+    stats, proof)`` with the deepest tree found (a MistakeTree, checked against ``C`` by
+    :func:`~solvers.certificates.verify_tree`), Halving's upper bound and ``proof(limit)`` writing its certificate;
+    a time limit or Ctrl-C returns what was found so far (``stats["stopped"]``)."""
     from ..certificates import MistakeTree, verify_tree
-    from .driver import OptResult
 
     t0 = time.monotonic()
     deadline = None if time_limit is None else t0 + time_limit
@@ -339,4 +338,4 @@ def solve(C, *, time_limit: float | None = None, progress: Callable[[dict], None
     def proof(limit: int) -> dict:
         return {"kind": "upper-bound", "bound": upper, "entries": []}
 
-    return OptResult(lower if lower == upper else None, lower, upper, tree, stats, None, proof=proof)
+    return lower, upper, tree, stats, proof

@@ -14,7 +14,7 @@ from solvers.classes import ConceptClass
 from solvers.classes.evaluated import EvaluatedClass
 from solvers.classes.families import make
 from solvers.opt import opt
-from solvers.opt.packed import PackedSearch, handles, pack, solve
+from solvers.opt.packed import PackedSearch, handles, pack
 
 from ...oracles import matrices, opt_brute, tree_ok_brute
 
@@ -78,7 +78,7 @@ def test_solve_halfspaces(n, true):
 def test_solve_stopped_by_the_time_limit():
     """A time limit that stops the search at once still gives proven bounds and a tree that checks."""
     C = EvaluatedClass("halfspaces", {"n": 5})
-    r = solve(C, time_limit=1e-3)
+    r = opt(C, time_limit=1e-3)
     assert r.stats["stopped"] == "time limit"
     assert 0 <= r.lower <= 15 <= r.upper == 16
     assert r.tree is not None and verify_tree(r.tree.to_json(), C) == r.lower
