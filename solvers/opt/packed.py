@@ -49,6 +49,7 @@ from typing import Callable
 
 import numpy as np
 
+from .. import interrupts
 from .memo import SearchStop
 
 __all__ = ["LEAF", "WIDTH", "PackedSearch", "pack", "handles", "solve"]
@@ -106,9 +107,11 @@ class PackedSearch:
 
     def __init__(self, tables, n_points: int, *, leaf: int = LEAF, width: int = WIDTH,
                  progress: Callable[[dict], None] | None = None):
-        T = np.asarray(tables, dtype=np.uint64)
+        T = np.ascontiguousarray(tables, dtype=np.uint64)  # (the counts view it as bytes)
         if not 1 <= n_points <= 64:
             raise ValueError(f"a packed class has 1..64 points, not {n_points}")
+        if n_points < 64 and len(T) and int(np.bitwise_or.reduce(T)) >> n_points:
+            raise ValueError(f"a truth table has a bit past point {n_points - 1}; give tables over {n_points} points")
         ordered = T if len(T) < 2 or np.all(T[1:] > T[:-1]) else np.sort(T)  # (sorted already: halfspaces)
         if len(ordered) > 1 and not np.all(ordered[1:] != ordered[:-1]):
             raise ValueError("the truth tables of a packed class must be distinct")
@@ -177,6 +180,7 @@ class PackedSearch:
         return self.lower
 
     def _tick(self) -> None:
+        interrupts.check()  # a Ctrl-C that a library swallowed stops the search here (solvers.interrupts)
         now = time.monotonic()
         if self._deadline is not None and now > self._deadline:
             raise SearchStop

@@ -57,6 +57,10 @@ def test_pack_reads_point_j_at_bit_j():
         pack(np.zeros((2, 65)))
     with pytest.raises(ValueError, match="distinct"):
         PackedSearch([1, 1], 2)
+    with pytest.raises(ValueError, match="a bit past point 1"):
+        PackedSearch([0, 1 << 5], 2)
+    strided = np.arange(512, dtype=np.uint64)[::2]  # (not contiguous: the counts view the tables as bytes)
+    assert PackedSearch(strided, 9, leaf=4).tree(2) is not None
 
 
 @pytest.mark.parametrize("n,true", [(3, 6), (4, 9)])
