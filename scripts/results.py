@@ -38,10 +38,12 @@ def _text(lo, hi) -> str:
 
 def _checked(rec, budget: float) -> str:
     """'checked', 'not re-checked' (too long, or a class too large to load here) or an error."""
+    from solvers.classes.evaluated import EvaluatedClass, beyond_matrix
     from solvers.classes.spec import load_class
 
-    try:
-        C = load_class({"family": rec.family, "params": rec.params})
+    try:  # (past a matrix: rectangles N=64, halfspaces n=6 hold their concepts' parameters or truth tables)
+        C = (EvaluatedClass(rec.family, rec.params) if beyond_matrix(rec.family, rec.params)
+             else load_class({"family": rec.family, "params": rec.params}))
     except (ValueError, MemoryError) as e:
         return f"not re-checked (the class does not load here: {e})"
     notes: list = []

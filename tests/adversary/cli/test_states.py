@@ -128,10 +128,13 @@ def test_the_states_engine_writes_its_result_to_the_store(capsys, tmp_path):
 
 def test_halfspaces_on_six_variables(capsys, tmp_path):
     """halfspaces n=6 (15,028,134 concepts, no matrix): the packed engine stopped by its time limit prints proven
-    bounds (exit 3) under Halving's 23, and its tree and certificate verify against the class."""
-    tree, proof = tmp_path / "tree.json", tmp_path / "proof.json"
+    bounds (exit 3) under Halving's 23, its tree and certificate verify against the class, and scripts/results.py
+    --check re-checks the stored row against the class without a matrix."""
+    import importlib.util
+
+    tree, proof, store = tmp_path / "tree.json", tmp_path / "proof.json", tmp_path / "s.db"
     code, out, err = run(capsys, "opt", "halfspaces", "n=6", "--json", "--tree", tree, "--proof", proof,
-                         "--time-limit", "2", "--no-store")
+                         "--time-limit", "2", "--store", store)
     r = json.loads(out)
     assert (r["engine"], r["concepts"], r["points"], r["upper"]) == ("packed", 15028134, 64, 23)
     assert code == 3 and r["opt"] is None and 0 <= r["lower"] < 23 and r["stopped"] == "time limit"
@@ -140,4 +143,10 @@ def test_halfspaces_on_six_variables(capsys, tmp_path):
                                                               f"depth {d})")
     code, text = _verify(capsys, proof, "halfspaces", "n=6")
     assert code == 0 and text.startswith("OK: Opt(C) <= 23 for halfspaces n=6")
+    spec = importlib.util.spec_from_file_location("results", Path(__file__).resolve().parents[3] / "scripts" / "results.py")
+    results = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(results)
+    assert results.main(["--store", str(store), "--check"]) == 0
+    row = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| halfspaces n=6 |")]
+    assert len(row) == 1 and row[0].startswith(f"| halfspaces n=6 | {d}..23 |") and row[0].endswith("| checked |")
     assert_usage_error(*run(capsys, "opt", "halfspaces", "n=6", "--randomized", "--no-store"), contains="at most 5")
