@@ -143,14 +143,20 @@ def test_halfspace_tables_six_closed_under_the_cube_group():
     T = halfspace_tables(6)
     assert T.dtype == np.uint64 and np.all(T[1:] > T[:-1])
     sample = T[np.random.default_rng(0).choice(len(T), 50_000, replace=False)]
+
+    def within(x):  # (by binary search: numpy 2's np.isin takes 28 s against 15 million values)
+        i = np.minimum(np.searchsorted(T, x), len(T) - 1)
+        return bool(np.all(T[i] == x))
+
     pts = cube(6)
     index = {p: j for j, p in enumerate(pts)}
     for f in (lambda p: (1 - p[0],) + p[1:], lambda p: (p[3],) + p[1:3] + (p[0],) + p[4:]):
         perm = np.array([index[f(p)] for p in pts])
         bits = np.unpackbits(sample.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")[:, perm]
         image = np.ascontiguousarray(np.packbits(bits, axis=1, bitorder="little")).view("<u8").ravel()
-        assert np.isin(image, T).all()
-    assert np.isin(~sample, T).all()
+        assert within(image)
+    assert within(~sample)
+    assert not within(sample ^ np.uint64(1 << 63))  # (and a function that is not one is not found)
 
 
 # ------------------------------------------------------------------ points and parameters
