@@ -41,12 +41,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from solvers.classes.families.boolean import halfspace_tables  # noqa: E402
 from solvers.opt.memo import SearchStop  # noqa: E402
-from solvers.opt.packed import LEAF_MEMO_BYTES, _ones  # noqa: E402
+from solvers.opt.packed import LEAF_MEMO_BYTES, _ones, leaf_class  # noqa: E402
 
 
 def probe(V: np.ndarray, need: int, leaf: int, cap: float, rng) -> dict:
     """One random walk from V (refuting Opt(V) >= need); see the module's docstring."""
-    from solvers.classes.finite import ConceptClass
     from solvers.opt.search import Solver
 
     weight, nodes, depth, work = 1.0, 1.0, 0, 0.0
@@ -71,10 +70,7 @@ def probe(V: np.ndarray, need: int, leaf: int, cap: float, rng) -> dict:
     if len(V) < (1 << need):
         return {"weight": weight, "nodes": nodes, "depth": depth, "leaf_s": 0.0, "refuted": True, "leaf": len(V),
                 "work": work}
-    bits = np.unpackbits(V.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-    s = bits.sum(axis=0)
-    cols = np.flatnonzero((s > 0) & (s < len(V)))
-    S = Solver(ConceptClass(bits[:, cols].astype(bool)), memo_bytes=LEAF_MEMO_BYTES)
+    S = Solver(leaf_class(V, 64)[0], memo_bytes=LEAF_MEMO_BYTES)
     t = time.monotonic()
     try:
         with S.limits(deadline=t + cap):

@@ -52,7 +52,7 @@ import numpy as np
 from .. import interrupts
 from .memo import SearchStop
 
-__all__ = ["LEAF", "WIDTH", "PackedSearch", "pack", "handles", "solve"]
+__all__ = ["LEAF", "WIDTH", "PackedSearch", "leaf_class", "pack", "handles", "solve"]
 
 #: Version spaces of at most this many concepts go to the exact search (measured on halfspaces on {0,1}^6:
 #: with 20,000 the depth-21 tree took 34 s, 1,054 leaves of 15 ms on average)
@@ -250,7 +250,6 @@ class PackedSearch:
     def _leaf(self, V: np.ndarray, need: int) -> tuple:
         """Decide Opt(V) >= need with the exact search over the points that split V."""
         from ..certificates.opt import cut_tree
-        from ..classes.finite import ConceptClass
         from .search import Solver
 
         digest = hashlib.blake2b(V.tobytes(), digest_size=16).digest()
@@ -261,15 +260,13 @@ class PackedSearch:
             if need > e[1]:
                 return False, None
         self._tick()
-        bits = np.unpackbits(V.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")[:, :self.n_points]
-        ones = bits.sum(axis=0)
-        cols = np.flatnonzero((ones > 0) & (ones < len(V)))
+        D, cols = leaf_class(V, self.n_points)
         if e is None:
             e = self._leaves[digest] = [0, len(V).bit_length() - 1, None]
         if len(cols) == 0:  # a single concept (the tables are distinct)
             e[1] = 0
             return need <= 0, None
-        S = Solver(ConceptClass(bits[:, cols].astype(bool)), memo_bytes=LEAF_MEMO_BYTES)
+        S = Solver(D, memo_bytes=LEAF_MEMO_BYTES)
         self.leaf_searches += 1
         try:
             with S.limits(deadline=self._deadline):
@@ -284,6 +281,17 @@ class PackedSearch:
         if need > e[0]:
             e[0], e[2] = need, t
         return True, t
+
+
+def leaf_class(V: np.ndarray, n_points: int) -> tuple:
+    """``(D, cols)``: the version space V as a ConceptClass ``D`` over the points ``cols`` that split it (column i
+    of ``D`` is point ``cols[i]``)."""
+    from ..classes.finite import ConceptClass
+
+    bits = np.unpackbits(V.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")[:, :n_points]
+    ones = bits.sum(axis=0)
+    cols = np.flatnonzero((ones > 0) & (ones < len(V)))
+    return ConceptClass(bits[:, cols].astype(bool)), cols
 
 
 def _renamed(root, cols: np.ndarray):
