@@ -29,7 +29,6 @@ References
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import sys
 import time
@@ -112,7 +111,7 @@ def main(argv=None) -> int:
     print(f"seconds of work over the whole refutation (each node's count of its splits, and the exact search at the "
           f"leaves): mean {statistics.fmean(est):.3g}, median {statistics.median(est):.3g}, max {max(est):.3g}")
     years = statistics.fmean(est) / (365.25 * 86400)
-    print(f"  = {years:.3g} core-years at the mean ({math.ceil(years * 1000) / 1000} years on 1,000 workers, "
+    print(f"  = {years:.3g} core-years at the mean ({years * 365.25 * 24 / 1000:.3g} hours on 1,000 workers, "
           "if they shared nothing and lost nothing)")
     print(f"walks that ended on a leaf not refuted: {sum(r['refuted'] is False for r in rows)}; capped: "
           f"{sum(bool(r.get('capped')) for r in rows)}")
