@@ -4,7 +4,7 @@ Commands (DESIGN.md, section CLI)::
 
     littlestone families [--json]
     littlestone opt FAMILY k=v ... | --matrix FILE  [--json] [--tree OUT] [--time-limit S] [--jobs N]
-                    [--engine auto|search|table] [--randomized] [--errors K] [--horizon T] [--memory GB] [--quiet]
+                    [--engine auto|search|table|states|packed] [--randomized] [--errors K] [--horizon T] [--memory GB] [--quiet]
     littlestone export FAMILY k=v ... | --matrix FILE  [-o FILE.json]
     littlestone learners [--json]
     littlestone verify TREE.json (FAMILY k=v ... | --matrix FILE)

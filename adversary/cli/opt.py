@@ -32,10 +32,12 @@ def add(p) -> None:
                    help="worker processes on this machine for one search (default 1); with --backend dask the parts "
                         "run on the cluster's workers instead")
     add_backend_options(p)
-    p.add_argument("--engine", choices=("auto", "search", "table", "states"), default="auto",
+    p.add_argument("--engine", choices=("auto", "search", "table", "states", "packed"), default="auto",
                    help="search over version spaces, the 3^N table for classes over <= 17 distinct points, the search "
                         "over compact states of thresholds, intervals and rectangles (auto uses it when the matrix "
-                        "is too large to build), or auto (default)")
+                        "is too large to build), the search over 64-bit truth tables for classes over <= 64 points "
+                        "(auto uses it for halfspaces n=6 and listed classes of more than 100,000 concepts), or "
+                        "auto (default)")
     add_game_options(p)
     p.add_argument("--no-symmetry", dest="symmetry", action="store_false",
                    help="do not key the search's memo by orbits under the class's symmetry group (the group its "

@@ -764,6 +764,9 @@ def verify_upper(proof: dict, C) -> int:
     about strictly smaller sets, an entry used up to isomorphism on a refuted entry of the same size. The
     check reads each labelled pair once: linear in V's part of the matrix.
 
+    A certificate with ``"form": "packed"`` (the search over truth tables, :mod:`solvers.opt.packed_exact`) goes to
+    :func:`solvers.certificates.packed.verify_packed_upper`.
+
     A certificate with ``"symmetry": "renaming"`` (entries that
     rename variables, from :mod:`solvers.opt.disjunctions`) goes to
     :func:`solvers.certificates.disjunctions.verify_upper`.
@@ -779,6 +782,10 @@ def verify_upper(proof: dict, C) -> int:
     if not isinstance(proof, dict) or proof.get("kind") != "upper-bound":
         raise TreeError('an upper-bound certificate is {"kind": "upper-bound", "bound": u, "entries": [...]}')
     check_made_for(proof, C)
+    if proof.get("form") == "packed":  # solvers.opt.packed_exact
+        from .packed import verify_packed_upper
+
+        return verify_packed_upper(proof, C)
     if proof.get("symmetry") == "renaming":  # solvers.opt.disjunctions
         from .disjunctions import verify_upper as verify_renaming_upper
 

@@ -17,12 +17,12 @@ finds is a proof all the same: :func:`solve` checks it with :func:`solvers.certi
 class before it reports the bound.
 
 :func:`solve` is the ``packed`` engine of :func:`solvers.opt.opt`. It first finds the deepest tree the most
-balanced split alone gives (one tree per depth, the depth raised while one is found), then asks for one level
-more with ``width`` splits per version space, doubling the width each time a search ends without a tree, until
-the time limit (:meth:`PackedSearch.deepen`). The upper bound is Halving's, floor(log2 |C|) ([Rivest94],
-[OnlineAlgs]), whose certificate has no entries (the class has fewer than 2^(u+1) concepts): for halfspaces on
-{0,1}^6 every split of the whole class, and of its children, is balanced to within 10 %, so the refinements of
-that bound by one or two levels of splits give nothing better.
+balanced split alone gives (one tree per depth, the depth raised while one is found), then one level more at a
+time with ``width`` splits per version space while a tree is found (:meth:`PackedSearch.deepen`); then the exact
+search of :mod:`solvers.opt.packed_exact` (every split, one memo entry per orbit of the cube's symmetries) decides
+one level deeper at a time until it refutes one, which makes Opt(C) exact with a certificate, or the time limit.
+Until then the upper bound is Halving's, floor(log2 |C|) ([Rivest94], [OnlineAlgs]), whose certificate has no
+entries (the class has fewer than 2^(u+1) concepts).
 
 The leaves' answers are kept (by a hash of their tables, with the tree at the best depth proven), and so are the
 balance orders of the version spaces above them, so each deeper attempt repeats little.
@@ -147,12 +147,14 @@ class PackedSearch:
             self.lower, self.best = d, node
         return node if ok else None
 
-    def deepen(self, *, deadline: float | None = None, width: int | None = None, attempts: list | None = None) -> int:
+    def deepen(self, *, deadline: float | None = None, width: int | None = None, attempts: list | None = None,
+               max_width: int | None = None) -> int:
         """Raise :attr:`lower` (with its tree, :attr:`best`) as far as the search goes by ``deadline``: first the most
         balanced split alone (one tree tried per depth; from nothing, at d = 1, 2, 4, ... up to half the Halving
         bound), one level more at a time while a tree is found (a search that fails can take long: its leaves'
         refutations are exact); then one level more at a time with ``width`` splits per version space, twice as
-        many each time the search ends without a tree, up to every point (where it is complete above the leaves). Each attempt is appended to
+        many each time the search ends without a tree, up to every point (where it is complete above the leaves) or
+        ``max_width``. Each attempt is appended to
         ``attempts`` (depth, width, found, seconds). Returns :attr:`lower` when no deeper tree is found with every
         split; raises :class:`SearchStop` at the deadline (:attr:`lower` and :attr:`best` hold what was found)."""
         attempts = [] if attempts is None else attempts
@@ -171,10 +173,12 @@ class PackedSearch:
                 d *= 2
         while self.lower < self.upper and attempt(self.lower + 1, 1):
             pass
+        if max_width == 1:
+            return self.lower
         w = self.width if width is None else max(1, int(width))
         while self.lower < self.upper:
             if not attempt(self.lower + 1, w):
-                if w >= self.n_points:
+                if w >= self.n_points or (max_width is not None and w >= max_width):
                     break
                 w = min(2 * w, self.n_points)
         return self.lower
@@ -311,43 +315,81 @@ def _renamed(root, cols: np.ndarray):
 
 
 def solve(C, *, time_limit: float | None = None, progress: Callable[[dict], None] | None = None,
-          leaf: int = LEAF, width: int = WIDTH):
-    """The ``packed`` engine of :func:`solvers.opt.opt` for a class that :func:`handles`: ``(lower, upper, tree,
-    stats, proof)`` with the deepest tree found (a MistakeTree, checked against ``C`` by
-    :func:`~solvers.certificates.verify_tree`), Halving's upper bound and ``proof(limit)`` writing its certificate;
-    a time limit or Ctrl-C returns what was found so far (``stats["stopped"]``)."""
-    from ..certificates import MistakeTree, verify_tree
+          leaf: int = LEAF, width: int = WIDTH, exact_leaf: int | None = None):
+    """The ``packed`` engine of :func:`solvers.opt.opt` for a class over at most 64 points (one that :func:`handles`,
+    or a listed class): ``(lower, upper, tree, stats, proof)``.
+
+    First the most balanced split alone (:meth:`PackedSearch.deepen`'s first phase: a deep tree comes fast), then the
+    exact search of :mod:`solvers.opt.packed_exact` (every split, one memo entry per orbit of the cube's
+    symmetries) from the top: it refutes depth ``upper`` (Halving's bound first) and lowers the upper bound, one level
+    at a time, until it finds a tree, of depth Opt(C). ``proof(limit)`` writes the certificate of the last
+    refutation (Halving's, without entries, when there was none); the memo carries over from one level to the
+    next. The tree is checked against ``C`` by :func:`~solvers.certificates.verify_tree`. A time limit
+    or Ctrl-C returns what was found so far (``stats["stopped"]``)."""
+    from ..certificates import MistakeTree, ProofTooLarge, verify_tree
+    from .packed_exact import EXACT_LEAF, ExactSearch
 
     t0 = time.monotonic()
     deadline = None if time_limit is None else t0 + time_limit
-    S = PackedSearch(C.tables, C.n_points, leaf=leaf, width=width, progress=progress)
-    stopped, attempts = None, []
+    T = C.tables if getattr(C, "tables", None) is not None else pack(C.matrix)
+    S = PackedSearch(T, C.n_points, leaf=leaf, width=width, progress=progress)
+    stopped, attempts, X = None, [], None
+    lower, upper, best_tree, refuted = S.lower, S.upper, None, False
     try:
-        S.deepen(deadline=deadline, attempts=attempts)
-        if S.lower < S.upper:
-            stopped = f"no tree of depth {S.lower + 1} found with every split tried"
+        S.deepen(deadline=deadline, attempts=attempts, max_width=1)
+        lower, best_tree = S.lower, S.best
+        nodes0, leaves0 = S.nodes + S.leaf_nodes, S.leaf_searches
+        del S._leaves, S._orders  # (the exact search keeps its own)
+
+        def exact_progress(info):
+            if progress is not None:
+                progress({"lower": lower, "upper": upper, "nodes": nodes0 + info["nodes"],
+                          "leaves": leaves0 + info["leaves"]})
+
+        X = ExactSearch(T, C.n_points, leaf=EXACT_LEAF if exact_leaf is None else exact_leaf,
+                        progress=exact_progress)
+        while lower < upper:  # from the top: each refutation lowers the upper bound, the first tree ends it
+            t = time.monotonic()
+            ok, tree = X.decide(upper, deadline=deadline)
+            attempts.append({"depth": upper, "exact": True, "found": ok, "seconds": round(time.monotonic() - t, 3)})
+            if ok:
+                lower, best_tree = upper, tree
+            else:
+                upper, refuted = upper - 1, True
     except SearchStop:
         stopped = "time limit"
     except KeyboardInterrupt:
         stopped = "interrupted"
-    best, best_tree = S.lower, S.best
+    if S.lower > lower:  # (a tree the first phase found before it was stopped)
+        lower, best_tree = S.lower, S.best
     tree = None
-    if best >= 0:
-        tree = MistakeTree(best, best_tree, C)
+    check_seconds = None
+    if lower >= 0:
+        tree = MistakeTree(lower, best_tree, C)
         t = time.monotonic()
         checked = verify_tree(tree.to_json(), C)
-        if checked != best:  # (cannot happen: verify_tree raises on a bad tree)
-            raise RuntimeError(f"internal error: the packed search's tree of depth {best} checks at {checked}")
+        if checked != lower:  # (cannot happen: verify_tree raises on a bad tree)
+            raise RuntimeError(f"internal error: the packed search's tree of depth {lower} checks at {checked}")
         check_seconds = round(time.monotonic() - t, 3)
-    else:
-        check_seconds = None
-    lower, upper = best, S.upper
-    stats = {"engine": "packed", "nodes": S.nodes + S.leaf_nodes, "memo": len(S._leaves), "seconds":
-             round(time.monotonic() - t0, 4), "stopped": stopped,
-             "leaves": S.leaf_searches, "attempts": attempts, "tree_check_seconds": check_seconds,
-             "upper_reason": f"Halving: floor(log2 {len(S.tables)}) = {upper}"}
+    info = X.info() if X is not None else {"nodes": 0, "entries": 0, "leaves": 0}
+    group = X.group.order if X is not None else None
+    stats = {"engine": "packed", "nodes": S.nodes + S.leaf_nodes + info["nodes"], "memo": info["entries"],
+             "seconds": round(time.monotonic() - t0, 4), "stopped": stopped,
+             "leaves": S.leaf_searches + info["leaves"], "attempts": attempts, "tree_check_seconds": check_seconds,
+             "symmetry": ({"order": group, "source": "the cube's signed permutations" + (
+                 " and the complement" if getattr(X.group, "complement", False) else "") + ", checked on the truth "
+                 "tables", "seconds": None} if group and group > 1 else None),
+             "upper_reason": (f"the exact search refuted depth {upper + 1} ({info['entries']:,} version spaces, one per "
+                              f"orbit of a group of order {group:,})" if refuted else
+                              f"Halving: floor(log2 {len(T)}) = {upper}")}
 
     def proof(limit: int) -> dict:
-        return {"kind": "upper-bound", "bound": upper, "entries": []}
+        if not refuted:
+            return {"kind": "upper-bound", "bound": upper, "entries": []}
+        cert = X.certificate(upper)
+        if len(cert["entries"]) > limit:
+            raise ProofTooLarge(f"the upper-bound certificate needs {len(cert['entries'])} entries, more than {limit}; "
+                                "raise the limit")
+        return cert
 
     return lower, upper, tree, stats, proof

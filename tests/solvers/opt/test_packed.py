@@ -66,17 +66,17 @@ def test_pack_reads_point_j_at_bit_j():
 @pytest.mark.parametrize("n,true", [(3, 6), (4, 9)])
 def test_solve_halfspaces(n, true):
     """Halfspaces on {0,1}^3 and {0,1}^4 as an EvaluatedClass (tables, not a matrix): opt() takes the packed
-    engine, whose tree reaches Opt (the exact search's value) and checks against the class; the upper bound is
-    Halving's, with its certificate."""
+    engine, whose tree reaches Opt (the exact search's value) and checks against the class; its exact phase refutes
+    Opt + 1 (n = 3: Halving's bound already), with a certificate that checks."""
     C = EvaluatedClass("halfspaces", {"n": n})
     assert handles(C) and not handles(make("halfspaces", n=n))
     assert opt(make("halfspaces", n=n)).value == true
     r = opt(C)
     assert r.stats["engine"] == "packed"
-    assert r.lower == true and r.upper == C.log2_size()
+    assert r.value == r.lower == r.upper == true
     assert verify_tree(r.tree.to_json(), C) == true
-    assert verify_upper(r.upper_certificate(), C) == r.upper
-    assert r.stats["attempts"][-1]["found"] is (r.lower == r.upper)
+    cert = r.upper_certificate()
+    assert verify_upper(cert, C) == true and (cert.get("form") == "packed") == (true < C.log2_size())
 
 
 def test_solve_stopped_by_the_time_limit():

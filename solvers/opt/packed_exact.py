@@ -1,0 +1,437 @@
+"""Opt(C) decided exactly over packed truth tables, one memo entry per orbit of the cube's symmetries, with the
+certificate of the upper bound.
+
+:class:`~solvers.opt.packed.PackedSearch` finds mistake trees by trying a few balanced splits; a failed attempt proves
+nothing. :class:`ExactSearch` answers "Opt(V) >= d?" for every version space it meets, by the recurrence of
+[Rivest94] (DESIGN.md)::
+
+    Opt(V) = max over x splitting V of 1 + min(Opt(V_x^0), Opt(V_x^1))
+
+so "no" is a proof: for every split x with both sides of at least 2^(d-1) concepts (the others fail by the
+cardinality bound) one child was shown to have Opt < d - 1. It keeps, per version space, the bounds it proved:
+``lo`` with a tree and ``hi`` with the children that refuted each split (or, for a version space of at most ``leaf``
+concepts, the exact :class:`~solvers.opt.search.Solver`'s own certificate over the points that split it).
+
+**Symmetry.** When the class is closed under the signed permutations of the cube {0,1}^n (its 2^n points numbered
+by their coordinates' bits; x -> sigma(x) XOR f, order 2^n n!), and possibly under complementing every label
+(both are checked on the tables, nothing is assumed), a version space is keyed by the least image of its closure
+(the points all its concepts label alike: ``ones`` and ``zeros``) over the group, as in :mod:`solvers.opt.canonical`.
+Two version spaces with one key have the same Opt (the game with the points renamed and the labels perhaps
+flipped), so each orbit is searched once. The images are computed for all 2^n n! elements at once: the n!
+renamings of the coordinates by byte tables, then the 2^n flips by doubling (a flip of coordinate i swaps the bit
+blocks at distance 2^i).
+
+**The certificate** (:func:`solvers.certificates.packed.verify_packed_upper`) lists, for each version space whose
+bound the cardinality bound does not give, its path from the class, its bound h, and for every split x with both
+sides of at least 2^h concepts the child b and an entry r that it maps onto by a group element (sigma, f,
+complement): the checker recomputes both closures and compares them. A leaf's entry carries the exact search's
+certificate of its class instead.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+
+Examples
+--------
+>>> from solvers.classes.families import make
+>>> from solvers.opt.packed import pack
+>>> C = make("halfspaces", n=3)
+>>> S = ExactSearch(pack(C.matrix), C.n_points, leaf=8)
+>>> S.group.order, S.decide(6)[0], S.decide(7)[0]     # B_3 with the complement; Opt = 6
+(96, True, False)
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from typing import Callable
+
+import numpy as np
+
+from .. import interrupts
+from .memo import SearchStop
+from .packed import LEAF_MEMO_BYTES, _ones, _renamed, leaf_class
+
+__all__ = ["CubeGroup", "Trivial", "ExactSearch", "cube_group_of", "EXACT_LEAF"]
+
+#: Version spaces of at most this many concepts go to the exact search of :mod:`solvers.opt.search`
+EXACT_LEAF = 4_000
+#: The most entries a leaf's certificate may have
+LEAF_PROOF_LIMIT = 1_000_000
+_U64 = np.uint64
+
+
+def _full(m: int) -> int:
+    return (1 << m) - 1
+
+
+class Trivial:
+    """The group of the identity alone: a version space's key is its closure."""
+
+    order = 1
+
+    def __init__(self, m: int):
+        self.m = m
+        self.ident = np.arange(m)
+
+    def key(self, ones: int, zeros: int) -> tuple:
+        return (ones, zeros), 0, False
+
+    def point_map(self, e: int) -> np.ndarray:
+        return self.ident
+
+    def to_json(self):
+        return None
+
+
+class CubeGroup:
+    """The signed permutations of {0,1}^n acting on the point indices 0..2^n - 1 (x -> sigma(x) XOR f, sigma a
+    renaming of the index bits), times the complement of the labels when ``complement``.
+
+    Element ``e`` (0 <= e < 2^n n!) is ``(s, f) = (e % n!, e // n!)``: the renaming ``self.sigmas[s]`` (bit i to
+    bit sigma[i]), then XOR with f."""
+
+    def __init__(self, n: int, complement: bool):
+        if not 1 <= n <= 6:
+            raise ValueError(f"the cube group acts on {{0,1}}^n for n = 1..6, not n = {n}")
+        self.n, self.m, self.complement = n, 1 << n, bool(complement)
+        self.sigmas = np.array(list(itertools.permutations(range(n))), dtype=np.int64)
+        S = len(self.sigmas)
+        self.S = S
+        p = np.arange(self.m)
+        bits = (p[None, :] >> np.arange(n)[:, None]) & 1  # (n, m)
+        self.pmap = np.zeros((S, self.m), dtype=np.int64)  # pmap[s, x] = sigma_s(x)
+        for i in range(n):
+            self.pmap |= bits[i][None, :] << self.sigmas[:, i][:, None]
+        nbytes = (self.m + 7) // 8
+        self.bytes = np.zeros((nbytes, 256, S), dtype=np.uint64)
+        v = np.arange(256)
+        for x in range(self.m):
+            b, t = divmod(x, 8)
+            has = ((v >> t) & 1).astype(bool)
+            self.bytes[b, has] |= np.left_shift(_U64(1), self.pmap[:, x].astype(np.uint64))
+        self.swaps = []
+        for i in range(n):
+            keep = 0
+            for x in range(self.m):
+                if not (x >> i) & 1:
+                    keep |= 1 << x
+            self.swaps.append((_U64(1 << i), _U64(keep)))
+        self.order = S * self.m * (2 if complement else 1)
+
+    def images(self, mask: int) -> np.ndarray:
+        """The image of a set of points (a bit mask) under every element, indexed by element."""
+        a = self.bytes[0, mask & 255].copy()
+        b, mask = 1, mask >> 8
+        while mask:
+            if mask & 255:
+                a |= self.bytes[b, mask & 255]
+            b, mask = b + 1, mask >> 8
+        for sh, keep in self.swaps:
+            a = np.concatenate([a, ((a & keep) << sh) | ((a >> sh) & keep)])
+        return a
+
+    def key(self, ones: int, zeros: int) -> tuple:
+        """``(key, e, c)``: the least image (ones', zeros') of the closure over the group, and an element e (with the
+        complement c) that maps the closure to it."""
+        A, B = self.images(ones), self.images(zeros)
+        best = None
+        for first, second, c in ((A, B, False), (B, A, True)) if self.complement else ((A, B, False),):
+            low = first.min()
+            sel = np.flatnonzero(first == low)
+            i = int(sel[np.argmin(second[sel])])
+            cand = ((int(low), int(second[i])), i, c)
+            if best is None or cand[0] < best[0]:
+                best = cand
+        return best
+
+    def point_map(self, e: int) -> np.ndarray:
+        """Element e as a map of the point indices."""
+        return self.pmap[e % self.S] ^ (e // self.S)
+
+    def as_sigma(self, h: np.ndarray) -> tuple:
+        """A map of the point indices that is a signed permutation, as ``(sigma, f)``: x -> sigma(x) XOR f."""
+        f = int(h[0])
+        sigma = [int(h[1 << i] ^ f).bit_length() - 1 for i in range(self.n)]
+        return sigma, f
+
+    def to_json(self) -> dict:
+        return {"n": self.n, "complement": self.complement}
+
+
+def _bit_image(tables: np.ndarray, perm, m: int) -> np.ndarray:
+    """Every table with its point x moved to perm[x]."""
+    out = np.zeros_like(tables)
+    nbytes = (m + 7) // 8
+    for b in range(nbytes):
+        lut = np.zeros(256, dtype=np.uint64)
+        for t in range(8):
+            x = 8 * b + t
+            if x < m:
+                lut[((np.arange(256) >> t) & 1).astype(bool)] |= _U64(1 << int(perm[x]))
+        out |= lut[((tables >> _U64(8 * b)) & _U64(255)).astype(np.intp)]
+    return out
+
+
+def cube_group_of(tables: np.ndarray, n_points: int):
+    """The largest of B_n x {1, complement}, B_n and the identity under which the class of ``tables`` (sorted) is
+    closed, checked on the tables."""
+    n = n_points.bit_length() - 1
+    if n_points < 2 or n_points != 1 << n or n > 6:
+        return Trivial(n_points)
+    m = n_points
+    x = np.arange(m)
+    gens = [x ^ 1]  # negate coordinate 0
+    if n >= 2:
+        swap = x.copy()
+        b0, b1 = x & 1, (x >> 1) & 1
+        swap = (x & ~3) | (b0 << 1) | b1
+        cycle = ((x << 1) & (m - 1)) | (x >> (n - 1))
+        gens += [swap, cycle]
+    for perm in gens:
+        if not np.array_equal(np.sort(_bit_image(tables, perm, m)), tables):
+            return Trivial(m)
+    comp = np.array_equal(np.sort(tables ^ _U64(_full(m))), tables)
+    return CubeGroup(n, comp)
+
+
+class _Entry:
+    __slots__ = ("lo", "hi", "size", "tree", "tree_e", "path", "e", "covers", "proof")
+
+    def __init__(self, size: int):
+        self.lo, self.hi, self.size = 0, size.bit_length() - 1, size
+        self.tree = self.tree_e = self.path = self.e = self.covers = self.proof = None
+
+
+class ExactSearch:
+    """Decide Opt(C) >= d exactly over a class of truth tables (see the module's docstring).
+
+    Parameters
+    ----------
+    tables : array of uint64
+        The concepts, one truth table each (point j at bit j), distinct.
+    n_points : int
+        At most 64.
+    leaf : int
+        Version spaces of at most this many concepts are decided by :class:`~solvers.opt.search.Solver`.
+    symmetry : bool
+        Key version spaces by their orbits under the cube's group when the class is closed under it.
+    progress : callable, optional
+        Called about once a second with ``{"nodes", "entries", "leaves"}``.
+    """
+
+    def __init__(self, tables, n_points: int, *, leaf: int = EXACT_LEAF, symmetry: bool = True,
+                 progress: Callable[[dict], None] | None = None):
+        T = np.sort(np.asarray(tables, dtype=np.uint64))
+        if not 1 <= n_points <= 64:
+            raise ValueError(f"a packed class has 1..64 points, not {n_points}")
+        if len(T) > 1 and not np.all(T[1:] != T[:-1]):
+            raise ValueError("the truth tables of a packed class must be distinct")
+        if n_points < 64 and len(T) and int(np.bitwise_or.reduce(T)) >> n_points:
+            raise ValueError(f"a truth table has a bit past point {n_points - 1}; give tables over {n_points} points")
+        self.tables, self.n_points = T, n_points
+        self.leaf = max(2, int(leaf))
+        self.group = cube_group_of(T, n_points) if symmetry else Trivial(n_points)
+        self.progress = progress
+        self._memo: dict = {}
+        self._entries: list[_Entry] = []
+        self.nodes = 0
+        self.leaf_searches = 0
+        self.leaf_nodes = 0
+        self._deadline = None
+        self._next_report = 0.0
+
+    # ------------------------------------------------------------------ the search
+    def decide(self, d: int, *, deadline: float | None = None) -> tuple:
+        """``(True, tree)`` when Opt(C) >= d (a mistake tree of depth d as nested dicts, None for d = 0), else
+        ``(False, None)``: then :meth:`certificate` proves Opt(C) <= d - 1. Raises :class:`SearchStop` past
+        ``deadline``; what was proven stays in the memo."""
+        self._deadline = deadline
+        try:
+            ok, tree, _ = self._decide(self.tables, (), d)
+        finally:
+            self._deadline = None
+        return ok, tree
+
+    def _tick(self) -> None:
+        interrupts.check()
+        now = time.monotonic()
+        if self._deadline is not None and now > self._deadline:
+            raise SearchStop
+        if self.progress is not None and now >= self._next_report:
+            self._next_report = now + 1.0
+            self.progress(self.info())
+
+    def info(self) -> dict:
+        return {"nodes": self.nodes + self.leaf_nodes, "entries": len(self._entries), "leaves": self.leaf_searches}
+
+    def _decide(self, V: np.ndarray, path: tuple, need: int) -> tuple:
+        """(ok, tree, ref): whether Opt(V) >= need, a tree when it is, and ``(entry id, e, c)`` naming V's entry
+        and the element that maps V to its key (None when the cardinality bound decided)."""
+        n = len(V)
+        if need <= 0:
+            return n > 0, None, None
+        if n < (1 << need):
+            return False, None, None
+        self._tick()
+        ones = _ones(V, self.n_points)
+        on = _mask(ones == n)
+        off = _mask(ones == 0)
+        key, e, c = self.group.key(on, off)
+        eid = self._memo.get(key)
+        if eid is None:
+            eid = self._memo[key] = len(self._entries)
+            self._entries.append(_Entry(n))
+        ent = self._entries[eid]
+        ref = (eid, e, c)
+        if need <= ent.lo:
+            return True, self._tree_for(ent, need, e, c), ref
+        if need > ent.hi:
+            return False, None, ref
+        if n <= self.leaf:
+            ok, tree = self._leaf(V, path, need, ent, e, c)
+            return ok, tree, ref
+        self.nodes += 1
+        side = np.minimum(ones, n - ones)
+        least = 1 << (need - 1)
+        covers = []
+        for j in np.argsort(-side, kind="stable"):
+            j = int(j)
+            k1 = int(ones[j])
+            if side[j] < least:
+                break
+            one = ((V >> _U64(j)) & _U64(1)).astype(bool)
+            small = 1 if k1 <= n - k1 else 0
+            children = {1: V[one], 0: V[~one]}
+            trees = {}
+            for b in (small, 1 - small):
+                ok, t, r = self._decide(children[b], path + ((j, b),), need - 1)
+                if not ok:
+                    covers.append((j, b, r[0], r[1], int(r[2])))
+                    break
+                trees[b] = t
+            else:
+                tree = {"point": j, "0": trees[0], "1": trees[1]}
+                if need > ent.lo:
+                    ent.lo, ent.tree, ent.tree_e = need, tree, (e, c)
+                return True, tree, ref
+        if need - 1 < ent.hi:
+            ent.hi, ent.path, ent.e = need - 1, path, (e, c)
+            ent.covers, ent.proof = np.array(covers, dtype=np.int64).reshape(-1, 5), None
+        return False, None, ref
+
+    def _tree_for(self, ent: _Entry, need: int, e: int, c: bool):
+        """The entry's tree cut to depth ``need``, moved from the version space it was found for to this one."""
+        from ..certificates.opt import cut_tree
+
+        if need <= 0 or ent.tree is None:
+            return None
+        t = cut_tree(ent.tree, need)
+        er, cr = ent.tree_e
+        if er == e and cr == c:
+            return t
+        h = np.argsort(self.group.point_map(e))[self.group.point_map(er)]  # rep -> this one
+        flip = int(cr != c)
+        return _moved(t, h, flip)
+
+    def _leaf(self, V, path, need, ent, e, c) -> tuple:
+        from .search import Solver
+
+        D, cols = leaf_class(V, self.n_points)
+        if len(cols) == 0:
+            ent.hi = 0
+            return need <= 0, None
+        S = Solver(D, memo_bytes=LEAF_MEMO_BYTES)
+        self.leaf_searches += 1
+        try:
+            with S.limits(deadline=self._deadline):
+                ok = S.decide(S.full, need)
+                if ok:
+                    t = _renamed(S.mistake_tree(S.full, need), cols)
+                    if need > ent.lo:
+                        ent.lo, ent.tree, ent.tree_e = need, t, (e, c)
+                    return True, t
+                proof = S.upper_proof(need - 1, limit=LEAF_PROOF_LIMIT)
+        finally:
+            self.leaf_nodes += S.nodes
+        proof.pop("made_for", None)
+        if need - 1 < ent.hi:
+            ent.hi, ent.path, ent.e, ent.covers, ent.proof = need - 1, path, (e, c), None, proof
+        return False, None
+
+    # ------------------------------------------------------------------ the certificate
+    def certificate(self, u: int) -> dict:
+        """The certificate of Opt(C) <= u, after :meth:`decide` (u + 1) returned False (or u >= the Halving bound):
+        ``{"kind": "upper-bound", "bound": u, "form": "packed", "group": ..., "entries": [...]}`` for
+        :func:`solvers.certificates.packed.verify_packed_upper`."""
+        out = {"kind": "upper-bound", "bound": u, "form": "packed", "group": self.group.to_json(),
+               "concepts": len(self.tables), "entries": []}
+        if len(self.tables).bit_length() <= u + 1:
+            return out
+        ones = _ones(self.tables, self.n_points)
+        n = len(self.tables)
+        root = self._memo.get(self.group.key(_mask(ones == n), _mask(ones == 0))[0])
+        if root is None or self._entries[root].hi > u:
+            raise ValueError(f"Opt(C) <= {u} was not proven by this search")
+        index: dict[int, int] = {}
+        entries = out["entries"]
+        stack = [root]
+        while stack:  # every entry the root's refutation rests on, each once
+            eid = stack.pop()
+            if eid in index:
+                continue
+            index[eid] = len(entries)
+            ent = self._entries[eid]
+            entries.append(eid)
+            if ent.covers is not None:
+                stack.extend(int(r) for r in ent.covers[:, 2] if int(r) not in index)
+        for i, eid in enumerate(entries):
+            ent = self._entries[eid]
+            item = {"path": [[int(j), int(b)] for j, b in ent.path], "bound": int(ent.hi)}
+            if ent.proof is not None:
+                item["proof"] = ent.proof
+            elif ent.covers is not None:
+                er, cr = ent.e
+                covers = []
+                for j, b, r, ec, cc in ent.covers.tolist():
+                    target = self._entries[r]
+                    et, ct = target.e
+                    h = np.argsort(self.group.point_map(et))[self.group.point_map(ec)]  # child -> target's version space
+                    cover = [j, b, index[r]]
+                    if self.group.order > 1:
+                        sigma, f = self.group.as_sigma(h)
+                        cover += [sigma, f, bool(cc) != bool(ct)]
+                    covers.append(cover)
+                item["covers"] = covers
+            entries[i] = item
+        return out
+
+
+def _mask(flags: np.ndarray) -> int:
+    """The bit mask of the True positions."""
+    out = 0
+    for j in np.flatnonzero(flags).tolist():
+        out |= 1 << j
+    return out
+
+
+def _moved(root, h: np.ndarray, flip: int):
+    """The tree with point x renamed h[x] and each edge label XOR ``flip`` (iteratively)."""
+    if root is None:
+        return None
+
+    def node(t):
+        return {"point": int(h[t["point"]]), "0": None, "1": None}, t
+
+    out, src = node(root)
+    stack = [(out, src)]
+    while stack:
+        new, old = stack.pop()
+        for b in (0, 1):
+            child = old[str(b)]
+            if child is not None:
+                nc, oc = node(child)
+                new[str(b ^ flip)] = nc
+                stack.append((nc, oc))
+    return out
