@@ -94,20 +94,21 @@ def _tagged_singletons_file(tmp_path, n=18):
 
 
 def test_the_randomized_game_of_a_matrix_uses_its_group_and_the_certificate_verifies(capsys, tmp_path):
-    # without its group (18! renamings) this search stopped at 1 <= RL <= 1005/512 after 60 s
-    path = _tagged_singletons_file(tmp_path)
+    # 14 pairs: a group of 14! renamings, found by graph automorphism (with 18 pairs, without its group, this
+    # search stopped at 1 <= RL <= 1005/512 after 60 s)
+    path = _tagged_singletons_file(tmp_path, n=14)
     proof = tmp_path / "p.json"
     code, out, err = run(capsys, "opt", "--matrix", path, "--randomized", "--json", "--no-store", "--proof", proof,
                          "--time-limit", 300)
     assert code == 0, err
     r = json.loads(out)
-    assert r["exact"]["value"] == "393215/262144"
-    assert (r["symmetry_order"], r["symmetry_source"]) == (6402373705728000, "detected")
+    assert r["exact"]["value"] == "24575/16384"  # (3 * 2^13 - 1) / 2^14
+    assert (r["symmetry_order"], r["symmetry_source"]) == (87178291200, "detected")
     assert r["symmetry_seconds"] >= 0
     assert "symmetry" in json.loads(proof.read_text())
     code, out, err = run(capsys, "verify", proof, "--matrix", path)
     assert code == 0, err
-    assert out.startswith("OK: RL(C) <= 393215/262144")
+    assert out.startswith("OK: RL(C) <= 24575/16384")
 
 
 def test_the_plain_output_of_a_game_says_its_group_and_no_symmetry_switches_it_off(capsys, tmp_path):
