@@ -150,3 +150,25 @@ def test_halfspaces_on_six_variables(capsys, tmp_path):
     row = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| halfspaces n=6 |")]
     assert len(row) == 1 and row[0].startswith(f"| halfspaces n=6 | {d}..23 |") and row[0].endswith("| checked |")
     assert_usage_error(*run(capsys, "opt", "halfspaces", "n=6", "--randomized", "--no-store"), contains="at most 5")
+
+
+def test_the_packed_engine_on_a_listed_class(capsys, tmp_path):
+    """`--engine packed` on decision lists n=4 (a listed class over 16 points): the exact value, the cube's group
+    with the complement in the plain output, and both certificates verify; a class over more than 64 points or a
+    game gets a one-line error."""
+    tree, proof = tmp_path / "t.json", tmp_path / "p.json"
+    code, out, err = run(capsys, "opt", "decision-lists", "n=4", "--engine", "packed", "--tree", tree, "--proof", proof,
+                         "--no-store")
+    assert code == 0, err
+    fields = dict(line.split(":", 1) for line in out.splitlines() if ":" in line)
+    assert fields["Opt(C)"].strip() == "9"
+    assert fields["symmetry"].strip().startswith("group of order 768 (the cube's signed permutations and the complement")
+    assert json.loads(proof.read_text())["form"] == "packed"
+    assert _verify(capsys, tree, "decision-lists", "n=4") == (0, "OK: Opt(C) >= 9 for decision-lists n=4 (a mistake "
+                                                                 "tree of depth 9)")
+    code, text = _verify(capsys, proof, "decision-lists", "n=4")
+    assert code == 0 and text.startswith("OK: Opt(C) <= 9 for decision-lists n=4")
+    assert_usage_error(*run(capsys, "opt", "thresholds", "N=70", "--engine", "packed", "--no-store"),
+                       contains="at most 64 points")
+    assert_usage_error(*run(capsys, "opt", "decision-lists", "n=3", "--engine", "packed", "--randomized", "--no-store"),
+                       contains="packed engine computes Opt(C)")

@@ -86,3 +86,18 @@ def test_solve_stopped_by_the_time_limit():
     assert r.stats["stopped"] == "time limit"
     assert 0 <= r.lower <= 15 <= r.upper == 16
     assert r.tree is not None and verify_tree(r.tree.to_json(), C) == r.lower
+
+
+def test_auto_takes_large_listed_classes_over_64_points_to_the_packed_engine(monkeypatch):
+    """A listed class over at most 64 points past PACKED_FROM concepts goes to the packed engine (here decision lists
+    n=4 with the threshold lowered): Opt exact, both certificates check; with --jobs 2 it stays with the search."""
+    from solvers.opt import driver
+
+    monkeypatch.setattr(driver, "PACKED_FROM", 100)
+    C = make("decision-lists", n=4)
+    r = opt(C)
+    assert r.stats["engine"] == "packed" and r.value == 9
+    assert r.stats["symmetry"]["order"] == 768
+    assert verify_tree(r.tree.to_json(), C) == 9 and verify_upper(r.upper_certificate(), C) == 9
+    assert opt(make("decision-lists", n=3)).stats["engine"] == "search"  # (96 concepts: under the threshold)
+    assert opt(C, jobs=2).stats["engine"] != "packed"
