@@ -57,6 +57,9 @@ __all__ = ["CubeGroup", "Trivial", "ExactSearch", "cube_group_of", "EXACT_LEAF"]
 
 #: Version spaces of at most this many concepts go to the exact search of :mod:`solvers.opt.search`
 EXACT_LEAF = 4_000
+#: The widths of the narrow searches :meth:`ExactSearch.decide` runs before the complete one (splits per version
+#: space, the most balanced first)
+WIDTHS = (1, 3)
 #: The most entries a leaf's certificate may have
 LEAF_PROOF_LIMIT = 1_000_000
 _U64 = np.uint64
@@ -197,11 +200,11 @@ def cube_group_of(tables: np.ndarray, n_points: int):
 
 
 class _Entry:
-    __slots__ = ("lo", "hi", "size", "tree", "tree_e", "path", "e", "covers", "proof")
+    __slots__ = ("lo", "hi", "size", "tree", "tree_e", "path", "e", "covers", "proof", "failed")
 
     def __init__(self, size: int):
         self.lo, self.hi, self.size = 0, size.bit_length() - 1, size
-        self.tree = self.tree_e = self.path = self.e = self.covers = self.proof = None
+        self.tree = self.tree_e = self.path = self.e = self.covers = self.proof = self.failed = None
 
 
 class ExactSearch:
@@ -240,19 +243,29 @@ class ExactSearch:
         self.leaf_searches = 0
         self.leaf_nodes = 0
         self._deadline = None
+        self._width = None
         self._next_report = 0.0
 
     # ------------------------------------------------------------------ the search
-    def decide(self, d: int, *, deadline: float | None = None) -> tuple:
+    def decide(self, d: int, *, deadline: float | None = None, widths=WIDTHS) -> tuple:
         """``(True, tree)`` when Opt(C) >= d (a mistake tree of depth d as nested dicts, None for d = 0), else
         ``(False, None)``: then :meth:`certificate` proves Opt(C) <= d - 1. Raises :class:`SearchStop` past
-        ``deadline``; what was proven stays in the memo."""
+        ``deadline``; what was proven stays in the memo.
+
+        The search first tries only the ``w`` most balanced splits of each version space, for each ``w`` of
+        ``widths`` in turn (a tree, when there is one, is often found among them, and faster), then every split:
+        a narrow search that finds no tree proves nothing, and only the complete one refutes."""
         self._deadline = deadline
         try:
-            ok, tree, _ = self._decide(self.tables, (), d)
+            for w in tuple(widths) + (None,):
+                self._width = w
+                ok, tree, _, complete = self._decide(self.tables, (), d)
+                if ok or complete:
+                    return ok, tree
         finally:
             self._deadline = None
-        return ok, tree
+            self._width = None
+        raise RuntimeError("internal error: the complete search did not end complete")
 
     def _tick(self) -> None:
         interrupts.check()
@@ -267,13 +280,14 @@ class ExactSearch:
         return {"nodes": self.nodes + self.leaf_nodes, "entries": len(self._entries), "leaves": self.leaf_searches}
 
     def _decide(self, V: np.ndarray, path: tuple, need: int) -> tuple:
-        """(ok, tree, ref): whether Opt(V) >= need, a tree when it is, and ``(entry id, e, c)`` naming V's entry
-        and the element that maps V to its key (None when the cardinality bound decided)."""
+        """(ok, tree, ref, complete): whether a tree of depth ``need`` for V was found, the tree, ``(entry id, e, c)``
+        naming V's entry and the element that maps V to its key (None when the cardinality bound decided), and
+        whether a "no" is a proof (False when the width left splits untried, here or below)."""
         n = len(V)
         if need <= 0:
-            return n > 0, None, None
+            return n > 0, None, None, True
         if n < (1 << need):
-            return False, None, None
+            return False, None, None, True
         self._tick()
         ones = _ones(V, self.n_points)
         on = _mask(ones == n)
@@ -286,40 +300,53 @@ class ExactSearch:
         ent = self._entries[eid]
         ref = (eid, e, c)
         if need <= ent.lo:
-            return True, self._tree_for(ent, need, e, c), ref
+            return True, self._tree_for(ent, need, e, c), ref, True
         if need > ent.hi:
-            return False, None, ref
+            return False, None, ref, True
         if n <= self.leaf:
             ok, tree = self._leaf(V, path, need, ent, e, c)
-            return ok, tree, ref
+            return ok, tree, ref, True
+        width = self._width
+        if width is not None and ent.failed == (need, width):
+            return False, None, ref, False  # (this narrow search found no tree here before)
         self.nodes += 1
         side = np.minimum(ones, n - ones)
         least = 1 << (need - 1)
         covers = []
-        for j in np.argsort(-side, kind="stable"):
+        complete = True
+        for rank, j in enumerate(np.argsort(-side, kind="stable")):
             j = int(j)
             k1 = int(ones[j])
             if side[j] < least:
+                break
+            if width is not None and rank >= width:
+                complete = False
                 break
             one = ((V >> _U64(j)) & _U64(1)).astype(bool)
             small = 1 if k1 <= n - k1 else 0
             children = {1: V[one], 0: V[~one]}
             trees = {}
             for b in (small, 1 - small):
-                ok, t, r = self._decide(children[b], path + ((j, b),), need - 1)
+                ok, t, r, done = self._decide(children[b], path + ((j, b),), need - 1)
                 if not ok:
-                    covers.append((j, b, r[0], r[1], int(r[2])))
+                    if done:
+                        covers.append((j, b, r[0], r[1], int(r[2])))
+                    else:
+                        complete = False
                     break
                 trees[b] = t
             else:
                 tree = {"point": j, "0": trees[0], "1": trees[1]}
                 if need > ent.lo:
                     ent.lo, ent.tree, ent.tree_e = need, tree, (e, c)
-                return True, tree, ref
+                return True, tree, ref, True
+        if not complete:
+            ent.failed = (need, width)
+            return False, None, ref, False
         if need - 1 < ent.hi:
             ent.hi, ent.path, ent.e = need - 1, path, (e, c)
             ent.covers, ent.proof = np.array(covers, dtype=np.int64).reshape(-1, 5), None
-        return False, None, ref
+        return False, None, ref, True
 
     def _tree_for(self, ent: _Entry, need: int, e: int, c: bool):
         """The entry's tree cut to depth ``need``, moved from the version space it was found for to this one."""

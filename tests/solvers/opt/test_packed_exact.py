@@ -21,12 +21,12 @@ from solvers.opt.packed_exact import CubeGroup, ExactSearch, Trivial, cube_group
 from ...oracles import matrices, opt_brute, tree_ok_brute
 
 
-def _exact(C, leaf, symmetry=True):
+def _exact(C, leaf, symmetry=True, widths=(1, 3)):
     """Opt by the exact search (deciding d = 1, 2, ... until no), the last tree, and the certificate."""
     S = ExactSearch(pack(C.matrix), C.n_points, leaf=leaf, symmetry=symmetry)
     d, tree = 0, None
     while True:
-        ok, t = S.decide(d + 1)
+        ok, t = S.decide(d + 1, widths=widths)
         if not ok:
             return S, d, tree, S.certificate(d)
         d, tree = d + 1, t
@@ -51,11 +51,13 @@ def _cube_closed(n: int, seeds: list, complement: bool) -> ConceptClass:
 
 
 @settings(max_examples=80, deadline=None)
-@given(matrices(max_rows=40, max_cols=7), st.integers(2, 12), st.booleans())
-def test_decide_is_the_brute_force_and_its_certificates_check(rows, leaf, symmetry):
+@given(matrices(max_rows=40, max_cols=7), st.integers(2, 12), st.booleans(),
+       st.lists(st.integers(1, 4), max_size=3))
+def test_decide_is_the_brute_force_and_its_certificates_check(rows, leaf, symmetry, widths):
+    """With any narrow searches first (``widths``: splits per version space), or none."""
     C = ConceptClass.from_matrix(np.array(rows, dtype=bool))
     true = opt_brute(C.matrix.astype(int).tolist())
-    S, d, tree, cert = _exact(C, leaf, symmetry)
+    S, d, tree, cert = _exact(C, leaf, symmetry, tuple(widths))
     assert d == true
     if d:
         assert tree_ok_brute(tree, d, C.matrix)
