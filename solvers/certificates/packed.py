@@ -126,8 +126,8 @@ def _group(G, m: int, T: np.ndarray):
 def _element(cover, i: int, n: int, complement: bool):
     """The map of the point indices and the complement flag of a cover's group element."""
     sigma, f, c = cover[3], cover[4], cover[5]
-    if (not isinstance(sigma, list) or sorted(sigma) != list(range(n))
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in sigma)):
+    if (not isinstance(sigma, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in sigma)
+            or sorted(sigma) != list(range(n))):
         raise TreeError(f"entry {i} has a cover whose sigma {_show(sigma)} does not rename the {n} index bits")
     if isinstance(f, bool) or not isinstance(f, int) or not 0 <= f < 2 ** n or not isinstance(c, bool):
         raise TreeError(f"entry {i} has a cover whose flip {_show(f)} or complement {_show(c)} is not valid")
@@ -156,8 +156,8 @@ def _walk(entries: list, T: np.ndarray, m: int):
         path = []
         for step in e["path"]:
             if (not isinstance(step, list) or len(step) != 2 or isinstance(step[0], bool)
-                    or not isinstance(step[0], int) or not 0 <= step[0] < m or step[1] not in (0, 1)
-                    or isinstance(step[1], bool)):
+                    or not isinstance(step[0], int) or not 0 <= step[0] < m or type(step[1]) is not int
+                    or step[1] not in (0, 1)):
                 raise TreeError(f"entry {i} has the path step {_show(step)}; give [point index, 0 or 1]")
             path.append((step[0], step[1]))
         path = tuple(path)

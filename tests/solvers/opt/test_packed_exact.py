@@ -169,6 +169,8 @@ def test_tampered_certificates_fail(hs4):
           "not mapped onto|claims")
     fails(lambda c: c["entries"][i]["covers"][0].__setitem__(4, c["entries"][i]["covers"][0][4] ^ 5), "not mapped onto")
     fails(lambda c: c["entries"][i]["covers"][0].__setitem__(3, [0, 0, 1, 2]), "does not rename")
+    fails(lambda c: c["entries"][i]["covers"][0].__setitem__(3, [0, 1, 2, None]), "does not rename")
+    fails(lambda c: c["entries"][0].__setitem__("path", [[0, 1.0]]), "path step")
     fails(lambda c: c["entries"][i]["covers"][0].__setitem__(2, 10**6), "one of the")
     fails(lambda c: c["entries"][i].pop("covers"), "neither")
     j = _first(cert, "proof")
