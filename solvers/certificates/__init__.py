@@ -17,6 +17,8 @@ module                    certificates
 :mod:`.experts`           the experts game in count space
 :mod:`.isomorphism`       the entries of an Opt(C) refutation used up to isomorphism (a concept map and a
                           point map with complement flags), checked in time linear in the matrix
+:mod:`.packed`            Opt(C) refutations over 64-bit truth tables (the packed engine), version spaces
+                          matched up to the cube's signed permutations and the complement
 ========================  ==================================================================================
 
 This package exports the Opt(C) certificates (:mod:`.opt`); import the others from their modules.
