@@ -267,7 +267,7 @@ def opt(
     listed_big = (engine == "auto" and G.standard and getattr(C, "finite", False) and C.n_points <= 64
                   and C.n_concepts > PACKED_FROM and jobs == 1 and cluster is None)
     if tables or engine == "packed" or listed_big:
-        lo, hi, tree, stats, proof = packed.solve(C, time_limit=time_limit, progress=progress)
+        lo, hi, tree, stats, proof = packed.solve(C, time_limit=time_limit, progress=progress, memo_bytes=memo_bytes)
         return OptResult(lo if lo == hi else None, lo, hi, tree, stats, None, proof=proof)
     if (anytime and time_limit is not None and G.standard and (solver is None or type(solver) is Solver)
             and engine in ("auto", "search", "states")):

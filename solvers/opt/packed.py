@@ -315,7 +315,7 @@ def _renamed(root, cols: np.ndarray):
 
 
 def solve(C, *, time_limit: float | None = None, progress: Callable[[dict], None] | None = None,
-          leaf: int = LEAF, width: int = WIDTH, exact_leaf: int | None = None):
+          leaf: int = LEAF, width: int = WIDTH, exact_leaf: int | None = None, memo_bytes: int | None = None):
     """The ``packed`` engine of :func:`solvers.opt.opt` for a class over at most 64 points (one that :func:`handles`,
     or a listed class): ``(lower, upper, tree, stats, proof)``.
 
@@ -325,7 +325,8 @@ def solve(C, *, time_limit: float | None = None, progress: Callable[[dict], None
     at a time, until it finds a tree, of depth Opt(C). ``proof(limit)`` writes the certificate of the last
     refutation (Halving's, without entries, when there was none); the memo carries over from one level to the
     next. The tree is checked against ``C`` by :func:`~solvers.certificates.verify_tree`. A time limit
-    or Ctrl-C returns what was found so far (``stats["stopped"]``)."""
+    or Ctrl-C returns what was found so far (``stats["stopped"]``), and so does the process past ``memo_bytes`` of
+    memory (default: half the machine's)."""
     from ..certificates import MistakeTree, ProofTooLarge, verify_tree
     from .packed_exact import EXACT_LEAF, ExactSearch
 
@@ -347,7 +348,7 @@ def solve(C, *, time_limit: float | None = None, progress: Callable[[dict], None
                           "leaves": leaves0 + info["leaves"]})
 
         X = ExactSearch(T, C.n_points, leaf=EXACT_LEAF if exact_leaf is None else exact_leaf,
-                        progress=exact_progress)
+                        progress=exact_progress, max_bytes=memo_bytes)
         while lower < upper:  # from the top: each refutation lowers the upper bound, the first tree ends it
             t = time.monotonic()
             ok, tree = X.decide(upper, deadline=deadline)
@@ -357,7 +358,7 @@ def solve(C, *, time_limit: float | None = None, progress: Callable[[dict], None
             else:
                 upper, refuted = upper - 1, True
     except SearchStop:
-        stopped = "time limit"
+        stopped = (X.stop_reason if X is not None else None) or "time limit"
     except KeyboardInterrupt:
         stopped = "interrupted"
     if S.lower > lower:  # (a tree the first phase found before it was stopped)

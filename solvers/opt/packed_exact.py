@@ -44,6 +44,7 @@ Examples
 from __future__ import annotations
 
 import itertools
+import os
 import time
 from typing import Callable
 
@@ -222,10 +223,13 @@ class ExactSearch:
         Key version spaces by their orbits under the cube's group when the class is closed under it.
     progress : callable, optional
         Called about once a second with ``{"nodes", "entries", "leaves"}``.
+    max_bytes : int, optional
+        The most memory the process may hold (its resident size, looked at once a second): past it the search
+        stops (:class:`SearchStop`, with :attr:`stop_reason` saying so). Default: half the machine's memory.
     """
 
     def __init__(self, tables, n_points: int, *, leaf: int = EXACT_LEAF, symmetry: bool = True,
-                 progress: Callable[[dict], None] | None = None):
+                 progress: Callable[[dict], None] | None = None, max_bytes: int | None = None):
         T = np.sort(np.asarray(tables, dtype=np.uint64))
         if not 1 <= n_points <= 64:
             raise ValueError(f"a packed class has 1..64 points, not {n_points}")
@@ -245,6 +249,13 @@ class ExactSearch:
         self._deadline = None
         self._width = None
         self._next_report = 0.0
+        if max_bytes is None:
+            from .search import default_memo_bytes
+
+            max_bytes = default_memo_bytes()
+        self.max_bytes = int(max_bytes)
+        #: why the search stopped: "time limit" or "memory limit: ..." (None while it runs)
+        self.stop_reason = None
 
     # ------------------------------------------------------------------ the search
     def decide(self, d: int, *, deadline: float | None = None, widths=WIDTHS) -> tuple:
@@ -271,10 +282,17 @@ class ExactSearch:
         interrupts.check()
         now = time.monotonic()
         if self._deadline is not None and now > self._deadline:
+            self.stop_reason = "time limit"
             raise SearchStop
-        if self.progress is not None and now >= self._next_report:
+        if now >= self._next_report:
             self._next_report = now + 1.0
-            self.progress(self.info())
+            used = resident_bytes()
+            if used is not None and used > self.max_bytes:
+                self.stop_reason = (f"memory limit: the process holds {used / 2**30:.3g} GB, past the "
+                                    f"{self.max_bytes / 2**30:.3g} GB it may use (give more with --memory GB)")
+                raise SearchStop
+            if self.progress is not None:
+                self.progress(self.info())
 
     def info(self) -> dict:
         return {"nodes": self.nodes + self.leaf_nodes, "entries": len(self._entries), "leaves": self.leaf_searches}
@@ -433,6 +451,15 @@ class ExactSearch:
                 item["covers"] = covers
             entries[i] = item
         return out
+
+
+def resident_bytes() -> int | None:
+    """The process's resident memory in bytes (None where it cannot be read)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _mask(flags: np.ndarray) -> int:

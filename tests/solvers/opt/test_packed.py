@@ -101,3 +101,14 @@ def test_auto_takes_large_listed_classes_over_64_points_to_the_packed_engine(mon
     assert verify_tree(r.tree.to_json(), C) == 9 and verify_upper(r.upper_certificate(), C) == 9
     assert opt(make("decision-lists", n=3)).stats["engine"] == "search"  # (96 concepts: under the threshold)
     assert opt(C, jobs=2).stats["engine"] != "packed"
+
+
+def test_the_exact_phase_stops_at_the_memory_given():
+    """A memory budget the process is already past stops the exact phase at its first look: proven bounds, the
+    reason in ``stopped``, and the tree found before it checks."""
+    C = EvaluatedClass("halfspaces", {"n": 4})
+    r = opt(C, memo_bytes=1)
+    assert r.stats["stopped"].startswith("memory limit: the process holds ")
+    assert "--memory" in r.stats["stopped"]
+    assert r.value is None and r.upper == C.log2_size() and 1 <= r.lower <= 9
+    assert verify_tree(r.tree.to_json(), C) == r.lower
