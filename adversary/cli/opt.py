@@ -152,7 +152,7 @@ def run(args) -> int:
         [(args.matrix, "--matrix")])
     G = game_of(args)
     C, label, family, params = load_class(args, implicit=True,
-                                          evaluated=G.standard and args.engine in ("auto", "states"))
+                                          evaluated=G.standard and args.engine in ("auto", "states", "packed"))
     if args.engine == "states" or isinstance(C, EvaluatedClass):
         return _run_states(args, G, C, label, family, params, tree_path, proof_path)
     jobs = cap_jobs(args.jobs)

@@ -52,7 +52,7 @@ import numpy as np
 from .. import interrupts
 from .memo import SearchStop
 
-__all__ = ["LEAF", "WIDTH", "PackedSearch", "leaf_class", "pack", "handles", "solve"]
+__all__ = ["LEAF", "WIDTH", "PackedSearch", "leaf_class", "pack", "handles", "solve", "sorted_tables"]
 
 #: Version spaces of at most this many concepts go to the exact search (measured on halfspaces on {0,1}^6:
 #: with 20,000 the depth-21 tree took 34 s, 1,054 leaves of 15 ms on average)
@@ -72,6 +72,20 @@ def pack(matrix) -> np.ndarray:
     bits = np.zeros((M.shape[0], 64), dtype=bool)
     bits[:, :M.shape[1]] = M
     return np.packbits(bits, axis=1, bitorder="little").view("<u8").ravel().astype(np.uint64)
+
+
+def sorted_tables(tables, n_points: int) -> np.ndarray:
+    """The truth tables of a packed class, sorted and contiguous, after checking them: 1..64 points, no bit past
+    the last point, no two alike (ValueError, one line, otherwise)."""
+    T = np.ascontiguousarray(tables, dtype=np.uint64)
+    if not 1 <= n_points <= 64:
+        raise ValueError(f"a packed class has 1..64 points, not {n_points}")
+    if n_points < 64 and len(T) and int(np.bitwise_or.reduce(T)) >> n_points:
+        raise ValueError(f"a truth table has a bit past point {n_points - 1}; give tables over {n_points} points")
+    ordered = T if len(T) < 2 or np.all(T[1:] > T[:-1]) else np.sort(T)  # (sorted already: halfspaces)
+    if len(ordered) > 1 and not np.all(ordered[1:] != ordered[:-1]):
+        raise ValueError("the truth tables of a packed class must be distinct")
+    return ordered
 
 
 def handles(C) -> bool:
@@ -108,13 +122,7 @@ class PackedSearch:
     def __init__(self, tables, n_points: int, *, leaf: int = LEAF, width: int = WIDTH,
                  progress: Callable[[dict], None] | None = None):
         T = np.ascontiguousarray(tables, dtype=np.uint64)  # (the counts view it as bytes)
-        if not 1 <= n_points <= 64:
-            raise ValueError(f"a packed class has 1..64 points, not {n_points}")
-        if n_points < 64 and len(T) and int(np.bitwise_or.reduce(T)) >> n_points:
-            raise ValueError(f"a truth table has a bit past point {n_points - 1}; give tables over {n_points} points")
-        ordered = T if len(T) < 2 or np.all(T[1:] > T[:-1]) else np.sort(T)  # (sorted already: halfspaces)
-        if len(ordered) > 1 and not np.all(ordered[1:] != ordered[:-1]):
-            raise ValueError("the truth tables of a packed class must be distinct")
+        sorted_tables(T, n_points)  # (checked: the search keeps the order given)
         self.tables = T
         self.n_points = n_points
         self.leaf = max(2, int(leaf))

@@ -52,7 +52,7 @@ import numpy as np
 
 from .. import interrupts
 from .memo import SearchStop
-from .packed import LEAF_MEMO_BYTES, _ones, _renamed, leaf_class
+from .packed import LEAF_MEMO_BYTES, _ones, _renamed, leaf_class, sorted_tables
 
 __all__ = ["CubeGroup", "Trivial", "ExactSearch", "cube_group_of", "EXACT_LEAF"]
 
@@ -213,10 +213,8 @@ class ExactSearch:
 
     Parameters
     ----------
-    tables : array of uint64
-        The concepts, one truth table each (point j at bit j), distinct.
-    n_points : int
-        At most 64.
+    tables, n_points
+        The class, as for :class:`~solvers.opt.packed.PackedSearch` (its order does not matter: it is sorted).
     leaf : int
         Version spaces of at most this many concepts are decided by :class:`~solvers.opt.search.Solver`.
     symmetry : bool
@@ -230,13 +228,7 @@ class ExactSearch:
 
     def __init__(self, tables, n_points: int, *, leaf: int = EXACT_LEAF, symmetry: bool = True,
                  progress: Callable[[dict], None] | None = None, max_bytes: int | None = None):
-        T = np.sort(np.asarray(tables, dtype=np.uint64))
-        if not 1 <= n_points <= 64:
-            raise ValueError(f"a packed class has 1..64 points, not {n_points}")
-        if len(T) > 1 and not np.all(T[1:] != T[:-1]):
-            raise ValueError("the truth tables of a packed class must be distinct")
-        if n_points < 64 and len(T) and int(np.bitwise_or.reduce(T)) >> n_points:
-            raise ValueError(f"a truth table has a bit past point {n_points - 1}; give tables over {n_points} points")
+        T = sorted_tables(tables, n_points)
         self.tables, self.n_points = T, n_points
         self.leaf = max(2, int(leaf))
         self.group = cube_group_of(T, n_points) if symmetry else Trivial(n_points)
