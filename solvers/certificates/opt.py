@@ -785,7 +785,7 @@ def verify_upper(proof: dict, C) -> int:
     if proof.get("form") == "packed":  # solvers.opt.packed_exact
         from .packed import verify_packed_upper
 
-        return verify_packed_upper(proof, C)
+        return verify_packed_upper(proof, C, nested=verify_upper)
     if proof.get("symmetry") == "renaming":  # solvers.opt.disjunctions
         from .disjunctions import verify_upper as verify_renaming_upper
 

@@ -171,16 +171,16 @@ def _walk(entries: list, T: np.ndarray, m: int):
         yield i, path, V
 
 
-def verify_packed_upper(proof: dict, C) -> int:
+def verify_packed_upper(proof: dict, C, *, nested) -> int:
     """Check a packed upper-bound certificate (see the module's docstring) against ``C``; return its bound u.
+    ``nested(cert, D)`` checks an entry's own certificate (:func:`solvers.certificates.verify_upper`, which calls
+    this one and passes itself).
 
     Raises
     ------
     TreeError
         Saying which entry fails and why.
     """
-    from .opt import verify_upper
-
     u = whole(proof.get("bound"), "bound")
     entries = proof.get("entries")
     if not isinstance(entries, list):
@@ -206,7 +206,7 @@ def verify_packed_upper(proof: dict, C) -> int:
 
             D = ConceptClass(_label_bits(V, m)[:, cols].astype(bool))
             try:
-                got = verify_upper(e["proof"], D)
+                got = nested(e["proof"], D)
             except TreeError as err:
                 raise TreeError(f"entry {i} (path {_fmt(path)}): its version space's own certificate fails: {err}") from None
             if got > h:

@@ -41,7 +41,7 @@ from .games import GameSolver
 from . import distributed
 from .parallel import solve_root_parallel
 from .search import SearchStop, Solver
-from . import packed
+from . import packed, packed_exact
 from .compact import solve_states
 from .subcube import MAX_TABLE_POINTS, TableStop
 
@@ -267,7 +267,8 @@ def opt(
     listed_big = (engine == "auto" and G.standard and getattr(C, "finite", False) and C.n_points <= 64
                   and C.n_concepts > PACKED_FROM and jobs == 1 and cluster is None)
     if tables or engine == "packed" or listed_big:
-        lo, hi, tree, stats, proof = packed.solve(C, time_limit=time_limit, progress=progress, memo_bytes=memo_bytes)
+        lo, hi, tree, stats, proof = packed_exact.solve(C, time_limit=time_limit, progress=progress,
+                                                        memo_bytes=memo_bytes)
         return OptResult(lo if lo == hi else None, lo, hi, tree, stats, None, proof=proof)
     if (anytime and time_limit is not None and G.standard and (solver is None or type(solver) is Solver)
             and engine in ("auto", "search", "states")):

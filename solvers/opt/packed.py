@@ -13,11 +13,11 @@ needs 2^d concepts), the smaller child first; a version space of at most ``leaf`
 :class:`~solvers.classes.finite.ConceptClass` over the points that split it, and the exact
 :class:`~solvers.opt.search.Solver` decides Opt >= d there and writes its tree. With ``width`` at least the number
 of points the search is complete (no tree means Opt(V) < d); with a small width it is a heuristic, and a tree it
-finds is a proof all the same: :func:`solve` checks it with :func:`solvers.certificates.verify_tree` against the
-class before it reports the bound.
+finds is a proof all the same: :func:`~solvers.opt.packed_exact.solve` checks it with
+:func:`solvers.certificates.verify_tree` against the class before it reports the bound.
 
-:func:`solve` is the ``packed`` engine of :func:`solvers.opt.opt`. It first finds the deepest tree the most
-balanced split alone gives (one tree per depth, the depth raised while one is found), then one level more at a
+:func:`solvers.opt.packed_exact.solve` is the ``packed`` engine of :func:`solvers.opt.opt`. It first finds the
+deepest tree the most balanced split alone gives (one tree per depth, the depth raised while one is found), then one level more at a
 time with ``width`` splits per version space while a tree is found (:meth:`PackedSearch.deepen`); then the exact
 search of :mod:`solvers.opt.packed_exact` (every split, one memo entry per orbit of the cube's symmetries) decides
 one level deeper at a time until it refutes one, which makes Opt(C) exact with a certificate, or the time limit.
@@ -52,7 +52,7 @@ import numpy as np
 from .. import interrupts
 from .memo import SearchStop
 
-__all__ = ["LEAF", "WIDTH", "PackedSearch", "leaf_class", "pack", "handles", "solve", "sorted_tables"]
+__all__ = ["LEAF", "WIDTH", "PackedSearch", "leaf_class", "pack", "handles", "sorted_tables"]
 
 #: Version spaces of at most this many concepts go to the exact search (measured on halfspaces on {0,1}^6:
 #: with 20,000 the depth-21 tree took 34 s, 1,054 leaves of 15 ms on average)
@@ -320,85 +320,3 @@ def _renamed(root, cols: np.ndarray):
                 node[b] = {"point": int(cols[child["point"]]), "0": child["0"], "1": child["1"]}
                 stack.append(node[b])
     return out
-
-
-def solve(C, *, time_limit: float | None = None, progress: Callable[[dict], None] | None = None,
-          leaf: int = LEAF, width: int = WIDTH, exact_leaf: int | None = None, memo_bytes: int | None = None):
-    """The ``packed`` engine of :func:`solvers.opt.opt` for a class over at most 64 points (one that :func:`handles`,
-    or a listed class): ``(lower, upper, tree, stats, proof)``.
-
-    First the most balanced split alone (:meth:`PackedSearch.deepen`'s first phase: a deep tree comes fast), then the
-    exact search of :mod:`solvers.opt.packed_exact` (every split, one memo entry per orbit of the cube's
-    symmetries) from the top: it refutes depth ``upper`` (Halving's bound first) and lowers the upper bound, one level
-    at a time, until it finds a tree, of depth Opt(C). ``proof(limit)`` writes the certificate of the last
-    refutation (Halving's, without entries, when there was none); the memo carries over from one level to the
-    next. The tree is checked against ``C`` by :func:`~solvers.certificates.verify_tree`. A time limit
-    or Ctrl-C returns what was found so far (``stats["stopped"]``), and so does the process past ``memo_bytes`` of
-    memory (default: half the machine's)."""
-    from ..certificates import MistakeTree, ProofTooLarge, verify_tree
-    from .packed_exact import EXACT_LEAF, ExactSearch
-
-    t0 = time.monotonic()
-    deadline = None if time_limit is None else t0 + time_limit
-    T = C.tables if getattr(C, "tables", None) is not None else pack(C.matrix)
-    S = PackedSearch(T, C.n_points, leaf=leaf, width=width, progress=progress)
-    stopped, attempts, X = None, [], None
-    lower, upper, best_tree, refuted = S.lower, S.upper, None, False
-    try:
-        S.deepen(deadline=deadline, attempts=attempts, max_width=1)
-        lower, best_tree = S.lower, S.best
-        nodes0, leaves0 = S.nodes + S.leaf_nodes, S.leaf_searches
-        del S._leaves, S._orders  # (the exact search keeps its own)
-
-        def exact_progress(info):
-            if progress is not None:
-                progress({"lower": lower, "upper": upper, "nodes": nodes0 + info["nodes"],
-                          "leaves": leaves0 + info["leaves"]})
-
-        X = ExactSearch(T, C.n_points, leaf=EXACT_LEAF if exact_leaf is None else exact_leaf,
-                        progress=exact_progress, max_bytes=memo_bytes)
-        while lower < upper:  # from the top: each refutation lowers the upper bound, the first tree ends it
-            t = time.monotonic()
-            ok, tree = X.decide(upper, deadline=deadline)
-            attempts.append({"depth": upper, "exact": True, "found": ok, "seconds": round(time.monotonic() - t, 3)})
-            if ok:
-                lower, best_tree = upper, tree
-            else:
-                upper, refuted = upper - 1, True
-    except SearchStop:
-        stopped = (X.stop_reason if X is not None else None) or "time limit"
-    except KeyboardInterrupt:
-        stopped = "interrupted"
-    if S.lower > lower:  # (a tree the first phase found before it was stopped)
-        lower, best_tree = S.lower, S.best
-    tree = None
-    check_seconds = None
-    if lower >= 0:
-        tree = MistakeTree(lower, best_tree, C)
-        t = time.monotonic()
-        checked = verify_tree(tree.to_json(), C)
-        if checked != lower:  # (cannot happen: verify_tree raises on a bad tree)
-            raise RuntimeError(f"internal error: the packed search's tree of depth {lower} checks at {checked}")
-        check_seconds = round(time.monotonic() - t, 3)
-    info = X.info() if X is not None else {"nodes": 0, "entries": 0, "leaves": 0}
-    group = X.group.order if X is not None else None
-    stats = {"engine": "packed", "nodes": S.nodes + S.leaf_nodes + info["nodes"], "memo": info["entries"],
-             "seconds": round(time.monotonic() - t0, 4), "stopped": stopped,
-             "leaves": S.leaf_searches + info["leaves"], "attempts": attempts, "tree_check_seconds": check_seconds,
-             "symmetry": ({"order": group, "source": "the cube's signed permutations" + (
-                 " and the complement" if getattr(X.group, "complement", False) else "") + ", checked on the truth "
-                 "tables", "seconds": None} if group and group > 1 else None),
-             "upper_reason": (f"the exact search refuted depth {upper + 1} ({info['entries']:,} version spaces, one per "
-                              f"orbit of a group of order {group:,})" if refuted else
-                              f"Halving: floor(log2 {len(T)}) = {upper}")}
-
-    def proof(limit: int) -> dict:
-        if not refuted:
-            return {"kind": "upper-bound", "bound": upper, "entries": []}
-        cert = X.certificate(upper)
-        if len(cert["entries"]) > limit:
-            raise ProofTooLarge(f"the upper-bound certificate needs {len(cert['entries'])} entries, more than {limit}; "
-                                "raise the limit")
-        return cert
-
-    return lower, upper, tree, stats, proof
