@@ -17,12 +17,11 @@ finds is a proof all the same: :func:`~solvers.opt.packed_exact.solve` checks it
 :func:`solvers.certificates.verify_tree` against the class before it reports the bound.
 
 :func:`solvers.opt.packed_exact.solve` is the ``packed`` engine of :func:`solvers.opt.opt`. It first finds the
-deepest tree the most balanced split alone gives (one tree per depth, the depth raised while one is found), then one level more at a
-time with ``width`` splits per version space while a tree is found (:meth:`PackedSearch.deepen`); then the exact
-search of :mod:`solvers.opt.packed_exact` (every split, one memo entry per orbit of the cube's symmetries) decides
-one level deeper at a time until it refutes one, which makes Opt(C) exact with a certificate, or the time limit.
-Until then the upper bound is Halving's, floor(log2 |C|) ([Rivest94], [OnlineAlgs]), whose certificate has no
-entries (the class has fewer than 2^(u+1) concepts).
+deepest tree the most balanced split alone gives (one tree per depth, the depth raised while one is found:
+:meth:`PackedSearch.deepen` with ``max_width=1``); then the exact search of :mod:`solvers.opt.packed_exact` (every
+split, one memo entry per orbit of the cube's symmetries) works from the top: it refutes Halving's bound,
+floor(log2 |C|) ([Rivest94], [OnlineAlgs]), and lowers the upper bound one level at a time, each with a
+certificate, until it finds a tree (of depth Opt(C)) or the time limit stops it.
 
 The leaves' answers are kept (by a hash of their tables, with the tree at the best depth proven), and so are the
 balance orders of the version spaces above them, so each deeper attempt repeats little.
