@@ -519,3 +519,16 @@ def test_a_parameter_row_written_twice_is_one_whole_row(tmp_path):
         S.put(record_of_param(C, stopped))  # a later stopped run does not spoil the solved row
         row = S.get("param", class_key(C), {"param": "worst_order"})
     assert verified_bounds(row, C) == (solved.value, solved.value)
+
+
+def test_a_packed_certificate_is_priced_by_its_own_cost_per_entry():
+    """The packed engine's entries each filter the class's truth tables: their check is priced at its own rate, so
+    that a store's budgeted re-check says "not re-checked" rather than run for minutes past its budget."""
+    from adversary.store import CHECK_SECONDS_PER_ENTRY, Record, check_seconds
+
+    entries = [{"path": [], "bound": 1}] * 100
+    plain = Record(kind="opt", class_key="k", task={}, upper_cert={"kind": "upper-bound", "entries": entries})
+    packed = Record(kind="opt", class_key="k", task={}, upper_cert={"kind": "upper-bound", "form": "packed",
+                                                                     "entries": entries})
+    assert check_seconds(plain) == 100 * CHECK_SECONDS_PER_ENTRY["standard"]
+    assert check_seconds(packed) == 100 * CHECK_SECONDS_PER_ENTRY["packed"] > 1
