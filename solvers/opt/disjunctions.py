@@ -445,6 +445,7 @@ class DisjunctionSolver(StateSearch):
                 raise RuntimeError("internal error: a version space of >= 2 concepts claimed Opt <= 0")
             R, edges = _certificate_state(s)
             for _, A in _balanced_points(_blocks(R, edges), s.V, s.size, 1 << b):
+                self._clock()  # (each point costs two canonical forms: at n = 26 the walk outlasts the search)
                 sides = sorted(((self._child(s, A, lab), lab) for lab in (0, 1)), key=lambda t: t[0].size)
                 for c, lab in sides:
                     if not self.at_least(c, b):

@@ -268,3 +268,18 @@ def test_a_time_limit_keeps_a_deep_tree():
     assert r.stats["stopped"] == "time limit" and r.stats["engine"] == "disjunctions"
     assert 2 <= r.lower < r.upper
     assert verify_tree(json.loads(json.dumps(r.tree.to_json())), C) == r.lower
+
+
+def test_the_certificate_walk_keeps_the_deadline():
+    """Writing the upper-bound certificate looks at the clock at every point it splits (at n = 26, k = 5 the walk
+    outlasted the search by far, and a time limit or Ctrl-C went unseen): past the deadline it stops."""
+    import time
+
+    from solvers.opt import SearchStop
+
+    S = DisjunctionSolver(12, 3)
+    v = S.value()
+    assert len(S.upper_proof(v)["entries"]) > 1  # (a walk with points to split)
+    with pytest.raises(SearchStop):
+        with S.limits(deadline=time.monotonic() - 1.0):
+            S.upper_proof(v)
