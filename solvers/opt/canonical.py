@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["Canonical", "MAX_TABLE_WORDS"]
+__all__ = ["Canonical", "MAX_TABLE_WORDS", "byte_tables", "images"]
 
 #: The largest byte-image tables a :class:`Canonical` builds (in 64-bit words; 32 Mi words = 256 MiB).
 MAX_TABLE_WORDS = 32 * 2**20
@@ -40,6 +40,35 @@ MAX_POINTS = 64
 #: The largest group used: a key costs about ``order`` word operations, so past this it costs more than
 #: the nodes it saves (halfspaces on {0,1}^5: 7680 elements).
 MAX_GROUP = 10_000
+
+
+def byte_tables(perms: np.ndarray) -> np.ndarray:
+    """The byte-image tables of a list of point permutations (``perms``: one row per element, ``perms[g, x]`` the
+    image of point x): ``tables[b, v]`` is the image, under every element, of the mask whose byte b is v (the other
+    bytes 0), one machine word per element."""
+    m = perms.shape[1]
+    tables = np.zeros(((m + 7) // 8, 256, len(perms)), dtype=np.uint64)
+    one = np.uint64(1)
+    for x in range(m):
+        b, bit = divmod(x, 8)
+        image = np.left_shift(one, perms[:, x].astype(np.uint64))  # bit pi(x), per element
+        has = ((np.arange(256) >> bit) & 1).astype(bool)
+        tables[b, has] |= image
+    return tables
+
+
+def images(tables: np.ndarray, mask: int) -> np.ndarray:
+    """The image of a set of points (a bit mask) under every element of :func:`byte_tables`' ``tables``."""
+    out = tables[0, mask & 255].copy()
+    b = 1
+    mask >>= 8
+    while mask:
+        v = mask & 255
+        if v:
+            out |= tables[b, v]
+        mask >>= 8
+        b += 1
+    return out
 
 
 class Canonical:
@@ -57,16 +86,7 @@ class Canonical:
         self.order = len(flips)
         self.m = m
         self.columns = C.columns
-        nbytes = (m + 7) // 8
-        # tables[b][v] = the image, under every element, of the mask whose byte b is v (other bytes 0)
-        tables = np.zeros((nbytes, 256, self.order), dtype=np.uint64)
-        one = np.uint64(1)
-        for x in range(m):
-            b, bit = divmod(x, 8)
-            image = np.left_shift(one, perms[:, x].astype(np.uint64))  # bit pi(x), per element
-            has = ((np.arange(256) >> bit) & 1).astype(bool)
-            tables[b, has] |= image
-        self.tables = tables
+        self.tables = byte_tables(perms)
         self.flips = flips
         self.any_flip = bool(flips.any())
         self.wide = m > 32
@@ -103,26 +123,13 @@ class Canonical:
             bit <<= 1
         return ones, zeros
 
-    def _images(self, mask: int) -> np.ndarray:
-        t = self.tables
-        out = t[0, mask & 255].copy()
-        b = 1
-        mask >>= 8
-        while mask:
-            v = mask & 255
-            if v:
-                out |= t[b, v]
-            mask >>= 8
-            b += 1
-        return out
-
     def key(self, V: int) -> int:
         """The canonical key of version space V (a non-empty bitset over the concepts, reached by
         examples): equal keys exactly when a symmetry maps one version space onto the other. Keys are
         negative, so that a memo may hold them beside bitsets."""
         ones, zeros = self.closure(V)
-        A = self._images(ones)
-        B = self._images(zeros)
+        A = images(self.tables, ones)
+        B = images(self.tables, zeros)
         if self.any_flip:
             A, B = np.where(self.flips, B, A), np.where(self.flips, A, B)
         if not self.wide:

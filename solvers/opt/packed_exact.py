@@ -51,6 +51,7 @@ from typing import Callable
 import numpy as np
 
 from .. import interrupts
+from .canonical import byte_tables, images
 from .memo import SearchStop
 from .packed import LEAF, LEAF_MEMO_BYTES, WIDTH, PackedSearch, _ones, _renamed, leaf_class, pack, sorted_tables
 
@@ -76,7 +77,6 @@ class Trivial:
     order = 1
 
     def __init__(self, m: int):
-        self.m = m
         self.ident = np.arange(m)
 
     def key(self, ones: int, zeros: int) -> tuple:
@@ -108,13 +108,7 @@ class CubeGroup:
         self.pmap = np.zeros((S, self.m), dtype=np.int64)  # pmap[s, x] = sigma_s(x)
         for i in range(n):
             self.pmap |= bits[i][None, :] << self.sigmas[:, i][:, None]
-        nbytes = (self.m + 7) // 8
-        self.bytes = np.zeros((nbytes, 256, S), dtype=np.uint64)
-        v = np.arange(256)
-        for x in range(self.m):
-            b, t = divmod(x, 8)
-            has = ((v >> t) & 1).astype(bool)
-            self.bytes[b, has] |= np.left_shift(_U64(1), self.pmap[:, x].astype(np.uint64))
+        self.bytes = byte_tables(self.pmap)  # the n! renamings (solvers.opt.canonical)
         self.swaps = []
         for i in range(n):
             keep = 0
@@ -126,12 +120,7 @@ class CubeGroup:
 
     def images(self, mask: int) -> np.ndarray:
         """The image of a set of points (a bit mask) under every element, indexed by element."""
-        a = self.bytes[0, mask & 255].copy()
-        b, mask = 1, mask >> 8
-        while mask:
-            if mask & 255:
-                a |= self.bytes[b, mask & 255]
-            b, mask = b + 1, mask >> 8
+        a = images(self.bytes, mask)
         for sh, keep in self.swaps:
             a = np.concatenate([a, ((a & keep) << sh) | ((a >> sh) & keep)])
         return a
@@ -188,9 +177,7 @@ def cube_group_of(tables: np.ndarray, n_points: int):
     x = np.arange(m)
     gens = [x ^ 1]  # negate coordinate 0
     if n >= 2:
-        swap = x.copy()
-        b0, b1 = x & 1, (x >> 1) & 1
-        swap = (x & ~3) | (b0 << 1) | b1
+        swap = (x & ~3) | ((x & 1) << 1) | ((x >> 1) & 1)  # swap coordinates 0 and 1
         cycle = ((x << 1) & (m - 1)) | (x >> (n - 1))
         gens += [swap, cycle]
     for perm in gens:
@@ -201,10 +188,10 @@ def cube_group_of(tables: np.ndarray, n_points: int):
 
 
 class _Entry:
-    __slots__ = ("lo", "hi", "size", "tree", "tree_e", "path", "e", "covers", "proof", "failed")
+    __slots__ = ("lo", "hi", "tree", "tree_e", "path", "e", "covers", "proof", "failed")
 
     def __init__(self, size: int):
-        self.lo, self.hi, self.size = 0, size.bit_length() - 1, size
+        self.lo, self.hi = 0, size.bit_length() - 1
         self.tree = self.tree_e = self.path = self.e = self.covers = self.proof = self.failed = None
 
 
