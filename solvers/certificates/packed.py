@@ -82,9 +82,10 @@ def _counts(V: np.ndarray, m: int) -> np.ndarray:
     return out
 
 
-def _closure(V: np.ndarray, m: int) -> tuple:
-    """(the points every concept of V labels 1, those every one labels 0), as sorted tuples."""
-    c = _counts(V, m)
+def _closure(V: np.ndarray, m: int, counts: np.ndarray | None = None) -> tuple:
+    """(the points every concept of V labels 1, those every one labels 0), as sorted tuples (from V's ``counts`` of
+    ones per point, when given)."""
+    c = _counts(V, m) if counts is None else counts
     return tuple(np.flatnonzero(c == len(V)).tolist()), tuple(np.flatnonzero(c == 0).tolist())
 
 
@@ -190,20 +191,22 @@ def verify_packed_upper(proof: dict, C, *, nested) -> int:
         return u  # fewer than 2^(u+1) concepts
     n = _group(proof.get("group"), m, T)
     complement = bool(proof["group"]["complement"]) if n is not None else False
-    spaces = [(path, len(V), _closure(V, m)) for _, path, V in _walk(entries, T, m)]
+    from ..classes.finite import ConceptClass
+
+    spaces = []  # per entry: its path, size, ones per point and closure
+    for _, path, V in _walk(entries, T, m):
+        counts = _counts(V, m)
+        spaces.append((path, len(V), counts, _closure(V, m, counts)))
     if not any(not s[0] and entries[i]["bound"] <= u for i, s in enumerate(spaces)):
         raise TreeError(f"no entry with the empty path claims Opt(C) <= {u}")
     for i, _, V in _walk(entries, T, m):
         e = entries[i]
-        path, size, closure = spaces[i]
+        path, size, counts, _ = spaces[i]
         h = e["bound"]
         if size.bit_length() <= h + 1:
             continue  # fewer than 2^(h+1) concepts
         if "proof" in e:
-            counts = _counts(V, m)
             cols = np.flatnonzero((counts > 0) & (counts < size))
-            from ..classes.finite import ConceptClass
-
             D = ConceptClass(_label_bits(V, m)[:, cols].astype(bool))
             try:
                 got = nested(e["proof"], D)
@@ -224,7 +227,6 @@ def verify_packed_upper(proof: dict, C, *, nested) -> int:
                 raise TreeError(f"entry {i} has the cover {_show(cover)}; give [x, b, r]"
                                 + ("" if n is None else " with sigma, f and the complement flag"))
             by_point[cover[0]] = cover
-        counts = _counts(V, m)
         small = 2 ** h
         for x in np.flatnonzero((counts > 0) & (counts < size)).tolist():
             c1 = int(counts[x])
@@ -246,7 +248,7 @@ def verify_packed_upper(proof: dict, C, *, nested) -> int:
             if n is not None:
                 perm, c = _element(cover, i, n, complement)
                 got = _image(got, perm, c)
-            if got != spaces[r][2]:
+            if got != spaces[r][3]:
                 raise TreeError(f"entry {i} (path {_fmt(path)}): the side x{x}={b} is not mapped onto entry {r}'s "
                                 "version space")
     return u
