@@ -18,7 +18,7 @@ finds is a proof all the same: :func:`~solvers.opt.packed_exact.solve` checks it
 
 :func:`solvers.opt.packed_exact.solve` is the ``packed`` engine of :func:`solvers.opt.opt`. It first finds the
 deepest tree the most balanced split alone gives (one tree per depth, the depth raised while one is found:
-:meth:`PackedSearch.deepen` with ``max_width=1``); then the exact search of :mod:`solvers.opt.packed_exact` (every
+:meth:`PackedSearch.deepen` with ``widen=False``); then the exact search of :mod:`solvers.opt.packed_exact` (every
 split, one memo entry per orbit of the cube's symmetries) works from the top: it refutes Halving's bound,
 floor(log2 |C|) ([Rivest94], [OnlineAlgs]), and lowers the upper bound one level at a time, each with a
 certificate, until it finds a tree (of depth Opt(C)) or the time limit stops it.
@@ -155,15 +155,15 @@ class PackedSearch:
         return node if ok else None
 
     def deepen(self, *, deadline: float | None = None, width: int | None = None, attempts: list | None = None,
-               max_width: int | None = None) -> int:
+               widen: bool = True) -> int:
         """Raise :attr:`lower` (with its tree, :attr:`best`) as far as the search goes by ``deadline``: first the most
         balanced split alone (one tree tried per depth; from nothing, at d = 1, 2, 4, ... up to half the Halving
         bound), one level more at a time while a tree is found (a search that fails can take long: its leaves'
         refutations are exact); then one level more at a time with ``width`` splits per version space, twice as
-        many each time the search ends without a tree, up to every point (where it is complete above the leaves) or
-        ``max_width``. Each attempt is appended to
-        ``attempts`` (depth, width, found, seconds). Returns :attr:`lower` when no deeper tree is found with every
-        split; raises :class:`SearchStop` at the deadline (:attr:`lower` and :attr:`best` hold what was found)."""
+        many each time the search ends without a tree, up to every point (where it is complete above the leaves); with
+        ``widen`` False, the first phase only. Each attempt is appended to ``attempts`` (depth, width, found,
+        seconds). Returns :attr:`lower` when no deeper tree is found with every split; raises :class:`SearchStop` at
+        the deadline (:attr:`lower` and :attr:`best` hold what was found)."""
         attempts = [] if attempts is None else attempts
 
         def attempt(d: int, w: int) -> bool:
@@ -180,12 +180,12 @@ class PackedSearch:
                 d *= 2
         while self.lower < self.upper and attempt(self.lower + 1, 1):
             pass
-        if max_width == 1:
+        if not widen:
             return self.lower
         w = self.width if width is None else max(1, int(width))
         while self.lower < self.upper:
             if not attempt(self.lower + 1, w):
-                if w >= self.n_points or (max_width is not None and w >= max_width):
+                if w >= self.n_points:
                     break
                 w = min(2 * w, self.n_points)
         return self.lower

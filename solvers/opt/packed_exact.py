@@ -494,7 +494,7 @@ def solve(C, *, time_limit: float | None = None, progress: Callable[[dict], None
     stopped, attempts, X = None, [], None
     lower, upper, best_tree, refuted = S.lower, S.upper, None, False
     try:
-        S.deepen(deadline=deadline, attempts=attempts, max_width=1)
+        S.deepen(deadline=deadline, attempts=attempts, widen=False)
         lower, best_tree = S.lower, S.best
         nodes0, leaves0 = S.nodes + S.leaf_nodes, S.leaf_searches
         del S._leaves, S._orders  # (the exact search keeps its own)
