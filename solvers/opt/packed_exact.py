@@ -276,17 +276,19 @@ class ExactSearch:
     def info(self) -> dict:
         return {"nodes": self.nodes + self.leaf_nodes, "entries": len(self._entries), "leaves": self.leaf_searches}
 
-    def _decide(self, V: np.ndarray, path: tuple, need: int) -> tuple:
+    def _decide(self, V: np.ndarray, path: tuple, need: int, ones: np.ndarray | None = None) -> tuple:
         """(ok, tree, ref, complete): whether a tree of depth ``need`` for V was found, the tree, ``(entry id, e, c)``
         naming V's entry and the element that maps V to its key (None when the cardinality bound decided), and
-        whether a "no" is a proof (False when the width left splits untried, here or below)."""
+        whether a "no" is a proof (False when the width left splits untried, here or below). ``ones``: V's ones per
+        point, when the caller has them."""
         n = len(V)
         if need <= 0:
             return n > 0, None, None, True
         if n < (1 << need):
             return False, None, None, True
         self._tick()
-        ones = _ones(V, self.n_points)
+        if ones is None:
+            ones = _ones(V, self.n_points)
         on = _mask(ones == n)
         off = _mask(ones == 0)
         key, e, c = self.group.key(on, off)
@@ -322,9 +324,12 @@ class ExactSearch:
             one = ((V >> _U64(j)) & _U64(1)).astype(bool)
             small = 1 if k1 <= n - k1 else 0
             children = {1: V[one], 0: V[~one]}
+            counts = {small: _ones(children[small], self.n_points)} if need > 1 else {}
+            if counts:  # the larger side's by subtraction
+                counts[1 - small] = ones - counts[small]
             trees = {}
             for b in (small, 1 - small):
-                ok, t, r, done = self._decide(children[b], path + ((j, b),), need - 1)
+                ok, t, r, done = self._decide(children[b], path + ((j, b),), need - 1, counts.get(b))
                 if not ok:
                     if done:
                         covers.append((j, b, r[0], r[1], int(r[2])))
