@@ -30,7 +30,7 @@ import signal
 import threading
 import time
 
-__all__ = ["Terminated", "catching", "check", "requested", "received", "GRACE"]
+__all__ = ["Terminated", "catching", "check", "requested", "received", "GRACE", "spawning", "worker_init"]
 
 #: seconds after a Ctrl-C during which the work that reports what was proven may still search
 GRACE = 0.5
@@ -106,3 +106,36 @@ def catching():
         for signum, old in previous.items():
             signal.signal(signum, old)
         received.clear()
+
+
+# ------------------------------------------------------------------------------------------------ worker processes
+def worker_init() -> None:
+    """The initializer of this package's worker processes (loky's, the local pool's): Ctrl-C is ignored there.
+
+    A Ctrl-C at the terminal goes to the whole process group, the workers too. The driver's handler stops
+    the run and the workers with it; a worker that took the KeyboardInterrupt itself would print a traceback
+    from wherever it was, e.g. from loky's own loop between two tasks (issue 18: CI saw it once). SIGTERM
+    gets its default action back (a fork would keep the driver's handler)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # (blocked by spawning(); now ignored)
+
+
+@contextlib.contextmanager
+def spawning():
+    """SIGINT blocked in this thread inside the block, where worker processes are started.
+
+    A process (and a thread) starts with its parent's signal mask, so the workers started here hold a
+    Ctrl-C from the moment they exist until :func:`worker_init` ignores it: none is taken during their
+    start-up either. loky's manager thread, started here too, keeps the mask, so the workers it starts
+    again later do the same. A Ctrl-C that comes during the block waits, and is raised here as the block
+    ends. Without ``pthread_sigmask`` (Windows) the block runs as it is."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)

@@ -153,13 +153,16 @@ def main(argv=None) -> int:
 
 
 def _main(argv) -> int:
-    parser = build_parser()
     try:
-        args, extra = parser.parse_known_args(argv)
+        parser = build_parser()
+        args, extra = parser.parse_known_args(argv)  # (imports the command's modules: numpy, the solvers)
         if extra:  # reported by the command's own parser, so the hint names its --help
             args.parser.error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as e:  # --help (0) or a usage error already printed on one line (2)
         return e.code if isinstance(e.code, int) else EXIT_USAGE
+    except KeyboardInterrupt:  # a Ctrl-C while the command starts: nothing was computed
+        print(f"{PROG}: interrupted before the command started", file=sys.stderr, flush=True)
+        return interrupted_code()
     try:
         return args.run(args)
     except CLIError as e:

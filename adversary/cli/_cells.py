@@ -108,9 +108,13 @@ def run_cells(func, cells, *, jobs: int | None = None, backend: str = "loky", sc
     jobs = cap_jobs(jobs or 1, tasks=len(cells))
     if jobs > 1 and len(cells) > 1:
         from joblib import Parallel, delayed
+        from joblib._parallel_backends import LokyBackend
 
-        return Parallel(n_jobs=jobs, return_as="generator_unordered")(
-            delayed(func)(c, **prepare(c, False)) for c in cells)
+        from solvers.interrupts import spawning, worker_init
+
+        with spawning():  # the workers start here and ignore Ctrl-C: the drain below stops them
+            return Parallel(n_jobs=jobs, return_as="generator_unordered", backend=LokyBackend(initializer=worker_init))(
+                delayed(func)(c, **prepare(c, False)) for c in cells)
     return (func(c, progress=None if progress is None else partial(progress, c), **prepare(c, True)) for c in cells)
 
 

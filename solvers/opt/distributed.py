@@ -38,6 +38,7 @@ from contextlib import contextmanager
 from typing import Callable
 
 from ..certificates.opt import cut_tree
+from ..interrupts import spawning, worker_init
 
 __all__ = ["Spread", "LocalPool", "DaskPool", "Lost", "Contradicted", "DEPTH", "CANCEL_POLL"]
 
@@ -154,10 +155,7 @@ _LOCAL: dict = {}  # in a local worker: {"C", "opts", "flags", "index"}
 
 
 def _local_init(C, opts, flags, index) -> None:
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the driver's: it cancels the parts and stops us
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (not the driver's handler, inherited by the fork)
+    worker_init()  # Ctrl-C is the driver's: it cancels the parts and stops us
     _LOCAL.update(C=C, opts=opts, flags=flags, index=index)
 
 
@@ -192,11 +190,12 @@ class LocalPool:
     def submit(self, worker: int, task: int, W: int, d: int, seconds, proof: bool = False):
         from concurrent.futures.process import BrokenProcessPool
 
-        try:
-            f = self.executors[worker].submit(_local_part, task, W, d, seconds, proof)
-        except (BrokenProcessPool, RuntimeError):
-            self._restart(worker, self.executors[worker])
-            f = self.executors[worker].submit(_local_part, task, W, d, seconds, proof)
+        with spawning():  # (a worker started here holds a Ctrl-C until its initializer ignores it)
+            try:
+                f = self.executors[worker].submit(_local_part, task, W, d, seconds, proof)
+            except (BrokenProcessPool, RuntimeError):
+                self._restart(worker, self.executors[worker])
+                f = self.executors[worker].submit(_local_part, task, W, d, seconds, proof)
         f.executor = self.executors[worker]  # (a death it reports restarts this executor only, not its successor)
         return f
 

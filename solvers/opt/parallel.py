@@ -18,12 +18,18 @@ from __future__ import annotations
 import time
 
 from joblib import Parallel, delayed
+from joblib._parallel_backends import LokyBackend
 
+from ..interrupts import spawning, worker_init
 from .search import SearchStop, Solver
 
 __all__ = ["solve_root_parallel"]
 
 _WORKER_SOLVERS: dict = {}  # in a worker process: the class's listing key (rows in order) -> its Solver
+
+
+def _ready() -> None:
+    """A task that does nothing: it starts the workers."""
 
 
 def _worker(C, key, d, moves, deadline_in, memo_bytes, symmetry=True, isomorphism=True, kernel=None):
@@ -70,7 +76,9 @@ def solve_root_parallel(S: Solver, jobs: int, queries: list) -> tuple[int, int]:
     key = (C.listing_key(), S.symmetric_search, S.isomorphism, S.kernel_mode)  # (the bitsets follow the rows' order)
     share = max(1, S.memo_bytes // jobs)  # the memo limit is shared by the workers
 
-    with Parallel(n_jobs=jobs, backend="loky") as pool:
+    with Parallel(n_jobs=jobs, backend=LokyBackend(initializer=worker_init)) as pool:
+        with spawning():  # the workers start here, holding Ctrl-C until they ignore it (this process stops them)
+            pool(delayed(_ready)() for _ in range(jobs))
 
         def decide(d: int) -> bool:
             need = 1 << (d - 1)

@@ -127,3 +127,33 @@ def test_printing_commands_import_nothing_heavy(argv):
     assert r.returncode == 0, r.stderr
     assert r.stdout.split(" ", 1)[0] == "0"
     assert r.stdout.split(" ", 1)[1].strip() == "[]", f"{argv} imported {r.stdout.split(' ', 1)[1].strip()}"
+
+
+def test_a_ctrl_c_while_the_command_starts_is_one_line(monkeypatch, capsys):
+    """The command's arguments are added (and its modules imported: numpy, the solvers) when it runs; a Ctrl-C
+    then, before anything is computed, exits 130 with one line, not an import's traceback (seen by sending
+    SIGINT to `opt --jobs 2` in its first second)."""
+    import adversary.cli.opt as command
+
+    def add(p):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(command, "add", add)
+    assert main(["opt", "intervals", "N=4"]) == 130
+    err = capsys.readouterr().err
+    assert err.strip() == "littlestone: interrupted before the command started"
+
+
+def test_a_ctrl_c_while_the_command_line_is_imported_is_one_line():
+    """The executable's entry point imports the command line inside a guard (adversary._entry)."""
+    code = ("import sys\n"
+            "class Interrupting:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name == 'adversary.cli':\n"
+            "            raise KeyboardInterrupt\n"
+            "sys.meta_path.insert(0, Interrupting())\n"
+            "from adversary._entry import main\n"
+            "sys.exit(main())\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert r.returncode == 130
+    assert r.stderr.strip() == "littlestone: interrupted before the command started"
