@@ -102,6 +102,8 @@ class StateSearch(MemoSearch):
         second: the cardinality bound is nearly tight on these families). Each query is appended to
         ``queries`` as ``{"d", "answer", "seconds"}``. A deadline raises :class:`SearchStop` with
         :attr:`root_bounds` proven so far."""
+        if self.alternate_root:
+            return self._solve_root_alternating(queries, warmup_seconds)
         deadline = self._deadline
         now = time.monotonic()
         if deadline is None and not self.warm_up_without_deadline:
@@ -120,6 +122,42 @@ class StateSearch(MemoSearch):
             self._deadline = deadline
         while self._root_bounds[0] < self._root_bounds[1]:
             self._ask(queries, self._root_bounds[1])
+        return self._root_bounds
+
+    #: Whether :meth:`solve_root` alternates between the two directions, each phase twice as long as the one
+    #: before (:meth:`_solve_root_alternating`), instead of warming up once and then going down.
+    alternate_root = False
+
+    def _solve_root_alternating(self, queries: list, first: float) -> tuple[int, int]:
+        """The root loop where neither direction is the cheaper one on every instance: queries upwards
+        (d = lower + 1, ...) for ``first`` seconds (a tenth of the time left under a deadline, if more),
+        then downwards (d = upper, ...) as long, then upwards for twice that, and so on, until the bounds
+        meet. A stopped query is not lost: the memo keeps what its search proved, and the next phase in
+        that direction asks it again from there. So the run takes at most about three times the better
+        direction's time, against many times with the worse one: monotone disjunctions n = 26, k = 5 did
+        not refute 16 from the top in 600 s, and settles Opt = 14 upwards in about a minute; n = 24, k = 4
+        takes 22 s upwards and 5 s downwards. A deadline of the caller's raises :class:`SearchStop` with
+        :attr:`root_bounds` proven so far."""
+        deadline = self._deadline
+        phase = first
+        if deadline is not None:
+            phase = max(phase, (deadline - time.monotonic()) / 10)
+        up = deadline is not None  # (under a time limit up first: a run stopped early keeps a deep tree)
+        try:
+            while self._root_bounds[0] < self._root_bounds[1]:
+                end = time.monotonic() + phase
+                self._deadline = end if deadline is None else min(deadline, end)
+                try:
+                    while self._root_bounds[0] < self._root_bounds[1]:
+                        lo, hi = self._root_bounds
+                        self._ask(queries, lo + 1 if up else hi)
+                except SearchStop:
+                    if self._deadline == deadline:
+                        raise  # the caller's own time limit
+                up = not up
+                phase *= 2
+        finally:
+            self._deadline = deadline
         return self._root_bounds
 
     def certificate_tree(self, d: int, C) -> MistakeTree:

@@ -297,3 +297,32 @@ def test_the_certificate_walk_follows_the_search(n, k):
     assert S.nodes == nodes
     C = ImplicitFamily(FAMILY, {"n": n, "k": k})
     assert verify_upper(json.loads(json.dumps(proof)), C) == v
+
+
+def test_the_root_alternates_when_one_direction_never_ends():
+    """Without a time limit the root loop alternates (down, up, down, ...; each phase twice as long): a
+    direction whose query would run for hours (down at n = 26, k = 5 did not refute 16 in 600 s) costs only
+    the phases given to it. Here every query d > Opt + 1 runs until its phase ends; the loop still settles Opt."""
+    from solvers.opt.states import StateSearch
+
+    class Stuck(StateSearch):
+        def __init__(self, opt_value, halving):
+            self.opt, self.root = opt_value, "root"
+            self.n = 1 << halving
+            self._init_search(1 << 20, 100)
+
+        def size(self, s):
+            return self.n
+
+        def at_least(self, s, d):
+            while d > self.opt + 1:
+                self._tick()  # (the phase's deadline ends it)
+            return d <= self.opt
+
+    S = Stuck(5, 12)
+    assert S.alternate_root is False
+    S.alternate_root = True
+    queries = []
+    assert S.solve_root(queries, warmup_seconds=0.01) == (5, 5)
+    assert [q["d"] for q in queries] == [1, 2, 3, 4, 5, 6]  # only the finished queries are recorded
+    assert DisjunctionSolver.alternate_root
