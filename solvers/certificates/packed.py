@@ -109,7 +109,9 @@ def _group(G, m: int, T: np.ndarray):
         raise TreeError('"group" must be null or {"n": n, "complement": true/false}')
     n = whole(G["n"], "the group's n")
     if not 1 <= n <= 6 or m != 2 ** n:
-        raise TreeError(f"the group acts on {{0,1}}^{n}, and the class has {m} points, not {2 ** n if n <= 6 else 'that'}")
+        fits = f"n = {m.bit_length() - 1}" if m & (m - 1) == 0 and 2 <= m <= 64 else "null (no group)"
+        raise TreeError(f"the group acts on {{0,1}}^{n} (n = 1..6, 2^n points), and the class has {m} points: "
+                        f"give {fits}")
     x = np.arange(m)
     gens = [(x ^ 1, False)]
     if n >= 2:

@@ -187,5 +187,7 @@ def test_a_group_the_class_does_not_have_is_refused():
     with pytest.raises(TreeError, match="not closed"):
         verify_upper(bad, C)
     C4 = make("halfspaces", n=2)  # closed under the cube's group: the group's n must match the points
-    with pytest.raises(TreeError, match="acts on"):
+    with pytest.raises(TreeError, match=r"acts on .*the class has 4 points: give n = 2$"):
         verify_upper(dict(_exact(C4, 2)[3], bound=1, group={"n": 3, "complement": True}, entries=[{"path": [], "bound": 1}]), C4)
+    with pytest.raises(TreeError, match=r"\{0,1\}\^7 .*give n = 2$"):
+        verify_upper(dict(_exact(C4, 2)[3], bound=1, group={"n": 7, "complement": True}, entries=[{"path": [], "bound": 1}]), C4)
