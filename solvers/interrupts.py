@@ -122,6 +122,24 @@ def worker_init() -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # (blocked by spawning(); now ignored)
 
 
+def _start_trackers() -> None:
+    """Start the resource trackers (multiprocessing's, and loky's when joblib is in use) before SIGINT is
+    blocked: a pool starts them with its first worker, and starting one ends by *unblocking* SIGINT in this
+    thread (Python 3.11's ``ensure_running`` does so), which would lift :func:`spawning`'s block before the
+    workers start. Each is started once per process."""
+    import sys
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    if "joblib" not in sys.modules:
+        return
+    try:
+        from joblib.externals.loky.backend.resource_tracker import _resource_tracker
+    except ImportError:  # (another joblib: the block may then be lifted early, which only costs a traceback)
+        return
+    _resource_tracker.ensure_running()
+
+
 @contextlib.contextmanager
 def spawning():
     """SIGINT blocked in this thread inside the block, where worker processes are started.
@@ -129,11 +147,13 @@ def spawning():
     A process (and a thread) starts with its parent's signal mask, so the workers started here hold a
     Ctrl-C from the moment they exist until :func:`worker_init` ignores it: none is taken during their
     start-up either. loky's manager thread, started here too, keeps the mask, so the workers it starts
-    again later do the same. A Ctrl-C that comes during the block waits, and is raised here as the block
-    ends. Without ``pthread_sigmask`` (Windows) the block runs as it is."""
+    again later do the same. A Ctrl-C that this thread takes during the block waits, and is raised here as
+    the block ends (one that another thread of this process takes is raised at once, as ever). Without
+    ``pthread_sigmask`` (Windows) the block runs as it is."""
     if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
         yield
         return
+    _start_trackers()
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield

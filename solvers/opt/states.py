@@ -129,17 +129,17 @@ class StateSearch(MemoSearch):
     alternate_root = False
 
     def _solve_root_alternating(self, queries: list, first: float) -> tuple[int, int]:
-        """The root loop where neither direction is the cheaper one on every instance: queries upwards
-        (d = lower + 1, ...) for ``first`` seconds (a tenth of the time left under a deadline, if more),
-        then downwards (d = upper, ...) as long, then upwards for twice that, and so on, until the bounds
-        meet. A stopped query is not lost: the memo keeps what its search proved, and the next phase in
+        """The root loop where neither direction is the cheaper one on every instance: queries downwards
+        (d = upper, ...) for ``first`` seconds, then upwards (d = lower + 1, ...) for twice that, then
+        downwards for twice that again, and so on, until the bounds meet. Under a deadline the first phase
+        goes up (a run stopped early keeps a deep tree) and lasts a tenth of the time left, if more. A stopped query is not lost: the memo keeps what its search proved, and the next phase in
         that direction asks it again from there. So the run takes at most about three times the better
         direction's time, against many times with the worse one: monotone disjunctions n = 26, k = 5 did
         not refute 16 from the top in 600 s, and settles Opt = 14 upwards in about a minute; n = 24, k = 4
         takes 22 s upwards and 5 s downwards. A deadline of the caller's raises :class:`SearchStop` with
         :attr:`root_bounds` proven so far."""
         deadline = self._deadline
-        phase = first
+        phase = max(first, 0.01)  # (doubling from 0 would stay 0)
         if deadline is not None:
             phase = max(phase, (deadline - time.monotonic()) / 10)
         up = deadline is not None  # (under a time limit up first: a run stopped early keeps a deep tree)

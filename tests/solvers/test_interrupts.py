@@ -190,3 +190,38 @@ def test_a_ctrl_c_while_spawning_is_raised_as_the_block_ends():
             signal.raise_signal(signal.SIGINT)
             reached = True  # held: the handler runs only when the mask is restored
     assert reached
+
+
+@posix
+def test_the_first_loky_workers_start_holding_ctrl_c():
+    """loky starts its resource tracker with the first worker, and that start unblocks SIGINT in the calling
+    thread (Python 3.11): spawning() starts the tracker before it blocks, so even a process's first workers
+    hold a Ctrl-C until their initializer ignores it. (In a fresh process: the tracker must not be running yet.)"""
+    import subprocess
+    import sys
+
+    code = ("import signal\n"
+            "from joblib import Parallel, delayed\n"
+            "from joblib._parallel_backends import LokyBackend\n"
+            "from solvers.interrupts import spawning, worker_init\n"
+            "from tests.solvers.test_interrupts import _held_then_ignore, _held\n"
+            "with spawning():\n"
+            "    out = Parallel(n_jobs=2, backend=LokyBackend(initializer=_held_then_ignore))(\n"
+            "        delayed(_held)() for _ in range(4))\n"
+            "print(sorted(set(out)))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                       cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[True]"
+
+
+_HELD = []
+
+
+def _held_then_ignore():
+    _HELD.append(signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []))
+    interrupts.worker_init()
+
+
+def _held():
+    return _HELD[0]
