@@ -43,6 +43,11 @@ def stopping() -> bool:
     return interrupts.requested()
 
 
+def interrupted_how() -> str:
+    """"interrupted by Ctrl-C", or "interrupted by SIGTERM" when SIGTERM stopped the run (as the exit code says)."""
+    return "interrupted by SIGTERM" if signal.SIGTERM in received else "interrupted by Ctrl-C"
+
+
 def interrupted_code() -> int:
     """130 for Ctrl-C; 128 + 15 = 143 when SIGTERM stopped the run (the shell's conventions)."""
     return 128 + signal.SIGTERM if signal.SIGTERM in received else EXIT_INTERRUPTED

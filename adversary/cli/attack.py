@@ -11,7 +11,7 @@ from ._args import (cap_jobs, check_family, families, parse_params, positive_int
                     unknown_family, whole)
 from ._output import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs,
                       error, note,
-                      interrupted_code, json_lines_text, json_safe, params_text, write_text_atomic)
+                      interrupted_code, interrupted_how, json_lines_text, json_safe, params_text, write_text_atomic)
 from ._attack_store import (_attack_record, _attack_task, _known_opt, _kv_items, _number_text, _served_attack,
                             _stopped_row, _trusted_attack, _whole_numbers)
 from ._store import add_store_options, lookup, open_store, put as _put
@@ -333,7 +333,7 @@ def _report(args, r, C, label, witness_path) -> int:
         if stopped == "time limit":
             how += f"; stopped by the time limit of {args.time_limit:g} s" if args.time_limit else "; stopped by its time budget"
         elif stopped == "interrupted":
-            how += "; interrupted by Ctrl-C"
+            how += f"; {interrupted_how()}"
         elif _run_stopped(r) == "patience":
             from adversary.strategies.exact import PATIENCE
 

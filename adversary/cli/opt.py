@@ -11,7 +11,7 @@ import sys
 from ._args import (add_class_source, add_game_options, cap_jobs, game_of, load_class, memo_bytes, memory_gb,
                     memory_help, positive_int, positive_seconds)
 from ._output import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs,
-                      error, interrupted_code, json_safe, note, stopping, value_text, write_atomic,
+                      error, interrupted_code, interrupted_how, json_safe, note, stopping, value_text, write_atomic,
                       write_text_atomic)
 from ._cells import add_backend_options, backend_of, connect
 from ._store import add_store_options, lookup, open_store, proof_seconds, put as _put
@@ -465,7 +465,7 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
             value = value_text(r.value)
         else:
             why = {"time limit": f"stopped by the time limit of {args.time_limit:g} s" if args.time_limit else "stopped by the time limit",
-                   "interrupted": "interrupted by Ctrl-C"}.get(stopped, f"stopped: {stopped}")
+                   "interrupted": interrupted_how()}.get(stopped, f"stopped: {stopped}")
             value = f"{bounds_text(r.lower, r.upper, symbol)}  (not solved: {why})"
         rows = [
             ("class", label),

@@ -226,3 +226,15 @@ def test_params_stops_with_the_bounds_proven(only, delay):
     assert all("check: OK" in line for line in out if "check:" in line)
     if shown and shown[-1] == "best_order":  # its search stopped (it takes minutes): its proven bounds
         assert "(stopped)" in next(line for line in out if line.split()[0] == "best_order")
+
+
+@posix
+def test_opt_stopped_by_sigterm_says_so():
+    """The plain output names the signal that stopped the run, as the exit code does (143: SIGTERM, not Ctrl-C)."""
+    w = Watched("opt", *HARD)
+    after(w, r"littlestone opt: ", stream="err")  # its first progress line: the search runs
+    code, out, err, _ = w.stop(signal.SIGTERM, to_group=False)
+    assert code == 143, err
+    assert "Traceback" not in err
+    line = next(x for x in out if x.startswith("Opt(C):"))
+    assert "(not solved: interrupted by SIGTERM)" in line
