@@ -91,14 +91,10 @@ class StateSearch(MemoSearch):
             lo += 1
         return lo
 
-    #: Whether :meth:`solve_root` warms up (queries upwards) when no deadline is set: where a query "yes" near
-    #: Opt costs as much as the search (the disjunctions' states), the walk up only pays under a time limit.
-    warm_up_without_deadline = True
-
     def solve_root(self, queries: list, *, warmup_seconds: float = 0.25) -> tuple[int, int]:
         """Opt(C) by queries "Opt(C) >= d?": for ``warmup_seconds`` (or a tenth of the time left under a
-        deadline, if more; none without a deadline where :attr:`warm_up_without_deadline` is False), d = lower + 1, lower + 2, ... (cheap answers "yes", so that a time limit still
-        leaves a deep tree); then d = upper, upper - 1, ... until one holds (usually the first or the
+        deadline, if more), d = lower + 1, lower + 2, ... (cheap answers "yes", so that a time limit still
+        leaves a deep tree); where :attr:`alternate_root` is set, :meth:`_solve_root_alternating` instead; then d = upper, upper - 1, ... until one holds (usually the first or the
         second: the cardinality bound is nearly tight on these families). Each query is appended to
         ``queries`` as ``{"d", "answer", "seconds"}``. A deadline raises :class:`SearchStop` with
         :attr:`root_bounds` proven so far."""
@@ -106,8 +102,6 @@ class StateSearch(MemoSearch):
             return self._solve_root_alternating(queries, warmup_seconds)
         deadline = self._deadline
         now = time.monotonic()
-        if deadline is None and not self.warm_up_without_deadline:
-            warmup_seconds = 0.0
         if deadline is not None:
             warmup_seconds = max(warmup_seconds, (deadline - now) / 10)
         warm_end = now + warmup_seconds
@@ -132,9 +126,10 @@ class StateSearch(MemoSearch):
         """The root loop where neither direction is the cheaper one on every instance: queries downwards
         (d = upper, ...) for ``first`` seconds, then upwards (d = lower + 1, ...) for twice that, then
         downwards for twice that again, and so on, until the bounds meet. Under a deadline the first phase
-        goes up (a run stopped early keeps a deep tree) and lasts a tenth of the time left, if more. A stopped query is not lost: the memo keeps what its search proved, and the next phase in
-        that direction asks it again from there. So the run takes at most about three times the better
-        direction's time, against many times with the worse one: monotone disjunctions n = 26, k = 5 did
+        goes up (a run stopped early keeps a deep tree) and lasts a tenth of the time left, if more. A
+        stopped query is not lost: the memo keeps what its search proved, and the next phase in that
+        direction asks it again from there. So the run takes a small multiple of the better direction's
+        time (measured: up to about 2.3x), against many times with the worse one: monotone disjunctions n = 26, k = 5 did
         not refute 16 from the top in 600 s, and settles Opt = 14 upwards in about a minute; n = 24, k = 4
         takes 22 s upwards and 5 s downwards. A deadline of the caller's raises :class:`SearchStop` with
         :attr:`root_bounds` proven so far."""
