@@ -94,8 +94,9 @@ class StateSearch(MemoSearch):
     def solve_root(self, queries: list, *, warmup_seconds: float = 0.25) -> tuple[int, int]:
         """Opt(C) by queries "Opt(C) >= d?": for ``warmup_seconds`` (or a tenth of the time left under a
         deadline, if more), d = lower + 1, lower + 2, ... (cheap answers "yes", so that a time limit still
-        leaves a deep tree); where :attr:`alternate_root` is set, :meth:`_solve_root_alternating` instead; then d = upper, upper - 1, ... until one holds (usually the first or the
-        second: the cardinality bound is nearly tight on these families). Each query is appended to
+        leaves a deep tree); then d = upper, upper - 1, ... until one holds (usually the first or the
+        second: the cardinality bound is nearly tight on these families). Where :attr:`alternate_root` is
+        set, :meth:`_solve_root_alternating` runs instead. Each query is appended to
         ``queries`` as ``{"d", "answer", "seconds"}``. A deadline raises :class:`SearchStop` with
         :attr:`root_bounds` proven so far."""
         if self.alternate_root:
