@@ -319,8 +319,7 @@ class _Orbits:
             if g.get("complement") is not False:
                 raise TreeError(f"symmetry generator {i} must be a renaming (\"complement\": false): the games' "
                                 "certificates merge states up to renamings of the points only")
-            image = np.empty_like(M)
-            image[:, perm] = M
+            image = np.take(M, np.argsort(np.asarray(perm)), axis=1)  # column y is column perm^-1(y)
             if _rows(image) != rows:
                 raise TreeError(f"symmetry generator {i} does not map the class onto itself")
         igraph = load_igraph()

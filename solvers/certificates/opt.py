@@ -681,8 +681,8 @@ def _orbit_namer(sym, M: np.ndarray):
                 or sorted(perm) != list(range(n_points))):
             raise TreeError(f"symmetry generator {i} is not a permutation of the {n_points} points with a "
                             "true/false complement")
-        image = np.empty_like(M)
-        image[:, perm] = M ^ flip  # the concept c -> c', c'(perm[x]) = c(x) XOR flip
+        # the concept c -> c', c'(perm[x]) = c(x) XOR flip: column y of the image is column perm^-1(y)
+        image = np.take(M, np.argsort(np.asarray(perm)), axis=1) ^ flip
         if _rows_of(image) != rows:
             raise TreeError(f"symmetry generator {i} does not map the class onto itself")
     group = {(tuple(range(n_points)), False)}
