@@ -49,7 +49,7 @@ MANY = 8
 #: The parts sent to a worker at a time: one running, the next waiting (so that a worker never waits for the driver)
 QUEUE = 2
 #: The cancelled tasks a local worker is told of at a time (more than QUEUE parts and a batch of certificates)
-SLOTS = 4
+SLOTS = 8
 #: Seconds between a worker's looks at whether its part was cancelled (or past the deadline).
 CANCEL_POLL = 0.1
 #: The largest group whose orbits the driver takes at the root (the checker lists its elements to name orbits, at a
@@ -364,6 +364,8 @@ class Spread:
         self.no: dict = {}  # vid -> (h, [(j, refuted child, its label)]): Opt >= h + 1 refuted split by split
         self.in_flight: dict = {}  # future -> (worker, task, vid, d)
         self.busy: dict = {}  # (vid, d) -> future
+        self._with_busy = False  # whether _walk lists the parts in flight too
+        self.preempted = 0  # parts cancelled to make way for more urgent ones
         self.where: dict = {}  # vid -> the worker that answered about it last
         self.task = 0
         self.parts = 0
@@ -512,7 +514,7 @@ class Spread:
             if out is not None:
                 if isinstance(out, set):
                     out.add((v, d))
-                elif (v, d) not in self.busy:
+                elif self._with_busy or (v, d) not in self.busy:
                     out.append((v, d))
                     if as_smaller:
                         self._smaller.add((v, d))
@@ -548,6 +550,73 @@ class Spread:
             self.no[v] = (d - 1, refuted)
         return False
 
+    def _schedule(self, d: int, deadline):
+        """Fill the workers' queues with the parts of "Opt(C) >= d?" still wanted, most urgent first (the order of
+        :meth:`_walk`: the sequential search's, then the speculative parts). The :attr:`pool.size <pool>` most urgent
+        parts run now: a worker running a part that is not among them gives way to one that is (its part is
+        cancelled; its memo keeps what it proved, and the part goes out again when it is wanted). Returns the root's
+        status when the walk settles it (the caller walks again), else None."""
+        pool = self.pool
+        slots = QUEUE * pool.size
+        self._want = slots
+        order: list = []
+        self._with_busy = True
+        try:
+            st = self._walk(self.root, d, 0, order, False)
+            if st is None and len(order) < slots:
+                more: list = []
+                self._walk(self.root, d, 0, more, True)
+                first = set(order)
+                order += [t for t in more if t not in first]
+        finally:
+            self._with_busy = False
+        if st is not None:
+            return st
+        order = order[:slots]
+        live: list = [[] for _ in range(pool.size)]  # per worker, its parts in the order sent (the first runs)
+        for w, _, v, dd in self.in_flight.values():
+            live[w].append((v, dd))
+        urgent = order[:pool.size]
+        taken = set()  # workers running an urgent part (or given one here)
+        for w, parts in enumerate(live):
+            if parts and parts[0] in urgent:
+                taken.add(w)
+        for t in urgent:
+            if any(parts and parts[0] == t for parts in live):
+                continue
+            at = next((w for w, parts in enumerate(live) if t in parts), None)
+            if at is not None:
+                # waiting behind others on its worker: those that are not urgent give way
+                if at not in taken:
+                    ahead = live[at][:live[at].index(t)]
+                    if all(u not in urgent for u in ahead):
+                        self._drop(at, ahead)
+                        live[at] = live[at][len(ahead):]
+                        taken.add(at)
+                continue
+            home = self.where.get(t[0], self.home[t[0]])
+            free = [w for w in range(pool.size) if not live[w] and w not in taken]
+            if not free:  # a worker running a part that is not urgent gives way
+                free = [w for w in range(pool.size) if w not in taken and live[w] and live[w][0] not in urgent]
+                if not free:
+                    continue
+            w = home if home in free else free[0]
+            self._drop(w, live[w])  # (an urgent part waiting there goes out again, to a worker of its own)
+            self._submit(w, t, deadline)
+            live[w] = [t]
+            taken.add(w)
+        self._send([t for t in order if t not in self.busy], deadline)
+        return None
+
+    def _drop(self, w: int, parts: list) -> None:
+        """Cancel these parts in flight on worker ``w``, as :meth:`_cancel` does (they may go out again at once)."""
+        for f, (w2, task, v, dd) in list(self.in_flight.items()):
+            if w2 == w and (v, dd) in parts:
+                self.pool.cancel(w, task, f)
+                self.preempted += 1
+                del self.in_flight[f]
+                self.busy.pop((v, dd), None)
+
     def _pairs(self) -> bool:
         """Whether to send a split's two children together: when the smaller children of this query mostly prove
         their bound (a query the splits answer yes to, or whose splits fail on their larger child), the larger one
@@ -570,20 +639,8 @@ class Spread:
                 self._cancel(set())
                 return st
             self._cancel(reach)
-            idle = QUEUE * pool.size - len(self.in_flight)
-            if idle > 0:
-                out: list = []
-                self._want = idle
-                st = self._walk(self.root, d, 0, out, False)
-                if st is not None:
-                    continue
-                if len(out) < idle:
-                    self._want = idle
-                    more: list = []
-                    self._walk(self.root, d, 0, more, True)
-                    first = set(out)
-                    out += [t for t in more if t not in first]
-                self._send(out[:idle], deadline)
+            if self._schedule(d, deadline) is not None:
+                continue
             if not self.in_flight:
                 raise RuntimeError("internal error: the root query is open and no part is in flight")
             left = None if deadline is None else deadline - time.monotonic()
@@ -687,12 +744,15 @@ class Spread:
                 if t is None:
                     break
             taken.add(t)
-            v, d = t
-            self.task += 1
-            seconds = None if deadline is None else max(0.0, deadline - time.monotonic())
-            f = pool.submit(w, self.task, self.sets[v], d, seconds)
-            self.in_flight[f] = (w, self.task, v, d)
-            self.busy[t] = f
+            self._submit(w, t, deadline)
+
+    def _submit(self, w: int, t: tuple, deadline) -> None:
+        v, d = t
+        self.task += 1
+        seconds = None if deadline is None else max(0.0, deadline - time.monotonic())
+        f = self.pool.submit(w, self.task, self.sets[v], d, seconds)
+        self.in_flight[f] = (w, self.task, v, d)
+        self.busy[t] = f
 
     def _cancel(self, needed: set) -> None:
         for f, (w, task, v, d) in list(self.in_flight.items()):

@@ -159,3 +159,63 @@ def test_one_death_restarts_the_worker_once():
         assert pool.result(0, c)["answer"] is True
     finally:
         pool.close()
+
+
+class _Part:
+    def __init__(self, W, d):
+        self.W, self.d, self.answer, self._cancelled = W, d, None, False
+
+    def cancelled(self):
+        return self._cancelled
+
+    def done(self):
+        return self._cancelled or self.answer is not None
+
+
+class _OneFastWorker:
+    """A pool whose workers run their parts in the order sent, where worker 0 finishes its part at each look and
+    worker 1 is still busy with its first (a long part): the answers come from a solver in this process."""
+
+    def __init__(self, C):
+        self.size, self.S = 2, Solver(C)
+        self.queues = [[], []]
+        self.answered = []  # (W, d, answer) in the order the parts finished
+
+    def submit(self, w, task, W, d, seconds, proof=False):
+        f = _Part(W, d)
+        self.queues[w].append(f)
+        return f
+
+    def cancel(self, w, task, f):
+        f._cancelled = True
+        self.queues[w].remove(f)
+
+    def wait(self, futures, timeout):
+        q = self.queues[0] or self.queues[1]
+        f = q.pop(0)
+        ok = self.S.decide(f.W, f.d)
+        f.answer = {"answer": True, "tree": self.S.mistake_tree(f.W, f.d)} if ok else {"answer": False}
+        self.answered.append((f.W, f.d, ok))
+        return {f}
+
+    def result(self, w, f):
+        return f.answer
+
+    def close(self):
+        pass
+
+
+def test_the_larger_child_of_a_proven_smaller_child_goes_next():
+    """When the smaller child of the root's first split is proven, its sibling is needed at once (the sequential
+    search asks it next): it runs on the worker that is free, before the less urgent part queued there (which is
+    cancelled and sent again later), not after it, as the driver used to."""
+    C = make("rectangles", N=8)
+    S = Solver(C)
+    pool = _OneFastWorker(C)
+    sp = distributed.Spread(S, pool, depth=1)
+    lo, hi = S.descend([], lambda d: sp.decide(d, None))
+    assert lo == hi == Solver(C).value()
+    (W1, d1, ok1), (W2, d2, _) = pool.answered[:2]
+    assert ok1 and d1 == d2 == lo - 1
+    assert W1 | W2 == S.full and not W1 & W2  # the two children of one split
+    assert sp.preempted >= 1
