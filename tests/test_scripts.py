@@ -136,3 +136,20 @@ def test_results_regenerates_the_disjunctions_grid_from_the_store(tmp_path, caps
     grid = capsys.readouterr().out
     rows = [line for line in grid.splitlines() if line.startswith("| 1 |") or line.startswith("| 2 |")]
     assert rows == [line for line in first.splitlines() if line.startswith(("| 1 |", "| 2 |"))][:2]
+
+
+def test_bench_spread_overlap_counts_the_workers_entries():
+    """``bench_spread.py --overlap`` asks the spread's workers for their memos (spread at once: the trial in the
+    driver would settle the small instance alone)."""
+    import os
+    import re
+
+    done = subprocess.run([sys.executable, str(SCRIPTS / "bench_spread.py"), "--overlap", "--quick"],
+                          capture_output=True, text=True, cwd=ROOT, env={**os.environ, "LITTLESTONE_SPREAD_TRIAL": "0"},
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    line = done.stdout.strip().splitlines()[-1]
+    assert line.startswith("intervals N=90: opt 11,")
+    entries = int(re.search(r"workers' entries (\d+)", line).group(1))
+    again = int(re.search(r"another worker also holds (\d+)", line).group(1))
+    assert entries > 0 and 0 <= again <= entries
