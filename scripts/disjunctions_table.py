@@ -18,13 +18,16 @@ prove the value: a rerun resumes where a stopped one ended) and written there wi
 solved; ``scripts/results.py`` writes the README's tables from that store.
 
 Prints the grid of values (rows k, columns n), then the time each cell took (solve, write and check
-its certificates), and the total. ``--cells FILE`` also writes one Markdown row per cell: |C|,
+its certificates), and the total; each cell's line goes to stderr as it is proven. Stopped by Ctrl-C or SIGTERM,
+it prints the grid of the cells proven so far, the cell under way as the bounds its search had proven
+(``lo..hi``, not stored: a rerun with ``--store`` starts that cell again), and exits 130 (143 after SIGTERM). ``--cells FILE`` also writes one Markdown row per cell: |C|,
 floor(log2 |C|), Opt, the search nodes, the certificate's entries and the seconds.
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
 from pathlib import Path
@@ -36,6 +39,7 @@ if str(ROOT) not in sys.path:
 from adversary.store import class_key  # noqa: E402
 from solvers.certificates import verify_tree, verify_upper  # noqa: E402
 from solvers.classes.spec import load_class  # noqa: E402
+from solvers import interrupts  # noqa: E402
 from solvers.opt import opt  # noqa: E402
 
 FAMILY = "monotone-disjunctions"
@@ -58,6 +62,8 @@ def cell(n: int, k: int, store=None) -> dict:
                         "seconds": time.monotonic() - t0, "stored": True}
     r = opt(C)
     solved = time.monotonic()
+    if r.value is None and r.stats.get("stopped") == "interrupted":
+        return {"n": n, "k": k, "bounds": (r.lower, r.upper)}
     if r.value is None:
         raise SystemExit(f"n={n} k={k}: not solved ({r.lower}..{r.upper})")
     tree, proof = r.tree.to_json(), r.upper_certificate(limit=10**7)
@@ -72,6 +78,14 @@ def cell(n: int, k: int, store=None) -> dict:
     return {"n": n, "k": k, "concepts": C.n_concepts, "log2": C.log2_size(), "opt": r.value,
             "nodes": r.stats["nodes"], "entries": len(proof.get("entries", [])),
             "solve": solved - t0, "seconds": time.monotonic() - t0}
+
+
+def _value(c: dict) -> str:
+    return str(c["opt"])
+
+
+def _seconds(c: dict) -> str:
+    return f"{c['seconds']:.2f}"
 
 
 def _range(text: str) -> list[int]:
@@ -94,25 +108,53 @@ def main(argv=None) -> int:
     ns, ks = _range(args.n), _range(args.k)
     t0 = time.monotonic()
     done: dict[tuple[int, int], dict] = {}
-    for k in ks:
-        for n in ns:
-            if k <= n:
-                done[n, k] = c = cell(n, k, store)
-                print(f"n={n} k={k}: Opt = {c['opt']} (floor(log2 |C|) = {c['log2']}), {c['seconds']:.2f} s",
-                      file=sys.stderr, flush=True)
+    stopped = None  # (n, k, what the grid shows) of the cell under way when the run was stopped
+    code = 0
+    try:
+        with interrupts.catching():
+            for k in ks:
+                for n in ns:
+                    if k <= n:
+                        try:
+                            c = cell(n, k, store)
+                        except KeyboardInterrupt:
+                            stopped = (n, k, "stopped")
+                            raise
+                        if "bounds" in c:  # the search stopped by the signal, with the bounds it had proven
+                            stopped = (n, k, "{}..{}".format(*c["bounds"]))
+                            raise interrupts.Terminated() if signal.SIGTERM in interrupts.received \
+                                else KeyboardInterrupt()
+                        done[n, k] = c
+                        print(f"n={n} k={k}: Opt = {c['opt']} (floor(log2 |C|) = {c['log2']}), {c['seconds']:.2f} s",
+                              file=sys.stderr, flush=True)
+    except KeyboardInterrupt as e:
+        code = 143 if isinstance(e, interrupts.Terminated) else 130
+        how = "SIGTERM" if code == 143 else "Ctrl-C"
+        print(f"interrupted by {how}: {len(done)} cells proven" + (f", n={stopped[0]} k={stopped[1]} stopped"
+                                                                    if stopped else ""), file=sys.stderr, flush=True)
     total = time.monotonic() - t0
     head = "| k \\ n | " + " | ".join(str(n) for n in ns) + " |"
     rule = "|---:|" + "---:|" * len(ns)
+
+    def shown(n, k, what):
+        if (n, k) in done:
+            return what(done[n, k])
+        if k > n:
+            return f"={n}" if what is _value else ""
+        return stopped[2] if stopped is not None and stopped[:2] == (n, k) and what is _value else ""
+
     print("Opt(monotone-disjunctions n k), every cell proven (tree and upper-bound certificate verified)\n")
     print(head + "\n" + rule)
     for k in ks:
-        print(f"| {k} | " + " | ".join(str(done[n, k]["opt"]) if (n, k) in done else f"={n}" for n in ns) + " |")
+        print(f"| {k} | " + " | ".join(shown(n, k, _value) for n in ns) + " |")
     print("\nseconds per cell (solve, certificates written and checked)\n")
     print(head + "\n" + rule)
     for k in ks:
-        print(f"| {k} | " + " | ".join(f"{done[n, k]['seconds']:.2f}" if (n, k) in done else "" for n in ns) + " |")
+        print(f"| {k} | " + " | ".join(shown(n, k, _seconds) for n in ns) + " |")
     served = sum(1 for c in done.values() if c.get("stored"))
     print(f"\n{len(done)} cells in {total:.1f} s; a cell k > n (=n) is the class of k = n"
+          + (f"; n={stopped[0]} k={stopped[1]} was stopped ({stopped[2]}: the bounds its search had proven)"
+             if stopped is not None else "")
           + (f"; {served} served from {args.store} (certificates re-checked)" if store is not None else ""))
     if store is not None:
         store.close()
@@ -122,7 +164,7 @@ def main(argv=None) -> int:
         rows += [f"| {c['n']} | {c['k']} | {c['concepts']} | {c['log2']} | {c['opt']} | {c['nodes'] or 'stored'} | "
                  f"{c['entries']} | {c['solve']:.2f} | {c['seconds']:.2f} |" for c in done.values()]
         Path(args.cells).write_text("\n".join(rows).replace("|C|", "\\|C\\|", 2) + "\n")
-    return 0
+    return code
 
 
 if __name__ == "__main__":

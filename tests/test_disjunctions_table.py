@@ -19,3 +19,24 @@ def test_small_grid(tmp_path):
     readme = (ROOT / "README.md").read_text()
     assert "| 3 | | | 3 | 3 | 4 | 4 | 5 | 5 | 6 | 6 | 7 | 7 | 7 | 8 |" in readme
     assert "| 14 | 3 | 470 | 8 | 8 |" in cells.read_text()
+
+
+def test_sigterm_prints_the_cells_proven(tmp_path):
+    """Stopped by SIGTERM after its first cell, the script prints the grid of the cells proven (the cell under way
+    as its bounds, or empty), one line on stderr, and exits 143; nothing is lost from the store."""
+    import os
+    import signal
+
+    store = tmp_path / "table.db"
+    p = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "disjunctions_table.py"), "--n", "14..32", "--k", "4",
+                          "--store", str(store)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = p.stderr.readline()  # the first cell, proven
+    assert first.startswith("n=14 k=4: Opt = 9 "), first
+    os.kill(p.pid, signal.SIGTERM)
+    out, err = p.communicate(timeout=300)
+    assert p.returncode == 143, err
+    assert "interrupted by SIGTERM" in err and "Traceback" not in err
+    assert any(line.startswith("| 4 | 9 | ") for line in out.splitlines()), out
+    again = subprocess.run([sys.executable, str(ROOT / "scripts" / "disjunctions_table.py"), "--n", "14..14", "--k",
+                            "4", "--store", str(store)], capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0 and "1 served from" in again.stdout, again.stdout + again.stderr

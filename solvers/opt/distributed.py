@@ -9,6 +9,9 @@ the next), with a mistake tree when the answer is yes. The driver
 * sends the parts in the order the sequential search would take them: splits most balanced first, in a split
   the smaller child first, and the larger one once the smaller proved ``>= d - 1``, at once while most smaller
   children of the query come back proven, or when a worker would otherwise be idle (speculatively);
+* keeps the most urgent parts (the first of that order, one per worker) running: a worker busy with a part that
+  is not among them gives way (its part is cancelled; its memo keeps what it proved), so that a part the query
+  needs never waits behind a speculative one;
 * settles the root as soon as the answers do, and cancels the parts in flight that no longer matter (a worker
   checks about ten times a second whether its part was cancelled);
 * routes a version space to the same worker each time it is asked (by the hash of its key, orbit or set), so
@@ -23,7 +26,10 @@ the next), with a mistake tree when the answer is yes. The driver
   :meth:`Spread.certify`), checked by ``verify`` as any other.
 
 Workers share what they prove through the driver only: a part's answer and bounds (no table of proven bounds is
-shared between them).
+shared between them). Measured (``scripts/bench_spread.py --overlap``, 2 workers), the version spaces a second
+worker searched again are 4 % of the workers' memo entries on rectangles N=28 and 23 % on intervals N=200, the
+most a shared table could save; a look-up costs about 1.3 ms in a Dask actor and 36 us in SQLite
+(``--latency``), against 60-220 us a node of these searches.
 
 References
 ----------
