@@ -62,7 +62,7 @@ def cell(n: int, k: int, store=None) -> dict:
                         "seconds": time.monotonic() - t0, "stored": True}
     r = opt(C)
     solved = time.monotonic()
-    if r.value is None and r.stats.get("stopped") == "interrupted":
+    if r.stats.get("stopped") == "interrupted" and (r.value is None or r.tree is None):
         return {"n": n, "k": k, "bounds": (r.lower, r.upper)}
     if r.value is None:
         raise SystemExit(f"n={n} k={k}: not solved ({r.lower}..{r.upper})")

@@ -54,8 +54,10 @@ DEPTH = 2
 MANY = 8
 #: The parts sent to a worker at a time: one running, the next waiting (so that a worker never waits for the driver)
 QUEUE = 2
-#: The cancelled tasks a local worker is told of at a time (more than QUEUE parts and a batch of certificates)
-SLOTS = 8
+#: The cancelled tasks a local worker is told of at a time: more than can be flagged between a task's flag and its
+#: first look (the parts its executor holds as running, QUEUE + 1, a batch of certificates, and the parts the driver
+#: drops for more urgent ones), with room to spare (a worker reads them ten times a second)
+SLOTS = 32
 #: Seconds between a worker's looks at whether its part was cancelled (or past the deadline).
 CANCEL_POLL = 0.1
 #: The largest group whose orbits the driver takes at the root (the checker lists its elements to name orbits, at a
@@ -171,6 +173,8 @@ def _local_part(task: int, W, d: int, seconds: float | None, proof: bool) -> dic
     def cancelled() -> bool:
         return task in flags[i * SLOTS:(i + 1) * SLOTS]
 
+    if cancelled():  # dropped while it waited in the executor's queue: no search at all
+        return {"answer": None} if not proof else {"entries": None}
     if proof:
         return solve_proofs(_LOCAL["C"], _LOCAL["opts"], W, seconds, cancelled)
     return solve_part(_LOCAL["C"], _LOCAL["opts"], W, d, seconds, cancelled)
@@ -206,6 +210,8 @@ class LocalPool:
         return f
 
     def cancel(self, worker: int, task: int, future) -> None:
+        if future.done():
+            return
         if not future.cancel():  # running (or about to): it sees its id among its worker's slots
             self.flags[worker * SLOTS + self._slot[worker] % SLOTS] = task
             self._slot[worker] += 1
@@ -580,8 +586,9 @@ class Spread:
             return st
         order = order[:slots]
         live: list = [[] for _ in range(pool.size)]  # per worker, its parts in the order sent (the first runs)
-        for w, _, v, dd in self.in_flight.values():
-            live[w].append((v, dd))
+        for f, (w, _, v, dd) in self.in_flight.items():
+            if not f.done():  # (an answer not collected yet is collected at the next look, not dropped)
+                live[w].append((v, dd))
         urgent = order[:pool.size]
         taken = set()  # workers running an urgent part (or given one here)
         for w, parts in enumerate(live):
@@ -590,22 +597,24 @@ class Spread:
         for t in urgent:
             if any(parts and parts[0] == t for parts in live):
                 continue
-            at = next((w for w, parts in enumerate(live) if t in parts), None)
-            if at is not None:
-                # waiting behind others on its worker: those that are not urgent give way
-                if at not in taken:
-                    ahead = live[at][:live[at].index(t)]
-                    if all(u not in urgent for u in ahead):
-                        self._drop(at, ahead)
-                        live[at] = live[at][len(ahead):]
-                        taken.add(at)
-                continue
             home = self.where.get(t[0], self.home[t[0]])
             free = [w for w in range(pool.size) if not live[w] and w not in taken]
             if not free:  # a worker running a part that is not urgent gives way
                 free = [w for w in range(pool.size) if w not in taken and live[w] and live[w][0] not in urgent]
-                if not free:
+            at = next((w for w, parts in enumerate(live) if t in parts), None)
+            if at is not None:
+                if at not in taken:  # waiting behind others on its worker: none urgent, they give way
+                    ahead = live[at][:live[at].index(t)]
+                    self._drop(at, ahead)
+                    live[at] = live[at][len(ahead):]
+                    taken.add(at)
                     continue
+                if not free:  # behind an urgent part, and no other worker to run it now
+                    continue
+                self._drop(at, [t])  # behind an urgent part: to a worker of its own
+                live[at].remove(t)
+            elif not free:
+                continue
             w = home if home in free else free[0]
             self._drop(w, live[w])  # (an urgent part waiting there goes out again, to a worker of its own)
             self._submit(w, t, deadline)
@@ -617,7 +626,7 @@ class Spread:
     def _drop(self, w: int, parts: list) -> None:
         """Cancel these parts in flight on worker ``w``, as :meth:`_cancel` does (they may go out again at once)."""
         for f, (w2, task, v, dd) in list(self.in_flight.items()):
-            if w2 == w and (v, dd) in parts:
+            if w2 == w and (v, dd) in parts and not f.done():
                 self.pool.cancel(w, task, f)
                 self.preempted += 1
                 del self.in_flight[f]

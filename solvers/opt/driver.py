@@ -405,7 +405,7 @@ def opt(
         stats["table_sweeps"] = S.table.sweeps
     if spread is not None:
         stats["spread"] = {"workers": spread.pool.size, "parts": spread.parts, "resumed": spread.resumed,
-                           "cancelled": spread.cancelled, "depth": spread.depth}
+                           "cancelled": spread.cancelled, "preempted": spread.preempted, "depth": spread.depth}
     return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S, G, proof)
 
 
