@@ -378,6 +378,7 @@ class Spread:
         self.busy: dict = {}  # (vid, d) -> future
         self._with_busy = False  # whether _walk lists the parts in flight too
         self.preempted = 0  # parts cancelled to make way for more urgent ones
+        self.ran: dict = {}  # (vid, d) -> the worker a part dropped for a more urgent one ran on
         self.where: dict = {}  # vid -> the worker that answered about it last
         self.task = 0
         self.parts = 0
@@ -597,7 +598,7 @@ class Spread:
         for t in urgent:
             if any(parts and parts[0] == t for parts in live):
                 continue
-            home = self.where.get(t[0], self.home[t[0]])
+            home = self.ran.get(t, self.where.get(t[0], self.home[t[0]]))
             free = [w for w in range(pool.size) if not live[w] and w not in taken]
             if not free:  # a worker running a part that is not urgent gives way
                 free = [w for w in range(pool.size) if w not in taken and live[w] and live[w][0] not in urgent]
@@ -628,6 +629,7 @@ class Spread:
         for f, (w2, task, v, dd) in list(self.in_flight.items()):
             if w2 == w and (v, dd) in parts and not f.done():
                 self.pool.cancel(w, task, f)
+                self.ran[(v, dd)] = w  # (sent again, it goes back to the memo that kept its progress)
                 self.preempted += 1
                 del self.in_flight[f]
                 self.busy.pop((v, dd), None)
@@ -750,7 +752,7 @@ class Spread:
         idle = [w for k in range(QUEUE) for w in range(pool.size) if load[w] <= k]
         prefer: dict = {}
         for t in ready:
-            prefer.setdefault(self.home[t[0]], t)
+            prefer.setdefault(self.ran.get(t, self.home[t[0]]), t)
         taken = set()
         for w in idle:
             t = prefer.get(w)
