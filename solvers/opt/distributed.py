@@ -626,13 +626,11 @@ class Spread:
 
     def _drop(self, w: int, parts: list) -> None:
         """Cancel these parts in flight on worker ``w``, as :meth:`_cancel` does (they may go out again at once)."""
-        for f, (w2, task, v, dd) in list(self.in_flight.items()):
+        for f, (w2, _, v, dd) in list(self.in_flight.items()):
             if w2 == w and (v, dd) in parts and not f.done():
-                self.pool.cancel(w, task, f)
+                self._let_go(f)
                 self.ran[(v, dd)] = w  # (sent again, it goes back to the memo that kept its progress)
                 self.preempted += 1
-                del self.in_flight[f]
-                self.busy.pop((v, dd), None)
 
     def _pairs(self) -> bool:
         """Whether to send a split's two children together: when the smaller children of this query mostly prove
@@ -772,12 +770,17 @@ class Spread:
         self.busy[t] = f
 
     def _cancel(self, needed: set) -> None:
-        for f, (w, task, v, d) in list(self.in_flight.items()):
+        for f, (_, _, v, d) in list(self.in_flight.items()):
             if (v, d) not in needed:
-                self.pool.cancel(w, task, f)
+                self._let_go(f)
                 self.cancelled += 1
-                del self.in_flight[f]
-                self.busy.pop((v, d), None)
+
+    def _let_go(self, f) -> None:
+        """Cancel the part in flight ``f`` and forget it (its worker stops at its next look; its answer is not
+        collected, and the part may go out again at once)."""
+        w, task, v, d = self.in_flight.pop(f)
+        self.pool.cancel(w, task, f)
+        self.busy.pop((v, d), None)
 
     def _report(self) -> None:
         if self.progress is None:
