@@ -344,10 +344,16 @@ def _same_file(a: Path, b: Path) -> bool:
     return a.resolve() == b.resolve()
 
 
-def check_outputs(outputs, inputs=()) -> list:
+def check_outputs(outputs, inputs=(), args=None) -> list:
     """Check every output file before any computation: ``outputs`` is ``[(path or None, formats, what,
     option)]`` and ``inputs`` ``[(path or None, option)]``. An output must be writable, must not be an
-    input, and no two outputs may name one file. Returns the outputs as Paths (None where not given)."""
+    input, and no two outputs may name one file. With the command's ``args``, the files it reads or keeps
+    are inputs too: ``--matrix``, a ``--distribution`` file, and the results store (a tree written over
+    the store would destroy every row in it). Returns the outputs as Paths
+    (None where not given)."""
+    inputs = [(src, option, "the input of " + option) for src, option in inputs]
+    if args is not None:
+        inputs += _inputs_of(args)
     checked = []
     for path, formats, what, option in outputs:
         if path is None:
@@ -357,14 +363,32 @@ def check_outputs(outputs, inputs=()) -> list:
         for q, (other, _, _, other_option) in zip(checked, outputs):
             if q is not None and _same_file(p, q):
                 raise CLIError(f"{other_option} and {option} both name {path!r}; give each output its own file")
-        for src, src_option in inputs:
+        for src, src_option, role in inputs:
             if src is not None and _same_file(p, Path(src)):
-                raise CLIError(f"{option} {path!r} is the input of {src_option}; writing it would overwrite the class, "
-                               "give another file name")
+                if src_option == "--store":
+                    raise CLIError(f"{option} {path!r} is {role}; writing it would destroy the stored results, "
+                                   f"give {option} another file name")
+                raise CLIError(f"{option} {path!r} is {role}; writing it would overwrite it, give another file name")
         checked.append(p)
     return checked
 
 
+def _inputs_of(args) -> list:
+    """The files a command's ``args`` read or keep, as ``(path, option, role)``: ``--matrix``, a
+    ``--distribution`` file, and the results store (unless ``--no-store``). (SQLite's files beside the store,
+    ``-wal`` and the like, cannot be named: no output format has their extension.)"""
+    found = []
+    for option, attr in (("--matrix", "matrix"), ("--distribution", "distribution")):
+        src = getattr(args, attr, None)
+        if isinstance(src, (str, os.PathLike)) and src:
+            found.append((src, option, "the input of " + option))
+    if hasattr(args, "store"):
+        from ._store import store_path
+
+        store = store_path(args)
+        if store:
+            found.append((store, "--store", f"the results store {store!r}"))
+    return found
 
 
 def write_text_atomic(path: Path, text: str) -> None:

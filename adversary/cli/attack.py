@@ -237,8 +237,7 @@ def run(args) -> int:
         if given:
             raise CLIError(f"{flag} is for a grid of attacks (--grid k=RANGE ...); give --grid, or drop {flag}")
 
-    witness_path, = check_outputs([(args.witness, (".json",), "the witness file", "--witness")],
-                                  [(args.matrix, "--matrix")])
+    witness_path, = check_outputs([(args.witness, (".json",), "the witness file", "--witness")], args=args)
     C, label = _attack_class(args)
     jobs = cap_jobs(args.jobs or 1)
     learner_params = _whole_numbers(_kv_items(args.learner_params, "learner parameter"))

@@ -322,7 +322,7 @@ def run_grid(args) -> int:
     if name not in fam.ATTACK_ONLY:
         check_family(name)
     ext = ".tex" if args.format == "latex" else f".{args.format}"
-    out_path, = check_outputs([(args.output, (ext,), f"the {args.format} output file", "-o")])
+    out_path, = check_outputs([(args.output, (ext,), f"the {args.format} output file", "-o")], args=args)
     learner_items = _whole_numbers(_kv_items(args.learner_params, "learner parameter"))
     keys, cells, learner_keys = grid_cells(name, fixed, args.grid, args.learner)
     for k in learner_keys:

@@ -259,7 +259,7 @@ def run(args) -> int:
             for g in games:
                 check_size(n, k, randomized=g)
     ext = ".tex" if args.format == "latex" else f".{args.format}"
-    out_path, = check_outputs([(args.output, (ext,), f"the {args.format} output file", "-o")])
+    out_path, = check_outputs([(args.output, (ext,), f"the {args.format} output file", "-o")], args=args)
     cells = [(n, k) for n in ns for k in ks]
     bar = Progress(enabled=not args.quiet)
     done: list = []

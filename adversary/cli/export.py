@@ -19,7 +19,7 @@ def add(p) -> None:
 
 
 def run(args) -> int:
-    out, = check_outputs([(args.output, (".json",), "the output file", "-o")], [(args.matrix, "--matrix")])
+    out, = check_outputs([(args.output, (".json",), "the output file", "-o")], args=args)
     C, label, _, _ = load_class(args)
     text = json_lines_text(C.to_json(), ("matrix", "points"))  # one matrix row and one point per line
     if out is None:

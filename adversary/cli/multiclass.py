@@ -92,7 +92,7 @@ def run(args) -> int:
     from solvers.certificates.multiclass import check_tree, check_upper
     from solvers.multiclass import OptimalLearner, Solver
 
-    (tree_path,) = check_outputs([(args.tree, (".json",), "the tree file", "--tree")], [(args.matrix, "--matrix")])
+    (tree_path,) = check_outputs([(args.tree, (".json",), "the tree file", "--tree")], args=args)
     C, label = _load(args)
     games = ("full", "bandit") if args.game == "both" else (args.game,)
     t0 = time.monotonic()

@@ -149,7 +149,7 @@ def run(args) -> int:
 
     tree_path, proof_path = check_outputs(
         [(args.tree, TREE_FORMATS, "the tree file", "--tree"), (args.proof, (".json",), "the certificate file", "--proof")],
-        [(args.matrix, "--matrix")])
+        args=args)
     G = game_of(args)
     C, label, family, params = load_class(args, implicit=True,
                                           evaluated=G.standard and args.engine in ("auto", "states", "packed"))

@@ -213,7 +213,7 @@ def run(args) -> int:
 
     from ._attack_store import _kv_items, _whole_numbers
 
-    plot_path, = check_outputs([(args.plot, (".png", ".svg"), "the picture", "--plot")])
+    plot_path, = check_outputs([(args.plot, (".png", ".svg"), "the picture", "--plot")], args=args)
     C, label = _class(args)
     params = _whole_numbers(_kv_items(args.learner_params, "learner parameter"))
     try:

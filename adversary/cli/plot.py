@@ -99,7 +99,7 @@ def run(args) -> int:
     inputs = [(f, "the input") for f in (args.files if args.kind == "tightness" else [args.file]) if f is not None]
     if args.kind == "tree":
         inputs.append((args.matrix, "--matrix"))
-    out, = check_outputs([(args.output, FORMATS, "the picture", "-o")], inputs)
+    out, = check_outputs([(args.output, FORMATS, "the picture", "-o")], inputs, args=args)
     _require_matplotlib()
     draw, what = {"table": _table, "tightness": _tightness, "tree": _tree}[args.kind](args)
     # Bad data (a PlotError, one line, exit 2) stops the drawing before the picture is renamed into place.

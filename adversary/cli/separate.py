@@ -40,7 +40,7 @@ def run(args) -> int:
     from solvers import interrupts
     from solvers.params.separate import LOCAL_SECONDS, separate
 
-    out, = check_outputs([(args.output, (".json",), "the output file", "-o")])
+    out, = check_outputs([(args.output, (".json",), "the output file", "-o")], args=args)
     bar: list = []  # the progress line, made at the first report (exhaustive: a count; local search: a clock)
 
     def progress(info: dict) -> None:

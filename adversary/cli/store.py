@@ -101,11 +101,13 @@ def _md(rows: list[dict]) -> str:
 
 def run(args) -> int:
     if args.action == "export":
-        out_path, = check_outputs([(args.output, (f".{args.format}",), f"the {args.format} output file", "-o")])
+        out_path, = check_outputs([(args.output, (f".{args.format}",), f"the {args.format} output file", "-o")],
+                                  args=args)
     if args.action == "show":
         if not args.key:
             raise CLIError("store show needs a KEY (see 'littlestone store list')")
-        cert_path, = check_outputs([(args.certificates, (".json",), "the certificates file", "--certificates")])
+        cert_path, = check_outputs([(args.certificates, (".json",), "the certificates file", "--certificates")],
+                                   args=args)
     elif args.key:
         raise CLIError(f"store {args.action} takes no KEY; use --kind or --family to choose rows")
     with _open(args, readonly=args.action != "prune" or args.dry_run) as S:

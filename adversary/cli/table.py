@@ -427,7 +427,7 @@ def run(args) -> int:
     through VC <= Opt. With --jobs the rows come in the order the cells finish."""
     name, fixed = args.target[0], args.target[1:]
     check_family(name)
-    out_path, = check_outputs([(args.output, (EXTENSIONS[args.format],), f"the {args.format} output file", "-o")])
+    out_path, = check_outputs([(args.output, (EXTENSIONS[args.format],), f"the {args.format} output file", "-o")], args=args)
     keys, cells = _table_cells(name, fixed, args.grid)
     G = game_of(args)
     game = None if G.standard else G

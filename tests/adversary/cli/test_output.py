@@ -165,3 +165,47 @@ def test_an_output_file_that_cannot_be_written_exits_2(capsys, tmp_path, monkeyp
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("littlestone: error: ") and "No space left on device" in lines[0], err
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing half written, no temporary file left
+
+
+# An output path naming the results store destroyed every row in it (issue 39, 1): each command that writes a
+# file and keeps a store refuses that file before any work, and the store still serves its rows after.
+_OVER_THE_STORE = {
+    "opt --tree": ["opt", "thresholds", "N=100", "--tree", "{store}"],
+    "opt --proof": ["opt", "thresholds", "N=100", "--proof", "{store}"],
+    "attack --witness": ["attack", "halving", "--class", "thresholds", "N=7", "--witness", "{store}"],
+    "table -o": ["table", "thresholds", "--grid", "N=3..4", "--format", "json", "-o", "{store}"],
+    "attack grid -o": ["attack", "halving", "--class", "thresholds", "--grid", "N=3..4", "--format", "json",
+                       "-o", "{store}"],
+    "store export -o": ["store", "export", "--format", "json", "-o", "{store}"],
+    "store show --certificates": ["store", "show", "{key}", "--certificates", "{store}"],
+}
+
+
+@pytest.mark.parametrize("case", sorted(_OVER_THE_STORE))
+def test_an_output_naming_the_store_is_refused_and_the_store_kept(capsys, tmp_path, case):
+    store = tmp_path / "res.json"  # a store may have any name, .json included
+    code, out, err = run(capsys, "table", "thresholds", "--grid", "N=1..4", "--store", store, "--quiet")
+    assert code == 0, err
+    code, listed, err = run(capsys, "store", "list", "--store", store)
+    assert code == 0 and "thresholds N=4" in listed, (listed, err)
+    key = listed.split()[0]
+    before = store.read_bytes()
+    argv = [a.format(store=store, key=key) for a in _OVER_THE_STORE[case]]
+    code, out, err = run(capsys, *argv, "--store", store)
+    one_error_line(code, err, contains=["results store", str(store)])
+    assert store.read_bytes() == before
+    code, out, err = run(capsys, "store", "list", "--store", store)
+    assert code == 0 and out == listed, (out, err)
+
+
+def test_an_output_naming_the_default_store_is_refused(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("LITTLESTONE_STORE", raising=False)
+    monkeypatch.setenv("LITTLESTONE_STORE", str(tmp_path / "kept.json"))
+    assert run(capsys, "opt", "thresholds", "N=5", "--quiet")[0] == 0
+    before = (tmp_path / "kept.json").read_bytes()
+    code, out, err = run(capsys, "opt", "thresholds", "N=6", "--tree", "kept.json")
+    one_error_line(code, err, contains=["--tree", "results store"])
+    assert (tmp_path / "kept.json").read_bytes() == before
+    # with --no-store there is no store to keep: the file is the tree's to write
+    assert run(capsys, "opt", "thresholds", "N=6", "--tree", "kept.json", "--no-store", "--quiet")[0] == 0
