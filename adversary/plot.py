@@ -44,6 +44,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import NamedTuple
 
+from solvers._jsontext import loads  # json.loads refusing a key given twice
+
 __all__ = ["plot_table", "plot_tightness", "plot_tree", "read_table", "read_tightness", "tightness_panels",
            "optimum_lines", "plot_pac",
            "tree_graph", "tree_layout", "tree_size", "Written", "PlotError", "FORMATS", "TABLE_COLUMNS", "MAX_NODES",
@@ -192,15 +194,15 @@ def _table_json(text: str, p: Path) -> tuple[dict, list[dict]]:
     hint = "give a table written by 'littlestone table ... --format json'"
     unfinished = False
     try:
-        data = json.loads(text)
+        data = loads(text, repr(str(p)), error=PlotError)
     except (json.JSONDecodeError, RecursionError):
         # A run killed mid-table leaves its head line and one whole row per line: read those.
         lines = text.splitlines()
         if not lines or not lines[0].rstrip().endswith('"rows": ['):
             raise PlotError(f"{str(p)!r} is not valid JSON; {hint}") from None
         try:
-            data = json.loads(lines[0].rstrip()[:-1] + "[]}")
-            data["rows"] = [json.loads(line.rstrip().rstrip(",")) for line in lines[1:]
+            data = loads(lines[0].rstrip()[:-1] + "[]}", repr(str(p)), error=PlotError)
+            data["rows"] = [loads(line.rstrip().rstrip(","), repr(str(p)), error=PlotError) for line in lines[1:]
                             if line.strip() and line.strip() not in ("]", "],") and not line.startswith("],")]
         except json.JSONDecodeError:
             raise PlotError(f"{str(p)!r} is not valid JSON (nor a table cut short); {hint}") from None
@@ -570,11 +572,11 @@ def _attack_json(text: str, p: Path) -> list[dict]:
     hint = ("give 'littlestone attack ... --json' outputs (one object per line, or a JSON list of them) or the rows of "
             "'littlestone attack ... --grid ... --format json'")
     try:
-        data = json.loads(text)
+        data = loads(text, repr(str(p)), error=PlotError)
         objects = data if isinstance(data, list) else [data]
     except json.JSONDecodeError:
         try:
-            objects = [json.loads(line) for line in text.splitlines() if line.strip()]
+            objects = [loads(line, repr(str(p)), error=PlotError) for line in text.splitlines() if line.strip()]
         except json.JSONDecodeError:
             raise PlotError(f"{str(p)!r} is not JSON, nor one JSON object per line; {hint}") from None
     rows = []

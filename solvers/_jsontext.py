@@ -6,6 +6,10 @@ deep ends in ``RecursionError``. littlestone's own files are shallow (a class or
 levels, a mistake tree of depth d at d + 2 levels with d <= log2 |C|), so :func:`loads` measures the
 nesting first, without recursion, and refuses a file deeper than :data:`MAX_NESTING` with a one-line
 error; the limit stays far below the recursion limit so that whatever walks the result later has room.
+
+A key given twice in one object is refused too (``json.loads`` would keep the last one silently: a class
+file with two ``"matrix"`` keys would be read as the second). Every JSON file littlestone reads goes
+through :func:`loads`.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import re
 
 import numpy as np
 
-__all__ = ["MAX_NESTING", "nesting_depth", "loads"]
+__all__ = ["MAX_NESTING", "nesting_depth", "loads", "unique_keys"]
 
 MAX_NESTING = 200  # levels of [ ] and { }; a mistake tree of depth 198 would need 2^198 concepts
 
@@ -53,8 +57,27 @@ def nesting_depth(text) -> int:
     return max(int(np.cumsum(steps).max()), 0)
 
 
+def unique_keys(source, error=ValueError):
+    """An ``object_pairs_hook`` for ``json.loads``: the object as a dict, or ``error`` (one line naming
+    ``source`` and the key) when a key appears twice in it."""
+
+    def hook(pairs):
+        out = dict(pairs)
+        if len(out) != len(pairs):
+            seen = set()
+            for key, _ in pairs:
+                if key in seen:
+                    shown = json.dumps(key) if len(key) <= 60 else json.dumps(key[:57]) + "..."
+                    raise error(f"{source}: the key {shown} appears twice in one object; keep one of them")
+                seen.add(key)
+        return out
+
+    return hook
+
+
 def loads(text, source, *, error=ValueError, hint: str = ""):
-    """``json.loads(text)``, or ``error`` (one line) when ``text`` is nested deeper than :data:`MAX_NESTING`.
+    """``json.loads(text)``, or ``error`` (one line) when ``text`` is nested deeper than :data:`MAX_NESTING`
+    or an object in it gives a key twice (:func:`unique_keys`).
 
     Parameters
     ----------
@@ -72,13 +95,13 @@ def loads(text, source, *, error=ValueError, hint: str = ""):
     json.JSONDecodeError
         If the text is not JSON (callers turn it into their own message).
     error
-        If the text is nested deeper than :data:`MAX_NESTING` levels.
+        If the text is nested deeper than :data:`MAX_NESTING` levels, or an object gives a key twice.
     """
     depth = nesting_depth(text)
     if depth > MAX_NESTING:
         raise error(f"{source} is nested {depth} levels deep, more than littlestone reads "
                     f"(at most {MAX_NESTING}){'; ' + hint if hint else ''}")
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=unique_keys(source, error))
     except RecursionError:  # only when called with almost no stack left
         raise error(f"{source} is nested too deeply to read here ({depth} levels)") from None

@@ -77,7 +77,10 @@ def _weights(spec: str, C) -> list:
     if spec == "uniform":
         return [Fraction(1, n)] * n
     try:
-        data = json.loads(open(spec, encoding="utf-8").read())
+        from solvers._jsontext import loads  # refuses a key given twice (one line)
+
+        with open(spec, encoding="utf-8") as f:
+            data = loads(f.read(), f"--distribution {spec}", error=CLIError)
     except OSError as e:
         raise CLIError(f"--distribution {spec}: cannot read it ({e.strerror or e}); give uniform, adversarial or a "
                        'JSON file {"weights": [...]}') from None

@@ -146,6 +146,16 @@ def test_table_bad_data_says_what_to_change(files, tmp_path):
         read_table(tmp_path / "none.json")
 
 
+def test_a_table_or_attack_file_giving_a_key_twice_is_refused(tmp_path):
+    """json.loads keeps the last of two equal keys; littlestone refuses the file in one line instead."""
+    (tmp_path / "t.json").write_text('{"family": "thresholds", "rows": [{"N": 1, "opt": 1, "opt": 5}]}')
+    with pytest.raises(PlotError, match='the key "opt" appears twice'):
+        read_table(tmp_path / "t.json")
+    (tmp_path / "a.jsonl").write_text('{"mistakes": 3, "mistakes": 9}\n')
+    with pytest.raises(PlotError, match='the key "mistakes" appears twice'):
+        read_tightness([tmp_path / "a.jsonl"])
+
+
 # ---------------------------------------------------------------------------------------- (b) tightness
 def test_tightness_from_attacks_and_the_script(files, tmp_path):
     rows = read_tightness([files / "attacks.jsonl"])

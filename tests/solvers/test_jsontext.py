@@ -33,3 +33,12 @@ def test_loads_reads_up_to_the_limit_and_refuses_beyond():
 def test_loads_passes_decode_errors_through():
     with pytest.raises(json.JSONDecodeError):
         loads("[1, ", "bad.json")
+
+
+def test_loads_refuses_a_key_given_twice_naming_the_file_and_the_key():
+    # json.loads keeps the last of two equal keys: a class file with two "matrix" keys read as the second
+    with pytest.raises(ValueError, match='^c.json: the key "matrix" appears twice in one object'):
+        loads('{"matrix": [[0, 1], [1, 0]], "matrix": [[0, 0]]}', "c.json")
+    with pytest.raises(KeyError):  # the caller's own error type, and deep inside the text too
+        loads('{"a": [{"b": 1, "c": {"x": 1, "x": 2}}]}', "w.json", error=KeyError)
+    assert loads('{"a": {"x": 1}, "b": {"x": 2}}', "ok.json") == {"a": {"x": 1}, "b": {"x": 2}}

@@ -98,6 +98,15 @@ def test_pac_adversarial_and_file_distributions(capsys, tmp_path):
     assert code == 0 and r["search"]["candidates"] >= 1 and r["distribution"] == "adversarial"
 
 
+def test_pac_a_distribution_file_giving_a_key_twice_is_refused(capsys, tmp_path):
+    w = tmp_path / "w.json"
+    w.write_text('{"weights": [1, 0, 0, 3], "weights": [0, 0, 0, 1]}')
+    code, out, err = run(capsys, "pac", "halving", "--class", "thresholds", "N=4", "--epsilon", "0.2", "--delta", "0.1",
+                         "--trials", "5", "--distribution", str(w), "--quiet")
+    assert_usage_error(code, out, err)
+    assert 'the key "weights" appears twice' in err
+
+
 def test_pac_adversarial_with_a_conservative_learner(capsys):
     """A learner already conservative (A' of Halving) is attacked as it is, not wrapped again."""
     code, out, err = run(capsys, "pac", "conservative", "learner=halving", "--class", "thresholds", "N=7", "--epsilon",
