@@ -280,7 +280,7 @@ def run(args) -> int:
                            known_opt=_known_opt(store, C, args), maximize=args.maximize)
             finally:
                 bar.close()
-            if store is not None and r.stats.get("stopped") != "interrupted":
+            if store is not None:  # stopped too (time limit or Ctrl-C): its witness proves a lower bound
                 record = _attack_record(C, r, task, args.matrix)
         failed = _put(store, record)  # stored before it is printed: a closed pipe does not lose it
         code = _report(args, r, C, label, witness_path)

@@ -233,6 +233,28 @@ def test_attack_ctrl_c_prints_the_best_verified_sequence(tmp_path):
     assert verify_witness(r["witness"]).ok
 
 
+@pytest.mark.skipif(os.name != "posix", reason="sends SIGINT")
+def test_attack_stopped_by_ctrl_c_stores_its_verified_lower_bound(tmp_path):
+    # It printed a verified witness and stored nothing (issue 39, 9), while a time-limit stop stored it.
+    from adversary.store import Store, number
+
+    db = tmp_path / "i.db"
+    w = Watched("attack", "winnow2", "--class", "monotone-disjunctions", "n=12", "k=3", "--strategy", "exact", "--json",
+                "--store", db)
+    w.wait_for(r"^littlestone attack", stream="err")
+    code, out, err, _ = w.stop(signal.SIGINT, to_group=False)
+    assert code == 130, err
+    r = json.loads("\n".join(out))
+    with Store(db, readonly=True) as S:
+        rows = list(S.rows("attack"))
+    assert len(rows) == 1, err
+    assert number(rows[0].lower) == r["mistakes"] >= 1 and rows[0].upper is None
+    assert rows[0].extra["result"]["stats"]["stopped"] == "interrupted"
+    from adversary.referee import verify_witness
+
+    assert verify_witness(rows[0].lower_cert).mistakes == r["mistakes"]
+
+
 def test_attack_time_limit_holds_for_geometric_in_high_dimension():
     # d = 1000, gamma = 0.01: 10,000 moves of 1,000 coordinates each; it used to give no output in 100 s.
     t0 = time.monotonic()

@@ -121,6 +121,24 @@ def test_grid_one_ctrl_c_keeps_the_finished_rows(tmp_path):
     assert re.search(r"interrupted: 2 of 3 cells attacked", err), err
 
 
+@posix
+def test_grid_ctrl_c_stores_the_interrupted_cell_with_its_lower_bound(tmp_path):
+    # The cell a Ctrl-C stopped printed its verified count and was not stored (issue 39, 9).
+    from adversary.store import Store, number
+
+    db = tmp_path / "g.db"
+    w = Watched("attack", "halving", "--class", "halfspaces", "--grid", "n=2,5", "--format", "csv", "--store", db)
+    w.wait_for(r"n=5: ", stream="err")  # n=2 is done and n=5's attack runs (it takes its 60 s)
+    code, rows, err, _ = w.stop(signal.SIGINT)
+    assert code == 130, err
+    with Store(db, readonly=True) as S:
+        stored = {rec.params["n"]: rec for rec in S.rows("attack")}
+    assert sorted(stored) == [2, 5], (rows, err)
+    five = next(r for r in rows if r.startswith("5,")).split(",")
+    assert five[7] == "stopped" and number(stored[5].lower) == int(five[2].lstrip(">="))
+    assert stored[5].extra["result"]["stats"]["stopped"] == "interrupted"
+
+
 def test_plot_tightness_reads_a_grid_and_the_store(capsys, tmp_path):
     pytest.importorskip("matplotlib")
     rows = tmp_path / "grid.json"
