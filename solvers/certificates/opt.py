@@ -24,6 +24,7 @@ References
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -104,11 +105,20 @@ def check_made_for(cert, C, text: str | None = None, *, what: str = "certificate
     False when it names none (a file written before certificates recorded their class: it is still
     checked, but its class could not be matched).
 
+    Every field of ``"made_for"`` is derived again from C (:func:`_check_record`): the sizes must be C's, the
+    fingerprint C's (or, matched by the family fingerprint, that of another form of C's family: its listed
+    matrix, or its evaluated / implicit form), the family fingerprint that of C's family or of the family
+    its words name, and the words those of C (``text``, ``str(C)`` or its family and parameters; a class
+    read from a file may have been named by another path, ``matrix PATH``, which is not checked). A key it
+    does not know is an error. A top-level ``"concepts"`` (the solver's certificates record |C|) must be
+    C's too.
+
     Raises
     ------
     ClassMismatch
         One line, "this certificate was made for <its class>, not <C>" (``text``, default ``str(C)``,
-        names C), when the fingerprints differ; TreeError when ``"made_for"`` is malformed.
+        names C), when the fingerprints differ, or a field of ``"made_for"`` does not describe C;
+        TreeError when ``"made_for"`` is malformed.
 
     Examples
     --------
@@ -127,25 +137,141 @@ def check_made_for(cert, C, text: str | None = None, *, what: str = "certificate
     """
     if not isinstance(cert, dict):
         return False
-    if "made_for" not in cert:  # an older file: its "concepts" (the solver's certificates record |C|) may still tell
-        m, here = cert.get("concepts"), getattr(C, "n_concepts", None)
-        if isinstance(m, int) and not isinstance(m, bool) and isinstance(here, int) and m != here:
-            raise ClassMismatch(f"this {what} was made for a class of {m} concept{'s' if m != 1 else ''}, not "
-                                f"{_class_words(made_for(C, text))}")
+    if "made_for" not in cert:  # an older file: its "concepts" may still tell
+        _check_concepts(cert, C, text, what)
         return False
     info = cert["made_for"]
     if not isinstance(info, dict) or not isinstance(info.get("fingerprint"), str):
         raise TreeError(f'"made_for" must be {{"class": text, "fingerprint": hex digits, ...}}, got {_show(info)}')
     here = made_for(C, text)
-    if info["fingerprint"] == here["fingerprint"]:
+    same = info["fingerprint"] == here["fingerprint"]
+    if not same and not (info.get("family_fingerprint") is not None
+                         and info.get("family_fingerprint") == here.get("family_fingerprint")):
+        mine, theirs = _class_words(info), _class_words(here)
+        if mine == theirs:  # the same words for two classes (a changed file): tell them apart by their fingerprints
+            mine += f" [fingerprint {info['fingerprint'][:12]}]"
+            theirs += f" [fingerprint {here['fingerprint'][:12]}]"
+        raise ClassMismatch(f"this {what} was made for {mine}, not {theirs}")
+    _check_record(info, C, text, here, same, what)
+    _check_concepts(cert, C, text, what)
+    return True
+
+
+def _check_concepts(cert: dict, C, text, what: str) -> None:
+    """A certificate's top-level ``"concepts"`` (the solver's certificates record |C|), when C is counted, must be
+    |C|: ClassMismatch otherwise."""
+    m, here = cert.get("concepts"), getattr(C, "n_concepts", None)
+    if isinstance(m, int) and not isinstance(m, bool) and isinstance(here, int) and m != here:
+        raise ClassMismatch(f"this {what} was made for a class of {m} concept{'s' if m != 1 else ''}, not "
+                            f"{_class_words(made_for(C, text))}")
+
+
+#: The fields of ``"made_for"`` (:func:`made_for`).
+MADE_FOR_KEYS = ("class", "fingerprint", "family_fingerprint", "concepts", "points")
+#: The most matrix entries listed to find the fingerprint of a family's listed form (:func:`_check_record`).
+_LIST_AT_MOST = 1 << 22
+
+
+def _check_record(info: dict, C, text, here: dict, same: bool, what: str) -> None:
+    """Every field of a ``"made_for"`` that matched C (``same``: by its fingerprint, else by its family
+    fingerprint), derived again from C; ClassMismatch (TreeError for a malformed field) naming the first
+    that does not describe C."""
+    from ..classes.protocol import spec_fingerprint
+
+    unknown = [k for k in info if k not in MADE_FOR_KEYS]
+    if unknown:
+        raise TreeError(f'"made_for" has the field {json.dumps(unknown[0])[:60]}, which littlestone does not write; it '
+                        f"records {', '.join(MADE_FOR_KEYS)}")
+    for key in ("class", "family_fingerprint"):
+        if key in info and not isinstance(info[key], str):
+            raise TreeError(f'"made_for" {key} must be a string, got {_show(info[key])}')
+    words = _class_words(here)
+    for key in ("concepts", "points"):
+        if key in info:
+            n = whole(info[key], f'"made_for" {key}')
+            if n != here.get(key):
+                has = f"has {here[key]}" if key in here else "is not counted"
+                raise ClassMismatch(f"this {what} records {n} {key} in \"made_for\", and {words} {has}")
+    family = info.get("family_fingerprint")
+    if family is not None and family != here.get("family_fingerprint"):
+        # matched by the fingerprint itself: the family its words name (a class file's family, a parameter spelt
+        # another way, as gamma=0.1 for "1/10") may stand for the family's own
+        if not same or family != _words_fingerprint(info.get("class")):
+            raise ClassMismatch(f"this {what} records the family fingerprint {family[:12]}, which is neither that "
+                                f"of {words} nor of the family its words name ({_show(info.get('class'))})")
+    if not same and info["fingerprint"] not in _forms(C, spec_fingerprint):
+        raise ClassMismatch(f"this {what} records the fingerprint {info['fingerprint'][:12]}, which is that of no "
+                            f"form of {words} (its listed matrix, its evaluated or implicit form)")
+    if "class" in info and not _names(info["class"], C, text, family):
+        raise ClassMismatch(f"this {what} names the class {json.dumps(info['class'])[:80]} in \"made_for\", not "
+                            f"{words}")
+
+
+def _family_words(C):
+    """``FAMILY k=v ...`` for a class that names a family, else None."""
+    family = getattr(C, "family", None)
+    if family is None:
+        return None
+    return f"{family} {' '.join(f'{k}={v}' for k, v in dict(getattr(C, 'params', {}) or {}).items())}".strip()
+
+
+def _words_fingerprint(words):
+    """The family fingerprint of the class ``FAMILY k=v ...`` names (the values read as JSON numbers where
+    they are ones), or None for other words."""
+    from ..classes.protocol import spec_fingerprint
+
+    if not isinstance(words, str) or not words.split():
+        return None
+    implicit = re.search(r" \(implicit: \d+ concepts on \{0,1\}\^\d+\)$", words)  # str() of an ImplicitFamily
+    name, *items = (words[:implicit.start()] if implicit else words).split()
+    params = {}
+    for item in items:
+        k, eq, v = item.partition("=")
+        if not eq or not k:
+            return None
+        try:
+            params[k] = json.loads(v) if v[:1] not in ("N", "I") else v  # NaN / Infinity are not values
+        except ValueError:
+            params[k] = v
+    return spec_fingerprint({"family": name, "params": params})
+
+
+def _implicit_count(words: str):
+    """The concept count an ImplicitFamily's words say (``... (implicit: 11 concepts on {0,1}^4)``), else None."""
+    found = re.search(r" \(implicit: (\d+) concepts on \{0,1\}\^\d+\)$", words)
+    return int(found.group(1)) if found else None
+
+
+def _names(words: str, C, text, family) -> bool:
+    """Whether ``words`` (a "made_for" class) can name C: C's own words (``text``, ``str(C)``, its family and
+    parameters); the words of the family a checked family fingerprint names; or, in a record without a family
+    fingerprint (a class not built by a family), how a class read from a file is named (``matrix PATH``: the
+    path is not checked, the fingerprint is) or a matrix class of C's sizes."""
+    if words in (text, str(C), _family_words(C)):
         return True
-    if info.get("family_fingerprint") is not None and info.get("family_fingerprint") == here.get("family_fingerprint"):
-        return True  # one family's class in two forms (listed by make, or evaluated / implicit)
-    mine, theirs = _class_words(info), _class_words(here)
-    if mine == theirs:  # the same words for two classes (a changed file): tell them apart by their fingerprints
-        mine += f" [fingerprint {info['fingerprint'][:12]}]"
-        theirs += f" [fingerprint {here['fingerprint'][:12]}]"
-    raise ClassMismatch(f"this {what} was made for {mine}, not {theirs}")
+    if family is not None:
+        return _words_fingerprint(words) == family and _implicit_count(words) in (None, getattr(C, "n_concepts", None))
+    plain = f"the matrix class ({getattr(C, 'n_concepts', None)} concepts x {getattr(C, 'n_points', None)} points)"
+    return words.startswith("matrix ") or words == plain
+
+
+def _forms(C, spec_fingerprint) -> set:
+    """The fingerprints of the forms of C's family: its evaluated or implicit form (the fingerprint of the family
+    and its parameters) and its listed matrix (``make``'s, when it has at most :data:`_LIST_AT_MOST` entries)."""
+    family = getattr(C, "family", None)
+    if family is None:
+        return {C.fingerprint()}
+    params = dict(C.params)
+    out = {C.fingerprint(), spec_fingerprint({"family": family, "params": params})}
+    m, n = getattr(C, "n_concepts", None), getattr(C, "n_points", None)
+    if not getattr(C, "made", False) and isinstance(m, int) and isinstance(n, int) and m * n <= _LIST_AT_MOST:
+        from ..classes.families import make
+
+        try:
+            out.add(make(family, **params).fingerprint())
+        except (ValueError, TypeError, MemoryError):
+            pass
+    return out
 
 
 class MistakeTree:

@@ -434,6 +434,56 @@ def test_every_checker_refuses_a_certificate_made_for_another_class():
             check(cert, B)
 
 
+@pytest.mark.parametrize("key, value, words", [
+    ("class", "foo", 'names the class "foo"'),
+    ("concepts", 99, "records 99 concepts"),
+    ("points", 3, "records 3 points"),
+    ("fingerprint", "00", "fingerprint 00"),
+    ("family_fingerprint", "00", "family fingerprint 00"),
+    ("zzz", 1, '"zzz"'),
+    ("concepts", "8", "whole number"),
+])
+def test_every_field_of_made_for_is_checked(key, value, words):
+    """(issue 39) A family class's certificate matched by its family fingerprint passed whatever its other fields
+    said: each field of "made_for" is derived again from the class, and an unknown one is refused."""
+    from solvers.certificates import check_made_for, verify_tree, verify_upper
+
+    A = make("thresholds", N=7)
+    r = opt(A)
+    for cert, check in ((r.tree.to_json(), verify_tree), (r.upper_certificate(), verify_upper)):
+        assert check_made_for(cert, A) is True
+        bad = copy.deepcopy(cert)
+        bad["made_for"][key] = value
+        with pytest.raises(TreeError, match=words):
+            check(bad, A)
+    bad = r.upper_certificate()
+    bad["concepts"] = 99  # the solver's certificates record |C| beside "made_for" too
+    with pytest.raises(TreeError, match="99 concepts"):
+        verify_upper(bad, A)
+
+
+def test_made_for_accepts_every_honest_description_of_the_class(tmp_path):
+    """The words of a class read from a file (its path when the certificate was made), a family's class listed in a
+    file (no family fingerprint of its own), another form of the family (evaluated, implicit): all still match."""
+    from solvers.certificates import check_made_for, made_for
+    from solvers.classes.evaluated import EvaluatedClass
+    from solvers.classes.implicit import ImplicitFamily
+
+    A = make("thresholds", N=7)
+    plain = ConceptClass.from_matrix(A.matrix, A.points)  # the same concepts, no family
+    for words in ("matrix elsewhere/c.json", None):
+        cert = {"made_for": made_for(plain, words), "depth": 0, "root": None}
+        assert check_made_for(cert, plain) and check_made_for(cert, A)
+    cert = {"made_for": made_for(A), "depth": 0, "root": None}
+    assert check_made_for(cert, plain) and check_made_for(cert, A, "thresholds N=7")
+    assert check_made_for(cert, EvaluatedClass("thresholds", {"N": 7}))
+    assert check_made_for({"made_for": made_for(EvaluatedClass("thresholds", {"N": 7}))}, A)
+    D = ImplicitFamily.from_spec({"family": "monotone-disjunctions", "params": {"n": 4, "k": 2}})
+    listed = make("monotone-disjunctions", n=4, k=2)
+    assert check_made_for({"made_for": made_for(D)}, listed) and check_made_for({"made_for": made_for(listed)}, D)
+    assert check_made_for({"made_for": made_for(D, "monotone-disjunctions n=4 k=2")}, D)
+
+
 def test_the_fingerprint_is_of_the_concepts_as_a_set():
     import numpy as np
 
