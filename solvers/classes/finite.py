@@ -30,6 +30,7 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
+from .._files import load_npy
 from .._jsontext import loads
 from ..numbers import point_text
 
@@ -109,6 +110,9 @@ class ConceptClass:
                  symmetry=None):
         m = _validate_matrix(matrix)
         if names is not None:
+            if isinstance(names, (str, bytes, dict)) or not isinstance(names, Iterable):
+                raise ValueError(f"the names must be a list of strings, one per concept, got {type(names).__name__} "
+                                 f"{_short(names)}")
             names = [str(v) for v in names]
             if len(names) != m.shape[0]:
                 raise ValueError(f"{len(names)} names given for {m.shape[0]} concepts; give one name per row")
@@ -132,6 +136,9 @@ class ConceptClass:
         if points is None:
             pts = tuple((j,) for j in range(m.shape[1]))
         else:
+            if isinstance(points, (str, bytes, dict)) or not isinstance(points, Iterable):
+                raise ValueError(f"the points must be a list of points, one per column, got {type(points).__name__} "
+                                 f"{_short(points)}")
             pts = tuple(_as_point(p) for p in points)
             if len(pts) != m.shape[1]:
                 raise ValueError(
@@ -211,19 +218,28 @@ class ConceptClass:
                 data = {"matrix": data}
             if not isinstance(data, dict) or "matrix" not in data:
                 raise ValueError(f"{p}: expected a JSON object with a \"matrix\" key (rows of 0/1)")
+            family, params = data.get("family"), data.get("params")
+            if family is not None and not isinstance(family, str):
+                raise ValueError(f"{p}: \"family\" must be a family name (a string), got {_short(family)}")
+            if params is not None and not isinstance(params, dict):
+                raise ValueError(f"{p}: \"params\" must be an object of the family's parameters, got {_short(params)}")
             try:
                 matrix = _validate_matrix(data["matrix"], lambda k, n: report(total * k // n, total))
-                return cls(matrix, data.get("points"), names=data.get("names"),
-                           family=data.get("family"), params=data.get("params"))
+                C = cls(matrix, data.get("points"), names=data.get("names"), family=family, params=params)
+                dims = sorted({len(x) for x in C.points})
+                if len(dims) > 1:  # a file's points are vectors of one space (the API takes any tuples)
+                    raise ValueError(f"the points are ragged (numbers of coordinates {dims}); every point needs the "
+                                     "same number of coordinates")
+                return C
             except ValueError as e:
                 raise ValueError(f"{p}: {e}") from None
         if suffix == ".csv":
             return cls._from_csv(p, total, report)
         if suffix == ".npy":
             try:
-                arr = np.load(p, allow_pickle=False)
-            except (ValueError, OSError) as e:
-                raise ValueError(f"{p}: not a readable .npy array ({e}); save a 2-d 0/1 array with numpy.save") from None
+                arr = load_npy(p, "save a 2-d 0/1 array with numpy.save")
+            except ValueError as e:
+                raise ValueError(f"{p}: {e}") from None
             report(total, total)
             try:
                 return cls(arr)
@@ -676,6 +692,12 @@ def _column_words(matrix: np.ndarray) -> np.ndarray:
 
 def _no_progress(done: int, total: int) -> None:
     pass
+
+
+def _short(value, width: int = 40) -> str:
+    """``repr(value)`` cut to ``width`` characters, for a message."""
+    text = repr(value)
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 _ZERO_ONE = frozenset(("0", "1"))

@@ -164,11 +164,9 @@ class MulticlassClass:
             if suffix == ".csv":
                 return cls(_read_csv(p))
             if suffix == ".npy":
-                try:
-                    arr = np.load(p, allow_pickle=False)
-                except (ValueError, OSError) as e:
-                    raise ValueError(f"not a readable .npy array ({e}); save a 2-d integer array with numpy.save") from None
-                return cls(arr)
+                from .._files import load_npy  # a truncated file is refused before its array is allocated
+
+                return cls(load_npy(p, "save a 2-d integer array with numpy.save"))
         except ValueError as e:
             raise ValueError(f"{p}: {e}") from None
         raise ValueError(f"{p}: unknown file type {suffix!r}; use .json, .csv or .npy")

@@ -145,3 +145,32 @@ def test_progress_callback_of_from_file(tmp_path):
         size = path.stat().st_size
         assert len(C) == 4 and calls[0] == (0, size) and calls[-1] == (size, size) and len(calls) >= 3
         assert all(a[0] <= b[0] for a, b in zip(calls, calls[1:]))
+
+
+def _npy_claiming(shape) -> bytes:
+    """The first 200 bytes of a .npy whose header names an array of ``shape`` float64 (far more than follows)."""
+    header = f"{{'descr': '<f8', 'fortran_order': False, 'shape': {shape!r}, }}"
+    header += " " * (118 - len(header)) + "\n"
+    return b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode() + bytes(72)
+
+
+@pytest.mark.parametrize("command", ["opt", "multiclass", "params", "export"])
+def test_broken_npy_files_are_one_line(capsys, tmp_path, command):
+    """Issue 39: an empty .npy was an internal error (exit 1), and a 200-byte .npy whose header names a
+    100000 x 100000 array said "out of memory"; both are bad input naming the file."""
+    (tmp_path / "empty.npy").write_bytes(b"")
+    (tmp_path / "cut.npy").write_bytes(_npy_claiming((100000, 100000)))
+    line = assert_usage_error(*run(capsys, command, "--matrix", tmp_path / "empty.npy"))
+    assert "empty.npy" in line and "empty" in line.split("empty.npy", 1)[1]
+    line = assert_usage_error(*run(capsys, command, "--matrix", tmp_path / "cut.npy"))
+    assert "cut.npy" in line and "truncated or corrupt" in line
+
+
+@pytest.mark.parametrize("points, needle", [(5, "the points must be a list"), ([[0, 1], [1]], "ragged"),
+                                            ([0, [1, 2]], "ragged")])
+def test_class_file_with_bad_points(capsys, tmp_path, points, needle):
+    """Issue 39: "points": 5 was an internal error, and ragged points were accepted silently."""
+    p = tmp_path / "c.json"
+    p.write_text(json.dumps({"matrix": [[0, 1], [1, 1]], "points": points}))
+    line = assert_usage_error(*run(capsys, "opt", "--matrix", p, "--no-store"))
+    assert "c.json" in line and needle in line

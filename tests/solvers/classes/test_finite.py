@@ -425,6 +425,14 @@ def test_json_without_matrix(tmp_path, text):
         {"matrix": [[0, 1]], "points": [[0]]},
         {"matrix": [[0, 1]], "points": [[0], [0]]},
         {"matrix": [[0, 1]], "points": [["a"], [0]]},
+        {"matrix": [[0, 1]], "points": 5},  # issue 39: an internal error
+        {"matrix": [[0, 1]], "points": [[0, 1], [1]]},  # ragged points: accepted silently before
+        {"matrix": [[0, 1]], "points": [0, [1, 2]]},
+        {"matrix": [[0, 1]], "names": 5},
+        {"matrix": [[0, 1]], "names": "a"},
+        {"matrix": [[0, 1]], "family": 5},
+        {"matrix": [[0, 1]], "params": 5},
+        {"matrix": [[0, 1]], "params": [1, 2]},
     ],
 )
 def test_json_invalid_contents(tmp_path, data):
@@ -461,6 +469,29 @@ def test_npy_object_array_refused(tmp_path):
     p = tmp_path / "obj.npy"
     np.save(p, np.array([[0, 1], [1, 0]], dtype=object), allow_pickle=True)
     _one_line_value_error(ConceptClass.from_file, p)
+
+
+def test_npy_empty_file(tmp_path):
+    """An empty .npy file is a one-line ValueError naming it (it was an EOFError, an internal error)."""
+    p = tmp_path / "empty.npy"
+    p.write_bytes(b"")
+    assert "empty.npy" in _one_line_value_error(ConceptClass.from_file, p)
+
+
+def _npy_header(shape, dtype="<f8") -> bytes:
+    header = f"{{'descr': '{dtype}', 'fortran_order': False, 'shape': {shape!r}, }}"
+    header += " " * (118 - len(header)) + "\n"
+    return b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode()
+
+
+@pytest.mark.parametrize("shape", [(100000, 100000), (10**9, 10**9), (3, 4)])
+def test_npy_header_larger_than_the_file(tmp_path, shape):
+    """A .npy whose header names more data than the file holds is truncated or corrupt, said before any
+    array is allocated (a 200-byte file claiming 10^5 x 10^5 floats said "out of memory")."""
+    p = tmp_path / "cut.npy"
+    p.write_bytes(_npy_header(shape) + bytes(72))
+    msg = _one_line_value_error(ConceptClass.from_file, p)
+    assert "cut.npy" in msg and "truncated or corrupt" in msg
 
 
 def test_npy_garbage(tmp_path):
