@@ -391,5 +391,64 @@ def _inputs_of(args) -> list:
     return found
 
 
+class StreamedOutput:
+    """An output file written a row at a time as cells finish (``table``, ``attack --grid``, ``experts`` with
+    ``-o PATH``): the rows go to ``PATH.partial`` beside it, flushed as each is written (follow it while the run
+    goes on), and that file is renamed to ``PATH`` when the run ends, stopped runs included. So ``PATH`` is
+    whole or as it was: a kill leaves the finished rows in ``PATH.partial``, and a write that fails (a full
+    disk) removes ``PATH.partial`` and is one line, exit 2, with every later write and the close doing
+    nothing (the command's other clean-up, the store's included, still runs)."""
+
+    def __init__(self, path):
+        self.path = Path(path)
+        self.partial = self.path.with_name(self.path.name + ".partial")
+        self.failed = False
+        try:
+            self._file = self._open()
+        except OSError as e:
+            self._fail(e)
+
+    def _open(self):
+        return open(self.partial, "w", encoding="utf-8")
+
+    def write(self, text: str) -> int:
+        if self.failed:
+            return 0
+        try:
+            return self._file.write(text)
+        except OSError as e:
+            self._fail(e)
+
+    def flush(self) -> None:
+        if not self.failed:
+            try:
+                self._file.flush()
+            except OSError as e:
+                self._fail(e)
+
+    def close(self) -> None:
+        """Rename the rows into place (nothing after a failed write)."""
+        if self.failed:
+            return
+        try:
+            self._file.close()
+            os.replace(self.partial, self.path)
+        except OSError as e:
+            self._fail(e)
+
+    def _fail(self, e: OSError):
+        self.failed = True
+        try:
+            self._file.close()
+        except (OSError, AttributeError):
+            pass
+        try:
+            os.unlink(self.partial)
+        except OSError:
+            pass
+        raise CLIError(f"could not write {str(self.path)!r} ({e.strerror or e}); it is left as it was: free some "
+                       "space or give -o a path on another disk") from None
+
+
 def write_text_atomic(path: Path, text: str) -> None:
     write_atomic(path, lambda tmp: tmp.write_text(text))

@@ -34,7 +34,7 @@ from fractions import Fraction
 from adversary.referee import fraction_text
 
 from ._attack_store import _kv_items
-from ._output import (EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, exc_text,
+from ._output import (EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, StreamedOutput, exc_text,
                       interrupted_code, json_safe, note, params_text, value_text)
 from .table import _csv, _parse_grid_values
 
@@ -384,7 +384,7 @@ def run_grid(args) -> int:
         nonlocal handle, writer
         bar.clear()
         if writer is None:
-            handle = sys.stdout if out_path is None else open(out_path, "w", encoding="utf-8")
+            handle = sys.stdout if out_path is None else StreamedOutput(out_path)
             writer = GridWriter(args.format, keys, handle)
         writer.row(row)
 
@@ -397,14 +397,16 @@ def run_grid(args) -> int:
     finally:
         done, skipped, interrupted = seen.done, seen.skipped, seen.interrupted
         if writer is None and args.format == "json" and not (skipped and len(skipped) == len(cells)):
-            handle = sys.stdout if out_path is None else open(out_path, "w", encoding="utf-8")
+            handle = sys.stdout if out_path is None else StreamedOutput(out_path)
             writer = GridWriter(args.format, keys, handle)
-        if writer is not None:
-            writer.close(complete=not interrupted)
-        if handle is not None and handle is not sys.stdout:
-            handle.close()
-        if store is not None:
-            store.close()
+        try:
+            if writer is not None:
+                writer.close(complete=not interrupted)
+        finally:
+            if handle is not None and handle is not sys.stdout:
+                handle.close()
+            if store is not None:
+                store.close()
     code = seen.say_store(store, len(cells), "" if trust else "witnesses replayed")
     if code is not None:
         return code

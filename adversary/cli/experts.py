@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from ._args import positive_seconds
 from ._output import (EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, check_outputs, interrupted_code, json_safe,
-                      note, stopping)
+                      StreamedOutput, note, stopping)
 from .table import _parse_grid_values
 
 __all__ = ["HELP", "add", "run"]
@@ -271,7 +271,7 @@ def run(args) -> int:
         bar.show(f"{PROG} experts: cell {len(done) + 1}/{len(cells)} (n={n} k={k}): {name}_{k} in {bounds}, "
                  f"{bar.elapsed():.0f} s")
 
-    handle = sys.stdout if out_path is None else open(out_path, "w", encoding="utf-8")
+    handle = sys.stdout if out_path is None else StreamedOutput(out_path)
     writer = None
     try:
         writer = _Writer(args.format, games, handle)
@@ -292,10 +292,12 @@ def run(args) -> int:
     finally:
         bar.close()
         gaps = [line for line in map(_gap_line, done) if line]
-        if writer is not None:
-            writer.close(gaps if args.format != "csv" else [], complete=not interrupted)
-        if handle is not sys.stdout:
-            handle.close()
+        try:
+            if writer is not None:
+                writer.close(gaps if args.format != "csv" else [], complete=not interrupted)
+        finally:
+            if handle is not sys.stdout:
+                handle.close()
     if args.format == "csv":
         for line in gaps:
             note(line)

@@ -18,7 +18,8 @@ import time
 from ._args import (add_game_options, check_family, families, game_of, memo_bytes, memory_gb, memory_help,
                     parse_params, positive_int, positive_seconds)
 from ._cells import Drained, add_backend_options, backend_of, drain, run_cells
-from ._output import (EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, bounds_text, check_outputs, exc_text, interrupted_code, json_safe, note, params_text, value_text)
+from ._output import (EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, StreamedOutput, bounds_text, check_outputs, exc_text,
+                      interrupted_code, json_safe, note, params_text, value_text)
 from ._store import add_store_options, open_store, proof_seconds
 
 __all__ = ["HELP", "add", "run", "range_text"]
@@ -443,7 +444,7 @@ def run(args) -> int:
         nonlocal handle, writer
         bar.clear()
         if writer is None:
-            handle = sys.stdout if out_path is None else open(out_path, "w", encoding="utf-8")
+            handle = sys.stdout if out_path is None else StreamedOutput(out_path)
             writer = _TableWriter(args.format, name, keys, handle, None if game is None else game.symbol,
                                   _columns(args.columns))
             for text in pending:
@@ -489,15 +490,17 @@ def run(args) -> int:
               status=lambda row: f"{params_text(row['params'])} done: Opt = {range_text(row['lower'], row['upper'])}")
     finally:
         done, skipped, interrupted = seen.done, seen.skipped, seen.interrupted
-        if writer is not None:
-            writer.close(skipped, complete=not interrupted)
-        elif args.format == "json" and (interrupted or not skipped or done):
-            _TableWriter(args.format, name, keys, sys.stdout if out_path is None else open(out_path, "w")).close(
-                skipped, complete=not interrupted)
-        if handle is not None and handle is not sys.stdout:
-            handle.close()
-        if store is not None:
-            store.close()
+        try:
+            if writer is not None:
+                writer.close(skipped, complete=not interrupted)
+            elif args.format == "json" and (interrupted or not skipped or done):
+                handle = sys.stdout if out_path is None else StreamedOutput(out_path)
+                _TableWriter(args.format, name, keys, handle).close(skipped, complete=not interrupted)
+        finally:
+            if handle is not None and handle is not sys.stdout:
+                handle.close()
+            if store is not None:
+                store.close()
     code = seen.say_store(store, len(cells), "" if trust else "certificates re-checked")
     if code is not None:
         return code

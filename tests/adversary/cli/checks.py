@@ -120,14 +120,31 @@ def stop(p, sig, *, to_group: bool, timeout: float = 60.0):
     return p.returncode, out, err, time.monotonic() - t
 
 
-def wait_for_rows(path: Path, n: int, limit: float = 30.0) -> None:
-    """Wait until ``path`` (a streamed csv table) holds a header and ``n`` rows."""
+def partial(path: Path) -> Path:
+    """Where a table written with ``-o path`` streams its rows while the run goes on (renamed to ``path`` at its end)."""
+    return path.with_name(path.name + ".partial")
+
+
+def wait_for_text(path: Path, pattern: str, limit: float = 30.0, *, lines: int = 0) -> None:
+    """Wait until the rows streamed for ``-o path`` match the regular expression ``pattern`` (multi-line) and
+    are at least ``lines`` lines."""
+    import re
+
     t = time.monotonic()
     while time.monotonic() - t < limit:
-        if path.exists() and len(path.read_text().splitlines()) >= n + 1:
-            return
+        try:
+            text = partial(path).read_text()
+            if len(text.splitlines()) >= lines and re.search(pattern, text, re.MULTILINE):
+                return
+        except FileNotFoundError:  # not yet (or already renamed into place)
+            pass
         time.sleep(0.05)
-    pytest.fail(f"{path} did not get {n} rows in {limit} s")
+    pytest.fail(f"{partial(path)} did not match {pattern!r} in {lines} lines or more in {limit} s")
+
+
+def wait_for_rows(path: Path, n: int, limit: float = 30.0) -> None:
+    """Wait until the rows streamed for ``-o path`` are a header and ``n`` rows (a line each)."""
+    wait_for_text(path, "", limit, lines=n + 1)
 
 
 class Watched:

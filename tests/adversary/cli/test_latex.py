@@ -5,13 +5,12 @@ import re
 import shutil
 import signal
 import subprocess
-import time
 
 import pytest
 
 from tests.solvers.test_tikz import forest_nodes
 
-from .checks import assert_usage_error, one_error_line, posix, run, start, stop
+from .checks import assert_usage_error, one_error_line, posix, run, start, stop, wait_for_text
 
 
 def latex_table(capsys, *argv, code=0):
@@ -99,9 +98,7 @@ def test_latex_writer_closes_the_tabular_of_an_interrupted_table():
 def test_latex_table_streams_and_closes_on_interrupt(tmp_path):
     out_file = tmp_path / "grid.tex"
     p = start("table", "disjunctions", "k=3", "--grid", "n=5,6,7,12,13", "--quiet", "--format", "latex", "-o", out_file)
-    t = time.monotonic()
-    while not re.search(r"^7 & ", out_file.read_text() if out_file.exists() else "", re.MULTILINE) and time.monotonic() - t < 30:
-        time.sleep(0.05)  # the rows are in the file as the cells finish
+    wait_for_text(out_file, r"^7 & ")  # the rows are in the file as the cells finish
     code, _, err, _ = stop(p, signal.SIGINT, to_group=True)
     assert code == 130, err
     text = out_file.read_text()

@@ -18,7 +18,8 @@ import pytest
 from adversary.cli import _args, main
 from adversary.cli.table import range_text
 
-from .checks import Watched, assert_usage_error, one_error_line, posix, run, start, stop, wait_for_rows
+from .checks import (Watched, assert_usage_error, one_error_line, partial, posix, run, start, stop, wait_for_rows,
+                     wait_for_text)
 
 
 def _table(capsys, fmt, *extra):
@@ -214,9 +215,7 @@ def test_table_sigterm_keeps_streamed_rows_in_the_output_file(tmp_path):
 def test_table_json_streams_and_closes_on_interrupt(tmp_path):
     out_file = tmp_path / "grid.json"
     p = start(*SLOW_GRID, "--format", "json", "-o", out_file)
-    t = time.monotonic()
-    while '"n": 7' not in (out_file.read_text() if out_file.exists() else "") and time.monotonic() - t < 30:
-        time.sleep(0.05)
+    wait_for_text(out_file, '"n": 7')
     code, _, err, _ = stop(p, signal.SIGINT, to_group=True)
     assert code == 130, err
     data = json.loads(out_file.read_text())  # still one valid JSON object
@@ -282,3 +281,34 @@ def test_table_progress_bar_on_a_terminal(monkeypatch, at_once, capsys):
     assert any("| 4/4 cells [" in l and "N=4 done: Opt = 2" in l for l in lines), lines
     assert lines[-1] == "" and lines[-2].strip() == ""
     assert len(capsys.readouterr().out.splitlines()) == 5  # the rows, on stdout
+
+
+# ------------------------------------------------------------------------------------------ -o: whole or as it was
+def test_a_full_disk_leaves_the_output_as_it_was_and_the_rows_stored(capsys, tmp_path, monkeypatch):
+    # 'table -o' on a full disk left a 0-byte file (issue 39, 10): the rows now stream to PATH.partial, which a
+    # failed write removes; PATH keeps what it held, and the rows computed are in the store.
+    from adversary.cli._output import StreamedOutput
+    from adversary.store import Store
+
+    out_file = tmp_path / "t.csv"
+    out_file.write_text("an older table\n")
+    monkeypatch.setattr(StreamedOutput, "_open", lambda self: open("/dev/full", "w", encoding="utf-8"))
+    code, out, err = run(capsys, "table", "thresholds", "--grid", "N=3..5", "--format", "csv", "-o", out_file,
+                         "--store", tmp_path / "s.db", "--quiet")
+    one_error_line(code, err, contains=["could not write", "t.csv", "No space left on device"])
+    assert out_file.read_text() == "an older table\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.db", "t.csv"]
+    with Store(tmp_path / "s.db", readonly=True) as S:
+        assert {rec.params["N"] for rec in S.rows("opt")} >= {3}
+
+
+@posix
+@pytest.mark.parametrize("fmt", ["csv", "json"])
+def test_a_kill_leaves_the_output_as_it_was_and_the_rows_beside_it(tmp_path, fmt):
+    out_file = tmp_path / f"grid.{fmt}"
+    out_file.write_text("an older table\n")
+    p = start(*SLOW_GRID, "--format", fmt, "-o", out_file, "--no-store")
+    wait_for_text(out_file, r'^7,|"n": 7')  # three rows streamed while n=12 runs
+    stop(p, signal.SIGKILL, to_group=True)
+    assert out_file.read_text() == "an older table\n"
+    assert re.search(r'^7,|"n": 7', partial(out_file).read_text(), re.MULTILINE)
