@@ -21,7 +21,13 @@ the writer); a writer waits up to ``timeout`` seconds for the lock. A batched st
 the commands open it) queues its writes and writes them in one transaction committed at most
 ``flush_seconds`` after the first, by a background thread when no further write comes, and at ``close``
 and the interpreter's exit (a read of this process writes the queue first). A read-only store (``readonly``: SQLite's ``mode=ro``) needs no write
-access. Nothing but JSON is ever read back (no pickle).
+access. Nothing but JSON is ever read back (no pickle). An empty file (0 bytes) is an empty store, read or written.
+
+A row is read in one place (:func:`_decode`), every column checked; a row that does not read (its data not
+zlib-compressed JSON, a column of the wrong type, a key that is not its content's) costs no other row: listings
+skip it (:attr:`Store.unreadable` says which and why), :meth:`Store.get` refuses it (:class:`UnreadableRow`), a
+write under its key replaces it and :meth:`Store.delete` removes it. A store that cannot be written for want of
+space (a full disk) says so (``StoreError.unwritable``), and can still be opened ``readonly``.
 
 Keys are canonical: every number of a task or of an implicit class's parameters is read exactly and
 written in one form (:func:`canonical_value`), so one mathematical object has one row.
@@ -55,6 +61,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import threading
 import time
@@ -65,10 +72,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Iterator, Optional
 
-__all__ = ["Store", "StoreError", "Record", "SCHEMA_VERSION", "DEFAULT_PATH", "KINDS", "FLUSH_SECONDS", "result_key",
-           "opt_task", "record_of_opt", "verified_bounds", "exact", "number", "class_key", "canonical_params",
-           "read_only_reason", "attack_claims", "CHECK_BUDGET", "CERTIFY_SECONDS", "certify_seconds", "recomputed",
-           "param_task", "record_of_param"]
+__all__ = ["Store", "StoreError", "UnreadableRow", "Record", "SCHEMA_VERSION", "DEFAULT_PATH", "KINDS",
+           "FLUSH_SECONDS", "result_key", "opt_task", "record_of_opt", "verified_bounds", "exact", "number",
+           "class_key", "canonical_params", "read_only_reason", "attack_claims", "CHECK_BUDGET", "CERTIFY_SECONDS",
+           "certify_seconds", "recomputed", "param_task", "record_of_param"]
 
 SCHEMA_VERSION = 1
 DEFAULT_PATH = "littlestone.db"
@@ -111,7 +118,19 @@ CREATE INDEX IF NOT EXISTS results_kind_family ON results (kind, family);
 
 class StoreError(ValueError):
     """A store that cannot be used (not a database, another schema version, locked, read-only); the
-    message says what to change."""
+    message says what to change. ``unwritable``: for a store that cannot be written for want of space (a full
+    disk), SQLite's words (it may still be read)."""
+
+    unwritable: Optional[str] = None
+
+
+class UnreadableRow(StoreError):
+    """A row of the store that does not read (data that is not zlib-compressed JSON, a column of the wrong
+    type, a key that is not its content's, ...): ``key`` (its key, as text), ``why`` (one line)."""
+
+    def __init__(self, key: str, why: str, rowid=None):
+        super().__init__(f"the row {key[:12]} cannot be read ({why})")
+        self.key, self.why, self.rowid = key, why, rowid
 
 
 # ---------------------------------------------------------------------------------------- values
@@ -254,6 +273,103 @@ class Record:
                 **({"extra": self.extra} if self.extra else {})}
 
 
+_EXACT = re.compile(r"-?[0-9]+(/[0-9]+)?")
+
+
+class _Malformed(ValueError):
+    """What is wrong with a row that does not read (one line)."""
+
+
+def _key_text(raw) -> str:
+    """A key column as text (a key spoilt into bytes or a number, as its hex or digits)."""
+    if isinstance(raw, str):
+        return raw
+    return raw.hex() if isinstance(raw, bytes) else str(raw)
+
+
+def _text(r, i: int, name: str, *, optional: bool = True) -> Optional[str]:
+    v = r[i]
+    if v is None and optional:
+        return None
+    if not isinstance(v, str):
+        raise _Malformed(f"its {name} is {type(v).__name__ if v is not None else 'missing'}, not text")
+    return v
+
+
+def _json_object(text, name: str) -> dict:
+    try:
+        obj = json.loads(text)
+    except (ValueError, TypeError, RecursionError):
+        raise _Malformed(f"its {name} is not JSON") from None
+    if not isinstance(obj, dict):
+        raise _Malformed(f"its {name} is a JSON {type(obj).__name__}, not an object")
+    return obj
+
+
+def _decode(r) -> Record:
+    """The row ``r`` (the columns of :attr:`Store._COLUMNS`) as a Record, every column checked: text where
+    text is kept, a count or nothing for ``concepts`` and ``points``, a finite number of seconds, exact numbers
+    for the value and bounds, JSON objects for ``params``, ``task`` and the data (zlib-compressed, or as its
+    JSON text), certificates that are objects, and a key that is the hash of the kind, class and task.
+    :class:`_Malformed` says what is wrong."""
+    if len(r) < 16:
+        raise _Malformed(f"it has {len(r)} columns, not 16")
+    key = _text(r, 0, "key", optional=False)
+    kind, ckey = _text(r, 1, "kind", optional=False), _text(r, 2, "class key", optional=False)
+    params = _json_object(_text(r, 4, "params", optional=False), "params")
+    task = _json_object(_text(r, 5, "task", optional=False), "task")
+    try:
+        same = result_key(kind, ckey, task) == key
+    except (TypeError, ValueError):
+        same = False
+    if not same:
+        raise _Malformed("its key is not the hash of its kind, class and task")
+    counts = []
+    for i, name in ((6, "concepts"), (7, "points")):
+        v = r[i]
+        if v is not None and (type(v) is not int or v < 0):
+            raise _Malformed(f"its {name} is {v!r:.40}, not a count")
+        counts.append(v)
+    numbers = [_text(r, i, name) for i, name in ((8, "value"), (9, "lower bound"), (10, "upper bound"))]
+    for text, name in zip(numbers, ("value", "lower bound", "upper bound")):
+        try:  # as exact() writes them ("3", "-7/8"; not "1e999999999", which would take forever to read)
+            if text is not None and (not _EXACT.fullmatch(text) or number(text) is None):
+                raise ValueError
+        except (ValueError, ZeroDivisionError):
+            raise _Malformed(f"its {name} {text!r:.40} is not an exact number") from None
+    seconds = r[11]
+    if seconds is not None:
+        if type(seconds) not in (int, float) or not 0 <= seconds < float("inf"):
+            raise _Malformed(f"its seconds {seconds!r:.40} are not a number of seconds")
+        seconds = float(seconds)
+    family, engine, version, when = (_text(r, i, name) for i, name in ((3, "family"), (12, "engine"),
+                                                                      (13, "version"), (14, "time")))
+    blob = r[15]
+    if blob is None:
+        data = {}
+    else:
+        if isinstance(blob, str):
+            blob = blob.encode()
+        if not isinstance(blob, bytes):
+            raise _Malformed(f"its data is {type(blob).__name__}, not a blob")
+        if blob[:1] != b"{":
+            try:
+                blob = zlib.decompress(blob)
+            except (zlib.error, ValueError):
+                raise _Malformed("its data is not zlib-compressed JSON") from None
+        data = _json_object(blob, "data")
+    for name in ("lower_cert", "upper_cert"):
+        if data.get(name) is not None and not isinstance(data[name], dict):
+            raise _Malformed(f"its {name.replace('_cert', '-bound certificate')} is not a JSON object")
+    extra = data.get("extra", {})
+    if not isinstance(extra, dict):
+        raise _Malformed("its extra data is not a JSON object")
+    return Record(kind=kind, class_key=ckey, family=family, params=params, task=task, concepts=counts[0],
+                  points=counts[1], value=numbers[0], lower=numbers[1], upper=numbers[2], seconds=seconds,
+                  engine=engine, version=version, time=when, lower_cert=data.get("lower_cert"),
+                  upper_cert=data.get("upper_cert"), extra=extra)
+
+
 @functools.lru_cache(maxsize=1)
 def _version() -> str:
     from solvers._version import __version__
@@ -382,11 +498,22 @@ class Store:
         self._flusher: Optional[threading.Thread] = None
         self._wake = threading.Condition(self.lock)
         self._closed = False
+        #: The rows read so far that do not read (key -> what is wrong with it, one line): skipped by :meth:`rows`,
+        #: :meth:`find` and :meth:`rows_of`, refused by :meth:`get` (:class:`UnreadableRow`), replaced by
+        #: :meth:`put`, removed by :meth:`delete`.
+        self.unreadable: dict[str, str] = {}
+        self._unreadable_rows: dict[str, tuple] = {}  # key -> (rowid, the key column as stored)
+        #: Why writing was stopped (:meth:`stop_writing`), or None.
+        self.unwritable: Optional[str] = None
         where = self.path.parent if str(self.path.parent) else Path(".")
         if self.path.is_dir():
             raise StoreError(f"the store {str(self.path)!r} is a directory; give a file name, e.g. --store results.db")
         if not where.is_dir():
             raise StoreError(f"the store's folder {str(where)!r} does not exist; create it or give another --store path")
+        if self.path.exists() and not self.path.is_file():
+            raise StoreError(f"{str(self.path)!r} is not a regular file (a device, a pipe or a socket), so not a "
+                             "store; give a file path, e.g. --store results.db")
+        created = [f for f in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm")) if not f.exists()]
         if readonly:
             if not self.path.exists():
                 raise StoreError(f"there is no store at {str(self.path)!r}; run opt, attack or table first, or give "
@@ -405,17 +532,28 @@ class Store:
                 self.db = sqlite3.connect(str(self.path), timeout=timeout, isolation_level=None,
                                           check_same_thread=False)
         except sqlite3.Error as e:
+            self._remove_new(created, e)
             raise StoreError(f"cannot open the store {str(self.path)!r}: {e}; give another --store path") from None
         try:
             self._prepare()
-        except StoreError:
+        except (StoreError, sqlite3.DatabaseError) as e:
             self.db.close()
-            raise
-        except sqlite3.DatabaseError as e:
-            self.db.close()
-            raise self._error(e) from None
+            self._remove_new(created, e)
+            raise e if isinstance(e, StoreError) else self._error(e) from None
         if self.flush_seconds > 0:
             _OPEN.add(self)  # flushed at the interpreter's exit if not closed
+
+    def _remove_new(self, created, e) -> None:
+        """A store this call created and could not make (a full disk): its empty files are removed, so that a failed
+        run leaves no 0-byte store behind (not when the file is locked: another process is making it)."""
+        if "locked" in str(e) or "busy" in str(e):
+            return
+        for f in created:
+            try:
+                if f.is_file() and f.stat().st_size == 0:
+                    f.unlink()
+            except OSError:
+                pass
 
     def _connect_readonly(self):
         """A read-only connection: ``mode=ro``, or, where SQLite cannot even create its shared-memory file
@@ -446,6 +584,11 @@ class Store:
         if "readonly" in text or "read-only" in text:
             return StoreError(f"the store {str(self.path)!r} is read-only; make it writable, or give another --store "
                               "path (or --no-store)")
+        if "full" in text or "disk I/O" in text:  # a full disk (SQLite's own, or creating its files beside the store)
+            e = StoreError(f"the store {str(self.path)!r} cannot be written ({text}); free some space, or give another "
+                           "--store path (or --no-store)")
+            e.unwritable = text
+            return e
         return StoreError(f"the store {str(self.path)!r} failed: {text}; give another --store path (or --no-store)")
 
     def _prepare(self) -> None:
@@ -459,8 +602,15 @@ class Store:
             raise StoreError(f"{str(self.path)!r} is an SQLite database but not a littlestone store; give another "
                              "--store path")
         if self.readonly and not tables:
-            raise StoreError(f"{str(self.path)!r} is an empty SQLite file, not a littlestone store; give another "
-                             "--store path")
+            # An empty file (a 0-byte one included) is an empty store, as a command that writes makes it one: read
+            # as such from an empty store in memory.
+            db.close()
+            self.db = db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            for stmt in _SCHEMA.strip().split(";"):
+                if stmt.strip():
+                    db.execute(stmt)
+            db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+            return
         if not self.readonly:
             # Switching to WAL takes the file for a moment, and SQLite does not wait for a lock held by another
             # process (two runs opening a new store at once): retry until the timeout.
@@ -506,10 +656,10 @@ class Store:
                 try:
                     db.execute("COMMIT")
                 except sqlite3.DatabaseError as e:
-                    db.execute("ROLLBACK")
+                    _rollback(db)
                     raise self.store._error(e) from None
             else:
-                db.execute("ROLLBACK")
+                _rollback(db)
                 if isinstance(exc, sqlite3.DatabaseError):
                     raise self.store._error(exc) from None
             return False
@@ -608,7 +758,9 @@ class Store:
     def _raise_flush_error(self) -> None:
         e, self._flush_error = self._flush_error, None
         if e is not None:
-            raise StoreError(f"{e} (the rows of the last {self.flush_seconds:g} s were not stored)")
+            again = StoreError(f"{e} (the rows of the last {self.flush_seconds:g} s were not stored)")
+            again.unwritable = e.unwritable
+            raise again
 
     def flush(self) -> None:
         """Commit the open batch, if any (a store that commits every write has none)."""
@@ -635,6 +787,16 @@ class Store:
                 _OPEN.discard(self)
                 self.db.close()
 
+    def stop_writing(self, why: str) -> None:
+        """Read the store and write nothing more to it (a write found the disk full): it is read-only from now on,
+        ``unwritable`` saying why."""
+        with self.lock:
+            self._queue.clear()
+            self._queued_keys.clear()
+            _rollback(self.db)
+            self._batch_started = None
+            self.readonly, self.unwritable = True, why
+
     def __enter__(self):
         return self
 
@@ -646,7 +808,7 @@ class Store:
     _COLUMNS = ("key", "kind", "class_key", "family", "params", "task", "concepts", "points", "value", "lower", "upper",
                 "seconds", "engine", "version", "time", "data")
 
-    _SELECT = f"SELECT {', '.join(_COLUMNS)} FROM results"
+    _SELECT = f"SELECT {', '.join(_COLUMNS)}, rowid FROM results"
 
     def _one(self, sql: str, args=()):
         """The first row of a query, its statement finished at once: a statement left open would keep a read
@@ -665,16 +827,27 @@ class Store:
                 found = self.db.execute(f"{self._SELECT} {where}", args).fetchall()
         except sqlite3.DatabaseError as e:
             raise self._error(e) from None
-        return [self._row(r) for r in found]
+        out = []
+        for r in found:
+            try:
+                out.append(self._row(r))
+            except UnreadableRow as e:  # skipped (and listed in self.unreadable): one bad row costs no other
+                self._unread(e, r[0])
+        return out
 
     @staticmethod
     def _row(r) -> Record:
-        blob = r[15]
-        data = {} if blob is None else json.loads(blob if blob[:1] == b"{" else zlib.decompress(blob))
-        return Record(kind=r[1], class_key=r[2], family=r[3], params=json.loads(r[4]), task=json.loads(r[5]),
-                      concepts=r[6], points=r[7], value=r[8], lower=r[9], upper=r[10], seconds=r[11], engine=r[12],
-                      version=r[13], time=r[14], lower_cert=data.get("lower_cert"), upper_cert=data.get("upper_cert"),
-                      extra=data.get("extra", {}))
+        """The row ``r`` (the columns of :attr:`_SELECT`) as a Record; :class:`UnreadableRow` when it does not read
+        (:func:`_decode`)."""
+        try:
+            return _decode(r)
+        except _Malformed as e:
+            raise UnreadableRow(_key_text(r[0]), str(e), r[16] if len(r) > 16 else None) from None
+
+    def _unread(self, e: "UnreadableRow", raw_key) -> None:
+        """Remember a row that does not read (for :attr:`unreadable` and :meth:`delete`)."""
+        self.unreadable[e.key] = e.why
+        self._unreadable_rows[e.key] = (e.rowid, raw_key)
 
     def get(self, kind: str, class_key: str, task: dict) -> Optional[Record]:
         """The stored row for this result, or None."""
@@ -688,7 +861,14 @@ class Store:
                 r = self._one(f"{self._SELECT} WHERE key = ?", (key,))
         except sqlite3.DatabaseError as e:
             raise self._error(e) from None
-        return None if r is None else self._row(r)
+        if r is None:
+            return None
+        try:
+            return self._row(r)
+        except UnreadableRow as e:
+            self._unread(e, r[0])
+            e.args = (f"the row {e.key[:12]} of the store {str(self.path)!r} cannot be read ({e.why})",)
+            raise
 
     def find(self, prefix: str) -> list[Record]:
         """The rows whose key starts with ``prefix`` (as ``store show`` takes them)."""
@@ -734,7 +914,12 @@ class Store:
         key = rec.key if key is None else key
         r = self._one(f"{self._SELECT} WHERE key = ?", (key,))
         if r is not None:
-            rec = _merge(self._row(r), rec)
+            try:
+                rec = _merge(self._row(r), rec)
+            except UnreadableRow:
+                pass  # a row that does not read is replaced
+        self.unreadable.pop(key, None)
+        self._unreadable_rows.pop(key, None)
         self.db.execute(self._INSERT.replace("INSERT", "INSERT OR REPLACE", 1), self._values(rec, key))
         return rec
 
@@ -778,10 +963,15 @@ class Store:
             return self._one("SELECT COUNT(*) FROM results")[0]
 
     def delete(self, keys) -> int:
+        """Remove the rows of these keys (a row that does not read by the key :attr:`unreadable` gives it)."""
         keys = list(keys)
         with self.lock, self._write():
             for k in keys:
                 self.db.execute("DELETE FROM results WHERE key = ?", (k,))
+                if k in self._unreadable_rows:  # its key column may not be this text: by its rowid
+                    rowid, raw = self._unreadable_rows.pop(k)
+                    self.db.execute("DELETE FROM results WHERE rowid = ? AND key IS ?", (rowid, raw))
+                    self.unreadable.pop(k, None)
         return len(keys)
 
     def vacuum(self) -> None:
@@ -791,6 +981,16 @@ class Store:
                 self.db.execute("VACUUM")
             except sqlite3.DatabaseError as e:
                 raise self._error(e) from None
+
+
+def _rollback(db) -> None:
+    """Roll back the open transaction, if any: SQLite may have rolled it back itself (a full disk), and the error
+    that did it is the one to report, not "cannot rollback"."""
+    if db.in_transaction:
+        try:
+            db.execute("ROLLBACK")
+        except sqlite3.DatabaseError:
+            pass
 
 
 #: The batched stores not closed yet: their pending rows are committed at the interpreter's exit.

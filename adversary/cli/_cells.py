@@ -110,10 +110,12 @@ def run_cells(func, cells, *, jobs: int | None = None, backend: str = "loky", sc
         from joblib import Parallel, delayed
         from joblib._parallel_backends import LokyBackend
 
-        from solvers.interrupts import spawning, worker_init
+        from solvers.interrupts import spawning, worker_args, worker_init
 
-        with spawning():  # the workers start here and ignore Ctrl-C: the drain below stops them
-            return Parallel(n_jobs=jobs, return_as="generator_unordered", backend=LokyBackend(initializer=worker_init))(
+        # The workers start here, ignore Ctrl-C (the drain below stops them) and end with this process.
+        backend = LokyBackend(initializer=worker_init, initargs=worker_args())
+        with spawning():
+            return Parallel(n_jobs=jobs, return_as="generator_unordered", backend=backend)(
                 delayed(func)(c, **prepare(c, False)) for c in cells)
     return (func(c, progress=None if progress is None else partial(progress, c), **prepare(c, True)) for c in cells)
 
@@ -143,7 +145,8 @@ class Drained:
                          "time)", EXIT_USAGE)
         if store is not None and (self.served or self.wrote):
             note(f"store {store.path}: {self.served} of {cells} cells served from it"
-                 f"{f' ({checked})' if self.served and checked else ''}, {self.wrote} results written")
+                 f"{f' ({checked})' if self.served and checked else ''}, "
+                 f"{0 if store.unwritable else self.wrote} results written")
         return None
 
 
@@ -157,6 +160,7 @@ def drain(runs, out: Drained, *, store, emit, skip, status, bar) -> Drained:
     from adversary.store import StoreError
 
     from ._output import stopping
+    from ._store import say_unwritable
 
     try:
         for row in runs:
@@ -168,10 +172,12 @@ def drain(runs, out: Drained, *, store, emit, skip, status, bar) -> Drained:
                         store.put(rec)
                         out.wrote += 1
                 except StoreError as e:
-                    out.store_error = e
-                    if "skipped" not in row:
-                        emit(row)  # printed, though not stored
-                    break
+                    if e.unwritable is None:
+                        out.store_error = e
+                        if "skipped" not in row:
+                            emit(row)  # printed, though not stored
+                        break
+                    say_unwritable(store, e)  # a full disk: one note, the cells go on unstored
             if "skipped" in row:
                 out.skipped.append(row)
                 bar.clear()
@@ -199,7 +205,10 @@ def drain(runs, out: Drained, *, store, emit, skip, status, bar) -> Drained:
             try:
                 store.flush()  # the last rows' batch, before the output is closed
             except StoreError as e:
-                out.store_error = e
+                if e.unwritable is None:
+                    out.store_error = e
+                else:
+                    say_unwritable(store, e)
     return out
 
 

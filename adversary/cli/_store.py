@@ -3,12 +3,13 @@ and ``--trust-store``, opening the store, and looking a result up before computi
 
 A stored result is served only as far as its certificates are re-checked against the class (unless
 ``--trust-store``): a row whose tree and upper-bound certificate both verify and meet is served as
-solved; otherwise its verified bounds warm-start the computation. A row whose certificate is wrong is
-reported in one line and computed again (the new result replaces it).
+solved; otherwise its verified bounds warm-start the computation. A row whose certificate is wrong, or that
+cannot be read at all, is reported in one line and computed again (the new result replaces it).
 
 Writes are batched (:data:`adversary.store.FLUSH_SECONDS`: committed within half a second, and on exit,
 Ctrl-C and SIGTERM); a store that cannot be written (read-only, or none in a read-only folder) is used
-read-only or not at all, in one note, and the results are printed as usual."""
+read-only or not at all, in one note, and the results are printed as usual; so is a store on a full disk (its
+results are still served), and a write that finds the disk full is one note, not an error."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from typing import Optional
 
 from ._output import CLIError, note
 
-__all__ = ["add_store_options", "open_store", "Lookup", "lookup", "put", "proof_seconds", "STORE_ENV", "TIMEOUT_ENV"]
+__all__ = ["add_store_options", "open_store", "Lookup", "lookup", "put", "proof_seconds", "say_unwritable", "STORE_ENV",
+           "TIMEOUT_ENV"]
 
 STORE_ENV = "LITTLESTONE_STORE"
 TIMEOUT_ENV = "LITTLESTONE_STORE_TIMEOUT"
@@ -46,6 +48,8 @@ def store_path(args) -> Optional[str]:
         if getattr(args, "trust_store", False):
             raise CLIError("--trust-store reads the store, and --no-store skips it; drop one")
         return None
+    if getattr(args, "store", None) is not None and not str(args.store).strip():
+        raise CLIError(f"--store needs a path (e.g. --store {DEFAULT_PATH}), or give --no-store")
     return args.store or os.environ.get(STORE_ENV) or DEFAULT_PATH
 
 
@@ -86,7 +90,19 @@ def open_store(args, *, readonly: bool = False):
         note(f"{why}: its results are served, new ones are not written (make it writable, or give another --store "
              "PATH, or --no-store)")
         return Store(path, timeout=timeout, readonly=True)
-    return Store(path, timeout=timeout, flush_seconds=FLUSH_SECONDS)
+    try:
+        return Store(path, timeout=timeout, flush_seconds=FLUSH_SECONDS)
+    except StoreError as e:
+        if e.unwritable is None:
+            raise
+        # A full disk: a read needs no write, so the results it holds are still served (read-only).
+        if not Path(path).exists():
+            note(f"the store {path!r} cannot be created ({e.unwritable}); running without a store (free some space, "
+                 "or give another --store PATH, or --no-store)")
+            return None
+        note(f"the store {path!r} cannot be written ({e.unwritable}): its results are served, new ones are not written "
+             "(free some space, or give another --store PATH, or --no-store)")
+        return Store(path, timeout=timeout, readonly=True)
 
 
 @dataclass
@@ -109,12 +125,17 @@ class Lookup:
 
 def lookup(store, kind: str, C, task: dict, *, trust: bool = False, what: str = "result") -> Lookup:
     """The stored row of ``kind``/``task`` on ``C`` with its bounds re-checked (see the module's docstring)."""
-    from adversary.store import StoreError, class_key, number, verified_bounds
+    from adversary.store import StoreError, UnreadableRow, class_key, number, verified_bounds
     from solvers.certificates import TreeError
 
     if store is None:
         return Lookup()
-    rec = store.get(kind, class_key(C), task)
+    try:
+        rec = store.get(kind, class_key(C), task)
+    except UnreadableRow as e:
+        note(f"the stored {what} in {store.path} (row {e.key[:12]}) cannot be read ({e.why}); computing it again")
+        _forget(store, e.key)
+        return Lookup()
     if rec is None:
         return Lookup()
     if trust:
@@ -123,12 +144,24 @@ def lookup(store, kind: str, C, task: dict, *, trust: bool = False, what: str = 
         # An upper-bound certificate that would take much longer to re-check than its value took to compute
         # is left unchecked: the value is computed again from the bounds that are checked.
         lo, hi = verified_bounds(rec, C, upper_budget=max(1.0, 2 * (rec.seconds or 0.0)))
-    except (TreeError, StoreError) as e:
+    except (TreeError, StoreError, KeyError, TypeError, AttributeError, IndexError, ValueError) as e:
+        # (a certificate that is not the shape its checker reads, whatever it raises, does not check either)
         note(f"the stored {what} in {store.path} does not check ({e}); computing it again")
-        if not store.readonly:
-            store.delete([rec.key])  # the new result replaces it (a write would merge with the wrong bounds)
+        _forget(store, rec.key)  # the new result replaces it (a write would merge with the wrong bounds)
         return Lookup()
     return Lookup(rec, lo, hi)
+
+
+def _forget(store, key) -> None:
+    """Remove a row that is computed again (when the store can be written; a write that fails is said when the
+    new result is written)."""
+    from adversary.store import StoreError
+
+    if not store.readonly:
+        try:
+            store.delete([key])
+        except StoreError:
+            pass
 
 
 def proof_seconds(r, time_limit) -> Optional[float]:
@@ -148,5 +181,16 @@ def put(store, record):
         store.put(record)
         store.flush()  # one result: committed before it is printed
     except StoreError as e:
+        if e.unwritable is not None:
+            say_unwritable(store, e)
+            return None
         return e
     return None
+
+
+def say_unwritable(store, e) -> None:
+    """A write to ``store`` failed for want of space (``e.unwritable``, a full disk): one note says so, and the
+    store is read from and not written for the rest of the run (the results are printed as usual)."""
+    note(f"the store {str(store.path)!r} could not be written ({e.unwritable}): the results are printed, not stored "
+         "(free some space, or give another --store PATH, or --no-store)")
+    store.stop_writing(e.unwritable)  # no further write is tried

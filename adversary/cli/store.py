@@ -5,7 +5,9 @@ row whole, with its certificates re-checked (``--certificates OUT.json`` writes 
 row as csv, json or md (``-o FILE``); ``prune`` removes the rows whose certificates no longer check (or,
 with ``--unsolved``, the rows whose value is open too) and compacts the file. ``list``, ``show``, ``export``
 and ``prune --dry-run`` only read: they open the store read-only and need no write access. A class read
-from a matrix file is listed by the file's name and the first characters of its fingerprint."""
+from a matrix file is listed by the file's name and the first characters of its fingerprint. A row that cannot
+be read is reported in one note and skipped (``show`` calls it FAILED, ``prune`` removes it); an option of
+another action is refused. An empty file is an empty store."""
 
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ def add(p) -> None:
     p.add_argument("--store", metavar="PATH", help="the store (default $LITTLESTONE_STORE or littlestone.db)")
     p.add_argument("--kind", choices=("opt", "vc", "attack", "param"), help="only rows of this kind")
     p.add_argument("--family", metavar="NAME", help="only rows of this family")
-    p.add_argument("--format", choices=("csv", "json", "md"), default="md", help="export: the format (default md)")
+    p.add_argument("--format", choices=("csv", "json", "md"), help="export: the format (default md)")
     p.add_argument("-o", "--output", metavar="FILE", help="export: write to FILE instead of stdout")
     p.add_argument("--certificates", metavar="OUT.json", help="show: write the row's certificates to OUT.json")
     p.add_argument("--unsolved", action="store_true", help="prune: also remove the rows whose value is not settled")
@@ -99,7 +101,30 @@ def _md(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: The options of some actions only: attribute -> (the option, the actions that take it).
+_OPTIONS_OF = {"certificates": ("--certificates", ("show",)), "unsolved": ("--unsolved", ("prune",)),
+               "dry_run": ("--dry-run", ("prune",)), "format": ("--format", ("export",)),
+               "output": ("-o", ("export",)), "kind": ("--kind", ("list", "export", "prune")),
+               "family": ("--family", ("list", "export", "prune"))}
+
+
+def _refuse_other_options(args) -> None:
+    """An option of another action is refused, in one line that says which action takes it."""
+    for attr, (flag, actions) in _OPTIONS_OF.items():
+        if args.action not in actions and getattr(args, attr, None) not in (None, False):
+            takes = ", ".join(f"store {a}" for a in actions)
+            raise CLIError(f"{flag} is an option of {takes}, not of store {args.action}; drop it")
+
+
+def _say_unreadable(S) -> None:
+    """One note per row of the store that does not read (skipped by what was done)."""
+    for key, why in S.unreadable.items():
+        note(f"the row {key[:12]} cannot be read ({why}); skipped ('littlestone store prune' removes it)")
+
+
 def run(args) -> int:
+    _refuse_other_options(args)
+    args.format = args.format or "md"
     if args.action == "export":
         out_path, = check_outputs([(args.output, (f".{args.format}",), f"the {args.format} output file", "-o")],
                                   args=args)
@@ -117,10 +142,12 @@ def run(args) -> int:
                 what = class_text(rec)
                 print(f"{rec.key[:12]}  {rec.kind:<6}  {what:<40}  {_task_text(rec.task):<24}  {_value_text(rec):>10}  "
                       f"{rec.seconds or 0:>9.3f} s  {rec.time}")
+            _say_unreadable(S)
             note(f"{len(rows)} row{'s' if len(rows) != 1 else ''} in {S.path}")
             return EXIT_OK
         if args.action == "export":
             recs = list(S.rows(args.kind, args.family))
+            _say_unreadable(S)
             rows = [_flat(r) for r in recs]
             if args.format == "json":
                 text = json.dumps([{**r, "params": rec.params, "task": rec.task} for r, rec in zip(rows, recs)],
@@ -141,10 +168,17 @@ def run(args) -> int:
             return EXIT_OK
         if args.action == "show":
             found = S.find(args.key)
-            if not found:
+            bad = [k for k in S.unreadable if k.startswith(args.key)]
+            if not found and not bad:
                 raise CLIError(f"no row's key starts with {args.key!r}; see 'littlestone store list'")
-            if len(found) > 1:
-                raise CLIError(f"{len(found)} rows' keys start with {args.key!r}; give more of the key")
+            if len(found) + len(bad) > 1:
+                raise CLIError(f"{len(found) + len(bad)} rows' keys start with {args.key!r}; give more of the key")
+            if bad:
+                print(json.dumps({"key": bad[0], "check": f"FAILED: the row cannot be read ({S.unreadable[bad[0]]})"},
+                                 indent=1))
+                note(f"the row {bad[0][:12]} cannot be read: 'littlestone store prune' removes it"
+                     + (f" (no certificates written to {cert_path})" if cert_path is not None else ""))
+                return EXIT_OK
             rec = found[0]
             print(json.dumps(json_safe({**rec.summary(), "check": _check_text(rec)}), indent=1))
             if cert_path is not None:
@@ -165,9 +199,13 @@ def run(args) -> int:
                 gone.append((rec, "unsolved"))
         for rec, why in gone:
             note(f"{'would remove' if args.dry_run else 'removing'} {rec.key[:12]} ({rec.kind} {class_text(rec)}): {why}")
-        if not args.dry_run and gone:
-            S.delete([rec.key for rec, _ in gone])
+        bad = dict(S.unreadable)  # (of the kind and family asked for, as far as those columns read)
+        for key, why in bad.items():
+            note(f"{'would remove' if args.dry_run else 'removing'} {key[:12]}: FAILED: the row cannot be read ({why})")
+        if not args.dry_run and (gone or bad):
+            S.delete([rec.key for rec, _ in gone] + list(bad))
             S.vacuum()
+        gone += list(bad)
         note(f"{len(gone)} row{'s' if len(gone) != 1 else ''} {'to remove' if args.dry_run else 'removed'}; "
              f"{S.count() - (len(gone) if args.dry_run else 0)} left in {S.path}")
         return EXIT_OK
