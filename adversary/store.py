@@ -72,13 +72,15 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Iterator, Optional
 
-__all__ = ["Store", "StoreError", "UnreadableRow", "Record", "SCHEMA_VERSION", "DEFAULT_PATH", "KINDS",
+__all__ = ["STORE_ENV", "Store", "StoreError", "UnreadableRow", "Record", "SCHEMA_VERSION", "DEFAULT_PATH", "KINDS",
            "FLUSH_SECONDS", "result_key", "opt_task", "record_of_opt", "verified_bounds", "exact", "number",
            "class_key", "canonical_params", "read_only_reason", "attack_claims", "CHECK_BUDGET", "CERTIFY_SECONDS",
            "certify_seconds", "recomputed", "param_task", "record_of_param"]
 
 SCHEMA_VERSION = 1
 DEFAULT_PATH = "littlestone.db"
+#: The environment variable naming the store the commands use when no --store is given (else DEFAULT_PATH).
+STORE_ENV = "LITTLESTONE_STORE"
 KINDS = ("opt", "vc", "attack", "param")
 APPLICATION_ID = 0x4C53544E  # "LSTN": marks a file as a littlestone store (PRAGMA application_id)
 #: A batched store (``Store(..., flush_seconds=FLUSH_SECONDS)``, as the commands open it) commits its writes at

@@ -382,12 +382,11 @@ def _inputs_of(args) -> list:
         src = getattr(args, attr, None)
         if isinstance(src, (str, os.PathLike)) and src:
             found.append((src, option, "the input of " + option))
-    if hasattr(args, "store"):
-        from ._store import store_path
+    if hasattr(args, "store") and not getattr(args, "no_store", False):
+        from adversary.store import DEFAULT_PATH, STORE_ENV  # (as adversary.cli._store.store_path finds it)
 
-        store = store_path(args)
-        if store:
-            found.append((store, "--store", f"the results store {store!r}"))
+        store = args.store or os.environ.get(STORE_ENV) or DEFAULT_PATH
+        found.append((store, "--store", f"the results store {store!r}"))
     return found
 
 

@@ -18,12 +18,13 @@ import os
 from dataclasses import dataclass
 from typing import Optional
 
+from adversary.store import STORE_ENV
+
 from ._output import CLIError, note
 
 __all__ = ["add_store_options", "open_store", "Lookup", "lookup", "put", "proof_seconds", "say_unwritable", "STORE_ENV",
            "TIMEOUT_ENV"]
 
-STORE_ENV = "LITTLESTONE_STORE"
 TIMEOUT_ENV = "LITTLESTONE_STORE_TIMEOUT"
 
 
