@@ -8,7 +8,7 @@ Commands (DESIGN.md, section CLI)::
     littlestone export FAMILY k=v ... | --matrix FILE  [-o FILE.json]
     littlestone learners [--json]
     littlestone verify TREE.json (FAMILY k=v ... | --matrix FILE)
-    littlestone verify WITNESS.json [--exact]
+    littlestone verify WITNESS.json [--exact] [--time-limit S]
     littlestone table FAMILY [k=v ...] --grid n=2..8 k=1..3  [--format md|csv|json] [--time-limit S] [--jobs N]
                       [--backend loky|dask] [--scheduler ADDR] [--randomized] [--errors K] [--horizon T] [--memory GB]
     littlestone attack LEARNER [k=v ...] (--class FAMILY [k=v ...] | --matrix FILE [--fact r=R|margin=G])

@@ -1,14 +1,41 @@
 """``littlestone verify FILE``: re-check a certificate from scratch: a mistake tree or an upper-bound
-certificate against its class, or a witness (which names its own class and learner) by replaying it."""
+certificate against its class, or a witness (which names its own class and learner) by replaying it.
+
+Every claim a file makes is derived again from the file and the class, or refused; a field verify does not
+know is an error, never ignored.
+
+* ``"made_for"`` (trees, proofs, witnesses): each field derived from the class
+  (:func:`solvers.certificates.check_made_for`): its sizes, its fingerprint (that of a form of the class's family
+  when matched by the family fingerprint), its family fingerprint and its words (a class file's path is not
+  checked; its fingerprint is).
+* A witness (:func:`adversary.referee.verify_witness`, then :func:`adversary.referee.check_claims`): its mistakes
+  and their kinds by replaying it; its ``"bound"`` from the learner rebuilt by name (``bound_for``: the learner's
+  own ``bound_on`` the class), field by field; its ``"verdict"`` from the replayed count against that bound, as the
+  attack derives it (``below`` and ``stopped`` both mean under the bound: ``stopped`` only says the attack's search
+  was cut short); its lemmas from the learner; its ``"strategy"`` and ``"maximize"`` must be names littlestone
+  writes. Its ``"opt"`` (the game's optimum, with ``"opt_symbol"`` and ``"opt_fraction"``) is computed again by
+  the solver within ``--time-limit`` (default :data:`WITNESS_SECONDS` seconds, shared with the bound, which for
+  SOA is itself Opt(C)): a value the solver settles must be equal, one outside the bounds it proves fails, and one
+  the time does not settle (a large class; a value an attack took from the results store) is not accepted: verify
+  prints ``NOT CHECKED`` with the bounds found and exits 3, as a run cut short by its limits does. ``"opt": null``
+  and a bound the attack could not compute (value null, "...: not computed within the time limit") claim nothing.
+
+Exit codes: 0 every claim holds; 1 a certificate or witness fails its check; 2 bad input (a file that is not a
+certificate at all, a missing class); 3 a witness's claim not settled within ``--time-limit``.
+"""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from ._args import add_class_source, load_class
-from ._output import EXIT_FAILED, EXIT_OK, CLIError, note, one_line
+from ._args import add_class_source, load_class, positive_seconds
+from ._output import EXIT_FAILED, EXIT_OK, EXIT_UNSOLVED, CLIError, note, one_line
 
 __all__ = ["HELP", "add", "run", "VERIFIERS"]
+
+#: The default seconds to derive a witness's bound and Opt again (``--time-limit``).
+WITNESS_SECONDS = 60.0
 
 HELP = "re-check a certificate: a mistake tree or an upper-bound certificate against a class, or a witness"
 
@@ -19,6 +46,35 @@ def add(p) -> None:
     add_class_source(p, what="the class of a mistake tree (a witness names its own)")
     p.add_argument("--exact", action="store_true",
                    help="witnesses on margin-halfspaces: check |x| <= R and the margin in exact rational arithmetic")
+    p.add_argument("--time-limit", type=positive_seconds, default=WITNESS_SECONDS, metavar="S",
+                   help="witnesses: the seconds to derive their learner's bound and the class's Opt again "
+                        f"(default {WITNESS_SECONDS:g}); a claim not settled in them exits 3")
+
+
+#: What verify reads, for the message on a file that is none of them.
+READS = ('verify reads a mistake tree ({"depth": d, "root": ...}, opt --tree), a certificate with a "kind" '
+         "(upper-bound, upper-bound-states, randomized-tree, multiclass-trees: opt --proof, multiclass --tree) or a "
+         "witness (attack --witness)")
+
+
+def _check_is_certificate(path, data) -> None:
+    """CLIError (bad input, exit 2) for JSON that is no certificate at all: not an object, or an object with
+    neither a ``"kind"`` nor a tree's ``"depth"``. A file that is one and fails its check is exit 1."""
+    if isinstance(data, dict) and ("kind" in data or "depth" in data):
+        return
+    if isinstance(data, dict) and set(data) == {"lower", "upper"}:
+        raise CLIError(f"{path} holds a stored row's certificates (store show --certificates): write its \"lower\" "
+                       f"or its \"upper\" to a file of its own and verify that; {READS}")
+    what = "a JSON object with neither a \"kind\" nor a \"depth\"" if isinstance(data, dict) else \
+        f"JSON: {_json_type(data)}"
+    raise CLIError(f"{path} is not a certificate ({what}); {READS}")
+
+
+def _json_type(v) -> str:
+    """What a JSON value is, in words: ``an array``, ``a string``, ``a number``, ``true``, ``null``."""
+    if v is None or isinstance(v, bool):
+        return json.dumps(v)
+    return {list: "an array", str: "a string"}.get(type(v), "a number")
 
 
 def _certificate_kind(data) -> str:
@@ -101,8 +157,11 @@ def _has_repeat(root) -> bool:
 
 
 def _verify_witness_file(args, data) -> int:
-    """A witness (adversary.game): replayed from scratch on the class and learner it names."""
-    from adversary.referee import verify_witness
+    """A witness (adversary.game): replayed from scratch on the class and learner it names, then every claim it
+    makes of itself derived again (:func:`adversary.referee.check_claims`: its bound from the learner, its verdict
+    from the replayed count against that bound, its Opt(C) by the solver within ``--time-limit``); a claim that is
+    wrong fails (exit 1), one the time limit does not settle is NOT CHECKED (exit 3)."""
+    from adversary.referee import check_claims, verify_witness
 
     if list(args.target) or args.matrix is not None:
         given = "--matrix" if args.matrix is not None else repr(args.target[0])
@@ -115,10 +174,20 @@ def _verify_witness_file(args, data) -> int:
     if why is not None:
         print(f"FAILED: {why} (witness {args.file})", flush=True)
         return EXIT_FAILED
+    claims = check_claims(data, r, time_limit=args.time_limit)
+    if claims.status == "failed":
+        print(f"FAILED: {one_line(claims.message)} (witness {args.file})", flush=True)
+        return EXIT_FAILED
+    if claims.status == "unchecked":
+        print(f"NOT CHECKED: {one_line(claims.message)} (witness {args.file}; its replay holds: "
+              f"{one_line(r.message)})", flush=True)
+        return EXIT_UNSOLVED
     kinds = data.get("mistakes_by_kind")
     counted = (f"; u = {kinds['false_negative']} false negatives, v = {kinds['false_positive']} false positives"
                if isinstance(kinds, dict) else "")
     print(f"OK: {one_line(r.message)}{counted}")
+    for line in claims.lines:
+        print(f"  {line}")
     for L in lemmas:
         print(f"  lemma {L['formula']}: {L['count']} <= {L['bound']:g}  {L['verdict']}  ({L['source']})")
     if "made_for" not in data:
@@ -246,6 +315,7 @@ def run(args) -> int:
     if suffix in (".dot", ".gv", ".graphml", ".tex"):
         raise CLIError(f"{args.file} is a {suffix} drawing; verify reads the .json form of a tree (opt --tree OUT.json)")
     data = load_tree(args.file)  # TreeError (a ValueError) for a missing or non-JSON file
+    _check_is_certificate(args.file, data)
     kind = _certificate_kind(data)
     check = VERIFIERS.get(kind)
     if check is None:

@@ -185,6 +185,26 @@ def test_extra_keys_are_allowed(halving_witness):
         make_witness("halving", {}, MATRIX, w["sequence"], extra={"mistakes": 0})
 
 
+def test_check_claims_derives_bound_verdict_and_opt_again(halving_witness):
+    """(issue 39) What a witness says of itself beyond its replay: the referee ignores it, check_claims (the CLI's
+    verify) derives it again. Halving on 4 concepts: bound floor(log2 4) = 2, 1 mistake (below), Opt 2."""
+    from adversary.referee import check_claims
+
+    r = ok(verify_witness(halving_witness))
+    assert check_claims(halving_witness, r).ok  # claims nothing beyond its replay
+    bound = check_claims(dict(halving_witness, verdict="below"), r)
+    assert bound.ok and any(line.startswith("verdict below: 1 mistake < the bound 2") for line in bound.lines), bound
+    for extra, status, words in (({"verdict": "violates"}, "failed", "gives 'below'"),
+                                 ({"bound": {"value": 2, "formula": "floor(log2 |C|)"}}, "failed", "bound source None"),
+                                 ({"opt": 2}, "ok", ""), ({"opt": 1}, "failed", "Opt(C) = 1, and it is 2"),
+                                 ({"note": "hi"}, "ok", ""), ({"note": 3}, "failed", '"note" must be a string'),
+                                 ({"comment": "hi"}, "failed", 'the field "comment"')):
+        w = dict(halving_witness, **extra)
+        assert ok(verify_witness(w)).ok  # the referee ignores them
+        c = check_claims(w, r)
+        assert c.status == status and words in c.message, (extra, c)
+
+
 def test_verify_is_deterministic_and_leaves_the_witness_alone(winnow_witness):
     before = json.dumps(winnow_witness, sort_keys=True)
     assert verify_witness(winnow_witness) == verify_witness(winnow_witness)

@@ -313,3 +313,128 @@ def test_a_class_over_no_points(capsys, tmp_path, matrix):
     assert code == 0 and json.loads(out)["mistakes"] == 0, out + err
     code, out, err = run(capsys, "verify", w)
     assert code == 0 and out.startswith("OK: halving makes 0 mistakes on 0 examples"), out + err
+
+
+# ------------------------------------------------------------------------------------------ every claim in a file checked
+# (issue 39) verify derives every claim of a witness again (mistakes, kinds, bound, verdict, Opt, made_for) or refuses
+# it; a witness with any of them changed by hand passed as "OK".
+@pytest.fixture(scope="module")
+def attack_witness(tmp_path_factory):
+    path = tmp_path_factory.mktemp("w") / "w.json"
+    code = main(["attack", "winnow2", "--class", "monotone-disjunctions", "n=5", "k=2", "--strategy", "exact",
+                 "--witness", str(path), "--no-store", "--quiet"])
+    assert code == 0
+    return json.loads(path.read_text())
+
+
+def test_an_attack_witness_verifies_with_its_claims_derived_again(capsys, tmp_path, attack_witness):
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps(attack_witness))
+    code, out, err = run(capsys, "verify", path)
+    assert code == 0 and out.startswith("OK: winnow2 makes 10 mistakes on "), out + err
+    assert "  bound 21.9316 (2 + 3r(1 + lg n)" in out and "derived again from winnow2" in out, out
+    assert "  verdict below: 10 mistakes < the bound 21.9316" in out and "  Opt(C) = 3, computed again" in out, out
+
+
+TAMPERED_CLAIMS = {
+    "verdict violates": (lambda w: w.update(verdict="violates"), "the witness says verdict 'violates'"),
+    "verdict tight": (lambda w: w.update(verdict="tight"), "the witness says verdict 'tight'"),
+    "verdict unknown": (lambda w: w.update(verdict="great"), "verdict 'great' is not one of"),
+    "bound 0": (lambda w: w["bound"].update(value=0), "the witness says bound value 0"),
+    "bound formula": (lambda w: w["bound"].update(formula="x"), "the witness says bound formula 'x'"),
+    "bound field": (lambda w: w["bound"].update(extra=1), '"bound" has the field "extra"'),
+    "bound not an object": (lambda w: w.update(bound=20), '"bound" must be'),
+    "opt 99": (lambda w: w.update(opt=99), "the witness says Opt(C) = 99, and it is 3"),
+    "opt text": (lambda w: w.update(opt="3"), '"opt" must be a number'),
+    "opt symbol": (lambda w: w.update(opt_symbol="RL"), "opt_symbol 'RL'"),
+    "opt fraction": (lambda w: w.update(opt_fraction="5/2"), "\"opt_fraction\" '5/2' is not \"opt\" 3"),
+    "strategy": (lambda w: w.update(strategy="bogus"), "strategy 'bogus'"),
+    "maximize": (lambda w: w.update(maximize="mistakes_by_kind"), "maximize 'mistakes_by_kind'"),
+    "unknown field": (lambda w: w.update(zzz=1), 'the field "zzz"'),
+    "made_for class": (lambda w: w["made_for"].update({"class": "foo"}), 'names the class "foo"'),
+    "made_for concepts": (lambda w: w["made_for"].update(concepts=99), "records 99 concepts"),
+    "made_for fingerprint": (lambda w: w["made_for"].update(fingerprint="00"), "fingerprint 00"),
+}
+
+
+@pytest.mark.parametrize("case", list(TAMPERED_CLAIMS), ids=list(TAMPERED_CLAIMS))
+def test_a_witness_with_a_claim_changed_fails(capsys, tmp_path, attack_witness, case):
+    import copy
+
+    tamper, words = TAMPERED_CLAIMS[case]
+    w = copy.deepcopy(attack_witness)
+    tamper(w)
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps(w))
+    code, out, err = run(capsys, "verify", path)
+    assert code == 1, out + err
+    assert len(out.strip().splitlines()) == 1 and out.startswith("FAILED: ") and words in out, out
+    assert out.rstrip().endswith(f"(witness {path})"), out
+
+
+def test_a_witness_claiming_no_optimum_claims_nothing(capsys, tmp_path, attack_witness):
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps(dict(attack_witness, opt=None)))
+    code, out, err = run(capsys, "verify", path)
+    assert code == 0 and "Opt(C)" not in out, out + err
+
+
+@pytest.mark.parametrize("text, words", [
+    ('{"a": 1}', "is not a certificate"),
+    ("[1, 2]", "is not a certificate"),
+    ('"tree"', "is not a certificate"),
+    ('{"lower": null, "upper": {"kind": "upper-bound"}}', "store show --certificates"),
+])
+def test_json_that_is_no_certificate_is_bad_input(capsys, tmp_path, text, words):
+    """(issue 39) A file that is no certificate at all said "FAILED" (exit 1, as a certificate failing its check)."""
+    path = tmp_path / "x.json"
+    path.write_text(text)
+    code, out, err = run(capsys, "verify", path, "thresholds", "N=7")
+    assert_usage_error(code, out, err)
+    assert words in err and "verify reads" in err, err
+    path.write_text('{"depth": 3}')  # a tree (it has a depth) that fails its check
+    code, out, err = run(capsys, "verify", path, "thresholds", "N=7")
+    assert code == 1 and out.startswith("FAILED: "), out + err
+
+
+def test_an_optimum_not_settled_in_the_time_is_not_accepted(capsys, tmp_path):
+    """A witness's Opt(C) is computed again within --time-limit; a value the time does not settle is NOT CHECKED (exit
+    3, with the bounds found), one outside them fails, and with time enough it is checked."""
+    import numpy as np
+
+    from adversary.referee import make_witness
+
+    M = np.random.default_rng(1).integers(0, 2, (2000, 24)).tolist()  # Opt 10, some 0.1 s to settle
+    w = make_witness("halving", {}, {"matrix": M}, [{"x": [0], "y": M[0][0]}], extra={"opt": 10})
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps(w))
+    code, out, err = run(capsys, "verify", path, "--time-limit", "0.001")
+    assert code == 3 and out.startswith("NOT CHECKED: the witness says Opt(C) = 10; within the time limit "), out + err
+    assert "<= Opt(C) <=" in out and "--time-limit" in out and len(out.strip().splitlines()) == 1, out
+    code, out, err = run(capsys, "verify", path)
+    assert code == 0 and "  Opt(C) = 10, computed again" in out, out + err
+    path.write_text(json.dumps(dict(w, opt=20)))  # more than log2 |C|: outside any bounds
+    code, out, err = run(capsys, "verify", path, "--time-limit", "0.001")
+    assert code == 1 and "the witness says Opt(C) = 20, and " in out, out + err
+
+
+def test_a_randomized_learners_witness_claims_are_exact(capsys, tmp_path):
+    """Randomized halving's witness: its expected mistakes, its bound H_|C| - 1 as a fraction, its verdict tight, and
+    RL(C) with its fraction, all derived again; a changed fraction fails."""
+    path = tmp_path / "w.json"
+    assert run(capsys, "attack", "randomized-halving", "--class", "thresholds", "N=3", "--strategy", "exact",
+               "--witness", path, "--no-store", "--quiet")[0] == 0
+    w = json.loads(path.read_text())
+    assert w["verdict"] == "tight" and w["opt_symbol"] == "RL", w
+    code, out, err = run(capsys, "verify", path)
+    assert code == 0 and "  verdict tight: 13/12 (1.083333) expected mistakes = the bound 13/12" in out, out + err
+    assert "  RL(C) = 1, computed again" in out, out
+    for key, value, words in (("opt_symbol", "Opt", "opt_symbol 'Opt' names another game"),
+                              ("verdict", "below", "gives 'tight'")):
+        path.write_text(json.dumps(dict(w, **{key: value})))
+        code, out, err = run(capsys, "verify", path)
+        assert code == 1 and words in out, out + err
+    w["bound"]["fraction"] = "7/6"
+    path.write_text(json.dumps(w))
+    code, out, err = run(capsys, "verify", path)
+    assert code == 1 and "the witness says bound fraction '7/6'" in out, out + err
