@@ -36,7 +36,8 @@ turns such a sequence into a **witness**, a JSON object anyone can re-check from
 ``"target"`` is, for a finite class, the index of a concept of the class *as built* (duplicate rows
 merged, see :class:`~solvers.classes.finite.ConceptClass`), or null / absent ("some concept"); for
 margin halfspaces it is ``{"w": [...]}``. Other keys (``"bound"``, ``"verdict"``, ``"note"``) may be
-added; the referee ignores them.
+added; the replay ignores them, and :func:`check_claims` (``littlestone verify``) derives each of them again
+or refuses it (a key not in :data:`WITNESS_KEYS` included).
 
 ``"errors": k`` (absent: 0) allows k label errors ([FHMM23]'s k-realizable sequences,
 :mod:`solvers.game_rules`): the labels need only be within k errors of some concept of a finite class, and
