@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import operator
+import re
 from fractions import Fraction
 from itertools import compress, repeat
 from typing import Optional
@@ -35,19 +36,46 @@ def as_rational(value, name: str, who: Optional[str] = None) -> Fraction:
     if isinstance(v, (bool, np.bool_)):
         raise ValueError(f"{at}{name} must be a number, got {value!r}; write e.g. {name}=3/2")
     if isinstance(v, (int, np.integer)):
-        return Fraction(int(v))
+        return _in_range(Fraction(int(v)), value, name, at)
     if isinstance(v, Fraction):
-        return v
+        return _in_range(v, value, name, at)
     if isinstance(v, (float, np.floating)):
         if not math.isfinite(v):
             raise ValueError(f"{at}{name} must be finite, got {value!r}")
-        return Fraction(repr(float(v)))
+        return _in_range(Fraction(repr(float(v))), value, name, at)
     if isinstance(v, str):
+        e = _EXPONENT.search(v)
+        if e is not None and (len(e.group(2)) > 6 or int(e.group(2)) > 2 * _DIGITS):  # 1e999999999 takes hours to build
+            _out_of_range(value, name, at, large=e.group(1) != "-")
         try:
-            return Fraction(v.strip())
+            q = Fraction(v.strip())
         except (ValueError, ZeroDivisionError):
             raise ValueError(f"{at}{name} must be a number such as 2, 1.5 or 3/2, got {value!r}") from None
+        return _in_range(q, value, name, at)
     raise ValueError(f"{at}{name} must be a number, got {value!r}; write e.g. {name}=3/2")
+
+
+#: A rational parameter's size is at most 10^_DIGITS, and a nonzero one's at least 10^-_DIGITS: within a float's
+#: range, so that the bounds and scores computed from it can be printed (and no number takes long to build).
+_DIGITS = 300
+_EXPONENT = re.compile(r"[eE]([+-]?)0*(\d+)\s*$")
+
+
+def _in_range(q: Fraction, value, name: str, at: str) -> Fraction:
+    """``q`` when 0 or of size within 10^-300 .. 10^300, else a one-line ValueError."""
+    if q == 0 or Fraction(1, 10**_DIGITS) <= abs(q) <= 10**_DIGITS:
+        return q
+    _out_of_range(value, name, at, large=abs(q) > 1, q=q)
+
+
+def _out_of_range(value, name: str, at: str, *, large: bool, q: Fraction | None = None):
+    if isinstance(value, str) or q is None:
+        text = str(value).strip()
+    else:  # a number of thousands of digits: its size only
+        text = f"about 1e{round(math.log10(abs(q.numerator)) - math.log10(q.denominator))}"
+    if large:
+        raise ValueError(f"{at}{name}={text} is too large; give a number of size at most 1e{_DIGITS}")
+    raise ValueError(f"{at}{name}={text} is too small; give 0 or a number of size at least 1e-{_DIGITS}")
 
 
 def as_coordinate(value, name: str, who: Optional[str] = None):

@@ -582,11 +582,17 @@ def json_number(q):
 
 
 def number(q):
-    """A bound's value: an int when whole, else a float (math.inf stays math.inf)."""
+    """A bound's value: an int when whole, else a float (math.inf stays math.inf); a fraction too large for a
+    float is its floor, exactly (a count of mistakes is whole, so the floor bounds it as the fraction does)."""
     if isinstance(q, float):
         return int(q) if q.is_integer() else q
     q = Fraction(q)
-    return int(q) if q.denominator == 1 else float(q)
+    if q.denominator == 1:
+        return int(q)
+    try:
+        return float(q)
+    except OverflowError:
+        return math.floor(q)
 
 
 def lg(n: int):

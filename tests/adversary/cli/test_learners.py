@@ -81,3 +81,11 @@ BAD = {
 @pytest.mark.parametrize("case", list(BAD), ids=list(BAD))
 def test_bad_input_is_one_line(capsys, bad_files, case):
     assert_usage_error(*run(capsys, *[a.format(d=bad_files) for a in BAD[case]]))
+
+
+@pytest.mark.parametrize("param", ["alpha=1e400", "theta=1e-400"])
+def test_learner_parameter_out_of_range_is_one_line(capsys, param):
+    """Issue 39: 'attack winnow alpha=1e400 ...' was an internal error (OverflowError, exit 1)."""
+    line = assert_usage_error(*run(capsys, "attack", "winnow", param, "--class", "monotone-disjunctions", "n=3",
+                                   "k=1", "--no-store"))
+    assert param.split("=")[0] in line

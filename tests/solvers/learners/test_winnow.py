@@ -189,3 +189,21 @@ def test_winnow_k_of_r_of_seed_002():
     assert L.chips_per_weight() == 7                  # (5/4)^6 < 4 <= (5/4)^7
     assert L_bound(L, r=2) == 3 * (2 * 7 + 5) + 5      # (4k+1)/(k+1) (r c + (k-1)(2k+1)) + 2k + 1
 
+
+
+@pytest.mark.parametrize("params, needle", [({"alpha": "1e400"}, "too large"), ({"theta": "1e-400"}, "too small"),
+                                            ({"alpha": 10**400}, "too large"), ({"alpha": "1e999999999"}, "too large"),
+                                            ({"theta": "1e-999999999"}, "too small")])
+def test_parameters_beyond_a_float_are_refused(params, needle):
+    """Issue 39: alpha=1e400 ended in an OverflowError (an internal error) when the bound was taken, and
+    theta=1e-400 after a 60 s attack; a huge exponent is refused before the number is built."""
+    with pytest.raises(ValueError, match=needle) as e:
+        Winnow(3, **params)
+    assert "\n" not in str(e.value) and str(e.value).startswith("winnow: ")
+
+
+def test_a_bound_beyond_a_float_is_a_whole_number():
+    """A bound too large for a float is its floor (mistakes are whole), exactly, not an OverflowError."""
+    L = Winnow(3, alpha=F(10**300 + 1, 10**300), theta=F(1, 10**300))
+    b = L.mistake_bound(r=1)
+    assert isinstance(b.value, int) and b.value > 10**600 and b.holds(10**600)
