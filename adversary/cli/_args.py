@@ -55,6 +55,7 @@ def positive_seconds(text: str) -> float:
 
 
 def positive_int(text: str) -> int:
+    """``--jobs N``: a number of worker processes >= 1."""
     try:
         value = int(text)
     except ValueError:
@@ -62,6 +63,21 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text} workers is not possible; give a number of worker processes >= 1")
     return value
+
+
+def positive(what: str):
+    """The argparse type of a whole number >= 1 named ``what`` in its errors (``--trials T``, ``--max-nodes N``)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; give {what} >= 1") from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"{value} is not possible; give {what} >= 1")
+        return value
+
+    return parse
 
 
 GIB = 2**30
@@ -113,6 +129,10 @@ def whole(what: str):
         return value
 
     return parse
+
+
+#: ``--seed N`` of every command that takes one (attack, pac, separate): a whole number >= 0.
+seed = whole("a seed")
 
 
 def add_game_options(p) -> None:

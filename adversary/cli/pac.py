@@ -11,7 +11,7 @@ import sys
 import time
 from fractions import Fraction
 
-from ._args import positive_int, positive_seconds
+from ._args import positive, positive_seconds, seed
 from ._output import (EXIT_OK, PROG, CLIError, Progress, check_outputs, interrupted_code, json_safe, note,
                       params_text, write_atomic)
 
@@ -32,14 +32,14 @@ def add(p) -> None:
     p.set_defaults(fact=[])  # (the class is read as attack reads it, which also takes --fact)
     p.add_argument("--epsilon", type=_unit, required=True, metavar="E", help="the accuracy, in (0, 1)")
     p.add_argument("--delta", type=_unit, required=True, metavar="D", help="the confidence, in (0, 1)")
-    p.add_argument("--trials", type=positive_int, default=100, metavar="T", help="runs of A_PAC (default 100)")
+    p.add_argument("--trials", type=positive("a number of trials"), default=100, metavar="T", help="runs of A_PAC (default 100)")
     p.add_argument("--distribution", default="uniform", metavar="uniform|adversarial|FILE",
                    help="over the class's points: uniform (default), adversarial (searched for: the distribution "
                         "on a few points and the target that make A_PAC use the most examples), or a JSON file "
                         '{"weights": [w per point]}')
     p.add_argument("--time-limit", type=positive_seconds, default=SEARCH_SECONDS, metavar="S",
                    help=f"seconds of the adversarial search (default {SEARCH_SECONDS:g})")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the targets and the examples (default 0)")
+    p.add_argument("--seed", type=seed, default=0, metavar="S", help="seed of the targets and the examples (default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON object (trials, eps_bad_fraction, delta, "
                                                        "mistake_bound, samples_bound, ...)")
     p.add_argument("--plot", metavar="OUT.png", help="draw the examples per trial against the bounds, and the error "

@@ -42,7 +42,9 @@ def run(args) -> int:
     C, label, _, _ = load_class(args)
     if not getattr(C, "finite", False):
         raise CLIError(f"params needs a class listed point by point, not {C}")
-    keys = ["opt", *KEYS] if not args.only else [k.strip() for k in args.only.split(",") if k.strip()]
+    keys = ["opt", *KEYS] if args.only is None else [k.strip() for k in args.only.split(",") if k.strip()]
+    if not keys:  # --only ',,,' computed nothing
+        raise CLIError(f"--only {args.only!r} names no parameter; give a comma list of: opt, {', '.join(KEYS)}")
     bad = [k for k in keys if k not in ("opt", *KEYS)]
     if bad:
         raise CLIError(f"unknown parameter {bad[0]!r} in --only; choose from: opt, {', '.join(KEYS)}")

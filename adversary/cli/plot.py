@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 
-from ._args import positive_int
+from ._args import positive
 from ._output import EXIT_OK, EXIT_USAGE, CLIError, check_outputs, error, note, write_atomic
 
 __all__ = ["HELP", "add", "run"]
@@ -71,7 +71,7 @@ def add(p) -> None:
                    help="the tree's class, to show its points (optional)")
     r.add_argument("--matrix", metavar="FILE",
                    help="read the tree's class from a .json, .csv or .npy 0/1 matrix instead")
-    r.add_argument("--max-nodes", type=positive_int, default=MAX_NODES, metavar="N",
+    r.add_argument("--max-nodes", type=positive("a number of nodes"), default=MAX_NODES, metavar="N",
                    help=f"the most nodes drawn, leaves included (default {MAX_NODES}, a complete tree of depth 5; at "
                         f"most {MAX_NODES_LIMIT}): a larger tree is drawn down to the deepest level that fits, each cut "
                         "subtree marked +k, the nodes left out")

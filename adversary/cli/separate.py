@@ -20,7 +20,7 @@ HELP = "search the classes on m points for the largest gap between two parameter
 def add(p) -> None:
     from solvers.params.separate import LOCAL_SECONDS, MAX_POINTS, parameter_keys
 
-    from ._args import positive_seconds, whole
+    from ._args import positive_seconds, seed
 
     keys = ", ".join(parameter_keys())
     p.add_argument("a", metavar="A", help=f"the parameter that should be large ({keys})")
@@ -29,7 +29,7 @@ def add(p) -> None:
     p.add_argument("--concepts", type=int, metavar="n", help="exactly n concepts (default: any number)")
     p.add_argument("--time-limit", type=positive_seconds, metavar="S",
                    help=f"seconds for the whole search (default: none when exhaustive, {LOCAL_SECONDS:g} for local search)")
-    p.add_argument("--seed", type=whole("a seed"), default=0, metavar="N", help="the local search's seed (default 0)")
+    p.add_argument("--seed", type=seed, default=0, metavar="N", help="the local search's seed (default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON object: the gap, both values with their "
                                                        "witnesses and checks, the class's matrix, the search")
     p.add_argument("-o", "--output", metavar="FILE", help="write the class found to FILE (.json; reads back with --matrix)")

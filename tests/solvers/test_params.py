@@ -209,6 +209,13 @@ def test_params_command(capsys):
     assert_usage_error(code, out, err)
 
 
+@pytest.mark.parametrize("only", [",,,", "", " , "])
+def test_params_only_naming_nothing_is_refused(capsys, only):
+    """Issue 39: 'params ... --only ,,,' computed nothing and exited 0; it names the valid keys now."""
+    line = assert_usage_error(*run(capsys, "params", "thresholds", "N=5", "--only", only, "--quiet"))
+    assert "names no parameter" in line and "opt, vc" in line
+
+
 def test_table_columns(capsys):
     import csv
     import io

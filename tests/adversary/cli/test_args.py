@@ -174,3 +174,27 @@ def test_class_file_with_bad_points(capsys, tmp_path, points, needle):
     p.write_text(json.dumps({"matrix": [[0, 1], [1, 1]], "points": points}))
     line = assert_usage_error(*run(capsys, "opt", "--matrix", p, "--no-store"))
     assert "c.json" in line and needle in line
+
+
+SEEDED = {"attack": ["attack", "halving", "--class", "thresholds", "N=5", "--no-store"],
+          "pac": ["pac", "halving", "--class", "thresholds", "N=5", "--epsilon", "0.1", "--delta", "0.1"],
+          "separate": ["separate", "opt", "vc", "--points", "3"]}
+
+
+@pytest.mark.parametrize("command", list(SEEDED))
+def test_every_seed_is_one_type(capsys, command):
+    """Issue 39: 'attack --seed -1' ran (and pac's), while separate refused it: one type, _args.seed, for all."""
+    line = assert_usage_error(*run(capsys, *SEEDED[command], "--seed", "-1"))
+    assert line.startswith("littlestone: error: argument --seed: -1 is negative; give a seed >= 0"), line
+    line = assert_usage_error(*run(capsys, *SEEDED[command], "--seed", "x"))
+    assert "'x' is not a whole number; give a seed >= 0" in line
+
+
+@pytest.mark.parametrize("argv, option, what", [
+    (["pac", "halving", "--class", "thresholds", "N=5", "--epsilon", "0.1", "--delta", "0.1"], "--trials", "trials"),
+    (["plot", "tree", "t.json", "-o", "t.png"], "--max-nodes", "nodes"),
+])
+def test_a_positive_count_names_its_option(capsys, argv, option, what):
+    """Issue 39: 'pac --trials 0' and 'plot tree --max-nodes 0' said "0 workers is not possible"."""
+    line = assert_usage_error(*run(capsys, *argv, option, "0"))
+    assert f"argument {option}: 0 is not possible; give a number of {what} >= 1" in line and "worker" not in line
