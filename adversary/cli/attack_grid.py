@@ -36,7 +36,7 @@ from adversary.referee import fraction_text
 from ._attack_store import _kv_items
 from ._output import (EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, StreamedOutput, exc_text,
                       interrupted_code, json_safe, note, params_text, value_text)
-from .table import _csv, _parse_grid_values
+from .table import _csv, _parse_grid_values, check_grid_size
 
 __all__ = ["run_grid", "attack_cell", "grid_verdict", "GRID_VERDICTS"]
 
@@ -85,6 +85,7 @@ def grid_cells(family: str, fixed_items, grid_items, learner: str) -> tuple[list
     for k in keys:
         if k in fixed:
             raise CLIError(f"parameter {k!r} is both fixed and in --grid; give it once")
+    check_grid_size(grid)  # counted before any cell is made
     cells = []
     for combo in itertools.product(*(vals for _, vals in grid)):
         values = dict(zip(keys, combo))

@@ -14,10 +14,10 @@ import sys
 import time
 from fractions import Fraction
 
-from ._args import positive_seconds
+from ._args import memo_bytes, memory_gb, memory_help, positive_seconds
 from ._output import (EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, check_outputs, interrupted_code, json_safe,
                       StreamedOutput, note, stopping)
-from .table import _parse_grid_values
+from .table import _parse_grid_values, check_grid_size
 
 __all__ = ["HELP", "add", "run"]
 
@@ -31,6 +31,8 @@ def add(p) -> None:
     p.add_argument("--randomized", action="store_true", help="the randomized game R_k (default: both games)")
     p.add_argument("--time-limit", type=positive_seconds, metavar="S",
                    help="seconds per cell (both games of a row); a cell that runs out shows lo..hi (default: none)")
+    p.add_argument("--memory", type=memory_gb, metavar="GB",
+                   help=memory_help(" (the deterministic memo; the randomized table, refused if larger)"))
     p.add_argument("--format", choices=("md", "csv", "json", "latex"), default="md",
                    help="output format (default md; latex: a booktabs tabular, -o FILE.tex)")
     p.add_argument("-o", "--output", metavar="FILE",
@@ -40,7 +42,8 @@ def add(p) -> None:
 
 # ---------------------------------------------------------------------------------------- input
 def _ranges(items) -> tuple[list[int], list[int]]:
-    """``["n=1..12", "k=0..2"]`` -> the n values and the k values (checked: whole numbers, n >= 1, k >= 0)."""
+    """``["n=1..12", "k=0..2"]`` -> the n values and the k values (checked: whole numbers, n >= 1, k >= 0, and
+    at most ``MAX_GRID_CELLS`` cells, counted before any is listed)."""
     got: dict = {}
     for item in items:
         key, values = _parse_grid_values(item)
@@ -64,11 +67,12 @@ def _ranges(items) -> tuple[list[int], list[int]]:
     missing = [key for key in ("n", "k") if key not in got]
     if missing:
         raise CLIError(f"give {' and '.join(f'{key}=RANGE' for key in missing)}, e.g. 'littlestone experts n=1..12 k=0..2'")
+    check_grid_size([("n", got["n"]), ("k", got["k"])])
     return got["n"], got["k"]
 
 
 # ---------------------------------------------------------------------------------------- one cell
-def _cell(n: int, k: int, games: tuple, time_limit, progress) -> dict:
+def _cell(n: int, k: int, games: tuple, time_limit, progress, memo=None) -> dict:
     """Both games of one row within ``time_limit`` seconds together (the deterministic one first)."""
     from solvers.opt.experts import experts
 
@@ -82,7 +86,7 @@ def _cell(n: int, k: int, games: tuple, time_limit, progress) -> dict:
             row[name] = None
             continue
         left = None if deadline is None else max(deadline - time.monotonic(), 1e-3)
-        r = experts(n, k, randomized=randomized, time_limit=left,
+        r = experts(n, k, randomized=randomized, time_limit=left, memo_bytes=memo,
                     progress=lambda info, name=name: progress(n, k, name, info))
         row[name] = r
         row["volume"] = r.volume
@@ -254,10 +258,14 @@ def run(args) -> int:
 
     ns, ks = _ranges(args.ranges)
     games = tuple(g for g in (False, True) if (args.randomized if g else args.deterministic)) or (False, True)
+    memo = memo_bytes(args)
     for n in ns:  # every cell's size before any computation: one error line for an impossible one
         for k in ks:
             for g in games:
-                check_size(n, k, randomized=g)
+                try:
+                    check_size(n, k, randomized=g, memo_bytes=memo)
+                except ValueError as e:
+                    raise CLIError(f"{e}{' (or give more --memory)' if 'GB' in str(e) else ''}") from None
     ext = ".tex" if args.format == "latex" else f".{args.format}"
     out_path, = check_outputs([(args.output, (ext,), f"the {args.format} output file", "-o")], args=args)
     cells = [(n, k) for n in ns for k in ks]
@@ -276,7 +284,7 @@ def run(args) -> int:
     try:
         writer = _Writer(args.format, games, handle)
         for n, k in cells:
-            row = _cell(n, k, games, args.time_limit, progress)
+            row = _cell(n, k, games, args.time_limit, progress, memo)
             bar.close()
             if row["stopped"] == "interrupted":
                 writer.row(row)  # its bounds are proven; it is not counted as computed
@@ -308,6 +316,9 @@ def run(args) -> int:
         return interrupted_code()
     unsolved = [r for r in done if r["stopped"]]
     if unsolved:
-        note(f"{len(unsolved)} of {len(done)} cells not solved within the time limit (shown as lo..hi)")
+        memory = sum(1 for r in unsolved if r["stopped"] == "memory")
+        why = ("the time limit" if not memory else "the memory this process may use (lower n or k)"
+               if memory == len(unsolved) else "the time limit or the memory this process may use")
+        note(f"{len(unsolved)} of {len(done)} cells not solved within {why} (shown as lo..hi)")
         return EXIT_UNSOLVED
     return EXIT_OK

@@ -57,12 +57,19 @@ def add(p) -> None:
 
 
 # ---------------------------------------------------------------------------------------- the grid
+#: The most cells a grid may have (table, attack --grid, experts): a larger one is refused before any cell is made.
+MAX_GRID_CELLS = 100_000
+
+
 def _parse_grid_values(item: str) -> tuple[str, list[str]]:
+    """``"n=2..4,7"`` -> ``("n", ["2", "3", "4", "7"])``; each range is counted before it is expanded, so an
+    entry with more than :data:`MAX_GRID_CELLS` values is refused without being listed."""
     key, eq, spec = item.partition("=")
     key, spec = key.strip(), spec.strip()
     if not eq or not key or not spec:
         raise CLIError(f"grid entry {item!r} is not name=RANGE; write e.g. n=2..8 or k=1,2,5")
-    values: list[str] = []
+    parts: list = []  # (lo, hi) of a range, or the text of one value
+    count = 0
     for part in spec.split(","):
         part = part.strip()
         if not part:
@@ -75,15 +82,37 @@ def _parse_grid_values(item: str) -> tuple[str, list[str]]:
                 raise CLIError(f"grid range {part!r} in {item!r} is not a..b with whole numbers; write e.g. {key}=2..8") from None
             if hi < lo:
                 raise CLIError(f"grid range {part!r} in {item!r} is empty; write the smaller end first ({key}={hi}..{lo})")
-            values.extend(str(v) for v in range(lo, hi + 1))
+            parts.append((lo, hi))
+            count += hi - lo + 1
         else:
-            values.append(part)
+            parts.append(part)
+            count += 1
+    if count > MAX_GRID_CELLS:
+        raise CLIError(f"grid entry {item!r} has {count:,} values, over the limit of {MAX_GRID_CELLS:,} cells a grid may "
+                       f"have; give a narrower range, e.g. {key}=1..100, or a list of the values wanted")
+    values: list[str] = []
+    for part in parts:
+        values.extend(map(str, range(part[0], part[1] + 1)) if isinstance(part, tuple) else [part])
     return key, values
+
+
+def check_grid_size(grid) -> int:
+    """The number of cells of ``grid`` (``[(key, values), ...]``, as :func:`_parse_grid_values` gives them),
+    counted without listing them; a CLIError when it is over :data:`MAX_GRID_CELLS`."""
+    count = 1
+    for _, values in grid:
+        count *= len(values)
+    if count > MAX_GRID_CELLS:
+        sizes = " x ".join(f"{len(values):,} {key}" for key, values in grid)
+        raise CLIError(f"the grid has {sizes} = {count:,} cells, over the limit of {MAX_GRID_CELLS:,}; narrow its "
+                       "ranges (or split it into several runs)")
+    return count
 
 
 def _table_cells(name: str, fixed_items, grid_items) -> tuple[list[str], list[dict]]:
     """The grid's keys and its cells: the cartesian product of the ranges (the first key varies
-    slowest), each cell's parameters parsed (names and types checked) with the fixed ones added."""
+    slowest), each cell's parameters parsed (names and types checked) with the fixed ones added. The
+    number of cells is checked (:func:`check_grid_size`) before any is made."""
     grid = [_parse_grid_values(it) for it in grid_items]
     keys = [k for k, _ in grid]
     fixed = parse_params(name, fixed_items)
@@ -92,6 +121,7 @@ def _table_cells(name: str, fixed_items, grid_items) -> tuple[list[str], list[di
             raise CLIError(f"grid parameter {k!r} is given more than once; give each parameter once")
         if k in fixed:
             raise CLIError(f"parameter {k!r} is both fixed and in --grid; give it once")
+    check_grid_size(grid)
     cells = []
     for combo in itertools.product(*(vals for _, vals in grid)):
         cells.append({**fixed, **parse_params(name, [f"{k}={v}" for k, v in zip(keys, combo)])})

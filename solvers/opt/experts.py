@@ -136,10 +136,13 @@ from .memo import MemoSearch, SearchStop
 from .search import default_memo_bytes
 
 __all__ = ["experts", "ExpertsResult", "DeterministicExperts", "RandomizedExperts", "volume_bound_experts",
-           "check_size", "table_bytes", "SearchStop", "MAX_DETERMINISTIC_N", "MAX_RANDOMIZED_MOVES"]
+           "check_size", "table_bytes", "SearchStop", "MAX_DETERMINISTIC_N", "MAX_K", "MAX_RANDOMIZED_MOVES"]
 
 #: The largest n the deterministic search accepts (it has been run up to here; its numbers are Python ints).
 MAX_DETERMINISTIC_N = 10**18
+#: The largest k either game accepts: the volume bound B at the root alone takes time cubic in k (a few seconds
+#: at k = 400, hours at k = 10^4, and it is not interruptible), and the search's depth and states grow with it.
+MAX_K = 400
 #: A randomized table with more (state, move) pairs than this would take more than a day (a few ns each).
 MAX_RANDOMIZED_MOVES = 2 * 10**13
 
@@ -241,6 +244,9 @@ def check_size(n: int, k: int, randomized: bool = False, memo_bytes: int | None 
     does not fit in ``memo_bytes`` (default: half of the machine's memory) or would look at more than
     :data:`MAX_RANDOMIZED_MOVES` moves (more than a day)."""
     _check_nk(n, k)
+    if k > MAX_K:  # before any number that grows with k is made (the volume bound, (n + 1)^(k + 1) bytes)
+        raise ValueError(f"k={k}: the experts games take k <= {MAX_K} (the volume bound of a larger k alone takes "
+                         "minutes to hours, cubic in k); give a smaller k")
     if not randomized:
         if n > MAX_DETERMINISTIC_N:
             raise ValueError(f"n={n}: the deterministic experts search takes n <= {MAX_DETERMINISTIC_N:.0e}; "
@@ -260,8 +266,10 @@ def check_size(n: int, k: int, randomized: bool = False, memo_bytes: int | None 
         mid = (lo + hi) // 2
         lo, hi = (mid, hi) if fits(mid) else (lo, mid)
     if table_bytes(n, k) > budget:
-        why = (f"needs {table_bytes(n, k) / 2**30:,.2f} GB of memory, more than the {budget / 2**30:.2f} GB it may use "
-               "(half of this machine's, by default)")
+        gb = budget / 2**30
+        why = (f"needs {table_bytes(n, k) / 2**30:,.2f} GB of memory, more than the {gb:.2f} GB it may use "
+               "(half of this machine's, by default)" if memo_bytes is None else
+               f"needs {table_bytes(n, k) / 2**30:,.3g} GB of memory, more than the {gb:.3g} GB it may use")
     else:
         why = f"would take more than a day (about {_randomized_moves(n, k):.1e} moves)"
     raise ValueError(f"n={n}, k={k}: the randomized table {why}; give n <= {lo}" if lo else
@@ -292,14 +300,16 @@ class DeterministicExperts(MemoSearch):
     (6, 2)
     """
 
-    ENTRY_BYTES = 240  # a memo entry: the key tuple, the (lo, hi) pair and the dict slot, roughly
+    ENTRY_BYTES = 240  # a memo entry: the key tuple, the (lo, hi) pair and the dict slot, roughly (k = 0)
+    LEVEL_BYTES = 16   # and for each level past the first: a slot of the key and one of its move's tuple
 
     def __init__(self, n: int, k: int, *, memo_bytes: int | None = None):
         _check_nk(n, k)
         self.n, self.k, self.K = n, k, k + 1
         self.root = _root(n, k)
         # memo: counts -> (lo, hi) proven; moves: counts -> the move that proved lo (a tuple a, or _LOOP)
-        self._init_memo(default_memo_bytes() if memo_bytes is None else memo_bytes, self.ENTRY_BYTES)
+        self._init_memo(default_memo_bytes() if memo_bytes is None else memo_bytes,
+                        self.ENTRY_BYTES + self.LEVEL_BYTES * k)
         self.nodes = 0
         self.tries = 0          # split candidates looked at
         self.full_scans = 0     # nodes whose first pass failed (the second pass ran)
@@ -897,8 +907,9 @@ class ExpertsResult:
     volume : int
         The volume bound of [CFHHSW97], :func:`volume_bound_experts`.
     stats : dict
-        ``engine`` ("search", "table" or "closed form"), ``seconds``, ``stopped`` (None, "time limit" or
-        "interrupted"), and the engine's counts (``nodes``, ``memo``, ``queries`` ...; ``states``).
+        ``engine`` ("search", "table" or "closed form"), ``seconds``, ``stopped`` (None, "time limit",
+        "interrupted" or "memory": a MemoryError, past the process's limit), and the engine's counts (``nodes``,
+        ``memo``, ``queries`` ...; ``states``).
     """
 
     n: int
@@ -956,7 +967,7 @@ def experts(n: int, k: int = 0, *, randomized: bool = False, time_limit: float |
         False: the deterministic optimum D_k(n), an int; True: the randomized one R_k(n), a Fraction.
     time_limit : float, optional
         Seconds; past them the proven bounds come back with ``value`` None (``stats["stopped"]``). So does
-        Ctrl-C.
+        Ctrl-C, and a MemoryError (the process past its limit, ``stopped == "memory"``).
     progress : callable, optional
         Called about once a second with ``{"lower", "upper", ...}``.
     memo_bytes : int, optional
@@ -1003,6 +1014,9 @@ def experts(n: int, k: int = 0, *, randomized: bool = False, time_limit: float |
             stopped = "time limit"
         except KeyboardInterrupt:
             stopped = "interrupted"
+        except MemoryError:  # past the process's limit (ulimit -v, the machine's): the bounds proven so far
+            T.table = T.exact = None
+            stopped = "memory"
         lo, hi = T.root_bounds
         stats = {"engine": "table", "states": T.done, "of": T.total, "precision_bits": T.P,
                  "exact_fallback": T.exact is not None, "table_bytes": T.bytes}
@@ -1010,7 +1024,12 @@ def experts(n: int, k: int = 0, *, randomized: bool = False, time_limit: float |
     else:
         S = DeterministicExperts(n, k, memo_bytes=memo_bytes)
         queries: list = []
-        done, stopped = S.run(lambda: S.solve_root(queries), deadline=deadline, progress=progress)
+        try:
+            done, stopped = S.run(lambda: S.solve_root(queries), deadline=deadline, progress=progress)
+        except MemoryError:  # past the process's limit: the memo freed, the root's bounds proven so far kept
+            S.memo.clear()
+            S.moves.clear()
+            done, stopped = None, "memory"
         lo, hi = done if done is not None else S.root_bounds
         stats = {"engine": "search", "nodes": S.nodes, "tries": S.tries, "full_scans": S.full_scans,
                  "memo": len(S.memo), "evictions": S.evictions, "memo_bytes": S.memo_bytes, "queries": queries}

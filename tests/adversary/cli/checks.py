@@ -96,6 +96,23 @@ def assert_one_clean_line(r):
     return lines[0]
 
 
+def run_bounded(*argv, gb: float = 3.0, limit: float = 120.0):
+    """The CLI in a subprocess whose address space is capped at ``gb`` GB (``ulimit -v``), so that a run that
+    would take the machine's memory fails instead; one still running after ``limit`` seconds (a hang, however
+    loaded the machine) is killed and fails the test. Returns (exit code, stdout, stderr)."""
+    import resource
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_AS, (int(gb * 2**30), int(gb * 2**30)))
+
+    try:
+        r = subprocess.run([sys.executable, "-c", RUN_MAIN, *map(str, argv)], cwd=ROOT, capture_output=True,
+                           text=True, timeout=limit, preexec_fn=cap)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"still running after {limit} s: littlestone {' '.join(map(str, argv))}")
+    return r.returncode, r.stdout, r.stderr
+
+
 def start(*argv, cwd=ROOT):
     """The CLI in a new process group (so that a signal reaches it and its workers, as from a terminal)."""
     return subprocess.Popen([sys.executable, "-c", RUN_MAIN, *map(str, argv)], cwd=cwd, start_new_session=True,

@@ -95,6 +95,8 @@ def test_grid_skips_impossible_cells(capsys):
     (["--class", "thresholds", "--grid", "N=2", "--json"], ["--format json"]),
     (["--class", "thresholds", "N=3", "--format", "csv"], ["--grid"]),
     (["--class", "thresholds", "--grid", "N=5..2"], ["smaller end first"]),
+    (["--class", "thresholds", "--grid", "N=1..1000000000"], ["1,000,000,000 values, over the limit of 100,000"]),
+    (["--class", "monotone-disjunctions", "--grid", "n=1..400", "k=1..400"], ["= 160,000 cells, over the limit"]),
 ])
 def test_grid_errors_are_one_line(capsys, argv, words):
     code, out, err = run(capsys, "attack", "halving", *argv, "--no-store")

@@ -9,7 +9,7 @@ import signal
 
 import pytest
 
-from .checks import assert_usage_error, posix, run, start, stop, wait_for_rows
+from .checks import assert_usage_error, posix, run, run_bounded, start, stop, wait_for_rows
 
 
 def _md_rows(out):
@@ -88,6 +88,9 @@ BAD = {
     "too large for time": (["n=10000", "k=1", "--randomized"], "more than a day"),
     "too large": (["n=10000000000000000000000", "k=1", "--deterministic"], "give a smaller n"),
     "bad format": (["n=3", "k=1", "--format", "xml"], "invalid choice"),
+    "too many cells": (["n=1..1000", "k=0..1000"], "= 1,001,000 cells, over the limit of 100,000"),
+    "k too large": (["n=2", "k=401"], "take k <= 400"),
+    "over --memory": (["n=200", "k=2", "--randomized", "--memory", "0.001"], "more than the 0.001 GB it may use"),
 }
 
 
@@ -95,6 +98,32 @@ BAD = {
 def test_bad_input_is_one_line(capsys, case):
     argv, words = BAD[case]
     assert_usage_error(*run(capsys, "experts", *argv), contains=words)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["n=1..1000000000", "k=0"], "has 1,000,000,000 values, over the limit of 100,000"),   # 21 GB after 120 s
+    (["n=2", "k=1000000000", "--deterministic"], "take k <= 400"),                         # killed for its memory
+    (["n=2", "k=1000000000", "--randomized"], "take k <= 400"),                            # ran for ever
+], ids=["a billion experts", "a billion mistakes", "a billion mistakes, randomized"])
+def test_tiny_input_with_unbounded_work_is_refused_at_once(argv, words):
+    # issue 39: each of these ran out of the machine's memory or for ever; now one error line, at once
+    code, out, err = run_bounded("experts", *argv, gb=2)
+    assert_usage_error(code, out, err, contains=words)
+
+
+def test_a_memory_error_shows_the_bounds_and_exits_3(capsys, monkeypatch):
+    # past the process's memory (ulimit -v), a cell stops with its proven bounds as a timed-out one does
+    from solvers.opt.experts import DeterministicExperts
+
+    def fail(self, *args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(DeterministicExperts, "solve_root", fail)
+    code, out, err = run(capsys, "experts", "n=40", "k=2", "--deterministic", "--quiet")
+    assert code == 3, err
+    _, rows = _md_rows(out)
+    assert rows[0][2] == f"{2 + 5}..{rows[0][3]}"        # k + floor(log2 40) <= D_2(40) <= the volume bound
+    assert "not solved within the memory this process may use" in err and "Traceback" not in err
 
 
 # ------------------------------------------------------------------------------------------ stops: Ctrl-C and SIGTERM

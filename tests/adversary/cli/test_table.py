@@ -18,8 +18,8 @@ import pytest
 from adversary.cli import _args, main
 from adversary.cli.table import range_text
 
-from .checks import (Watched, assert_usage_error, one_error_line, partial, posix, run, start, stop, wait_for_rows,
-                     wait_for_text)
+from .checks import (Watched, assert_usage_error, one_error_line, partial, posix, run, run_bounded, start, stop,
+                     wait_for_rows, wait_for_text)
 
 
 def _table(capsys, fmt, *extra):
@@ -136,6 +136,22 @@ BAD = {
 @pytest.mark.parametrize("case", list(BAD), ids=list(BAD))
 def test_bad_input_is_one_line(capsys, bad_files, case):
     assert_usage_error(*run(capsys, *[a.format(d=bad_files) for a in BAD[case]]))
+
+
+@pytest.mark.parametrize("grid, words", [
+    (["N=1..1000000000"], "'N=1..1000000000' has 1,000,000,000 values, over the limit of 100,000"),
+    (["N=1..1000,5..2000000"], "has 2,000,996 values"),
+])
+def test_a_huge_grid_is_refused_before_any_cell(grid, words):
+    # issue 39: `table thresholds --grid N=1..1000000000` listed its cells (6 GB after 40 s, no row)
+    code, out, err = run_bounded("table", "thresholds", "--grid", *grid, "--no-store", gb=2)
+    assert_usage_error(code, out, err, contains=words)
+
+
+def test_a_grid_of_too_many_cells_is_refused_with_its_count(capsys):
+    # each range is small, their product is not: counted, not listed
+    code, out, err = run(capsys, "table", "monotone-disjunctions", "--grid", "n=1..400", "k=1..400", "--no-store")
+    assert_usage_error(code, out, err, contains="the grid has 400 n x 400 k = 160,000 cells, over the limit of 100,000")
 
 
 # ------------------------------------------------------------------------------------------ time limits

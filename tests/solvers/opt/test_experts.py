@@ -269,6 +269,37 @@ def test_precision_fallback_is_exact():
     assert T.table.dtype == np.int32 and T.P >= 20
 
 
+@pytest.mark.parametrize("randomized", [False, True])
+def test_a_huge_k_is_refused_before_any_work(randomized):
+    # issue 39: k = 10^9 listed a 10^9-tuple root and a volume bound cubic in k (killed for its memory)
+    for k in (10**9, E.MAX_K + 1):
+        with pytest.raises(ValueError, match=f"k={k}: the experts games take k <= {E.MAX_K}"):
+            check_size(2, k, randomized=randomized)
+        with pytest.raises(ValueError, match="give a smaller k"):
+            experts(2, k, randomized=randomized, time_limit=1)
+    check_size(2, E.MAX_K)  # the largest k is taken
+
+
+def test_memo_entries_count_the_levels():
+    # a memo entry's key is a (k + 1)-tuple: its budget counts it, or a large k overruns --memory many times
+    assert DeterministicExperts(3, 100)._entry_bytes >= DeterministicExperts(3, 0)._entry_bytes + 8 * 100
+
+
+@pytest.mark.parametrize("randomized", [False, True])
+def test_memory_error_returns_proven_bounds(monkeypatch, randomized):
+    # issue 39: past the process's memory limit the search stops with its bounds, as a time limit does
+    exact = experts(40, 2, randomized=randomized).value
+    cls, method = (RandomizedExperts, "fill") if randomized else (DeterministicExperts, "solve_root")
+
+    def fail(self, *args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(cls, method, fail)
+    r = experts(40, 2, randomized=randomized)
+    assert r.stats["stopped"] == "memory" and r.value is None
+    assert r.lower <= exact <= r.upper == r.volume
+
+
 def test_bad_input_is_refused():
     for n, k in ((0, 1), (-3, 1), (True, 1), (2.0, 1), (3, -1), (3, 1.5), (3, False)):
         with pytest.raises(ValueError, match="whole number"):
