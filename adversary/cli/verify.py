@@ -77,6 +77,25 @@ def _json_type(v) -> str:
     return {list: "an array", str: "a string"}.get(type(v), "a number")
 
 
+#: The top-level fields each kind of certificate has (what littlestone's writers put there); any other is an
+#: error (a claim verify cannot check), never ignored. A witness's are :data:`adversary.referee.WITNESS_KEYS`.
+FIELDS = {
+    "tree": ("kind", "made_for", "depth", "root", "levels", "game", "concepts"),
+    "randomized-tree": ("kind", "made_for", "game", "value", "root"),
+    "upper-bound": ("kind", "made_for", "bound", "concepts", "entries", "symmetry", "game", "form", "group", "family",
+                    "params", "opt_bound"),
+    "upper-bound-states": ("kind", "made_for", "family", "params", "bound", "entries", "concepts"),
+    "multiclass-trees": ("kind", "class", "fingerprint", "k", "concepts", "points", "full", "bandit", "full_note",
+                         "bandit_note"),
+}
+
+
+def _unknown_field(kind: str, data: dict):
+    """The first top-level field of a certificate of ``kind`` that littlestone does not write, or None."""
+    known = FIELDS.get(kind)
+    return None if known is None else next((k for k in data if k not in known), None)
+
+
 def _certificate_kind(data) -> str:
     """What a certificate file holds: ``"tree"`` or the file's ``"kind"``."""
     if isinstance(data, dict) and "kind" in data:
@@ -321,4 +340,10 @@ def run(args) -> int:
     if check is None:
         shown = repr(kind) if len(kind) <= 60 else repr(kind[:57]) + "..."
         raise CLIError(f"{args.file} has kind {shown}; verify knows {', '.join(repr(k) for k in VERIFIERS)}")
+    extra = _unknown_field(kind, data)
+    if extra is not None:
+        what = "certificate" if kind.startswith("upper") else kind.replace("-", " ")
+        print(f"FAILED: the {what} has the field {json.dumps(extra)[:60]}, which littlestone does not write and verify "
+              f"cannot check; drop it ({what} {args.file})", flush=True)
+        return EXIT_FAILED
     return check(args, data)

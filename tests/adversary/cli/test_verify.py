@@ -438,3 +438,16 @@ def test_a_randomized_learners_witness_claims_are_exact(capsys, tmp_path):
     path.write_text(json.dumps(w))
     code, out, err = run(capsys, "verify", path)
     assert code == 1 and "the witness says bound fraction '7/6'" in out, out + err
+
+
+@pytest.mark.parametrize("game", [[], ["--randomized"], ["--errors", "1"]])
+def test_a_tree_or_proof_with_a_field_added_fails(capsys, tmp_path, game):
+    """(issue 39) A field littlestone does not write is a claim verify cannot check: an error, not silence."""
+    tree, proof = tmp_path / "t.json", tmp_path / "p.json"
+    assert run(capsys, "opt", "thresholds", "N=7", *game, "--tree", tree, "--proof", proof, "--no-store")[0] == 0
+    for path in (tree, proof):
+        assert run(capsys, "verify", path, "thresholds", "N=7")[0] == 0
+        data = json.loads(path.read_text())
+        path.write_text(json.dumps(dict(data, checked_by="me")))
+        code, out, err = run(capsys, "verify", path, "thresholds", "N=7")
+        assert code == 1 and out.startswith("FAILED: the ") and 'has the field "checked_by"' in out, out + err
