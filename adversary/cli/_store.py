@@ -18,18 +18,15 @@ import os
 from dataclasses import dataclass
 from typing import Optional
 
-from adversary.store import STORE_ENV
-
 from ._output import CLIError, note
 
-__all__ = ["add_store_options", "open_store", "Lookup", "lookup", "put", "proof_seconds", "say_unwritable", "STORE_ENV",
-           "TIMEOUT_ENV"]
+__all__ = ["add_store_options", "open_store", "Lookup", "lookup", "put", "proof_seconds", "say_unwritable", "TIMEOUT_ENV"]
 
 TIMEOUT_ENV = "LITTLESTONE_STORE_TIMEOUT"
 
 
 def add_store_options(p) -> None:
-    from adversary.store import DEFAULT_PATH
+    from adversary.store import DEFAULT_PATH, STORE_ENV
 
     p.add_argument("--store", metavar="PATH",
                    help=f"the results store (SQLite; default ${STORE_ENV} or {DEFAULT_PATH} in this folder): results "
@@ -41,7 +38,7 @@ def add_store_options(p) -> None:
 
 def store_path(args) -> Optional[str]:
     """The store's path for these arguments, or None with --no-store."""
-    from adversary.store import DEFAULT_PATH
+    from adversary.store import DEFAULT_PATH, STORE_ENV
 
     if getattr(args, "no_store", False):
         if getattr(args, "store", None) is not None:
