@@ -8,7 +8,7 @@ know is an error, never ignored.
   (:func:`solvers.certificates.check_made_for`): its sizes, its fingerprint (that of a form of the class's family
   when matched by the family fingerprint), its family fingerprint and its words (a class file's path is not
   checked; its fingerprint is).
-* A witness (:func:`adversary.referee.verify_witness`, then :func:`adversary.referee.check_claims`): its mistakes
+* A witness (:func:`adversary.referee.verify_witness`, then :func:`adversary.claims.check_claims`): its mistakes
   and their kinds by replaying it; its ``"bound"`` from the learner rebuilt by name (``bound_for``: the learner's
   own ``bound_on`` the class), field by field; its ``"verdict"`` from the replayed count against that bound, as the
   attack derives it (``below`` and ``stopped`` both mean under the bound: ``stopped`` only says the attack's search
@@ -78,7 +78,7 @@ def _json_type(v) -> str:
 
 
 #: The top-level fields each kind of certificate has (what littlestone's writers put there); any other is an
-#: error (a claim verify cannot check), never ignored. A witness's are :data:`adversary.referee.WITNESS_KEYS`.
+#: error (a claim verify cannot check), never ignored. A witness's are :data:`adversary.claims.WITNESS_KEYS`.
 FIELDS = {
     "tree": ("kind", "made_for", "depth", "root", "levels", "game", "concepts"),
     "randomized-tree": ("kind", "made_for", "game", "value", "root"),
@@ -177,10 +177,11 @@ def _has_repeat(root) -> bool:
 
 def _verify_witness_file(args, data) -> int:
     """A witness (adversary.game): replayed from scratch on the class and learner it names, then every claim it
-    makes of itself derived again (:func:`adversary.referee.check_claims`: its bound from the learner, its verdict
+    makes of itself derived again (:func:`adversary.claims.check_claims`: its bound from the learner, its verdict
     from the replayed count against that bound, its Opt(C) by the solver within ``--time-limit``); a claim that is
     wrong fails (exit 1), one the time limit does not settle is NOT CHECKED (exit 3)."""
-    from adversary.referee import check_claims, verify_witness
+    from adversary.claims import check_claims
+    from adversary.referee import verify_witness
 
     if list(args.target) or args.matrix is not None:
         given = "--matrix" if args.matrix is not None else repr(args.target[0])

@@ -188,7 +188,7 @@ def test_extra_keys_are_allowed(halving_witness):
 def test_check_claims_derives_bound_verdict_and_opt_again(halving_witness):
     """(issue 39) What a witness says of itself beyond its replay: the referee ignores it, check_claims (the CLI's
     verify) derives it again. Halving on 4 concepts: bound floor(log2 4) = 2, 1 mistake (below), Opt 2."""
-    from adversary.referee import check_claims
+    from adversary.claims import check_claims
 
     r = ok(verify_witness(halving_witness))
     assert check_claims(halving_witness, r).ok  # claims nothing beyond its replay
