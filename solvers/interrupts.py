@@ -16,6 +16,10 @@ command does after a Ctrl-C (the tree and the certificate of the bounds proven, 
 search for half a second, no longer. Outside :func:`catching` (the library used on its own) nothing is
 recorded and ``check`` costs one test.
 
+Worker processes (loky's, the local pool's, a forked child) are started with :func:`worker_init` and
+:func:`worker_args` as their initializer: they leave Ctrl-C to the driver, and they end when the driver
+does, however it ends (SIGKILL included: :func:`die_with`).
+
 Examples
 --------
 >>> check()                      # nothing recorded: returns at once
@@ -26,11 +30,14 @@ False
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
+import sys
 import threading
 import time
 
-__all__ = ["Terminated", "catching", "check", "requested", "received", "GRACE", "spawning", "worker_init"]
+__all__ = ["Terminated", "catching", "check", "requested", "received", "GRACE", "spawning", "worker_init",
+           "worker_args", "die_with", "WATCH"]
 
 #: seconds after a Ctrl-C during which the work that reports what was proven may still search
 GRACE = 0.5
@@ -109,17 +116,70 @@ def catching():
 
 
 # ------------------------------------------------------------------------------------------------ worker processes
-def worker_init() -> None:
-    """The initializer of this package's worker processes (loky's, the local pool's): Ctrl-C is ignored there.
+def worker_init(parent: int | None = None, signalled: bool = True) -> None:
+    """The initializer of this package's worker processes (loky's, the local pool's): Ctrl-C is ignored there,
+    and, given ``parent`` (:func:`worker_args`, as ``initargs``), the worker ends when the driver does.
 
     A Ctrl-C at the terminal goes to the whole process group, the workers too. The driver's handler stops
     the run and the workers with it; a worker that took the KeyboardInterrupt itself would print a traceback
     from wherever it was, e.g. from loky's own loop between two tasks (issue 18: CI saw it once). SIGTERM
-    gets its default action back (a fork would keep the driver's handler)."""
+    gets its default action back (a fork would keep the driver's handler). A driver killed by SIGKILL stops
+    nothing itself: :func:`die_with` ends the worker then (issue 39: loky's workers searched on, orphans)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # (blocked by spawning(); now ignored)
+    if parent is not None:
+        die_with(parent, signalled)
+
+
+def worker_args() -> tuple:
+    """The ``initargs`` of :func:`worker_init` (and of :func:`die_with`) for workers started from this thread:
+    this process's pid, and whether the parent-death signal may be used. Linux sends that signal when the
+    *thread* that started the worker ends, so it is used for workers started from the main thread only
+    (this package's pools start theirs there, or from loky's manager thread, which outlives them); a worker
+    started from another thread watches its parent instead."""
+    return os.getpid(), threading.current_thread() is threading.main_thread()
+
+
+#: seconds between a worker's looks at its parent, where the system has no parent-death signal
+WATCH = 1.0
+_PR_SET_PDEATHSIG = 1  # (linux/prctl.h)
+
+
+def die_with(parent: int, signalled: bool = True) -> None:
+    """End this process (SIGKILL) when the process ``parent``, the one that started it, ends, however it ends.
+
+    On Linux (with ``signalled``) the kernel sends the SIGKILL: ``prctl(PR_SET_PDEATHSIG)``, asked through
+    ctypes; it reaches a worker busy in compiled code too. Elsewhere a daemon thread looks every :data:`WATCH`
+    seconds whether the process's parent is still ``parent`` (an orphan is adopted by init or a subreaper),
+    which needs the GIL: a worker holding it in compiled code ends when it lets it go. A parent that ended
+    before this was asked for ends this process at once. Children of this process are not covered (the
+    setting is not inherited by a fork): each worker of a worker asks for its own."""
+    if not (signalled and _parent_death_signal()):
+        threading.Thread(target=_watch, args=(parent,), name="littlestone-parent-watch", daemon=True).start()
+    if os.getppid() != parent:  # gone already (before the signal was asked for)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _parent_death_signal() -> bool:
+    """Ask Linux for a SIGKILL when this process's parent ends; whether it was granted."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        args = (ctypes.c_ulong(signal.SIGKILL), ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0))
+        return libc.prctl(_PR_SET_PDEATHSIG, *args) == 0
+    except (OSError, AttributeError, TypeError):  # no libc with prctl (a static or unusual build)
+        return False
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCH)
+    os.kill(os.getpid(), signal.SIGKILL)
 
 
 def _start_trackers() -> None:

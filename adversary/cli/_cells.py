@@ -110,10 +110,12 @@ def run_cells(func, cells, *, jobs: int | None = None, backend: str = "loky", sc
         from joblib import Parallel, delayed
         from joblib._parallel_backends import LokyBackend
 
-        from solvers.interrupts import spawning, worker_init
+        from solvers.interrupts import spawning, worker_args, worker_init
 
-        with spawning():  # the workers start here and ignore Ctrl-C: the drain below stops them
-            return Parallel(n_jobs=jobs, return_as="generator_unordered", backend=LokyBackend(initializer=worker_init))(
+        # The workers start here, ignore Ctrl-C (the drain below stops them) and end with this process.
+        loky = LokyBackend(initializer=worker_init, initargs=worker_args())
+        with spawning():
+            return Parallel(n_jobs=jobs, return_as="generator_unordered", backend=loky)(
                 delayed(func)(c, **prepare(c, False)) for c in cells)
     return (func(c, progress=None if progress is None else partial(progress, c), **prepare(c, True)) for c in cells)
 

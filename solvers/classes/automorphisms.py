@@ -403,10 +403,14 @@ def _spawn(fn, *args) -> list:
     import pickle
     import signal
 
+    from ..interrupts import die_with, worker_args
+
+    parent = worker_args()
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: compute, send, leave without running the parent's exit handlers
         try:
+            die_with(*parent)  # (a parent killed by SIGKILL takes it along)
             os.close(r)
             signal.signal(signal.SIGINT, signal.SIG_DFL)  # a Ctrl-C at the terminal ends it too
             try:

@@ -44,7 +44,7 @@ from contextlib import contextmanager
 from typing import Callable
 
 from ..certificates.opt import cut_tree
-from ..interrupts import spawning, worker_init
+from ..interrupts import spawning, worker_args, worker_init
 
 __all__ = ["Spread", "LocalPool", "DaskPool", "Lost", "Contradicted", "DEPTH", "CANCEL_POLL"]
 
@@ -162,8 +162,8 @@ def solve_proofs(C, opts: dict, items: list, seconds: float | None, cancelled: C
 _LOCAL: dict = {}  # in a local worker: {"C", "opts", "flags", "index"}
 
 
-def _local_init(C, opts, flags, index) -> None:
-    worker_init()  # Ctrl-C is the driver's: it cancels the parts and stops us
+def _local_init(C, opts, flags, index, parent) -> None:
+    worker_init(*parent)  # Ctrl-C is the driver's: it cancels the parts and stops us; we end with it
     _LOCAL.update(C=C, opts=opts, flags=flags, index=index)
 
 
@@ -192,7 +192,7 @@ class LocalPool:
         self.flags = ctx.Array("q", jobs * SLOTS, lock=False)  # per worker, the last SLOTS tasks cancelled
         self._slot = [0] * jobs
         self._make = lambda i: ProcessPoolExecutor(1, mp_context=ctx, initializer=_local_init,
-                                                   initargs=(C, opts, self.flags, i))
+                                                   initargs=(C, opts, self.flags, i, worker_args()))
         self.executors = [self._make(i) for i in range(jobs)]
         self.size = jobs
         self.restarts = 0

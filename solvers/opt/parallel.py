@@ -20,7 +20,7 @@ import time
 from joblib import Parallel, delayed
 from joblib._parallel_backends import LokyBackend
 
-from ..interrupts import spawning, worker_init
+from ..interrupts import spawning, worker_args, worker_init
 from .search import SearchStop, Solver
 
 __all__ = ["solve_root_parallel"]
@@ -76,7 +76,8 @@ def solve_root_parallel(S: Solver, jobs: int, queries: list) -> tuple[int, int]:
     key = (C.listing_key(), S.symmetric_search, S.isomorphism, S.kernel_mode)  # (the bitsets follow the rows' order)
     share = max(1, S.memo_bytes // jobs)  # the memo limit is shared by the workers
 
-    with Parallel(n_jobs=jobs, backend=LokyBackend(initializer=worker_init)) as pool:
+    # (the workers end with this process, SIGKILL included)
+    with Parallel(n_jobs=jobs, backend=LokyBackend(initializer=worker_init, initargs=worker_args())) as pool:
         with spawning():  # the workers start here, holding Ctrl-C until they ignore it (this process stops them)
             pool(delayed(_ready)() for _ in range(jobs))
 

@@ -225,3 +225,130 @@ def _held_then_ignore():
 
 def _held():
     return _HELD[0]
+
+
+# ------------------------------------------------------------------------------------------ workers die with the driver
+linux = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="Linux: prctl, /proc")
+
+# A driver (this script) that starts a worker calling die_with(driver's pid, signalled), prints the worker's pid and
+# waits; the test then SIGKILLs the driver alone.
+DRIVER = """
+import os, sys, time
+pid = os.fork()
+if pid == 0:
+    from solvers.interrupts import die_with
+    die_with(os.getppid(), {signalled})
+    print(os.getpid(), flush=True)
+    while True:
+        sum(range(10_000))  # a busy worker
+else:
+    time.sleep(600)
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@posix
+@linux
+@pytest.mark.parametrize("signalled", [True, False], ids=["parent-death signal", "watching thread"])
+def test_a_worker_ends_when_its_driver_is_killed(signalled):
+    import subprocess
+    import sys
+    import time
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    p = subprocess.Popen([sys.executable, "-c", DRIVER.format(signalled=signalled)], stdout=subprocess.PIPE,
+                         text=True, cwd=root)
+    worker = int(p.stdout.readline())
+    assert _alive(worker)
+    p.kill()  # SIGKILL: the driver runs no handler, closes nothing
+    p.wait()
+    end = time.monotonic() + 30
+    while _alive(worker) and time.monotonic() < end:
+        time.sleep(0.05)
+    if _alive(worker):
+        os.kill(worker, signal.SIGKILL)
+        pytest.fail("the worker outlived its driver by 30 s")
+
+
+@posix
+def test_a_worker_whose_driver_is_gone_already_ends_at_once():
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    code = "from solvers.interrupts import die_with; die_with(1 << 22); print('still here')"  # not its parent
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=60)
+    assert r.returncode == -signal.SIGKILL and "still here" not in r.stdout
+
+
+def test_worker_args_name_this_process_and_the_signal_from_the_main_thread_only():
+    import threading
+
+    got = []
+    t = threading.Thread(target=lambda: got.append(interrupts.worker_args()))
+    t.start()
+    t.join()
+    assert interrupts.worker_args() == (os.getpid(), True)
+    assert got == [(os.getpid(), False)]  # Linux would signal the worker when that thread ends
+
+
+def _parent_death_signal(cell, progress=None):
+    import ctypes
+
+    got = ctypes.c_int(-1)
+    ctypes.CDLL(None).prctl(2, ctypes.byref(got), 0, 0, 0)  # PR_GET_PDEATHSIG
+    return os.getpid(), got.value
+
+
+@posix
+@linux
+def test_loky_workers_are_killed_with_the_driver():
+    from adversary.cli._cells import run_cells
+
+    got = list(run_cells(_parent_death_signal, range(6), jobs=2))
+    workers = {sig for pid, sig in got if pid != os.getpid()}
+    if not workers:
+        pytest.skip("one usable CPU: the cells ran in this process")
+    assert workers == {signal.SIGKILL}
+
+
+SYMMETRY_DRIVER = """
+import time
+from solvers.classes import automorphisms as A
+from tests.solvers.test_interrupts import _spin
+A._spawn(_spin)  # the child of a symmetry detection alongside the search
+print(A._last_child[0], flush=True)
+time.sleep(600)
+"""
+
+
+def _spin():
+    while True:
+        sum(range(10_000))
+
+
+@posix
+@linux
+def test_a_symmetry_detection_child_ends_when_its_driver_is_killed():
+    import subprocess
+    import sys
+    import time
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    p = subprocess.Popen([sys.executable, "-c", SYMMETRY_DRIVER], stdout=subprocess.PIPE, text=True, cwd=root)
+    child = int(p.stdout.readline())
+    p.kill()
+    p.wait()
+    end = time.monotonic() + 30
+    while _alive(child) and time.monotonic() < end:
+        time.sleep(0.05)
+    if _alive(child):
+        os.kill(child, signal.SIGKILL)
+        pytest.fail("the detection's child outlived its driver by 30 s")

@@ -8,6 +8,7 @@ slow machine, fails it), with the rows printed before the signal still there. Is
 twenty was lost inside numpy and the table ran on until SIGKILL (solvers.interrupts)."""
 
 import json
+import os
 import random
 import re
 import signal
@@ -238,3 +239,75 @@ def test_opt_stopped_by_sigterm_says_so():
     assert "Traceback" not in err
     line = next(x for x in out if x.startswith("Opt(C):"))
     assert "(not solved: interrupted by SIGTERM)" in line
+
+
+# ------------------------------------------------------------------------------------------ SIGKILL
+def session(sid: int) -> list:
+    """The live processes of the session ``sid`` (Linux's /proc), as (pid, parent pid, command line)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as f:
+                stat = f.read()
+            with open(f"/proc/{name}/cmdline", "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:  # gone meanwhile
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()  # state, ppid, pgrp, session, ...
+        if fields[0] != "Z" and int(fields[3]) == sid:
+            found.append((int(name), int(fields[1]), cmd))
+    return found
+
+
+def killed_leaves_nothing(w, workers: int, limit: float = 30.0) -> None:
+    """Wait until the command has ``workers`` worker processes, SIGKILL it (it alone, as the OOM killer or
+    ``kill -9 PID`` would), then until no process of its session is left: every worker, and every resource
+    tracker, must go with it."""
+    pid = w.proc.pid
+    end = time.monotonic() + 120
+    while len([p for p, ppid, cmd in session(pid) if ppid == pid and "resource_tracker" not in cmd]) < workers:
+        assert w.proc.poll() is None, "ended before its workers started"
+        assert time.monotonic() < end, f"no {workers} workers within 120 s: {session(pid)}"
+        time.sleep(0.05)
+    w.proc.kill()
+    w.proc.wait()
+    end = time.monotonic() + limit
+    while session(pid):
+        if time.monotonic() >= end:
+            left = session(pid)
+            for p, _, _ in left:  # (not to leave them to the next test)
+                try:
+                    os.kill(p, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            pytest.fail(f"{len(left)} processes left {limit} s after the SIGKILL: {left}")
+        time.sleep(0.1)
+
+
+linux = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="lists processes from /proc")
+
+
+@posix
+@linux
+def test_table_jobs_2_killed_leaves_no_worker():
+    w = Watched(*SLOW_GRID, "--jobs", "2", "--quiet", "--no-store")
+    after(w, r"^5,", r"^6,", r"^7,")  # the cells of minutes run in the workers now
+    killed_leaves_nothing(w, 2)
+
+
+@posix
+@linux
+def test_opt_jobs_2_killed_leaves_no_worker():
+    w = Watched("opt", "intervals", "N=150", "--jobs", "2", "--no-store",  # spread at once; tens of seconds
+                env={**os.environ, "LITTLESTONE_SPREAD_TRIAL": "0"})
+    killed_leaves_nothing(w, 2)
+
+
+@posix
+@linux
+def test_attack_grid_jobs_2_killed_leaves_no_worker():
+    w = Watched("attack", "winnow2", "--class", "monotone-disjunctions", "k=3", "--grid", "n=11,12", "--strategy",
+                "exact", "--jobs", "2", "--quiet", "--no-store")
+    killed_leaves_nothing(w, 2)
