@@ -59,6 +59,32 @@ EVALUATED_FAMILIES = ("thresholds", "intervals", "rectangles", "halfspaces")
 
 _BLOCK_CELLS = 1 << 24  # labels computed per numpy call in EvaluatedClass.ones
 
+#: The most concepts an :class:`EvaluatedClass` holds (2^25: halfspaces on {0,1}^6 has 15,028,134; thresholds
+#: N = 10^7 takes about 2 GB and half a minute to solve).
+MAX_CONCEPTS = 2**25
+
+
+def _count(family: str, params: dict, N: int) -> int:
+    """The concepts of ``family`` on {1..N} (its N x N grid for rectangles)."""
+    if family == "thresholds":
+        return N + 1
+    m = N * (N + 1) // 2
+    return m + bool(params.get("empty")) if family == "intervals" else m * m + 1
+
+
+def _check_size(family: str, params: dict) -> None:
+    """A one-line ValueError naming the largest N when the class would hold more than :data:`MAX_CONCEPTS`
+    concepts (before anything is allocated: N = 10^20 said "Maximum allowed size exceeded")."""
+    N = params["N"]
+    if _count(family, params, N) <= MAX_CONCEPTS:
+        return
+    lo, hi = 0, N  # the largest N within the limit, by bisection
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if _count(family, params, mid) <= MAX_CONCEPTS else (lo, mid - 1)
+    raise ValueError(f"{family} N={N} is too large: it has more than 2^25 = {MAX_CONCEPTS:,} concepts, more than "
+                     f"littlestone lists; give N at most {lo}")
+
 
 def beyond_matrix(family: str, params: dict) -> bool:
     """True when ``family`` has an evaluated form and ``make`` would refuse ``params`` only for the size of
@@ -116,6 +142,7 @@ class EvaluatedClass:
             self._ends = (self.tables,)
             return
         N = self.params["N"]
+        _check_size(family, self.params)
         self.N = N
         if family == "thresholds":
             self._ends = (np.arange(1, N + 2, dtype=np.int64),)

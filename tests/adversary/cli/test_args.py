@@ -198,3 +198,9 @@ def test_a_positive_count_names_its_option(capsys, argv, option, what):
     """Issue 39: 'pac --trials 0' and 'plot tree --max-nodes 0' said "0 workers is not possible"."""
     line = assert_usage_error(*run(capsys, *argv, option, "0"))
     assert f"argument {option}: 0 is not possible; give a number of {what} >= 1" in line and "worker" not in line
+
+
+def test_a_huge_family_parameter_says_its_maximum(capsys):
+    """Issue 39: 'opt thresholds N=99999999999999999999' said "Maximum allowed size exceeded"."""
+    line = assert_usage_error(*run(capsys, "opt", "thresholds", "N=99999999999999999999", "--no-store"))
+    assert "N=99999999999999999999 is too large" in line and "give N at most 33554431" in line

@@ -50,3 +50,16 @@ def test_halfspaces_on_six_variables():
 def test_bad_input(family, params, word):
     with pytest.raises(ValueError, match=word):
         EvaluatedClass(family, params)
+
+
+@pytest.mark.parametrize("family, params, most", [("thresholds", {"N": 10**20}, 2**25 - 1),
+                                                  ("intervals", {"N": 10**5}, 8191),
+                                                  ("rectangles", {"N": 1000}, 107)])
+def test_too_large_names_the_largest_N(family, params, most):
+    """Issue 39: 'opt thresholds N=99999999999999999999' said "Maximum allowed size exceeded" (numpy's words)."""
+    from solvers.classes.evaluated import MAX_CONCEPTS, _count
+
+    with pytest.raises(ValueError, match=f"{family} N={params['N']} is too large.*give N at most {most}$"):
+        EvaluatedClass(family, params)
+    full = dict(params, empty=True) if family == "intervals" else params
+    assert _count(family, full, most) <= MAX_CONCEPTS < _count(family, full, most + 1)
