@@ -86,6 +86,8 @@ def _weights(spec: str, C) -> list:
                        'JSON file {"weights": [...]}') from None
     except json.JSONDecodeError as e:
         raise CLIError(f"--distribution {spec} is not JSON ({e}); write {{\"weights\": [w per point]}}") from None
+    except UnicodeDecodeError:
+        raise CLIError(f"--distribution {spec} is not text: it must be UTF-8 JSON, {{\"weights\": [w per point]}}") from None
     w = data.get("weights") if isinstance(data, dict) else data
     if not isinstance(w, list) or len(w) != n:
         raise CLIError(f"--distribution {spec}: give {n} weights, one per point of the class, as {{\"weights\": [...]}}")

@@ -204,3 +204,12 @@ def test_a_huge_family_parameter_says_its_maximum(capsys):
     """Issue 39: 'opt thresholds N=99999999999999999999' said "Maximum allowed size exceeded"."""
     line = assert_usage_error(*run(capsys, "opt", "thresholds", "N=99999999999999999999", "--no-store"))
     assert "N=99999999999999999999 is too large" in line and "give N at most 33554431" in line
+
+
+def test_a_distribution_file_that_is_not_text_is_named(capsys, tmp_path):
+    """Issue 39: a garbage --distribution file gave the raw codec error, without the file's name."""
+    w = tmp_path / "w.json"
+    w.write_bytes(bytes(range(256)) * 3)
+    line = assert_usage_error(*run(capsys, "pac", "halving", "--class", "thresholds", "N=4", "--epsilon", "0.2",
+                                   "--delta", "0.1", "--trials", "5", "--distribution", w, "--quiet"))
+    assert str(w) in line and "UTF-8 JSON" in line
