@@ -319,10 +319,10 @@ def _check_output_path(path: str, formats, what: str) -> Path:
     """``path`` as an output file of ``what``: a known extension, in a directory that exists and
     takes a new file (probed by creating and removing one), not a directory itself."""
     p = Path(path)
+    if p.is_dir():  # before the extension: a directory has none to speak of
+        raise CLIError(f"{what} {path!r} is a directory; give a file name in it, e.g. {str(p / ('out' + next(iter(formats))))!r}")
     if p.suffix.lower() not in formats:
         raise CLIError(f"{what} {path!r} has an unknown extension; name it with one of {', '.join(formats)}")
-    if p.is_dir():
-        raise CLIError(f"{what} {path!r} is a directory; give a file name")
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
         raise CLIError(f"the directory {str(parent)!r} for {what} {path!r} does not exist; create it first")

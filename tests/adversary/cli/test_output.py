@@ -209,3 +209,10 @@ def test_an_output_naming_the_default_store_is_refused(capsys, tmp_path, monkeyp
     assert (tmp_path / "kept.json").read_bytes() == before
     # with --no-store there is no store to keep: the file is the tree's to write
     assert run(capsys, "opt", "thresholds", "N=6", "--tree", "kept.json", "--no-store", "--quiet")[0] == 0
+
+
+@pytest.mark.parametrize("argv", [["opt", "thresholds", "N=5", "--no-store", "--tree"], ["export", "thresholds", "N=5", "-o"]])
+def test_a_directory_as_output_is_named_a_directory(capsys, tmp_path, argv):
+    """Issue 39: a directory given to --tree or -o said "unknown extension"."""
+    line = assert_usage_error(*run(capsys, *argv, tmp_path))
+    assert "is a directory" in line and "extension" not in line
