@@ -54,6 +54,42 @@ def positive_seconds(text: str) -> float:
     return value
 
 
+#: The schemes of Dask's addresses (``tcp://`` when none is written; ``inproc://`` names a scheduler in this process)
+SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
+
+
+def scheduler_address(text: str) -> str:
+    """``--scheduler ADDR``: a Dask scheduler's address, ``[SCHEME://]HOST:PORT`` (``tcp://`` by default; an IPv6
+    host in brackets), checked for its form only (whether it answers: when the command starts, within
+    ``--scheduler-timeout``). Needs no dask."""
+    how = "write it as tcp://HOST:PORT, as 'dask scheduler' prints it ('Scheduler at: tcp://...'; port 8786 by default)"
+    scheme, sep, location = text.rpartition("://")
+    scheme = scheme if sep else "tcp"
+    bad = None
+    if scheme not in SCHEDULER_SCHEMES:
+        bad = f"the scheme {scheme!r} is not one of {', '.join(SCHEDULER_SCHEMES)}"
+    elif not location or location != location.strip() or any(c.isspace() for c in location):
+        bad = "no host" if not location.strip() else "a space in it"
+    elif scheme != "inproc":
+        if location.startswith("["):  # [IPv6]:PORT
+            host, _, port = location[1:].partition("]")
+            port = port[1:] if port.startswith(":") else None
+        else:
+            host, colon, port = location.rpartition(":")
+            host, port = (host, port) if colon else (location, None)
+        if ":" in host and not location.startswith("[") or "/" in host:
+            bad = "an IPv6 host goes in brackets, e.g. tcp://[::1]:8786" if ":" in host else "a '/' in the host"
+        elif not host:
+            bad = "no host"
+        elif port is None:
+            bad = "no port"
+        elif not port.isdigit() or not 0 < int(port) < 65536:
+            bad = f"the port {port!r} is not a number from 1 to 65535"
+    if bad is not None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a scheduler address ({bad}); {how}")
+    return text
+
+
 def positive_int(text: str) -> int:
     """``--jobs N``: a number of worker processes >= 1."""
     try:

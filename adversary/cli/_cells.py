@@ -23,7 +23,7 @@ import os
 import time
 from functools import partial
 
-from ._args import cap_jobs, positive_seconds
+from ._args import cap_jobs, positive_seconds, scheduler_address
 from ._output import CLIError, note, params_text
 
 __all__ = ["BACKENDS", "SCHEDULER_ENV", "CONNECT_SECONDS", "add_backend_options", "backend_of", "run_cells",
@@ -40,7 +40,7 @@ def add_backend_options(p) -> None:
     p.add_argument("--backend", choices=BACKENDS,
                    help="where the cells run: loky, worker processes on this machine (the default), or dask, a "
                         "Dask cluster (the default when --scheduler is given)")
-    p.add_argument("--scheduler", metavar="ADDR",
+    p.add_argument("--scheduler", metavar="ADDR", type=scheduler_address,
                    help=f"the Dask scheduler's address, e.g. tcp://HOST:8786 (default: ${SCHEDULER_ENV}); start one "
                         "with 'dask scheduler' and its workers with 'dask worker ADDR'")
     p.add_argument("--scheduler-timeout", type=positive_seconds, default=CONNECT_SECONDS, metavar="S",
@@ -48,7 +48,11 @@ def add_backend_options(p) -> None:
 
 
 def backend_of(args) -> tuple[str, str | None]:
-    """The backend and the scheduler's address the options (and ``$LITTLESTONE_SCHEDULER``) name."""
+    """The backend and the scheduler's address the options (and ``$LITTLESTONE_SCHEDULER``) name. A scheduler
+    named must answer, within ``--scheduler-timeout`` seconds, now: before a store serves the result or an engine
+    that runs here only takes it, so that an address given is never ignored."""
+    import argparse
+
     backend = args.backend or ("dask" if args.scheduler else "loky")
     if backend == "loky":
         if args.scheduler:
@@ -58,6 +62,12 @@ def backend_of(args) -> tuple[str, str | None]:
     if address is None:
         raise CLIError(f"--backend dask needs a scheduler: give --scheduler tcp://HOST:8786 (or set {SCHEDULER_ENV}), "
                        "or start one with 'dask scheduler' and its workers with 'dask worker tcp://HOST:8786'")
+    if not args.scheduler:  # (--scheduler's form is checked when it is parsed)
+        try:
+            scheduler_address(address)
+        except argparse.ArgumentTypeError as e:
+            raise CLIError(f"${SCHEDULER_ENV}: {e}") from None
+    answers(address, timeout=getattr(args, "scheduler_timeout", CONNECT_SECONDS))
     return backend, address
 
 
@@ -218,16 +228,9 @@ def connect(address: str, *, timeout: float = CONNECT_SECONDS, jobs: int | None 
     """A ``distributed.Client`` of the scheduler at ``address``, checked within ``timeout`` seconds in all:
     it answers as a Dask scheduler, has a worker, and (given ``func``) the workers import ``func``'s module.
     Returns ``(client, jobs)``, ``jobs`` the cells to keep in flight (default: the workers' threads)."""
-    try:
-        import distributed
-    except ImportError:
-        raise CLIError(f"--backend dask needs dask.distributed, which is not installed: {INSTALL}") from None
-    deadline = time.monotonic() + timeout
+    import distributed
 
-    def left() -> float:
-        return max(deadline - time.monotonic(), 0.1)
-
-    _check_answers(address, timeout, left)
+    left = answers(address, timeout=timeout)
     try:
         client = distributed.Client(address, timeout=left(), set_as_default=False)
     except (OSError, ValueError, TimeoutError) as e:
@@ -255,6 +258,22 @@ def connect(address: str, *, timeout: float = CONNECT_SECONDS, jobs: int | None 
     return client, jobs
 
 
+def answers(address: str, *, timeout: float = CONNECT_SECONDS):
+    """Check that a Dask scheduler answers at ``address`` within ``timeout`` seconds (else a :class:`CLIError`, one
+    line); returns ``left()``, the seconds left of them (at least 0.1)."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise CLIError(f"--backend dask needs dask.distributed, which is not installed: {INSTALL}") from None
+    deadline = time.monotonic() + timeout
+
+    def left() -> float:
+        return max(deadline - time.monotonic(), 0.1)
+
+    _check_answers(address, timeout, left)
+    return left
+
+
 def _check_answers(address: str, timeout: float, left) -> None:
     """A TCP scheduler address must answer, as a Dask scheduler, within ``timeout`` seconds (``left()`` is
     what is left of them); a closed port or an unknown host fails at once. (``distributed.Client`` alone
@@ -269,25 +288,25 @@ def _check_answers(address: str, timeout: float, left) -> None:
         scheme, location = parse_address(address)
         if scheme not in backends:
             raise ValueError(f"unknown scheme {scheme!r}")
+        if scheme != "tcp":
+            return  # tls:// and others need their own security settings: distributed.Client checks them
         host, port = parse_host_port(location)
     except (ValueError, TypeError) as e:
         raise CLIError(f"--scheduler {address!r} is not a scheduler address ({e}); write it as tcp://HOST:PORT, "
                        "as 'dask scheduler' prints it ('Scheduler at: tcp://...'; the port is 8786 by default)") from None
-    if scheme != "tcp":
-        return  # tls:// and others need their own security settings: distributed.Client checks them
+    fix = f"check the address (--scheduler, or ${SCHEDULER_ENV}), or drop --scheduler and --backend dask to run here"
     try:
         socket.create_connection((host, port), timeout=left()).close()
     except ConnectionRefusedError:
-        raise CLIError(f"nothing answers at {address} (connection refused); start the scheduler there with "
-                       f"'dask scheduler', or check --scheduler (or {SCHEDULER_ENV})") from None
+        raise CLIError(f"could not connect to the dask scheduler at {address} (connection refused): start it there "
+                       f"with 'dask scheduler', {fix}") from None
     except socket.gaierror:
-        raise CLIError(f"unknown host {host!r} in the scheduler address {address}; check --scheduler "
-                       f"(or {SCHEDULER_ENV})") from None
+        raise CLIError(f"could not connect to the dask scheduler at {address} (unknown host {host!r}): {fix}") from None
     except (TimeoutError, socket.timeout):
-        raise CLIError(f"no answer from {address} within {timeout:g} s; check the address and the network, or give "
-                       "--scheduler-timeout more seconds") from None
+        raise CLIError(f"could not connect to the dask scheduler at {address} (no answer within {timeout:g} s): {fix}, "
+                       "or give --scheduler-timeout more seconds") from None
     except OSError as e:
-        raise CLIError(f"cannot reach {address} ({e.strerror or e}); check --scheduler (or {SCHEDULER_ENV})") from None
+        raise CLIError(f"could not connect to the dask scheduler at {address} ({e.strerror or e}): {fix}") from None
 
     async def identity():
         from distributed.core import rpc

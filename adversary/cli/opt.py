@@ -189,6 +189,10 @@ def _run_states(args, G, C, label, family, params, tree_path, proof_path) -> int
 
     if not G.standard:
         raise CLIError("--engine states computes Opt(C) only; drop --randomized, --errors and --horizon")
+    if args.backend == "dask" or args.scheduler:  # (a cluster takes the search engine's parts only)
+        what = "--engine states runs" if args.engine == "states" else f"{label} is solved by an engine of its own"
+        raise CLIError(f"--backend dask spreads the search engine's Opt(C) only, and {what} in this process: drop "
+                       "--scheduler and --backend dask")
     if args.jobs > 1:
         note(f"--jobs {args.jobs}: the states engine runs in one process")
     bar = Progress(enabled=not args.quiet)

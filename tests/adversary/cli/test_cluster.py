@@ -136,6 +136,52 @@ def test_without_the_dask_extra(capsys, monkeypatch):
     _one_line_within(capsys, 5.0, "--scheduler", "tcp://127.0.0.1:8786", contains="pip install 'littlestone[dask]'")
 
 
+COMMANDS = {"table": GRID, "attack --grid": ["attack", "halving", "--class", "thresholds", "--grid", "N=2..4"],
+            "opt": ["opt", "intervals", "N=60"], "opt (states engine)": ["opt", "thresholds", "N=7", "--engine", "states"]}
+
+
+MALFORMED = ["::::", "", " ", "nonsense", "tcp://", "tcp://127.0.0.1", "tcp://:8786", "tcp://127.0.0.1:port",
+             "tcp://127.0.0.1:0", "tcp://127.0.0.1:65536", "http://127.0.0.1:8786", "tcp://[::1:8786", "tcp://a b:8786"]
+
+
+@pytest.mark.parametrize("command, address", [("table", a) for a in MALFORMED] +
+                         [(c, "::::") for c in COMMANDS if c != "table"])
+def test_a_malformed_scheduler_address_is_a_usage_error_when_parsed(capsys, monkeypatch, command, address):
+    """Before anything else (dask not even imported: this works without the extra), with --scheduler alone."""
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    code = main([*COMMANDS[command], "--no-store", "--quiet", "--scheduler", address])
+    out, err = capsys.readouterr()
+    assert_usage_error(code, out, err, contains="argument --scheduler")
+    assert "write it as tcp://HOST:PORT" in err
+
+
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:8786", "127.0.0.1:8786", "tcp://[::1]:8786", "tls://host:8786",
+                                     "tcp://scheduler.example.org:1", "inproc://10.0.0.1/1234/1"])
+def test_a_well_formed_scheduler_address_is_taken(address):
+    from adversary.cli._args import scheduler_address
+
+    assert scheduler_address(address) == address
+
+
+def test_a_malformed_scheduler_address_from_the_environment_is_one_line(capsys, monkeypatch):
+    monkeypatch.setenv(_cells.SCHEDULER_ENV, "::::")
+    _one_line_within(capsys, 5.0, "--backend", "dask", contains=f"${_cells.SCHEDULER_ENV}")
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_a_scheduler_that_does_not_answer_is_one_line_whatever_the_command(capsys, command, tmp_path):
+    """Even when the store serves the result (no search), or the class goes to the states engine (which runs here
+    only): an address given is never ignored."""
+    pytest.importorskip("distributed")
+    db = tmp_path / "s.db"
+    assert main([*COMMANDS[command], "--store", str(db), "--quiet"]) == 0  # the store serves the next run
+    capsys.readouterr()
+    address = f"tcp://127.0.0.1:{_closed_port()}"
+    code = main([*COMMANDS[command], "--store", str(db), "--quiet", "--scheduler", address])
+    out, err = capsys.readouterr()
+    assert_usage_error(code, out, err, contains="drop --scheduler")
+
+
 # ------------------------------------------------------------------------------------------ Ctrl-C
 # Opt of the last two cells takes the generic search well over a minute (monotone-disjunctions, once used
 # here, is now solved in a second by its symmetric search).
