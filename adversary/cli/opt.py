@@ -307,7 +307,8 @@ def _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_pat
         try:
             r = opt(C, time_limit=args.time_limit, jobs=jobs, progress=progress, engine=args.engine,
                     memo_bytes=memo_bytes(args), game=G.kind, errors=G.errors, horizon=G.horizon, solver=solver,
-                    symmetry=args.symmetry, isomorphism=args.isomorphism, cluster=client, parts=parts)
+                    symmetry=args.symmetry, isomorphism=args.isomorphism, cluster=client, parts=parts,
+                    tree=tree_path is not None or store is not None)  # (a game's tree may be huge: only if asked)
         except Contradicted as e:
             if parts is None or not parts.get("known"):
                 raise
@@ -451,7 +452,7 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
             "memo": r.stats.get("memo"), "evictions": r.stats.get("evictions"),
             "memo_budget_bytes": r.stats.get("memo_bytes"), "memo_used_bytes": r.stats.get("memo_used_bytes"),
             "stopped": stopped,
-            "tree": str(tree_path) if tree_path is not None and tree_error is None else None,
+            "tree": str(tree_path) if tree_path is not None and tree_error is None and r.tree is not None else None,
             "served": r.stats.get("stored") is not None,  # served from the store (not computed by this run)
             "proof": str(proof_path) if proof_path is not None and proof_error is None else None,
             "anytime": r.stats.get("anytime") or [],  # lower bounds found when the search stopped, with reasons
@@ -501,6 +502,8 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
         for k, v in rows:
             print(f"{k + ':':<{width}}{v}")
     sys.stdout.flush()
+    if tree_path is not None and r.tree is None and r.stats.get("tree_note"):  # left out; the bounds stand
+        note(f"no tree written to {tree_path}: {r.stats['tree_note']}")
     if tree_path is None and not args.json and not args.quiet and r.tree is not None and r.lower > 0:
         what = "shattered tree" if G.randomized else "mistake tree"
         note(f"add --tree tree.json to write the {what} that proves {symbol}(C) >= {value_text(r.lower)} "

@@ -160,6 +160,7 @@ def opt(
     isomorphism: bool = True,
     cluster=None,
     parts: dict | None = None,
+    tree: bool = True,
 ) -> OptResult:
     """Compute Opt(C), the Littlestone dimension of ``C``, with a mistake-tree certificate; or the value
     of another game (:mod:`solvers.game_rules`): the randomized optimum RL(C), k label errors, a horizon.
@@ -234,6 +235,11 @@ def opt(
         ``{"known": [(path, d, result), ...]}`` (parts answered before: a resumed run), ``"depth"`` (the
         examples the driver unfolds), ``"trial"`` (seconds in this process first, default 0.5), ``"proof"``
         (False: no upper-bound certificate from the workers).
+    tree : bool
+        For the randomized and k-error games: build the lower-bound tree (default True; False leaves it out, as
+        no one will read it). It is built within the time limit, or a second past the search when the search
+        used it all; one it cannot build in time, or of more than :data:`~solvers.opt.games.MAX_TREE_NODES`
+        nodes, is left out and ``stats["tree_note"]`` says why.
 
     Returns
     -------
@@ -292,7 +298,7 @@ def opt(
         if engine == "table":
             raise ValueError("the table engine computes Opt(C) only; use engine 'auto' for the other games")
         if G.randomized or G.errors:
-            return _opt_game(C, G, time_limit, memo_bytes, progress, solver, symmetry)
+            return _opt_game(C, G, time_limit, memo_bytes, progress, solver, symmetry, want_tree=tree)
         r = opt(C, time_limit=time_limit, jobs=jobs, memo_bytes=memo_bytes, progress=progress, solver=solver,
                 engine=engine, anytime=anytime, symmetry=symmetry, isomorphism=isomorphism)
         return _capped(r, G)
@@ -566,8 +572,17 @@ def _capped(r: OptResult, G: Game) -> OptResult:
     return OptResult(lo if lo == hi else None, lo, hi, tree, stats, r.solver, G)
 
 
-def _opt_game(C, G: Game, time_limit, memo_bytes, progress, solver, symmetry: bool = True) -> OptResult:
-    """The value of a game other than Opt(C)'s by :class:`~solvers.opt.games.GameSolver`."""
+#: Seconds the lower-bound tree of a game may take past a search that used all of its time limit.
+TREE_GRACE = 1.0
+
+
+def _opt_game(C, G: Game, time_limit, memo_bytes, progress, solver, symmetry: bool = True,
+              want_tree: bool = True) -> OptResult:
+    """The value of a game other than Opt(C)'s by :class:`~solvers.opt.games.GameSolver`; its lower-bound tree
+    (``want_tree``) within the deadline, or :data:`TREE_GRACE` past it (left out, with ``stats["tree_note"]``,
+    when it cannot be built in that time or is too large)."""
+    from .games import TreeTooLarge
+
     t0 = time.monotonic()
     deadline = t0 + time_limit if time_limit is not None else None
     if solver is not None and not (isinstance(solver, GameSolver) and solver.game == G):
@@ -579,13 +594,18 @@ def _opt_game(C, G: Game, time_limit, memo_bytes, progress, solver, symmetry: bo
     queries: list = []
     done, stopped = S.run(lambda: S.solve_root(queries), deadline=deadline, progress=progress)
     lo, hi = done if done is not None else S.root_bounds
-    tree = None
+    tree = tree_note = None
+    wanted = want_tree and (lo == hi and stopped is None if G.randomized else lo >= 0)
+    until = None if deadline is None else max(deadline, time.monotonic() + TREE_GRACE)
     try:
-        if G.randomized:
-            if lo == hi and stopped is None:
-                tree = RandomizedTree(lo, S.lower_tree(), C, G)
-        elif lo >= 0:
-            tree = MistakeTree(lo, S.lower_tree(lo), C, G)
+        if wanted:
+            with S.limits(deadline=until):
+                tree = (RandomizedTree(lo, S.lower_tree(), C, G) if G.randomized
+                        else MistakeTree(lo, S.lower_tree(lo), C, G))
+    except SearchStop:
+        tree_note = f"the {'shattered' if G.randomized else 'mistake'} tree could not be built in the time given"
+    except TreeTooLarge as e:
+        tree_note = str(e)
     except KeyboardInterrupt:  # as in opt(): the bounds without their tree
         stopped = "interrupted"
     stats = {
@@ -594,4 +614,6 @@ def _opt_game(C, G: Game, time_limit, memo_bytes, progress, solver, symmetry: bo
         "seconds": round(time.monotonic() - t0, 4), "queries": queries, "stopped": stopped,
         "root_splits": len(S.root_masks), "symmetry": S.symmetry_info,
     }
+    if tree_note is not None:
+        stats["tree_note"] = tree_note
     return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S, G)

@@ -67,11 +67,14 @@ from ..game_rules import Game, rank_rl_bound, universal_rl
 from .memo import MemoSearch, SearchStop
 from .search import default_memo_bytes
 
-__all__ = ["GameSolver", "SearchStop", "StateKeys", "MAX_KEY_ENTRIES"]
+__all__ = ["GameSolver", "SearchStop", "StateKeys", "MAX_KEY_ENTRIES", "MAX_TREE_NODES", "TreeTooLarge"]
 
 _START_PRECISION = 64  # bits of the scaled integers at first (grown when a halving is not exact)
 #: The randomized experts table (its moves) a solver with k >= 1 errors fills to bound its states.
 UNIVERSAL_MOVES = 5_000_000
+#: The most nodes a lower-bound tree is built with (a deterministic one of depth d has 2^d - 1 of them):
+#: past it :meth:`GameSolver.lower_tree` raises :class:`TreeTooLarge` (D_10 of thresholds N=7 is 24 or more).
+MAX_TREE_NODES = 1_000_000
 
 
 #: The largest matrix (concepts x points) whose game states get canonical keys: a key is a canonical
@@ -176,6 +179,10 @@ class StateKeys:
         if fid is None:
             fid = self._forms[form] = len(self._forms)
         return fid, out.tobytes()
+
+
+class TreeTooLarge(ValueError):
+    """The lower-bound tree would have more than :data:`MAX_TREE_NODES` nodes (the message says so)."""
 
 
 class _Precision(Exception):
@@ -926,7 +933,7 @@ class GameSolver(MemoSearch):
         return out
 
     # ------------------------------------------------------------------ certificates
-    def lower_tree(self, d=None):
+    def lower_tree(self, d=None, *, max_nodes: int = MAX_TREE_NODES):
         """The lower-bound certificate of the root's value (``d``, default the value): the JSON node.
 
         Deterministic: a mistake tree of depth d (``{"point": j, "0": ..., "1": ...}``, null leaves).
@@ -934,19 +941,30 @@ class GameSolver(MemoSearch):
         depth, and (without a horizon) repeat nodes ``{"point": j, "repeat": y0, "exit": ...}``: show
         point j, on which every living concept says y0, again and again, and answer 1 - y0 once the
         learner's probability of an error there is small enough; worth 1 + the exit's value.
+
+        The walk looks at the solver's deadline (:meth:`limits`) every few hundred nodes and raises
+        :class:`SearchStop` past it; a tree of more than ``max_nodes`` nodes raises :class:`TreeTooLarge`
+        (a deterministic one before any is built: it has 2^d - 1).
         """
         s, t = self.start()
         if not self.randomized:
             if d is None:
                 d = self.value()
+            if d > 0 and (1 << d) - 1 > max_nodes:
+                raise TreeTooLarge(f"the mistake tree of depth {d} has 2^{d} - 1 nodes, more than the "
+                                   f"{max_nodes:,} written")
             return self._dtree(s, d)
-        return self._rtree(s, t)
+        return self._rtree(s, t, max_nodes)
 
     def _dtree(self, s: tuple, d: int):
         # Iterative: a stack of (state, depth left, parent node, label); the root comes back in box[0].
         box: list = [None]
         stack = [(s, d, box, 0)]
+        count = 0
         while stack:
+            count += 1
+            if count & 255 == 1:  # the first node, then every 256
+                self._clock()
             st, dd, parent, slot = stack.pop()
             if dd <= 0:
                 parent[slot] = None
@@ -1001,10 +1019,16 @@ class GameSolver(MemoSearch):
                     yield ("loop", cp[0], cp[1], self._exit(s))
         yield from self.moves_of(s, t)
 
-    def _rtree(self, s: tuple, t):
+    def _rtree(self, s: tuple, t, max_nodes: int = MAX_TREE_NODES):
         box: list = [None]
         stack = [(s, t, box, 0)]
+        count = 0
         while stack:
+            count += 1
+            if count & 255 == 1:  # the first node, then every 256
+                self._clock()
+            if count > max_nodes:
+                raise TreeTooLarge(f"the shattered tree has more than the {max_nodes:,} nodes written")
             st, tt, parent, slot = stack.pop()
             v = self._exact(st, tt)
             if v <= 0:

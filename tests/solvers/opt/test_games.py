@@ -332,3 +332,30 @@ def test_symmetry_waits_for_the_search_and_says_so():
                                          "this game do not use")  # the mirror of the thresholds
     S = GameSolver(_class([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 1]]), Game(randomized=True), symmetry_after=0)
     assert S.symmetry_info["source"] == "none"
+
+
+# ------------------------------------------------------------------------------------------ the tree, within limits
+def test_lower_tree_keeps_the_deadline_and_its_size():
+    """The walk that writes the lower-bound tree looks at the deadline, and a tree past MAX_TREE_NODES nodes is
+    refused before it is built (D_10 of thresholds N=7 is 24 or more: 2^24 nodes)."""
+    import time
+
+    from solvers.opt.games import SearchStop, TreeTooLarge
+
+    C = make("thresholds", N=6)
+    S = GameSolver(C, Game(errors=2))
+    d = S.value()
+    with pytest.raises(SearchStop), S.limits(deadline=time.monotonic() - 1):
+        S.lower_tree(d)
+    with pytest.raises(TreeTooLarge, match=f"depth {d} has 2\\^{d} - 1 nodes"):
+        S.lower_tree(d, max_nodes=10)
+    assert verify_error_tree({"depth": d, "root": S.lower_tree(d)}, C, 2) == d
+
+
+def test_opt_game_leaves_out_a_tree_not_asked_for_or_too_large():
+    r = opt(make("thresholds", N=7), errors=10, time_limit=0.5)
+    assert r.tree is None and "more than the 1,000,000" in r.stats["tree_note"]
+    assert r.lower >= 23 and r.value is None  # Opt(C) + 2k at least
+    r = opt(make("thresholds", N=4), errors=1, tree=False)
+    assert r.value == 4 and r.tree is None and "tree_note" not in r.stats
+    assert opt(make("thresholds", N=4), errors=1).tree.depth == 4

@@ -1,0 +1,48 @@
+"""Every command keeps its ``--time-limit`` whatever it is doing, certificates and witnesses included (issue 39).
+
+Each case runs the command in a subprocess (its memory capped, so that a run that would take the machine's fails
+instead) with a small time limit on an instance that takes far longer, and asserts that it ends well within a
+generous bound (the limit + 20 s: a loaded machine passes, a run that goes on does not), exits 3 and prints its
+proven bounds. What cannot be built in time is left out with a one-line note."""
+
+import json
+import time
+
+import pytest
+
+from .checks import run_bounded
+
+GRACE = 20.0  # seconds past the limit a run may take on a loaded machine (the interpreter's start included)
+
+
+def timed(*argv, limit: float, gb: float = 3.0):
+    """(exit code, stdout, stderr, seconds) of the CLI with ``--time-limit limit``, killed (failing the test) after
+    three times the bound."""
+    t = time.monotonic()
+    code, out, err = run_bounded(*argv, "--time-limit", limit, gb=gb, limit=3 * (limit + GRACE))
+    seconds = time.monotonic() - t
+    assert "Traceback" not in err, err
+    assert seconds <= limit + GRACE, f"{seconds:.1f} s with --time-limit {limit}: {err[-500:]}"
+    return code, out, err, seconds
+
+
+# ------------------------------------------------------------------------------------------ opt --errors
+def test_opt_errors_builds_no_tree_nobody_asked_for():
+    """D_10 of thresholds N=7 is 24 or more: its lower-bound tree (2^24 nodes) used to be built after the deadline
+    even without --tree, and the run went on for minutes."""
+    code, out, err, _ = timed("opt", "thresholds", "N=7", "--errors", "10", "--no-store", "--json", "--quiet",
+                              limit=2)
+    assert code == 3, err
+    r = json.loads(out)
+    assert r["stopped"] == "time limit" and 2 <= r["lower"] <= r["upper"] and r["tree"] is None
+
+
+def test_opt_errors_tree_too_large_is_left_out_with_a_note(tmp_path):
+    tree = tmp_path / "tree.json"
+    code, out, err, _ = timed("opt", "thresholds", "N=7", "--errors", "10", "--no-store", "--json", "--quiet",
+                              "--tree", tree, limit=2)
+    assert code == 3, err  # as the bounds say
+    r = json.loads(out)
+    assert r["lower"] <= r["upper"] and r["tree"] is None and not tree.exists()
+    notes = [line for line in err.splitlines() if "no tree written" in line]
+    assert len(notes) == 1 and notes[0].startswith("littlestone: note: "), err
