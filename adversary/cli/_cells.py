@@ -27,7 +27,7 @@ from ._args import cap_jobs, positive_seconds, scheduler_address
 from ._output import CLIError, note, params_text
 
 __all__ = ["BACKENDS", "SCHEDULER_ENV", "CONNECT_SECONDS", "add_backend_options", "backend_of", "run_cells",
-           "connect", "Drained", "drain"]
+           "connect", "answers", "Drained", "drain"]
 
 BACKENDS = ("loky", "dask")
 SCHEDULER_ENV = "LITTLESTONE_SCHEDULER"  # the scheduler's address when --scheduler is not given
@@ -260,7 +260,7 @@ def connect(address: str, *, timeout: float = CONNECT_SECONDS, jobs: int | None 
 
 def answers(address: str, *, timeout: float = CONNECT_SECONDS):
     """Check that a Dask scheduler answers at ``address`` within ``timeout`` seconds (else a :class:`CLIError`, one
-    line); returns ``left()``, the seconds left of them (at least 0.1)."""
+    line); returns ``left``, which gives the seconds left of them (at least 0.1)."""
     try:
         import distributed  # noqa: F401
     except ImportError:
