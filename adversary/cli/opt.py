@@ -94,16 +94,32 @@ def symmetry_of(stats: dict, G, symmetry: bool = True) -> dict:
 
 
 def isomorphism_text(info: dict | None) -> str | None:
-    """One line for the plain output: how often keys up to isomorphism merged version spaces (None: not
-    this engine's)."""
+    """One line for the plain output: how often keys up to isomorphism merged version spaces in the search
+    (None: not this engine's), and, with ``info["proof_isomorphic"]`` (a proof was written), how many of the
+    proof's entries name an isomorphic entry (the proof keys its version spaces after the search)."""
     if info is None:
         return None
     if not info["on"]:
         return "not used: switched off"
     if not info["forms"]:
-        return f"no version space of {info['min']}+ concepts reached (none keyed)"
-    return (f"{info['merged']:,} of {info['forms']:,} version spaces keyed by canonical form found an isomorphic "
-            f"one's memo entry ({info['seconds']:.3f} s in canonical forms)")
+        declined = info.get("declined") or 0
+        text = (f"none keyed in the search ({declined:,} canonical forms declined: they would not have paid)" if declined
+                else f"no version space of {info['min']}+ concepts reached in the search (none keyed)")
+    else:
+        text = (f"{info['merged']:,} of {info['forms']:,} version spaces keyed by canonical form found an isomorphic "
+                f"one's memo entry ({info['seconds']:.3f} s in canonical forms)")
+    iso = info.get("proof_isomorphic")
+    if iso:
+        text += f"; {iso:,} of the proof's entries name an isomorphic entry"
+    return text
+
+
+def _proof_isomorphic(proof) -> int | None:
+    """How many entries of an upper-bound certificate are used up to isomorphism (None: not such a certificate)."""
+    entries = proof.get("entries") if isinstance(proof, dict) else None
+    if not isinstance(entries, list):
+        return None
+    return sum(1 for e in entries if isinstance(e, dict) and "isomorphic" in e)
 
 
 def symmetry_text(info: dict) -> str:
@@ -427,13 +443,17 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
         except (OSError, ValueError) as e:
             tree_error = f"could not write the tree to {str(tree_path)!r}: {e}"
     unwritable = tree_error is not None  # an output file that cannot be written (bad input: exit 2)
-    proof_error = None
+    proof_error = proof_note = None
     if proof_path is not None:
-        if proof is None:
-            proof_error = "no upper-bound certificate written: " + (
-                f"{symbol}(C) was not solved, and the certificate of its upper bound could not be written in the time "
-                "given; raise the time limit" if r.value is None else
-                "it needs more than 100000 entries; use a smaller class")
+        if proof is None and r.value is None:
+            proof_error = (f"no upper-bound certificate written: {symbol}(C) was not solved, and the certificate of its "
+                           "upper bound could not be written in the time given; raise the time limit")
+        elif proof is None:  # solved: the value stands, only its certificate is missing (a note, not an error)
+            advice = ("drop --no-symmetry (with the class's symmetries it keeps one entry per orbit)"
+                      if not getattr(args, "symmetry", True) else
+                      "drop --no-isomorphism (isomorphic version spaces then share an entry)"
+                      if not getattr(args, "isomorphism", True) else "use a smaller class")
+            proof_note = f"no certificate written to {str(proof_path)!r}: it needs more than 100000 entries; {advice}"
         else:
             proof = bind(proof, C, label)  # the certificate records the class it was made for
             try:
@@ -443,6 +463,9 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
                 unwritable = True
     seconds = r.stats.get("seconds")
     sym = symmetry_of(r.stats, G, getattr(args, "symmetry", True))
+    iso_info = r.stats.get("isomorphism")
+    if iso_info is not None and proof_path is not None and proof_error is None and proof_note is None:
+        iso_info = {**iso_info, "proof_isomorphic": _proof_isomorphic(proof)}  # the proof keys after the search
     if args.json:
         out = {
             "opt": json_value(r.value), "lower": json_value(r.lower), "upper": json_value(r.upper),
@@ -458,7 +481,7 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
             "anytime": r.stats.get("anytime") or [],  # lower bounds found when the search stopped, with reasons
             "upper_reason": _upper_reason(r, C, G),  # why the upper bound holds, when not solved
             "symmetry_order": sym["order"], "symmetry_source": sym["source"], "symmetry_seconds": sym["seconds"],
-            "isomorphism": r.stats.get("isomorphism"),  # keys up to isomorphism (None: not this engine's)
+            "isomorphism": iso_info,  # keys up to isomorphism (None: not this engine's)
         }
         if not G.standard:  # the game, and its numbers exactly ("p/q") beside the decimals above
             out["game"] = G.to_json()
@@ -484,7 +507,7 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
             ("time", f"{seconds:.3f} s ({_work_text(r.stats)})"),
             ("symmetry", symmetry_text(sym)),
         ]
-        iso = isomorphism_text(r.stats.get("isomorphism"))
+        iso = isomorphism_text(iso_info)
         if iso is not None:
             rows.append(("isomorphism", iso))
         found = r.stats.get("anytime") or []  # lower bounds found when the search stopped (--json lists them all)
@@ -512,6 +535,8 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
         if tree_error is not None or proof_error is not None:
             note(tree_error or proof_error)
         return interrupted_code()
+    if proof_note is not None:
+        note(proof_note)
     if tree_error is not None or proof_error is not None:
         error(tree_error or proof_error)
     # One order of exit codes for every command: interrupted (130, above), then bad input (2: an output file

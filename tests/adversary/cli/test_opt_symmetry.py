@@ -121,3 +121,47 @@ def test_the_plain_output_of_a_game_says_its_group_and_no_symmetry_switches_it_o
     assert code == 0, err
     r = json.loads(out)
     assert (r["symmetry_order"], r["symmetry_source"], r["symmetry_seconds"]) == (None, "skipped: switched off", None)
+
+
+def test_the_isomorphism_line_counts_the_proof_entries_up_to_isomorphism(capsys, tmp_path):
+    """Issue 39: 'opt --matrix ... --no-symmetry --proof' printed "no version space of 32+ concepts reached (none
+    keyed)" (the search had declined every canonical form), while its proof held entries used up to isomorphism
+    (the proof keys its version spaces after the search). How many depends on the machine's speed: the line and
+    the JSON must agree with this run's file."""
+    path = _matrix_file(tmp_path, "halfspaces", n=4)
+    proof = tmp_path / "p.json"
+    for flag in ("--quiet", "--json"):
+        code, out, err = run(capsys, "opt", "--matrix", path, "--no-symmetry", "--proof", proof, "--no-store", flag)
+        assert code == 0, err
+        iso = sum("isomorphic" in e for e in json.loads(proof.read_text())["entries"])
+        if flag == "--json":
+            info = json.loads(out)["isomorphism"]
+            assert info["proof_isomorphic"] == iso
+        else:
+            line = field(out, "isomorphism")
+            assert (f"{iso} of the proof's entries name an isomorphic entry" in line) == (iso > 0), line
+
+
+def test_isomorphism_text_when_the_search_declined_every_form():
+    from adversary.cli.opt import isomorphism_text
+
+    info = {"on": True, "min": 32, "max": None, "forms": 0, "merged": 0, "seconds": 0.0, "declined": 356}
+    assert isomorphism_text(info) == "none keyed in the search (356 canonical forms declined: they would not have paid)"
+    assert isomorphism_text({**info, "proof_isomorphic": 13}).endswith("; 13 of the proof's entries name an isomorphic entry")
+    assert "reached" in isomorphism_text({**info, "declined": 0, "proof_isomorphic": 0})
+
+
+def test_a_proof_too_large_to_write_keeps_the_value_and_says_drop_no_symmetry(capsys, tmp_path, monkeypatch):
+    """Issue 39: 'littlestone opt decision-lists n=5 --no-symmetry --proof p.json' ended with exit 2, "bad input", after
+    the value was found, advising a smaller class. The value is printed, the exit code is the solved one (0), and a
+    note says the proof was not written and to drop --no-symmetry (here the proof's limit is lowered to 3 entries)."""
+    import adversary.store
+
+    record_of_opt = adversary.store.record_of_opt
+    monkeypatch.setattr(adversary.store, "record_of_opt", lambda *a, **kw: record_of_opt(*a, **{**kw, "proof_limit": 3}))
+    path = _matrix_file(tmp_path, "intervals", N=12)
+    proof = tmp_path / "p.json"
+    code, out, err = run(capsys, "opt", "--matrix", path, "--no-symmetry", "--proof", proof, "--no-store", "--quiet")
+    assert code == 0, err
+    assert field(out, "Opt(C)") == "5" and not proof.exists()
+    assert "error" not in err and "no certificate written to" in err and "drop --no-symmetry" in err
