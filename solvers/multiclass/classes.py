@@ -160,7 +160,12 @@ class MulticlassClass:
                     return cls(data)
                 if not isinstance(data, dict) or "matrix" not in data:
                     raise ValueError(f'expected a list of rows or an object with a "matrix" key; {_FILE_HINT}')
-                return cls(data["matrix"], data.get("k"), family=data.get("family"), params=data.get("params"))
+                family, params = data.get("family"), data.get("params")
+                if family is not None and not isinstance(family, str):
+                    raise ValueError(f'"family" must be a family name (a string), got {family!r:.40}')
+                if params is not None and not isinstance(params, dict):
+                    raise ValueError(f'"params" must be an object of the family\'s parameters, got {params!r:.40}')
+                return cls(data["matrix"], data.get("k"), family=family, params=params)
             if suffix == ".csv":
                 return cls(_read_csv(p))
             if suffix == ".npy":

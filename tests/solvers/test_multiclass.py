@@ -401,6 +401,8 @@ def test_npy(tmp_path):
     ("empty.csv", "", "the class is empty"),
     ("c.txt", "0,1\n", "unknown file type"),
     ("labels.json", "[[0, 99]]", "relabel"),
+    ("params.json", '{"matrix": [[0, 1]], "params": 5}', '"params" must be an object'),  # issue 39: internal errors
+    ("family.json", '{"matrix": [[0, 1]], "family": 3}', '"family" must be a family name'),
 ])
 def test_bad_files_say_what_to_change(tmp_path, name, text, words):
     p = tmp_path / name
@@ -409,6 +411,19 @@ def test_bad_files_say_what_to_change(tmp_path, name, text, words):
         MulticlassClass.from_file(p)
     msg = str(e.value)
     assert "\n" not in msg and words in msg and name in msg, msg
+
+
+def test_empty_and_truncated_npy(tmp_path):
+    """Issue 39: an empty .npy was an EOFError (an internal error); one whose header names far more data than
+    follows is refused before its array is allocated."""
+    (tmp_path / "empty.npy").write_bytes(b"")
+    header = "{'descr': '<i8', 'fortran_order': False, 'shape': (100000, 100000), }"
+    header += " " * (118 - len(header)) + "\n"
+    (tmp_path / "cut.npy").write_bytes(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode() + bytes(72))
+    for name, words in (("empty.npy", "the file is empty"), ("cut.npy", "truncated or corrupt")):
+        with pytest.raises(ValueError, match=words) as e:
+            MulticlassClass.from_file(tmp_path / name)
+        assert name in str(e.value) and "\n" not in str(e.value)
 
 
 def test_bad_npy_and_missing(tmp_path):
