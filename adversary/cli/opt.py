@@ -104,7 +104,8 @@ def isomorphism_text(info: dict | None) -> str | None:
     if not info["forms"]:
         declined = info.get("declined") or 0
         text = (f"none keyed in the search ({declined:,} canonical forms declined: they would not have paid)" if declined
-                else f"no version space of {info['min']}+ concepts reached in the search (none keyed)")
+                else f"none keyed in the search (no version space of {info['min']}+ concepts was small enough for a "
+                     "canonical form to pay)")
     else:
         text = (f"{info['merged']:,} of {info['forms']:,} version spaces keyed by canonical form found an isomorphic "
                 f"one's memo entry ({info['seconds']:.3f} s in canonical forms)")
@@ -477,7 +478,7 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
             "stopped": stopped,
             "tree": str(tree_path) if tree_path is not None and tree_error is None and r.tree is not None else None,
             "served": r.stats.get("stored") is not None,  # served from the store (not computed by this run)
-            "proof": str(proof_path) if proof_path is not None and proof_error is None else None,
+            "proof": str(proof_path) if proof_path is not None and proof_error is None and proof_note is None else None,
             "anytime": r.stats.get("anytime") or [],  # lower bounds found when the search stopped, with reasons
             "upper_reason": _upper_reason(r, C, G),  # why the upper bound holds, when not solved
             "symmetry_order": sym["order"], "symmetry_source": sym["source"], "symmetry_seconds": sym["seconds"],
@@ -519,7 +520,7 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
             rows.append(("upper bound", f"{value_text(r.upper)}: {why_upper}"))
         if tree_path is not None and tree_error is None and r.tree is not None:
             rows.append(("tree", _tree_text(r, G) + f" written to {tree_path}"))
-        if proof_path is not None and proof_error is None:
+        if proof_path is not None and proof_error is None and proof_note is None:
             rows.append(("proof", f"certificate of {symbol}(C) <= {value_text(r.upper)} written to {proof_path}"))
         width = max(len(k) for k, _ in rows) + 2
         for k, v in rows:

@@ -148,7 +148,8 @@ def test_isomorphism_text_when_the_search_declined_every_form():
     info = {"on": True, "min": 32, "max": None, "forms": 0, "merged": 0, "seconds": 0.0, "declined": 356}
     assert isomorphism_text(info) == "none keyed in the search (356 canonical forms declined: they would not have paid)"
     assert isomorphism_text({**info, "proof_isomorphic": 13}).endswith("; 13 of the proof's entries name an isomorphic entry")
-    assert "reached" in isomorphism_text({**info, "declined": 0, "proof_isomorphic": 0})
+    assert isomorphism_text({**info, "declined": 0, "proof_isomorphic": 0}) == (
+        "none keyed in the search (no version space of 32+ concepts was small enough for a canonical form to pay)")
 
 
 def test_a_proof_too_large_to_write_keeps_the_value_and_says_drop_no_symmetry(capsys, tmp_path, monkeypatch):
@@ -163,5 +164,7 @@ def test_a_proof_too_large_to_write_keeps_the_value_and_says_drop_no_symmetry(ca
     proof = tmp_path / "p.json"
     code, out, err = run(capsys, "opt", "--matrix", path, "--no-symmetry", "--proof", proof, "--no-store", "--quiet")
     assert code == 0, err
-    assert field(out, "Opt(C)") == "5" and not proof.exists()
+    assert field(out, "Opt(C)") == "5" and not proof.exists() and "proof:" not in out
     assert "error" not in err and "no certificate written to" in err and "drop --no-symmetry" in err
+    code, out, err = run(capsys, "opt", "--matrix", path, "--no-symmetry", "--proof", proof, "--no-store", "--json")
+    assert code == 0 and json.loads(out)["opt"] == 5 and json.loads(out)["proof"] is None and not proof.exists()
