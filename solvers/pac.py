@@ -43,8 +43,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Optional
 
-__all__ = ["a_pac", "PACResult", "stage_length", "samples_bound", "notes_samples_bound", "true_error",
-           "as_conservative"]
+__all__ = ["a_pac", "PACResult", "stage_length", "samples_bound", "notes_samples_bound", "check_samples",
+           "true_error", "as_conservative", "MAX_SAMPLES"]
+
+#: The most examples :func:`check_samples` lets a command draw in all (a few microseconds each: minutes).
+MAX_SAMPLES = 10**8
 
 
 def _check(eps, delta) -> None:
@@ -57,13 +60,53 @@ def stage_length(eps, delta, i: int) -> int:
     """m_i = (1/eps) ln(1/delta_i), delta_i = delta / 2^i, rounded up: the correct predictions in a row that end
     stage i with the output h_i."""
     _check(eps, delta)
-    return math.ceil((i * math.log(2) + math.log(1 / float(delta))) / float(eps) - 1e-12)
+    return math.ceil((i * math.log(2) - math.log(float(delta))) / float(eps) - 1e-12)
 
 
 def samples_bound(M: int, eps, delta) -> int:
     """sum_{i=1}^{M+1} ceil(m_i): the most examples A_PAC uses with a learner of mistake bound M (every stage but
     the last ends in a mistake after at most ceil(m_i) - 1 correct predictions, the last after ceil(m_i))."""
     return sum(stage_length(eps, delta, i) for i in range(1, M + 2))
+
+
+def check_samples(M: int, eps, delta, runs: int = 1, limit: int = MAX_SAMPLES, *, extra: int = 0,
+                  names: tuple = ("epsilon", "runs")) -> float:
+    """Raise ValueError (with the numbers, and the epsilon or the runs that fit) when ``runs`` runs of A_PAC
+    and ``extra`` more (which the caller makes besides) may use more than ``limit`` examples in all; else
+    return what they may use. ``names`` are how the error names epsilon and the runs (a command's options).
+    Counted in floats before :func:`samples_bound` is: sum_{i <= M+1} ceil(m_i) <= (1/eps)((ln 2)(M+1)(M+2)/2
+    + (M+1) ln(1/delta)) + M + 1, so an epsilon of 1e-300 (10^301 examples a run) is refused at once instead
+    of run for ever.
+
+    >>> check_samples(6, 0.1, 0.05, runs=100) <= 100 * 413
+    True
+    >>> check_samples(3, 1e-300, 0.1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: epsilon = 1e-300, delta = 0.1, M = 3: A_PAC may use up to 1.6e+301 examples a run, ...
+    """
+    _check(eps, delta)
+    S = math.log(2) * (M + 1) * (M + 2) / 2 + (M + 1) * -math.log(float(delta))
+    try:
+        one = S / float(eps) + M + 1
+    except OverflowError:
+        one = math.inf
+    every = runs + extra
+    if one * every <= limit:
+        return one * every
+    fits = []
+    if every * (M + 1) < limit:  # an epsilon with every * (S / eps + M + 1) <= limit
+        e = every * S / (limit - every * (M + 1))
+        if e < 1:
+            p = 10 ** (math.floor(math.log10(e)) - 1)
+            fits.append(f"{names[0]} >= {math.ceil(e / p) * p:.2g}")
+    if runs > 1 and limit // one > extra:
+        fits.append(f"{names[1]} <= {int(limit // one) - extra:,}")
+    amount = "more than 1e308" if math.isinf(one) else f"up to {one:.2g}"
+    times = "" if every == 1 else f"{every:,} runs in all, "
+    raise ValueError(f"epsilon = {float(eps):g}, delta = {float(delta):g}, M = {M}: A_PAC may use {amount} examples a "
+                     f"run, {times}more than the {limit:,} that fit; give "
+                     + (" or ".join(fits) if fits else "a learner with a smaller mistake bound"))
 
 
 def notes_samples_bound(M: int, eps, delta) -> float:

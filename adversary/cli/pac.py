@@ -1,10 +1,13 @@
 """``littlestone pac LEARNER --class FAMILY k=v ... --epsilon E --delta D``: A_PAC of the notes (online-to-PAC,
 :mod:`solvers.pac`) run against random targets and a distribution over the class's points, trial by trial: the
 examples used, the stages, the exact error of the output against eps, and over all trials the fraction eps-bad
-against delta and the examples against both sample bounds (the sum that holds and the notes' closed form)."""
+against delta and the examples against both sample bounds (the sum that holds and the notes' closed form).
+The examples all the runs may use are counted before any is drawn: past :data:`solvers.pac.MAX_SAMPLES` the
+command is refused, saying the epsilon (or the trials) that fit."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import sys
@@ -190,22 +193,22 @@ def _worst_sequence(C, name, params, eps, delta, M, seconds):
         j = next((j for j in range(C.n_points) if state.predict_one(C.points[j]) == int(C.matrix[target, j])), None)
         return None if j is None else (C.points[j], int(C.matrix[target, j]))
 
-    stream, unpadded = [], []
+    stream, unpadded = [], []  # (example, times): the padding is not listed one example at a time
     for i, (x, y) in enumerate(mistakes, 1):
         ok = right()
         if ok is None:
             unpadded.append(i)
         else:
-            stream += [ok] * (stage_length(eps, delta, i) - 1)
-        stream.append((x, y))
+            stream.append((ok, stage_length(eps, delta, i) - 1))
+        stream.append(((x, y), 1))
         state.learn_one(x, y)
     ok = right()
     if ok is None:
         unpadded.append(len(mistakes) + 1)
     else:
-        stream += [ok] * stage_length(eps, delta, len(mistakes) + 1)
-    it = iter(stream)
-    run = a_pac(L, lambda: next(it), eps, delta, M=M, max_samples=len(stream))
+        stream.append((ok, stage_length(eps, delta, len(mistakes) + 1)))
+    it = itertools.chain.from_iterable(itertools.repeat(e, times) for e, times in stream)
+    run = a_pac(L, lambda: next(it), eps, delta, M=M, max_samples=sum(times for _, times in stream))
     return run, len(mistakes), unpadded
 
 
@@ -214,7 +217,7 @@ def run(args) -> int:
     import numpy as np
 
     from adversary.referee import build_learner, fraction_text
-    from solvers.pac import notes_samples_bound, samples_bound
+    from solvers.pac import check_samples, notes_samples_bound, samples_bound
 
     from ._attack_store import _kv_items, _whole_numbers
 
@@ -232,6 +235,10 @@ def run(args) -> int:
     M = math.floor(b.value)
     wrapped = not getattr(L, "conservative", False)
     eps, delta = args.epsilon, args.delta
+    # the examples every run may use, before any is drawn (the adversarial search scores its first candidate
+    # on SEARCH_TRIALS runs, then the chosen sequence is one more)
+    check_samples(M, eps, delta, args.trials, extra=SEARCH_TRIALS + 1 if args.distribution == "adversarial" else 0,
+                  names=("--epsilon", "--trials"))
     exact_bound, notes_bound = samples_bound(M, eps, delta), notes_samples_bound(M, eps, delta)
     search = None
     if args.distribution == "adversarial":

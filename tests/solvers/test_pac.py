@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 from tests.oracles import cube_classes
 from solvers.classes.families import make
 from solvers.learners import make_learner
-from solvers.pac import a_pac, as_conservative, notes_samples_bound, samples_bound, stage_length, true_error
+from solvers.pac import (MAX_SAMPLES, a_pac, as_conservative, check_samples, notes_samples_bound, samples_bound,
+                         stage_length, true_error)
 
-from ..adversary.cli.checks import assert_usage_error, run
+from ..adversary.cli.checks import assert_usage_error, run, run_bounded
 
 
 def test_stage_lengths_and_the_two_sample_bounds():
@@ -127,6 +128,39 @@ def test_pac_bad_input_is_one_line(capsys, argv, words):
     code, out, err = run(capsys, "pac", *argv, "--quiet")
     assert_usage_error(code, out, err)
     assert words in err
+
+
+def test_check_samples_bounds_the_sum_and_refuses_what_cannot_run():
+    for M, eps, delta in ((0, 0.5, 0.5), (6, 0.1, 0.05), (20, 0.01, 1e-9)):
+        assert samples_bound(M, eps, delta) <= check_samples(M, eps, delta) <= samples_bound(M, eps, delta) + M + 1
+    assert check_samples(6, 0.1, 0.05, runs=10) == pytest.approx(10 * check_samples(6, 0.1, 0.05))
+    with pytest.raises(ValueError, match=r"up to 1.6e\+301 examples a run, more than the 100,000,000 that fit; "
+                                         r"give epsilon >= 1.7e-07$"):
+        check_samples(3, 1e-300, 0.1)
+    with pytest.raises(ValueError, match="more than 1e308 examples a run"):  # 1/eps overflows a float
+        check_samples(3, 1e-320, 0.1)
+    with pytest.raises(ValueError, match=r"give epsilon >= 0.00017 or runs <= 61$"):
+        check_samples(3, 1e-5, 0.1, runs=1000)
+    with pytest.raises(ValueError, match="a learner with a smaller mistake bound"):
+        check_samples(10**9, 0.5, 0.5)
+    assert check_samples(3, 1.7e-7, 0.1) <= MAX_SAMPLES  # the epsilon it names fits
+
+
+def test_pac_sample_size_is_checked_before_any_example():
+    # issue 39: --epsilon 1e-300 needs 10^301 examples a trial, and the command ran for ever; now one line at once
+    code, out, err = run_bounded("pac", "halving", "--class", "thresholds", "N=7", "--epsilon", "1e-300", "--delta",
+                                 "0.1", "--trials", "1", gb=2)
+    assert_usage_error(code, out, err, contains="may use up to 1.6e+301 examples a run, more than the 100,000,000 that "
+                                                "fit; give --epsilon >= 1.7e-07")
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--epsilon", "1e-5", "--trials", "1000"], "give --epsilon >= 0.00017 or --trials <= 61"),
+    (["--epsilon", "1e-7", "--trials", "1", "--distribution", "adversarial"], "14 runs in all"),  # the search's too
+])
+def test_pac_too_many_examples_in_all_is_one_line(capsys, argv, words):
+    code, out, err = run(capsys, "pac", "halving", "--class", "thresholds", "N=7", "--delta", "0.1", *argv, "--quiet")
+    assert_usage_error(code, out, err, contains=words)
 
 
 def test_chosen_examples_pass_the_notes_closed_form(capsys):
