@@ -427,6 +427,9 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
     t0 = time.monotonic()
     _check_options(strategy, time_limit, seed, jobs, errors, maximize)
     cls = class_specs.trusted(load_class(C))
+    if "margin" in cls.facts:  # dense points of d coordinates: refused before the first is made if they cannot fit
+        from .strategies.geometric import check_dimension
+        check_dimension(cls)
     if errors and not cls.finite:
         _refuse_errors(cls, errors)
     name, params = _learner_name_params(learner, learner_params, cls, errors)

@@ -638,7 +638,10 @@ def _json_number(v):
 def json_target(cls, target):
     """The target as a witness writes it: a concept index, or ``{"w": [...]}`` for a direction."""
     if cls.n_concepts is None:  # a direction w, not an index
-        return {"w": [_json_number(v) for v in target]}
+        w = list(target)
+        for i in not_ints(w):  # (in high dimension most coordinates are int zeros, written as they are)
+            w[i] = _json_number(w[i])
+        return {"w": w}
     return int(target)
 
 

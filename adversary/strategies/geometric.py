@@ -83,7 +83,7 @@ from solvers import interrupts
 from ..position import Position
 from .base import Found, Problem, Strategy, StrategyError, only_exact, time_left
 
-__all__ = ["GeometricStrategy", "STRATEGY", "CONVENTIONS", "GRID"]
+__all__ = ["GeometricStrategy", "STRATEGY", "CONVENTIONS", "GRID", "BYTES_PER_COORDINATE", "check_dimension"]
 
 def _convention(name: str):
     """(s, y) with the point x = s z shown and labelled y, so that <w, z> <= 0 is a mistake, for a learner
@@ -111,6 +111,8 @@ CONVENTIONS = _conventions()
 GRID = 2**40
 #: The games of the current run (each _Play adds itself): on a Ctrl-C the run returns the longest.
 _PLAYS: list = []
+#: The deadline of the current run (GeometricStrategy.run), which every game keeps with its checks (CHECK_MOVES).
+_END: list = [None]
 
 _ROLLOUTS = 64          # random rollouts in d = 2 without a deadline
 _MAX_ROLLOUTS = 1024    # ... and at most this many with one
@@ -118,8 +120,38 @@ _MAX_ROLLOUTS = 1024    # ... and at most this many with one
 #: checks and replays the sequence (in :func:`adversary.attack.attack`: the strategy's own check,
 #: the witness, its re-verification), which costs about as much again as building it.
 BUILD_SHARE = 0.3
+#: After the construction the referee checks and replays the sequence and writes the witness, each a pass over
+#: every coordinate (d of them): in high dimension about CHECK_MOVES[0] times the time of a move per move played,
+#: plus CHECK_MOVES[1] moves' time for the target (measured at d = 3 * 10^6). A construction stops before a move
+#: whose checks would pass the deadline.
+CHECK_MOVES = (2.0, 10.0)
 #: ... and the share until which random rollouts search on when the construction is not proven the worst case.
 ROLLOUT_SHARE = 0.7
+
+
+#: Bytes an attack on margin halfspaces holds per coordinate of each point it plays (measured: d = 10^6 and 25
+#: moves took 730 MB, the points as tuples, the learner's copies, the witness's text).
+BYTES_PER_COORDINATE = 32
+
+
+def check_dimension(H, memory: Optional[int] = None) -> None:
+    """StrategyError (one line, with the estimate and what to change) when the points of an attack on the margin
+    class ``H`` cannot fit in half of ``memory`` (default the machine's): about floor(R^2/gamma^2) + 2 vectors of
+    d coordinates each, held as tuples (d = 10^8 would take tens of GB before the first move is played)."""
+    from solvers.opt.search import physical_memory
+
+    memory = physical_memory() if memory is None else memory
+    if memory is None:
+        return
+    m = math.floor(H.R * H.R / (H.gamma * H.gamma))
+    need = BYTES_PER_COORDINATE * H.d * (m + 2)
+    if need > memory // 2:
+        most = memory // 2 // (BYTES_PER_COORDINATE * (m + 2))
+        same = (f"; every d >= {m} = floor(R^2/gamma^2) gives the Perceptron the same {m} mistakes" if most >= m
+                else "")
+        raise StrategyError(f"an attack on {H} holds about {m + 2} points of d = {H.d:,} coordinates, about "
+                            f"{need / 2**30:.1f} GB, more than half of this machine's {memory / 2**30:.1f} GB; "
+                            f"give d <= {most:,}{same}")
 
 
 def _up(q: Fraction) -> Fraction:
@@ -140,7 +172,8 @@ class _Play:
     a :class:`~adversary.position.Position` on the margin class (whose version space is the examples so
     far: the referee checks the target on them at the end) and the running sum w of the z played."""
 
-    def __init__(self, problem: Problem, H, stop: Optional[float] = None, target: Optional[list] = None):
+    def __init__(self, problem: Problem, H, stop: Optional[float] = None, target: Optional[list] = None,
+                 end: Optional[float] = None):
         self.pos = Position.start(problem.new_learner(), H)
         self.target = [1] + [0] * (H.d - 1) if target is None else target  # realizes every prefix of the game
         _PLAYS.append(self)  # what a Ctrl-C returns (GeometricStrategy.run)
@@ -149,6 +182,9 @@ class _Play:
         self.w = (0,) * H.d
         self.sequence: list = []
         self.stop = stop  # a time.monotonic() instant after which no move is played
+        self.end = _END[0] if end is None else end  # the attack's deadline: no move whose checks would pass it
+        self.late = False  # stopped because the checks of one more move would pass the deadline
+        self.seconds = 0.0  # spent in the moves played
         self.stopped = False
 
     def out_of_time(self) -> bool:
@@ -158,10 +194,21 @@ class _Play:
         interrupts.check()
         if self.sequence and self.stop is not None and time.monotonic() >= self.stop:
             self.stopped = True
+        if self.sequence and self.end is not None:
+            per, k = self.seconds / len(self.sequence), len(self.sequence) + 1
+            if time.monotonic() + per * (1 + CHECK_MOVES[0] * k + CHECK_MOVES[1]) >= self.end:
+                self.stopped = self.late = True
         return self.stopped
 
     def move(self, z) -> bool:
         """Play z if it is inside the ball and the learner errs on it; return whether it was played."""
+        t = time.monotonic()
+        try:
+            return self._move(z)
+        finally:
+            self.seconds += time.monotonic() - t
+
+    def _move(self, z) -> bool:
         if _dot(z, z) > self.R2:
             return False
         x = z if self.s == 1 else tuple(map(operator.neg, z))
@@ -379,6 +426,7 @@ class GeometricStrategy(Strategy):
             raise StrategyError(f"strategy geometric plays on margin-halfspaces d gamma [R], not {problem.cls}; "
                                 "use exact, tree, beam, mcts or local on a finite class")
         d = problem.cls.d
+        check_dimension(problem.cls)
         try:
             learner = problem.new_learner()
         except ValueError as e:
@@ -405,6 +453,7 @@ class GeometricStrategy(Strategy):
 
         z1 = _up(gamma)  # the margin coordinate, on the grid (>= gamma)
         _PLAYS.clear()
+        _END[0] = deadline
         try:
             play, target = self._build(problem, H, d, m, z1, R, margin, t0, stop, deadline, stats, progress)
         except KeyboardInterrupt:  # the longest game so far (every prefix of a game is one), else the sure first move
@@ -422,6 +471,7 @@ class GeometricStrategy(Strategy):
                 del play.sequence[keep:]
         finally:
             _PLAYS.clear()
+            _END[0] = None
         if len(play.sequence) < m and d >= 3 and ratio.denominator == 1 and not play.stopped \
                 and not stats.get("stopped"):
             stats["note"] = ("R^2/gamma^2 is an integer: the last move needs exact equality, which the "
@@ -444,7 +494,7 @@ class GeometricStrategy(Strategy):
         else:
             play, target, extra = self._plane(problem, H, m, z1, stop, progress)
             stats.update(extra)
-        if d >= 3 and stop is not None and not (margin == 0 and len(play.sequence) == m):
+        if d >= 3 and stop is not None and not (margin == 0 and len(play.sequence) == m) and not play.late:
             # Not proven the worst case (a learner with margin > 0, whose bound is (R^2 + 2 margin)/gamma^2, or a
             # construction cut short): search on with random rollouts until the time is up.
             rng = np.random.default_rng(problem.seed)

@@ -239,16 +239,21 @@ class MarginHalfspaces:
             w = w.tolist()
         if not isinstance(w, (list, tuple)) or len(w) != self.d:
             raise ValueError(f"target w must be a list of d = {self.d} numbers, got {point_text(w)}")
-        w = tuple(as_coordinate(v, "coordinate", "target w") for v in w)
+        w = list(w)
+        for i in not_ints(w):  # in high dimension most coordinates are int zeros: only the others are read
+            w[i] = as_coordinate(w[i], "coordinate", "target w")
+        w = tuple(w)
         wf = [float(v) for v in w]
-        norm = math.sqrt(math.fsum(v * v for v in wf))
+        norm = math.sqrt(math.fsum(wf[i] * wf[i] for i in compress(range(len(w)), w)))
         if not abs(norm - 1.0) <= TOLERANCE:
             raise ValueError(f"target w has |w| = {norm:.12g}; give a unit vector (|w| = 1 within {TOLERANCE:g})")
         gamma, R = self.gamma, self.R
         gf, Rf = float(gamma), float(R)
         if exact:
-            wq = tuple(Fraction(v) for v in w)
-            w2 = sum(v * v for v in wq)
+            wq = list(w)  # only the nonzero coordinates as Fractions (the rest stay int 0)
+            for i in compress(range(len(w)), w):
+                wq[i] = Fraction(w[i])
+            w2 = sum(wq[i] * wq[i] for i in compress(range(len(w)), w))
         for t, (x, y) in enumerate(examples, 1):
             s = 1 if y == 1 else -1
             # The zero coordinates of x are left out of both checks: they add nothing, and in high

@@ -46,3 +46,26 @@ def test_opt_errors_tree_too_large_is_left_out_with_a_note(tmp_path):
     assert r["lower"] <= r["upper"] and r["tree"] is None and not tree.exists()
     notes = [line for line in err.splitlines() if "no tree written" in line]
     assert len(notes) == 1 and notes[0].startswith("littlestone: note: "), err
+
+
+# ------------------------------------------------------------------------------------------ attack on margin halfspaces
+def test_attack_refuses_a_dimension_whose_points_cannot_fit():
+    """d = 10^8: every point a tuple of 10^8 coordinates; it used to run for minutes into 5 GB and more. Now one line
+    with the estimate and what to change, at once."""
+    code, out, err, seconds = timed("attack", "perceptron", "--class", "margin-halfspaces", "d=100000000", "gamma=0.2",
+                                    "--no-store", limit=5, gb=1.5)
+    assert code == 2 and out == "", err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("littlestone: error: an attack on margin-halfspaces"), err
+    assert " GB" in lines[0] and "give d <= " in lines[0] and "every d >= 25" in lines[0]
+
+
+@pytest.mark.slow
+def test_attack_in_high_dimension_keeps_the_time_limit():
+    """d = 6 * 10^6 fits, but each move and each check is a pass over every coordinate: the construction stops
+    before a move whose checks would pass the deadline (it used to take 38 s with a limit of 2 s)."""
+    code, out, err, seconds = timed("attack", "perceptron", "--class", "margin-halfspaces", "d=6000000", "gamma=0.2",
+                                    "--no-store", "--json", "--quiet", limit=2)
+    assert code == 3, err
+    r = json.loads(out)
+    assert r["stopped"] == "time limit" and 1 <= r["mistakes"] < 25

@@ -181,3 +181,17 @@ def test_through_attack_is_tight():
     result = attack_fn("perceptron", H, strategy="geometric", seed=0)
     assert result.mistakes == 4 and result.verdict == "tight"
     assert verify_witness(result.witness, exact=True).ok
+
+
+def test_check_dimension_refuses_points_that_cannot_fit():
+    """The estimate: floor(R^2/gamma^2) + 2 points of d coordinates, BYTES_PER_COORDINATE each, within half the
+    memory; the message says the estimate and the largest d that fits."""
+    from adversary.referee import load_class
+    from adversary.strategies.base import StrategyError
+    from adversary.strategies.geometric import BYTES_PER_COORDINATE, check_dimension
+
+    H = load_class({"family": "margin-halfspaces", "params": {"d": 10**8, "gamma": 0.2}})
+    with pytest.raises(StrategyError, match=r"about 27 points of d = 100,000,000 coordinates.*give d <= 1,000,000; "
+                                            r"every d >= 25"):
+        check_dimension(H, memory=2 * 27 * BYTES_PER_COORDINATE * 10**6)
+    check_dimension(H, memory=2 * 27 * BYTES_PER_COORDINATE * 10**8)  # fits: no error
