@@ -17,8 +17,8 @@ Commands (DESIGN.md, section CLI)::
                        [--witness OUT.json] [--quiet]
     littlestone attack LEARNER [k=v ...] --class FAMILY [k=v ...] --grid n=2..12 k=1..3 [--format md|csv|json]
                        [-o FILE] [--jobs N] [--backend loky|dask] [--scheduler ADDR]
-    littlestone experts n=1..12 k=0..2 [--deterministic] [--randomized] [--time-limit S] [--format md|csv|json]
-                        [-o FILE] [--quiet]
+    littlestone experts n=1..12 k=0..2 [--deterministic] [--randomized] [--time-limit S] [--memory GB]
+                        [--format md|csv|json] [-o FILE] [--quiet]
     littlestone pac LEARNER [k=v ...] (--class FAMILY k=v ... | --matrix FILE) --epsilon E --delta D [--trials T]
                     [--distribution uniform|adversarial|FILE] [--seed S] [--json] [--plot OUT.png]
     littlestone params (FAMILY k=v ... | --matrix FILE) [--only KEYS] [--json] [--time-limit S] [--store PATH]
@@ -68,7 +68,7 @@ from solvers import interrupts
 from . import (attack, experts, export, families, learners, multiclass, opt, pac, params, play, plot, separate, store,
                table, verify)
 from ._args import Parser
-from ._output import EXIT_CODES, EXIT_FAILED, EXIT_USAGE, PROG, CLIError, error, interrupted_code
+from ._output import EXIT_CODES, EXIT_FAILED, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, error, interrupted_code
 
 __all__ = ["main", "build_parser", "COMMANDS", "CLIError", "EXIT_CODES", "EXAMPLES"]
 
@@ -169,8 +169,11 @@ def _main(argv) -> int:
         return error(e)
     except ValueError as e:  # library errors (TreeError included) say what to change
         return error(e)
-    except MemoryError:
-        return error("out of memory; use a smaller class (lower the parameters)")
+    except MemoryError as e:  # past the process's memory (ulimit -v, the machine's): a limit, not bad input
+        while e is not None:  # the frames a traceback holds may hold what filled the memory: let them go first
+            e.__traceback__, e = None, e.__context__
+        return error("out of memory (the process's limit: ulimit -v, or the machine's) before a bound was proven; "
+                     "lower the parameters or allow it more memory", EXIT_UNSOLVED)
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr, flush=True)
         return interrupted_code()

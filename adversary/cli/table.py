@@ -135,7 +135,9 @@ def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=N
     (and the value of ``game``, a :class:`solvers.game_rules.Game` other than Opt's, when given).
     Runs in a joblib worker with --jobs. A cell whose parameters are impossible (``make`` raises) comes
     back as ``{"params", "skipped"}``; one stopped by Ctrl-C has ``stopped == "interrupted"`` and the
-    bounds proven by then (the VC search is then not started).
+    bounds proven by then (the VC search is then not started). A search that runs out of the process's
+    memory (a MemoryError: ``ulimit -v``, the machine's) leaves its part with the bounds known without it
+    (0 and the volume bound), ``stopped == "memory"``.
 
     ``warm`` (from the store) gives what is already proven: ``{"opt": Lookup, "game": Lookup, "vc":
     Lookup}`` (:class:`adversary.cli._store.Lookup`); a solved part is taken as it is, and Opt(C)'s
@@ -173,9 +175,12 @@ def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=N
         found = warm.get(part)
         if found is not None and found.solved:
             return _Stored(found)
-        solver = warm_solver(C, found, memo_bytes) if G is None and found is not None else None
         kw = {} if G is None else {"game": G.kind, "errors": G.errors, "horizon": G.horizon}
-        r = opt(C, time_limit=until(share), jobs=1, progress=report, memo_bytes=memo_bytes, solver=solver, **kw)
+        try:
+            solver = warm_solver(C, found, memo_bytes) if G is None and found is not None else None
+            r = opt(C, time_limit=until(share), jobs=1, progress=report, memo_bytes=memo_bytes, solver=solver, **kw)
+        except MemoryError:  # its memory freed with the search: the cell goes on (nothing to store)
+            return _OutOfMemory(C, G)
         if records:
             proof_s = proof_seconds(r, time_limit)
             out_records.append(record_of_opt(C, r, family=name, params=dict(C.params), proof_seconds=proof_s))
@@ -198,10 +203,16 @@ def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=N
     elif stopped == "interrupted":
         vc_lo, vc_hi = 0, min(C.log2_size(), C.n_points)
     else:
-        v = vc_search(C, time_limit=left())
-        vc_lo, vc_hi = v.lower, v.upper
-        stopped = stopped or v.stats.get("stopped")
-        if records:
+        try:
+            v = vc_search(C, time_limit=left())
+        except MemoryError:
+            v = None
+            vc_lo, vc_hi = 0, min(C.log2_size(), C.n_points)
+            stopped = stopped or "memory"
+        if v is not None:
+            vc_lo, vc_hi = v.lower, v.upper
+            stopped = stopped or v.stats.get("stopped")
+        if v is not None and records:
             out_records.append(Record(kind="vc", class_key=class_key(C), task={}, family=name, params=dict(C.params),
                                       concepts=C.n_concepts, points=C.n_points,
                                       value=exact(v.value), lower=exact(v.lower), upper=exact(v.upper),
@@ -237,6 +248,21 @@ def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=N
         **({"stored": stored} if (stored := sorted(k for k, f in warm.items() if f is not None and f.solved)) else {}),
         **({"served": True} if warm and _settled(warm) else {}),
     }
+
+
+class _OutOfMemory:
+    """A part whose search ran out of memory, in the shape of an OptResult: the bounds known without a search,
+    0 and the volume bound (floor(log2 |C|) for Opt; with K label errors the bound of
+    :func:`solvers.game_rules.volume_bound`, which the randomized value is below too; at most the horizon)."""
+
+    def __init__(self, C, G=None):
+        from solvers.game_rules import volume_bound
+
+        self.value, self.lower = None, 0
+        self.upper = volume_bound([0] * (0 if G is None else G.errors) + [C.n_concepts])
+        if G is not None and G.horizon is not None:
+            self.upper = min(self.upper, G.horizon)
+        self.stats = {"stopped": "memory"}
 
 
 class _Stored:
@@ -547,6 +573,9 @@ def run(args) -> int:
     unsolved = [r for r in done if r["opt"] is None or r["vc"] is None or ("symbol" in r and r["value"] is None)]
     if unsolved:
         shown = "[lo, hi]" if args.format == "latex" else "lo..hi"
-        note(f"{len(unsolved)} of {len(done)} cells not solved within the time limit (shown as {shown})")
+        memory = sum(1 for r in unsolved if r.get("stopped") == "memory")
+        why = ("the time limit" if not memory else "the memory this process may use (lower the parameters)"
+               if memory == len(unsolved) else "the time limit or the memory this process may use")
+        note(f"{len(unsolved)} of {len(done)} cells not solved within {why} (shown as {shown})")
         return EXIT_UNSOLVED
     return EXIT_OK

@@ -157,3 +157,32 @@ def test_a_ctrl_c_while_the_command_line_is_imported_is_one_line():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert r.returncode == 130
     assert r.stderr.strip() == "littlestone: interrupted before the command started"
+
+
+def test_out_of_memory_is_a_limit_one_line_after_freeing_what_filled_it(monkeypatch, capsys):
+    """Issue 39: a MemoryError that reaches the command line (the process past ``ulimit -v`` or the machine's
+    memory) is "not solved within the limits" (exit 3), not bad input; and the frames of its traceback, which may
+    hold what filled the memory, are let go before the line is printed (under ``ulimit -v`` printing it failed)."""
+    import weakref
+
+    import adversary.cli as cli
+    import adversary.cli.pac as command
+
+    class Big:
+        pass
+
+    held = []
+
+    def fill(args):
+        big = Big()  # what filled the memory, referenced only by this frame
+        held.append(weakref.ref(big))
+        raise MemoryError
+
+    printed = []
+    error = cli.error
+    monkeypatch.setattr(command, "run", fill)
+    monkeypatch.setattr(cli, "error", lambda *a: printed.append(held[0]() is None) or error(*a))
+    code = main(["pac", "halving", "--class", "thresholds", "N=4", "--epsilon", "0.1", "--delta", "0.1"])
+    err = capsys.readouterr().err
+    assert code == 3 and printed == [True], (code, printed, err)
+    assert err.count("\n") == 1 and err.startswith("littlestone: error: out of memory") and "lower the parameters" in err

@@ -113,6 +113,22 @@ def test_table_memory_per_cell(capsys, monkeypatch):
     assert [r["opt"] for r in rows] == [2, 2] and limits == [int(0.001 * 2**30)] * 2
 
 
+def test_a_cell_out_of_memory_shows_its_bounds_and_exits_3(capsys, monkeypatch):
+    # issue 39: a MemoryError in a cell's search (ulimit -v, the machine's memory) ended the whole table with
+    # "out of memory" (exit 2); now that cell shows the bounds known without its search, as a timed-out one does
+    opt_package = importlib.import_module("solvers.opt")
+
+    def fail(C, **kw):
+        raise MemoryError
+
+    monkeypatch.setattr(opt_package, "opt", fail)
+    code, out, err = run(capsys, "table", "thresholds", "--grid", "N=4,6", "--format", "json", "--quiet", "--no-store")
+    assert code == 3, err
+    rows = json.loads(out)["rows"]
+    assert [(r["lower"], r["upper"], r["opt"], r["vc"], r["stopped"]) for r in rows] == [(1, 2, None, 1, "memory")] * 2
+    assert "2 of 2 cells not solved within the memory this process may use" in err and "Traceback" not in err
+
+
 BAD = {
     "grid no range": ["table", "thresholds", "--grid", "N"],
     "grid empty": ["table", "thresholds", "--grid", "N="],
