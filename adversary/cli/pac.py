@@ -53,10 +53,14 @@ def add(p) -> None:
 def _unit(text: str) -> float:
     import argparse
 
+    from solvers.numbers import as_rational
+
     try:
-        v = float(Fraction(text))
-    except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number; give one in (0, 1), e.g. 0.1") from None
+        v = float(as_rational(text, "it"))  # (refuses 1e400, which overflowed a float, before building it)
+    except ValueError as e:
+        what = "is not strictly between 0 and 1" if "too large" in str(e) else "is too small" if "too small" in str(
+            e) else "is not a number"
+        raise argparse.ArgumentTypeError(f"{text!r} {what}; give one in (0, 1), e.g. 0.1") from None
     if not 0 < v < 1:
         raise argparse.ArgumentTypeError(f"{text} is not strictly between 0 and 1; give e.g. 0.1")
     return v
@@ -94,9 +98,11 @@ def _weights(spec: str, C) -> list:
     w = data.get("weights") if isinstance(data, dict) else data
     if not isinstance(w, list) or len(w) != n:
         raise CLIError(f"--distribution {spec}: give {n} weights, one per point of the class, as {{\"weights\": [...]}}")
+    from solvers.numbers import as_rational
+
     try:
-        q = [Fraction(str(v)) for v in w]
-    except (ValueError, ZeroDivisionError):
+        q = [as_rational(v if isinstance(v, str) else str(v), "weight") for v in w]
+    except ValueError:
         raise CLIError(f"--distribution {spec}: the weights must be numbers (or \"p/q\")") from None
     if any(v < 0 for v in q) or sum(q) == 0:
         raise CLIError(f"--distribution {spec}: the weights must be >= 0 and not all 0")

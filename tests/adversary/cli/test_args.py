@@ -213,3 +213,21 @@ def test_a_distribution_file_that_is_not_text_is_named(capsys, tmp_path):
     line = assert_usage_error(*run(capsys, "pac", "halving", "--class", "thresholds", "N=4", "--epsilon", "0.2",
                                    "--delta", "0.1", "--trials", "5", "--distribution", w, "--quiet"))
     assert str(w) in line and "UTF-8 JSON" in line
+
+
+@pytest.mark.parametrize("value, words", [("1e400", "not strictly between 0 and 1"), ("1e9999999999", "not strictly"),
+                                          ("1e-400", "too small")])
+def test_pac_epsilon_beyond_a_float_is_one_line(capsys, value, words):
+    """Found by the fuzz test: 'pac --epsilon 1e400' ended in a traceback (an OverflowError inside argparse), and
+    1e9999999999 took hours to build as a fraction."""
+    line = assert_usage_error(*run(capsys, "pac", "halving", "--class", "thresholds", "N=3", "--epsilon", value,
+                                   "--delta", "0.1"))
+    assert "argument --epsilon" in line and words in line
+
+
+def test_pac_a_weight_with_a_huge_exponent_is_refused_at_once(capsys, tmp_path):
+    w = tmp_path / "w.json"
+    w.write_text('{"weights": ["1e99999999999", 1, 1]}')
+    line = assert_usage_error(*run(capsys, "pac", "halving", "--class", "thresholds", "N=3", "--epsilon", "0.1",
+                                   "--delta", "0.1", "--trials", "2", "--distribution", w, "--quiet"))
+    assert "the weights must be numbers" in line
