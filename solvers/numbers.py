@@ -70,12 +70,12 @@ def _in_range(q: Fraction, value, name: str, at: str) -> Fraction:
 
 def _out_of_range(value, name: str, at: str, *, large: bool, q: Fraction | None = None):
     if isinstance(value, str) or q is None:
-        text = str(value).strip()
-    else:  # a number of thousands of digits: its size only
-        text = f"about 1e{round(math.log10(abs(q.numerator)) - math.log10(q.denominator))}"
+        text = f"{name}={str(value).strip()}"
+    else:  # a number of hundreds of digits: its size only
+        text = f"{name} (about 1e{round(math.log10(abs(q.numerator)) - math.log10(q.denominator))})"
     if large:
-        raise ValueError(f"{at}{name}={text} is too large; give a number of size at most 1e{_DIGITS}")
-    raise ValueError(f"{at}{name}={text} is too small; give 0 or a number of size at least 1e-{_DIGITS}")
+        raise ValueError(f"{at}{text} is too large; give a number of size at most 1e{_DIGITS}")
+    raise ValueError(f"{at}{text} is too small; give 0 or a number of size at least 1e-{_DIGITS}")
 
 
 def as_coordinate(value, name: str, who: Optional[str] = None):

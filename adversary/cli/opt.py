@@ -111,7 +111,7 @@ def isomorphism_text(info: dict | None) -> str | None:
                 f"one's memo entry ({info['seconds']:.3f} s in canonical forms)")
     iso = info.get("proof_isomorphic")
     if iso:
-        text += f"; {iso:,} of the proof's entries name an isomorphic entry"
+        text += f"; {iso:,} of the proof's entries {'names' if iso == 1 else 'name'} an isomorphic entry"
     return text
 
 

@@ -139,7 +139,7 @@ def test_the_isomorphism_line_counts_the_proof_entries_up_to_isomorphism(capsys,
             assert info["proof_isomorphic"] == iso
         else:
             line = field(out, "isomorphism")
-            assert (f"{iso} of the proof's entries name an isomorphic entry" in line) == (iso > 0), line
+            assert (f"{iso} of the proof's entries name{'s' if iso == 1 else ''} an isomorphic entry" in line) == (iso > 0), line
 
 
 def test_isomorphism_text_when_the_search_declined_every_form():
