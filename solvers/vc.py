@@ -119,14 +119,15 @@ def vc_search(C: ConceptClass, *, time_limit: float | None = None) -> VCResult:
 
     best: list[int] = []
     nodes = 0
-    work = 0  # pattern classes examined since the last look at the clock
+    work = 0  # pattern classes examined since the last look at the clock, each counted by its size in words
     CHECK = 4096  # look at the clock after this many (a few milliseconds of work at most)
+    unit = 1 + (size >> 12)  # an AND of two bitsets of |C| bits: millions of concepts make each one slow
 
     def extend(S: list[int], classes: list[int], sizes: list[int], candidates: list[int]) -> None:
         # Hot loop: written for speed. classes: the (non-empty) pattern classes of S; sizes: their sizes.
         nonlocal best, nodes, work
         nodes += 1
-        work += len(classes)
+        work += len(classes) * unit
         if work >= CHECK:
             work = 0
             interrupts.check()  # a Ctrl-C that a library swallowed stops the search here
@@ -144,7 +145,7 @@ def vc_search(C: ConceptClass, *, time_limit: float | None = None) -> VCResult:
             return
         useful = []
         for k in candidates:
-            work += len(classes)
+            work += len(classes) * unit
             if work >= CHECK:
                 work = 0
                 interrupts.check()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 
 from ._output import (EXIT_FAILED, EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, interrupted_code, json_safe,
                       stopping)
@@ -25,7 +26,8 @@ def add(p) -> None:
                                                    "proper)")
     p.add_argument("--json", action="store_true", help="print one JSON object: each key with value (or lower and "
                                                        "upper when stopped) and witness")
-    p.add_argument("--time-limit", type=positive_seconds, metavar="S", help="seconds per parameter (default none)")
+    p.add_argument("--time-limit", type=positive_seconds, metavar="S",
+                   help="seconds for the whole run, shared among the parameters (default none)")
     from ._store import add_store_options
 
     add_store_options(p)
@@ -50,8 +52,9 @@ def run(args) -> int:
         raise CLIError(f"unknown parameter {bad[0]!r} in --only; choose from: opt, {', '.join(KEYS)}")
     out: dict = {}
     checks = {}
+    args.deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
     if "opt" in keys:
-        r = opt(C, time_limit=args.time_limit)
+        r = opt(C, time_limit=share(args.deadline, len(keys)))
         out["opt"] = ({"value": r.value} if r.value is not None else {"lower": r.lower, "upper": r.upper})
         out["opt"]["witness"] = {"tree_depth": r.lower}
     store = open_store(args)
@@ -82,6 +85,15 @@ def run(args) -> int:
     if stopping():  # the searches stopped at Ctrl-C with their bounds, printed above
         return interrupted_code()
     return EXIT_OK if all("value" in v for v in out.values()) else EXIT_UNSOLVED
+
+
+def share(deadline, left: int):
+    """The seconds of the next of ``left`` parameters: an equal part of the time left (what a quick one leaves goes
+    to the others), at least a twentieth of a second (a stopped search still reports its bounds); None without a
+    time limit."""
+    if deadline is None:
+        return None
+    return max((deadline - time.monotonic()) / max(left, 1), 0.05)
 
 
 def _compute(C, keys: list, args, store, out: dict, checks: dict, bar) -> list:
@@ -116,7 +128,7 @@ def _each(C, keys: list, args, store, out: dict, checks: dict, bar, served: list
                 served.append(key)
             else:
                 try:
-                    p = compute(C, [key], time_limit=args.time_limit)[key]
+                    p = compute(C, [key], time_limit=share(args.deadline, len(keys) - i))[key]
                 except ValueError as e:
                     raise CLIError(str(e)) from None
                 got = p.to_json()

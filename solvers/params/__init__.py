@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional
 
-__all__ = ["Param", "compute", "KEYS"]
+__all__ = ["Param", "compute", "KEYS", "Stopped", "row_bits", "column_bits"]
 
 #: The parameters :func:`compute` knows, in the order it lists them.
 KEYS = ("vc", "dual_vc", "threshold", "star", "td", "rtd", "best_order", "worst_order", "proper")
@@ -53,6 +53,53 @@ class Param:
         out = {"value": self.value} if self.value is not None else {"lower": self.lower, "upper": self.upper}
         out.update(witness=self.witness, seconds=round(self.seconds, 4))
         return out
+
+
+class Stopped(Exception):
+    """The deadline passed while a search prepared its bitsets (:func:`row_bits`, :func:`column_bits`)."""
+
+
+def _look(deadline) -> None:
+    from .. import interrupts
+
+    interrupts.check()  # a Ctrl-C that a library swallowed stops the search here
+    if deadline is not None and time.monotonic() > deadline:
+        raise Stopped
+
+
+#: Rows converted per numpy call by :func:`row_bits` (a look at the clock between two blocks).
+_BLOCK = 1 << 16
+
+
+def row_bits(M, deadline: Optional[float] = None) -> list:
+    """Each row of the 0/1 matrix ``M`` as an int (bit j: column j), a block of rows per numpy call, with a look at
+    ``deadline`` between blocks (:class:`Stopped` past it): a class of millions of concepts takes seconds, not the
+    minutes of a Python loop over its entries."""
+    import numpy as np
+
+    m, n = M.shape
+    out: list = []
+    for i in range(0, m, _BLOCK):
+        _look(deadline)
+        B = np.packbits(np.asarray(M[i:i + _BLOCK], dtype=bool), axis=1, bitorder="little")
+        if n <= 64:
+            W = np.zeros((B.shape[0], 8), dtype=np.uint8)
+            W[:, :B.shape[1]] = B
+            out.extend(W.view("<u8").ravel().tolist())
+        else:
+            out.extend(int.from_bytes(r.tobytes(), "little") for r in B)
+    return out
+
+
+def column_bits(M, deadline: Optional[float] = None) -> list:
+    """Each column of ``M`` as an int (bit c: row c), with a look at ``deadline`` between columns."""
+    import numpy as np
+
+    out = []
+    for j in range(M.shape[1]):
+        _look(deadline)
+        out.append(int.from_bytes(np.packbits(np.asarray(M[:, j], dtype=bool), bitorder="little").tobytes(), "little"))
+    return out
 
 
 def _dual(C):

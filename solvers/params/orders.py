@@ -55,6 +55,9 @@ __all__ = ["search", "order_value", "order_tree", "combine", "MAX_TREE_NODES"]
 
 #: The largest game tree a witness lists (nodes); past it the order alone is the witness.
 MAX_TREE_NODES = 2047
+#: The largest class (concepts times distinct points) on which a search stopped before any order was complete plays
+#: one order for its bound; past it the stopped search reports 1 <= value <= floor(log2 |C|) without a witness.
+ORDER_VALUE_ENTRIES = 1_000_000
 #: The most version spaces the adaptive lower bound of ``best_order`` visits before it gives up (bound 1).
 ADAPTIVE_NODES = 200_000
 
@@ -71,15 +74,17 @@ class _Stop(Exception):
 def _splits(M):
     """(kept, twins): the columns that split C in distinct ways (up to complement), and for each other column the
     kept column it copies (None for a constant column)."""
+    import numpy as np
+
     m, n = M.shape
     seen: dict = {}
     kept, twins = [], {}
     for j in range(n):
-        col = tuple(int(v) for v in M[:, j])
-        if len(set(col)) < 2:
+        col = np.asarray(M[:, j], dtype=bool)  # (numpy: a class of millions of concepts takes milliseconds a point)
+        if col.all() or not col.any():
             twins[j] = None
             continue
-        key = col if col[0] == 0 else tuple(1 - v for v in col)
+        key = np.packbits(col if not col[0] else ~col).tobytes()
         if key in seen:
             twins[j] = seen[key]
         else:
@@ -118,6 +123,8 @@ def order_tree(M, order, *, max_nodes: int = MAX_TREE_NODES):
     """The game tree of ``order``: ``{"point", "value", "0", "1"}`` at each point that splits what is left, a
     concept index at a leaf; None past ``max_nodes`` nodes."""
     count = [0]
+    if 2 * M.shape[0] - 1 > max_nodes:  # its leaves are the concepts: too many to list
+        return None
 
     def node(S: list, i: int):
         count[0] += 1
@@ -156,7 +163,7 @@ def _search(C, key: str, *, time_limit: Optional[float] = None, upper: Optional[
     """``best_order`` or ``worst_order`` of ``C`` as a :class:`~solvers.params.Param`, the witness ``{"order":
     [all points], "tree": game tree or None}``. ``upper`` is a known upper bound on the worst order (Opt(C)): the
     search stops as soon as an order reaches it. Stopped by ``time_limit`` or Ctrl-C, the proven bounds."""
-    from . import Param
+    from . import Param, Stopped, row_bits
 
     if key not in ("best_order", "worst_order"):
         raise ValueError(f"unknown order parameter {key!r}; choose best_order or worst_order")
@@ -168,7 +175,6 @@ def _search(C, key: str, *, time_limit: Optional[float] = None, upper: Optional[
     if m < 2 or n == 0:
         order = _expand(kept, twins)
         return Param(key, 0, 0, {"order": order, "tree": order_tree(M, order)})
-    rows = [sum(1 << k for k, j in enumerate(kept) if M[c, j]) for c in range(m)]
     full = (1 << n) - 1
     deadline = None if time_limit is None else time.monotonic() + time_limit
     # the bounds every order obeys: 1 <= V <= Opt(C) <= floor(log2 m)
@@ -179,7 +185,11 @@ def _search(C, key: str, *, time_limit: Optional[float] = None, upper: Optional[
     def cells(P: int) -> list:
         got = cells_of.get(P)
         if got is None:
-            got = cells_of[P] = sorted({r & P for r in rows})
+            found: set = set()
+            for i in range(0, m, 1 << 16):  # (a look at the clock per block of concepts)
+                tick()
+                found.update(r & P for r in rows[i:i + (1 << 16)])
+            got = cells_of[P] = sorted(found)
         return got
 
     def merged(P: int, x: int) -> list:
@@ -243,13 +253,16 @@ def _search(C, key: str, *, time_limit: Optional[float] = None, upper: Optional[
 
     stopped = False
     try:
+        rows = row_bits(M[:, kept], deadline)
         if not worst:  # the adaptive lower bound gets at most half the time
             lo_all = _adaptive(M, kept, None if time_limit is None else time.monotonic() + time_limit / 2)
         go(full, tuple(0 for _ in cells(full)), [])
     except _Done:
         pass
-    except (_Stop, KeyboardInterrupt):
+    except (_Stop, Stopped, KeyboardInterrupt):
         stopped = True
+    if best["order"] is None and m * n > ORDER_VALUE_ENTRIES:  # too large to play an order now: the bounds alone
+        return Param(key, lo_all, hi_all, {})
     if best["order"] is None:  # stopped before any order was complete: any order gives a bound
         best["order"] = list(range(n))
         best["value"] = order_value(M, [kept[k] for k in best["order"]])
@@ -268,8 +281,9 @@ class _Done(Exception):
 def _adaptive(M, kept: list, deadline) -> int:
     """The least over adaptive orders (the next point chosen after the labels seen) of the offline value: a lower
     bound on ``best_order``; 1 when it does not settle within :data:`ADAPTIVE_NODES` version spaces or the time."""
+    from . import Stopped, column_bits
+
     m = M.shape[0]
-    ones = [sum(1 << c for c in range(m) if M[c, j]) for j in kept]
     memo: dict = {}
 
     def w(S: int) -> int:
@@ -295,6 +309,7 @@ def _adaptive(M, kept: list, deadline) -> int:
         return best
 
     try:
+        ones = column_bits(M[:, kept], deadline)
         return max(1, w((1 << m) - 1))
-    except _Stop:  # a Ctrl-C goes on to the order search, which stops with its bounds
+    except (_Stop, Stopped):  # a Ctrl-C goes on to the order search, which stops with its bounds
         return 1

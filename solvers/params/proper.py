@@ -80,13 +80,16 @@ def _stopped(C, time_limit=None):
 def search(C, *, time_limit: Optional[float] = None):
     """Opt of the proper game on ``C`` as a :class:`~solvers.params.Param`; the witness ``{"tree": {"replies":
     [[x, y, subtree], ...]}, "learner": {version space (hex bitset): h} or None}``."""
-    from . import Param
+    from . import Param, Stopped, column_bits
 
     M = C.matrix
     m, n = M.shape
-    ones = [sum(1 << c for c in range(m) if M[c, j]) for j in range(n)]   # concepts that say 1 at j
     full = (1 << m) - 1
     deadline = None if time_limit is None else time.monotonic() + time_limit
+    try:
+        ones = column_bits(M, deadline)   # concepts that say 1 at j
+    except (Stopped, KeyboardInterrupt):
+        return _stopped(C, 0.05)
     memo: dict = {}     # S -> (value, best h)
     nodes = [0]
 

@@ -32,35 +32,51 @@ class _Stop(Exception):
 def is_star(C, centre: int, points) -> list:
     """For each point of ``points``, a concept of C that agrees with ``centre`` on the others and differs there
     (a list of concept indices), or [] when ``points`` is not a star around ``centre``."""
+    import numpy as np
+
     M = C.matrix
+    points = [int(x) for x in points]
     out = []
-    for x in points:
-        h = next((h for h in range(C.n_concepts)
-                  if M[h, x] != M[centre, x] and all(M[h, y] == M[centre, y] for y in points if y != x)), None)
-        if h is None:
+    for x in points:  # (numpy over the concepts: a class of millions of them takes a fraction of a second)
+        others = [y for y in points if y != x]
+        ok = M[:, x] != M[centre, x]
+        if others:
+            ok &= (M[:, others] == M[centre, others]).all(axis=1)
+        if not ok.any():
             return []
-        out.append(int(h))
+        out.append(int(np.argmax(ok)))
     return out
 
 
 def search(C, *, time_limit: Optional[float] = None):
     """The star number of ``C`` as a :class:`~solvers.params.Param`; witness ``{"centre": c, "points": [...],
     "neighbours": [h_1, ...]}``."""
-    from . import Param
+    from . import Param, Stopped, row_bits
 
     M = C.matrix
     m, n = M.shape
-    rows = [sum(1 << j for j in range(n) if M[c, j]) for c in range(m)]
     deadline = None if time_limit is None else time.monotonic() + time_limit
     best = {"size": 0, "centre": 0, "points": []}
     nodes = [0]
 
+    def look() -> None:
+        interrupts.check()
+        if deadline is not None and time.monotonic() > deadline:
+            raise _Stop
+
+    def neighbour(diffs: list, T: int, y: int) -> bool:
+        """Whether some concept differs from the centre on T at y alone (a look at the clock every 4096)."""
+        bit = 1 << y
+        for i in range(0, len(diffs), 4096):
+            look()
+            if any(d & T == bit for d in diffs[i:i + 4096]):
+                return True
+        return False
+
     def go(diffs: list, S: int, size: int, start: int, points: list, centre: int) -> None:
         nodes[0] += 1
         if nodes[0] & 255 == 0:
-            interrupts.check()
-            if deadline is not None and time.monotonic() > deadline:
-                raise _Stop
+            look()
         if size > best["size"]:
             best.update(size=size, centre=centre, points=list(points))
         if size + (n - start) <= best["size"]:
@@ -69,7 +85,7 @@ def search(C, *, time_limit: Optional[float] = None):
             bit = 1 << x
             T = S | bit
             # every point of T needs a neighbour that differs from the centre on T at that point alone
-            if all(any(d & T == (1 << y) for d in diffs) for y in points + [x]):
+            if all(neighbour(diffs, T, y) for y in points + [x]):
                 points.append(x)
                 go(diffs, T, size + 1, x + 1, points, centre)
                 points.pop()
@@ -78,13 +94,17 @@ def search(C, *, time_limit: Optional[float] = None):
 
     stopped = False
     try:
+        rows = row_bits(M, deadline)
         for c in range(m):
-            diffs = [rows[h] ^ rows[c] for h in range(m) if h != c]
+            diffs = []
+            for i in range(0, m, 1 << 16):  # (a class of millions of concepts: a look at the clock per block)
+                look()
+                diffs.extend(rows[h] ^ rows[c] for h in range(i, min(m, i + (1 << 16))) if h != c)
             # a point at which no concept differs from c is never in a star around c
             if best["size"] >= n:
                 break
             go(diffs, 0, 0, 0, [], c)
-    except (_Stop, KeyboardInterrupt):
+    except (_Stop, Stopped, KeyboardInterrupt):
         stopped = True
     neighbours = is_star(C, best["centre"], best["points"]) if best["points"] else []
     witness = {"centre": int(best["centre"]), "points": [int(x) for x in best["points"]], "neighbours": neighbours}

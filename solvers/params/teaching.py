@@ -42,11 +42,19 @@ def is_teaching_set(M, alive, c: int, points) -> bool:
 
 def teaching_set(M, alive, c: int, deadline=None) -> list:
     """A smallest teaching set of ``c`` among the rows ``alive`` (column indices)."""
+    import numpy as np
+
     others = [h for h in alive if h != c]
     if not others:
         return []
     n = M.shape[1]
-    cover = {x: frozenset(h for h in others if M[h, x] != M[c, x]) for x in range(n)}
+    rows = np.asarray(others)
+    cover = {}
+    for x in range(n):  # numpy over the concepts, a look at the clock per point (millions of concepts: seconds)
+        if deadline is not None and time.monotonic() > deadline:
+            raise _Stop
+        interrupts.check()
+        cover[x] = frozenset(rows[M[rows, x] != M[c, x]].tolist())
     useful = [x for x in range(n) if cover[x]]
     # distinct covers only, largest first
     seen, cand = set(), []

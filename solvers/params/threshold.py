@@ -34,22 +34,23 @@ class _Stop(Exception):
 def search(C, *, time_limit: Optional[float] = None):
     """The threshold dimension of ``C`` as a :class:`~solvers.params.Param`, the witness ``{"points": [x_1..],
     "concepts": [c_1..]}`` (column and row indices, in order)."""
-    from . import Param
+    from . import Param, Stopped, column_bits, row_bits
 
     M = C.matrix
     m, n = M.shape
-    rows = [sum(1 << j for j in range(n) if M[c, j]) for c in range(m)]       # points where c is 1
-    cols = [sum(1 << c for c in range(m) if M[c, j]) for j in range(n)]       # concepts that are 1 at j
     deadline = None if time_limit is None else time.monotonic() + time_limit
     best = {"pairs": []}
     nodes = [0]
 
-    def go(A: int, B: int, pairs: list) -> None:
+    def tick() -> None:  # at every node and every pair tried (a pair costs a few ANDs of m-bit sets)
         nodes[0] += 1
         if nodes[0] & 255 == 0:
             interrupts.check()
             if deadline is not None and time.monotonic() > deadline:
                 raise _Stop
+
+    def go(A: int, B: int, pairs: list) -> None:
+        tick()
         if len(pairs) > len(best["pairs"]):
             best["pairs"] = list(pairs)
         if len(pairs) + min(A.bit_count(), B.bit_count()) <= len(best["pairs"]):
@@ -59,9 +60,11 @@ def search(C, *, time_limit: Optional[float] = None):
             c = (a & -a).bit_length() - 1
             a &= a - 1
             b = B & rows[c]  # c(x) = 1 at the new point
+            tick()
             while b:
                 x = (b & -b).bit_length() - 1
                 b &= b - 1
+                tick()
                 # new first pair (c, x): concepts still to come must be 1 at x too; points to come 0 under c
                 pairs.append((c, x))
                 go((A & cols[x]) & ~(1 << c), (B & ~rows[c]) & ~(1 << x), pairs)
@@ -69,8 +72,10 @@ def search(C, *, time_limit: Optional[float] = None):
 
     stopped = False
     try:
+        rows = row_bits(M, deadline)     # points where c is 1
+        cols = column_bits(M, deadline)  # concepts that are 1 at j
         go((1 << m) - 1, (1 << n) - 1, [])
-    except (_Stop, KeyboardInterrupt):
+    except (_Stop, Stopped, KeyboardInterrupt):
         stopped = True
     pairs = best["pairs"][::-1]  # built from the end: reversed, c_1 first
     witness = {"points": [x for _, x in pairs], "concepts": [c for c, _ in pairs]}

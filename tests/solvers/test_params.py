@@ -279,3 +279,33 @@ def test_deep_classes_do_not_exhaust_the_recursion():
             assert p.lower <= (1 if key != "proper" else 499) <= p.upper and check(eye, key, p.to_json())[0]
     finally:
         sys.setrecursionlimit(limit)
+
+
+def test_bitsets_of_a_large_class_are_made_by_numpy_and_keep_the_deadline():
+    """row_bits and column_bits give the bitsets the searches used to build entry by entry in Python (minutes on
+    millions of concepts), and stop at the deadline."""
+    import time
+
+    import numpy as np
+
+    from solvers.params import Stopped, column_bits, row_bits
+
+    M = np.random.default_rng(39).random((300, 70)) < 0.5
+    for A in (M, M[:, :23]):
+        assert row_bits(A) == [sum(1 << j for j in range(A.shape[1]) if A[c, j]) for c in range(A.shape[0])]
+        assert column_bits(A) == [sum(1 << c for c in range(A.shape[0]) if A[c, j]) for j in range(A.shape[1])]
+    with pytest.raises(Stopped):
+        row_bits(M, time.monotonic() - 1)
+    with pytest.raises(Stopped):
+        column_bits(M, time.monotonic() - 1)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_a_search_stopped_at_once_reports_its_proven_bounds(key):
+    C = make("all-functions", n=12)
+    p = compute(C, [key], time_limit=1e-6)[key]
+    assert 0 <= p.lower <= p.upper
+    if p.witness:
+        from solvers.certificates.params import check
+
+        assert check(C, key, p.to_json())[0]

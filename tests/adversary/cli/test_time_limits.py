@@ -69,3 +69,19 @@ def test_attack_in_high_dimension_keeps_the_time_limit():
     assert code == 3, err
     r = json.loads(out)
     assert r["stopped"] == "time limit" and 1 <= r["mistakes"] < 25
+
+
+# ------------------------------------------------------------------------------------------ params
+def test_params_keeps_one_time_limit_for_all_the_parameters():
+    """A million concepts: the limit is for the whole run, shared among the ten parameters, and every search (its
+    bitsets of a million bits included) looks at the clock often; a stopped one reports its proven bounds. Each
+    search used to get the whole limit, and several ran on for minutes (the threshold dimension, the teaching sets,
+    the orders)."""
+    code, out, err, _ = timed("params", "all-functions", "n=20", "--no-store", "--json", "--quiet", limit=2)
+    assert code == 3, err
+    r = json.loads(out)
+    keys = ["opt", "vc", "dual_vc", "threshold", "star", "td", "rtd", "best_order", "worst_order", "proper"]
+    assert [k for k in keys if k in r] == keys  # every parameter, with its value or its bounds
+    for k in keys:
+        assert "value" in r[k] or r[k]["lower"] <= r[k]["upper"], (k, r[k])
+    assert any("value" not in r[k] for k in keys)
