@@ -36,8 +36,8 @@ import sys
 import threading
 import time
 
-__all__ = ["Terminated", "catching", "check", "requested", "received", "GRACE", "spawning", "worker_init",
-           "worker_args", "die_with", "WATCH"]
+__all__ = ["Terminated", "MemoryStop", "catching", "check", "requested", "received", "GRACE", "spawning", "worker_init",
+           "worker_args", "die_with", "WATCH", "MEMORY", "memory_guard", "memory_stop", "resident_bytes"]
 
 #: seconds after a Ctrl-C during which the work that reports what was proven may still search
 GRACE = 0.5
@@ -48,12 +48,22 @@ class Terminated(KeyboardInterrupt):
     finished, exactly as Ctrl-C does."""
 
 
-#: the signals recorded while :func:`catching` is active (SIGINT, SIGTERM), in the order they came
+class MemoryStop(KeyboardInterrupt):
+    """The process passed the memory given to :func:`memory_guard` (``--memory``): the run stops as after a
+    Ctrl-C, printing and writing what it finished, and says why."""
+
+
+#: what :func:`memory_guard` records in :data:`received` when the process passes its limit
+MEMORY = "memory"
+
+#: the signals recorded while :func:`catching` is active (SIGINT, SIGTERM, or :data:`MEMORY`), in the order they came
 received: list = []
 _since = [0.0]  # the time.monotonic() of the first of them
 
 
 def _interrupt():
+    if MEMORY in received:
+        return MemoryStop()
     return Terminated() if signal.SIGTERM in received else KeyboardInterrupt()
 
 
@@ -113,6 +123,74 @@ def catching():
         for signum, old in previous.items():
             signal.signal(signum, old)
         received.clear()
+
+
+# ------------------------------------------------------------------------------------------------ memory
+#: seconds between two looks of :func:`memory_guard` at the process's memory
+MEMORY_EVERY = 0.05
+_over = [None]  # (resident bytes seen, the limit) when memory_guard stopped the run
+
+
+def resident_bytes() -> int | None:
+    """The memory this process holds now (its resident set), in bytes; None where the system does not say
+    (only Linux's /proc is read)."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
+def memory_stop():
+    """``(bytes seen, limit)`` when :func:`memory_guard` stopped this run, else None."""
+    return _over[0] if MEMORY in received else None
+
+
+def _memory_handler(signum, frame):
+    if not received:
+        _since[0] = time.monotonic()
+    received.append(MEMORY)
+    raise MemoryStop()
+
+
+@contextlib.contextmanager
+def memory_guard(limit: int | None):
+    """Stop the run, as a Ctrl-C does, when this process holds more than ``limit`` bytes (``--memory`` of the
+    commands whose searches keep no memo of a set size). A daemon thread looks every :data:`MEMORY_EVERY`
+    seconds; past the limit it records :data:`MEMORY` in :data:`received` and raises :class:`MemoryStop` in
+    the main thread, so that every search stops at its next look at its clock (:func:`check`) and the command
+    prints and writes what it proved (exit 3; :func:`memory_stop` says what was seen). Worker processes are
+    not counted. ``limit`` None, a system that does not say its memory (:func:`resident_bytes`), or a block
+    outside the main thread: the block runs as it is. An allocation larger than what is left may still raise
+    MemoryError before the next look."""
+    if not limit or resident_bytes() is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    import _thread
+
+    seen = resident_bytes()
+    if seen > limit:  # over before the run starts: it stops here, as at the first look
+        _over[0] = (seen, limit)
+        _memory_handler(None, None)
+    previous = signal.signal(signal.SIGUSR1, _memory_handler)
+    done = threading.Event()
+
+    def watch():
+        while not done.wait(MEMORY_EVERY):
+            seen = resident_bytes()
+            if seen is not None and seen > limit:
+                _over[0] = (seen, limit)
+                _thread.interrupt_main(signal.SIGUSR1)  # (no signal is sent: the handler runs in the main thread)
+                return
+
+    thread = threading.Thread(target=watch, name="littlestone-memory-guard", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+        signal.signal(signal.SIGUSR1, previous)
 
 
 # ------------------------------------------------------------------------------------------------ worker processes

@@ -68,7 +68,8 @@ from solvers import interrupts
 from . import (attack, experts, export, families, learners, multiclass, opt, pac, params, play, plot, separate, store,
                table, verify)
 from ._args import Parser
-from ._output import EXIT_CODES, EXIT_FAILED, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, error, interrupted_code
+from ._output import (EXIT_CODES, EXIT_FAILED, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, error, interrupted_code,
+                      memory_note)
 
 __all__ = ["main", "build_parser", "COMMANDS", "CLIError", "EXIT_CODES", "EXAMPLES"]
 
@@ -164,7 +165,18 @@ def _main(argv) -> int:
         print(f"{PROG}: interrupted before the command started", file=sys.stderr, flush=True)
         return interrupted_code()
     try:
-        return args.run(args)
+        return _run(args)
+    finally:
+        memory_note()  # (a run that --memory stopped says so last)
+
+
+def _run(args) -> int:
+    """The command, its errors one line each (the exit codes of :data:`EXIT_CODES`)."""
+    from ._args import guard_bytes
+
+    try:
+        with interrupts.memory_guard(guard_bytes(args)):  # (--memory of the commands that keep no memo of a set size)
+            return args.run(args)
     except CLIError as e:
         return error(e)
     except ValueError as e:  # library errors (TreeError included) say what to change
@@ -175,7 +187,8 @@ def _main(argv) -> int:
         return error("out of memory (the process's limit: ulimit -v, or the machine's) before a bound was proven; "
                      "lower the parameters or allow it more memory", EXIT_UNSOLVED)
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr, flush=True)
+        if interrupts.memory_stop() is None:  # (a stop by --memory said so in its note)
+            print(f"{PROG}: interrupted", file=sys.stderr, flush=True)
         return interrupted_code()
     except BrokenPipeError:  # e.g. `littlestone export ... | head`: stop quietly (Python's recipe)
         try:

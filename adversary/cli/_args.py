@@ -146,6 +146,21 @@ def memory_help(what: str) -> str:
             "the memo drops its older half, so the search slows down instead of running out of memory")
 
 
+def add_memory_guard(p) -> None:
+    """``--memory GB`` of a command whose searches keep no memo of a set size (attack, params, separate,
+    multiclass, pac, verify): the memory the whole run may hold (:func:`solvers.interrupts.memory_guard`)."""
+    p.add_argument("--memory", type=memory_gb, metavar="GB",
+                   help="memory this run may hold, in GB (2^30 bytes; default: no limit): past it the run stops as "
+                        "after a Ctrl-C, printing and writing what it found, exit 3")
+    p.set_defaults(memory_guard=True)
+
+
+def guard_bytes(args) -> int | None:
+    """The limit of :func:`solvers.interrupts.memory_guard` for these arguments: ``--memory`` in bytes for a
+    command that took :func:`add_memory_guard` (None otherwise: there ``--memory`` sizes the search's memo)."""
+    return memo_bytes(args) if getattr(args, "memory_guard", False) else None
+
+
 def memo_bytes(args) -> int | None:
     """``--memory`` in bytes (None: the library's default)."""
     gb = getattr(args, "memory", None)

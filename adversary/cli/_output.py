@@ -44,13 +44,28 @@ def stopping() -> bool:
 
 
 def interrupted_how() -> str:
-    """"interrupted by Ctrl-C", or "interrupted by SIGTERM" when SIGTERM stopped the run (as the exit code says)."""
+    """"interrupted by Ctrl-C", or "interrupted by SIGTERM" when SIGTERM stopped the run (as the exit code says),
+    or "stopped by --memory" when the run passed its memory (:func:`solvers.interrupts.memory_guard`)."""
+    if interrupts.memory_stop() is not None:
+        return "stopped by --memory"
     return "interrupted by SIGTERM" if signal.SIGTERM in received else "interrupted by Ctrl-C"
 
 
 def interrupted_code() -> int:
-    """130 for Ctrl-C; 128 + 15 = 143 when SIGTERM stopped the run (the shell's conventions)."""
+    """130 for Ctrl-C; 128 + 15 = 143 when SIGTERM stopped the run (the shell's conventions); 3 when the run
+    passed its ``--memory`` (a limit given, as a time limit: what was proven is printed)."""
+    if interrupts.memory_stop() is not None:
+        return EXIT_UNSOLVED
     return 128 + signal.SIGTERM if signal.SIGTERM in received else EXIT_INTERRUPTED
+
+
+def memory_note() -> None:
+    """After a run that :func:`solvers.interrupts.memory_guard` stopped: one note saying so (nothing otherwise)."""
+    over = interrupts.memory_stop()
+    if over is not None:
+        seen, limit = over
+        note(f"stopped by --memory: this run held {seen / 2**30:.3g} GB, more than the {limit / 2**30:.3g} GB given "
+             "(what it found is above); give more --memory, or a smaller class")
 
 
 # ---------------------------------------------------------------------------------------- messages

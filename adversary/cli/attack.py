@@ -7,7 +7,7 @@ import json
 import sys
 from fractions import Fraction
 
-from ._args import (cap_jobs, check_family, families, parse_params, positive_int, positive_seconds, read_class_file, seed,
+from ._args import (add_memory_guard, cap_jobs, check_family, families, parse_params, positive_int, positive_seconds, read_class_file, seed,
                     unknown_family, whole)
 from ._output import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs,
                       error, note,
@@ -46,6 +46,7 @@ def add(p) -> None:
                    help=f"stop after S seconds and report the best verified sequence found (default: "
                         f"{AUTO_SECONDS:g} s for auto, no limit for a strategy named with --strategy)")
     p.add_argument("--seed", type=seed, default=0, metavar="N", help="seed of the randomized strategies (default 0)")
+    add_memory_guard(p)
     p.add_argument("--jobs", type=positive_int, metavar="N",
                    help="worker processes (default 1); with --grid, the cells attacked at once (loky processes, or "
                         "with --backend dask the cells in flight on the cluster)")

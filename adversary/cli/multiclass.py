@@ -39,7 +39,7 @@ _FAMILIES_TEXT = "multiclass-singletons N=.. k=.., k-label-thresholds N=.. k=..,
 
 
 def add(p) -> None:
-    from ._args import positive_seconds
+    from ._args import add_memory_guard, positive_seconds
 
     p.add_argument("target", nargs="*", metavar="FAMILY k=v",
                    help=f"a multiclass family and its parameters: {_FAMILIES_TEXT}")
@@ -53,6 +53,7 @@ def add(p) -> None:
     p.add_argument("--tree", metavar="OUT.json", help="write the mistake tree of each game to OUT.json")
     p.add_argument("--time-limit", type=positive_seconds, metavar="S",
                    help="seconds per game; when they pass, the proven bounds are printed (exit code 3)")
+    add_memory_guard(p)
 
 
 def _load(args):

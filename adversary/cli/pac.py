@@ -14,7 +14,7 @@ import sys
 import time
 from fractions import Fraction
 
-from ._args import positive, positive_seconds, seed
+from ._args import add_memory_guard, positive, positive_seconds, seed
 from ._output import (EXIT_OK, PROG, CLIError, Progress, check_outputs, interrupted_code, json_safe, note,
                       params_text, write_atomic)
 
@@ -43,6 +43,7 @@ def add(p) -> None:
     p.add_argument("--time-limit", type=positive_seconds, default=SEARCH_SECONDS, metavar="S",
                    help=f"seconds of the adversarial search (default {SEARCH_SECONDS:g})")
     p.add_argument("--seed", type=seed, default=0, metavar="S", help="seed of the targets and the examples (default 0)")
+    add_memory_guard(p)
     p.add_argument("--json", action="store_true", help="print one JSON object (trials, eps_bad_fraction, delta, "
                                                        "mistake_bound, samples_bound, ...)")
     p.add_argument("--plot", metavar="OUT.png", help="draw the examples per trial against the bounds, and the error "

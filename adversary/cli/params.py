@@ -18,7 +18,7 @@ HELP = ("VC, dual VC, threshold dimension, star number, teaching and recursive t
 
 
 def add(p) -> None:
-    from ._args import add_class_source, positive_seconds
+    from ._args import add_class_source, add_memory_guard, positive_seconds
 
     add_class_source(p)
     p.add_argument("--only", metavar="KEYS", help="a comma list of the parameters to compute (default all: "
@@ -28,6 +28,7 @@ def add(p) -> None:
                                                        "upper when stopped) and witness")
     p.add_argument("--time-limit", type=positive_seconds, metavar="S",
                    help="seconds for the whole run, shared among the parameters (default none)")
+    add_memory_guard(p)
     from ._store import add_store_options
 
     add_store_options(p)

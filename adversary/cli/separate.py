@@ -20,7 +20,7 @@ HELP = "search the classes on m points for the largest gap between two parameter
 def add(p) -> None:
     from solvers.params.separate import LOCAL_SECONDS, MAX_POINTS, parameter_keys
 
-    from ._args import positive_seconds, seed
+    from ._args import add_memory_guard, positive_seconds, seed
 
     keys = ", ".join(parameter_keys())
     p.add_argument("a", metavar="A", help=f"the parameter that should be large ({keys})")
@@ -30,6 +30,7 @@ def add(p) -> None:
     p.add_argument("--time-limit", type=positive_seconds, metavar="S",
                    help=f"seconds for the whole search (default: none when exhaustive, {LOCAL_SECONDS:g} for local search)")
     p.add_argument("--seed", type=seed, default=0, metavar="N", help="the local search's seed (default 0)")
+    add_memory_guard(p)
     p.add_argument("--json", action="store_true", help="print one JSON object: the gap, both values with their "
                                                        "witnesses and checks, the class's matrix, the search")
     p.add_argument("-o", "--output", metavar="FILE", help="write the class found to FILE (.json; reads back with --matrix)")

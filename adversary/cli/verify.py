@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ._args import add_class_source, load_class, positive_seconds
+from ._args import add_class_source, add_memory_guard, load_class, positive_seconds
 from ._output import EXIT_FAILED, EXIT_OK, EXIT_UNSOLVED, CLIError, note, one_line
 
 __all__ = ["HELP", "add", "run", "VERIFIERS"]
@@ -49,6 +49,7 @@ def add(p) -> None:
     p.add_argument("--time-limit", type=positive_seconds, default=WITNESS_SECONDS, metavar="S",
                    help="witnesses: the seconds to derive their learner's bound and the class's Opt again "
                         f"(default {WITNESS_SECONDS:g}); a claim not settled in them exits 3")
+    add_memory_guard(p)
 
 
 #: What verify reads, for the message on a file that is none of them.

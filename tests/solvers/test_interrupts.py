@@ -4,6 +4,8 @@ Python code it calls from C, e.g. when a void dtype is made)."""
 
 import os
 import signal
+import time
+
 import pytest
 
 from solvers import interrupts
@@ -352,3 +354,36 @@ def test_a_symmetry_detection_child_ends_when_its_driver_is_killed():
     if _alive(child):
         os.kill(child, signal.SIGKILL)
         pytest.fail("the detection's child outlived its driver by 30 s")
+
+
+# ------------------------------------------------------------------------------------------------ --memory
+@pytest.mark.skipif(interrupts.resident_bytes() is None, reason="the system does not say its memory")
+def test_memory_guard_stops_the_run_as_a_ctrl_c_and_says_why():
+    """(issue 39) past its limit the guard records MEMORY and raises MemoryStop in the main thread; a search that
+    swallowed it stops at its next look at the clock, as after a Ctrl-C."""
+    assert interrupts.memory_stop() is None
+    with interrupts.catching():
+        with pytest.raises(interrupts.MemoryStop):
+            with interrupts.memory_guard(1):  # one byte: over at the first look
+                end = time.monotonic() + 60
+                while time.monotonic() < end:
+                    time.sleep(0.01)
+        assert interrupts.requested() and interrupts.MEMORY in interrupts.received
+        seen, limit = interrupts.memory_stop()
+        assert limit == 1 and seen > 1
+        with pytest.raises(interrupts.MemoryStop):  # a swallowed stop is raised again where a search checks
+            interrupts.GRACE, grace = 0.0, interrupts.GRACE
+            try:
+                interrupts.check()
+            finally:
+                interrupts.GRACE = grace
+    assert interrupts.memory_stop() is None and not interrupts.requested()
+
+
+def test_memory_guard_under_its_limit_changes_nothing():
+    with interrupts.catching():
+        with interrupts.memory_guard(2**60):
+            time.sleep(3 * interrupts.MEMORY_EVERY)
+        assert not interrupts.requested()
+    with interrupts.memory_guard(None):
+        pass

@@ -186,3 +186,41 @@ def test_out_of_memory_is_a_limit_one_line_after_freeing_what_filled_it(monkeypa
     err = capsys.readouterr().err
     assert code == 3 and printed == [True], (code, printed, err)
     assert err.count("\n") == 1 and err.startswith("littlestone: error: out of memory") and "lower the parameters" in err
+
+
+# ------------------------------------------------------------------------------------------ --memory everywhere
+_GUARDED = {  # the commands whose searches keep no memo of a set size: --memory is the memory of the whole run
+    "attack": ["attack", "winnow2", "--class", "monotone-disjunctions", "n=12", "k=3", "--strategy", "exact",
+               "--no-store", "--quiet"],
+    "params": ["params", "all-functions", "n=14", "--no-store", "--quiet"],
+    "separate": ["separate", "vc", "td", "--points", "4", "--quiet"],
+    "multiclass": ["multiclass", "--matrix", "{labels}"],
+    "verify": ["verify", "{witness}"],
+    "pac": ["pac", "halving", "--class", "thresholds", "N=63", "--epsilon", "0.1", "--delta", "0.05", "--trials", "5000",
+            "--distribution", "adversarial"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(_GUARDED))
+def test_memory_stops_a_command_as_a_limit(capsys, tmp_path, command):
+    """(issue 39) --memory on every command: past it the run stops cleanly, exit 3 as for a time limit, one note
+    saying so (here a limit below what the process already holds: the first look stops it)."""
+    from solvers import interrupts
+
+    if interrupts.resident_bytes() is None:
+        pytest.skip("the system does not say its memory")
+    argv = _GUARDED[command]
+    if command == "verify":
+        witness = tmp_path / "w.json"
+        assert run(capsys, "attack", "winnow2", "--class", "monotone-disjunctions", "n=5", "k=2", "--strategy", "exact",
+                   "--witness", witness, "--no-store", "--quiet")[0] == 0
+        argv = [a.format(witness=witness) for a in argv]
+    if command == "multiclass":
+        labels = tmp_path / "labels.json"
+        labels.write_text('{"k": 3, "matrix": [[0, 1, 2], [1, 2, 0], [2, 0, 1]]}')
+        argv = [a.format(labels=labels) for a in argv]
+    code, out, err = run(capsys, *argv, "--memory", "0.001")
+    assert code == 3, err
+    assert "Traceback" not in err and "internal error" not in err
+    assert re.search(r"^littlestone: note: stopped by --memory: this run held [\d.]+ GB, more than the 0.001 GB given",
+                     err, re.MULTILINE), err
