@@ -802,9 +802,11 @@ def _row_keys(M: np.ndarray) -> np.ndarray:
     strings. Up to 64 points a row is one integer whose big-endian bytes are its packed row (an integer
     sort is three to six times faster than one of opaque rows); past 64, the packed row as one opaque item."""
     n = M.shape[1]
-    if n <= 64:
-        return M.astype(np.uint64) @ np.left_shift(np.uint64(1), np.arange(63, 63 - n, -1, dtype=np.uint64))
     packed = np.ascontiguousarray(np.packbits(M, axis=1))
+    if n <= 64:  # the packed row's bytes, padded to 8, read as one big-endian integer (no 64-bit copy of M)
+        padded = np.zeros((M.shape[0], 8), dtype=np.uint8)
+        padded[:, :packed.shape[1]] = packed
+        return padded.view(">u8").ravel().astype(np.uint64)
     return packed.view(np.dtype((np.void, packed.shape[1]))).ravel()
 
 

@@ -309,3 +309,19 @@ def test_a_search_stopped_at_once_reports_its_proven_bounds(key):
         from solvers.certificates.params import check
 
         assert check(C, key, p.to_json())[0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 12), st.integers(1, 7), st.data())
+def test_the_shattered_set_check_agrees_with_the_definition(rows, cols, data):
+    """(issue 39) the check counts patterns with numpy (a class of millions of concepts took 7 s a check, past a
+    --time-limit); against the definition: the rows' patterns on the set are all 2^|S| of them."""
+    M = np.array(data.draw(st.lists(st.lists(st.integers(0, 1), min_size=cols, max_size=cols), min_size=rows,
+                                    max_size=rows)), dtype=bool)
+    C = ConceptClass.from_matrix(M)
+    S = data.draw(st.lists(st.integers(0, C.n_points - 1), max_size=C.n_points, unique=True))
+    shattered = len({tuple(int(C.matrix[r, j]) for j in S) for r in range(C.n_concepts)}) == 2 ** len(S)
+    assert check(C, "vc", {"value": len(S), "witness": {"points": S}})[0] == shattered
+    T = data.draw(st.lists(st.integers(0, C.n_concepts - 1), max_size=C.n_concepts, unique=True))
+    dual = len({tuple(int(C.matrix[c, j]) for c in T) for j in range(C.n_points)}) == 2 ** len(T)
+    assert check(C, "dual_vc", {"value": len(T), "witness": {"concepts": T}})[0] == dual

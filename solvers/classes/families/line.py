@@ -70,8 +70,9 @@ def all_functions(n: int):
 
     Size 2^n. Opt = VC = n: the n points are shattered, and Opt(C) <= lg |C| = n ([Rivest94]).
     """
-    f = np.arange(1 << n, dtype=np.int64)
-    m = ((f[:, None] >> np.arange(n - 1, -1, -1)) & 1).astype(bool)
+    width = 4 if n <= 32 else 8  # bytes a row number takes; big-endian, they unpack to its bits from the highest down
+    f = np.arange(1 << n, dtype=f">u{width}")
+    m = np.unpackbits(f.view(np.uint8).reshape(-1, width), axis=1)[:, 8 * width - n:].view(bool)
     return m, [(j,) for j in range(n)]
 
 
