@@ -107,6 +107,9 @@ def vc_search(C: ConceptClass, *, time_limit: float | None = None) -> VCResult:
     seen = set()
     points: list[int] = []
     for j, col in enumerate(C.columns):
+        if j & 4095 == 4095 and deadline is not None and time.monotonic() >= deadline:  # millions of points
+            return VCResult(lower=0, upper=min(log_bound, C.n_points), witness=(),
+                            stats={"nodes": 0, "seconds": time.monotonic() - start, "stopped": "time limit"})
         if col == 0 or col == full:
             continue
         key = min(col, full ^ col)

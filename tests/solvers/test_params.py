@@ -325,3 +325,19 @@ def test_the_shattered_set_check_agrees_with_the_definition(rows, cols, data):
     T = data.draw(st.lists(st.integers(0, C.n_concepts - 1), max_size=C.n_concepts, unique=True))
     dual = len({tuple(int(C.matrix[c, j]) for c in T) for j in range(C.n_points)}) == 2 ** len(T)
     assert check(C, "dual_vc", {"value": len(T), "witness": {"concepts": T}})[0] == dual
+
+
+def test_dual_vc_with_less_time_than_the_dual_takes_to_make_gives_its_bounds(monkeypatch):
+    """(issue 39) making the dual of all-functions n=23 (a point per concept, 8M) took 8 s of a 5 s --time-limit:
+    with less time than it takes, dual VC is left at its bounds, 0..floor(log2 |X|), without making it."""
+    import solvers.params as params
+
+    def never(C):
+        raise AssertionError("the dual was made")
+
+    monkeypatch.setattr(params, "_dual", never)
+    C = make("all-functions", n=16)  # 65,536 concepts: about 0.07 s to make its dual
+    p = compute(C, ["dual_vc"], time_limit=0.01)["dual_vc"]
+    assert (p.lower, p.upper) == (0, 4) and p.value is None
+    monkeypatch.undo()
+    assert compute(C, ["dual_vc"], time_limit=60)["dual_vc"].value == 4  # (dual VC of all functions: floor(log2 n))
