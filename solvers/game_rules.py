@@ -138,6 +138,7 @@ from typing import Optional
 __all__ = [
     "Game",
     "GAMES",
+    "MAX_ERRORS",
     "start",
     "step",
     "children",
@@ -154,6 +155,11 @@ __all__ = [
 
 #: The names :class:`Game` accepts for ``kind`` (the API's ``game=``).
 GAMES = ("deterministic", "randomized")
+
+
+#: The most label errors K a game takes: its searches recurse once per mistake, 2K + Opt(C) deep, so that a K
+#: much larger exhausts Python's recursion limit (K = 1000 did, after 72 s) or the memory (K = 100000: 23 GB).
+MAX_ERRORS = 256
 
 
 @dataclass(frozen=True)
@@ -189,6 +195,9 @@ class Game:
                 raise ValueError(f"{name}={v!r}: give a whole number >= 0"
                                  + (" (the labels the adversary may get wrong)" if name == "errors"
                                     else " (the number of rounds)"))
+        if self.errors > MAX_ERRORS:
+            raise ValueError(f"errors={self.errors}: the games take at most {MAX_ERRORS} label errors (their searches "
+                             f"recurse once per mistake, 2K + Opt(C) deep); give errors <= {MAX_ERRORS}")
 
     @classmethod
     def of(cls, game: str = "deterministic", errors: int = 0, horizon: Optional[int] = None) -> "Game":

@@ -167,8 +167,9 @@ def memo_bytes(args) -> int | None:
     return None if gb is None else max(1, int(gb * GIB))
 
 
-def whole(what: str):
-    """The argparse type of a whole number >= 0 named ``what`` in its errors (``--errors K``, ``--horizon T``)."""
+def whole(what: str, most: int | None = None):
+    """The argparse type of a whole number >= 0 (and <= ``most``) named ``what`` in its errors (``--errors K``,
+    ``--horizon T``)."""
 
     def parse(text: str) -> int:
         try:
@@ -177,9 +178,18 @@ def whole(what: str):
             raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; give {what} >= 0") from None
         if value < 0:
             raise argparse.ArgumentTypeError(f"{value} is negative; give {what} >= 0")
+        if most is not None and value > most:
+            raise argparse.ArgumentTypeError(f"{value} is more than the games take; give {what} <= {most}")
         return value
 
     return parse
+
+
+def label_errors():
+    """The argparse type of ``--errors K``: 0 .. :data:`solvers.game_rules.MAX_ERRORS`."""
+    from solvers.game_rules import MAX_ERRORS
+
+    return whole("the label errors K", MAX_ERRORS)
 
 
 #: ``--seed N`` of every command that takes one (attack, pac, separate): a whole number >= 0.
@@ -191,7 +201,7 @@ def add_game_options(p) -> None:
     p.add_argument("--randomized", action="store_true",
                    help="the optimal expected mistakes of a randomized learner, RL(C) (Filmus et al., COLT 2023), "
                         "exact, printed as a fraction and a decimal")
-    p.add_argument("--errors", type=whole("the label errors K"), default=0, metavar="K",
+    p.add_argument("--errors", type=label_errors(), default=0, metavar="K",
                    help="the adversary may mislabel K examples (the best concept makes at most K mistakes): "
                         "D_K(C), or R_K(C) with --randomized (default 0)")
     p.add_argument("--horizon", type=whole("the rounds T"), metavar="T",

@@ -8,7 +8,7 @@ import sys
 from fractions import Fraction
 
 from ._args import (add_memory_guard, cap_jobs, check_family, families, parse_params, positive_int, positive_seconds, read_class_file, seed,
-                    unknown_family, whole)
+                    label_errors, unknown_family)
 from ._output import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs,
                       error, note,
                       interrupted_code, interrupted_how, json_lines_text, json_safe, params_text, write_text_atomic)
@@ -50,7 +50,7 @@ def add(p) -> None:
     p.add_argument("--jobs", type=positive_int, metavar="N",
                    help="worker processes (default 1); with --grid, the cells attacked at once (loky processes, or "
                         "with --backend dask the cells in flight on the cluster)")
-    p.add_argument("--errors", type=whole("the label errors K"), default=0, metavar="K",
+    p.add_argument("--errors", type=label_errors(), default=0, metavar="K",
                    help="label errors: the labels may disagree with the best concept K times (default 0; "
                         "finite classes, strategy exact)")
     from adversary.attack import COUNTERS

@@ -26,7 +26,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..game_rules import Game, start
+from ..game_rules import MAX_ERRORS, Game, start
 from ..opt.games import GameSolver
 from .base import Bound, OnlineLearner, as_int, check_label, cite, rng_key
 from .soa import limited
@@ -81,7 +81,7 @@ class RandSOA(OnlineLearner):
         if not isinstance(C, ConceptClass):
             raise ValueError(f"{self.name} is built from a ConceptClass, not {type(C).__name__}; pass a class")
         self.C = C
-        self.errors = as_int(errors, "errors", self.name, low=0)
+        self.errors = as_int(errors, "errors", self.name, low=0, high=MAX_ERRORS)
         self.seed = as_int(seed, "seed", self.name, low=0)
         G = Game(randomized=True, errors=self.errors)
         if solver is not None and not (isinstance(solver, GameSolver) and solver.game == G):

@@ -26,7 +26,7 @@ import time
 from contextlib import nullcontext
 
 from ..classes.finite import ConceptClass
-from ..game_rules import Game, start
+from ..game_rules import MAX_ERRORS, Game, start
 from ..opt.games import GameSolver
 from ..opt.search import Solver
 from .base import Bound, VersionSpaceLearner, as_int, check_label, cite
@@ -93,7 +93,7 @@ class SOA(VersionSpaceLearner):
         if not isinstance(C, ConceptClass):
             raise TypeError("SOA needs a ConceptClass")
         super().__init__(C)
-        self.errors = as_int(errors, "errors", self.name, low=0)
+        self.errors = as_int(errors, "errors", self.name, low=0, high=MAX_ERRORS)
         self.levels = start(C.full, self.errors)
         if self.errors:
             G = Game(errors=self.errors)

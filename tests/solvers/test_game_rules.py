@@ -105,3 +105,15 @@ def test_game_names_and_errors():
         with pytest.raises(ValueError):
             Game(**bad)
     assert value_text(Fraction(7, 8)) == "7/8 (0.875)" and value_text(3) == "3"
+
+
+def test_label_errors_are_bounded():
+    """The games' searches recurse once per mistake (2K + Opt(C) deep): past MAX_ERRORS they would exhaust the
+    recursion limit (K = 1000 did, after 72 s) or the memory (K = 100000 took 23 GB)."""
+    from solvers.game_rules import MAX_ERRORS
+
+    assert Game(errors=MAX_ERRORS).errors == MAX_ERRORS
+    with pytest.raises(ValueError, match=f"at most {MAX_ERRORS} label errors"):
+        Game(errors=MAX_ERRORS + 1)
+    with pytest.raises(ValueError, match=f"at most {MAX_ERRORS}"):
+        Game(errors=10**20)

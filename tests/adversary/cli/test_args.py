@@ -231,3 +231,16 @@ def test_pac_a_weight_with_a_huge_exponent_is_refused_at_once(capsys, tmp_path):
     line = assert_usage_error(*run(capsys, "pac", "halving", "--class", "thresholds", "N=3", "--epsilon", "0.1",
                                    "--delta", "0.1", "--trials", "2", "--distribution", w, "--quiet"))
     assert "the weights must be numbers" in line
+
+
+@pytest.mark.parametrize("argv", [["opt", "thresholds", "N=3", "--errors", "257"],
+                                  ["opt", "thresholds", "N=3", "--errors", "99999999999999999999"],
+                                  ["attack", "soa", "--class", "thresholds", "N=3", "--errors", "1000"],
+                                  ["attack", "soa", "errors=99999999999999999999", "--class", "thresholds", "N=3"],
+                                  ["attack", "rand-soa", "errors=1000", "--class", "thresholds", "N=3"]])
+def test_label_errors_past_the_games_limit_are_one_line(capsys, argv):
+    """Found while fuzzing: 'opt thresholds N=3 --errors 99999999999999999999' and 'attack soa errors=...' were internal
+    errors (OverflowError); --errors 1000 ran 72 s past a 2 s limit into a RecursionError, and 100000 took 23 GB. The
+    games' searches recurse once per mistake: at most 256 label errors."""
+    line = assert_usage_error(*run(capsys, *argv, "--no-store"))
+    assert "256" in line
