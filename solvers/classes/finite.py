@@ -214,6 +214,10 @@ class ConceptClass:
                 data = loads(p.read_text(), p, hint='a class file is {"matrix": [[0,1,...],...]}, nested 2 levels')
             except (json.JSONDecodeError, UnicodeDecodeError) as e:
                 raise ValueError(f"{p}: not valid JSON ({e}); write {{\"matrix\": [[0,1,...],...]}}") from None
+            except ValueError as e:  # a number of more than 4300 digits (Python's limit on int conversion)
+                if "set_int_max_str_digits" not in str(e):
+                    raise  # (nested too deep, a key given twice: the message names the file)
+                raise ValueError(f"{p}: a number in it has more than 4300 digits; write {{\"matrix\": [[0,1,...],...]}}") from None
             if isinstance(data, list):
                 data = {"matrix": data}
             if not isinstance(data, dict) or "matrix" not in data:
@@ -253,7 +257,7 @@ class ConceptClass:
         rows: list[str] = []  # each row's entries joined: "0110..."
         done = 0
         try:
-            with open(p, newline="") as f:
+            with open(p, newline="", encoding="utf-8-sig") as f:  # (a byte-order mark is not an entry)
                 while lines := f.readlines(1 << 20):
                     for r in csv.reader(lines):
                         cells = [c.strip() for c in r]
@@ -729,6 +733,8 @@ def _validate_matrix(matrix, progress: Callable[[int, int], None] | None = None)
             raise ValueError("the matrix is ragged; every row needs one entry per point") from None
     if arr.ndim != 2:
         raise ValueError(f"the matrix must be 2-d (concepts x points), got {arr.ndim} dimension(s)")
+    if arr.dtype.kind == "V":  # a structured array: records, not numbers
+        raise ValueError(f"the matrix holds records ({arr.dtype}), not numbers; every entry must be 0 or 1")
     if arr.shape[0] == 0:
         raise ValueError("the matrix is empty; a class needs at least one concept (one row)")
     if arr.dtype == bool:

@@ -156,6 +156,10 @@ class MulticlassClass:
                     data = loads(p.read_text(), p, hint=_FILE_HINT)
                 except (json.JSONDecodeError, UnicodeDecodeError) as e:
                     raise ValueError(f"not valid JSON ({e}); {_FILE_HINT}") from None
+                except ValueError as e:  # a number of more than 4300 digits (Python's limit on int conversion)
+                    if "set_int_max_str_digits" not in str(e):
+                        raise  # (nested too deep, a key given twice: said as it is)
+                    raise ValueError(f"a number in it has more than 4300 digits; {_FILE_HINT}") from None
                 if isinstance(data, list):
                     return cls(data)
                 if not isinstance(data, dict) or "matrix" not in data:
@@ -173,7 +177,7 @@ class MulticlassClass:
 
                 return cls(load_npy(p, "save a 2-d integer array with numpy.save"))
         except ValueError as e:
-            raise ValueError(f"{p}: {e}") from None
+            raise ValueError(str(e) if str(e).startswith(str(p)) else f"{p}: {e}") from None  # the file named once
         raise ValueError(f"{p}: unknown file type {suffix!r}; use .json, .csv or .npy")
 
     def to_json(self) -> dict:
@@ -305,7 +309,10 @@ def _validate(matrix) -> np.ndarray:
                                      "labels are the integers 0..k-1")
                 labels.append(y)
             rows.append(labels)
-        out = np.array(rows, dtype=np.int64).reshape(len(rows), width)
+        try:
+            out = np.array(rows, dtype=np.int64).reshape(len(rows), width)
+        except OverflowError:  # a label past 2^63: no class has that many labels
+            raise ValueError(f"a label is too large; labels are the integers 0..k-1, k <= {MAX_LABELS}") from None
     if out.size and out.min() < 0:
         r, c = (int(v) for v in np.argwhere(out < 0)[0])
         raise ValueError(f"row {r + 1}, point {c + 1} has the label {int(out[r, c])}; labels are 0..k-1, "

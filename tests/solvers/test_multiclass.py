@@ -403,6 +403,8 @@ def test_npy(tmp_path):
     ("labels.json", "[[0, 99]]", "relabel"),
     ("params.json", '{"matrix": [[0, 1]], "params": 5}', '"params" must be an object'),  # issue 39: internal errors
     ("family.json", '{"matrix": [[0, 1]], "family": 3}', '"family" must be a family name'),
+    ("bigint.json", '{"matrix": [[0, 1' + "0" * 400 + ']]}', "a label is too large"),  # was an OverflowError
+    ("huge.json", '{"matrix": [[0, 1' + "0" * 5000 + ']]}', "more than 4300 digits"),
 ])
 def test_bad_files_say_what_to_change(tmp_path, name, text, words):
     p = tmp_path / name
@@ -411,6 +413,15 @@ def test_bad_files_say_what_to_change(tmp_path, name, text, words):
         MulticlassClass.from_file(p)
     msg = str(e.value)
     assert "\n" not in msg and words in msg and name in msg, msg
+    assert msg.count(name) == 1, msg  # named once (a key given twice was "f.json: f.json: ...")
+
+
+def test_a_key_given_twice_names_the_file_once(tmp_path):
+    p = tmp_path / "twice.json"
+    p.write_text('{"matrix": [[0, 1]], "matrix": [[1, 0]]}')
+    with pytest.raises(ValueError) as e:
+        MulticlassClass.from_file(p)
+    assert str(e.value).count("twice.json") == 1 and "appears twice" in str(e.value)
 
 
 def test_empty_and_truncated_npy(tmp_path):

@@ -471,6 +471,28 @@ def test_npy_object_array_refused(tmp_path):
     _one_line_value_error(ConceptClass.from_file, p)
 
 
+def test_json_with_a_number_of_5000_digits(tmp_path):
+    """Python refuses to read an int of more than 4300 digits: said with the file's name, without its advice to
+    raise sys.set_int_max_str_digits."""
+    p = tmp_path / "huge.json"
+    p.write_text('{"matrix": [[0, 1' + "0" * 5000 + "]]}")
+    msg = _one_line_value_error(ConceptClass.from_file, p)
+    assert "huge.json" in msg and "4300 digits" in msg and "sys." not in msg
+
+
+def test_npy_structured_array(tmp_path):
+    """A structured .npy (records) was an internal error (numpy's TypeError in comparing records to numbers)."""
+    p = tmp_path / "rec.npy"
+    np.save(p, np.zeros((2, 2), dtype=[("a", "i4")]))
+    assert "records" in _one_line_value_error(ConceptClass.from_file, p)
+
+
+def test_csv_with_a_byte_order_mark(tmp_path):
+    p = tmp_path / "bom.csv"
+    p.write_text("0,1\n1,0\n", encoding="utf-8-sig")
+    assert ConceptClass.from_file(p).matrix.astype(int).tolist() == [[0, 1], [1, 0]]
+
+
 def test_npy_empty_file(tmp_path):
     """An empty .npy file is a one-line ValueError naming it (it was an EOFError, an internal error)."""
     p = tmp_path / "empty.npy"
