@@ -90,17 +90,6 @@ def scheduler_address(text: str) -> str:
     return text
 
 
-def positive_int(text: str) -> int:
-    """``--jobs N``: a number of worker processes >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; give a number of worker processes >= 1") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} workers is not possible; give a number of worker processes >= 1")
-    return value
-
-
 def positive(what: str):
     """The argparse type of a whole number >= 1 named ``what`` in its errors (``--trials T``, ``--max-nodes N``)."""
 
@@ -114,6 +103,10 @@ def positive(what: str):
         return value
 
     return parse
+
+
+#: ``--jobs N``: a number of worker processes >= 1.
+positive_int = positive("a number of worker processes")
 
 
 GIB = 2**30

@@ -81,26 +81,30 @@ def open_store(args, *, readonly: bool = False):
         raise CLIError(str(e)) from None
     why = read_only_reason(path)
     if why is not None:
-        if not Path(path).exists():
-            note(f"{why}; running without a store (nothing is read or written: give --store PATH in a writable "
-                 "folder to keep results, or --no-store)")
-            return None
-        note(f"{why}: its results are served, new ones are not written (make it writable, or give another --store "
-             "PATH, or --no-store)")
-        return Store(path, timeout=timeout, readonly=True)
+        return _read_only(path, why, "make it writable, or give --store PATH in a writable folder", timeout)
     try:
         return Store(path, timeout=timeout, flush_seconds=FLUSH_SECONDS)
     except StoreError as e:
         if e.unwritable is None:
             raise
         # A full disk: a read needs no write, so the results it holds are still served (read-only).
-        if not Path(path).exists():
-            note(f"the store {path!r} cannot be created ({e.unwritable}); running without a store (free some space, "
-                 "or give another --store PATH, or --no-store)")
-            return None
-        note(f"the store {path!r} cannot be written ({e.unwritable}): its results are served, new ones are not written "
-             "(free some space, or give another --store PATH, or --no-store)")
-        return Store(path, timeout=timeout, readonly=True)
+        done = "created" if not Path(path).exists() else "written"
+        return _read_only(path, f"the store {path!r} cannot be {done} ({e.unwritable})",
+                          "free some space, or give another --store PATH", timeout)
+
+
+def _read_only(path, why: str, fix: str, timeout: float):
+    """A store that cannot be written, for a command that computes: read-only where it exists (its results are
+    served), else none; one note says which, ``why`` and how to ``fix`` it."""
+    from pathlib import Path
+
+    from adversary.store import Store
+
+    if not Path(path).exists():
+        note(f"{why}; running without a store (nothing is read or written: {fix}, or --no-store)")
+        return None
+    note(f"{why}: its results are served, new ones are not written ({fix}, or --no-store)")
+    return Store(path, timeout=timeout, readonly=True)
 
 
 @dataclass
