@@ -92,21 +92,7 @@ def scheduler_address(text: str) -> str:
 
 def positive(what: str):
     """The argparse type of a whole number >= 1 named ``what`` in its errors (``--trials T``, ``--max-nodes N``)."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; give {what} >= 1") from None
-        if value < 1:
-            raise argparse.ArgumentTypeError(f"{value} is not possible; give {what} >= 1")
-        return value
-
-    return parse
-
-
-#: ``--jobs N``: a number of worker processes >= 1.
-positive_int = positive("a number of worker processes")
+    return whole(what, least=1)
 
 
 GIB = 2**30
@@ -160,17 +146,18 @@ def memo_bytes(args) -> int | None:
     return None if gb is None else max(1, int(gb * GIB))
 
 
-def whole(what: str, most: int | None = None):
-    """The argparse type of a whole number >= 0 (and <= ``most``) named ``what`` in its errors (``--errors K``,
-    ``--horizon T``)."""
+def whole(what: str, most: int | None = None, *, least: int = 0):
+    """The argparse type of a whole number >= ``least`` (and <= ``most``) named ``what`` in its errors
+    (``--errors K``, ``--horizon T``; :func:`positive`)."""
 
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; give {what} >= 0") from None
-        if value < 0:
-            raise argparse.ArgumentTypeError(f"{value} is negative; give {what} >= 0")
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; give {what} >= {least}") from None
+        if value < least:
+            said = "is negative" if value < 0 and least == 0 else "is not possible"
+            raise argparse.ArgumentTypeError(f"{value} {said}; give {what} >= {least}")
         if most is not None and value > most:
             raise argparse.ArgumentTypeError(f"{value} is more than the games take; give {what} <= {most}")
         return value
@@ -184,6 +171,9 @@ def label_errors():
 
     return whole("the label errors K", MAX_ERRORS)
 
+
+#: ``--jobs N``: a number of worker processes >= 1.
+positive_int = positive("a number of worker processes")
 
 #: ``--seed N`` of every command that takes one (attack, pac, separate): a whole number >= 0.
 seed = whole("a seed")
