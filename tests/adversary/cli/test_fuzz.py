@@ -67,6 +67,9 @@ TEXT_FILES = {
     "empty.csv": "",
     "table.csv": "n,k,opt\n1,1,1\n2,1,2\n",
     "c.txt": "0,1\n",
+    "bigint.json": '{"matrix": [[0, 1' + "0" * 400 + "]]}",
+    "hugeint.json": '{"matrix": [[0, 1' + "0" * 5000 + "]]}",
+    "bom.csv": "\ufeff0,1\n1,0\n",
 }
 BINARY_FILES = {
     "garbage.json": bytes(range(256)),
@@ -76,7 +79,8 @@ BINARY_FILES = {
 }
 NPY_ARRAYS = {"c.npy": np.array(MATRIX, dtype=np.uint8), "vec.npy": np.array([0, 1, 1]),
               "three.npy": np.array([[0, 3], [1, 0]]), "f.npy": np.array([[0.5, 1.0]]),
-              "s.npy": np.array([["a", "b"]]), "zero.npy": np.zeros((0, 3))}
+              "s.npy": np.array([["a", "b"]]), "zero.npy": np.zeros((0, 3)),
+              "rec.npy": np.zeros((2, 2), dtype=[("a", "i4")])}
 INPUTS = [*TEXT_FILES, *BINARY_FILES, *NPY_ARRAYS, "cut.npy", "dir", "missing.json"]
 OUTPUTS = ["out.json", "out.csv", "out.md", "out.png", "out.svg", "out.tex", "out.dot", "out.txt", "dir", "c.json",
            "nodir/out.json"]
