@@ -195,6 +195,10 @@ def canonical_value(v):
         elif isinstance(v, (int, Fraction)):
             q = Fraction(v)
         elif isinstance(v, str):
+            from solvers.numbers import huge_exponent
+
+            if huge_exponent(v):  # (1e9999999999 would take hours to build: the text is its key, the learner refuses it)
+                return v.strip()
             q = Fraction(v.strip())
         else:
             return v

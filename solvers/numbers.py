@@ -25,7 +25,7 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["as_rational", "as_coordinate", "not_ints", "num_text", "point_text", "json_type"]
+__all__ = ["as_rational", "huge_exponent", "as_coordinate", "not_ints", "num_text", "point_text", "json_type"]
 
 
 def as_rational(value, name: str, who: Optional[str] = None) -> Fraction:
@@ -44,9 +44,8 @@ def as_rational(value, name: str, who: Optional[str] = None) -> Fraction:
             raise ValueError(f"{at}{name} must be finite, got {value!r}")
         return _in_range(Fraction(repr(float(v))), value, name, at)
     if isinstance(v, str):
-        e = _EXPONENT.search(v)
-        if e is not None and (len(e.group(2)) > 6 or int(e.group(2)) > 2 * _DIGITS):  # 1e999999999 takes hours to build
-            _out_of_range(value, name, at, large=e.group(1) != "-")
+        if huge_exponent(v):
+            _out_of_range(value, name, at, large=_EXPONENT.search(v).group(1) != "-")
         try:
             q = Fraction(v.strip())
         except (ValueError, ZeroDivisionError):
@@ -59,6 +58,17 @@ def as_rational(value, name: str, who: Optional[str] = None) -> Fraction:
 #: range, so that the bounds and scores computed from it can be printed (and no number takes long to build).
 _DIGITS = 300
 _EXPONENT = re.compile(r"[eE]([+-]?)0*(\d+)\s*$")
+
+
+def huge_exponent(text: str) -> bool:
+    """Whether the number ``text`` has an exponent past what a parameter may have (10^600 either way): such a
+    number is refused before it is built (``Fraction("1e999999999")`` takes hours).
+
+    >>> huge_exponent("1e999999999"), huge_exponent("2.5e-3"), huge_exponent("3/2")
+    (True, False, False)
+    """
+    e = _EXPONENT.search(text)
+    return e is not None and (len(e.group(2)) > 6 or int(e.group(2)) > 2 * _DIGITS)
 
 
 def _in_range(q: Fraction, value, name: str, at: str) -> Fraction:

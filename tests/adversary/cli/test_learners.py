@@ -83,9 +83,11 @@ def test_bad_input_is_one_line(capsys, bad_files, case):
     assert_usage_error(*run(capsys, *[a.format(d=bad_files) for a in BAD[case]]))
 
 
-@pytest.mark.parametrize("param", ["alpha=1e400", "theta=1e-400"])
-def test_learner_parameter_out_of_range_is_one_line(capsys, param):
-    """Issue 39: 'attack winnow alpha=1e400 ...' was an internal error (OverflowError, exit 1)."""
-    line = assert_usage_error(*run(capsys, "attack", "winnow", param, "--class", "monotone-disjunctions", "n=3",
-                                   "k=1", "--no-store"))
-    assert param.split("=")[0] in line
+@pytest.mark.parametrize("param", ["alpha=1e400", "theta=1e-400", "alpha=1e9999999999", "theta=1e-9999999999"])
+def test_learner_parameter_out_of_range_is_one_line(capsys, param, tmp_path):
+    """Issue 39: 'attack winnow alpha=1e400 ...' was an internal error (OverflowError, exit 1), and alpha=1e9999999999
+    ran for hours (the store's key built the number before the learner refused it)."""
+    for store in (["--no-store"], ["--store", tmp_path / "s.db"]):
+        line = assert_usage_error(*run(capsys, "attack", "winnow", param, "--class", "monotone-disjunctions", "n=3",
+                                       "k=1", *store))
+        assert param.split("=")[0] in line
