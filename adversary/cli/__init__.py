@@ -164,6 +164,8 @@ def _main(argv) -> int:
     except KeyboardInterrupt:  # a Ctrl-C while the command starts: nothing was computed
         print(f"{PROG}: interrupted before the command started", file=sys.stderr, flush=True)
         return interrupted_code()
+    except Exception as e:  # noqa: BLE001 - a bug in an argument's type: one line, as in the command
+        return _internal(e)
     try:
         return _run(args)
     finally:
@@ -199,6 +201,11 @@ def _run(args) -> int:
     except OSError as e:
         return error(f"{getattr(e, 'filename', None) or ''} {e.strerror or e}".strip())
     except Exception as e:  # noqa: BLE001 - a bug: still one line, with a way to see the traceback
-        if os.environ.get("LITTLESTONE_DEBUG"):
-            raise
-        return error(f"internal error {type(e).__name__}: {e} (set LITTLESTONE_DEBUG=1 for the traceback)", EXIT_FAILED)
+        return _internal(e)
+
+
+def _internal(e: Exception) -> int:
+    """A bug: one line, exit 1, with a way to see the traceback (which LITTLESTONE_DEBUG=1 raises)."""
+    if os.environ.get("LITTLESTONE_DEBUG"):
+        raise e
+    return error(f"internal error {type(e).__name__}: {e} (set LITTLESTONE_DEBUG=1 for the traceback)", EXIT_FAILED)

@@ -224,3 +224,17 @@ def test_memory_stops_a_command_as_a_limit(capsys, tmp_path, command):
     assert "Traceback" not in err and "internal error" not in err
     assert re.search(r"^littlestone: note: stopped by --memory: this run held [\d.]+ GB, more than the 0.001 GB given",
                      err, re.MULTILINE), err
+
+
+def test_a_bug_while_the_arguments_are_read_is_one_line(capsys, monkeypatch):
+    """(issue 39, found by the fuzz test) an exception of an argument's own type escaped as a traceback."""
+    from adversary.cli import opt
+
+    def broken(text):
+        raise RuntimeError("a bug in a type")
+
+    monkeypatch.setattr(opt, "positive_seconds", broken)  # (the command's arguments are added as it is parsed)
+    monkeypatch.delenv("LITTLESTONE_DEBUG", raising=False)
+    code, out, err = run(capsys, "opt", "thresholds", "N=3", "--time-limit", "1", "--no-store")
+    assert code == 1 and err.startswith("littlestone: error: internal error RuntimeError: a bug in a type"), err
+    assert len(err.strip().splitlines()) == 1
