@@ -51,6 +51,17 @@ def test_narrow_search_finds_only_proofs(rows, leaf, width):
             assert d <= true and tree_ok_brute(t, d, C.matrix)
 
 
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 9), st.integers(1, 64), st.data())
+def test_pack_is_the_sum_of_the_bits_by_the_definition(rows, cols, data):
+    """(issue 39) pack works a byte at a time (its 64-column copy of an 8M-row matrix took 1.5 s of a --time-limit)."""
+    M = np.array(data.draw(st.lists(st.lists(st.booleans(), min_size=cols, max_size=cols), min_size=rows,
+                                    max_size=rows)), dtype=bool).reshape(rows, cols)
+    T = pack(M)
+    assert T.dtype == np.uint64 and T.shape == (rows,)
+    assert [int(t) for t in T] == [sum(int(b) << j for j, b in enumerate(r)) for r in M]
+
+
 def test_pack_reads_point_j_at_bit_j():
     assert pack([[1, 0, 1], [0, 0, 0]]).tolist() == [0b101, 0]
     with pytest.raises(ValueError, match="at most 64 points"):
