@@ -128,7 +128,9 @@ def catching():
 # ------------------------------------------------------------------------------------------------ memory
 #: seconds between two looks of :func:`memory_guard` at the process's memory
 MEMORY_EVERY = 0.05
-_over = [None]  # (resident bytes seen, the limit) when memory_guard stopped the run
+_over = [None]  # (resident bytes seen, the limit, whether the run had started) when memory_guard stopped the run
+_armed = [False]  # inside memory_guard's block: a stop may still come (its handler does nothing once it ends)
+_arming = threading.Lock()  # the watcher signals only while the block runs
 
 
 def resident_bytes() -> int | None:
@@ -142,11 +144,14 @@ def resident_bytes() -> int | None:
 
 
 def memory_stop():
-    """``(bytes seen, limit)`` when :func:`memory_guard` stopped this run, else None."""
+    """``(bytes seen, limit, started)`` when :func:`memory_guard` stopped this run (``started``: after the run
+    began, not at the look before it), else None."""
     return _over[0] if MEMORY in received else None
 
 
 def _memory_handler(signum, frame):
+    if not _armed[0]:  # the block has ended (the run is over): a stop sent just before is dropped
+        return
     if not received:
         _since[0] = time.monotonic()
     received.append(MEMORY)
@@ -156,38 +161,51 @@ def _memory_handler(signum, frame):
 @contextlib.contextmanager
 def memory_guard(limit: int | None):
     """Stop the run, as a Ctrl-C does, when this process holds more than ``limit`` bytes (``--memory`` of the
-    commands whose searches keep no memo of a set size). A daemon thread looks every :data:`MEMORY_EVERY`
-    seconds; past the limit it records :data:`MEMORY` in :data:`received` and raises :class:`MemoryStop` in
-    the main thread, so that every search stops at its next look at its clock (:func:`check`) and the command
-    prints and writes what it proved (exit 3; :func:`memory_stop` says what was seen). Worker processes are
+    commands whose searches keep no memo of a set size). Used inside :func:`catching`, which clears the record.
+
+    A daemon thread looks every :data:`MEMORY_EVERY` seconds; past the limit it records :data:`MEMORY` in
+    :data:`received` and sends SIGUSR1 to the main thread, whose handler raises :class:`MemoryStop` (a
+    blocked system call is woken too), so that every search stops at its next look at its clock
+    (:func:`check`) and the command prints and writes what it proved (exit 3; :func:`memory_stop` says what
+    was seen). A process over the limit before the block starts stops there. No stop is sent once a Ctrl-C or
+    SIGTERM is stopping the run (its report may take memory), nor after the block ends. Worker processes are
     not counted. ``limit`` None, a system that does not say its memory (:func:`resident_bytes`), or a block
     outside the main thread: the block runs as it is. An allocation larger than what is left may still raise
     MemoryError before the next look."""
     if not limit or resident_bytes() is None or threading.current_thread() is not threading.main_thread():
         yield
         return
-    import _thread
-
     seen = resident_bytes()
-    if seen > limit:  # over before the run starts: it stops here, as at the first look
-        _over[0] = (seen, limit)
-        _memory_handler(None, None)
+    if seen > limit:  # over before the run starts: it stops here
+        _over[0] = (seen, limit, False)
+        _armed[0] = True
+        try:
+            _memory_handler(None, None)
+        finally:
+            _armed[0] = False
     previous = signal.signal(signal.SIGUSR1, _memory_handler)
     done = threading.Event()
+    main = threading.main_thread().ident
 
     def watch():
         while not done.wait(MEMORY_EVERY):
             seen = resident_bytes()
-            if seen is not None and seen > limit:
-                _over[0] = (seen, limit)
-                _thread.interrupt_main(signal.SIGUSR1)  # (no signal is sent: the handler runs in the main thread)
-                return
+            if seen is None or seen <= limit:
+                continue
+            with _arming:
+                if _armed[0] and not received:
+                    _over[0] = (seen, limit, True)
+                    signal.pthread_kill(main, signal.SIGUSR1)
+            return
 
+    _armed[0] = True
     thread = threading.Thread(target=watch, name="littlestone-memory-guard", daemon=True)
     thread.start()
     try:
         yield
     finally:
+        with _arming:
+            _armed[0] = False
         done.set()
         thread.join()
         signal.signal(signal.SIGUSR1, previous)

@@ -63,9 +63,10 @@ def memory_note() -> None:
     """After a run that :func:`solvers.interrupts.memory_guard` stopped: one note saying so (nothing otherwise)."""
     over = interrupts.memory_stop()
     if over is not None:
-        seen, limit = over
+        seen, limit, started = over
+        what = "(what it found is above)" if started else "before the command began"
         note(f"stopped by --memory: this run held {seen / 2**30:.3g} GB, more than the {limit / 2**30:.3g} GB given "
-             "(what it found is above); give more --memory, or a smaller class")
+             f"{what}; give more --memory, or a smaller class")
 
 
 # ---------------------------------------------------------------------------------------- messages

@@ -357,20 +357,35 @@ def test_a_symmetry_detection_child_ends_when_its_driver_is_killed():
 
 
 # ------------------------------------------------------------------------------------------------ --memory
-@pytest.mark.skipif(interrupts.resident_bytes() is None, reason="the system does not say its memory")
-def test_memory_guard_stops_the_run_as_a_ctrl_c_and_says_why():
-    """(issue 39) past its limit the guard records MEMORY and raises MemoryStop in the main thread; a search that
-    swallowed it stops at its next look at the clock, as after a Ctrl-C."""
+class _Rising:
+    """A stand-in for resident_bytes: 0 until ``rise()``, then 2^50 bytes (a run that passes its --memory when the
+    test says so, whatever the machine's speed)."""
+
+    def __init__(self):
+        self.high = False
+
+    def rise(self):
+        self.high = True
+
+    def __call__(self):
+        return 2**50 if self.high else 0
+
+
+def test_memory_guard_stops_the_run_as_a_ctrl_c_and_says_why(monkeypatch):
+    """(issue 39) past its limit the watcher records MEMORY and raises MemoryStop in the main thread, a blocked
+    wait included; a search that swallowed it stops at its next look at the clock, as after a Ctrl-C."""
+    import threading
+
+    rising = _Rising()
+    monkeypatch.setattr(interrupts, "resident_bytes", rising)
     assert interrupts.memory_stop() is None
     with interrupts.catching():
         with pytest.raises(interrupts.MemoryStop):
-            with interrupts.memory_guard(1):  # one byte: over at the first look
-                end = time.monotonic() + 60
-                while time.monotonic() < end:
-                    time.sleep(0.01)
+            with interrupts.memory_guard(2**30):
+                rising.rise()
+                threading.Event().wait(60)  # blocked in a wait: the signal wakes it
         assert interrupts.requested() and interrupts.MEMORY in interrupts.received
-        seen, limit = interrupts.memory_stop()
-        assert limit == 1 and seen > 1
+        assert interrupts.memory_stop() == (2**50, 2**30, True)
         with pytest.raises(interrupts.MemoryStop):  # a swallowed stop is raised again where a search checks
             interrupts.GRACE, grace = 0.0, interrupts.GRACE
             try:
@@ -378,6 +393,40 @@ def test_memory_guard_stops_the_run_as_a_ctrl_c_and_says_why():
             finally:
                 interrupts.GRACE = grace
     assert interrupts.memory_stop() is None and not interrupts.requested()
+
+
+def test_memory_guard_over_before_the_run_stops_it_there(monkeypatch):
+    monkeypatch.setattr(interrupts, "resident_bytes", lambda: 2**50)
+    with interrupts.catching():
+        with pytest.raises(interrupts.MemoryStop):
+            with interrupts.memory_guard(2**30):
+                pytest.fail("the block ran")
+        assert interrupts.memory_stop() == (2**50, 2**30, False)
+
+
+def test_memory_guard_sends_nothing_after_a_ctrl_c_or_after_its_block(monkeypatch):
+    """A Ctrl-C's report may take memory: no second stop cuts it; and a run that ended is not stopped after."""
+    rising = _Rising()
+    monkeypatch.setattr(interrupts, "resident_bytes", rising)
+    with interrupts.catching():
+        with pytest.raises(KeyboardInterrupt):
+            with interrupts.memory_guard(2**30):
+                try:
+                    signal.raise_signal(signal.SIGINT)
+                except KeyboardInterrupt:
+                    pass
+                rising.rise()
+                time.sleep(10 * interrupts.MEMORY_EVERY)  # the watcher looked: it sent nothing
+                raise KeyboardInterrupt
+        assert interrupts.memory_stop() is None
+    rising = _Rising()
+    monkeypatch.setattr(interrupts, "resident_bytes", rising)
+    with interrupts.catching():
+        with interrupts.memory_guard(2**30):
+            pass
+        rising.rise()
+        interrupts._memory_handler(signal.SIGUSR1, None)  # a stop arriving after the block: dropped
+        assert not interrupts.requested()
 
 
 def test_memory_guard_under_its_limit_changes_nothing():

@@ -222,8 +222,32 @@ def test_memory_stops_a_command_as_a_limit(capsys, tmp_path, command):
     code, out, err = run(capsys, *argv, "--memory", "0.001")
     assert code == 3, err
     assert "Traceback" not in err and "internal error" not in err
-    assert re.search(r"^littlestone: note: stopped by --memory: this run held [\d.]+ GB, more than the 0.001 GB given",
-                     err, re.MULTILINE), err
+    assert re.search(r"^littlestone: note: stopped by --memory: this run held [\d.]+ GB, more than the 0.001 GB given "
+                     r"before the command began", err, re.MULTILINE), err
+
+
+def test_memory_stops_an_attack_under_way_which_prints_its_witness(capsys, monkeypatch):
+    """The watcher's stop in mid-search: the attack prints its best verified sequence, then the note; exit 3."""
+    from solvers import interrupts
+
+    state = {"high": False}
+    check = interrupts.check
+
+    def looked():  # the search looks at its clock: from now on the process is over its memory
+        state["high"] = True
+        check()
+
+    monkeypatch.setattr(interrupts, "resident_bytes", lambda: 2**50 if state["high"] else 0)
+    monkeypatch.setattr(interrupts, "check", looked)
+    code, out, err = run(capsys, *_GUARDED["attack"], "--json", "--memory", "1")
+    assert code == 3, err
+    r = json.loads(out)
+    assert r["stats"]["stopped"] == "interrupted" and r["mistakes"] >= 1
+    from adversary.referee import verify_witness
+
+    assert verify_witness(r["witness"]).mistakes == r["mistakes"]
+    assert err.strip().splitlines()[-1].startswith("littlestone: note: stopped by --memory: this run held 1.05e+06 GB, "
+                                                   "more than the 1 GB given (what it found is above)"), err
 
 
 def test_a_bug_while_the_arguments_are_read_is_one_line(capsys, monkeypatch):
