@@ -3,6 +3,7 @@ checked before the run and written atomically."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -348,6 +349,16 @@ def _check_output_path(path: str, formats, what: str) -> Path:
         os.unlink(probe)
     except OSError as e:
         raise CLIError(f"cannot write {what} {path!r} ({e.strerror or e}); give a path in a writable directory") from None
+    try:
+        longest = os.pathconf(parent, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        longest = 255
+    if len(os.fsencode(p.name + PARTIAL)) > longest:  # (the file written while the run goes on has that name)
+        raise CLIError(f"the name of {what} {path!r} is too long: with {PARTIAL!r} added (the rows are written to "
+                       f"that file as they come) it passes the {longest} bytes a name may have here; give a shorter name")
+    if Path(str(p) + PARTIAL).is_dir():
+        raise CLIError(f"{str(p) + PARTIAL!r} is a directory, and {what} is written there as it comes; move it away "
+                       "or give another file name")
     return p
 
 
@@ -406,6 +417,10 @@ def _inputs_of(args) -> list:
     return found
 
 
+#: What the name of a streamed output file gets while the run goes on (:class:`StreamedOutput`).
+PARTIAL = ".partial"
+
+
 class StreamedOutput:
     """An output file written a row at a time as cells finish (``table``, ``attack --grid``, ``experts`` with
     ``-o PATH``): the rows go to ``PATH.partial`` beside it, flushed as each is written (follow it while the run
@@ -416,7 +431,7 @@ class StreamedOutput:
 
     def __init__(self, path):
         self.path = Path(path)
-        self.partial = self.path.with_name(self.path.name + ".partial")
+        self.partial = self.path.with_name(self.path.name + PARTIAL)
         self.failed = False
         try:
             self._file = self._open()
@@ -461,8 +476,9 @@ class StreamedOutput:
             os.unlink(self.partial)
         except OSError:
             pass
-        raise CLIError(f"could not write {str(self.path)!r} ({e.strerror or e}); it is left as it was: free some "
-                       "space or give -o a path on another disk") from None
+        full = getattr(e, "errno", None) in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))
+        fix = "free some space or give -o a path on another disk" if full else "give -o another path"
+        raise CLIError(f"could not write {str(self.path)!r} ({e.strerror or e}); it is left as it was: {fix}") from None
 
 
 def write_text_atomic(path: Path, text: str) -> None:

@@ -404,10 +404,12 @@ def run_grid(args) -> int:
             if writer is not None:
                 writer.close(complete=not interrupted)
         finally:
-            if handle is not None and handle is not sys.stdout:
-                handle.close()
-            if store is not None:
-                store.close()
+            try:
+                if handle is not None and handle is not sys.stdout:
+                    handle.close()
+            finally:
+                if store is not None:
+                    store.close()
     code = seen.say_store(store, len(cells), "" if trust else "witnesses replayed")
     if code is not None:
         return code

@@ -297,6 +297,9 @@ def run(args) -> int:
                 break
     except KeyboardInterrupt:
         interrupted = True
+    except BaseException:  # a failure: what was written says it is not complete
+        interrupted = True
+        raise
     finally:
         bar.close()
         gaps = [line for line in map(_gap_line, done) if line]

@@ -553,10 +553,12 @@ def run(args) -> int:
                 handle = sys.stdout if out_path is None else StreamedOutput(out_path)
                 _TableWriter(args.format, name, keys, handle).close(skipped, complete=not interrupted)
         finally:
-            if handle is not None and handle is not sys.stdout:
-                handle.close()
-            if store is not None:
-                store.close()
+            try:
+                if handle is not None and handle is not sys.stdout:
+                    handle.close()
+            finally:
+                if store is not None:
+                    store.close()
     code = seen.say_store(store, len(cells), "" if trust else "certificates re-checked")
     if code is not None:
         return code

@@ -152,3 +152,24 @@ def test_sigterm_closes_the_json(tmp_path):
     assert code == 143, err
     data = json.loads(out_file.read_text())       # still one valid JSON object
     assert data["complete"] is False and [r["n"] for r in data["rows"]][:3] == [2, 3, 4]
+
+
+def test_a_run_that_fails_does_not_call_its_table_complete(capsys, tmp_path, monkeypatch):
+    """(review of issue 39) a failure other than Ctrl-C wrote "complete": true and renamed the rows into place."""
+    from adversary.cli import experts
+
+    real, calls = experts._cell, []
+
+    def failing(*a, **kw):
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("a bug in the second cell")
+        return real(*a, **kw)
+
+    monkeypatch.setattr(experts, "_cell", failing)
+    monkeypatch.delenv("LITTLESTONE_DEBUG", raising=False)
+    out_file = tmp_path / "e.json"
+    code, out, err = run(capsys, "experts", "n=1..3", "k=0", "--format", "json", "-o", out_file, "--quiet")
+    assert code == 1 and "internal error RuntimeError" in err, err
+    data = json.loads(out_file.read_text())
+    assert data["complete"] is False and [r["n"] for r in data["rows"]] == [1]

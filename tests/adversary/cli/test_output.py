@@ -216,3 +216,12 @@ def test_a_directory_as_output_is_named_a_directory(capsys, tmp_path, argv):
     """Issue 39: a directory given to --tree or -o said "unknown extension"."""
     line = assert_usage_error(*run(capsys, *argv, tmp_path))
     assert "is a directory" in line and "extension" not in line
+
+
+def test_a_streamed_output_whose_partial_name_is_too_long_is_refused_before_the_run(capsys, tmp_path):
+    # (review of issue 39) the name FILE.partial was first tried after every cell was computed
+    name = "t" * (255 - len(".csv") - 3) + ".csv"  # fits; with ".partial" it does not
+    code, out, err = run(capsys, "table", "thresholds", "--grid", "N=3..4", "--format", "csv", "-o", tmp_path / name,
+                         "--no-store")
+    one_error_line(code, err, contains=["too long", ".partial"])
+    assert list(tmp_path.iterdir()) == []
