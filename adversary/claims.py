@@ -205,6 +205,14 @@ def _verdict_claim(claimed, result: "VerifyResult", bound, lines: list) -> Optio
     return None
 
 
+def _float(q: Fraction) -> float:
+    """``float(q)``, or infinity for a fraction past a float's range (a witness may be crafted)."""
+    try:
+        return float(q)
+    except OverflowError:
+        return math.inf
+
+
 def _opt_claim(w: dict, cls, game, deadline, lines: list) -> Optional[Claims]:
     """A Claims when the witness's ``"opt"`` (``"opt_symbol"``, ``"opt_fraction"``) is wrong or cannot be checked
     in the time, else None (the value derived again goes to ``lines``)."""
@@ -222,7 +230,7 @@ def _opt_claim(w: dict, cls, game, deadline, lines: list) -> Optional[Claims]:
     exact = Fraction(value) if isinstance(value, int) else None
     if w.get("opt_fraction") is not None:
         exact = read_fraction(w["opt_fraction"], "opt_fraction")
-        if float(exact) != value:
+        if _float(exact) != value:  # ("opt" is the fraction written as a float)
             raise WitnessError(f'"opt_fraction" {_show(w["opt_fraction"])} is not "opt" {value}: both write the same '
                                "optimum, the fraction exactly")
     if not (cls.finite or _opt_applies(cls, game)):

@@ -348,6 +348,7 @@ TAMPERED_CLAIMS = {
     "opt text": (lambda w: w.update(opt="3"), '"opt" must be a number'),
     "opt symbol": (lambda w: w.update(opt_symbol="RL"), "opt_symbol 'RL'"),
     "opt fraction": (lambda w: w.update(opt_fraction="5/2"), "\"opt_fraction\" '5/2' is not \"opt\" 3"),
+    "opt fraction past a float": (lambda w: w.update(opt_fraction="1/" + "3" * 400), "is not \"opt\" 3"),
     "strategy": (lambda w: w.update(strategy="bogus"), "strategy 'bogus'"),
     "maximize": (lambda w: w.update(maximize="mistakes_by_kind"), "maximize 'mistakes_by_kind'"),
     "unknown field": (lambda w: w.update(zzz=1), 'the field "zzz"'),
