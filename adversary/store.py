@@ -552,11 +552,17 @@ class Store:
     def _remove_new(self, created, e) -> None:
         """A store this call created and could not make (a full disk): its empty files are removed, so that a failed
         run leaves no 0-byte store behind (not when the file is locked: another process is making it)."""
-        if "locked" in str(e) or "busy" in str(e):
+        if "locked" in str(e) or "busy" in str(e) or self.path not in created:
+            return  # (SQLite's files beside a store another process made may be in use there)
+        try:
+            if not (self.path.is_file() and self.path.stat().st_size == 0):
+                return
+            self.path.unlink()
+        except OSError:
             return
-        for f in created:
+        for f in created:  # the store was this call's: so are the files beside it
             try:
-                if f.is_file() and f.stat().st_size == 0:
+                if f != self.path and f.is_file() and f.stat().st_size == 0:
                     f.unlink()
             except OSError:
                 pass
