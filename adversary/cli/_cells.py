@@ -20,13 +20,14 @@ does not answer, a cluster without workers, a scheduler or workers without littl
 from __future__ import annotations
 
 import os
+import sys
 import time
 from functools import partial
 
 from ._args import cap_jobs, positive_seconds, scheduler_address
 from ._output import CLIError, note, params_text
 
-__all__ = ["BACKENDS", "SCHEDULER_ENV", "CONNECT_SECONDS", "add_backend_options", "backend_of", "run_cells",
+__all__ = ["BACKENDS", "SCHEDULER_ENV", "CONNECT_SECONDS", "add_backend_options", "backend_of", "run_cells", "close_all",
            "connect", "answers", "Drained", "drain"]
 
 BACKENDS = ("loky", "dask")
@@ -220,6 +221,17 @@ def drain(runs, out: Drained, *, store, emit, skip, status, bar) -> Drained:
                 else:
                     say_unwritable(store, e)
     return out
+
+
+def close_all(handle, store) -> None:
+    """The end of a grid's run: its ``-o`` file closed (a :class:`._output.StreamedOutput` is renamed into place;
+    stdout is left open), then the store, even when the rename fails."""
+    try:
+        if handle is not None and handle is not sys.stdout:
+            handle.close()
+    finally:
+        if store is not None:
+            store.close()
 
 
 # ---------------------------------------------------------------------------------------- dask

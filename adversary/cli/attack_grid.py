@@ -303,7 +303,7 @@ def run_grid(args) -> int:
     """``attack ... --grid``: the rows, written as the cells finish; exit 0 when every cell's verdict is
     proven, 3 when some cell was stopped by its time limit, 130 on Ctrl-C."""
     from ._args import cap_jobs, check_family, families
-    from ._cells import Drained, backend_of, drain, run_cells
+    from ._cells import Drained, backend_of, close_all, drain, run_cells
     from ._output import check_outputs
     from ._store import lookup, open_store
     from ._attack_store import _served_attack, _stopped_row, _task_of, _trusted_attack, _whole_numbers
@@ -404,12 +404,7 @@ def run_grid(args) -> int:
             if writer is not None:
                 writer.close(complete=not interrupted)
         finally:
-            try:
-                if handle is not None and handle is not sys.stdout:
-                    handle.close()
-            finally:
-                if store is not None:
-                    store.close()
+            close_all(handle, store)
     code = seen.say_store(store, len(cells), "" if trust else "witnesses replayed")
     if code is not None:
         return code
