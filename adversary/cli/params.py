@@ -42,6 +42,8 @@ def run(args) -> int:
     from ._args import load_class
     from ._store import open_store
 
+    # The limit is for the whole run, making the class included (8M concepts take seconds)
+    args.deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
     C, label, _, _ = load_class(args)
     if not getattr(C, "finite", False):
         raise CLIError(f"params needs a class listed point by point, not {C}")
@@ -53,7 +55,6 @@ def run(args) -> int:
         raise CLIError(f"unknown parameter {bad[0]!r} in --only; choose from: opt, {', '.join(KEYS)}")
     out: dict = {}
     checks = {}
-    args.deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
     if "opt" in keys:
         r = opt(C, time_limit=share(args.deadline, len(keys)))
         out["opt"] = ({"value": r.value} if r.value is not None else {"lower": r.lower, "upper": r.upper})
