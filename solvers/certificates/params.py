@@ -234,6 +234,8 @@ def _check_order(M, key: str, w: dict, p: dict) -> tuple:
 
 
 def _check_proper(M, w: dict, p: dict) -> tuple:
+    import numpy as np
+
     m, n = M.shape
     claim = p.get("value", p.get("lower"))
     everyone = frozenset(range(m))
@@ -242,21 +244,22 @@ def _check_proper(M, w: dict, p: dict) -> tuple:
         return frozenset(c for c in S if M[c, x] == y)
 
     def lower_ok(S, node, d) -> bool:
-        """Every hypothesis of S is caught by a reply whose half is nonempty and worth d - 1 below it."""
+        """Every hypothesis of S (a mask over the concepts: a class may have millions) is caught by a reply
+        whose half is nonempty and worth d - 1 below it."""
         if d == 0:
             return True
-        good = []
+        caught = np.zeros(m, dtype=bool)
         for x, y, child in node["replies"]:
-            T = half(S, x, y)
-            if T and lower_ok(T, child, d - 1):
-                good.append((x, y))
-        return all(any(M[h, x] != y for x, y in good) for h in S)
+            T = S & (M[:, x] == y)
+            if T.any() and lower_ok(T, child, d - 1):
+                caught |= M[:, x] != y
+        return not (S & ~caught).any()
 
     tree = w.get("tree")
     lo = None
     if tree is None:
         text = f"proper >= {claim}: not rechecked (the mistake tree was too large to list)"
-    elif not lower_ok(everyone, tree, claim):
+    elif not lower_ok(np.ones(m, dtype=bool), tree, claim):
         return False, f"proper: the mistake tree does not catch every hypothesis {claim} times", None, None
     else:
         text, lo = f"proper >= {claim}: the mistake tree catches every proper learner {claim} times", claim

@@ -15,7 +15,7 @@ from solvers.certificates.params import check
 from solvers.classes import ConceptClass
 from solvers.classes.families import make
 from solvers.params import KEYS, compute
-from tests.oracles import vc_brute
+from tests.oracles import matrices, vc_brute
 
 from ..adversary.cli.checks import assert_usage_error, run
 
@@ -341,3 +341,37 @@ def test_dual_vc_with_less_time_than_the_dual_takes_to_make_gives_its_bounds(mon
     assert (p.lower, p.upper) == (0, 4) and p.value is None
     monkeypatch.undo()
     assert compute(C, ["dual_vc"], time_limit=60)["dual_vc"].value == 4  # (dual VC of all functions: floor(log2 n))
+
+
+def _proper_tree_ok_brute(M, tree, d) -> bool:
+    """The proper game's mistake tree checked by the definition, concept by concept (the check's own twin)."""
+    def ok(S, node, d):
+        if d == 0:
+            return True
+        good = [(x, y) for x, y, child in node["replies"]
+                if (T := frozenset(c for c in S if M[c, x] == y)) and ok(T, child, d - 1)]
+        return all(any(M[h, x] != y for x, y in good) for h in S)
+
+    return ok(frozenset(range(M.shape[0])), tree, d)
+
+
+@settings(max_examples=40, deadline=None)
+@given(matrices(max_rows=8, max_cols=4), st.data())
+def test_the_proper_check_agrees_with_the_definition(M, data):
+    """(issue 39) the proper tree is checked with masks over the concepts (frozensets of 2^18 concepts took 2 s of
+    a 1 s --time-limit); against the definition, on the search's tree and on the tree with replies dropped."""
+    C = ConceptClass.from_matrix(M)
+    p = compute(C, ["proper"])["proper"].to_json()
+    tree = p["witness"].get("tree")
+    if tree is None:
+        return
+    d = p.get("value", p.get("lower"))
+    assert check(C, "proper", p)[0] == _proper_tree_ok_brute(C.matrix, tree, d)
+
+    def drop(node):
+        replies = [r for r in node["replies"] if not data.draw(st.booleans())]
+        return {**node, "replies": [(x, y, drop(child)) for x, y, child in replies]}
+
+    bad = copy.deepcopy(p)
+    bad["witness"]["tree"] = drop(tree)
+    assert check(C, "proper", bad)[0] == _proper_tree_ok_brute(C.matrix, bad["witness"]["tree"], d)
