@@ -85,3 +85,36 @@ def test_params_keeps_one_time_limit_for_all_the_parameters():
     for k in keys:
         assert "value" in r[k] or r[k]["lower"] <= r[k]["upper"], (k, r[k])
     assert any("value" not in r[k] for k in keys)
+
+
+# ------------------------------------------------------------------------------------------ every command, every game
+#: A command line per command and game, each far longer than its one second without the limit: (argv, exit codes).
+#: separate's local search and pac's adversarial search end at their limit with what they found (exit 0).
+_ONE_SECOND = {
+    "opt": (["opt", "--matrix", "{hard}", "--no-store"], {3}),
+    "opt --randomized": (["opt", "monotone-disjunctions", "n=10", "k=3", "--randomized", "--no-store"], {3}),
+    "opt --randomized --horizon": (["opt", "monotone-disjunctions", "n=11", "k=3", "--randomized", "--horizon", "12",
+                                    "--no-store"], {3}),
+    "opt --errors --tree": (["opt", "random", "m=3000", "N=40", "--errors", "1", "--tree", "{tree}", "--no-store"], {3}),
+    "table": (["table", "monotone-disjunctions", "--grid", "n=12,13", "k=3", "--no-store"], {3}),
+    "table --randomized": (["table", "monotone-disjunctions", "--grid", "n=11", "k=3", "--randomized", "--no-store"],
+                           {3}),
+    "multiclass": (["multiclass", "random-multiclass", "m=2000", "N=30", "k=5", "--game", "both"], {3}),
+    "experts --randomized": (["experts", "n=2000", "k=1", "--randomized"], {3}),
+    "attack": (["attack", "winnow2", "--class", "monotone-disjunctions", "n=12", "k=3", "--strategy", "exact",
+                "--no-store"], {3}),
+    "separate": (["separate", "opt", "vc", "--points", "10"], {0}),
+    "pac": (["pac", "halving", "--class", "thresholds", "N=63", "--epsilon", "0.1", "--delta", "0.05", "--trials", "50",
+             "--distribution", "adversarial"], {0}),
+    "params": (["params", "all-functions", "n=18", "--no-store"], {3}),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(_ONE_SECOND), ids=list(_ONE_SECOND))
+def test_every_command_and_game_keeps_a_one_second_limit(case, hard_matrix, tmp_path):
+    argv, codes = _ONE_SECOND[case]
+    argv = [a.format(hard=hard_matrix, tree=tmp_path / "tree.json") for a in argv]
+    quiet = [] if case == "multiclass" else ["--quiet"]  # (multiclass prints no progress, and takes no --quiet)
+    code, out, err, seconds = timed(*argv, *quiet, limit=1)
+    assert code in codes, (code, err[-500:])
