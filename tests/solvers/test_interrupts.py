@@ -256,27 +256,34 @@ def _alive(pid: int) -> bool:
         return False
 
 
-@posix
-@linux
-@pytest.mark.parametrize("signalled", [True, False], ids=["parent-death signal", "watching thread"])
-def test_a_worker_ends_when_its_driver_is_killed(signalled):
+def _kill_the_driver_then_its_child(driver: str, what: str, *, alive_first: bool = False) -> None:
+    """Run ``driver`` (a script printing its child's pid), SIGKILL it (it runs no handler, closes nothing), and
+    wait for the child to end: the test fails if it outlives its driver by 30 s (``alive_first``: and unless the
+    child is alive when the driver is killed)."""
     import subprocess
     import sys
     import time
 
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    p = subprocess.Popen([sys.executable, "-c", DRIVER.format(signalled=signalled)], stdout=subprocess.PIPE,
-                         text=True, cwd=root)
-    worker = int(p.stdout.readline())
-    assert _alive(worker)
-    p.kill()  # SIGKILL: the driver runs no handler, closes nothing
+    p = subprocess.Popen([sys.executable, "-c", driver], stdout=subprocess.PIPE, text=True, cwd=root)
+    child = int(p.stdout.readline())
+    if alive_first:
+        assert _alive(child)
+    p.kill()
     p.wait()
     end = time.monotonic() + 30
-    while _alive(worker) and time.monotonic() < end:
+    while _alive(child) and time.monotonic() < end:
         time.sleep(0.05)
-    if _alive(worker):
-        os.kill(worker, signal.SIGKILL)
-        pytest.fail("the worker outlived its driver by 30 s")
+    if _alive(child):
+        os.kill(child, signal.SIGKILL)
+        pytest.fail(f"{what} outlived its driver by 30 s")
+
+
+@posix
+@linux
+@pytest.mark.parametrize("signalled", [True, False], ids=["parent-death signal", "watching thread"])
+def test_a_worker_ends_when_its_driver_is_killed(signalled):
+    _kill_the_driver_then_its_child(DRIVER.format(signalled=signalled), "the worker", alive_first=True)
 
 
 @posix
@@ -339,21 +346,7 @@ def _spin():
 @posix
 @linux
 def test_a_symmetry_detection_child_ends_when_its_driver_is_killed():
-    import subprocess
-    import sys
-    import time
-
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    p = subprocess.Popen([sys.executable, "-c", SYMMETRY_DRIVER], stdout=subprocess.PIPE, text=True, cwd=root)
-    child = int(p.stdout.readline())
-    p.kill()
-    p.wait()
-    end = time.monotonic() + 30
-    while _alive(child) and time.monotonic() < end:
-        time.sleep(0.05)
-    if _alive(child):
-        os.kill(child, signal.SIGKILL)
-        pytest.fail("the detection's child outlived its driver by 30 s")
+    _kill_the_driver_then_its_child(SYMMETRY_DRIVER, "the detection's child")
 
 
 # ------------------------------------------------------------------------------------------------ --memory
