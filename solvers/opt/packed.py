@@ -68,10 +68,9 @@ def pack(matrix) -> np.ndarray:
     M = np.asarray(matrix, dtype=bool)
     if M.ndim != 2 or M.shape[1] > 64:
         raise ValueError(f"a packed class has at most 64 points; this matrix has shape {M.shape}")
-    packed = np.packbits(M, axis=1, bitorder="little")  # (a byte for 8 points: no 64-column copy of M)
-    padded = np.zeros((M.shape[0], 8), dtype=np.uint8)
-    padded[:, :packed.shape[1]] = packed
-    return padded.view("<u8").ravel().astype(np.uint64)
+    bits = np.zeros((M.shape[0], 64), dtype=bool)
+    bits[:, :M.shape[1]] = M
+    return np.packbits(bits, axis=1, bitorder="little").view("<u8").ravel().astype(np.uint64)
 
 
 def sorted_tables(tables, n_points: int) -> np.ndarray:
