@@ -69,13 +69,21 @@ import numpy as np
 from .symmetry import Symmetry
 
 __all__ = ["Detection", "detect", "detect_async", "Pending", "find_symmetry", "estimated_seconds", "group_limit", "load_igraph", "canonical_labels", "settled_by_invariants", "MAX_ENTRIES",
-           "MAX_POINTS"]
+           "MAX_POINTS", "MAX_GROUP", "MAX_TABLE_WORDS"]
 
 #: The largest matrix (concepts x points) whose group is computed (up to about 12 s and 1 GB here, see
 #: the module docstring); past it the search goes without.
 MAX_ENTRIES = 8_000_000
-#: The largest number of points a canonical key covers (:data:`solvers.opt.canonical.MAX_POINTS`).
+#: The largest number of points a canonical key of :mod:`solvers.opt.canonical` covers (one machine word
+#: per mask). The limits of the keys live here, with the group they cut, so that the classes do not
+#: import the solver (the search is the layer above: docs/architecture.md).
 MAX_POINTS = 64
+#: The largest group the canonical keys use: a key costs about ``order`` word operations, so past this it
+#: costs more than the nodes it saves (halfspaces on {0,1}^5: 7680 elements).
+MAX_GROUP = 10_000
+#: The largest byte-image tables a :class:`~solvers.opt.canonical.Canonical` builds (in 64-bit words;
+#: 32 Mi words = 256 MiB).
+MAX_TABLE_WORDS = 32 * 2**20
 
 
 #: Seconds per matrix entry that building the graph and running bliss take here (measured, see above),
@@ -93,9 +101,8 @@ def estimated_seconds(C) -> float:
 
 def group_limit(n_points: int) -> int:
     """The most group elements the canonical keys of :mod:`solvers.opt.canonical` take over
-    ``n_points`` points (the lesser of its MAX_GROUP and what its byte tables hold)."""
-    from ..opt.canonical import MAX_GROUP, MAX_TABLE_WORDS
-
+    ``n_points`` points (the lesser of :data:`MAX_GROUP` and what :data:`MAX_TABLE_WORDS` of byte
+    tables hold)."""
     return min(MAX_GROUP, MAX_TABLE_WORDS // (max(1, (n_points + 7) // 8) * 256))
 
 

@@ -31,15 +31,11 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["Canonical", "MAX_TABLE_WORDS", "byte_tables", "images"]
+# The limits of the keys (points, group order, table words) are set beside the group they cut, in the
+# classes' layer below this one.
+from ..classes.automorphisms import MAX_GROUP, MAX_POINTS, MAX_TABLE_WORDS, group_limit
 
-#: The largest byte-image tables a :class:`Canonical` builds (in 64-bit words; 32 Mi words = 256 MiB).
-MAX_TABLE_WORDS = 32 * 2**20
-#: The largest number of points a canonical key covers (one machine word per mask).
-MAX_POINTS = 64
-#: The largest group used: a key costs about ``order`` word operations, so past this it costs more than
-#: the nodes it saves (halfspaces on {0,1}^5: 7680 elements).
-MAX_GROUP = 10_000
+__all__ = ["Canonical", "MAX_TABLE_WORDS", "byte_tables", "images"]
 
 
 def byte_tables(perms: np.ndarray) -> np.ndarray:
@@ -105,7 +101,7 @@ class Canonical:
             return None
         G = group
         try:
-            G.elements(limit=min(MAX_GROUP, MAX_TABLE_WORDS // ((C.n_points + 7) // 8 * 256)))
+            G.elements(limit=group_limit(C.n_points))
         except ValueError:  # too many elements for the tables
             return None
         return cls(C, G)
