@@ -50,7 +50,7 @@ from types import MappingProxyType
 import numpy as np
 
 from . import families
-from .families._common import check_limits
+from .families import check_limits
 
 __all__ = ["EvaluatedClass", "EVALUATED_FAMILIES", "beyond_matrix"]
 

@@ -110,6 +110,7 @@ __all__ = [
     "family_facts",
     "MAX_CELLS",
     "MAX_POINTS",
+    "check_limits",
     "LiteralForm",
     "literal_form",
     "LITERAL_FAMILIES",
