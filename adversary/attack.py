@@ -118,7 +118,7 @@ from .strategies.base import Found, Problem, StrategyError, check_reads
 from .strategies.exact import refusal
 
 __all__ = ["attack", "AttackResult", "AttackError", "bound_for", "lemmas_for", "VERDICTS", "AUTO_SECONDS", "SMALL",
-           "COUNTERS"]
+           "COUNTERS", "opt_applies", "verdict_of"]
 
 #: The verdicts, from the learner's best to its worst; ``stopped``: a search stopped by the time limit or Ctrl-C
 #: below the bound, which proves only that the learner can be made to err at least that often.
@@ -465,7 +465,7 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
     opt_value = None
     if known_opt is not None and game.standard:
         opt_value = _known(known_opt, problem, stats)
-    if opt_value is None and (cls.finite or _opt_applies(cls, game)):
+    if opt_value is None and (cls.finite or opt_applies(cls, game)):
         opt_value, interrupted = _opt(cls, problem, stats, deadline, report, game)
 
     # The learner's bound, under a share of the time (SOA's is Opt(C), by its own solver).
@@ -665,7 +665,7 @@ def _nothing_to_gain(problem: Problem, cls, game: Game) -> Optional[str]:
             "from it: no sequence costs it a mistake")
 
 
-def _opt_applies(cls, game: Game) -> bool:
+def opt_applies(cls, game: Game) -> bool:
     """Whether :func:`solvers.opt.opt` has a search for this class that lists no points (monotone disjunctions
     by their symmetry), in this game."""
     from solvers.opt import disjunctions
@@ -779,7 +779,7 @@ def _from_progress(info: dict) -> Optional[Found]:
     return Found(list(seq), info["mistakes"], info.get("target"), stats={})
 
 
-def _verdict(mistakes, bound, cycle: bool, expected: bool = False) -> str:
+def verdict_of(mistakes, bound, cycle: bool, expected: bool = False) -> str:
     """The verdict on ``mistakes`` against ``bound``: whole mistakes meet the bound at floor(bound); an
     expectation (``expected``) meets it only when exactly equal."""
     if cycle:
@@ -791,6 +791,7 @@ def _verdict(mistakes, bound, cycle: bool, expected: bool = False) -> str:
     return "below"
 
 
+_verdict = verdict_of  # the store (adversary/store) still imports it by this name; issue 35 renames it there
 def _witness(sname: str, found: Found, problem: Problem, cls, bound, opt_value, game: Game) -> tuple[dict, Any]:
     """The verified witness of one candidate, or AttackError."""
     extra: dict = {}
@@ -809,7 +810,7 @@ def _witness(sname: str, found: Found, problem: Problem, cls, bound, opt_value, 
         raise AttackError(f"internal error: strategy {sname} claims {found.mistakes} "
                           f"{'mistakes' if counter == 'mistakes' else counter.replace('_', ' ') + 's'}, "
                           f"the referee counts {claimed}")
-    verdict = _verdict(counted, bound, found.cycle is not None, game.randomized)
+    verdict = verdict_of(counted, bound, found.cycle is not None, game.randomized)
     w.update({"bound": bound.to_json(), "verdict": verdict, "opt": json_value(opt_value), "strategy": sname})
     if not game.standard:
         w["opt_symbol"] = game.symbol

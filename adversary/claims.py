@@ -17,12 +17,13 @@ from fractions import Fraction
 from typing import Optional
 
 from solvers.game_rules import value_text
+from solvers.messages import one_line
 from solvers.numbers import json_type as _type
 from solvers.numbers import point_text as _show
 
-from .attack import COUNTERS, VERDICTS, _opt_applies, _verdict, bound_for, json_value
-from .referee import (VerifyResult, WitnessError, _errors, _one_line, build_learner, learner_spec, load_class,
-                      read_fraction)
+from .attack import COUNTERS, VERDICTS, bound_for, json_value, opt_applies, verdict_of
+from .referee import (VerifyResult, WitnessError, build_learner, learner_spec, load_class, read_fraction,
+                      witness_errors)
 from .strategies import STRATEGY_NAMES
 
 __all__ = ["WITNESS_KEYS", "Claims", "check_claims"]
@@ -99,7 +100,7 @@ def check_claims(w: dict, result: "VerifyResult", *, time_limit: Optional[float]
         _check_words(w)
         name, params = learner_spec(w["learner"])
         cls = load_class(w["class"])
-        errors = _errors(w.get("errors", 0))
+        errors = witness_errors(w.get("errors", 0))
         lines = []
         bound, why = _bound_claim(w, name, params, cls, errors, deadline, lines)
         if why is not None:
@@ -111,7 +112,7 @@ def check_claims(w: dict, result: "VerifyResult", *, time_limit: Optional[float]
         game = Game(randomized=result.expected is not None, errors=errors)
         return _opt_claim(w, cls, game, deadline, lines) or Claims("ok", lines=tuple(lines))
     except WitnessError as e:
-        return Claims("failed", _one_line(e))
+        return Claims("failed", one_line(e))
 
 
 def _check_words(w: dict) -> None:
@@ -148,7 +149,7 @@ def _bound_claim(w: dict, name: str, params: dict, cls, errors: int, deadline, l
     except SearchStop:
         derived = None
     except (ValueError, TypeError) as e:
-        raise WitnessError(f"the learner's bound cannot be derived again ({_one_line(e)})") from None
+        raise WitnessError(f"the learner's bound cannot be derived again ({one_line(e)})") from None
     finally:
         if deadline is not None and hasattr(model, "set_deadline"):
             model.set_deadline(None)
@@ -187,7 +188,7 @@ def _verdict_claim(claimed, result: "VerifyResult", bound, lines: list) -> Optio
         return f"verdict {_show(claimed)} is not one of {', '.join(VERDICTS)}"
     expected = result.expected is not None
     counted = result.expected if expected else result.mistakes
-    again = _verdict(counted, bound, result.cycle is not None, expected)
+    again = verdict_of(counted, bound, result.cycle is not None, expected)
     allowed = ("below", "stopped") if again == "below" else (again,)
     count = value_text(counted) if expected else str(counted)
     noun = "expected mistakes" if expected else ("mistake" if counted == 1 else "mistakes")
@@ -233,7 +234,7 @@ def _opt_claim(w: dict, cls, game, deadline, lines: list) -> Optional[Claims]:
         if _float(exact) != value:  # ("opt" is the fraction written as a float)
             raise WitnessError(f'"opt_fraction" {_show(w["opt_fraction"])} is not "opt" {value}: both write the same '
                                "optimum, the fraction exactly")
-    if not (cls.finite or _opt_applies(cls, game)):
+    if not (cls.finite or opt_applies(cls, game)):
         raise WitnessError(f"the witness says {game.symbol}(C) = {value}, and littlestone computes no optimum for "
                            f"{cls}; drop it")
     from solvers.opt import opt

@@ -123,6 +123,7 @@ import numpy as np
 from solvers._jsontext import loads
 from solvers.certificates import TreeError, check_made_for, made_for
 from solvers.game_rules import value_text
+from solvers.messages import one_line
 from solvers.classes import families, spec
 from solvers.classes.margin import MARGIN_FAMILY, TOLERANCE
 from solvers.numbers import json_type as _type
@@ -132,6 +133,7 @@ from solvers.numbers import point_text as _show
 from .position import IllegalMove, Position
 
 __all__ = [
+    "witness_errors",
     "MARGIN_FAMILY",
     "TOLERANCE",
     "WitnessError",
@@ -184,7 +186,7 @@ def load_class(class_spec):
     try:
         return spec.load_class(class_spec)
     except ValueError as e:
-        raise WitnessError(_one_line(e)) from None
+        raise WitnessError(one_line(e)) from None
 
 
 def class_spec(cls) -> dict:
@@ -237,7 +239,7 @@ def parse_point(x, t: int, cls) -> tuple:
     try:
         return cls.point(x)
     except ValueError as e:
-        raise WitnessError(f"example {t}: {_one_line(e)}") from None
+        raise WitnessError(f"example {t}: {one_line(e)}") from None
 
 
 # ---------------------------------------------------------------------------------------- realizability
@@ -286,7 +288,7 @@ def check_realizable(cls, examples, target=None, *, exact: bool = False, errors:
             return cls.check_target(examples, target, exact=exact, errors=errors)
         return cls.check_target(examples, target, exact=exact)
     except ValueError as e:
-        raise WitnessError(_one_line(e)) from None
+        raise WitnessError(one_line(e)) from None
 
 
 # ---------------------------------------------------------------------------------------- learners
@@ -355,7 +357,7 @@ def build_learner(name, params: Optional[dict] = None, cls=None):
     try:
         return L.make_learner(name, dict(params), finite)
     except (ValueError, TypeError, KeyError) as e:
-        raise WitnessError(_one_line(e)) from None
+        raise WitnessError(one_line(e)) from None
 
 
 def full_params(learner, given: dict) -> dict:
@@ -492,7 +494,7 @@ def _probabilities(model, name: str, examples) -> tuple:
             p = L.probability(x)
             L.learn_one(x, y)
         except (ValueError, TypeError, IndexError, KeyError, ArithmeticError) as e:
-            raise WitnessError(f"learner {name} failed on example {t} (x = {_show(x)}): {_one_line(e)}") from None
+            raise WitnessError(f"learner {name} failed on example {t} (x = {_show(x)}): {one_line(e)}") from None
         if not isinstance(p, (int, Fraction)) or isinstance(p, bool) or not 0 <= p <= 1:
             raise WitnessError(f"learner {name} gave the probability {p!r} on example {t}; it must be an exact "
                                "number in [0, 1]")
@@ -519,7 +521,7 @@ def _run(pos: Position, name: str, examples, first: int = 0) -> tuple[Position, 
     except IllegalMove as e:
         t, x = e.t + 1, e.x
         if e.kind == "failed":
-            raise WitnessError(f"learner {name} failed on example {t} (x = {_show(x)}): {_one_line(e.cause)}") from None
+            raise WitnessError(f"learner {name} failed on example {t} (x = {_show(x)}): {one_line(e.cause)}") from None
         if e.kind == "prediction":
             raise WitnessError(f"learner {name} predicted {e.cause!r} on example {t}; predictions must be 0 or 1") from None
         raise WitnessError(str(e)) from None
@@ -564,7 +566,7 @@ def make_witness(learner_name, learner_params, class_spec, sequence, target=None
         Whatever ``verify_witness`` would reject: bad labels or points, unrealizable labels, a target
         that mislabels an example, a bad learner.
     """
-    errors = _errors(errors)
+    errors = witness_errors(errors)
     cls = load_class(class_spec)
     examples = parse_sequence(sequence, cls)
     target = check_realizable(cls, examples, target, exact=exact, errors=errors)
@@ -613,7 +615,8 @@ def read_fraction(v, what: str) -> Fraction:
     return q
 
 
-def _errors(v) -> int:
+def witness_errors(v) -> int:
+    """The label errors a witness allows (its ``"errors"``), a whole number >= 0, or WitnessError."""
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
         raise WitnessError(f'malformed witness: "errors" must be a whole number >= 0 (the label errors allowed), '
                            f"got {_show(v)}")
@@ -704,7 +707,7 @@ def verify_witness(w, *, exact: bool = False) -> VerifyResult:
     try:
         return _verify(w, exact)
     except WitnessError as e:
-        return VerifyResult(False, None, _one_line(e))
+        return VerifyResult(False, None, one_line(e))
 
 
 def _verify(w, exact: bool) -> VerifyResult:
@@ -727,7 +730,7 @@ def _verify(w, exact: bool) -> VerifyResult:
     if not isinstance(learner, dict) or "name" not in learner:
         raise WitnessError('malformed witness: "learner" must be {"name": NAME, "params": {...}}')
     name, params = learner_spec(learner)
-    errors = _errors(w.get("errors", 0))
+    errors = witness_errors(w.get("errors", 0))
     claimed_expected = None
     if w.get("expected_mistakes") is not None:
         claimed_expected = read_fraction(w["expected_mistakes"], "expected_mistakes")
@@ -735,7 +738,7 @@ def _verify(w, exact: bool) -> VerifyResult:
     try:
         check_made_for(w, cls, what="witness")  # False (not matched) for a witness written before it was recorded
     except TreeError as e:  # ClassMismatch: "class" was changed after the witness was made
-        raise WitnessError(_one_line(e)) from None
+        raise WitnessError(one_line(e)) from None
     examples = parse_sequence(w["sequence"], cls)
     target = check_realizable(cls, examples, w.get("target"), exact=exact, errors=errors)
     r = replay_parsed(name, params, examples, cls, errors=errors)
@@ -820,7 +823,7 @@ def _check_cycle(cycle, name: str, params: dict, cls, examples, r: Replay, error
         try:
             keys[t] = pos.learner.distribution_key() if randomized else pos.learner.state_key()
         except Exception as e:  # noqa: BLE001 - a learner's failure is the witness's problem
-            raise WitnessError(f"cycle: learner {name} failed to report its state: {_one_line(e)}") from None
+            raise WitnessError(f"cycle: learner {name} failed to report its state: {one_line(e)}") from None
     if keys[s] != keys[s + L]:
         what = "distribution" if randomized else "state"
         raise WitnessError(f"cycle: the learner's {what} {where} differs from its {what} after example {s + L}; "
@@ -897,6 +900,4 @@ def target_words(cls, target) -> Optional[str]:
 
 
 # ---------------------------------------------------------------------------------------- helpers
-def _one_line(text) -> str:
-    return " ".join(str(text).split())
 

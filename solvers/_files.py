@@ -7,6 +7,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from .messages import one_line
+
 __all__ = ["write_atomic", "load_npy"]
 
 
@@ -47,7 +49,7 @@ def load_npy(path, advice: str):
             header = readers[version](f) if version in readers else None  # other versions: np.load checks them
             start = f.tell()
     except (ValueError, OSError, EOFError) as e:
-        raise ValueError(f"not a readable .npy array ({_one_line(e)}); {advice}") from None
+        raise ValueError(f"not a readable .npy array ({one_line(e)}); {advice}") from None
     if header is not None:
         shape, _, dtype = header
         if not dtype.hasobject:  # (an object array is refused by np.load without pickles)
@@ -61,8 +63,4 @@ def load_npy(path, advice: str):
     try:
         return np.load(path, allow_pickle=False)
     except (ValueError, OSError, EOFError) as e:
-        raise ValueError(f"not a readable .npy array ({_one_line(e)}); {advice}") from None
-
-
-def _one_line(e) -> str:
-    return " ".join(str(e).split())
+        raise ValueError(f"not a readable .npy array ({one_line(e)}); {advice}") from None

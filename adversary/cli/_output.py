@@ -17,6 +17,7 @@ from pathlib import Path
 from solvers import interrupts
 from solvers._files import write_atomic
 from solvers.interrupts import received
+from solvers.messages import one_line  # library messages may quote multi-line input
 
 PROG = "littlestone"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNSOLVED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -71,10 +72,6 @@ def memory_note() -> None:
 
 
 # ---------------------------------------------------------------------------------------- messages
-def one_line(text) -> str:
-    """Collapse a message to a single line (library messages may quote multi-line input)."""
-    return " ".join(str(text).split())
-
 
 def error(message, code: int = EXIT_USAGE) -> int:
     print(f"{PROG}: error: {one_line(message)}", file=sys.stderr, flush=True)

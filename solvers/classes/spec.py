@@ -27,6 +27,7 @@ ValueError: unknown family 'threshold'; known families: thresholds, ..., margin-
 
 from __future__ import annotations
 
+from ..messages import one_line
 from ..numbers import json_type
 from . import families
 from .finite import ConceptClass
@@ -53,9 +54,9 @@ def load_class(spec):
         try:
             return ConceptClass.from_spec(spec)
         except TypeError as e:
-            raise ValueError(f"bad class matrix: {_one_line(e)}") from None
+            raise ValueError(f"bad class matrix: {one_line(e)}") from None
         except ValueError as e:
-            text = _one_line(e)
+            text = one_line(e)
             raise ValueError(text if text.startswith("malformed witness") else f"bad class matrix: {text}") from None
     if "family" not in spec:
         raise ValueError('malformed witness: "class" needs a "family" (with "params") or a "matrix"')
@@ -77,7 +78,7 @@ def load_class(spec):
             return ImplicitFamily(name, params)
         return families.make(name, **params)
     except (ValueError, TypeError) as e:
-        raise ValueError(_one_line(e)) from None
+        raise ValueError(one_line(e)) from None
 
 
 def class_spec(cls) -> dict:
@@ -101,7 +102,3 @@ def trusted(cls):
                 made.matrix, made.points, names=cls.names, family=made.family, params=made.params, facts=made.facts,
                 words=made.words)
     return ConceptClass(cls.matrix, cls.points, names=cls.names)
-
-
-def _one_line(text) -> str:
-    return " ".join(str(text).split())
