@@ -81,11 +81,11 @@ def _json_type(v) -> str:
 #: The top-level fields each kind of certificate has (what littlestone's writers put there); any other is an
 #: error (a claim verify cannot check), never ignored. A witness's are :data:`adversary.claims.WITNESS_KEYS`.
 FIELDS = {
-    "tree": ("kind", "made_for", "depth", "root", "levels", "game", "concepts"),
-    "randomized-tree": ("kind", "made_for", "game", "value", "root"),
-    "upper-bound": ("kind", "made_for", "bound", "concepts", "entries", "symmetry", "game", "form", "group", "family",
-                    "params", "opt_bound"),
-    "upper-bound-states": ("kind", "made_for", "family", "params", "bound", "entries", "concepts"),
+    "tree": ("kind", "made_for", "format", "rule", "depth", "root", "levels", "game", "concepts"),
+    "randomized-tree": ("kind", "made_for", "format", "rule", "game", "value", "root"),
+    "upper-bound": ("kind", "made_for", "format", "rule", "bound", "concepts", "entries", "symmetry", "game", "form",
+                    "group", "family", "params", "opt_bound"),
+    "upper-bound-states": ("kind", "made_for", "format", "rule", "family", "params", "bound", "entries", "concepts"),
     "multiclass-trees": ("kind", "class", "fingerprint", "k", "concepts", "points", "full", "bandit", "full_note",
                          "bandit_note"),
 }

@@ -19,9 +19,16 @@ module                    certificates
                           point map with complement flags), checked in time linear in the matrix
 :mod:`.packed`            Opt(C) refutations over 64-bit truth tables (the packed engine), version spaces
                           matched up to the cube's signed permutations and the complement
+:mod:`.rules`             the proof format: its version, the rules and their checkers, :func:`verify`
+:mod:`.binding`           the class a certificate was made for (``"made_for"``): recorded, bound, matched
 ========================  ==================================================================================
 
-This package exports the Opt(C) certificates (:mod:`.opt`); import the others from their modules.
+Every certificate is checked by one entry, :func:`verify` (:mod:`.rules`): the format is versioned
+(``"format": "littlestone-proof/2"``), each reduction above is a named rule (``"rule"``) with one checker, and the
+parts every rule shares (the version, the rule, the class the certificate was made for, :mod:`.binding`) are
+read once there. The functions of each module (``verify_upper``, ``verify_game_upper``, ...) call it for their
+rules. This package exports :func:`verify` and the Opt(C) certificates (:mod:`.opt`); import the others from
+their modules.
 
 References
 ----------
@@ -30,6 +37,7 @@ References
 
 from .opt import (ClassMismatch, MistakeTree, ProofTooLarge, RandomizedTree, TreeError, bind, check_made_for,
                   load_tree, made_for, verify_tree, verify_upper)
+from .rules import FORMAT, RULES, rule_of, verify
 
 __all__ = ["MistakeTree", "RandomizedTree", "verify_tree", "verify_upper", "load_tree", "TreeError", "ProofTooLarge",
-           "ClassMismatch", "made_for", "bind", "check_made_for"]
+           "ClassMismatch", "made_for", "bind", "check_made_for", "verify", "rule_of", "RULES", "FORMAT"]

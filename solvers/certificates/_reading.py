@@ -5,8 +5,9 @@ import these from here: a module that imports none of them, so that none of them
 from __future__ import annotations
 
 from .._errors import TreeError
+from ..game_rules import Game
 
-__all__ = ["whole", "inner"]
+__all__ = ["whole", "inner", "read_game"]
 
 
 #: A node of a mistake tree over points, and what the checkers say it must be.
@@ -56,3 +57,19 @@ def _show(value, most: int = 60) -> str:
     except (RecursionError, ValueError):  # too deep, or an int with more digits than Python prints
         return f"a {type(value).__name__} too large to show"
     return text if len(text) <= most else text[:most - 3] + "..."
+
+
+def read_game(data) -> Game:
+    """The certificate's ``"game"`` (``{"game": "randomized", "errors": k, "horizon": T}``) as a Game."""
+    spec = data.get("game") if isinstance(data, dict) else None
+    if spec is None:
+        return Game()
+    if not isinstance(spec, dict):
+        raise TreeError('"game" must be {"game": "deterministic" or "randomized", "errors": k, "horizon": T or null}')
+    extra = sorted(set(spec) - {"game", "errors", "horizon"})
+    if extra:
+        raise TreeError(f'"game" has the unknown keys {", ".join(map(repr, extra))}; it takes game, errors, horizon')
+    try:
+        return Game.of(spec.get("game", "deterministic"), spec.get("errors", 0), spec.get("horizon"))
+    except ValueError as e:
+        raise TreeError(f'"game": {e}') from None

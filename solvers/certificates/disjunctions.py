@@ -42,7 +42,7 @@ import numpy as np
 from .._errors import TreeError
 from ._reading import whole
 
-__all__ = ["verify_upper", "verify_point_tree", "FAMILY"]
+__all__ = ["verify_upper", "check_renaming", "verify_point_tree", "FAMILY"]
 
 FAMILY = "monotone-disjunctions"
 
@@ -107,8 +107,17 @@ def verify_upper(proof: dict, C) -> int:
     TreeError
         Saying which entry fails and why, or that the certificate is for another class.
     """
-    if not isinstance(proof, dict) or proof.get("kind") != "upper-bound" or proof.get("symmetry") != "renaming":
+    from .rules import verify, version_of
+
+    if not isinstance(proof, dict) or proof.get("kind") != "upper-bound" or (
+            version_of(proof) < 2 and proof.get("symmetry") != "renaming"):
         raise TreeError('this certificate is {"kind": "upper-bound", "symmetry": "renaming", ...}')
+    return verify(proof, C, within=frozenset({"renaming"}))
+
+
+def check_renaming(proof: dict, C) -> int:
+    """The checker of the rule ``renaming`` (:mod:`solvers.certificates.rules`): :func:`verify_upper` once its
+    class is matched."""
     n, k = _class_of(proof, C)
     u = proof.get("bound")
     entries = proof.get("entries")

@@ -89,7 +89,7 @@ from .opt import TreeError, _show, inner
 from .games import check_split, read_game, read_number
 from ..game_rules import Game, universal_rl, volume_bound
 
-__all__ = ["verify_experts_tree", "verify_experts_upper", "MAX_CHECK_MOVES"]
+__all__ = ["verify_experts_tree", "verify_experts_upper", "check_experts_tree", "check_experts_upper", "MAX_CHECK_MOVES"]
 
 #: The upper-bound checker looks at every move of every entry; past this many it refuses the certificate.
 MAX_CHECK_MOVES = 50_000_000
@@ -162,6 +162,14 @@ def verify_experts_tree(cert) -> object:
         Saying what is wrong: a malformed node, an illegal move or label, a leaf at the wrong depth, a
         value below the claim.
     """
+    from .rules import verify
+
+    _header(cert, "experts-tree")
+    return verify(cert, within=frozenset({"experts-tree"}))
+
+
+def check_experts_tree(cert, C=None) -> object:
+    """The checker of the rule ``experts-tree`` (:mod:`solvers.certificates.rules`): :func:`verify_experts_tree`."""
     G, n = _header(cert, "experts-tree")
     if "root" not in cert:
         raise TreeError('the tree has no "root"')
@@ -256,6 +264,14 @@ def verify_experts_upper(cert) -> object:
     TreeError
         Saying which entry fails and why (or that the certificate is malformed or too large to check).
     """
+    from .rules import verify
+
+    _header(cert, "experts-upper")
+    return verify(cert, within=frozenset({"experts"}))
+
+
+def check_experts_upper(cert, C=None) -> object:
+    """The checker of the rule ``experts`` (:mod:`solvers.certificates.rules`): :func:`verify_experts_upper`."""
     G, n = _header(cert, "experts-upper")
     k = G.errors
     K = k + 1

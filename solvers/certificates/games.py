@@ -80,26 +80,11 @@ import numpy as np
 
 from ..classes.automorphisms import canonical_labels, load_igraph
 from ..game_rules import Game, rank_rl_bound, universal_rl, volume_bound
+from ._reading import read_game
 from .opt import _POINT_KEYS, _POINT_NODE, TreeError, _fmt, _show, check_made_for, inner, verify_upper, whole
 
 __all__ = ["verify_error_tree", "verify_randomized_tree", "verify_game_upper", "read_game", "read_number",
-           "random_walk_value"]
-
-
-def read_game(data) -> Game:
-    """The certificate's ``"game"`` (``{"game": "randomized", "errors": k, "horizon": T}``) as a Game."""
-    spec = data.get("game") if isinstance(data, dict) else None
-    if spec is None:
-        return Game()
-    if not isinstance(spec, dict):
-        raise TreeError('"game" must be {"game": "deterministic" or "randomized", "errors": k, "horizon": T or null}')
-    extra = sorted(set(spec) - {"game", "errors", "horizon"})
-    if extra:
-        raise TreeError(f'"game" has the unknown keys {", ".join(map(repr, extra))}; it takes game, errors, horizon')
-    try:
-        return Game.of(spec.get("game", "deterministic"), spec.get("errors", 0), spec.get("horizon"))
-    except ValueError as e:
-        raise TreeError(f'"game": {e}') from None
+           "random_walk_value", "check_error_tree", "check_randomized_tree", "check_game_paths", "check_game_orbit"]
 
 
 def read_number(v, what: str) -> Fraction:
@@ -167,7 +152,23 @@ def verify_error_tree(tree: dict, C, errors: int, horizon: int | None = None) ->
     """
     if not isinstance(tree, dict) or "depth" not in tree or "root" not in tree:
         raise TreeError('a tree is a JSON object {"depth": d, "root": node}')
-    check_made_for(tree, C, what="tree")
+    check_made_for(tree, C, what="tree")  # (its game is the caller's, not the tree's: not through rules.verify)
+    return _error_tree(tree, C, errors, horizon)
+
+
+def check_error_tree(tree: dict, C) -> int:
+    """The checker of the rule ``error-tree`` (:mod:`solvers.certificates.rules`): :func:`verify_error_tree` for
+    the game the tree names, once its class is matched."""
+    G = read_game(tree)
+    if G.randomized:
+        raise TreeError('a mistake tree names a randomized game; a randomized game\'s tree has "kind": '
+                        '"randomized-tree"')
+    if not isinstance(tree, dict) or "depth" not in tree or "root" not in tree:
+        raise TreeError('a tree is a JSON object {"depth": d, "root": node}')
+    return _error_tree(tree, C, G.errors, G.horizon)
+
+
+def _error_tree(tree: dict, C, errors: int, horizon) -> int:
     depth = tree["depth"]
     whole(depth, "depth")
     M = np.asarray(C.matrix, dtype=bool)
@@ -196,7 +197,16 @@ def verify_randomized_tree(cert: dict, C) -> Fraction:
     the value is below the certificate's claimed ``"value"``."""
     if not isinstance(cert, dict) or cert.get("kind") != "randomized-tree" or "root" not in cert:
         raise TreeError('a randomized tree is {"kind": "randomized-tree", "game": {...}, "value": v, "root": node}')
-    check_made_for(cert, C, what="tree")
+    from .rules import verify
+
+    return verify(cert, C, within=frozenset({"randomized-tree"}))
+
+
+def check_randomized_tree(cert: dict, C) -> Fraction:
+    """The checker of the rule ``randomized-tree`` (:mod:`solvers.certificates.rules`):
+    :func:`verify_randomized_tree` once its class is matched."""
+    if "root" not in cert:
+        raise TreeError('a randomized tree is {"kind": "randomized-tree", "game": {...}, "value": v, "root": node}')
     G = read_game(cert)
     if not G.randomized:
         raise TreeError('a randomized tree needs "game": {"game": "randomized", ...}')
@@ -385,7 +395,29 @@ def verify_game_upper(proof: dict, C) -> Fraction:
     """
     if not isinstance(proof, dict) or proof.get("kind") != "upper-bound":
         raise TreeError('an upper-bound certificate is {"kind": "upper-bound", "bound": u, "entries": [...]}')
-    check_made_for(proof, C)
+    from .rules import GAME_UPPER, verify
+
+    return verify(proof, C, within=GAME_UPPER)
+
+
+def check_game_paths(proof: dict, C):
+    """The checker of the rule ``game-paths`` (:mod:`solvers.certificates.rules`): :func:`verify_game_upper` of a
+    certificate without a symmetry group, once its class is matched."""
+    if "symmetry" in proof:
+        raise TreeError('a certificate with a "symmetry" group follows the rule "game-orbit", not "game-paths"')
+    return _check_game(proof, C)
+
+
+def check_game_orbit(proof: dict, C):
+    """The checker of the rule ``game-orbit``: :func:`verify_game_upper` of a certificate whose states stand for
+    their orbits under the renamings of its ``"symmetry"``, once its class is matched."""
+    if "symmetry" not in proof:
+        raise TreeError('the rule "game-orbit" names states up to the renamings of "symmetry", and this certificate '
+                        'gives none; give its "symmetry" or follow the rule "game-paths"')
+    return _check_game(proof, C)
+
+
+def _check_game(proof: dict, C):
     G = read_game(proof)
     u = read_number(proof.get("bound"), "bound")
     entries = proof.get("entries")
@@ -408,7 +440,9 @@ def verify_game_upper(proof: dict, C) -> Fraction:
             return _out(u, G)
         T = None  # a smaller bound is a bound of the game without a horizon
         if k == 0:  # that is, of Opt(C): its certificate, checked as one (with its symmetries, if it has any)
-            return _out(verify_upper({key: v for key, v in proof.items() if key != "game"}, C), G)
+            # (as a certificate of version 1, its dialect telling its rule: "symmetry" or none, as it always was)
+            return _out(verify_upper({key: v for key, v in proof.items() if key not in ("game", "format", "rule")},
+                                     C), G)
     orbits = _Orbits(proof["symmetry"], M, k) if "symmetry" in proof else None
 
     def name(b2, t2, where: str) -> tuple:

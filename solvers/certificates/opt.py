@@ -24,7 +24,6 @@ References
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +31,7 @@ import numpy as np
 from .._errors import ClassMismatch, TreeError
 from .._jsontext import loads
 from ._reading import _POINT_KEYS, _POINT_NODE, _fmt, _show, inner, whole
+from .binding import bind, check_made_for, made_for  # the class a certificate is for
 
 __all__ = ["MistakeTree", "RandomizedTree", "verify_tree", "verify_upper", "load_tree", "TreeError", "ProofTooLarge",
            "ClassMismatch", "made_for", "bind", "check_made_for", "tex_text", "TIKZ_MAX_NODES"]
@@ -40,238 +40,6 @@ __all__ = ["MistakeTree", "RandomizedTree", "verify_tree", "verify_upper", "load
 #: too): a complete tree of depth 5, 32 leaves across a page. A larger tree is cut below the deepest whole
 #: level that keeps within them; each cut subtree is marked +k (its nodes left out).
 TIKZ_MAX_NODES = 63
-
-
-# ---------------------------------------------------------------------------------------- the class a certificate is for
-def made_for(C, text: str | None = None) -> dict:
-    """What a certificate records of the class it was made for: ``{"class": text, "fingerprint": ...,
-    "family_fingerprint": ..., "concepts": |C|, "points": |X|}``. The fingerprint is the class protocol's
-    ``C.fingerprint()``; ``family_fingerprint``, for a class a family built (``make``, or its implicit or
-    evaluated form), is that of the family and its parameters, so that a certificate made on one form of a
-    family's class matches the others (an :class:`~solvers.classes.evaluated.EvaluatedClass` and the
-    matrix ``make`` lists). A class read from a file has none: the family a file names is not checked. The
-    text, ``str(C)`` by default, is for people; the sizes are left out when the class has none.
-
-    Examples
-    --------
-    >>> from solvers.classes.families import make
-    >>> made_for(make("thresholds", N=7))  # doctest: +ELLIPSIS
-    {'class': 'thresholds N=7', 'fingerprint': '...', 'family_fingerprint': '...', 'concepts': 8, 'points': 7}
-    """
-    out = {"class": text or str(C), "fingerprint": C.fingerprint()}
-    family = _family_fingerprint(C)
-    if family is not None:
-        out["family_fingerprint"] = family
-    for key, attr in (("concepts", "n_concepts"), ("points", "n_points")):
-        value = getattr(C, attr, None)
-        if isinstance(value, int):
-            out[key] = value
-    return out
-
-
-def _family_fingerprint(C):
-    """The fingerprint of the family and parameters of a class a family built, else None."""
-    from ..classes.protocol import spec_fingerprint
-
-    if getattr(C, "family", None) is None:
-        return None
-    if getattr(C, "finite", False) and not getattr(C, "made", False):
-        return None  # a listed class not built by make (read from a file): its "family" is only a claim
-    return spec_fingerprint({"family": C.family, "params": dict(C.params)})
-
-
-def bind(cert: dict, C, text: str | None = None) -> dict:
-    """``cert`` with ``"made_for"`` (:func:`made_for`) after its ``"kind"``: a certificate bound to its class.
-
-    Examples
-    --------
-    >>> from solvers.classes.families import make
-    >>> list(bind({"kind": "upper-bound", "bound": 3, "entries": []}, make("thresholds", N=7)))
-    ['kind', 'made_for', 'bound', 'entries']
-    """
-    head = {"kind": cert["kind"]} if "kind" in cert else {}
-    return {**head, "made_for": made_for(C, text), **{k: v for k, v in cert.items() if k not in ("kind", "made_for")}}
-
-
-def _class_words(info: dict) -> str:
-    """``thresholds N=7 (8 concepts, 7 points)`` (the sizes left out when the words already say them)."""
-    text = str(info.get("class"))
-    sizes = [f"{info[k]} {k if info[k] != 1 else k[:-1]}" for k in ("concepts", "points") if isinstance(info.get(k), int)]
-    return text + (f" ({', '.join(sizes)})" if sizes and " concept" not in text else "")
-
-
-def check_made_for(cert, C, text: str | None = None, *, what: str = "certificate") -> bool:
-    """Check that ``cert`` was made for class ``C``: True when its ``"made_for"`` names C's fingerprint,
-    False when it names none (a file written before certificates recorded their class: it is still
-    checked, but its class could not be matched).
-
-    Every field of ``"made_for"`` is derived again from C (:func:`_check_record`): the sizes must be C's, the
-    fingerprint C's (or, matched by the family fingerprint, that of another form of C's family: its listed
-    matrix, or its evaluated / implicit form), the family fingerprint that of C's family or of the family
-    its words name, and the words those of C (``text``, ``str(C)`` or its family and parameters; a class
-    read from a file may have been named by another path, ``matrix PATH``, which is not checked). A key it
-    does not know is an error. A top-level ``"concepts"`` (the solver's certificates record |C|) must be
-    C's too.
-
-    Raises
-    ------
-    ClassMismatch
-        One line, "this certificate was made for <its class>, not <C>" (``text``, default ``str(C)``,
-        names C), when the fingerprints differ, or a field of ``"made_for"`` does not describe C;
-        TreeError when ``"made_for"`` is malformed.
-
-    Examples
-    --------
-    >>> from solvers.classes.families import make
-    >>> cert = bind({"depth": 0, "root": None}, make("thresholds", N=15))
-    >>> check_made_for(cert, make("thresholds", N=15)), check_made_for({"depth": 0, "root": None}, make("thresholds", N=7))
-    (True, False)
-    >>> check_made_for(cert, make("thresholds", N=7))
-    Traceback (most recent call last):
-    ...
-    solvers._errors.ClassMismatch: this certificate was made for thresholds N=15 (16 concepts, 15 points), not thresholds N=7 (8 concepts, 7 points)
-    >>> check_made_for({"kind": "upper-bound", "bound": 5, "concepts": 58, "entries": []}, make("thresholds", N=7))
-    Traceback (most recent call last):
-    ...
-    solvers._errors.ClassMismatch: this certificate was made for a class of 58 concepts, not thresholds N=7 (8 concepts, 7 points)
-    """
-    if not isinstance(cert, dict):
-        return False
-    if "made_for" not in cert:  # an older file: its "concepts" may still tell
-        _check_concepts(cert, C, text, what)
-        return False
-    info = cert["made_for"]
-    if not isinstance(info, dict) or not isinstance(info.get("fingerprint"), str):
-        raise TreeError(f'"made_for" must be {{"class": text, "fingerprint": hex digits, ...}}, got {_show(info)}')
-    here = made_for(C, text)
-    same = info["fingerprint"] == here["fingerprint"]
-    if not same and not (info.get("family_fingerprint") is not None
-                         and info.get("family_fingerprint") == here.get("family_fingerprint")):
-        mine, theirs = _class_words(info), _class_words(here)
-        if mine == theirs:  # the same words for two classes (a changed file): tell them apart by their fingerprints
-            mine += f" [fingerprint {info['fingerprint'][:12]}]"
-            theirs += f" [fingerprint {here['fingerprint'][:12]}]"
-        raise ClassMismatch(f"this {what} was made for {mine}, not {theirs}")
-    _check_record(info, C, text, here, same, what)
-    _check_concepts(cert, C, text, what)
-    return True
-
-
-def _check_concepts(cert: dict, C, text, what: str) -> None:
-    """A certificate's top-level ``"concepts"`` (the solver's certificates record |C|), when C is counted, must be
-    |C|: ClassMismatch otherwise."""
-    m, here = cert.get("concepts"), getattr(C, "n_concepts", None)
-    if isinstance(m, int) and not isinstance(m, bool) and isinstance(here, int) and m != here:
-        raise ClassMismatch(f"this {what} was made for a class of {m} concept{'s' if m != 1 else ''}, not "
-                            f"{_class_words(made_for(C, text))}")
-
-
-#: The fields of ``"made_for"`` (:func:`made_for`).
-MADE_FOR_KEYS = ("class", "fingerprint", "family_fingerprint", "concepts", "points")
-#: The most matrix entries listed to find the fingerprint of a family's listed form (:func:`_check_record`).
-_LIST_AT_MOST = 1 << 22
-
-
-def _check_record(info: dict, C, text, here: dict, same: bool, what: str) -> None:
-    """Every field of a ``"made_for"`` that matched C (``same``: by its fingerprint, else by its family
-    fingerprint), derived again from C; ClassMismatch (TreeError for a malformed field) naming the first
-    that does not describe C."""
-    from ..classes.protocol import spec_fingerprint
-
-    unknown = [k for k in info if k not in MADE_FOR_KEYS]
-    if unknown:
-        raise TreeError(f'"made_for" has the field {json.dumps(unknown[0])[:60]}, which littlestone does not write; it '
-                        f"records {', '.join(MADE_FOR_KEYS)}")
-    for key in ("class", "family_fingerprint"):
-        if key in info and not isinstance(info[key], str):
-            raise TreeError(f'"made_for" {key} must be a string, got {_show(info[key])}')
-    words = _class_words(here)
-    for key in ("concepts", "points"):
-        if key in info:
-            n = whole(info[key], f'"made_for" {key}')
-            if n != here.get(key):
-                has = f"has {here[key]}" if key in here else "is not counted"
-                raise ClassMismatch(f"this {what} records {n} {key} in \"made_for\", and {words} {has}")
-    family = info.get("family_fingerprint")
-    if family is not None and family != here.get("family_fingerprint"):
-        # matched by the fingerprint itself: the family its words name (a class file's family, a parameter spelt
-        # another way, as gamma=0.1 for "1/10") may stand for the family's own
-        if not same or family != _words_fingerprint(info.get("class")):
-            raise ClassMismatch(f"this {what} records the family fingerprint {family[:12]}, which is neither that "
-                                f"of {words} nor of the family its words name ({_show(info.get('class'))})")
-    if not same and info["fingerprint"] not in _forms(C, spec_fingerprint):
-        raise ClassMismatch(f"this {what} records the fingerprint {info['fingerprint'][:12]}, which is that of no "
-                            f"form of {words} (its listed matrix, its evaluated or implicit form)")
-    if "class" in info and not _names(info["class"], C, text, family):
-        raise ClassMismatch(f"this {what} names the class {json.dumps(info['class'])[:80]} in \"made_for\", not "
-                            f"{words}")
-
-
-def _family_words(C):
-    """``FAMILY k=v ...`` for a class that names a family, else None."""
-    family = getattr(C, "family", None)
-    if family is None:
-        return None
-    return f"{family} {' '.join(f'{k}={v}' for k, v in dict(getattr(C, 'params', {}) or {}).items())}".strip()
-
-
-def _words_fingerprint(words):
-    """The family fingerprint of the class ``FAMILY k=v ...`` names (the values read as JSON numbers where
-    they are ones), or None for other words."""
-    from ..classes.protocol import spec_fingerprint
-
-    if not isinstance(words, str) or not words.split():
-        return None
-    implicit = re.search(r" \(implicit: \d+ concepts on \{0,1\}\^\d+\)$", words)  # str() of an ImplicitFamily
-    name, *items = (words[:implicit.start()] if implicit else words).split()
-    params = {}
-    for item in items:
-        k, eq, v = item.partition("=")
-        if not eq or not k:
-            return None
-        try:
-            params[k] = json.loads(v) if v[:1] not in ("N", "I") else v  # NaN / Infinity are not values
-        except ValueError:
-            params[k] = v
-    return spec_fingerprint({"family": name, "params": params})
-
-
-def _implicit_count(words: str):
-    """The concept count an ImplicitFamily's words say (``... (implicit: 11 concepts on {0,1}^4)``), else None."""
-    found = re.search(r" \(implicit: (\d+) concepts on \{0,1\}\^\d+\)$", words)
-    return int(found.group(1)) if found else None
-
-
-def _names(words: str, C, text, family) -> bool:
-    """Whether ``words`` (a "made_for" class) can name C: C's own words (``text``, ``str(C)``, its family and
-    parameters); the words of the family a checked family fingerprint names; or, in a record without a family
-    fingerprint (a class not built by a family), how a class read from a file is named (``matrix PATH``: the
-    path is not checked, the fingerprint is) or a matrix class of C's sizes."""
-    if words in (text, str(C), _family_words(C)):
-        return True
-    if family is not None:
-        return _words_fingerprint(words) == family and _implicit_count(words) in (None, getattr(C, "n_concepts", None))
-    plain = f"the matrix class ({getattr(C, 'n_concepts', None)} concepts x {getattr(C, 'n_points', None)} points)"
-    return words.startswith("matrix ") or words == plain
-
-
-def _forms(C, spec_fingerprint) -> set:
-    """The fingerprints of the forms of C's family: its evaluated or implicit form (the fingerprint of the family
-    and its parameters) and its listed matrix (``make``'s, when it has at most :data:`_LIST_AT_MOST` entries)."""
-    family = getattr(C, "family", None)
-    if family is None:
-        return {C.fingerprint()}
-    params = dict(C.params)
-    out = {C.fingerprint(), spec_fingerprint({"family": family, "params": params})}
-    m, n = getattr(C, "n_concepts", None), getattr(C, "n_points", None)
-    if not getattr(C, "made", False) and isinstance(m, int) and isinstance(n, int) and m * n <= _LIST_AT_MOST:
-        from ..classes.families import make
-
-        try:
-            out.add(make(family, **params).fingerprint())
-        except (ValueError, TypeError, MemoryError):
-            pass
-    return out
 
 
 class MistakeTree:
@@ -700,7 +468,16 @@ def verify_tree(tree: dict, C) -> int:
         Saying what is wrong (malformed node, wrong depth, unrealised path); :class:`ClassMismatch` when
         the tree records (``"made_for"``) another class than ``C``.
     """
-    check_made_for(tree, C, what="tree")
+    if not isinstance(tree, dict):
+        raise TreeError('a tree is a JSON object {"depth": d, "root": node} (or {"depth": d, "levels": [points]})')
+    from .rules import verify
+
+    return verify(tree, C, within=frozenset({"mistake-tree"}))
+
+
+def check_tree(tree: dict, C) -> int:
+    """The checker of the rule ``mistake-tree`` (:mod:`solvers.certificates.rules`): :func:`verify_tree` once its
+    class is matched."""
     if isinstance(tree, dict) and "levels" in tree and "root" not in tree and getattr(C, "finite", True):
         return _verify_levels(tree, C)
     if not getattr(C, "finite", True):  # points not listed: the tree holds them (solvers.opt.disjunctions)
@@ -890,11 +667,11 @@ def verify_upper(proof: dict, C) -> int:
     about strictly smaller sets, an entry used up to isomorphism on a refuted entry of the same size. The
     check reads each labelled pair once: linear in V's part of the matrix.
 
-    A certificate with ``"form": "packed"`` (the search over truth tables, :mod:`solvers.opt.packed_exact`) goes to
-    :func:`solvers.certificates.packed.verify_packed_upper`.
-
-    A certificate with ``"symmetry": "renaming"`` (entries that
-    rename variables, from :mod:`solvers.opt.disjunctions`) goes to
+    These are the rules ``paths`` and ``orbit`` of :mod:`solvers.certificates.rules`, whose :func:`verify
+    <solvers.certificates.rules.verify>` this calls for the rules that bound Opt(C): a certificate of the rule
+    ``packed`` (version 1: ``"form": "packed"``; the search over truth tables, :mod:`solvers.opt.packed_exact`) goes
+    to :func:`solvers.certificates.packed.verify_packed_upper`, one of the rule ``renaming`` (version 1:
+    ``"symmetry": "renaming"``; entries that rename variables, from :mod:`solvers.opt.disjunctions`) to
     :func:`solvers.certificates.disjunctions.verify_upper`.
 
     Like :func:`verify_tree`, this uses only the boolean matrix (or the family's labels), never the solver.
@@ -907,15 +684,31 @@ def verify_upper(proof: dict, C) -> int:
     """
     if not isinstance(proof, dict) or proof.get("kind") != "upper-bound":
         raise TreeError('an upper-bound certificate is {"kind": "upper-bound", "bound": u, "entries": [...]}')
-    check_made_for(proof, C)
-    if proof.get("form") == "packed":  # solvers.opt.packed_exact
-        from .packed import verify_packed_upper
+    from .rules import OPT_UPPER, verify
 
-        return verify_packed_upper(proof, C, nested=verify_upper)
-    if proof.get("symmetry") == "renaming":  # solvers.opt.disjunctions
-        from .disjunctions import verify_upper as verify_renaming_upper
+    return verify(proof, C, within=OPT_UPPER)
 
-        return verify_renaming_upper(proof, C)
+
+def check_paths(proof: dict, C) -> int:
+    """The checker of the rule ``paths`` (:mod:`solvers.certificates.rules`): :func:`verify_upper` of a
+    certificate without a symmetry group, once its class is matched."""
+    if isinstance(proof.get("symmetry"), dict):
+        raise TreeError('a certificate with a "symmetry" group follows the rule "orbit", not "paths"')
+    return _check_paths(proof, C)
+
+
+def check_orbit(proof: dict, C) -> int:
+    """The checker of the rule ``orbit``: :func:`verify_upper` of a certificate whose version spaces stand for
+    their orbits under the group of its ``"symmetry"``, once its class is matched."""
+    if "symmetry" not in proof:
+        raise TreeError('the rule "orbit" names version spaces up to the group of "symmetry", and this certificate '
+                        'gives none; give its "symmetry" or follow the rule "paths"')
+    return _check_paths(proof, C)
+
+
+def _check_paths(proof: dict, C) -> int:
+    """Every entry of a certificate over labelled paths (the rules ``paths`` and ``orbit``), by its own rule:
+    ``isomorphism`` for an entry with ``"isomorphic"``, else ``split`` (:func:`check_split`)."""
     u = proof.get("bound")
     entries = proof.get("entries")
     whole(u, "bound")
@@ -968,22 +761,30 @@ def verify_upper(proof: dict, C) -> int:
 
             check_isomorphic(i, idx, entries, spaces, table)
             continue
-        size = int(idx.size)
-        if size.bit_length() <= h + 1:  # size < 2^(h+1)
-            continue
-        if h == 0:
-            raise TreeError(f"entry {i} claims Opt <= 0 for {size} concepts")
-        ones = table.ones(idx)
-        small = 2**h
-        for j in np.flatnonzero((ones > 0) & (ones < size)):
-            c1 = int(ones[j])
-            if c1 < small or size - c1 < small:
-                continue
-            says = table.labels(idx, j)
-            if claims.get(name(idx[says]), h) <= h - 1 or claims.get(name(idx[~says]), h) <= h - 1:
-                continue
-            raise TreeError(
-                f"entry {i} (path {_fmt(tuple(map(tuple, entries[i]['path'])))}, Opt <= {h}): point {int(j)} splits it "
-                f"into {size - c1} + {c1} concepts and neither side is shown to have Opt <= {h - 1}"
-            )
+        check_split(i, idx, h, entries, claims, name, table)
     return u
+
+
+def check_split(i: int, idx: np.ndarray, h: int, entries: list, claims: dict, name, table) -> None:
+    """The entry rule ``split``: entry ``i``, whose version space is ``idx``, claims Opt <= ``h``; it holds when the
+    version space has fewer than 2^(h+1) concepts (the Halving bound), or when every point x splitting it leaves a
+    side with fewer than 2^h concepts or one whose name (``name``) has a claim of at most h - 1 in ``claims``: by
+    the recurrence of [Rivest94], Opt(V) = max over splitting x of 1 + min(Opt(V_x^0), Opt(V_x^1))."""
+    size = int(idx.size)
+    if size.bit_length() <= h + 1:  # size < 2^(h+1)
+        return
+    if h == 0:
+        raise TreeError(f"entry {i} claims Opt <= 0 for {size} concepts")
+    ones = table.ones(idx)
+    small = 2**h
+    for j in np.flatnonzero((ones > 0) & (ones < size)):
+        c1 = int(ones[j])
+        if c1 < small or size - c1 < small:
+            continue
+        says = table.labels(idx, j)
+        if claims.get(name(idx[says]), h) <= h - 1 or claims.get(name(idx[~says]), h) <= h - 1:
+            continue
+        raise TreeError(
+            f"entry {i} (path {_fmt(tuple(map(tuple, entries[i]['path'])))}, Opt <= {h}): point {int(j)} splits it "
+            f"into {size - c1} + {c1} concepts and neither side is shown to have Opt <= {h - 1}"
+        )

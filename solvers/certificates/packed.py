@@ -43,7 +43,7 @@ import numpy as np
 from .._errors import TreeError
 from ._reading import _fmt, _show, whole
 
-__all__ = ["verify_packed_upper"]
+__all__ = ["verify_packed_upper", "check_packed"]
 
 _CHUNK = 1 << 18
 
@@ -172,6 +172,14 @@ def _walk(entries: list, T: np.ndarray, m: int):
             V = V[((V >> np.uint64(j)) & np.uint64(1)) == b]
             stack.append((path[:k + 1], V))
         yield i, path, V
+
+
+def check_packed(proof: dict, C) -> int:
+    """The checker of the rule ``packed`` (:mod:`solvers.certificates.rules`): :func:`verify_packed_upper`, an
+    entry's own certificate checked by :func:`solvers.certificates.verify_upper`."""
+    from .opt import verify_upper
+
+    return verify_packed_upper(proof, C, nested=verify_upper)
 
 
 def verify_packed_upper(proof: dict, C, *, nested) -> int:

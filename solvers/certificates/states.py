@@ -53,9 +53,9 @@ solvers._errors.TreeError: entry 0 (segments [5], Opt <= 2): point 1 of the segm
 
 from __future__ import annotations
 
-from .opt import TreeError, _show, check_made_for, whole
+from .opt import TreeError, _show, whole
 
-__all__ = ["verify_state_upper"]
+__all__ = ["verify_state_upper", "check_states"]
 
 
 def _whole(v) -> bool:
@@ -74,7 +74,14 @@ def verify_state_upper(proof: dict, C) -> int:
     if not isinstance(proof, dict) or proof.get("kind") != "upper-bound-states":
         raise TreeError('a state certificate is {"kind": "upper-bound-states", "family": ..., "params": ..., '
                         '"bound": u, "entries": [...]}')
-    check_made_for(proof, C)
+    from .rules import verify
+
+    return verify(proof, C, within=frozenset({"states"}))
+
+
+def check_states(proof: dict, C) -> int:
+    """The checker of the rule ``states`` (:mod:`solvers.certificates.rules`): :func:`verify_state_upper` once its
+    class is matched."""
     if proof.get("family") != "intervals":
         raise TreeError(f"a state certificate is written for intervals, not for {_show(proof.get('family'))}")
     family, params = getattr(C, "family", None), dict(getattr(C, "params", {}) or {})

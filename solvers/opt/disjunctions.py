@@ -461,8 +461,10 @@ class DisjunctionSolver(StateSearch):
                         break
                 else:
                     raise RuntimeError(f"internal error: Opt <= {b} does not hold for a version space")
-        return {"kind": "upper-bound", "symmetry": "renaming", "family": FAMILY, "params": {"n": n, "k": k},
-                "bound": h, "entries": entries}
+        from ..certificates.rules import stamp
+
+        return stamp({"kind": "upper-bound", "family": FAMILY, "params": {"n": n, "k": k}, "bound": h,
+                      "entries": entries}, "renaming")
 
 
 def _certificate_state(s: _State) -> tuple[int, tuple[int, ...]]:

@@ -848,10 +848,12 @@ class Spread:
                     x = {**x, "isomorphic": {**x["isomorphic"], "entry": x["isomorphic"]["entry"] + base}}
                 entries.append(x)
             Solver._check_size(entries, limit)
+        from ..certificates.rules import stamp
+
         out = {"kind": "upper-bound", "bound": h, "concepts": self.C.n_concepts, "entries": entries}
         if group is not None:
             out["symmetry"] = group
-        return out
+        return stamp(out, "orbit" if group is not None else "paths")
 
     def _proof(self, v: int, h: int, entries=None, limit: int = 0, todo: dict | None = None) -> None:
         """Append the driver's entries of "Opt(v) <= h" to ``entries``; with ``todo`` a dict, list there instead the

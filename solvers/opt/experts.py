@@ -949,8 +949,10 @@ class ExpertsResult:
             entries = [] if self.k == 0 else self.solver.upper_proof(limit=limit)
         else:
             entries = self.solver.upper_proof(int(self.value), limit=limit)
-        return {"kind": "experts-upper", "game": self.game, "experts": self.n, "bound": _json_num(self.value),
-                "entries": entries}
+        from ..certificates.rules import stamp
+
+        return stamp({"kind": "experts-upper", "game": self.game, "experts": self.n, "bound": _json_num(self.value),
+                      "entries": entries}, "experts")
 
 
 def experts(n: int, k: int = 0, *, randomized: bool = False, time_limit: float | None = None,

@@ -1144,7 +1144,9 @@ class GameSolver(MemoSearch):
             out["symmetry"] = Symmetry(self._keys.generators(), self.C.n_points).to_json()
         if self.opt_bound is not None:  # the certificate of Opt(C) <= d that makes U(n, d) a cheap bound
             out["opt_bound"] = {"bound": self.opt_bound, "proof": self._opt_solver.upper_proof(self.opt_bound, limit=limit)}
-        return out
+        from ..certificates.rules import stamp
+
+        return stamp(out, "game-orbit" if "symmetry" in out else "game-paths")
 
     def _cheap_number(self, s: tuple, t):
         """The cheap upper bound of a state as a number (what the checker may use without an entry)."""

@@ -143,7 +143,9 @@ def _halving_proof(n: int, h: int) -> dict:
     """The certificate of Opt(C) <= h for a class of n < 2^(h+1) concepts (the Halving bound alone)."""
     if n.bit_length() > h + 1:
         raise RuntimeError(f"internal error: Opt <= {h} claimed for {n} concepts without a refutation")
-    return {"kind": "upper-bound", "bound": h, "concepts": n, "entries": []}
+    from ..certificates.rules import stamp
+
+    return stamp({"kind": "upper-bound", "bound": h, "concepts": n, "entries": []}, "paths")
 
 
 class IntervalSolver(StateSearch):
@@ -273,8 +275,10 @@ class IntervalSolver(StateSearch):
                     if self.at_least(child, b):
                         raise RuntimeError(f"internal error: Opt <= {b} does not hold for the free segments {S}")
                     stack.append((child, b - 1))
-        return {"kind": "upper-bound-states", "family": "intervals", "params": dict(self.C.params), "bound": h,
-                "entries": entries}
+        from ..certificates.rules import stamp
+
+        return stamp({"kind": "upper-bound-states", "family": "intervals", "params": dict(self.C.params), "bound": h,
+                      "entries": entries}, "states")
 
 
 def _cut(S: tuple, i: int, left: int, right: int) -> tuple:

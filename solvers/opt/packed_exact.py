@@ -392,10 +392,12 @@ class ExactSearch:
     # ------------------------------------------------------------------ the certificate
     def certificate(self, u: int) -> dict:
         """The certificate of Opt(C) <= u, after :meth:`decide` (u + 1) returned False (or u >= the Halving bound):
-        ``{"kind": "upper-bound", "bound": u, "form": "packed", "group": ..., "entries": [...]}`` for
-        :func:`solvers.certificates.packed.verify_packed_upper`."""
-        out = {"kind": "upper-bound", "bound": u, "form": "packed", "group": self.group.to_json(),
-               "concepts": len(self.tables), "entries": []}
+        ``{"kind": "upper-bound", "format": ..., "rule": "packed", "bound": u, "group": ..., "entries": [...]}`` for
+        :func:`solvers.certificates.packed.verify_packed_upper` (:mod:`solvers.certificates.rules`)."""
+        from ..certificates.rules import stamp
+
+        out = stamp({"kind": "upper-bound", "bound": u, "group": self.group.to_json(), "concepts": len(self.tables),
+                     "entries": []}, "packed")
         if len(self.tables).bit_length() <= u + 1:
             return out
         ones = _ones(self.tables, self.n_points)
@@ -550,7 +552,9 @@ def solve(C, *, time_limit: float | None = None, progress: Callable[[dict], None
 
     def proof(limit: int) -> dict:
         if not refuted:
-            return {"kind": "upper-bound", "bound": upper, "entries": []}
+            from ..certificates.rules import stamp
+
+            return stamp({"kind": "upper-bound", "bound": upper, "entries": []}, "paths")
         cert = X.certificate(upper)
         if len(cert["entries"]) > limit:
             raise ProofTooLarge(f"the upper-bound certificate needs {len(cert['entries'])} entries, more than {limit}; "

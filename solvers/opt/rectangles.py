@@ -470,4 +470,6 @@ class RectangleSolver(StateSearch):
                     stack.append(("b", Q, B0, box, path + ((col, 0),), b - 1))
                 else:
                     raise RuntimeError(f"internal error: Opt <= {b} does not hold after {path}")
-        return {"kind": "upper-bound", "bound": h, "concepts": self.C.n_concepts, "entries": entries}
+        from ..certificates.rules import stamp
+
+        return stamp({"kind": "upper-bound", "bound": h, "concepts": self.C.n_concepts, "entries": entries}, "paths")

@@ -1210,10 +1210,12 @@ class Solver(MemoSearch):
                     # The checker looks children up by the set they hold, so the label of the
                     # representative point j names the same set as any equivalent point's.
                     stack.append((child, b - 1, path + ((j, lab),), T.child(p, i, lab) if T is not None else None))
+        from ..certificates.rules import stamp
+
         out = {"kind": "upper-bound", "bound": h, "concepts": self.C.n_concepts, "entries": entries}
         if symmetric:
             out["symmetry"] = self.group.to_json()  # the group the memo's keys used
-        return out
+        return stamp(out, "orbit" if symmetric else "paths")
 
     @staticmethod
     def _check_size(entries: list, limit: int) -> None:

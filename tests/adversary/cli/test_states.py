@@ -163,7 +163,7 @@ def test_the_packed_engine_on_a_listed_class(capsys, tmp_path):
     fields = dict(line.split(":", 1) for line in out.splitlines() if ":" in line)
     assert fields["Opt(C)"].strip() == "9"
     assert fields["symmetry"].strip().startswith("group of order 768 (the cube's signed permutations and the complement")
-    assert json.loads(proof.read_text())["form"] == "packed"
+    assert json.loads(proof.read_text())["rule"] == "packed"  # (littlestone-proof/2; version 1 said "form": "packed")
     assert _verify(capsys, tree, "decision-lists", "n=4") == (0, "OK: Opt(C) >= 9 for decision-lists n=4 (a mistake "
                                                                  "tree of depth 9)")
     code, text = _verify(capsys, proof, "decision-lists", "n=4")

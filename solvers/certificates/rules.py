@@ -1,0 +1,292 @@
+"""One proof format: versioned certificates whose reductions are named rules, and the one :func:`verify`.
+
+Every certificate littlestone writes is a JSON object checked against the class alone. Version 2 of the format
+(``"format": "littlestone-proof/2"``) names, in ``"rule"``, the rule its entries are checked by; each rule has
+one checker, registered in :data:`RULES`, and :func:`verify` is the one entry to all of them::
+
+    {"kind": "upper-bound", "made_for": {...}, "format": "littlestone-proof/2", "rule": "orbit",
+     "bound": u, "symmetry": {...}, "entries": [...]}
+
+The parts every rule shares are said once, here: the version is read (:func:`version_of`), the rule found
+(:func:`rule_of`), the class the certificate was made for matched (``"made_for"``,
+:func:`solvers.certificates.binding.check_made_for`), and only then the rule's checker runs.
+
+A certificate without ``"format"`` is version 1, what littlestone wrote before the rules were named: its rule
+is read off its dialect exactly as the checkers dispatched it then (``"form": "packed"``, ``"symmetry":
+"renaming"``, a ``"symmetry"`` group, a ``"game"``; the ``"kind"``), so every such certificate verifies as it
+did, and nothing more. A version newer than this littlestone reads is refused in one line naming it.
+
+Rules
+-----
+Upper bounds (the claims are checked by the recurrence Opt(V) = max over splitting x of
+1 + min(Opt(V_x^0), Opt(V_x^1)) and the Halving bound, [Rivest94] sections 2.3.1-2.3.3):
+
+==================  ====================  ==============================================================
+rule                kind                  version spaces are
+==================  ====================  ==============================================================
+``paths``           ``upper-bound``       reached by labelled paths and named by the concepts they hold;
+                                          an entry is refuted by its splits or used up to isomorphism
+``orbit``           ``upper-bound``       the same, named up to a checked group of symmetries of C
+``packed``          ``upper-bound``       truth tables over at most 64 points, matched by their closures
+                                          up to the cube's signed permutations
+``renaming``        ``upper-bound``       monotone disjunctions, matched up to renaming the variables
+``states``          ``upper-bound-states``  intervals: multisets of free segments
+``game-paths``      ``upper-bound``       budget states of the games RL, D_k, R_k, horizons
+``game-orbit``      ``upper-bound``       the same, up to checked renamings of the points
+``experts``         ``experts-upper``     count vectors of the experts game
+==================  ====================  ==============================================================
+
+Lower bounds: ``mistake-tree`` (a mistake tree, by nodes or by levels), ``error-tree`` (a mistake tree with k
+label errors), ``randomized-tree`` (a shattered tree of the randomized game), ``experts-tree``. Their format has
+not changed: they carry no ``"format"`` and are read as version 1.
+
+Within ``paths`` and ``orbit`` each entry has a rule of its own, told by its shape: ``split`` (refuted by its
+splits, or small enough for the Halving bound) or ``isomorphism`` (an entry with ``"isomorphic"``, mapped onto
+a refuted entry, :mod:`solvers.certificates.isomorphism`). They are in :data:`RULES` too, with ``level`` "entry".
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+
+Examples
+--------
+>>> from solvers.classes.families import make
+>>> C = make("thresholds", N=7)
+>>> cert = {"kind": "upper-bound", "format": FORMAT, "rule": "paths", "bound": 3, "entries": []}
+>>> verify(cert, C), rule_of(cert).name
+(3, 'paths')
+>>> rule_of({"kind": "upper-bound", "form": "packed", "bound": 3, "entries": []}).name  # version 1
+'packed'
+>>> verify({**cert, "format": "littlestone-proof/3"}, C)
+Traceback (most recent call last):
+...
+solvers._errors.TreeError: certificate format 3 ("littlestone-proof/3") is newer than this littlestone reads (2); upgrade littlestone
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+from .._errors import TreeError
+from ._reading import _show, read_game
+from .binding import check_made_for
+
+__all__ = ["FORMAT", "VERSION", "Rule", "RULES", "OPT_UPPER", "GAME_UPPER", "verify", "rule_of", "version_of",
+           "stamp"]
+
+#: The format this littlestone writes, and its version.
+VERSION = 2
+FORMAT = f"littlestone-proof/{VERSION}"
+_PREFIX = "littlestone-proof/"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A named rule of the proof format: the ``kind`` of the certificates it checks, whether it proves an
+    ``"upper"`` or a ``"lower"`` bound, of which game (``"opt"``: Opt(C); ``"game"``: the games of
+    :mod:`solvers.game_rules`; ``"experts"``), its ``level`` ("certificate", or "entry" for a rule an entry
+    of a ``paths`` or ``orbit`` certificate follows), and its checker (``module:function`` in
+    :mod:`solvers.certificates`, imported when first used: ``checker(cert, C)`` returns what it proves, or
+    raises :class:`TreeError`). ``proves`` says in words what a certificate that passes proves."""
+
+    name: str
+    kind: str
+    bound: str
+    game: str
+    checker: str
+    proves: str
+    level: str = "certificate"
+
+    def check(self, cert, C=None):
+        """Run this rule's checker on ``cert`` (no version, rule or class matching: :func:`verify` does those)."""
+        module, _, name = self.checker.partition(":")
+        return getattr(importlib.import_module(f"solvers.certificates.{module}"), name)(cert, C)
+
+
+_UPPER = "the claim of every entry, by the recurrence of Opt and the Halving bound"
+#: rule name -> :class:`Rule`.
+RULES: dict[str, Rule] = {r.name: r for r in (
+    Rule("paths", "upper-bound", "upper", "opt", "opt:check_paths",
+         f"Opt(C) <= u: version spaces reached by labelled paths; {_UPPER}"),
+    Rule("orbit", "upper-bound", "upper", "opt", "opt:check_orbit",
+         f"Opt(C) <= u: version spaces named up to a group of symmetries of C, each generator checked; {_UPPER}"),
+    Rule("packed", "upper-bound", "upper", "opt", "packed:check_packed",
+         "Opt(C) <= u over truth tables, version spaces matched by their closures up to the cube's signed "
+         "permutations (the class checked closed under the group)"),
+    Rule("renaming", "upper-bound", "upper", "opt", "disjunctions:check_renaming",
+         "Opt(C) <= u for monotone disjunctions, version spaces matched up to renaming the variables"),
+    Rule("states", "upper-bound-states", "upper", "opt", "states:check_states",
+         "Opt(C) <= u for intervals, version spaces as multisets of free segments"),
+    Rule("game-paths", "upper-bound", "upper", "game", "games:check_game_paths",
+         "the game's value <= u: budget states reached by labelled paths"),
+    Rule("game-orbit", "upper-bound", "upper", "game", "games:check_game_orbit",
+         "the game's value <= u: budget states up to renamings of the points, each merge checked"),
+    Rule("experts", "experts-upper", "upper", "experts", "experts:check_experts_upper",
+         "the experts game's value <= u, in count space"),
+    Rule("mistake-tree", "tree", "lower", "opt", "opt:check_tree",
+         "Opt(C) >= d: every path of a complete tree of depth d is realised by a concept"),
+    Rule("error-tree", "tree", "lower", "game", "games:check_error_tree",
+         "D_k(C) >= d: every path of a complete tree of depth d is within k errors of a concept"),
+    Rule("randomized-tree", "randomized-tree", "lower", "game", "games:check_randomized_tree",
+         "the randomized game's value >= the tree's value, computed bottom-up"),
+    Rule("experts-tree", "experts-tree", "lower", "experts", "experts:check_experts_tree",
+         "the experts game's value >= the tree's value, in count space"),
+    Rule("split", "upper-bound", "upper", "opt", "opt:check_split",
+         "an entry's claim Opt(V) <= h: every point splitting V leaves a side with Opt <= h - 1 (Halving or a "
+         "claim)", level="entry"),
+    Rule("isomorphism", "upper-bound", "upper", "opt", "isomorphism:check_isomorphic",
+         "an entry's claim Opt(V) <= h: V is mapped one to one onto a refuted entry's version space claiming "
+         "no more, concept to concept and splitting point to point (with complement flags)", level="entry"),
+)}
+
+#: The rules whose certificates bound Opt(C) (what :func:`solvers.certificates.verify_upper` checks).
+OPT_UPPER = frozenset({"paths", "orbit", "packed", "renaming"})
+#: The rules whose certificates bound a game's value (:func:`solvers.certificates.games.verify_game_upper`):
+#: the game rules, and the Opt(C) rules, whose bound is one of the deterministic game without errors, with or
+#: without a horizon.
+GAME_UPPER = frozenset({"game-paths", "game-orbit"}) | OPT_UPPER
+
+
+def version_of(cert) -> int:
+    """The format version of ``cert``: 1 without ``"format"`` (what littlestone wrote before it was versioned),
+    else the N of ``"littlestone-proof/N"``. :class:`TreeError` for a version newer than :data:`VERSION` ("...
+    is newer than this littlestone reads; upgrade littlestone") or a ``"format"`` that is no littlestone proof
+    format.
+
+    >>> version_of({"kind": "upper-bound"}), version_of({"format": "littlestone-proof/2"})
+    (1, 2)
+    """
+    if not isinstance(cert, dict) or "format" not in cert:
+        return 1
+    f = cert["format"]
+    tail = f[len(_PREFIX):] if isinstance(f, str) and f.startswith(_PREFIX) else ""
+    if tail.isascii() and tail.isdigit() and tail[0] != "0" and len(tail) <= 6:
+        v = int(tail)
+        if v > VERSION:
+            raise TreeError(f'certificate format {v} ("{f}") is newer than this littlestone reads ({VERSION}); '
+                            "upgrade littlestone")
+        return v
+    raise TreeError(f'"format" {_show(f)} is not a littlestone proof format; littlestone writes "{FORMAT}" (or, '
+                    "before it was versioned, no \"format\")")
+
+
+def _kind(cert: dict) -> str:
+    return str(cert["kind"]) if "kind" in cert else "tree"
+
+
+def _rule_v1(cert: dict, within) -> Rule:
+    """The rule of a version-1 certificate: its dialect, read as the checkers of version 1 dispatched it."""
+    kind = _kind(cert)
+    if kind == "upper-bound":
+        if within is not None and within <= GAME_UPPER and not within <= OPT_UPPER:
+            game = True  # verify_game_upper: every version-1 upper bound is checked as a game's
+        elif within is not None and within <= OPT_UPPER:
+            game = False  # verify_upper: its "game", if any, was not read
+        else:
+            game = not read_game(cert).standard
+        if game:
+            return RULES["game-orbit" if "symmetry" in cert else "game-paths"]
+        if cert.get("form") == "packed":
+            return RULES["packed"]
+        if cert.get("symmetry") == "renaming":
+            return RULES["renaming"]
+        return RULES["orbit" if "symmetry" in cert else "paths"]
+    if kind == "tree":
+        if within is not None and "error-tree" not in within:
+            return RULES["mistake-tree"]  # verify_tree: its "game", if any, was not read
+        return RULES["mistake-tree" if read_game(cert).standard else "error-tree"]
+    for rule in RULES.values():
+        if rule.kind == kind and rule.level == "certificate":
+            return rule
+    raise TreeError(f"a certificate of kind {_show(kind)} is none littlestone writes; it writes "
+                    f"{', '.join(sorted({r.kind for r in RULES.values() if r.kind != 'tree'}))} and mistake trees")
+
+
+#: The fields by which version 1 told its dialects apart, and which the rule replaces in version 2.
+_DIALECT = {"form": "packed", "symmetry": "renaming"}
+
+
+def rule_of(cert, *, within=None) -> Rule:
+    """The :class:`Rule` ``cert`` is checked by: its ``"rule"`` (version 2), or its dialect (version 1,
+    :func:`_rule_v1`). ``within``, a set of rule names, is what the caller asks to be proven (an Opt(C) bound,
+    :data:`OPT_UPPER`; a game's, :data:`GAME_UPPER`): another rule is refused.
+
+    Raises
+    ------
+    TreeError
+        One line: a version too new, an unknown rule, a rule for another kind of certificate, or (version 2) a
+        field of version 1's dialects.
+    """
+    if not isinstance(cert, dict):
+        raise TreeError(f"a certificate is a JSON object, not {_show(cert)}")
+    if version_of(cert) < 2:
+        rule = _rule_v1(cert, within)
+    else:
+        name = cert.get("rule")
+        rule = RULES.get(name) if isinstance(name, str) else None
+        if rule is None or rule.level != "certificate":
+            known = ", ".join(r.name for r in RULES.values() if r.level == "certificate")
+            raise TreeError(f'"rule" {_show(name)} is not a rule of {FORMAT}; its rules are {known}')
+        if rule.kind != _kind(cert):
+            raise TreeError(f'the rule "{rule.name}" checks certificates of kind "{rule.kind}", and this one is of '
+                            f'kind {_show(_kind(cert))}')
+        for field, value in _DIALECT.items():
+            if cert.get(field) == value:
+                raise TreeError(f'a {FORMAT} certificate names its rule in "rule", not "{field}": "{value}"; drop '
+                                f'"{field}"')
+    if within is not None and rule.name not in within:
+        wanted = "Opt(C)" if within <= OPT_UPPER else "a game's value"
+        raise TreeError(f'this certificate follows the rule "{rule.name}" ({rule.proves.split(":")[0]}), which '
+                        f"does not bound {wanted}")
+    return rule
+
+
+def verify(cert, C=None, *, within=None):
+    """Check any certificate littlestone writes against the class ``C`` (none for the experts game's, which name
+    their own class); return what it proves: a bound u (an upper bound), a depth or a value (a lower bound), an
+    int or a Fraction.
+
+    The one entry to every checker: read the version (:func:`version_of`), find the rule (:func:`rule_of`;
+    ``within``, a set of rule names, says what the caller wants proven), match the class the certificate records
+    (``"made_for"``), then run the rule's checker (:data:`RULES`). An Opt(C) rule's certificate that names a
+    deterministic game without errors (a horizon T) proves min(Opt(C), T) <= u: a bound u >= T holds by the
+    horizon alone, a smaller one by the rule. :func:`solvers.certificates.verify_upper`,
+    :func:`solvers.certificates.verify_tree` and the checkers of :mod:`solvers.certificates.games`,
+    :mod:`~solvers.certificates.states` and :mod:`~solvers.certificates.experts` are this, for their rules.
+
+    Raises
+    ------
+    TreeError
+        One line saying what fails (:class:`~solvers.certificates.ClassMismatch` for a certificate made for
+        another class).
+    """
+    rule = rule_of(cert, within=within)
+    if rule.game != "experts":
+        if C is None:
+            raise ValueError(f'a certificate of the rule "{rule.name}" is checked against its class; give the class')
+        check_made_for(cert, C, what="tree" if rule.bound == "lower" else "certificate")
+    if rule.game == "opt" and rule.bound == "upper" and within != OPT_UPPER and version_of(cert) >= 2:
+        G = read_game(cert)
+        if not G.standard:
+            if G.randomized or G.errors:
+                raise TreeError(f'the rule "{rule.name}" bounds Opt(C), and this certificate names the game '
+                                f"{G.symbol}; only a horizon's bound is one of Opt(C)")
+            u = cert.get("bound")
+            if isinstance(u, int) and not isinstance(u, bool) and u >= G.horizon:
+                return u  # no game of T rounds makes more than T mistakes
+    return rule.check(cert, C)
+
+
+def stamp(cert: dict, rule: str) -> dict:
+    """``cert`` in the format this littlestone writes: ``"format"`` and ``"rule"`` after its ``"kind"`` (and its
+    ``"made_for"``), the rest as it was. The writers of :mod:`solvers.opt` call it on what they write.
+
+    >>> list(stamp({"kind": "upper-bound", "bound": 3, "entries": []}, "paths"))
+    ['kind', 'format', 'rule', 'bound', 'entries']
+    """
+    if RULES.get(rule) is None or RULES[rule].level != "certificate":
+        raise ValueError(f"unknown rule {rule!r}; the rules are {', '.join(RULES)}")
+    head = {k: cert[k] for k in ("kind", "made_for") if k in cert}
+    return {**head, "format": FORMAT, "rule": rule,
+            **{k: v for k, v in cert.items() if k not in head and k not in ("format", "rule")}}
