@@ -299,7 +299,7 @@ def _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_pat
 
     from adversary.store import opt_task, record_of_opt
     from solvers.opt import opt
-    from solvers.opt.distributed import Contradicted, _dask_part
+    from solvers.opt.distributed import Contradicted, dask_part
 
     t0 = time.monotonic()
     backend, scheduler = backend_of(args)
@@ -318,7 +318,7 @@ def _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_pat
                   if G.standard and args.engine != "table" else None)
         client = None
         if backend == "dask":
-            client, _ = connect(scheduler, timeout=args.scheduler_timeout, func=_dask_part)
+            client, _ = connect(scheduler, timeout=args.scheduler_timeout, func=dask_part)
         parts = (spread_parts(store, C, family, params) if G.standard and (jobs > 1 or client is not None)
                  else None)
         try:

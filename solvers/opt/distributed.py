@@ -46,7 +46,7 @@ from typing import Callable
 from ..certificates.opt import cut_tree
 from ..interrupts import spawning, worker_args, worker_init
 
-__all__ = ["Spread", "LocalPool", "DaskPool", "Lost", "Contradicted", "DEPTH", "CANCEL_POLL"]
+__all__ = ["Spread", "LocalPool", "DaskPool", "Lost", "Contradicted", "DEPTH", "CANCEL_POLL", "dask_part"]
 
 #: How many examples deep the driver unfolds the root query before it hands version spaces to the workers (where
 #: the root has fewer than MANY splits per worker, after symmetry; else one example)
@@ -258,7 +258,7 @@ class LocalPool:
 
 
 # ------------------------------------------------------------------------------------------------ a Dask cluster
-def _dask_part(C, opts: dict, W, d: int, seconds, proof: bool = False) -> dict:
+def dask_part(C, opts: dict, W, d: int, seconds, proof: bool = False) -> dict:
     """:func:`solve_part` as a Dask task: cancelled when its future is (the client let it go)."""
     from distributed import get_worker
     from distributed.worker import thread_state
@@ -293,7 +293,7 @@ class DaskPool:
         self.run = uuid.uuid4().hex  # the tasks' keys are this run's own (another client's never answer for them)
 
     def submit(self, worker: int, task: int, W: int, d: int, seconds, proof: bool = False):
-        return self.client.submit(_dask_part, self.C, self.opts, W, d, seconds, proof, pure=False,
+        return self.client.submit(dask_part, self.C, self.opts, W, d, seconds, proof, pure=False,
                                   workers=[self.addresses[worker]], allow_other_workers=True,
                                   key=f"littlestone-part-{self.run}-{task}")
 
