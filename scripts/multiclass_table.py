@@ -30,7 +30,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from solvers.certificates.multiclass import check_tree  # noqa: E402
-from solvers.multiclass import Solver, make  # noqa: E402
+from solvers.multiclass import MulticlassSolver, make  # noqa: E402
 
 HEAD = ["class", "k", "concepts", "opt_full", "opt_bandit", "ratio", "k ln k", "ratio / (k ln k)",
         "opt_bandit <= k ln k opt_full", "trees"]
@@ -52,7 +52,7 @@ def _value(r) -> str:
 
 def row(family: str, params: dict, time_limit: float) -> dict:
     C = make(family, **params)
-    S = Solver(C)
+    S = MulticlassSolver(C)
     full, bandit = S.solve("full", time_limit=time_limit), S.solve("bandit", time_limit=time_limit)
     ok = check_tree(C, full.tree, full.lower)[0] and check_tree(C, bandit.tree, bandit.lower)[0]
     k_ln_k = C.k * math.log(C.k)

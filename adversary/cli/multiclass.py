@@ -91,13 +91,13 @@ def _load(args):
 
 def run(args) -> int:
     from solvers.certificates.multiclass import check_tree, check_upper
-    from solvers.multiclass import OptimalLearner, Solver
+    from solvers.multiclass import MulticlassSolver, OptimalLearner
 
     (tree_path,) = check_outputs([(args.tree, (".json",), "the tree file", "--tree")], args=args)
     C, label = _load(args)
     games = ("full", "bandit") if args.game == "both" else (args.game,)
     t0 = time.monotonic()
-    solver = Solver(C)
+    solver = MulticlassSolver(C)
     results, checks = {}, {}
     for game in games:
         if stopping():

@@ -29,7 +29,7 @@ Examples
 """
 
 from .classes import FAMILIES, MAX_CONCEPTS, MAX_LABELS, Family, MulticlassClass, make, parse_params
-from .games import GAMES, GameResult, OptimalLearner, Solver, bandit_upper_bound, opt_bandit, opt_full, solve
+from .games import GAMES, GameResult, MulticlassSolver, OptimalLearner, bandit_upper_bound, opt_bandit, opt_full, solve
 
 __all__ = [
            "FAMILIES",
@@ -40,7 +40,7 @@ __all__ = [
            "GameResult",
            "MulticlassClass",
            "OptimalLearner",
-           "Solver",
+           "MulticlassSolver",
            "bandit_upper_bound",
            "make",
            "opt_bandit",

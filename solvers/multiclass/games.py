@@ -28,7 +28,7 @@ bandit Littlestone dimension, the depth of the deepest |Y|-ary tree every path o
 not y_i") some concept realises; ``tests/solvers/test_multiclass.py`` checks both readings on random
 classes.
 
-:class:`Solver` keeps one memo per game keyed by the version-space bitset; :func:`opt_full` and
+:class:`MulticlassSolver` keeps one memo per game keyed by the version-space bitset; :func:`opt_full` and
 :func:`opt_bandit` return a :class:`GameResult` with the value (or, stopped by a time limit or Ctrl-C,
 the proven bounds) and a mistake tree. :class:`OptimalLearner` is the learner that meets the value
 (the SOA of each game); :func:`solvers.certificates.multiclass.check_upper` replays it against every
@@ -84,7 +84,7 @@ __all__ = [
     "MAX_TREE_ENTRIES",
     "GameResult",
     "OptimalLearner",
-    "Solver",
+    "MulticlassSolver",
     "TreeTooLarge",
     "bandit_from_full",
     "bandit_upper_bound",
@@ -166,7 +166,7 @@ def bandit_upper_bound(n: int, labels: int) -> int:
     return min(n - 1, m)
 
 
-class Solver:
+class MulticlassSolver:
     """The exact values of both games on the version spaces of a :class:`~solvers.multiclass.MulticlassClass`.
 
     The memos (version-space bitset -> (value, move)) live as long as the solver: a learner built on
@@ -179,7 +179,7 @@ class Solver:
     Examples
     --------
     >>> from solvers.multiclass import MulticlassClass
-    >>> S = Solver(MulticlassClass([[0], [1], [2]]))    # one point, three labels
+    >>> S = MulticlassSolver(MulticlassClass([[0], [1], [2]]))    # one point, three labels
     >>> S.full(S.C.full), S.bandit(S.C.full)
     (1, 2)
     """
@@ -457,12 +457,13 @@ def _recursion(limit: int):
         sys.setrecursionlimit(old)
 
 
-def solve(C, game: str, *, time_limit: float | None = None, solver: Solver | None = None) -> GameResult:
-    """:meth:`Solver.solve` on a new solver (or on ``solver``, whose memo is then reused)."""
-    return (solver or Solver(C)).solve(game, time_limit=time_limit)
+def solve(C, game: str, *, time_limit: float | None = None,
+          solver: MulticlassSolver | None = None) -> GameResult:
+    """:meth:`MulticlassSolver.solve` on a new solver (or on ``solver``, whose memo is then reused)."""
+    return (solver or MulticlassSolver(C)).solve(game, time_limit=time_limit)
 
 
-def opt_full(C, *, time_limit: float | None = None, solver: Solver | None = None) -> GameResult:
+def opt_full(C, *, time_limit: float | None = None, solver: MulticlassSolver | None = None) -> GameResult:
     """Opt under full information: the multiclass Littlestone dimension of ``C`` ([DSBS]), with a mistake tree.
 
     Parameters
@@ -470,7 +471,7 @@ def opt_full(C, *, time_limit: float | None = None, solver: Solver | None = None
     C : MulticlassClass
     time_limit : float, optional
         Seconds; when they pass, the result has ``value=None`` and the proven ``lower`` and ``upper``.
-    solver : Solver, optional
+    solver : MulticlassSolver, optional
         Reuse its memo.
 
     Returns
@@ -492,7 +493,7 @@ def opt_full(C, *, time_limit: float | None = None, solver: Solver | None = None
     return solve(C, "full", time_limit=time_limit, solver=solver)
 
 
-def opt_bandit(C, *, time_limit: float | None = None, solver: Solver | None = None) -> GameResult:
+def opt_bandit(C, *, time_limit: float | None = None, solver: MulticlassSolver | None = None) -> GameResult:
     """Opt under bandit feedback: the bandit Littlestone dimension of ``C`` ([AL99], [DH13]), with a tree.
 
     Parameters
@@ -500,7 +501,7 @@ def opt_bandit(C, *, time_limit: float | None = None, solver: Solver | None = No
     C : MulticlassClass
     time_limit : float, optional
         Seconds; when they pass, the result has ``value=None`` and the proven ``lower`` and ``upper``.
-    solver : Solver, optional
+    solver : MulticlassSolver, optional
         Reuse its memo.
 
     Returns
@@ -523,7 +524,7 @@ def opt_bandit(C, *, time_limit: float | None = None, solver: Solver | None = No
 
 
 class OptimalLearner:
-    """The optimal deterministic learner of one game (the SOA): it meets :meth:`Solver.solve`'s value.
+    """The optimal deterministic learner of one game (the SOA): it meets :meth:`MulticlassSolver.solve`'s value.
 
     Full information: predict the label whose cell V_{x=y} has the largest Ldim (a mistake then leaves
     a cell of smaller Ldim than V's). Bandit feedback: predict the yhat that minimises
@@ -534,7 +535,7 @@ class OptimalLearner:
     ----------
     C : MulticlassClass
     game : "full" or "bandit"
-    solver : Solver, optional
+    solver : MulticlassSolver, optional
         Whose memo to read and extend (a new one by default).
 
     Examples
@@ -546,11 +547,11 @@ class OptimalLearner:
     (0, 0)
     """
 
-    def __init__(self, C, game: str, solver: Solver | None = None):
+    def __init__(self, C, game: str, solver: MulticlassSolver | None = None):
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}; choose full or bandit")
         self.C, self.game = C, game
-        self.solver = solver or Solver(C)
+        self.solver = solver or MulticlassSolver(C)
 
     def predict(self, V: int, j: int) -> int:
         """The label predicted at point ``j`` when the version space is ``V`` (nonempty)."""

@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solvers.certificates.multiclass import check_tree, check_upper
-from solvers.multiclass import MulticlassClass, OptimalLearner, Solver, bandit_upper_bound, make, opt_bandit, opt_full
+from solvers.multiclass import (MulticlassClass, MulticlassSolver, OptimalLearner, bandit_upper_bound, make, opt_bandit,
+                                opt_full)
 from solvers.multiclass.games import bandit_from_full
 
 
@@ -113,7 +114,7 @@ def classes(draw, max_points=3, max_rows=6, max_k=4):
 @given(classes())
 def test_both_values_against_the_naive_twins(C):
     M, k = rows_of(C), C.k
-    S = Solver(C)
+    S = MulticlassSolver(C)
     full, bandit = S.solve("full"), S.solve("bandit")
     assert full.value == ldim_naive(M, k) == full_game_naive(M, k)
     assert bandit.value == bandit_naive(M, k) == bldim_naive(M, k)
@@ -312,11 +313,11 @@ def test_a_stopped_search_keeps_proven_bounds():
     C = make("k-label-thresholds", N=6, k=4)
     exact_full, exact_bandit = opt_full(C).value, opt_bandit(C).value
     for game, exact in (("full", exact_full), ("bandit", exact_bandit)):
-        r = Solver(C).solve(game, time_limit=1e-9)
+        r = MulticlassSolver(C).solve(game, time_limit=1e-9)
         assert r.value is None and r.stopped == "time limit"
         assert r.lower <= exact <= r.upper
         assert check_tree(C, r.tree, r.lower)[0]
-    S = Solver(C)
+    S = MulticlassSolver(C)
     S.solve("full")
     r = S.solve("bandit", time_limit=1e-9)
     assert r.lower >= exact_full and check_tree(C, r.tree)[0]  # the full tree, as a bandit tree
