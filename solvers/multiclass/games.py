@@ -85,7 +85,7 @@ __all__ = [
     "GameResult",
     "OptimalLearner",
     "MulticlassSolver",
-    "TreeTooLarge",
+    "BanditTreeTooLarge",
     "bandit_from_full",
     "bandit_upper_bound",
     "opt_bandit",
@@ -99,7 +99,7 @@ GAMES = ("full", "bandit")
 MAX_TREE_ENTRIES = 1_000_000
 
 
-class TreeTooLarge(Exception):
+class BanditTreeTooLarge(Exception):
     """A bandit tree would have more than :data:`MAX_TREE_ENTRIES` prediction entries."""
 
 
@@ -304,7 +304,7 @@ class MulticlassSolver:
 
         Raises
         ------
-        TreeTooLarge
+        BanditTreeTooLarge
             Past ``max_entries`` prediction entries.
         """
         nodes: list = []
@@ -321,7 +321,7 @@ class MulticlassSolver:
                 self.bandit(V)  # below a shortcut (one label per concept at a point): solved at once
             j, answers = self._move(self.bandit_memo, V)
             if (len(nodes) + 1) * k > max_entries:
-                raise TreeTooLarge
+                raise BanditTreeTooLarge
             ids[key] = i = len(nodes)
             nodes.append(None)
             said = dict(answers)
@@ -390,7 +390,7 @@ class MulticlassSolver:
                     else:
                         root, nodes = self.bandit_tree(C.full, lower)
                     tree = {**head, "mistakes": lower, "root": root, "nodes": nodes}
-                except TreeTooLarge:
+                except BanditTreeTooLarge:
                     tree = None
                     note = (f"the bandit tree has more than {MAX_TREE_ENTRIES} prediction entries and was not built; "
                             "the lower bound rests on the search")
@@ -408,7 +408,7 @@ def bandit_from_full(C, node, *, max_entries: int = MAX_TREE_ENTRIES) -> tuple:
 
     Raises
     ------
-    TreeTooLarge
+    BanditTreeTooLarge
         Past ``max_entries`` prediction entries (nodes are keyed by the subtree and the version space).
 
     Examples
@@ -431,7 +431,7 @@ def bandit_from_full(C, node, *, max_entries: int = MAX_TREE_ENTRIES) -> tuple:
         if key in ids:
             return ids[key]
         if (len(nodes) + 1) * C.k > max_entries:
-            raise TreeTooLarge
+            raise BanditTreeTooLarge
         ids[key] = i = len(nodes)
         nodes.append(None)
         j = node["point"]
