@@ -28,7 +28,7 @@ Examples
 (1, 2)
 """
 
-from .classes import FAMILIES, MAX_CONCEPTS, MAX_LABELS, Family, MulticlassClass, make, parse_params
+from .classes import FAMILIES, MAX_CONCEPTS, MAX_LABELS, MulticlassClass, MulticlassFamily, make, parse_params
 from .games import GAMES, GameResult, MulticlassSolver, OptimalLearner, bandit_upper_bound, opt_bandit, opt_full, solve
 
 __all__ = [
@@ -36,11 +36,11 @@ __all__ = [
            "GAMES",
            "MAX_CONCEPTS",
            "MAX_LABELS",
-           "Family",
            "GameResult",
            "MulticlassClass",
-           "OptimalLearner",
+           "MulticlassFamily",
            "MulticlassSolver",
+           "OptimalLearner",
            "bandit_upper_bound",
            "make",
            "opt_bandit",

@@ -51,7 +51,7 @@ import numpy as np
 
 from .._jsontext import loads
 
-__all__ = ["FAMILIES", "MAX_CONCEPTS", "MAX_LABELS", "Family", "MulticlassClass", "make", "parse_params"]
+__all__ = ["FAMILIES", "MAX_CONCEPTS", "MAX_LABELS", "MulticlassClass", "MulticlassFamily", "make", "parse_params"]
 
 #: The most labels a class may have (the bandit trees list one entry per label at every node).
 MAX_LABELS = 64
@@ -358,7 +358,7 @@ def _read_csv(p: Path) -> list:
 
 # ---------------------------------------------------------------------------------------- families
 @dataclass(frozen=True)
-class Family:
+class MulticlassFamily:
     """A multiclass family: how to make it, its parameters (name -> (default or None, least value)) and
     one line on what it is."""
 
@@ -388,15 +388,18 @@ def random_multiclass(m: int, N: int, k: int, seed: int = 0) -> MulticlassClass:
 
 
 FAMILIES = {
-    "multiclass-singletons": Family(multiclass_singletons, {"N": (None, 1), "k": (None, 1)},
-                                    "the all-0 concept and each label l >= 1 at a single point: 1 + N(k-1) concepts",
-                                    lambda p: 1 + p["N"] * (p["k"] - 1)),
-    "k-label-thresholds": Family(k_label_thresholds, {"N": (None, 1), "k": (None, 1)},
-                                 "nondecreasing maps from N ordered points to k labels: binomial(N+k-1, k-1) concepts",
-                                 lambda p: comb(p["N"] + p["k"] - 1, p["k"] - 1)),
-    "random-multiclass": Family(random_multiclass, {"m": (None, 1), "N": (None, 1), "k": (None, 1), "seed": (0, 0)},
-                                "m uniform random rows of N labels in 0..k-1 (numpy seed), duplicates merged",
-                                lambda p: p["m"]),
+    "multiclass-singletons": MulticlassFamily(
+        multiclass_singletons, {"N": (None, 1), "k": (None, 1)},
+        "the all-0 concept and each label l >= 1 at a single point: 1 + N(k-1) concepts",
+        lambda p: 1 + p["N"] * (p["k"] - 1)),
+    "k-label-thresholds": MulticlassFamily(
+        k_label_thresholds, {"N": (None, 1), "k": (None, 1)},
+        "nondecreasing maps from N ordered points to k labels: binomial(N+k-1, k-1) concepts",
+        lambda p: comb(p["N"] + p["k"] - 1, p["k"] - 1)),
+    "random-multiclass": MulticlassFamily(
+        random_multiclass, {"m": (None, 1), "N": (None, 1), "k": (None, 1), "seed": (0, 0)},
+        "m uniform random rows of N labels in 0..k-1 (numpy seed), duplicates merged",
+        lambda p: p["m"]),
 }
 
 
@@ -444,7 +447,7 @@ def make(name: str, **params) -> MulticlassClass:
     return fam.make(**params)
 
 
-def _family(name: str) -> Family:
+def _family(name: str) -> MulticlassFamily:
     try:
         return FAMILIES[name]
     except KeyError:
