@@ -158,7 +158,7 @@ def test_read_only_and_missing_folder(tmp_path, monkeypatch):
         Store(tmp_path)
     p = tmp_path / "s.db"
     Store(p).close()
-    import adversary.store as store_module
+    import adversary.store.persistence as store_module
 
     monkeypatch.setattr(store_module.os, "access", lambda path, mode: False)  # root ignores chmod; say read-only
     with pytest.raises(StoreError, match="read-only"):
