@@ -1,10 +1,18 @@
-"""The store as the commands use it (:mod:`adversary.store`): the options ``--store PATH``, ``--no-store``
-and ``--trust-store``, opening the store, and looking a result up before computing it.
+"""The store as the commands use it (:mod:`adversary.store`): the options ``--store PATH``, ``--no-store``,
+``--verify-store`` and ``--trust-store``, opening the store, looking a result up before computing it, and writing
+it sealed after.
 
-A stored result is served only as far as its certificates are re-checked against the class (unless
-``--trust-store``): a row whose tree and upper-bound certificate both verify and meet is served as
-solved; otherwise its verified bounds warm-start the computation. A row whose certificate is wrong, or that
-cannot be read at all, is reported in one line and computed again (the new result replaces it).
+A stored result is served only as far as its certificates prove it (:func:`adversary.store.served_bounds`). A
+row's certificates are checked once, when it is written (:func:`put` with the class: :func:`adversary.store.seal`);
+the row keeps what they proved with a digest of its content, and serving it compares the digest (milliseconds).
+A row whose bounds meet is served as solved; otherwise its proven bounds warm-start the computation. A row written
+without a seal (by an older littlestone) is checked when first served, as before, and sealed then. A row changed
+by hand after it was written (its digest no longer matches), a row whose certificate is wrong, and a row that cannot
+be read at all are reported in one line and computed again (the new result replaces it).
+
+``--verify-store`` (for the paranoid) checks every row served from scratch, sealed or not, with no time limit;
+``--trust-store`` serves a row written without a seal as it states, unchecked (a sealed row is still compared with
+its digest: a row changed by hand is never served). ``littlestone store verify`` checks the whole store.
 
 Writes are batched (:data:`adversary.store.FLUSH_SECONDS`: committed within half a second, and on exit,
 Ctrl-C and SIGTERM); a store that cannot be written (read-only, or none in a read-only folder) is used
@@ -20,7 +28,8 @@ from typing import Optional
 
 from ._output import CLIError, note
 
-__all__ = ["add_store_options", "open_store", "Lookup", "lookup", "put", "proof_seconds", "say_unwritable", "TIMEOUT_ENV"]
+__all__ = ["add_store_options", "open_store", "Lookup", "lookup", "put", "proof_seconds", "say_unwritable", "TIMEOUT_ENV",
+           "SEALED", "CHECKED", "VERIFIED", "TRUSTED", "seal_stored"]
 
 TIMEOUT_ENV = "LITTLESTONE_STORE_TIMEOUT"
 
@@ -32,8 +41,13 @@ def add_store_options(p) -> None:
                    help=f"the results store (SQLite; default ${STORE_ENV} or {DEFAULT_PATH} in this folder): results "
                         "are looked up before computing and written after")
     p.add_argument("--no-store", action="store_true", help="neither read nor write the results store")
-    p.add_argument("--trust-store", action="store_true",
-                   help="serve stored results without re-checking their certificates (faster; default: re-check)")
+    trust = p.add_mutually_exclusive_group()
+    trust.add_argument("--verify-store", action="store_true",
+                       help="check the certificates of every stored result served, from scratch (default: a row's "
+                            "certificates are checked once, when it is written, and it is served by its digest)")
+    trust.add_argument("--trust-store", action="store_true",
+                       help="serve stored results written by an older littlestone (without a seal) as they are, "
+                            "unchecked (default: checked when first served)")
 
 
 def store_path(args) -> Optional[str]:
@@ -43,8 +57,9 @@ def store_path(args) -> Optional[str]:
     if getattr(args, "no_store", False):
         if getattr(args, "store", None) is not None:
             raise CLIError("give --store PATH or --no-store, not both")
-        if getattr(args, "trust_store", False):
-            raise CLIError("--trust-store reads the store, and --no-store skips it; drop one")
+        for flag in ("trust_store", "verify_store"):
+            if getattr(args, flag, False):
+                raise CLIError(f"--{flag.replace('_', '-')} reads the store, and --no-store skips it; drop one")
         return None
     if getattr(args, "store", None) is not None and not str(args.store).strip():
         raise CLIError(f"--store needs a path (e.g. --store {DEFAULT_PATH}), or give --no-store")
@@ -109,12 +124,16 @@ def _read_only(path, why: str, fix: str, timeout: float):
 
 @dataclass
 class Lookup:
-    """What the store knows of one result: the row (or None), the bounds it proves (re-checked, or as
-    stored with --trust-store; None on a side it does not prove) and whether that settles the value."""
+    """What the store knows of one result: the row (or None), the bounds it proves (by its seal, checked now, or
+    as stored with --trust-store; None on a side it does not prove), whether that settles the value, and ``how`` the
+    bounds were known (a few words for the command's report)."""
 
     record: object = None
     lower: object = None
     upper: object = None
+    how: str = ""
+    #: (table) the seconds of the cell its row keeps, for a cell served whole
+    seconds: Optional[float] = None
 
     @property
     def solved(self) -> bool:
@@ -125,9 +144,19 @@ class Lookup:
         return self.lower if self.solved else None
 
 
-def lookup(store, kind: str, C, task: dict, *, trust: bool = False, what: str = "result") -> Lookup:
-    """The stored row of ``kind``/``task`` on ``C`` with its bounds re-checked (see the module's docstring)."""
-    from adversary.store import StoreError, UnreadableRow, class_key, number, verified_bounds
+#: How a served row's bounds were known (``Lookup.how``).
+SEALED = "certificates checked when stored, digest matches"
+CHECKED = "certificates checked now"
+VERIFIED = "certificates re-checked: --verify-store"
+TRUSTED = "not checked: --trust-store"
+
+
+def lookup(store, kind: str, C, task: dict, *, trust: bool = False, verify: bool = False,
+           what: str = "result") -> Lookup:
+    """The stored row of ``kind``/``task`` on ``C`` with the bounds it proves (see the module's docstring): by its
+    seal; checked now (a row without a seal, which is sealed then; every row with ``verify``); or as it states
+    (a row without a seal, with ``trust``)."""
+    from adversary.store import StoreError, Tampered, UnreadableRow, class_key, served_bounds
     from solvers.certificates import TreeError
 
     if store is None:
@@ -140,18 +169,38 @@ def lookup(store, kind: str, C, task: dict, *, trust: bool = False, what: str = 
         return Lookup()
     if rec is None:
         return Lookup()
-    if trust:
-        return Lookup(rec, number(rec.lower), number(rec.upper))
+    sealed = rec.proven is not None
     try:
-        # An upper-bound certificate that would take much longer to re-check than its value took to compute
-        # is left unchecked: the value is computed again from the bounds that are checked.
-        lo, hi = verified_bounds(rec, C, upper_budget=max(1.0, 2 * (rec.seconds or 0.0)))
+        # A row without a seal: an upper-bound certificate that would take much longer to check than its value
+        # took to compute is left unchecked (the value is computed again from the bounds that are checked).
+        lo, hi, fresh = served_bounds(rec, C, verify=verify, trust=trust)
+    except Tampered:
+        note(f"the stored {what} in {store.path} (row {rec.key[:12]}) was changed after it was written (its digest "
+             "does not match its content); computing it again")
+        _forget(store, rec.key)
+        return Lookup()
     except (TreeError, StoreError, KeyError, TypeError, AttributeError, IndexError, ValueError) as e:
         # (a certificate that is not the shape its checker reads, whatever it raises, does not check either)
         note(f"the stored {what} in {store.path} does not check ({e}); computing it again")
         _forget(store, rec.key)  # the new result replaces it (a write would merge with the wrong bounds)
         return Lookup()
-    return Lookup(rec, lo, hi)
+    if fresh is not None and fresh != rec.proven and not store.readonly:
+        _reseal(store, rec, fresh)
+    how = VERIFIED if verify else SEALED if sealed else TRUSTED if trust else CHECKED
+    return Lookup(rec, lo, hi, how)
+
+
+def _reseal(store, rec, proven) -> None:
+    """Seal a row checked here (best effort: a store that cannot be written keeps it unsealed, checked again next
+    time)."""
+    from dataclasses import replace
+
+    from adversary.store import StoreError
+
+    try:
+        store.reseal(replace(rec, proven=proven))
+    except StoreError:
+        pass
 
 
 def _forget(store, key) -> None:
@@ -172,13 +221,16 @@ def proof_seconds(r, time_limit) -> Optional[float]:
     return None if r.value is not None else max(0.5, 0.1 * (time_limit or 5.0))
 
 
-def put(store, record):
-    """Write ``record`` to ``store`` (when both are given); returns the StoreError, if any, for the command to
-    report after its result (so a store that fails loses nothing printed)."""
-    from adversary.store import StoreError
+def put(store, record, C=None):
+    """Write ``record`` to ``store`` (when both are given), sealed (its certificates checked once,
+    :func:`adversary.store.seal`) when its class ``C`` is given; returns the StoreError, if any, for the command
+    to report after its result (so a store that fails loses nothing printed)."""
+    from adversary.store import StoreError, seal
 
     if store is None or record is None or store.readonly:
         return None
+    if C is not None and record.proven is None:
+        seal(record, C)
     try:
         store.put(record)
         store.flush()  # one result: committed before it is printed
@@ -188,6 +240,22 @@ def put(store, record):
             return None
         return e
     return None
+
+
+def seal_stored(store, record, C) -> None:
+    """After a result is printed: check the certificates of ``record`` (just written to ``store`` unsealed) once,
+    and seal its row (:func:`adversary.store.seal`), so that it is served by its digest from now on. A row merged
+    with another meanwhile, or a store that cannot be written, stays unsealed (checked when first served)."""
+    from adversary.store import StoreError, seal
+
+    if store is None or record is None or store.readonly or record.proven is not None:
+        return
+    seal(record, C)
+    if record.proven is not None:
+        try:
+            store.reseal(record)
+        except StoreError:
+            pass
 
 
 def say_unwritable(store, e) -> None:

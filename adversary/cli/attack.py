@@ -262,7 +262,7 @@ def run(args) -> int:
     bar.status("")  # on a terminal the clock runs from here, between the strategies' reports too
     try:
         task = _attack_task(args, learner_params, C)
-        found = lookup(store, "attack", C, task, trust=args.trust_store, what="attack")
+        found = lookup(store, "attack", C, task, trust=args.trust_store, verify=args.verify_store, what="attack")
         record = None
         r = None
         if found.lower is not None and "result" in found.record.extra and not _stopped_row(found.record):
@@ -283,7 +283,7 @@ def run(args) -> int:
                 bar.close()
             if store is not None:  # stopped too (time limit or Ctrl-C): its witness proves a lower bound
                 record = _attack_record(C, r, task, args.matrix)
-        failed = _put(store, record)  # stored before it is printed: a closed pipe does not lose it
+        failed = _put(store, record, C)  # stored (sealed) before it is printed: a closed pipe does not lose it
         code = _report(args, r, C, label, witness_path)
         if failed is not None:
             return error(f"{failed} (the result above was not stored)", EXIT_USAGE)

@@ -151,8 +151,11 @@ def attack_cell(family: str, cell: dict, *, learner: str, learner_items: dict, s
     if records:  # a cell stopped by Ctrl-C too: its witness proves a lower bound (it is not served, only kept)
         from ._attack_store import _attack_record, _task_of
 
-        row["_records"] = [_attack_record(C, r, _task_of(learner, params, C, strategy, seed, errors, time_limit,
-                                                         maximize))]
+        from adversary.store import seal
+
+        rec = _attack_record(C, r, _task_of(learner, params, C, strategy, seed, errors, time_limit, maximize))
+        rec.extra["cell_seconds"] = row["seconds"]  # (a rerun that serves the cell prints them)
+        row["_records"] = [seal(rec, C)]  # its witness replayed once, here: served by its digest from now on
     return row
 
 
@@ -350,10 +353,14 @@ def run_grid(args) -> int:
         params = learner_params_of(learner_items, c["learner"], dict(getattr(C, "params", {}) or {}))
         task = _task_of(args.learner, params, C, args.strategy, args.seed, args.errors, args.time_limit,
                         args.maximize)
-        found = lookup(store, "attack", C, task, trust=trust, what=f"attack of cell {params_text(c['grid'])}")
+        found = lookup(store, "attack", C, task, trust=trust, verify=args.verify_store,
+                       what=f"attack of cell {params_text(c['grid'])}")
         if found.lower is not None and "result" in found.record.extra and not _stopped_row(found.record):
             r = _served_attack(found, C, store) if not trust else _trusted_attack(found.record)
             if not isinstance(r, str):
+                kept = found.record.extra.get("cell_seconds")  # the seconds the cell took when computed
+                if isinstance(kept, (int, float)) and not isinstance(kept, bool) and r.stats.get("stored"):
+                    r.stats["stored"]["seconds"] = kept
                 return {"served": row_of(c["grid"], r, 0.0)}
             note(f"the stored attack of cell {params_text(c['grid'])} does not check ({r}); computing it again")
             if not store.readonly:
@@ -405,7 +412,7 @@ def run_grid(args) -> int:
                 writer.close(complete=not interrupted)
         finally:
             close_all(handle, store)
-    code = seen.say_store(store, len(cells), "" if trust else "witnesses replayed")
+    code = seen.say_store(store, len(cells), "not re-checked: --trust-store" if trust else "witnesses replayed")
     if code is not None:
         return code
     if not done and skipped and len(skipped) == len(cells) and not interrupted:

@@ -14,7 +14,7 @@ from ._output import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progre
                       error, interrupted_code, interrupted_how, json_safe, note, stopping, value_text, write_atomic,
                       write_text_atomic)
 from ._cells import add_backend_options, backend_of, connect
-from ._store import add_store_options, lookup, open_store, proof_seconds, put as _put
+from ._store import add_store_options, lookup, open_store, proof_seconds, put as _put, seal_stored
 
 __all__ = ["HELP", "add", "run"]
 
@@ -64,7 +64,7 @@ def _upper_reason(r, C, G) -> str | None:
 def _work_text(stats: dict) -> str:
     stored = stats.get("stored")
     if stored is not None:
-        checked = "certificates re-checked" if stored["checked"] else "not re-checked: --trust-store"
+        checked = stored.get("how") or ("certificates re-checked" if stored["checked"] else "not re-checked: --trust-store")
         return (f"served from the store {stored['path']}: computed in {stored['seconds']:.3f} s on {stored['time']} "
                 f"by littlestone {stored['version']}, {checked}")
     if stats.get("engine") == "states":
@@ -274,7 +274,7 @@ def _served(found, C, G, store, trust: bool, t0: float):
                 else MistakeTree.from_json(t, C, None if G.standard else G))
     stats = {"engine": rec.engine, "nodes": 0, "memo": 0, "seconds": round(time.monotonic() - t0, 4), "stopped": None,
              "stored": {"path": str(store.path), "seconds": rec.seconds or 0.0, "time": rec.time, "version": rec.version,
-                        "checked": not trust, "key": rec.key}}
+                        "checked": not trust, "how": getattr(found, "how", ""), "key": rec.key}}
     return OptResult(found.value, found.lower, found.upper, tree, stats, None, G)
 
 
@@ -306,7 +306,8 @@ def _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_pat
     if backend == "dask" and (not G.standard or args.engine == "table"):
         raise CLIError("--backend dask spreads the search for Opt(C) only; drop --randomized, --errors, --horizon "
                        "and --engine table, or --backend")
-    found = lookup(store, "opt", C, opt_task(G), trust=args.trust_store, what=f"{G.symbol}(C)")
+    found = lookup(store, "opt", C, opt_task(G), trust=args.trust_store, verify=args.verify_store,
+                   what=f"{G.symbol}(C)")
     rec = found.record
     record = parts = None
     if found.solved and (proof_path is None or rec.upper_cert is not None) and (
@@ -355,6 +356,7 @@ def _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_pat
     code = _report(args, r, G, C, label, family, params, tree_path, proof_path, proof)
     if failed is not None:
         return error(f"{failed} (the result above was not stored)", EXIT_USAGE)
+    seal_stored(store, record, C)  # its certificates checked once, after it is printed: served by its digest next time
     return code
 
 

@@ -123,7 +123,8 @@ def _each(C, keys: list, args, store, out: dict, checks: dict, bar, served: list
             break
         bar.count(i, status=f"{key} ...")
         try:
-            found = lookup(store, "param", C, param_task(key), trust=args.trust_store, what=f"{key} of the class")
+            found = lookup(store, "param", C, param_task(key), trust=args.trust_store, verify=args.verify_store,
+                           what=f"{key} of the class")
             if found.solved and found.record.lower_cert is not None:
                 got = dict(found.record.lower_cert)
                 checked = check(C, key, got)
@@ -136,7 +137,7 @@ def _each(C, keys: list, args, store, out: dict, checks: dict, bar, served: list
                 got = p.to_json()
                 checked = check(C, key, got) if p.witness else (True, "stopped: no witness")
                 if checked[0]:
-                    failed = put(store, record_of_param(C, p))
+                    failed = put(store, record_of_param(C, p), C)  # sealed: its witness checked once
                     if failed is not None:
                         note(f"{failed} (the {key} above was not stored)")
         except KeyboardInterrupt:  # between two looks of the searches at Ctrl-C: this parameter is left out

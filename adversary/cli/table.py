@@ -142,8 +142,10 @@ def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=N
     ``warm`` (from the store) gives what is already proven: ``{"opt": Lookup, "game": Lookup, "vc":
     Lookup}`` (:class:`adversary.cli._store.Lookup`); a solved part is taken as it is, and Opt(C)'s
     search starts from its proven bounds. With ``records`` the row carries ``"_records"``: the
-    :class:`adversary.store.Record` of each part computed here, with its certificates, for the client
-    to store (workers never touch the store)."""
+    :class:`adversary.store.Record` of each part computed here, with its certificates, checked once here (after the
+    cell's seconds are taken: :func:`adversary.store.seal`) and sealed, for the client to store (workers never
+    touch the store); each keeps the cell's seconds (``extra["cell_seconds"]``). A cell whose every part is served
+    from the store shows the seconds its rows keep (:func:`_served_seconds`): a rerun prints the same table."""
     from adversary.store import Record, class_key, exact, record_of_opt
     from solvers import interrupts
     from solvers.certificates import bind
@@ -239,15 +241,32 @@ def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=N
                                                                                            "value": None}
             if records and ok and p.witness:
                 out_records.append(record_of_param(C, p, family=name, params=dict(C.params)))
+    seconds = round(time.monotonic() - t0, 4)
+    served = bool(warm) and _settled(warm)
+    if served:
+        seconds = _served_seconds(warm, seconds)
+    if records:
+        from adversary.store import seal
+
+        for rec in out_records:  # checked once, here, and served by their digest from now on
+            rec.extra["cell_seconds"] = seconds
+            seal(rec, C)
     return {
         "params": dict(C.params), "concepts": C.n_concepts, "points": C.n_points,
         "opt": lo if lo == hi else None, "lower": lo, "upper": hi, "log2_size": C.log2_size(),
         "vc": vc_lo if vc_lo == vc_hi else None, "vc_lower": vc_lo, "vc_upper": vc_hi, **extra,
-        "seconds": round(time.monotonic() - t0, 4), "stopped": stopped,
+        "seconds": seconds, "stopped": stopped,
         **({"_records": out_records} if records else {}),
         **({"stored": stored} if (stored := sorted(k for k, f in warm.items() if f is not None and f.solved)) else {}),
-        **({"served": True} if warm and _settled(warm) else {}),
+        **({"served": True} if served else {}),
     }
+
+
+def _served_seconds(warm, measured: float) -> float:
+    """The seconds of a cell served whole from the store: the cell's seconds its rows keep (the largest: from the
+    run that computed its last part); ``measured`` when no row keeps them (rows of an older littlestone)."""
+    kept = [f.seconds for f in warm.values() if f.seconds is not None]
+    return max(kept) if kept else measured
 
 
 class _OutOfMemory:
@@ -283,10 +302,10 @@ def _exact(v):
 
 
 # ---------------------------------------------------------------------------------------- the store
-def _looked_up(store, name: str, params: dict, game, trust: bool, columns=()):
+def _looked_up(store, name: str, params: dict, game, trust: bool, columns=(), verify: bool = False):
     """(C, warm): the cell's class (None when it cannot be made: the cell then says why) and what the
     store proves of it, ``{"opt", "game", "vc", "param:KEY" for each of columns}`` ->
-    :class:`~adversary.cli._store.Lookup`."""
+    :class:`~adversary.cli._store.Lookup` (its ``seconds``: the cell's seconds its row keeps, if any)."""
     from adversary.store import opt_task, param_task
 
     from ._store import lookup
@@ -296,13 +315,24 @@ def _looked_up(store, name: str, params: dict, game, trust: bool, columns=()):
     except (ValueError, TypeError, KeyError, OverflowError, MemoryError):
         return None, None
     what = f"cell {params_text(params)}"
-    warm = {"opt": lookup(store, "opt", C, opt_task(), trust=trust, what=f"Opt(C) of the {what}"),
-            "vc": lookup(store, "vc", C, {}, trust=trust, what=f"VC dimension of the {what}")}
+    kw = {"trust": trust, "verify": verify}
+    warm = {"opt": lookup(store, "opt", C, opt_task(), what=f"Opt(C) of the {what}", **kw),
+            "vc": lookup(store, "vc", C, {}, what=f"VC dimension of the {what}", **kw)}
     if game is not None:
-        warm["game"] = lookup(store, "opt", C, opt_task(game), trust=trust, what=f"{game.symbol}(C) of the {what}")
+        warm["game"] = lookup(store, "opt", C, opt_task(game), what=f"{game.symbol}(C) of the {what}", **kw)
     for key in columns:
-        warm[f"param:{key}"] = lookup(store, "param", C, param_task(key), trust=trust, what=f"{key} of the {what}")
+        warm[f"param:{key}"] = lookup(store, "param", C, param_task(key), what=f"{key} of the {what}", **kw)
+    for found in warm.values():
+        kept = (found.record.extra or {}).get("cell_seconds") if found.record is not None else None
+        found.seconds = kept if isinstance(kept, (int, float)) and not isinstance(kept, bool) else None
     return C, warm
+
+
+def _how_served(args) -> str:
+    """How the cells served from the store were checked, for the closing note."""
+    from ._store import SEALED, TRUSTED, VERIFIED
+
+    return VERIFIED if args.verify_store else TRUSTED if args.trust_store else SEALED
 
 
 def _settled(warm) -> bool:
@@ -313,7 +343,7 @@ def _light(warm):
     """The bounds of ``warm`` without the stored rows (what a worker needs)."""
     from ._store import Lookup
 
-    return None if warm is None else {k: Lookup(None, f.lower, f.upper) for k, f in warm.items()}
+    return None if warm is None else {k: Lookup(None, f.lower, f.upper, f.how, f.seconds) for k, f in warm.items()}
 
 
 # ---------------------------------------------------------------------------------------- the streamed table
@@ -517,7 +547,7 @@ def run(args) -> int:
         (it then takes the class the look-up built)."""
         if store is None:
             return {}
-        C, warm = _looked_up(store, name, c, game, trust, columns)
+        C, warm = _looked_up(store, name, c, game, trust, columns, args.verify_store)
         return {"warm": warm, "records": True, "C": C} if here else {"warm": _light(warm), "records": True}
 
     def progress(cell, info):  # inside the cell being solved, when the cells run in this process
@@ -554,7 +584,7 @@ def run(args) -> int:
                 _TableWriter(args.format, name, keys, handle).close(skipped, complete=not interrupted)
         finally:
             close_all(handle, store)
-    code = seen.say_store(store, len(cells), "" if trust else "certificates re-checked")
+    code = seen.say_store(store, len(cells), _how_served(args))
     if code is not None:
         return code
     if not done and skipped and len(skipped) == len(cells):

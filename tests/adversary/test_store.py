@@ -158,7 +158,7 @@ def test_read_only_and_missing_folder(tmp_path, monkeypatch):
         Store(tmp_path)
     p = tmp_path / "s.db"
     Store(p).close()
-    import adversary.store as store_module
+    import adversary.store.persistence as store_module
 
     monkeypatch.setattr(store_module.os, "access", lambda path, mode: False)  # root ignores chmod; say read-only
     with pytest.raises(StoreError, match="read-only"):
@@ -508,11 +508,11 @@ def test_a_parameter_row_written_twice_is_one_whole_row(tmp_path):
     bounds (a mix of the two rows' bounds would no longer be what either witness states)."""
     from adversary.store import class_key, record_of_param
     from solvers.certificates.params import check_bounds
-    from solvers.params import Param, compute
+    from solvers.params import ParamResult, compute
 
     C = make("intervals", N=6)
     solved = compute(C, ["worst_order"])["worst_order"]
-    stopped = Param("worst_order", solved.value, solved.value + 1, solved.witness)  # what a stopped search says
+    stopped = ParamResult("worst_order", solved.value, solved.value + 1, solved.witness)  # what a stopped search says
     assert check_bounds(C, "worst_order", stopped.to_json())[0]
     with Store(tmp_path / "s.db") as S:
         S.put(record_of_param(C, solved))

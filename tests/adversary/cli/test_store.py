@@ -28,7 +28,7 @@ def test_opt_is_served_from_the_store_the_second_time(capsys, tmp_path):
     assert code == 0 and field(out, "time").endswith("search nodes)")
     code, out2, err = run(capsys, "opt", "intervals", "N=20", "--tree", tmp_path / "t.json", "--proof", tmp_path / "p.json")
     assert code == 0 and field(out2, "Opt(C)") == field(out, "Opt(C)")
-    assert "served from the store" in field(out2, "time") and "certificates re-checked" in field(out2, "time")
+    assert "served from the store" in field(out2, "time") and "certificates checked when stored, digest matches" in field(out2, "time")
     for f in ("t.json", "p.json"):  # the stored certificates, written out, verify independently
         code, vout, _ = run(capsys, "verify", tmp_path / f, "intervals", "N=20")
         assert code == 0 and vout.startswith("OK"), vout
@@ -44,11 +44,15 @@ def test_no_store_neither_reads_nor_writes(capsys, tmp_path):
 
 
 def test_a_tampered_row_is_computed_again(capsys):
+    """A row changed by hand: its seal no longer matches (computed again, one note); the same change in a row
+    without a seal (as an older littlestone wrote it) is caught by its certificates, checked when first served."""
     run(capsys, "opt", "thresholds", "N=9")
-    db = sqlite3.connect(_db())
-    db.execute("UPDATE results SET value = '5', lower = '5', upper = '5'")  # the certificates prove 3
-    db.commit()
-    db.close()
+    tamper_store("UPDATE results SET value = '5', lower = '5', upper = '5'")  # the certificates prove 3
+    code, out, err = run(capsys, "opt", "thresholds", "N=9")
+    assert code == 0 and field(out, "Opt(C)") == "3" and err.count("changed after it was written") == 1, err
+    code, out, err = run(capsys, "opt", "thresholds", "N=9")  # the row was put right
+    assert "served from the store" in field(out, "time") and "changed" not in err, err
+    tamper_store("UPDATE results SET value = '5', lower = '5', upper = '5', seal = NULL")
     code, out, err = run(capsys, "opt", "thresholds", "N=9")
     assert code == 0 and field(out, "Opt(C)") == "3" and "does not check" in err
     code, out, err = run(capsys, "opt", "thresholds", "N=9")  # the row was put right
@@ -230,12 +234,13 @@ def test_store_list_show_export_prune(capsys, tmp_path):
 
 # ------------------------------------------------------------------------------------------ no wrong number served
 def test_a_tampered_attack_is_replayed_reported_and_pruned(capsys):
-    """The row of 'attack halving --class thresholds N=15' with its value set to 9 by hand: served as the
-    count of its witness replayed (4), reported in one line, called FAILED by store show, removed by prune."""
+    """The row of 'attack halving --class thresholds N=15' with its value set to 9 by hand (and its seal taken
+    off, as an older littlestone wrote it: the witness is what catches it): served as the count of its witness
+    replayed (4), reported in one line, called FAILED by store show, removed by prune."""
     argv = ("attack", "halving", "--class", "thresholds", "N=15")
     code, out, _ = run(capsys, *argv)
     assert code == 0 and field(out, "mistakes").split()[0] == "4"
-    tamper_store("UPDATE results SET value = '9', lower = '9' WHERE kind = 'attack'")
+    tamper_store("UPDATE results SET value = '9', lower = '9', seal = NULL WHERE kind = 'attack'")
     code, out, _ = run(capsys, "store", "list")
     key = out.split()[0]
     code, out, _ = run(capsys, "store", "show", key)
@@ -244,39 +249,35 @@ def test_a_tampered_attack_is_replayed_reported_and_pruned(capsys):
     assert code == 0 and field(out, "mistakes").split()[0] == "4" and field(out, "verdict").startswith("tight: 4 mistakes")
     assert len([line for line in err.splitlines() if "does not check" in line]) == 1, err
     assert "served from the store" not in out
-    tamper_store("UPDATE results SET value = '9' WHERE kind = 'attack'")  # the value alone
+    tamper_store("UPDATE results SET value = '9', seal = NULL WHERE kind = 'attack'")  # the value alone
     code, out, err = run(capsys, *argv)
     assert field(out, "mistakes").split()[0] == "4" and "does not check" in err
-    tamper_store("UPDATE results SET value = '9' WHERE kind = 'attack'")
+    tamper_store("UPDATE results SET value = '9', seal = NULL WHERE kind = 'attack'")
     code, _, err = run(capsys, "store", "prune")
     assert code == 0 and "1 row removed" in err, err
 
 
 def test_a_tampered_verdict_or_bound_is_not_served(capsys):
-    import zlib
-
     argv = ("attack", "halving", "--class", "thresholds", "N=15", "--json")
     run(capsys, *argv)
-    db = sqlite3.connect(_db())
-    (blob,) = db.execute("SELECT data FROM results WHERE kind = 'attack'").fetchone()
-    data = json.loads(zlib.decompress(blob))
-    data["extra"]["result"]["verdict"] = "violates"
-    db.execute("UPDATE results SET data = ? WHERE kind = 'attack'", (zlib.compress(json.dumps(data).encode()),))
-    db.commit()
-    db.close()
+    _tamper_result(verdict="violates")
+    code, out, err = run(capsys, *argv)
+    assert json.loads(out)["verdict"] == "tight" and "changed after it was written" in err, err
+    _tamper_result(seal=False, verdict="violates")
     code, out, err = run(capsys, *argv)
     assert json.loads(out)["verdict"] == "tight" and "does not check" in err
 
 
-def _tamper_result(**changes) -> None:
-    """Set fields of the stored attack's result (in its zlib JSON blob) by hand."""
-    import zlib
-
+def _tamper_result(seal: bool = True, **changes) -> None:
+    """Set fields of the stored attack's result (in its extra data) by hand; ``seal=False``: take its seal off too
+    (as an older littlestone wrote it: its witness is then what catches the change)."""
     db = sqlite3.connect(_db())
-    (blob,) = db.execute("SELECT data FROM results WHERE kind = 'attack'").fetchone()
-    data = json.loads(zlib.decompress(blob))
-    data["extra"]["result"].update(changes)
-    db.execute("UPDATE results SET data = ? WHERE kind = 'attack'", (zlib.compress(json.dumps(data).encode()),))
+    (text,) = db.execute("SELECT extra FROM results WHERE kind = 'attack'").fetchone()
+    extra = json.loads(text)
+    extra["result"].update(changes)
+    db.execute("UPDATE results SET extra = ? WHERE kind = 'attack'", (json.dumps(extra),))
+    if not seal:
+        db.execute("UPDATE results SET seal = NULL WHERE kind = 'attack'")
     db.commit()
     db.close()
 
@@ -294,6 +295,9 @@ def test_a_stopped_attack_tampered_to_tight_is_not_served(capsys):
     code, out, _ = run(capsys, "store", "list")
     code, shown, _ = run(capsys, "store", "show", out.split()[0])
     assert json.loads(shown)["check"].startswith("FAILED"), shown
+    code, out, err = run(capsys, *STOPPED_ATTACK, "--quiet")
+    assert code == 3 and "exact worst case" not in out and field(out, "verdict").startswith("at least"), out
+    _tamper_result(seal=False, verdict="tight", exact=True)
     code, out, err = run(capsys, *STOPPED_ATTACK, "--quiet")
     assert code == 3 and "exact worst case" not in out and field(out, "verdict").startswith("at least"), out
     assert "served from the store" not in out
@@ -322,6 +326,10 @@ def test_a_tampered_vc_row_in_a_table_is_computed_again(capsys):
     code, out, _ = run(capsys, *argv)
     tamper_store("UPDATE results SET value = '1', upper = '1' WHERE kind = 'vc'")  # VC of intervals is 2
     code, out2, err = run(capsys, *argv)
+    assert code == 0 and err.count("changed after it was written") == 2, err
+    assert [r["VC"] for r in csv.DictReader(io.StringIO(out2))] == ["2", "2"]
+    tamper_store("UPDATE results SET value = '1', upper = '1', seal = NULL WHERE kind = 'vc'")  # unsealed
+    code, out2, err = run(capsys, *argv)
     assert code == 0 and "does not check" in err
     assert [r["VC"] for r in csv.DictReader(io.StringIO(out2))] == ["2", "2"]
     code, out, err = run(capsys, "store", "prune")
@@ -332,14 +340,14 @@ def test_a_tampered_vc_row_in_a_table_is_computed_again(capsys):
 @pytest.fixture
 def read_only(monkeypatch):
     """Every file and folder reads as read-only (tests run as root, where chmod does not stop writes)."""
-    import adversary.store as store_module
+    import adversary.store.persistence as store_module
 
     monkeypatch.setattr(store_module.os, "access", lambda path, mode, **kw: mode != os.W_OK)
 
 
 def test_a_read_only_store_is_listed_shown_exported(capsys, tmp_path, monkeypatch):
     run(capsys, "opt", "thresholds", "N=9")
-    import adversary.store as store_module
+    import adversary.store.persistence as store_module
 
     monkeypatch.setattr(store_module.os, "access", lambda path, mode, **kw: mode != os.W_OK)
     code, out, err = run(capsys, "store", "list")
@@ -515,7 +523,7 @@ def test_an_empty_file_is_an_empty_store_everywhere(capsys, tmp_path):
 def test_a_store_that_cannot_be_created_leaves_no_file(capsys, tmp_path, monkeypatch):
     """A full disk when the store is created: the result is printed, the store reported, and no 0-byte file
     is left behind."""
-    import adversary.store as store_module
+    import adversary.store.persistence as store_module
 
     def full(self):
         raise sqlite3.OperationalError("database or disk is full")
@@ -530,7 +538,7 @@ def test_a_store_that_cannot_be_created_leaves_no_file(capsys, tmp_path, monkeyp
 def test_a_full_disk_still_serves_the_store(capsys, tmp_path, monkeypatch):
     """A store that holds the result, on a full disk (where even opening it for writing fails): the result is
     served from it, and one note says the store cannot be written."""
-    import adversary.store as store_module
+    import adversary.store.persistence as store_module
 
     code, out, _ = run(capsys, "opt", "intervals", "N=20")
     value = field(out, "Opt(C)")
@@ -553,7 +561,7 @@ def test_a_full_disk_still_serves_the_store(capsys, tmp_path, monkeypatch):
 def test_a_write_that_finds_the_disk_full_is_one_note(capsys, monkeypatch):
     """The disk fills after the store is opened: every result is printed, one note says the store could not be
     written, and the exit code is the results' (a full disk loses no row printed, and stops no cell)."""
-    import adversary.store as store_module
+    import adversary.store.persistence as store_module
 
     monkeypatch.setenv("LITTLESTONE_CERTIFY_SECONDS", "1000")  # rows kept without certificates: proven by a new run
     code, out, _ = run(capsys, "opt", "intervals", "N=20", "--quiet")
