@@ -1,7 +1,7 @@
 """The mistake-bound game played interactively: show a point, get the prediction, reveal a label.
 
 The game ([Mehta], Definition 1; [Rivest94], section 2.1): each round the adversary shows a point, the
-learner predicts, the adversary reveals a label that keeps the sequence realizable. :class:`Game` holds
+learner predicts, the adversary reveals a label that keeps the sequence realizable. :class:`GameInProgress` holds
 one game in progress under the referee's rules (:mod:`adversary.referee`) and turns it into a witness;
 :func:`play` plays one with a point-picking function and [Rivest94]'s contrary labels. Both are thin
 uses of :class:`~adversary.position.Position`: the game in progress is its position (the learner's state
@@ -24,10 +24,10 @@ from .position import Position
 from .referee import (WitnessError, build_learner, check_realizable, full_params, json_target, learner_spec, load_class,
                       make_witness, parse_point)
 
-__all__ = ["Game", "play", "contrary"]
+__all__ = ["GameInProgress", "play", "contrary"]
 
 
-def contrary(game: "Game", x, prediction: int) -> int:
+def contrary(game: "GameInProgress", x, prediction: int) -> int:
     """The label that makes the learner wrong when realizability allows it, else the other one.
 
     [Rivest94]'s adversary: answering each point with the label the learner did not predict forces a
@@ -39,7 +39,7 @@ def contrary(game: "Game", x, prediction: int) -> int:
     return 1 - prediction if (1 - prediction) in allowed else prediction
 
 
-class Game:
+class GameInProgress:
     """One game in progress: a fresh learner, a class, and the examples played so far.
 
     The adversary shows a point with :meth:`show` (which returns the learner's prediction), then
@@ -59,7 +59,7 @@ class Game:
     Examples
     --------
     >>> from solvers.classes.families import make
-    >>> g = Game("halving", make("thresholds", N=3))
+    >>> g = GameInProgress("halving", make("thresholds", N=3))
     >>> g.show((2,))
     1
     >>> g.reveal(0)
@@ -151,11 +151,11 @@ class Game:
 
 
 def play(learner, cls, adversary: Callable, *, label: Callable = contrary, target=None,
-         max_rounds: int = 10_000) -> Game:
+         max_rounds: int = 10_000) -> GameInProgress:
     """Play a game: ``adversary(game)`` picks each point (None to stop), ``label(game, x, prediction)``
     its label (default :func:`contrary`, the mistake-forcing realizable answer).
 
-    Returns the finished :class:`Game`; ``game.witness()`` gives the witness.
+    Returns the finished :class:`GameInProgress`; ``game.witness()`` gives the witness.
 
     Examples
     --------
@@ -168,7 +168,7 @@ def play(learner, cls, adversary: Callable, *, label: Callable = contrary, targe
     >>> verify_witness(g.witness()).ok
     True
     """
-    game = Game(learner, cls, target=target)
+    game = GameInProgress(learner, cls, target=target)
     for _ in range(max_rounds):
         x = adversary(game)
         if x is None:

@@ -2,7 +2,7 @@
 
 The classes, their JSON spec and their realizability checks live in :mod:`solvers.classes` (one protocol
 for every kind of class); the referee reads them only through that protocol. The interactive game
-(:class:`adversary.game.Game`, :func:`adversary.game.play`) is played under this referee.
+(:class:`adversary.game.GameInProgress`, :func:`adversary.game.play`) is played under this referee.
 
 The game ([Mehta], Definition 1; [OnlineAlgs],
 "Online Model"): each round the adversary shows a point x_t, the learner predicts, the adversary

@@ -7,7 +7,7 @@ References
 
 import pytest
 
-from adversary.game import Game, play
+from adversary.game import GameInProgress, play
 from adversary.referee import WitnessError, verify_witness
 from solvers.classes.families import make
 
@@ -39,7 +39,7 @@ def test_play_contrary_bisection_forces_opt(learner):
 
 
 def test_game_refuses_unrealizable_labels():
-    g = Game("halving", make("thresholds", N=3))
+    g = GameInProgress("halving", make("thresholds", N=3))
     g.show((2,))
     g.reveal(1)
     g.show((3,))
@@ -53,7 +53,7 @@ def test_game_refuses_unrealizable_labels():
 
 
 def test_game_on_margin_halfspaces():
-    g = Game(("perceptron", {"d": 2}), MARGIN, target={"w": W_STAR})
+    g = GameInProgress(("perceptron", {"d": 2}), MARGIN, target={"w": W_STAR})
     assert g.allowed_labels((1.0, 0.0)) == (1,) and g.allowed_labels((-0.8, 0.6)) == ()
     g.show((0.0, -1.0))
     assert g.reveal(0)  # Perceptron starts with w = 0 and sgn(0) = +1

@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from adversary.game import Game, play
+from adversary.game import GameInProgress, play
 from adversary.referee import WitnessError, load_class, make_witness, replay, verify_witness
 from solvers.classes.implicit import IMPLICIT_ABOVE, ImplicitFamily, prefers_implicit
 from solvers.classes import ConceptClass
@@ -173,5 +173,5 @@ def test_game_on_an_implicit_class():
     assert g.mistakes == 3 and [y for _, y in g.examples] == [1, 1, 0]
     w = g.witness()
     assert isinstance(w["target"], int) and verify_witness(w).ok
-    fixed = Game("winnow1", MD20, target=w["target"])
+    fixed = GameInProgress("winnow1", MD20, target=w["target"])
     assert fixed.allowed_labels(e(3)) == (1,)
