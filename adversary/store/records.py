@@ -270,7 +270,7 @@ def recomputed(rec: "Record") -> bool:
 
 
 def record_of_param(C, p, *, family: Optional[str] = None, params: Optional[dict] = None) -> Record:
-    """The row of a parameter ``p`` (a :class:`solvers.params.Param`) of ``C``: its bounds, and its JSON with the
+    """The row of a parameter ``p`` (a :class:`solvers.params.ParamResult`) of ``C``: its bounds, and its JSON with the
     witness as the certificate (re-checked by :func:`solvers.certificates.params.check_bounds` when read)."""
     return Record(kind="param", class_key=class_key(C), task=param_task(p.key), family=family or C.family,
                   params=canonical_params(params if params is not None else dict(C.params)), concepts=C.n_concepts,

@@ -10,7 +10,7 @@
 | ``best_order``, ``worst_order`` | offline mistake bounds: every point shown once, in the best / worst order | :mod:`.orders` |
 | ``proper`` | Opt when the learner predicts with a concept of C each round | :mod:`.proper` |
 
-Each is a :class:`Param` (``value``, or ``lower``/``upper`` when a time limit stopped its search, and
+Each is a :class:`ParamResult` (``value``, or ``lower``/``upper`` when a time limit stopped its search, and
 ``witness``). A class is a set of functions: duplicate rows are merged before anything is computed.
 
 Examples
@@ -28,14 +28,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional
 
-__all__ = ["Param", "compute", "KEYS", "Stopped", "row_bits", "column_bits"]
+__all__ = ["ParamResult", "compute", "KEYS", "Stopped", "row_bits", "column_bits"]
 
 #: The parameters :func:`compute` knows, in the order it lists them.
 KEYS = ("vc", "dual_vc", "threshold", "star", "td", "rtd", "best_order", "worst_order", "proper")
 
 
 @dataclass
-class Param:
+class ParamResult:
     """One parameter of a class: its exact ``value`` (None when stopped), proven ``lower`` and ``upper`` bounds,
     a ``witness`` (JSON-able, replayed by :func:`solvers.certificates.params.check`) and the ``seconds`` it took."""
 
@@ -124,7 +124,7 @@ def _opt_upper(C, time_limit):
 
 
 def compute(C, keys=KEYS, *, time_limit: Optional[float] = None) -> dict:
-    """``{key: Param}`` for each key of ``keys`` on the finite class ``C``, each search within ``time_limit``
+    """``{key: ParamResult}`` for each key of ``keys`` on the finite class ``C``, each search within ``time_limit``
     seconds (its proven bounds when stopped)."""
     from ..vc import vc_search
     from . import orders, proper, star, teaching, threshold
@@ -137,12 +137,12 @@ def compute(C, keys=KEYS, *, time_limit: Optional[float] = None) -> dict:
         t0 = time.monotonic()
         if key == "dual_vc" and time_limit is not None and C.n_concepts * DUAL_SECONDS > time_limit:
             # the dual (a point per concept) takes longer to make than the time given: its bounds without it
-            p = Param(key, 0, min(max(C.n_points.bit_length() - 1, 0), C.n_concepts), {"concepts": []})
+            p = ParamResult(key, 0, min(max(C.n_points.bit_length() - 1, 0), C.n_concepts), {"concepts": []})
         elif key in ("vc", "dual_vc"):
             D = C if key == "vc" else _dual(C)
             r = vc_search(D, time_limit=time_limit)
             witness = {"points": [int(j) for j in r.witness]} if key == "vc" else {"concepts": [int(j) for j in r.witness]}
-            p = Param(key, r.lower, r.upper, witness)
+            p = ParamResult(key, r.lower, r.upper, witness)
         elif key == "threshold":
             p = threshold.search(C, time_limit=time_limit)
         elif key == "star":

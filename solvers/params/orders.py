@@ -160,10 +160,10 @@ def search(C, key: str, *, time_limit: Optional[float] = None, upper: Optional[i
 
 
 def _search(C, key: str, *, time_limit: Optional[float] = None, upper: Optional[int] = None):
-    """``best_order`` or ``worst_order`` of ``C`` as a :class:`~solvers.params.Param`, the witness ``{"order":
+    """``best_order`` or ``worst_order`` of ``C`` as a :class:`~solvers.params.ParamResult`, the witness ``{"order":
     [all points], "tree": game tree or None}``. ``upper`` is a known upper bound on the worst order (Opt(C)): the
     search stops as soon as an order reaches it. Stopped by ``time_limit`` or Ctrl-C, the proven bounds."""
-    from . import Param, Stopped, row_bits
+    from . import ParamResult, Stopped, row_bits
 
     if key not in ("best_order", "worst_order"):
         raise ValueError(f"unknown order parameter {key!r}; choose best_order or worst_order")
@@ -174,7 +174,7 @@ def _search(C, key: str, *, time_limit: Optional[float] = None, upper: Optional[
     n = len(kept)
     if m < 2 or n == 0:
         order = _expand(kept, twins)
-        return Param(key, 0, 0, {"order": order, "tree": order_tree(M, order)})
+        return ParamResult(key, 0, 0, {"order": order, "tree": order_tree(M, order)})
     full = (1 << n) - 1
     deadline = None if time_limit is None else time.monotonic() + time_limit
     # the bounds every order obeys: 1 <= V <= Opt(C) <= floor(log2 m)
@@ -262,7 +262,7 @@ def _search(C, key: str, *, time_limit: Optional[float] = None, upper: Optional[
     except (_Stop, Stopped, KeyboardInterrupt):
         stopped = True
     if best["order"] is None and m * n > ORDER_VALUE_ENTRIES:  # too large to play an order now: the bounds alone
-        return Param(key, lo_all, hi_all, {})
+        return ParamResult(key, lo_all, hi_all, {})
     if best["order"] is None:  # stopped before any order was complete: any order gives a bound
         best["order"] = list(range(n))
         best["value"] = order_value(M, [kept[k] for k in best["order"]])
@@ -270,8 +270,8 @@ def _search(C, key: str, *, time_limit: Optional[float] = None, upper: Optional[
     v = best["value"]
     witness = {"order": order, "tree": order_tree(M, order)}
     if not stopped:
-        return Param(key, v, v, witness)
-    return Param(key, v, hi_all, witness) if worst else Param(key, lo_all, v, witness)
+        return ParamResult(key, v, v, witness)
+    return ParamResult(key, v, hi_all, witness) if worst else ParamResult(key, lo_all, v, witness)
 
 
 class _Done(Exception):

@@ -59,11 +59,11 @@ def _stopped(C, time_limit=None):
     """The bounds of a search stopped early: Opt(C) <= Proper(C) <= |C| - 1, the lower bound with Opt's mistake tree
     written as a proper one (at each node the point's two labels: one of them catches any hypothesis)."""
     from ..opt import opt
-    from . import Param
+    from . import ParamResult
 
     m = C.n_concepts
     if m <= 1:
-        return Param("proper", 0, 0, {"tree": {"replies": []}, "learner": None})
+        return ParamResult("proper", 0, 0, {"tree": {"replies": []}, "learner": None})
     r = opt(C, time_limit=1.0 if time_limit is None else min(1.0, max(time_limit / 4, 0.05)))
 
     def replies(node):
@@ -73,14 +73,14 @@ def _stopped(C, time_limit=None):
         return {"replies": [[j, 0, replies(node["0"])], [j, 1, replies(node["1"])]]}
 
     tree = r.tree.root if r.tree is not None and 2 ** r.lower <= MAX_TREE_NODES else None
-    return Param("proper", r.lower if tree is not None else 1, m - 1, {"tree": None if tree is None else replies(tree),
-                                                                       "learner": None})
+    return ParamResult("proper", r.lower if tree is not None else 1, m - 1,
+                       {"tree": None if tree is None else replies(tree), "learner": None})
 
 
 def search(C, *, time_limit: Optional[float] = None):
-    """Opt of the proper game on ``C`` as a :class:`~solvers.params.Param`; the witness ``{"tree": {"replies":
+    """Opt of the proper game on ``C`` as a :class:`~solvers.params.ParamResult`; the witness ``{"tree": {"replies":
     [[x, y, subtree], ...]}, "learner": {version space (hex bitset): h} or None}``."""
-    from . import Param, Stopped, column_bits
+    from . import ParamResult, Stopped, column_bits
 
     M = C.matrix
     m, n = M.shape
@@ -170,4 +170,4 @@ def search(C, *, time_limit: Optional[float] = None):
             h = memo[S][1]
             learner[format(S, "x")] = int(h)
             stack.extend(T for x, y, T in halves(S) if not (T >> h) & 1)
-    return Param("proper", d, d, {"tree": witness_tree, "learner": learner})
+    return ParamResult("proper", d, d, {"tree": witness_tree, "learner": learner})

@@ -49,9 +49,9 @@ def is_star(C, centre: int, points) -> list:
 
 
 def search(C, *, time_limit: Optional[float] = None):
-    """The star number of ``C`` as a :class:`~solvers.params.Param`; witness ``{"centre": c, "points": [...],
+    """The star number of ``C`` as a :class:`~solvers.params.ParamResult`; witness ``{"centre": c, "points": [...],
     "neighbours": [h_1, ...]}``."""
-    from . import Param, Stopped, row_bits
+    from . import ParamResult, Stopped, row_bits
 
     M = C.matrix
     m, n = M.shape
@@ -108,4 +108,4 @@ def search(C, *, time_limit: Optional[float] = None):
         stopped = True
     neighbours = is_star(C, best["centre"], best["points"]) if best["points"] else []
     witness = {"centre": int(best["centre"]), "points": [int(x) for x in best["points"]], "neighbours": neighbours}
-    return Param("star", best["size"], best["size"] if not stopped else n, witness)
+    return ParamResult("star", best["size"], best["size"] if not stopped else n, witness)

@@ -73,10 +73,10 @@ def teaching_set(M, alive, c: int, deadline=None) -> list:
 
 
 def search(C, key: str = "td", *, time_limit: Optional[float] = None):
-    """TD(C) (``key="td"``) or RTD(C) (``"rtd"``) as a :class:`~solvers.params.Param`. Witness: for TD the hardest
+    """TD(C) (``key="td"``) or RTD(C) (``"rtd"``) as a :class:`~solvers.params.ParamResult`. Witness: for TD the hardest
     concept and its smallest teaching set, with every concept's teaching set (the upper bound); for RTD the
     peeling, each step's concepts with their teaching sets."""
-    from . import Param
+    from . import ParamResult
 
     M = C.matrix
     m = C.n_concepts
@@ -86,7 +86,7 @@ def search(C, key: str = "td", *, time_limit: Optional[float] = None):
             sets = {c: teaching_set(M, range(m), c, deadline) for c in range(m)}
             hardest = max(range(m), key=lambda c: len(sets[c]))
             interrupts.check()
-            return Param("td", len(sets[hardest]), len(sets[hardest]),
+            return ParamResult("td", len(sets[hardest]), len(sets[hardest]),
                          {"concept": hardest, "teaching_set": sets[hardest],
                           "sets": {str(c): s for c, s in sets.items()}})
         alive, steps, value = list(range(m)), [], 0
@@ -98,6 +98,6 @@ def search(C, key: str = "td", *, time_limit: Optional[float] = None):
             value = max(value, low)
             alive = [c for c in alive if c not in peel]
             interrupts.check()
-        return Param("rtd", value, value, {"steps": steps})
+        return ParamResult("rtd", value, value, {"steps": steps})
     except _Stop:
-        return Param(key, 0, C.n_points, {})
+        return ParamResult(key, 0, C.n_points, {})

@@ -32,9 +32,9 @@ class _Stop(Exception):
 
 
 def search(C, *, time_limit: Optional[float] = None):
-    """The threshold dimension of ``C`` as a :class:`~solvers.params.Param`, the witness ``{"points": [x_1..],
+    """The threshold dimension of ``C`` as a :class:`~solvers.params.ParamResult`, the witness ``{"points": [x_1..],
     "concepts": [c_1..]}`` (column and row indices, in order)."""
-    from . import Param, Stopped, column_bits, row_bits
+    from . import ParamResult, Stopped, column_bits, row_bits
 
     M = C.matrix
     m, n = M.shape
@@ -80,4 +80,4 @@ def search(C, *, time_limit: Optional[float] = None):
     pairs = best["pairs"][::-1]  # built from the end: reversed, c_1 first
     witness = {"points": [x for _, x in pairs], "concepts": [c for c, _ in pairs]}
     upper = len(pairs) if not stopped else min(m, n)
-    return Param("threshold", len(pairs), upper, witness)
+    return ParamResult("threshold", len(pairs), upper, witness)
