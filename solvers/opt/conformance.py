@@ -401,24 +401,52 @@ def _taken(engine, cases: Sequence[Case]) -> Iterator[tuple]:
                 yield case, C, game
 
 
+def _proves(cert, C, game: Game, bound: str):
+    """(what ``cert`` proves of ``game`` on ``C``, None) by the one checker of :mod:`solvers.certificates`, or
+    (None, what is wrong). ``bound`` is "lower" (a tree) or "upper" (an upper-bound certificate): a certificate
+    of the other side, or of another game, proves nothing here."""
+    from ..certificates import TreeError
+    from ..certificates.games import read_game
+
+    try:
+        stated = read_game(cert)
+        if stated != game:
+            return None, f"it is a certificate of {stated.symbol}, not of {game.symbol}"
+        try:
+            from ..certificates import rule_of, verify
+        except ImportError:  # (before one verify checked every certificate)
+            return _proves_by_kind(cert, C, game, bound), None
+        rule = rule_of(cert)
+        if rule.bound != bound:
+            return None, f'it follows the rule "{rule.name}", which proves an {rule.bound} bound, not an {bound} one'
+        return verify(cert, C), None
+    except (TreeError, ValueError) as e:
+        return None, f"the checker refuses it: {e}"
+
+
+def _proves_by_kind(cert, C, game: Game, bound: str):
+    """:func:`_proves` by the checker of each kind of certificate."""
+    from ..certificates import verify_tree, verify_upper
+    from ..certificates.games import verify_error_tree, verify_game_upper, verify_randomized_tree
+    from ..certificates.states import verify_state_upper
+
+    if bound == "lower":
+        if game.randomized:
+            return verify_randomized_tree(cert, C)
+        return verify_tree(cert, C) if game.standard else verify_error_tree(cert, C, game.errors, game.horizon)
+    if cert.get("kind") == "upper-bound-states":
+        return verify_state_upper(cert, C)
+    return verify_upper(cert, C) if game.standard else verify_game_upper(cert, C)
+
+
 def _check_tree(r, C, game: Game, *, required: bool = True) -> Optional[str]:
     """What is wrong with ``r.tree`` as the certificate of ``r.lower`` (None: nothing); with ``required`` False
     (a run that was stopped) no tree is no fault."""
-    from ..certificates import TreeError, verify_tree
-    from ..certificates.games import verify_error_tree, verify_randomized_tree
-
     if r.tree is None:
         return None if r.lower < 0 or not required else f"no tree, and lower = {r.lower} (a tree of that depth is its certificate)"
-    data = r.tree.to_json()
-    try:
-        if game.randomized:
-            got = verify_randomized_tree(data, C)
-        elif game.standard:
-            got = verify_tree(data, C)
-        else:
-            got = verify_error_tree(data, C, game.errors, game.horizon)
-    except (TreeError, ValueError) as e:
-        return f"the checker refuses its tree: {e}"
+    got, why = _proves(r.tree.to_json(), C, game, "lower")
+    if why is not None:
+        return f"its tree proves nothing: {why}"
     if got != r.lower:
         return f"its tree proves {got}, and it reports lower = {r.lower}"
     return None
@@ -426,24 +454,13 @@ def _check_tree(r, C, game: Game, *, required: bool = True) -> Optional[str]:
 
 def _check_upper(r, C, game: Game) -> Optional[str]:
     """What is wrong with ``r.upper_certificate()`` as the certificate of ``r.upper`` (None: nothing)."""
-    from ..certificates import TreeError, verify_upper
-    from ..certificates.games import verify_game_upper
-    from ..certificates.states import verify_state_upper
-
     try:
         cert = r.upper_certificate(limit=1_000_000)
     except Exception as e:  # noqa: BLE001 -- whatever it raises, the engine gave no certificate
         return f"upper_certificate() raised {type(e).__name__}: {e}"
-    kind = cert.get("kind") if isinstance(cert, dict) else None
-    try:
-        if kind == "upper-bound-states":
-            got = verify_state_upper(cert, C)
-        elif game.standard:
-            got = verify_upper(cert, C)
-        else:
-            got = verify_game_upper(cert, C)
-    except (TreeError, ValueError) as e:
-        return f"the checker refuses its upper-bound certificate: {e}"
+    got, why = _proves(cert, C, game, "upper")
+    if why is not None:
+        return f"its upper-bound certificate proves nothing: {why}"
     if got != r.upper:
         return f"its upper-bound certificate proves {got}, and it reports upper = {r.upper}"
     return None

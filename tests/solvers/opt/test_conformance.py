@@ -259,7 +259,7 @@ def test_rejects_a_tree_of_the_wrong_depth():
 
     engine = Wrapped(_search(), deeper)
     failures = _failed(engine, "tree", SMALL)
-    assert len(failures) == _pairs(engine, SMALL) and all("refuses its tree" in f.message for f in failures)
+    assert len(failures) == _pairs(engine, SMALL) and all("its tree proves nothing" in f.message for f in failures)
 
 
 def test_rejects_a_tree_below_lower():
@@ -273,6 +273,36 @@ def test_rejects_a_tree_below_lower():
     failures = _failed(Wrapped(_search(), shallower), "tree", SMALL[:2])  # (Opt = 3 on both)
     assert {f.case for f in failures} == {c.name for c in SMALL[:2]}
     assert all("its tree proves" in f.message for f in failures)
+
+
+def test_rejects_a_tree_of_another_game():
+    """A mistake tree of Opt(C) handed in for the horizon game names the wrong game."""
+    from solvers.certificates import MistakeTree
+
+    def plain(r, C, game, control):
+        return dataclasses.replace(r, tree=MistakeTree(r.tree.depth, r.tree.root, r.tree.C))
+
+    cases = [Case("thresholds N=7, two rounds", SMALL[0].make, (Game(horizon=2),))]
+    failures = _failed(Wrapped(_search(), plain), "tree", cases)
+    assert len(failures) == 1 and "a certificate of Opt, not of Opt[T=2]" in failures[0].message
+
+
+def test_the_checkers_by_kind_agree_with_the_one_verify():
+    """The suite checks certificates by solvers.certificates.verify, or by each kind's checker where there is no
+    verify: both say the same of every certificate of the search and the games engines on the shared cases."""
+    pytest.importorskip("solvers.certificates.rules")
+    if REGISTRY is None:
+        pytest.skip("solvers.opt.engines.REGISTRY does not exist yet")
+    from solvers.opt.control import Control
+
+    seen = 0
+    for name in ("search", "games"):
+        for case, C, G in conformance._taken(REGISTRY[name], CASES):
+            r = REGISTRY[name].solve(C, G, Control())
+            for cert, bound in ((r.tree.to_json(), "lower"), (r.upper_certificate(), "upper")):
+                assert conformance._proves(cert, C, G, bound) == (conformance._proves_by_kind(cert, C, G, bound), None)
+                seen += 1
+    assert seen > 40
 
 
 def test_rejects_an_upper_bound_its_certificate_does_not_prove():
