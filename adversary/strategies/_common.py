@@ -50,7 +50,7 @@ from solvers.classes.implicit import ImplicitFamily, has_implicit_form
 from ..position import Position, advance, predictions
 from .base import Found, Problem, Strategy, StrategyError, check_reads, only_exact
 
-__all__ = ["Arena", "first_mistake", "find_cycle", "best_found", "check_problem", "Progress",
+__all__ = ["Arena", "first_mistake", "find_cycle", "best_found", "check_problem", "ThrottledProgress",
            "replay_mistakes", "HeuristicStrategy"]
 
 #: Domains up to this size are tried point by point at every position.
@@ -89,12 +89,12 @@ class HeuristicStrategy(Strategy):
         start = time.monotonic()
         learner = check_problem(self.name, problem)
         arena = Arena(problem.cls, candidates=self.candidates)
-        sequence, target, stats = self._play(arena, learner, np.random.default_rng(problem.seed), Progress(progress),
-                                             deadline, start)
+        sequence, target, stats = self._play(arena, learner, np.random.default_rng(problem.seed),
+                                             ThrottledProgress(progress), deadline, start)
         stats["seconds"] = round(time.monotonic() - start, 3)
         return best_found(arena, learner, sequence, target, stats)
 
-    def _play(self, arena: "Arena", learner, rng, report: "Progress", deadline: Optional[float], start: float):
+    def _play(self, arena: "Arena", learner, rng, report: "ThrottledProgress", deadline: Optional[float], start: float):
         """The search itself, from the problem's fresh ``learner`` on ``arena`` until ``deadline``, started at
         ``start`` (``time.monotonic()``): ``(sequence of (x, y), target or None, stats)``."""
         raise NotImplementedError
@@ -353,7 +353,7 @@ def best_found(arena: Arena, learner, sequence, target: Optional[int], stats: di
                  exact=False, cycle=cycle, stats=stats)
 
 
-class Progress:
+class ThrottledProgress:
     """Calls ``progress({"mistakes": best, ...})`` at most about once a second."""
 
     def __init__(self, callback: Optional[Callable[[dict], None]]):
