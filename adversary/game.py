@@ -21,8 +21,8 @@ from typing import Callable
 from solvers.numbers import point_text as _show
 
 from .position import Position
-from .referee import (WitnessError, build_learner, check_realizable, full_params, json_target, learner_spec,
-                      make_witness, parse_point, witness_class)
+from .referee import (WitnessError, build_learner, check_realizable, full_params, json_target, learner_spec, load_class,
+                      make_witness, parse_point)
 
 __all__ = ["GameInProgress", "play", "contrary"]
 
@@ -69,7 +69,7 @@ class GameInProgress:
     """
 
     def __init__(self, learner, cls, *, target=None):
-        self.cls = witness_class(cls)
+        self.cls = load_class(cls)
         self.learner_name, params = learner_spec(learner)
         learner = build_learner(self.learner_name, params, self.cls)
         self.learner_params = full_params(learner, params)
