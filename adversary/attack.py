@@ -107,10 +107,10 @@ from .referee import (
     build_learner,
     fraction_text,
     full_params,
-    load_class,
     make_witness,
     target_words,
     verify_witness,
+    witness_class,
 )
 from .position import Position, advance
 from .strategies import STRATEGY_NAMES, available, get_strategy
@@ -426,7 +426,7 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
     """
     t0 = time.monotonic()
     _check_options(strategy, time_limit, seed, jobs, errors, maximize)
-    cls = class_specs.trusted(load_class(C))
+    cls = class_specs.trusted(witness_class(C))
     if "margin" in cls.facts:  # dense points of d coordinates: refused before the first is made if they cannot fit
         from .strategies.geometric import check_dimension
         check_dimension(cls)

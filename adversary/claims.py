@@ -22,7 +22,7 @@ from solvers.numbers import json_type as _type
 from solvers.numbers import point_text as _show
 
 from .attack import COUNTERS, VERDICTS, bound_for, json_value, opt_applies, verdict_of
-from .referee import (VerifyResult, WitnessError, build_learner, learner_spec, load_class, read_fraction,
+from .referee import (VerifyResult, WitnessError, build_learner, learner_spec, read_fraction, witness_class,
                       witness_errors)
 from .strategies import STRATEGY_NAMES
 
@@ -99,7 +99,7 @@ def check_claims(w: dict, result: "VerifyResult", *, time_limit: Optional[float]
     try:
         _check_words(w)
         name, params = learner_spec(w["learner"])
-        cls = load_class(w["class"])
+        cls = witness_class(w["class"])
         errors = witness_errors(w.get("errors", 0))
         lines = []
         bound, why = _bound_claim(w, name, params, cls, errors, deadline, lines)

@@ -21,8 +21,8 @@ from typing import Callable
 from solvers.numbers import point_text as _show
 
 from .position import Position
-from .referee import (WitnessError, build_learner, check_realizable, full_params, json_target, learner_spec, load_class,
-                      make_witness, parse_point)
+from .referee import (WitnessError, build_learner, check_realizable, full_params, json_target, learner_spec,
+                      make_witness, parse_point, witness_class)
 
 __all__ = ["GameInProgress", "play", "contrary"]
 
@@ -52,7 +52,7 @@ class GameInProgress:
     learner : str, dict, (name, params) or learner object
         Rebuilt fresh from its name and parameters.
     cls : dict or a class of :mod:`solvers.classes`
-        The class (see :func:`adversary.referee.load_class`).
+        The class (see :func:`adversary.referee.witness_class`).
     target : int or dict, optional
         Fix the target concept (required for margin halfspaces: ``{"w": [...]}``).
 
@@ -69,7 +69,7 @@ class GameInProgress:
     """
 
     def __init__(self, learner, cls, *, target=None):
-        self.cls = load_class(cls)
+        self.cls = witness_class(cls)
         self.learner_name, params = learner_spec(learner)
         learner = build_learner(self.learner_name, params, self.cls)
         self.learner_params = full_params(learner, params)

@@ -139,7 +139,7 @@ __all__ = [
     "WitnessError",
     "Replay",
     "VerifyResult",
-    "load_class",
+    "witness_class",
     "class_spec",
     "target_words",
     "parse_sequence",
@@ -165,7 +165,7 @@ class WitnessError(ValueError):
 
 
 # ---------------------------------------------------------------------------------------- classes
-def load_class(class_spec):
+def witness_class(class_spec):
     """Build the class a witness names (:func:`solvers.classes.spec.load_class`); a class already built
     is returned as it is.
 
@@ -176,9 +176,9 @@ def load_class(class_spec):
 
     Examples
     --------
-    >>> load_class({"family": "thresholds", "params": {"N": 3}})
+    >>> witness_class({"family": "thresholds", "params": {"N": 3}})
     <ConceptClass thresholds {'N': 3}: 4 concepts x 3 points>
-    >>> load_class({"family": "threshold", "params": {"N": 3}})  # doctest: +ELLIPSIS
+    >>> witness_class({"family": "threshold", "params": {"N": 3}})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     adversary.referee.WitnessError: unknown family 'threshold'; known families: thresholds, ..., margin-halfspaces
@@ -191,7 +191,7 @@ def load_class(class_spec):
 
 def class_spec(cls) -> dict:
     """The JSON form of a class for a witness: the family and all its parameters, or the matrix."""
-    return load_class(cls).to_spec()
+    return witness_class(cls).to_spec()
 
 
 # ---------------------------------------------------------------------------------------- sequences
@@ -462,7 +462,7 @@ def replay(learner, sequence, cls=None, *, errors: int = 0) -> Replay:
     """
     name, params = learner_spec(learner)
     if cls is not None:
-        cls = load_class(cls)
+        cls = witness_class(cls)
         examples = parse_sequence(sequence, cls)
     else:
         examples = _raw_examples(sequence)
@@ -539,7 +539,7 @@ def make_witness(learner_name, learner_params, class_spec, sequence, target=None
     learner_params : dict
         Its parameters; the witness records them with the defaults filled in (``get_params()``).
     class_spec : dict or a class of :mod:`solvers.classes`
-        The class (see :func:`load_class`). A family class is recorded with all its parameters; any
+        The class (see :func:`witness_class`). A family class is recorded with all its parameters; any
         other finite class as its matrix and points.
     sequence : list
         ``[{"x": ..., "y": 0 or 1}, ...]`` or ``[(x, y), ...]``.
@@ -567,7 +567,7 @@ def make_witness(learner_name, learner_params, class_spec, sequence, target=None
         that mislabels an example, a bad learner.
     """
     errors = witness_errors(errors)
-    cls = load_class(class_spec)
+    cls = witness_class(class_spec)
     examples = parse_sequence(sequence, cls)
     target = check_realizable(cls, examples, target, exact=exact, errors=errors)
     name, params = learner_spec({"name": learner_name, "params": learner_params})
@@ -734,7 +734,7 @@ def _verify(w, exact: bool) -> VerifyResult:
     claimed_expected = None
     if w.get("expected_mistakes") is not None:
         claimed_expected = read_fraction(w["expected_mistakes"], "expected_mistakes")
-    cls = load_class(w["class"])
+    cls = witness_class(w["class"])
     try:
         check_made_for(w, cls, what="witness")  # False (not matched) for a witness written before it was recorded
     except TreeError as e:  # ClassMismatch: "class" was changed after the witness was made
@@ -866,7 +866,7 @@ def target_words(cls, target) -> Optional[str]:
     ``cls`` is a loaded class or a witness's class spec (``{"family": ..., "params": ...}`` or a
     matrix with optional ``"names"``): a named concept reads as its name; a family's concept as
     :func:`solvers.classes.families.concept_text` words it (a ConceptClass only when it is the family's
-    own matrix, as :func:`load_class` builds it); anything else (a margin class's w, an unnamed matrix)
+    own matrix, as :func:`witness_class` builds it); anything else (a margin class's w, an unnamed matrix)
     is None.
 
     Examples

@@ -166,7 +166,7 @@ def winnow_row(learner: str, k: int, n: int, time_limit: float, check: bool, bas
     point-by-point search when ``check``."""
     import time
 
-    from adversary.referee import load_class
+    from adversary.referee import witness_class
     from adversary.strategies.base import Problem
     from adversary.strategies.exact import ExactStrategy
 
@@ -180,7 +180,7 @@ def winnow_row(learner: str, k: int, n: int, time_limit: float, check: bool, bas
            "positions": s.get("nodes"), "moves": s.get("moves"), "mode": s.get("mode"), "check": None,
            "check_seconds": None}
     if check:
-        C = load_class(spec)
+        C = witness_class(spec)
         problem = Problem(learner, r.witness["learner"]["params"], C, spec)
         t = time.perf_counter()
         found = ExactStrategy(mode="targets").run(problem, deadline=time.monotonic() + baseline_limit)

@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from adversary.referee import load_class, make_witness, verify_witness  # noqa: E402
+from adversary.referee import witness_class, make_witness, verify_witness  # noqa: E402
 from adversary.strategies import get_strategy  # noqa: E402
 from adversary.strategies.base import Found, Problem, StrategyError  # noqa: E402
 from solvers.classes.families import make  # noqa: E402
@@ -143,13 +143,13 @@ def exact_value(problem: Problem, limit: float) -> dict:
 
 
 def exact_case(learner: str, spec: dict, seed: int, limit: float) -> dict:
-    return exact_value(Problem(learner, {}, load_class(spec), spec, seed=seed), limit)
+    return exact_value(Problem(learner, {}, witness_class(spec), spec, seed=seed), limit)
 
 
 # ---------------------------------------------------------------------------------------- runs
 def run_heuristic(name: str, learner: str, spec: dict, limit: float, seed: int) -> dict:
     """Run strategy ``name``; return its verified result."""
-    cls = load_class(spec)
+    cls = witness_class(spec)
     problem = Problem(learner, {}, cls, spec, seed=seed)
     start = time.monotonic()
     found = get_strategy(name).run(problem, deadline=start + limit)

@@ -82,7 +82,7 @@ def add(p) -> None:
 # ---------------------------------------------------------------------------------------- the class and the learner
 def _attack_class(args):
     """The class of ``attack``: (class object or spec, label)."""
-    from adversary.referee import load_class
+    from adversary.referee import witness_class
 
     given = list(args.cls or [])
     if args.matrix is not None and given:
@@ -105,15 +105,15 @@ def _attack_class(args):
     fam = families()
     if name in fam.ATTACK_ONLY:  # an infinite class: its own module reads its parameters
         params = fam.attack_only(name).params_from_text(_kv_items(items, f"{name} parameter"))
-        H = load_class({"family": name, "params": params})  # WitnessError says what is wrong
+        H = witness_class({"family": name, "params": params})  # WitnessError says what is wrong
         return H, str(H)
     names = fam.all_families()
     if "=" not in name and name not in names:
         raise unknown_family(name, names)
     check_family(name)
     params = parse_params(name, items)
-    # load_class builds the family, or for a {0,1}^n family too large to list its implicit form.
-    C = load_class({"family": name, "params": params})
+    # witness_class builds the family, or for a {0,1}^n family too large to list its implicit form.
+    C = witness_class({"family": name, "params": params})
     return C, f"{name} {params_text(dict(C.params))}".strip()
 
 

@@ -130,13 +130,13 @@ def attack_cell(family: str, cell: dict, *, learner: str, learner_items: dict, s
     the store already proves (then nothing is computed). A cell whose class or learner cannot be made comes
     back as ``{"grid", "skipped"}``."""
     from adversary.attack import attack
-    from adversary.referee import load_class
+    from adversary.referee import witness_class
 
     if served is not None:
         return served
     t0 = time.monotonic()
     try:
-        C = load_class({"family": family, "params": cell["class"]}) if C is None else C
+        C = witness_class({"family": family, "params": cell["class"]}) if C is None else C
     except (ValueError, TypeError, KeyError, OverflowError) as e:
         return {"grid": cell["grid"], "skipped": exc_text(e)}
     except MemoryError:
@@ -344,10 +344,10 @@ def run_grid(args) -> int:
         starts; ``here``: the cell runs in this process (it takes the class made here, and Opt(C) as stored)."""
         if store is None:
             return {}
-        from adversary.referee import load_class
+        from adversary.referee import witness_class
 
         try:
-            C = load_class({"family": name, "params": c["class"]})
+            C = witness_class({"family": name, "params": c["class"]})
         except (ValueError, TypeError, KeyError, OverflowError, MemoryError):
             return {"records": True}
         params = learner_params_of(learner_items, c["learner"], dict(getattr(C, "params", {}) or {}))

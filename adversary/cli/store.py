@@ -215,16 +215,16 @@ def _class_of(rec):
     """The class a row was computed on, made again: from its witness (attack rows), else from its family and
     parameters (as a listed class, or in the implicit form a large one is stored in). None for a class that
     came from a matrix file."""
-    from adversary.referee import load_class
+    from adversary.referee import witness_class
     from adversary.store import class_key
 
     if rec.kind == "attack" and isinstance(rec.lower_cert, dict) and "class" in rec.lower_cert:
-        return load_class(rec.lower_cert["class"])
+        return witness_class(rec.lower_cert["class"])
     if rec.family is None:
         return None
     from solvers.classes.families import make
 
-    C = load_class({"family": rec.family, "params": rec.params})
+    C = witness_class({"family": rec.family, "params": rec.params})
     if class_key(C) != rec.class_key and not getattr(C, "finite", False):
         C = make(rec.family, **rec.params)
     return C

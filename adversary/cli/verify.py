@@ -222,13 +222,13 @@ def _lemmas_again(w: dict):
     "lemmas" or None). A verdict ``loose`` (the attack's exact search proved that kind's worst case) is checked
     as ``below``: the count is under the bound; that it is the worst case is the search's claim, not the replay's."""
     from adversary.attack import lemmas_for
-    from adversary.referee import build_learner, learner_spec, load_class
+    from adversary.referee import build_learner, learner_spec, witness_class
 
     if not isinstance(w.get("mistakes_by_kind"), dict) or "expected_mistakes" in w:
         return [], None
     try:
         name, params = learner_spec(w["learner"])
-        C = load_class(w["class"])
+        C = witness_class(w["class"])
         again = lemmas_for(build_learner(name, params, C), C, w["mistakes_by_kind"], int(w.get("errors", 0)))
     except (ValueError, TypeError, KeyError) as e:
         return [], f"its lemmas cannot be derived again ({one_line(e)})"

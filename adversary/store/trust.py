@@ -425,7 +425,7 @@ def _verified_attack(rec: Record, C, value, lower):
     """An attack row: its witness replays on ``C`` with the row's learner, and its count is the row's value."""
     from solvers.certificates import TreeError
 
-    from adversary.referee import WitnessError, load_class, verify_witness
+    from adversary.referee import WitnessError, witness_class, verify_witness
 
     w = rec.lower_cert
     if w is None:
@@ -435,7 +435,7 @@ def _verified_attack(rec: Record, C, value, lower):
     if not isinstance(w, dict) or not isinstance(w.get("class"), (dict, str)):
         raise TreeError("the stored witness is not a witness object")
     try:
-        made_on = class_key(load_class(w["class"]))
+        made_on = class_key(witness_class(w["class"]))
     except (WitnessError, ValueError, TypeError, KeyError) as e:
         raise TreeError(f"the stored witness's class cannot be made ({e})") from None
     if made_on != rec.class_key:

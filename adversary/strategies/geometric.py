@@ -56,9 +56,9 @@ References
 
 Examples
 --------
->>> from adversary.referee import load_class, make_witness, verify_witness
+>>> from adversary.referee import witness_class, make_witness, verify_witness
 >>> spec = {"family": "margin-halfspaces", "params": {"d": 4, "gamma": "1/2"}}
->>> H = load_class(spec)
+>>> H = witness_class(spec)
 >>> found = STRATEGY.run(Problem("perceptron", {"d": 4}, H, spec))
 >>> found.mistakes, found.exact, found.stats["construction"]
 (4, True, 'orthogonal')
@@ -445,7 +445,7 @@ class GeometricStrategy(Strategy):
         H = problem.cls
         d, gamma, R = H.d, H.gamma, H.R
         ratio = R * R / (gamma * gamma)
-        m = math.floor(ratio)  # >= 1: load_class refuses gamma > R, where no point has the margin
+        m = math.floor(ratio)  # >= 1: witness_class refuses gamma > R, where no point has the margin
         margin = getattr(problem.new_learner(), "margin", 0)
         stats = {"bound": float(ratio), "floor": m}
         # With a deadline the constructions stop early enough for the referee to check the sequence.

@@ -16,7 +16,7 @@ import pytest
 
 import adversary.strategies as strategies_module
 from adversary.attack import AttackError, AttackResult, attack, bound_for
-from adversary.referee import load_class, verify_witness
+from adversary.referee import witness_class, verify_witness
 from adversary.strategies import STRATEGY_NAMES, get_strategy
 from adversary.strategies.base import Found, StrategyError
 from solvers.classes import ConceptClass
@@ -152,7 +152,7 @@ def test_bound_for_the_classes_the_seeds_cover():
     assert bound("winnow-k-of-r", kr, {"k": 1}).value == make_learner("winnow-k-of-r", {"n": 4, "k": 1}).mistake_bound(r=2).value
     assert math.isinf(bound("winnow-k-of-r", kr, {"k": 2}).value)
     assert "k = 2 is not the class's k = 1" in bound("winnow-k-of-r", kr, {"k": 2}).formula
-    H = load_class({"family": "margin-halfspaces", "params": {"d": 3, "gamma": 0.2}})
+    H = witness_class({"family": "margin-halfspaces", "params": {"d": 3, "gamma": 0.2}})
     assert bound_for(make_learner("perceptron", {"d": 3}), H).value == 25
     from solvers.learners.randomized_halving import harmonic_fraction
 

@@ -18,7 +18,7 @@ from hypothesis import given, settings, strategies as st
 from adversary.referee import (
     WitnessError,
     check_realizable,
-    load_class,
+    witness_class,
     make_witness,
     parse_sequence,
     replay,
@@ -418,7 +418,7 @@ def test_every_learner_replays_to_a_witness(name):
     if LEARNERS[name].extra:  # an adapter of an optional library (solvers.learners.adapters)
         pytest.importorskip(LEARNERS[name].extra)
     spec = {"family": "monotone-disjunctions", "params": {"n": 3}}
-    C = load_class(spec)
+    C = witness_class(spec)
     target = or_index(C, [0, 2])
     points = [p for p in C.points] * 2
     seq = [{"x": list(p), "y": int(C.matrix[target, C.index_of(p)])} for p in points]

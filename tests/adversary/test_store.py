@@ -311,11 +311,11 @@ def test_a_vc_upper_bound_below_the_truth_is_caught():
 
 def test_canonical_numbers_one_key():
     from adversary.store import canonical_params, canonical_value, class_key
-    from adversary.referee import load_class
+    from adversary.referee import witness_class
 
     assert canonical_params({"alpha": 2}) == canonical_params({"alpha": "2.0"}) == canonical_params({"alpha": "4/2"})
     assert canonical_value("06") == 6 and canonical_value("0.10") == canonical_value(0.1) == "1/10"
-    keys = {class_key(load_class({"family": "margin-halfspaces", "params": {"d": 2, "gamma": g}}))
+    keys = {class_key(witness_class({"family": "margin-halfspaces", "params": {"d": 2, "gamma": g}}))
             for g in (0.1, "1/10", "0.10")}
     assert len(keys) == 1
 

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from adversary.attack import attack
-from adversary.referee import build_learner, load_class, make_witness, verify_witness
+from adversary.referee import build_learner, witness_class, make_witness, verify_witness
 from adversary.strategies import _counts
 from adversary.strategies import exact as exact_module
 from adversary.strategies.base import Problem, StrategyError
@@ -240,7 +240,7 @@ def test_attack_on_an_implicit_class():
     assert r.exact and r.strategy == "exact" and r.stats["runs"][0]["stats"]["mode"] == "counts"
     assert r.verdict in ("below", "tight") and r.mistakes <= r.bound.value
     assert verify_witness(r.witness).ok
-    assert load_class(r.witness["class"]).finite is False
+    assert witness_class(r.witness["class"]).finite is False
 
 
 @pytest.mark.parametrize("strategy", ["auto", "exact"])

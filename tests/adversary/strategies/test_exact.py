@@ -276,9 +276,9 @@ def test_learners_that_refuse_label_errors_are_refused():
 
 
 def test_margin_halfspaces_are_refused():
-    from adversary.referee import load_class
+    from adversary.referee import witness_class
 
-    H = load_class({"family": "margin-halfspaces", "params": {"d": 2, "gamma": 0.5}})
+    H = witness_class({"family": "margin-halfspaces", "params": {"d": 2, "gamma": 0.5}})
     with pytest.raises(StrategyError, match="finite class"):
         EXACT.check(Problem("perceptron", {"d": 2}, H, {}))
 

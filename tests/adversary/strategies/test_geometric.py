@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adversary.referee import load_class, make_witness, verify_witness
+from adversary.referee import witness_class, make_witness, verify_witness
 from adversary.strategies.base import Problem, StrategyError
 from adversary.strategies.geometric import CONVENTIONS, STRATEGY, _dp_sets
 from solvers.classes.families import make
@@ -36,7 +36,7 @@ def _learner(name):
 
 def attack(learner, d, gamma, R=1, *, seed=0, params=None):
     spec = {"family": "margin-halfspaces", "params": {"d": d, "gamma": gamma, "R": R}}
-    H = load_class(spec)
+    H = witness_class(spec)
     params = {"d": d} if params is None else params
     found = STRATEGY.run(Problem(learner, params, H, spec, seed=seed))
     witness = make_witness(learner, params, spec, found.sequence, found.target)
@@ -158,7 +158,7 @@ def test_seeded():
 def test_rejects_other_learners_and_classes():
     spec = {"family": "margin-halfspaces", "params": {"d": 2, "gamma": "0.5"}}
     with pytest.raises(StrategyError) as info:
-        STRATEGY.check(Problem("winnow2", {"n": 2}, load_class(spec), spec))
+        STRATEGY.check(Problem("winnow2", {"n": 2}, witness_class(spec), spec))
     text = str(info.value)
     assert "geometric attacks the Perceptron" in text and "winnow2" in text and "\n" not in text
     C = make("thresholds", N=3)
@@ -170,14 +170,14 @@ def test_rejects_other_learners_and_classes():
 def test_rejects_a_learner_of_another_dimension():
     spec = {"family": "margin-halfspaces", "params": {"d": 3, "gamma": "0.5"}}
     with pytest.raises(StrategyError, match="d=2 but the points of margin-halfspaces d=3 .* give d=3"):
-        STRATEGY.run(Problem("perceptron", {"d": 2}, load_class(spec), spec))
+        STRATEGY.run(Problem("perceptron", {"d": 2}, witness_class(spec), spec))
 
 
 # ---------------------------------------------------------------------------------------- through attack
 def test_through_attack_is_tight():
     from adversary.attack import attack as attack_fn
 
-    H = load_class({"family": "margin-halfspaces", "params": {"d": 4, "gamma": "0.5"}})
+    H = witness_class({"family": "margin-halfspaces", "params": {"d": 4, "gamma": "0.5"}})
     result = attack_fn("perceptron", H, strategy="geometric", seed=0)
     assert result.mistakes == 4 and result.verdict == "tight"
     assert verify_witness(result.witness, exact=True).ok
@@ -186,11 +186,11 @@ def test_through_attack_is_tight():
 def test_check_dimension_refuses_points_that_cannot_fit():
     """The estimate: floor(R^2/gamma^2) + 2 points of d coordinates, BYTES_PER_COORDINATE each, within half the
     memory; the message says the estimate and the largest d that fits."""
-    from adversary.referee import load_class
+    from adversary.referee import witness_class
     from adversary.strategies.base import StrategyError
     from adversary.strategies.geometric import BYTES_PER_COORDINATE, check_dimension
 
-    H = load_class({"family": "margin-halfspaces", "params": {"d": 10**8, "gamma": 0.2}})
+    H = witness_class({"family": "margin-halfspaces", "params": {"d": 10**8, "gamma": 0.2}})
     with pytest.raises(StrategyError, match=r"about 27 points of d = 100,000,000 coordinates.*give d <= 1,000,000; "
                                             r"every d >= 25"):
         check_dimension(H, memory=2 * 27 * BYTES_PER_COORDINATE * 10**6)

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from adversary.referee import load_class, make_witness, replay, verify_witness
+from adversary.referee import witness_class, make_witness, replay, verify_witness
 from adversary.strategies.base import Problem, StrategyError
 from adversary.strategies.beam import BeamStrategy
 from adversary.strategies.local import LocalStrategy
@@ -40,7 +40,7 @@ TINY = [
 
 
 def problem(learner, spec, seed=0):
-    return Problem(learner, {}, load_class(spec), spec, seed=seed)
+    return Problem(learner, {}, witness_class(spec), spec, seed=seed)
 
 
 def witness_of(found, learner, spec):
@@ -66,7 +66,7 @@ def test_never_above_the_exact_worst_case_and_replays(name, learner, spec):
     found = SMALL[name]().run(problem(learner, spec))
     assert not found.exact and found.cycle is None
     assert 0 <= found.mistakes <= brute(learner, spec)
-    C = load_class(spec)
+    C = witness_class(spec)
     # realizable by the target it names, and the count replays on a fresh learner
     for x, y in found.sequence:
         assert C.label(found.target, x) == y
@@ -173,7 +173,7 @@ def test_strategy_metadata():
 
 def test_small_case_values_match_make():
     # the tiny classes used above are what their specs say
-    assert load_class(TINY[0][1]) == make("monotone-disjunctions", n=3, k=2)
+    assert witness_class(TINY[0][1]) == make("monotone-disjunctions", n=3, k=2)
 
 
 @pytest.mark.parametrize("name", NAMES)

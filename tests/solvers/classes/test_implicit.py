@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from adversary.game import GameInProgress, play
-from adversary.referee import WitnessError, load_class, make_witness, replay, verify_witness
+from adversary.referee import WitnessError, witness_class, make_witness, replay, verify_witness
 from solvers.classes.implicit import IMPLICIT_ABOVE, ImplicitFamily, prefers_implicit
 from solvers.classes import ConceptClass
 from solvers.classes.families import LITERAL_FAMILIES, literal_form, make
@@ -83,18 +83,18 @@ def test_satisfying_and_falsifying_points(family, params):
 
 # ---------------------------------------------------------------------------------------- the referee
 def test_load_class_switches_to_implicit_above_2_to_the_12_points():
-    assert isinstance(load_class({"family": "monotone-disjunctions", "params": {"n": 12, "k": 2}}), ConceptClass)
-    F = load_class(MD20)
+    assert isinstance(witness_class({"family": "monotone-disjunctions", "params": {"n": 12, "k": 2}}), ConceptClass)
+    F = witness_class(MD20)
     assert isinstance(F, ImplicitFamily) and F.n_points == 2**20 > IMPLICIT_ABOVE
-    assert load_class({"family": "monotone-disjunctions", "params": {"n": 64, "k": 2}}).n_concepts == 2081
-    assert isinstance(load_class({"family": "thresholds", "params": {"N": 5000}}), ConceptClass)  # no literal form
+    assert witness_class({"family": "monotone-disjunctions", "params": {"n": 64, "k": 2}}).n_concepts == 2081
+    assert isinstance(witness_class({"family": "thresholds", "params": {"N": 5000}}), ConceptClass)  # no literal form
 
 
 def test_load_class_errors_are_one_line():
     with pytest.raises(WitnessError, match=r"over the limit of 2\^20 = 1048576 for a class listed by its concepts"):
-        load_class({"family": "monotone-disjunctions", "params": {"n": 64}})
+        witness_class({"family": "monotone-disjunctions", "params": {"n": 64}})
     with pytest.raises(WitnessError, match="k must be at most n"):
-        load_class({"family": "monotone-disjunctions", "params": {"n": 30, "k": 31}})
+        witness_class({"family": "monotone-disjunctions", "params": {"n": 30, "k": 31}})
 
 
 def witness(seq, target, learner="winnow2"):
@@ -106,7 +106,7 @@ def e(*on, n=20):
 
 
 def test_witness_on_an_implicit_class_verifies():
-    F = load_class(MD20)
+    F = witness_class(MD20)
     target = F.concepts_of(F.consistent([(tuple(e(0)), 1), (tuple(e(1)), 1)]))[0]
     assert F.names[target] == "x0 v x1"
     # Winnow2, threshold 20: x0 with 18 others is 19 < 20 (promotion); the 18 others are then worth
@@ -122,7 +122,7 @@ def test_witness_on_an_implicit_class_verifies():
 
 
 def test_referee_rejects_a_target_that_mislabels_an_example():
-    F = load_class(MD20)
+    F = witness_class(MD20)
     x0 = F.concepts_of(F.consistent([(tuple(e(0)), 1)]))[0]  # the concept x0 alone
     assert F.names[x0] == "x0"
     w = witness([{"x": e(0), "y": 1}], x0)

@@ -9,7 +9,7 @@ import re
 import numpy as np
 import pytest
 
-from adversary.referee import load_class, target_words
+from adversary.referee import witness_class, target_words
 from solvers.classes.implicit import ImplicitFamily
 from solvers.classes import ConceptClass
 from solvers.classes.families import concept_text, make
@@ -100,7 +100,7 @@ def test_implicit_family_words_match_its_labels():
 
 
 def test_target_words_trusts_only_a_family_s_own_matrix():
-    C = load_class({"family": "thresholds", "params": {"N": 4}})
+    C = witness_class({"family": "thresholds", "params": {"N": 4}})
     assert target_words(C, 1) == "x >= 2"
     claimed = ConceptClass(C.matrix[::-1], C.points, family="thresholds", params={"N": 4})
     assert target_words(claimed, 1) is None
