@@ -298,7 +298,9 @@ D1, R0, R1 = Game(errors=1), Game(randomized=True), Game(randomized=True, errors
 H2, RH3, D2 = Game(horizon=2), Game(randomized=True, horizon=3), Game(errors=2)
 TINY_GAMES = (OPT, R0, D1, R1, H2, RH3)
 
-#: The shared list: small enough that the brute force and every engine answer each in well under a second.
+#: The shared list: small enough that the brute force and every engine answer each in well under a second. (The
+#: empty class is not among them: a ConceptClass has at least one concept. The brute force gives it -1, the value
+#: the engines give an empty version space.)
 CASES: tuple[Case, ...] = (
     Case("thresholds N=7", _family("thresholds", N=7), (OPT, R0, H2)),
     Case("intervals N=5", _family("intervals", N=5)),

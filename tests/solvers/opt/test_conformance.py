@@ -6,7 +6,8 @@ Published values:
 
 * thresholds N: Opt = floor(log2(N + 1)); all-functions, monotone conjunctions and parities on n variables:
   Opt = n; conjunctions n with the constant false: n + 1; monotone disjunctions: n when k = n, floor(log2(n+1))
-  when k = 1; singletons: 1 (the families' table, :mod:`solvers.classes.families`, with its sources);
+  when k = 1; singletons: 1 (the families' table, :mod:`solvers.classes.families`, with its sources); intervals
+  N = 2, 4, 6, 8, 10: 2, 3, 4, 4, 5 (the values tests/solvers/opt/test_intervals.py records);
 * RL of the universal class of n experts is (d + n/2^d - 1)/2, d = floor(log2 n), and RL of all functions on n
   points is n/2 [FHMM23]; with a horizon T <= n, T/2;
 * two experts with k label errors: D_k = 2k + 1 [CFHHSW97]; one concept with k label errors: D_k = R_k = k (each
@@ -60,6 +61,21 @@ def test_engine_conforms(name, check):
 
 
 @needs_registry
+@pytest.mark.parametrize("name", sorted(REGISTRY or ()))
+@settings(max_examples=25, deadline=None, database=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(M=matrices(max_rows=6, max_cols=4), T=st.integers(0, 3))
+def test_engine_on_random_classes(name, M, T):
+    """Beyond the shared list: random small classes, in every game the engine takes of Opt, RL, D_1, R_1, D_2
+    and their horizon T."""
+    from solvers.classes import ConceptClass
+
+    G = [Game(r, k, h) for r in (False, True) for k in (0, 1, 2) for h in (None, T) if not (r and k == 2)]
+    case = Case("random", lambda: ConceptClass.from_matrix(M), tuple(G))
+    failures = check_engine(REGISTRY[name], cases=[case], only=["value", "tree", "upper"])
+    assert not failures, "\n".join(map(str, failures))
+
+
+@needs_registry
 def test_every_engine_takes_some_case():
     """A registered engine that takes none of the shared cases would pass the answers' checks vacuously."""
     for name, engine in REGISTRY.items():
@@ -84,6 +100,8 @@ def _opt_published():
         yield make("monotone-disjunctions", n=n, k=1), (n + 1).bit_length() - 1
     for N in (2, 5):
         yield make("singletons", N=N), 1
+    for N, value in {2: 2, 4: 3, 6: 4, 8: 4, 10: 5}.items():  # as tests/solvers/opt/test_intervals.py records them
+        yield make("intervals", N=N), value
 
 
 @pytest.mark.parametrize("C, value", list(_opt_published()), ids=str)
