@@ -321,7 +321,7 @@ def read_class_file(path: str, *, quiet: bool = False):
         bar.close()
 
 
-def load_class(args, *, implicit: bool = False, evaluated: bool = False):
+def class_of_args(args, *, implicit: bool = False, evaluated: bool = False):
     """The class named by ``FAMILY k=v ...`` or ``--matrix FILE``: (C, label, family, params).
 
     With ``implicit``, a family that :func:`solvers.opt.opt` solves without listing its points

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from ._args import add_class_source, load_class
+from ._args import add_class_source, class_of_args
 from ._output import EXIT_OK, CLIError, check_outputs, json_lines_text, write_text_atomic
 
 __all__ = ["HELP", "add", "run"]
@@ -20,7 +20,7 @@ def add(p) -> None:
 
 def run(args) -> int:
     out, = check_outputs([(args.output, (".json",), "the output file", "-o")], args=args)
-    C, label, _, _ = load_class(args)
+    C, label, _, _ = class_of_args(args)
     text = json_lines_text(C.to_json(), ("matrix", "points"))  # one matrix row and one point per line
     if out is None:
         sys.stdout.write(text)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ._args import (add_class_source, add_game_options, cap_jobs, game_of, load_class, memo_bytes, memory_gb,
+from ._args import (add_class_source, add_game_options, cap_jobs, class_of_args, game_of, memo_bytes, memory_gb,
                     memory_help, positive_int, positive_seconds)
 from ._output import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs,
                       error, interrupted_code, interrupted_how, json_safe, note, stopping, value_text, write_atomic,
@@ -168,8 +168,8 @@ def run(args) -> int:
         [(args.tree, TREE_FORMATS, "the tree file", "--tree"), (args.proof, (".json",), "the certificate file", "--proof")],
         args=args)
     G = game_of(args)
-    C, label, family, params = load_class(args, implicit=True,
-                                          evaluated=G.standard and args.engine in ("auto", "states", "packed"))
+    C, label, family, params = class_of_args(args, implicit=True,
+                                             evaluated=G.standard and args.engine in ("auto", "states", "packed"))
     if args.engine == "states" or isinstance(C, EvaluatedClass):
         return _run_states(args, G, C, label, family, params, tree_path, proof_path)
     jobs = cap_jobs(args.jobs)

@@ -39,12 +39,12 @@ def run(args) -> int:
     from solvers.opt import opt
     from solvers.params import KEYS
 
-    from ._args import load_class
+    from ._args import class_of_args
     from ._store import open_store
 
     # The limit is for the whole run, making the class included (8M concepts take seconds)
     args.deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
-    C, label, _, _ = load_class(args)
+    C, label, _, _ = class_of_args(args)
     if not getattr(C, "finite", False):
         raise CLIError(f"params needs a class listed point by point, not {C}")
     keys = ["opt", *KEYS] if args.only is None else [k.strip() for k in args.only.split(",") if k.strip()]

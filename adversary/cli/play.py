@@ -74,9 +74,9 @@ def _point_text(p) -> str:
 
 
 def _class(args):
-    from ._args import load_class
+    from ._args import class_of_args
 
-    C, label, _, _ = load_class(args)
+    C, label, _, _ = class_of_args(args)
     if C.n_concepts * C.n_points > 2 * 10**6:
         raise CLIError(f"{C} is too large to play ({C.n_concepts} concepts x {C.n_points} points); lower its parameters")
     return C, label

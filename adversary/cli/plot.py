@@ -216,7 +216,7 @@ def _tree(args):
     from adversary.plot import MAX_NODES_LIMIT, plot_tree, tree_graph
     from solvers.certificates import load_tree
 
-    from ._args import load_class
+    from ._args import class_of_args
 
     if args.max_nodes > MAX_NODES_LIMIT:
         raise CLIError(f"--max-nodes {args.max_nodes} is more than a picture shows readably; give at most "
@@ -225,7 +225,7 @@ def _tree(args):
     G = tree_graph(tree, None, max_nodes=args.max_nodes)  # a malformed or too large tree, before reading the class
     points, label = None, None
     if args.target or args.matrix is not None:
-        C, label, _, _ = load_class(args)
+        C, label, _, _ = class_of_args(args)
         points = C.points
         tree_graph(tree, points, max_nodes=args.max_nodes)  # every point a column of the class
     title = args.title or label

@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ._args import add_class_source, add_memory_guard, load_class, positive_seconds
+from ._args import add_class_source, add_memory_guard, class_of_args, positive_seconds
 from ._output import EXIT_FAILED, EXIT_OK, EXIT_UNSOLVED, CLIError, note, one_line
 
 __all__ = ["HELP", "add", "run", "VERIFIERS"]
@@ -114,7 +114,7 @@ def _verify_against_class(args, data, check, what: str, ok_text, *, evaluated: b
     gives (what is proven, how), printed as ``OK: <what> for <class> (<how>)``."""
     from solvers.certificates import ClassMismatch, TreeError, check_made_for
 
-    C, label, _, _ = load_class(args, implicit=True, evaluated=evaluated)
+    C, label, _, _ = class_of_args(args, implicit=True, evaluated=evaluated)
     try:
         matched = check_made_for(data, C, label, what=what)
         value = check(data, C)
