@@ -76,6 +76,7 @@ __all__ = [
     "brute_force",
     "check_engine",
     "checks",
+    "taken",
 ]
 
 OPT = Game()
@@ -394,8 +395,8 @@ def _name(engine) -> str:
     return str(getattr(engine, "NAME", engine))
 
 
-def _taken(engine, cases: Sequence[Case]) -> Iterator[tuple]:
-    """(case, C, game) for every game of every case that ``engine.takes``."""
+def taken(engine, cases: Sequence[Case] = CASES) -> Iterator[tuple]:
+    """(case, C, game) for every game of every case that ``engine.takes`` (C built afresh for each case)."""
     for case in cases:
         C = case.make()
         for game in case.games:
@@ -476,7 +477,7 @@ def _solve(engine, C, game, control, kernel):
 def check_value(engine, cases: Sequence[Case] = CASES, kernel: Optional[str] = None) -> list[Failure]:
     """With no limit, ``lower == value == upper`` = the brute force's value on every case taken."""
     out = []
-    for case, C, game in _taken(engine, cases):
+    for case, C, game in taken(engine, cases):
         fail = _failure(engine, "value", case, game)
         try:
             r = _solve(engine, C, game, _control(), kernel)
@@ -497,7 +498,7 @@ def check_value(engine, cases: Sequence[Case] = CASES, kernel: Optional[str] = N
 def check_tree(engine, cases: Sequence[Case] = CASES, kernel: Optional[str] = None) -> list[Failure]:
     """The tree of depth ``lower`` is accepted by the game's checker."""
     out = []
-    for case, C, game in _taken(engine, cases):
+    for case, C, game in taken(engine, cases):
         fail = _failure(engine, "tree", case, game)
         try:
             r = _solve(engine, C, game, _control(), kernel)
@@ -513,7 +514,7 @@ def check_tree(engine, cases: Sequence[Case] = CASES, kernel: Optional[str] = No
 def check_upper(engine, cases: Sequence[Case] = CASES, kernel: Optional[str] = None) -> list[Failure]:
     """The upper-bound certificate is accepted by the game's checker, for ``upper``."""
     out = []
-    for case, C, game in _taken(engine, cases):
+    for case, C, game in taken(engine, cases):
         fail = _failure(engine, "upper", case, game)
         try:
             r = _solve(engine, C, game, _control(), kernel)
@@ -539,9 +540,9 @@ def _check_stopped(engine, check: str, cases, kernel, control, stopped: str) -> 
     cut short may leave it out) checked, and ``stopped`` in its stats (or nothing stopped when it settled the
     case before its first look at the clock); at least one of them stopped (else the engine never looked)."""
     out = []
-    taken = halted = 0
-    for case, C, game in _taken(engine, cases):
-        taken += 1
+    ran = halted = 0
+    for case, C, game in taken(engine, cases):
+        ran += 1
         fail = _failure(engine, check, case, game)
         try:
             r = _solve(engine, C, game, control(), kernel)
@@ -562,11 +563,11 @@ def _check_stopped(engine, check: str, cases, kernel, control, stopped: str) -> 
         why = _check_tree(r, C, game, required=False)
         if why is not None:
             out.append(fail(why))
-    if not taken:
+    if not ran:
         out.append(Failure(_name(engine), check, "-", "-", "it takes none of the cases given, so this check did not "
                            "run; pass cases= with a class it takes that needs a search"))
     elif not halted:
-        out.append(Failure(_name(engine), check, f"all {taken} taken", "-",
+        out.append(Failure(_name(engine), check, f"all {ran} taken", "-",
                            f'it settled every case as if nothing stopped it (no stats["stopped"] == {stopped!r}): '
                            "it does not look at the control, or the cases are too easy for it (pass harder cases=)"))
     return out
