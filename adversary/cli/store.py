@@ -1,10 +1,14 @@
-"""``littlestone store list|show|export|prune``: read the results store (:mod:`adversary.store`).
+"""``littlestone store list|show|export|prune|verify``: read the results store (:mod:`adversary.store`).
 
 ``list`` prints one line per row (kind, class, task, value or bounds, seconds, when); ``show KEY`` one
 row whole, with its certificates re-checked (``--certificates OUT.json`` writes them); ``export`` every
 row as csv, json or md (``-o FILE``); ``prune`` removes the rows whose certificates no longer check (or,
-with ``--unsolved``, the rows whose value is open too) and compacts the file. ``list``, ``show``, ``export``
-and ``prune --dry-run`` only read: they open the store read-only and need no write access. A class read
+with ``--unsolved``, the rows whose value is open too) and compacts the file; ``verify`` checks every row from scratch, as a file
+system check does (every certificate and witness through its checker, with no time limit; the value of a row kept
+without certificates, and a VC dimension's upper bound, by computing them again), reports one line per row and
+exits 1 when a row fails; a row that checks in full is sealed (served by its digest from then on) when the store
+can be written. ``list``, ``show``, ``export`` and ``prune --dry-run`` only read: they open the store read-only
+and need no write access. A class read
 from a matrix file is listed by the file's name and the first characters of its fingerprint. A row that cannot
 be read is reported in one note and skipped (``show`` calls it FAILED, ``prune`` removes it); an option of
 another action is refused. An empty file is an empty store."""
@@ -16,18 +20,19 @@ import io
 import json
 import sys
 
-from ._output import EXIT_OK, CLIError, check_outputs, json_safe, note, params_text, write_text_atomic
+from ._output import EXIT_FAILED, EXIT_OK, CLIError, check_outputs, json_safe, note, params_text, write_text_atomic
 from ._store import store_path
 
 __all__ = ["HELP", "add", "run"]
 
-HELP = "list, show, export or prune the results store"
+HELP = "list, show, export, prune or verify the results store"
 COLUMNS = ("key", "kind", "family", "params", "task", "concepts", "points", "value", "lower", "upper", "seconds",
            "engine", "version", "time", "check")
 
 
 def add(p) -> None:
-    p.add_argument("action", choices=("list", "show", "export", "prune"), help="what to do")
+    p.add_argument("action", choices=("list", "show", "export", "prune", "verify"),
+                   help="what to do (verify: check every row's certificates from scratch)")
     p.add_argument("key", nargs="?", metavar="KEY", help="show: the row's key (its first characters are enough)")
     p.add_argument("--store", metavar="PATH", help="the store (default $LITTLESTONE_STORE or littlestone.db)")
     p.add_argument("--kind", choices=("opt", "vc", "attack", "param"), help="only rows of this kind")
@@ -104,8 +109,8 @@ def _md(rows: list[dict]) -> str:
 #: The options of some actions only: attribute -> (the option, the actions that take it).
 _OPTIONS_OF = {"certificates": ("--certificates", ("show",)), "unsolved": ("--unsolved", ("prune",)),
                "dry_run": ("--dry-run", ("prune",)), "format": ("--format", ("export",)),
-               "output": ("-o", ("export",)), "kind": ("--kind", ("list", "export", "prune")),
-               "family": ("--family", ("list", "export", "prune"))}
+               "output": ("-o", ("export",)), "kind": ("--kind", ("list", "export", "prune", "verify")),
+               "family": ("--family", ("list", "export", "prune", "verify"))}
 
 
 def _refuse_other_options(args) -> None:
@@ -135,6 +140,8 @@ def run(args) -> int:
                                    args=args)
     elif args.key:
         raise CLIError(f"store {args.action} takes no KEY; use --kind or --family to choose rows")
+    if args.action == "verify":
+        return _verify(args)
     with _open(args, readonly=args.action != "prune" or args.dry_run) as S:
         if args.action == "list":
             rows = list(S.rows(args.kind, args.family))
@@ -270,3 +277,80 @@ def _check_text(rec) -> str:
     if unproven:
         return f"not proven: the row's {' and '.join(unproven)} without a certificate that checks; the certificates prove {proven}"
     return f"OK: the certificates prove {proven}"
+
+
+# ---------------------------------------------------------------------------------------- verify
+def _verify(args) -> int:
+    """``store verify``: every row (of ``--kind``, ``--family``) checked from scratch, one line each (``OK``,
+    ``FAILED`` or ``not checked``), rows that do not read reported FAILED; exit 1 when a row failed. A row that
+    checks in full is sealed with what the check proved, where the store can be written."""
+    from pathlib import Path
+
+    from adversary.store import read_only_reason
+
+    path = store_path(args)
+    readonly = Path(path).exists() and read_only_reason(path) is not None
+    with _open(args, readonly=readonly) as S:
+        counts = {"OK": 0, "FAILED": 0, "not checked": 0}
+        sealed = 0
+        for rec in S.rows(args.kind, args.family):
+            status, text, proven = _verify_row(rec)
+            counts[status] += 1
+            what = f"{class_text(rec)} {_task_text(rec.task)}".strip()
+            print(f"{status:<11}  {rec.key[:12]}  {rec.kind:<6}  {what}: {text}", flush=True)
+            if proven is not None and proven != rec.proven and not S.readonly:
+                from dataclasses import replace
+
+                from adversary.store import StoreError
+
+                try:
+                    sealed += S.reseal(replace(rec, proven=proven))
+                except StoreError as e:
+                    note(f"the row {rec.key[:12]} checks but could not be sealed ({e})")
+        for key, why in S.unreadable.items():
+            counts["FAILED"] += 1
+            print(f"{'FAILED':<11}  {key[:12]}  the row cannot be read ({why}); 'littlestone store prune' removes it")
+        total = sum(counts.values())
+        note(f"{total} row{'s' if total != 1 else ''} in {S.path}: {counts['OK']} OK, {counts['FAILED']} FAILED, "
+             f"{counts['not checked']} not checked" + (f"; {sealed} sealed" if sealed else "")
+             + (" (read-only: none sealed)" if S.readonly else ""))
+    return EXIT_FAILED if counts["FAILED"] else EXIT_OK
+
+
+def _verify_row(rec) -> tuple:
+    """``(status, text, proven)`` of one row checked from scratch: ``status`` ``"OK"``, ``"FAILED"`` or ``"not
+    checked"``; ``proven``, for a row that checks in full, the seal of what the check proved (else None)."""
+    from adversary.store import KINDS, StoreError, number, proof_of, verified_bounds
+    from solvers.certificates import TreeError
+
+    if rec.tampered:
+        return "FAILED", "changed after it was written: its digest does not match its content", None
+    if rec.kind not in KINDS:
+        return "not checked", f"the kind {rec.kind!r} has no checker ({', '.join(KINDS)} do)", None
+    try:
+        C = _class_of(rec)
+    except Exception as e:  # noqa: BLE001 - a family that no longer takes these parameters
+        return "FAILED", f"the class cannot be made again ({e})", None
+    if C is None:
+        return "not checked", "the class came from a matrix file (verify its certificates with the file)", None
+    notes: list = []
+    try:
+        lo, hi = verified_bounds(rec, C, notes=notes, recompute=True)
+    except (TreeError, StoreError, KeyError, TypeError, AttributeError, IndexError, ValueError) as e:
+        return "FAILED", str(e), None
+    said = [("lower bound", rec.lower, lo), ("upper bound", rec.upper, hi)]
+    if rec.kind == "attack":
+        said = said[:1]
+    unproven = [f"its {what} {text}" for what, text, got in said if text is not None and got != number(text)]
+    seal = rec.proven or {}
+    for side, got in (("lower", lo), ("upper", hi)):
+        if seal.get(side) is not None and (got is None and not notes or got is not None and number(seal[side]) != got):
+            return "FAILED", (f"its seal says the {side} bound {seal[side]} is proven, and the check proves "
+                              f"{'nothing' if got is None else got}"), None
+    proven = f"{lo if lo is not None else '?'} <= value <= {hi if hi is not None else '?'}" if rec.kind != "attack" \
+        else f"the witness replays with {lo} mistakes"
+    if unproven:
+        return "not checked" if notes else "FAILED", (f"{' and '.join(unproven)} {'not settled' if notes else 'not proven'}"
+                                                      f" ({'; '.join(notes) or 'no certificate proves it'}); "
+                                                      f"the check proves {proven}"), None
+    return "OK", proven, proof_of(lo, hi) if not notes else None

@@ -804,17 +804,28 @@ class Store:
         return _canonical({**proven, "digest": digest(row, proven)})
 
     def reseal(self, rec: Record) -> bool:
-        """Write ``rec.proven`` (what a checker proved of ``rec``) as the seal of its row, if the row is ``rec``
-        column for column (not written again, nor merged with another, meanwhile); returns whether it was. The
-        other columns are not touched."""
+        """Write ``rec.proven`` (what a checker proved of ``rec``) as the seal of its row, if the row is still ``rec``
+        (not written again, nor merged with another, meanwhile); returns whether it was. A row written as ``rec``
+        would be gets its seal column only; a row that reads as ``rec`` but is laid out otherwise (written by an
+        older littlestone: its extra data inside its blob) is written again whole, sealed."""
         if self.readonly or rec.proven is None:
             return False
         key = rec.key
         with self.lock, self._write():
             r = self._one(f"{self._SELECT} WHERE key = ?", (key,))
-            if r is None or tuple(r[:17]) != self._values(rec, key)[:17]:
+            if r is None:
                 return False
-            self.db.execute("UPDATE results SET seal = ? WHERE key = ?", (self._seal_text(tuple(r[:17]), rec.proven), key))
+            values = self._values(rec, key)
+            if tuple(r[:17]) == values[:17]:
+                self.db.execute("UPDATE results SET seal = ? WHERE key = ?", (values[17], key))
+                return True
+            try:
+                same = self._row(r) == rec
+            except UnreadableRow:
+                return False
+            if not same:
+                return False
+            self.db.execute(self._INSERT.replace("INSERT", "INSERT OR REPLACE", 1), values)
         return True
 
     def rows_of(self, kind: str, class_key: str) -> list[Record]:
