@@ -5,7 +5,7 @@ Everything here works on plain Python data: a class is a tuple of concept rows, 
 solver's bitsets, memo, splits or bounds; the only thing imported from the package under test is
 nothing at all (learners under test are passed in by the caller).
 
-* :func:`opt_brute` -- the recurrence of [Rivest94] / DESIGN.md:
+* :func:`opt_brute` -- the recurrence of [Rivest94]:
   Opt(V) = -1 if V is empty; 0 if no point splits V; else max over splitting x of
   1 + min(Opt(V_x^0), Opt(V_x^1)).
 * :func:`vc_brute` -- the largest set of points shattered by the class.

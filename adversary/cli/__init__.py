@@ -1,6 +1,6 @@
 """The ``littlestone`` command line: a thin layer that parses, calls the library, prints.
 
-Commands (DESIGN.md, section CLI)::
+Commands (README, "Command line")::
 
     littlestone families [--json]
     littlestone opt FAMILY k=v ... | --matrix FILE  [--json] [--tree OUT] [--time-limit S] [--jobs N]

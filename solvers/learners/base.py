@@ -1,6 +1,6 @@
 """The protocol every online learner follows, and the proven mistake bound each one states.
 
-The protocol is river's, with the two things the adversary needs added (DESIGN.md, "Learners"):
+The protocol is river's, with the two things the adversary needs added (README, "Learners"):
 
 * ``predict_one(x) -> 0 | 1`` -- the prediction on point ``x`` (an int tuple or a 1-d array);
 * ``learn_one(x, y)`` -- called every round with the true label ``y`` in {0, 1}; the learner decides

@@ -25,7 +25,7 @@ and progress reports.
   bliss of the class's graph coloured by the budgets, so the group is never listed); the upper-bound
   certificate then carries the group's generators, and its checker checks every merge it makes.
 
-Certificates (checked by :mod:`solvers.game_certificate`, which uses only the matrix):
+Certificates (checked by :mod:`solvers.certificates.games`, which uses only the matrix):
 
 * lower bounds: for the deterministic game a mistake tree of depth D_k whose every path is labelled
   within k errors of some concept; for the randomized game a shattered tree whose value, by the
@@ -1069,7 +1069,7 @@ class GameSolver(MemoSearch):
 
     def upper_proof(self, h=None, *, limit: int = 100_000) -> dict:
         """An upper-bound certificate "v(root) <= h" (default h: the value), checked by
-        :func:`solvers.game_certificate.verify_game_upper`.
+        :func:`solvers.certificates.games.verify_game_upper`.
 
         Each entry names a state by its path from the root (``[[j, y], ...]``; with a horizon the path's
         length gives the rounds used) and claims a bound. Deterministic: for every split one child's

@@ -12,7 +12,7 @@ column per distinct split of V) is what the search itself scans (:meth:`Solver._
 
 Why Opt(V) depends only on U up to permuting rows, permuting columns and complementing columns.
 Write Opt(M) for the value of the game of [Rivest94] on the rows of a 0/1 matrix M (the recurrence of
-DESIGN.md: -1 with no rows, 0 when no column splits the rows, else the max over the splitting columns x
+[Rivest94]: -1 with no rows, 0 when no column splits the rows, else the max over the splitting columns x
 of 1 + min(Opt(M_x^0), Opt(M_x^1)), M_x^b the rows labelling x with b). By induction on the number of
 rows, Opt(M) does not change when one
 
