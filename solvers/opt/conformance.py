@@ -402,12 +402,22 @@ def _name(engine) -> str:
     return str(getattr(engine, "NAME", engine))
 
 
-def taken(engine, cases: Sequence[Case] = CASES) -> Iterator[tuple]:
-    """(case, C, game) for every game of every case that ``engine.takes`` (C built afresh for each case)."""
+def taken(engine, cases: Sequence[Case] = CASES, failures: Optional[list] = None,
+          check: str = "takes") -> Iterator[tuple]:
+    """(case, C, game) for every game of every case that ``engine.takes`` (C built afresh for each case). With
+    ``failures``, a ``takes`` that raises is appended there as a :class:`Failure` of ``check`` (else it
+    propagates)."""
     for case in cases:
         C = case.make()
         for game in case.games:
-            if engine.takes(C, game) is None:
+            try:
+                why = engine.takes(C, game)
+            except Exception as e:  # noqa: BLE001 -- an engine's takes answers, it does not raise
+                if failures is None:
+                    raise
+                failures.append(_failure(engine, check, case, game)(f"takes raised {type(e).__name__}: {e}"))
+                continue
+            if why is None:
                 yield case, C, game
 
 
@@ -484,7 +494,7 @@ def _solve(engine, C, game, control, kernel):
 def check_value(engine, cases: Sequence[Case] = CASES, kernel: Optional[str] = None) -> list[Failure]:
     """With no limit, ``lower == value == upper`` = the brute force's value on every case taken."""
     out = []
-    for case, C, game in taken(engine, cases):
+    for case, C, game in taken(engine, cases, out, "value"):
         fail = _failure(engine, "value", case, game)
         try:
             r = _solve(engine, C, game, _control(), kernel)
@@ -505,7 +515,7 @@ def check_value(engine, cases: Sequence[Case] = CASES, kernel: Optional[str] = N
 def check_tree(engine, cases: Sequence[Case] = CASES, kernel: Optional[str] = None) -> list[Failure]:
     """The tree of depth ``lower`` is accepted by the game's checker."""
     out = []
-    for case, C, game in taken(engine, cases):
+    for case, C, game in taken(engine, cases, out, "tree"):
         fail = _failure(engine, "tree", case, game)
         try:
             r = _solve(engine, C, game, _control(), kernel)
@@ -521,7 +531,7 @@ def check_tree(engine, cases: Sequence[Case] = CASES, kernel: Optional[str] = No
 def check_upper(engine, cases: Sequence[Case] = CASES, kernel: Optional[str] = None) -> list[Failure]:
     """The upper-bound certificate is accepted by the game's checker, for ``upper``."""
     out = []
-    for case, C, game in taken(engine, cases):
+    for case, C, game in taken(engine, cases, out, "upper"):
         fail = _failure(engine, "upper", case, game)
         try:
             r = _solve(engine, C, game, _control(), kernel)
@@ -548,7 +558,7 @@ def _check_stopped(engine, check: str, cases, kernel, control, stopped: str) -> 
     case before its first look at the clock); at least one of them stopped (else the engine never looked)."""
     out = []
     ran = halted = 0
-    for case, C, game in taken(engine, cases):
+    for case, C, game in taken(engine, cases, out, check):
         ran += 1
         fail = _failure(engine, check, case, game)
         try:
@@ -606,7 +616,11 @@ def check_refuses(engine, cases: Sequence[Case] = CASES + HARD_CASES, kernel: Op
         C = case.make()
         for game in case.games + (Game(randomized=True, errors=2, horizon=4),):
             fail = _failure(engine, "refuses", case, game)
-            why = engine.takes(C, game)
+            try:
+                why = engine.takes(C, game)
+            except Exception as e:  # noqa: BLE001
+                out.append(fail(f"takes raised {type(e).__name__}: {e}"))
+                continue
             if why is None:
                 continue
             if not isinstance(why, str) or not why.strip() or "\n" in why.strip():

@@ -363,6 +363,12 @@ def test_rejects_takes_and_solve_that_disagree():
     assert failures and "solve raised ValueError" in failures[0].message
     two_lines = Wrapped(inner, takes=lambda C, game: None if game.standard else "no\nreason")
     assert _failed(two_lines, "refuses", SMALL)
+    def raises(C, game):
+        raise KeyError("empty")
+
+    for check in ("value", "refuses"):
+        failures = _failed(Wrapped(inner, takes=raises), check, SMALL[:1])
+        assert failures and all("takes raised KeyError" in f.message for f in failures)
     returns = Wrapped(inner, takes=lambda C, game: None if game.standard else "not this game",
                       solve=lambda C, game, control: inner.solve(C, Game(), control))
     failures = _failed(returns, "refuses", SMALL)
