@@ -333,7 +333,8 @@ CASES: tuple[Case, ...] = (
     Case("no point", _matrix(np.zeros((1, 0), dtype=bool)), (OPT, R0)),
 )
 
-#: Classes that need a search, with their published value in each game: the deadline and cancel checks.
+#: Classes that need a search, with their published value in each game (or a range proven to hold it): the deadline
+#: and cancel checks.
 HARD_CASES: tuple[Case, ...] = (
     # Opt = n + 1 (the dual of elimination, [OnlineAlgs]); floor(log2 |C|) = 9, VC = 6: no cheap bound meets;
     # with a horizon T, min(T, Opt) (solvers.game_rules)
