@@ -248,9 +248,13 @@ def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=N
     if records:
         from adversary.store import seal
 
-        for rec in out_records:  # checked once, here, and served by their digest from now on
+        for rec in out_records:
             rec.extra["cell_seconds"] = seconds
-            seal(rec, C)
+        try:
+            for rec in out_records:  # checked once, here, and served by their digest from now on
+                seal(rec, C)
+        except KeyboardInterrupt:  # the rows are kept; those not sealed yet are checked when first served
+            stopped = "interrupted"
     return {
         "params": dict(C.params), "concepts": C.n_concepts, "points": C.n_points,
         "opt": lo if lo == hi else None, "lower": lo, "upper": hi, "log2_size": C.log2_size(),
