@@ -29,9 +29,9 @@ from .strategies import STRATEGY_NAMES
 __all__ = ["WITNESS_KEYS", "Claims", "check_claims"]
 
 
-#: Every key a witness may have: the referee's own (checked by :func:`verify_witness`), and what an attack says of
-#: it (``bound``, ``verdict``, ``opt``, ``opt_symbol``, ``opt_fraction``, ``strategy``, ``lemmas``, ``maximize``:
-#: checked by :func:`check_claims`), and ``note``, words for people.
+#: Every key a witness may have: the referee's own (checked by :func:`~adversary.referee.verify_witness`), and
+#: what an attack says of it (``bound``, ``verdict``, ``opt``, ``opt_symbol``, ``opt_fraction``, ``strategy``,
+#: ``lemmas``, ``maximize``: checked by :func:`check_claims`), and ``note``, words for people.
 WITNESS_KEYS = ("kind", "learner", "class", "made_for", "sequence", "target", "mistakes", "mistakes_by_kind", "errors",
                 "expected_mistakes", "expected_mistakes_by_kind", "cycle", "bound", "verdict", "opt", "opt_symbol",
                 "opt_fraction", "strategy", "lemmas", "maximize", "note")
@@ -66,8 +66,9 @@ class Claims:
 
 
 def check_claims(w: dict, result: "VerifyResult", *, time_limit: Optional[float] = None) -> Claims:
-    """Derive again what a witness says of itself beyond its replay, after :func:`verify_witness` accepted it
-    (``result``): every claim is computed from the class and the learner, or refused.
+    """Derive again what a witness says of itself beyond its replay, after
+    :func:`~adversary.referee.verify_witness` accepted it (``result``): every claim is computed from the class
+    and the learner, or refused.
 
     * Its keys: one that littlestone does not write (:data:`WITNESS_KEYS`) is refused.
     * ``"bound"`` (``{"value", "formula", "source"}``, and ``"fraction"`` for an exact fraction): the learner's

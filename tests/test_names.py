@@ -3,6 +3,9 @@ meets ``Solver`` or ``load_class`` finds one thing. Definitions are read from th
 re-export is an import, not a definition, and does not count)."""
 
 import ast
+import builtins
+import importlib
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -86,3 +89,79 @@ def test_the_names_are_read():
     assert classes["Solver"] == ["solvers/opt/search.py"]
     assert classes["Game"] == ["solvers/game_rules.py"]
     assert definitions(ast.FunctionDef)["load_class"] == ["solvers/classes/spec.py"]
+
+
+# ------------------------------------------------------------------------------------ docstring references
+#: References that point at other helpers' unfinished work of issue 35 when this was written: (file, target).
+REFERENCES_ALLOWED = {
+    ("solvers/opt/__init__.py", "GameSolver"),
+    ("solvers/opt/result.py", "opt"),
+    ("adversary/store/__init__.py", "_decode"),
+    ("solvers/opt/conformance.py", "solvers.opt.engines.REGISTRY"),
+    ("solvers/opt/conformance.py", "solvers.opt.control.Control"),
+}
+ROLE = re.compile(r":(mod|func|class|meth|data|attr|exc):`([^`]+)`")
+
+
+def _resolve(target: str, module: str):
+    """Whether ``target`` (as a docstring names it from ``module``) is an object that can be imported:
+    True, False, or None when it is not checked (another project's, or a method named without its class)."""
+    target = target.strip().lstrip("~").removesuffix("()")
+    if "<" in target:
+        target = target[target.index("<") + 1:target.rindex(">")]
+    if target.startswith("."):  # relative to the module's package
+        package = module if (ROOT / module.replace(".", "/") / "__init__.py").exists() else module.rpartition(".")[0]
+        level = len(target) - len(target.lstrip("."))
+        base = package.split(".")[:len(package.split(".")) - level + 1]
+        target = ".".join(base + [target.lstrip(".")])
+    parts = target.split(".")
+    if parts[0] in PACKAGES:
+        for i in range(len(parts), 0, -1):
+            try:
+                obj = importlib.import_module(".".join(parts[:i]))
+            except ImportError:
+                continue
+            return _has_path(obj, parts[i:])
+        return False
+    if len(parts) == 1:  # a name in the module itself (or a builtin)
+        return hasattr(importlib.import_module(module), target) or hasattr(builtins, target)
+    return None
+
+
+def _has_path(obj, names) -> bool:
+    for name in names:
+        if not hasattr(obj, name):
+            return False
+        obj = getattr(obj, name)
+    return True
+
+
+def test_every_docstring_reference_resolves():
+    """Every ``:mod:``, ``:func:``, ``:class:`` (and ``:meth:``, ``:data:``, ...) reference in the two packages that
+    names a module or object of the project, or a function or class of its own module, imports."""
+    bad = []
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if path.name == "__main__.py":
+                continue
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            text = path.read_text()
+            for m in ROLE.finditer(text):
+                role, target = m.groups()
+                if role not in ("mod", "func", "class") and "." not in target.lstrip("~."):
+                    continue  # a method or attribute of the class it is written in
+                file = path.relative_to(ROOT).as_posix()
+                if (file, target.lstrip("~")) in REFERENCES_ALLOWED or _resolve(target, module) is not False:
+                    continue
+                bad.append(f"{file}:{text[:m.start()].count(chr(10)) + 1} :{role}:`{target}`")
+    assert bad == [], "these references name nothing: " + "; ".join(bad)
+
+
+def test_a_reference_to_nothing_is_seen():
+    assert _resolve("~solvers.opt.canonical.Canonical", "solvers.numbers") is True
+    assert _resolve(".symmetry.Symmetry", "solvers.classes.automorphisms") is True
+    assert _resolve("solvers.game_certificate", "solvers.opt.games") is False  # the module named before 397f69f
+    assert _resolve("solvers.certificates.games.no_such_check", "solvers.opt.games") is False
+    assert _resolve("no_such_function", "solvers.numbers") is False
+    assert _resolve("fractions.Fraction", "solvers.numbers") is None  # another project's: not checked

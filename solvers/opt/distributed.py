@@ -565,7 +565,7 @@ class Spread:
 
     def _schedule(self, d: int, deadline):
         """Fill the workers' queues with the parts of "Opt(C) >= d?" still wanted, most urgent first (the order of
-        :meth:`_walk`: the sequential search's, then the speculative parts). The :attr:`pool.size <pool>` most urgent
+        :meth:`_walk`: the sequential search's, then the speculative parts). The ``pool.size`` most urgent
         parts run now: a worker running a part that is not among them gives way to one that is (its part is
         cancelled; its memo keeps what it proved, and the part goes out again when it is wanted). Returns the root's
         status when the walk settles it (the caller walks again), else None."""

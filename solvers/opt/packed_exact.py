@@ -479,8 +479,8 @@ def _moved(root, h: np.ndarray, flip: int):
 
 def solve(C, *, time_limit: float | None = None, progress: Callable[[dict], None] | None = None,
           leaf: int = LEAF, width: int = WIDTH, exact_leaf: int | None = None, memo_bytes: int | None = None):
-    """The ``packed`` engine of :func:`solvers.opt.opt` for a class over at most 64 points (one that :func:`handles`,
-    or a listed class): ``(lower, upper, tree, stats, proof)``.
+    """The ``packed`` engine of :func:`solvers.opt.opt` for a class over at most 64 points (one that
+    :func:`~solvers.opt.packed.handles` accepts, or a listed class): ``(lower, upper, tree, stats, proof)``.
 
     First the most balanced split alone (:meth:`PackedSearch.deepen`'s first phase: a deep tree comes fast), then the
     exact search of :mod:`solvers.opt.packed_exact` (every split, one memo entry per orbit of the cube's

@@ -15,7 +15,8 @@ from ._common import _k, _popcount, _words
 
 __all__ = ["LiteralForm", "LITERAL_FAMILIES", "MAX_LITERAL_CONCEPTS", "build_form"]
 
-#: The largest class :func:`literal_form` enumerates (its concepts, not its domain): 2^20 concepts.
+#: The largest class :func:`~solvers.classes.families.literal_form` enumerates
+#: (its concepts, not its domain): 2^20 concepts.
 MAX_LITERAL_CONCEPTS = 2**20
 
 
