@@ -15,7 +15,7 @@ The checks (:data:`CHECKS`; each returns the :class:`Failure` s it finds):
 
 ========  ==============================================================================================
 value     with no limit the engine solves the case: ``lower == value == upper`` = the brute force's value,
-          and its stats say ``"engine"`` and ``"stopped"`` (None)
+          its result names the game, and its stats say ``"engine"`` and ``"stopped"`` (None)
 tree      its tree has depth ``lower`` and the game's checker accepts it (a mistake tree for Opt(C), D_k and
           the horizons; a shattered tree, valued again by the checker, for the randomized game)
 upper     its upper-bound certificate, checked on the class alone, proves ``upper``
@@ -506,6 +506,8 @@ def check_value(engine, cases: Sequence[Case] = CASES, kernel: Optional[str] = N
         missing = [k for k in ("engine", "stopped") if k not in r.stats]
         if missing:
             out.append(fail(f"its stats have no {' and no '.join(map(repr, missing))}"))
+        if getattr(r, "game", game) != game:
+            out.append(fail(f"its result names the game {r.game.symbol}"))
         if (r.value, r.lower, r.upper) != (want, want, want):
             out.append(fail(f"value {r.value}, bounds [{r.lower}, {r.upper}]; the brute force gives {want}"))
         elif r.stats.get("stopped") is not None:

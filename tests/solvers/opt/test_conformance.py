@@ -269,6 +269,16 @@ def test_rejects_value_plus_one():
     assert len(failures) == _pairs(engine, SMALL) and all("the brute force gives" in f.message for f in failures)
 
 
+def test_rejects_a_result_of_another_game_or_without_its_stats():
+    def other(r, C, game, control):
+        stats = {k: v for k, v in r.stats.items() if k != "stopped"}
+        return dataclasses.replace(r, game=Game(randomized=True), stats=stats)
+
+    failures = _failed(Wrapped(_search(), other), "value", SMALL[:1])
+    messages = {f.message for f in failures}
+    assert messages == {"its result names the game RL", "its stats have no 'stopped'"}
+
+
 def test_rejects_a_tree_of_the_wrong_depth():
     from solvers.certificates import MistakeTree
 
