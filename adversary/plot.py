@@ -44,7 +44,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import NamedTuple
 
-from solvers._jsontext import loads  # json.loads refusing a key given twice
+from solvers.jsontext import loads  # json.loads refusing a key given twice
 
 __all__ = ["plot_table", "plot_tightness", "plot_tree", "read_table", "read_tightness", "tightness_panels",
            "optimum_lines", "plot_pac",

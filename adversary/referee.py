@@ -120,7 +120,7 @@ from typing import Optional
 
 import numpy as np
 
-from solvers._jsontext import loads
+from solvers.jsontext import loads
 from solvers.certificates import TreeError, check_made_for, made_for
 from solvers.game_rules import value_text
 from solvers.messages import one_line

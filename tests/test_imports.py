@@ -115,14 +115,8 @@ PRIVATE_ALLOWED = {
     ("solvers/certificates/params.py", "solvers.classes.finite._row_keys"),  # classes.finite: make row_keys public
     ("solvers/opt/anytime.py", "solvers.learners._specs"),  # goes with the learners' bounds given as data
     ("adversary/cli/verify.py", "solvers.certificates.opt._height"),  # certificates.opt: make the tree's height public
-    ("adversary/store.py", "adversary.attack._verdict"),  # adversary.attack.verdict_of
-    # solvers' private modules used by the adversary's side: to become public modules
-    ("adversary/store.py", "solvers._version.__version__"),
+    # the version, read by the adversary's side: to be read from solvers.__version__
     ("adversary/cli/__init__.py", "solvers._version.__version__"),
-    ("adversary/cli/_output.py", "solvers._files.write_atomic"),
-    ("adversary/cli/pac.py", "solvers._jsontext.loads"),
-    ("adversary/plot.py", "solvers._jsontext.loads"),
-    ("adversary/referee.py", "solvers._jsontext.loads"),
     # seen in other helpers' unfinished work of issue 35 when this list was written (so that landing it
     # does not fail here; the owner renames them after)
     ("solvers/opt/driver.py", "solvers.opt.engines._common.run"),

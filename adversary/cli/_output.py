@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from solvers import interrupts
-from solvers._files import write_atomic
+from solvers.files import write_atomic
 from solvers.interrupts import received
 from solvers.messages import one_line  # library messages may quote multi-line input
 

@@ -85,7 +85,7 @@ def _weights(spec: str, C) -> list:
     if spec == "uniform":
         return [Fraction(1, n)] * n
     try:
-        from solvers._jsontext import loads  # refuses a key given twice (one line)
+        from solvers.jsontext import loads  # refuses a key given twice (one line)
 
         with open(spec, encoding="utf-8") as f:
             data = loads(f.read(), f"--distribution {spec}", error=CLIError)

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from .._errors import ClassMismatch, TreeError
-from .._jsontext import loads
+from ..jsontext import loads
 from ._reading import _POINT_KEYS, _POINT_NODE, _fmt, _show, inner, whole
 from .binding import bind, check_made_for, made_for  # the class a certificate is for
 
@@ -408,7 +408,7 @@ def load_tree(path) -> dict:
     ------
     TreeError
         If the file is missing, not JSON, or nested deeper than littlestone reads
-        (:data:`solvers._jsontext.MAX_NESTING` levels; a mistake tree of depth d is nested d + 2 levels).
+        (:data:`solvers.jsontext.MAX_NESTING` levels; a mistake tree of depth d is nested d + 2 levels).
     """
     p = Path(path)
     if not p.exists():

@@ -30,8 +30,8 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
-from .._files import load_npy
-from .._jsontext import loads
+from ..files import load_npy
+from ..jsontext import loads
 from ..numbers import point_text
 
 __all__ = ["ConceptClass"]

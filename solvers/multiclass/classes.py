@@ -49,7 +49,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._jsontext import loads
+from ..jsontext import loads
 
 __all__ = ["FAMILIES", "MAX_CONCEPTS", "MAX_LABELS", "MulticlassClass", "MulticlassFamily", "make", "parse_params"]
 
@@ -173,7 +173,7 @@ class MulticlassClass:
             if suffix == ".csv":
                 return cls(_read_csv(p))
             if suffix == ".npy":
-                from .._files import load_npy  # a truncated file is refused before its array is allocated
+                from ..files import load_npy  # a truncated file is refused before its array is allocated
 
                 return cls(load_npy(p, "save a 2-d integer array with numpy.save"))
         except ValueError as e:

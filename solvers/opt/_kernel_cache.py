@@ -36,7 +36,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .._files import write_atomic
+from ..files import write_atomic
 
 __all__ = ["build", "load", "path", "usable", "start_build", "building", "failed", "BuildError"]
 

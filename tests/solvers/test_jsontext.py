@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from solvers._jsontext import MAX_NESTING, loads, nesting_depth
+from solvers.jsontext import MAX_NESTING, loads, nesting_depth
 
 
 @pytest.mark.parametrize("text", ['{"a": [[1], "]]]"], "b": {}}', "7", '"[["', "[]", "{}", '[{"k": "\\\\"}, [[]]]',

@@ -97,7 +97,7 @@ def test_size_limit_is_a_clean_error():
 def test_deeply_nested_path_step_is_named_in_a_short_line():
     C = ConceptClass.from_matrix(np.eye(6, dtype=int).tolist() + [[0] * 6])
     step = []
-    for _ in range(150):  # parseable (see solvers._jsontext.MAX_NESTING), but no [point, label]
+    for _ in range(150):  # parseable (see solvers.jsontext.MAX_NESTING), but no [point, label]
         step = [step]
     with pytest.raises(TreeError) as ei:
         verify_upper({"kind": "upper-bound", "bound": 1, "entries": [{"path": [step], "bound": 1}]}, C)
