@@ -26,7 +26,7 @@ Commands (README, "Command line")::
     littlestone multiclass (FAMILY k=v ... | --matrix FILE) [--game full|bandit|both] [--json] [--tree OUT.json]
                            [--time-limit S]
     littlestone play FAMILY k=v ... [--as adversary|learner] [--against LEARNER] [--plain]
-    littlestone store list|show KEY|export|prune [--store PATH] [--kind K] [--family F] [--format csv|json|md]
+    littlestone store list|show KEY|export|prune|verify|merge OTHER.db [--store PATH] [--kind K] [--family F] [--format csv|json|md]
     littlestone plot table TABLE.json|.csv [--x PARAM] [--column opt|value|vc] [--group-by PARAM ...] -o OUT.png|.svg
     littlestone plot tightness FILE.csv|.jsonl ... [--x PARAM] -o OUT.png|.svg
     littlestone plot tree TREE.json [FAMILY k=v ... | --matrix FILE] [--max-nodes N] -o OUT.png|.svg

@@ -3,8 +3,9 @@
 ``list`` prints one line per row (kind, class, task, value or bounds, seconds, when); ``show KEY`` one
 row whole, with its certificates re-checked (``--certificates OUT.json`` writes them); ``export`` every
 row as csv, json or md (``-o FILE``); ``prune`` removes the rows whose certificates no longer check (or,
-with ``--unsolved``, the rows whose value is open too) and compacts the file; ``verify`` checks every row from scratch, as a file
-system check does (every certificate and witness through its checker, with no time limit; the value of a row kept
+with ``--unsolved``, the rows whose value is open too) and compacts the file; ``merge OTHER.db`` imports the rows of another store (its
+rows of ``--kind``, ``--family``), each checked as ``verify`` checks it and sealed, merged with the rows there (a
+row that fails is not imported); ``verify`` checks every row from scratch, as a file system check does (every certificate and witness through its checker, with no time limit; the value of a row kept
 without certificates, and a VC dimension's upper bound, by computing them again), reports one line per row and
 exits 1 when a row fails; a row that checks in full is sealed (served by its digest from then on) when the store
 can be written. ``list``, ``show``, ``export`` and ``prune --dry-run`` only read: they open the store read-only
@@ -31,9 +32,11 @@ COLUMNS = ("key", "kind", "family", "params", "task", "concepts", "points", "val
 
 
 def add(p) -> None:
-    p.add_argument("action", choices=("list", "show", "export", "prune", "verify"),
-                   help="what to do (verify: check every row's certificates from scratch)")
-    p.add_argument("key", nargs="?", metavar="KEY", help="show: the row's key (its first characters are enough)")
+    p.add_argument("action", choices=("list", "show", "export", "prune", "verify", "merge"),
+                   help="what to do (verify: check every row's certificates from scratch; merge: import the rows of "
+                        "another store, each checked)")
+    p.add_argument("key", nargs="?", metavar="KEY",
+                   help="show: the row's key (its first characters are enough); merge: the store to import")
     p.add_argument("--store", metavar="PATH", help="the store (default $LITTLESTONE_STORE or littlestone.db)")
     p.add_argument("--kind", choices=("opt", "vc", "attack", "param"), help="only rows of this kind")
     p.add_argument("--family", metavar="NAME", help="only rows of this family")
@@ -109,8 +112,8 @@ def _md(rows: list[dict]) -> str:
 #: The options of some actions only: attribute -> (the option, the actions that take it).
 _OPTIONS_OF = {"certificates": ("--certificates", ("show",)), "unsolved": ("--unsolved", ("prune",)),
                "dry_run": ("--dry-run", ("prune",)), "format": ("--format", ("export",)),
-               "output": ("-o", ("export",)), "kind": ("--kind", ("list", "export", "prune", "verify")),
-               "family": ("--family", ("list", "export", "prune", "verify"))}
+               "output": ("-o", ("export",)), "kind": ("--kind", ("list", "export", "prune", "verify", "merge")),
+               "family": ("--family", ("list", "export", "prune", "verify", "merge"))}
 
 
 def _refuse_other_options(args) -> None:
@@ -138,10 +141,12 @@ def run(args) -> int:
             raise CLIError("store show needs a KEY (see 'littlestone store list')")
         cert_path, = check_outputs([(args.certificates, (".json",), "the certificates file", "--certificates")],
                                    args=args)
-    elif args.key:
+    elif args.key and args.action != "merge":
         raise CLIError(f"store {args.action} takes no KEY; use --kind or --family to choose rows")
     if args.action == "verify":
         return _verify(args)
+    if args.action == "merge":
+        return _merge_from(args)
     with _open(args, readonly=args.action != "prune" or args.dry_run) as S:
         if args.action == "list":
             rows = list(S.rows(args.kind, args.family))
@@ -187,7 +192,9 @@ def run(args) -> int:
                      + (f" (no certificates written to {cert_path})" if cert_path is not None else ""))
                 return EXIT_OK
             rec = found[0]
-            print(json.dumps(json_safe({**rec.summary(), "check": _check_text(rec)}), indent=1))
+            seal = ("changed after it was written: its digest does not match its content" if rec.tampered
+                    else rec.proven if rec.proven is not None else "none (checked when first served)")
+            print(json.dumps(json_safe({**rec.summary(), "seal": seal, "check": _check_text(rec)}), indent=1))
             if cert_path is not None:
                 from adversary.store import recomputed
 
@@ -354,3 +361,46 @@ def _verify_row(rec) -> tuple:
                                                       f" ({'; '.join(notes) or 'no certificate proves it'}); "
                                                       f"the check proves {proven}"), None
     return "OK", proven, proof_of(lo, hi) if not notes else None
+
+
+# ---------------------------------------------------------------------------------------- merge
+def _merge_from(args) -> int:
+    """``store merge OTHER.db``: the rows of another store, each checked from scratch (:func:`_verify_row`) and
+    written to this one sealed, merged with the row there; a row that fails is left out (one line each, exit 1); a
+    row that cannot be checked here (a class from a matrix file, a part of a spread search) comes unsealed and is
+    checked when first served."""
+    from pathlib import Path
+
+    from adversary.store import Store
+
+    if not args.key:
+        raise CLIError("store merge needs the store to import, e.g. 'littlestone store merge other.db'")
+    source = Path(args.key)
+    if not source.is_file():
+        raise CLIError(f"there is no store at {str(source)!r} to import; give the path of a littlestone store")
+    with Store(source, readonly=True) as src:
+        if Path(store_path(args)).resolve() == source.resolve():
+            raise CLIError("store merge imports another store into this one; give two different stores")
+        with _open(args, readonly=False) if Path(store_path(args)).exists() else Store(store_path(args)) as S:
+            counts = {"sealed": 0, "unsealed": 0, "refused": 0}
+            for rec in src.rows(args.kind, args.family):
+                status, text, proven = _verify_row(rec)
+                what = f"{class_text(rec)} {_task_text(rec.task)}".strip()
+                if status == "FAILED":
+                    counts["refused"] += 1
+                    print(f"{'refused':<11}  {rec.key[:12]}  {rec.kind:<6}  {what}: {text}", flush=True)
+                    continue
+                rec.proven, rec.tampered = proven, False
+                S.put(rec)
+                counts["sealed" if proven is not None else "unsealed"] += 1
+                print(f"{'imported':<11}  {rec.key[:12]}  {rec.kind:<6}  {what}: "
+                      f"{text if proven is not None else 'not sealed (' + text + '): checked when first served'}",
+                      flush=True)
+            for key, why in src.unreadable.items():
+                counts["refused"] += 1
+                print(f"{'refused':<11}  {key[:12]}  the row cannot be read ({why})")
+            S.flush()
+            note(f"{counts['sealed'] + counts['unsealed']} rows of {source} imported into {S.path} ({counts['sealed']} "
+                 f"checked and sealed, {counts['unsealed']} to be checked when first served), {counts['refused']} "
+                 "refused")
+    return EXIT_FAILED if counts["refused"] else EXIT_OK

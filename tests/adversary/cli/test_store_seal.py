@@ -285,3 +285,28 @@ def test_a_store_of_schema_version_1_is_migrated_forward_and_served(capsys, tmp_
         C = __import__("solvers.classes.families", fromlist=["make"]).make("thresholds", N=7)
         (attack,) = S.rows("attack")
         assert attack.class_key == class_key(C) and served_bounds(attack, C)[0] == 3
+
+
+def test_store_merge_imports_each_row_checked_and_refuses_a_wrong_one(capsys, tmp_path):
+    """store merge OTHER.db: each row of the other store checked from scratch and written sealed (merged with the
+    rows there); a row that fails is refused (one line, exit 1) and not imported; the rows served after."""
+    source = tmp_path / "other.db"
+    shutil.copy(FIXTURE, source)
+    with sqlite3.connect(source) as db:  # a wrong VC dimension in the old store (its shattered set proves 1)
+        db.execute("UPDATE results SET value = '5', lower = '5', upper = '5' WHERE kind = 'vc' AND params = ?",
+                   (json.dumps({"N": 3}, separators=(",", ":")),))
+    code, out, err = run(capsys, "store", "merge", source)
+    lines = out.splitlines()
+    assert code == 1 and len(lines) == 9 and sum(line.startswith("imported ") for line in lines) == 8, out
+    (refused,) = [line for line in lines if line.startswith("refused")]
+    assert " vc " in refused and "8 rows" in err and "1 refused" in err, err
+    with Store(_db(), readonly=True) as S:
+        rows = list(S.rows())
+    assert len(rows) == 8 and all(r.proven is not None for r in rows) and not [r for r in rows if r.kind == "vc"
+                                                                              and r.params == {"N": 3}]
+    code, out, err = run(capsys, "table", "thresholds", "--grid", "N=4", "--columns", "td", "--format", "csv")
+    assert code == 0 and "1 of 1 cells served" in err and "0 results written" in err, err
+    code, _, err = run(capsys, "store", "merge", _db())
+    assert code == 2 and "two different stores" in err
+    code, _, err = run(capsys, "store", "merge")
+    assert code == 2 and "needs the store to import" in err
