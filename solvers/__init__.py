@@ -13,6 +13,8 @@ References
 
 import importlib
 
+from ._version import __version__  # (one line of text: the --version of the command and the store's rows)
+
 __all__ = ["ConceptClass", "MistakeTree", "TreeError", "verify_tree", "OptResult", "Solver", "opt", "SOA", "RandSOA",
            "Game", "families"]
 

@@ -116,7 +116,7 @@ def _epilog() -> str:
 
 
 def _version() -> str:
-    from solvers._version import __version__
+    from solvers import __version__
 
     return __version__
 
