@@ -61,13 +61,12 @@ def one(family: str, params: dict, mode: str, workers: int) -> dict:
     from solvers.certificates import verify_upper
     from solvers.certificates.opt import verify_tree
     from solvers.classes.families import make
-    from solvers.opt import driver, opt
+    from solvers.opt import Tuning, opt
 
     C = make(family, **params)
     cluster = client = None
     jobs = 1 if mode == "sequential" else workers
-    if mode == "joblib":
-        driver.SPREAD_LOCAL = False
+    tuning = Tuning(spread_local=mode != "joblib")  # joblib: the root's splits dealt to joblib's workers
     if mode == "dask":
         from distributed import Client, LocalCluster
 
@@ -75,7 +74,7 @@ def one(family: str, params: dict, mode: str, workers: int) -> dict:
         client = Client(cluster)
     try:
         t0 = time.perf_counter()
-        r = opt(C, jobs=jobs, anytime=False, cluster=client)
+        r = opt(C, jobs=jobs, anytime=False, cluster=client, tuning=tuning)
         t1 = time.perf_counter()
         cert = r.upper_certificate(limit=10**7)
         t2 = time.perf_counter()

@@ -26,8 +26,16 @@ _HOMES = {"ConceptClass": "solvers.classes", "families": "solvers.classes", "Mis
           "Solver": "solvers.opt", "SOA": "solvers.learners", "RandSOA": "solvers.learners", "Game": "solvers.game_rules"}
 
 
+def _learner_bounds(C) -> list:
+    """The learners' proven bounds on Opt(C) (:func:`solvers.learners.bounds.learner_bounds`), the data
+    ``solvers.opt(C)`` is given as its ``bounds``: the exact solver does not import the learners built on it."""
+    from .learners.bounds import learner_bounds
+
+    return learner_bounds(C)
+
+
 def __getattr__(name: str):
-    if name == "opt":  # the package, callable as opt(C) (see solvers.opt)
+    if name == "opt":  # the package, callable as opt(C) with its signature and docstring (see solvers.opt)
         return importlib.import_module("solvers.opt")
     home = _HOMES.get(name)
     if home is None:

@@ -34,14 +34,10 @@ import time
 
 from .. import interrupts
 
-#: The share of a time limit that the exact search leaves to :func:`improve` (the search gets the rest).
-SHARE = 0.1
-#: Classes with fewer concepts are left to the exact search alone (it settles them, or little is to be had).
-MIN_CONCEPTS = 4096
-#: Classes over at most 64 points with more concepts than this get the packed search's tree (its version spaces
-#: of at most :data:`solvers.opt.packed.LEAF` concepts go to the exact search, so a smaller class is one leaf)
-PACKED_FROM = 20_000
-
+#: Where Halving's bound floor(log2 |C|) is proven (the text of :attr:`solvers.learners.Halving.bound_source`;
+#: written here, as this package does not import the learners built on it)
+HALVING_SOURCE = '"Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow), slide ' \
+                 '"HAL - halving algorithm"'
 
 #: Families whose instance with a smaller size parameter embeds in a larger one, and how its points map:
 #: ``"cube"``: a point of {0,1}^n' is (x, 0, ..., 0) in {0,1}^n (a concept over the first n' variables is one
@@ -64,10 +60,14 @@ def _embeds(C) -> bool:
     return getattr(C, "family", None) in EMBEDS and isinstance(getattr(C, "params", None), dict)
 
 
-def applies(C) -> bool:
-    """Whether :func:`improve` can do anything for ``C``: a listed class large enough to be worth it, or a
-    class of a family of :data:`EMBEDS` (listed, implicit or evaluated)."""
-    return _embeds(C) or (listed(C) and C.n_concepts >= MIN_CONCEPTS and C.n_points >= 2)
+def applies(C, tuning=None) -> bool:
+    """Whether :func:`improve` can do anything for ``C``: a listed class large enough to be worth it (at least
+    ``tuning.anytime_min_concepts`` concepts, :class:`~solvers.opt.control.Tuning`), or a class of a family of
+    :data:`EMBEDS` (listed, implicit or evaluated)."""
+    from .control import Tuning
+
+    least = (tuning or Tuning()).anytime_min_concepts
+    return _embeds(C) or (listed(C) and C.n_concepts >= least and C.n_points >= 2)
 
 
 def shattered_reason(d: int) -> str:
@@ -193,52 +193,17 @@ def shattered_points(C, deadline: float, *, all_or_nothing: bool = False) -> lis
     return chosen
 
 
-#: The most seconds a learner's own bound may take here (the Perceptron computes each concept's margin).
-LEARNER_BOUND_SECONDS = 0.1
-
-
-def learner_bounds(C) -> list:
-    """The proven mistake bounds of the seeds' deterministic learners that apply to ``C``, each an upper
-    bound on Opt(C) (Opt(C) is the best worst case of any learner, [Rivest94]): a list of ``(value, reason)``,
-    smallest first. A learner counts when it can be built for ``C`` without its own search of C (not SOA,
-    whose bound is Opt itself, nor the class-based learners, whose bounds are read from the class's size:
-    Halving's floor(log2 |C|) is the search's first upper bound already) and ``bound_on(C)`` proves a finite
-    bound from the class's facts (Winnow on monotone disjunctions of r variables, elimination on
-    conjunctions, ...). A randomized learner bounds an expectation, not the worst case, and is left out."""
-    import math
-
-    from ..learners import _specs, make_learner
-
-    out = []
-    for spec in _specs():
-        L = spec.cls
-        if L.randomized or L.needs_class or L.extra is not None:
-            continue
-        try:
-            learner = make_learner(spec.name, {}, C)
-            learner.set_deadline(time.monotonic() + LEARNER_BOUND_SECONDS)  # (the Perceptron's margins, ...)
-            b = learner.bound_on(C)
-        except Exception:  # a learner that cannot be built for C, or whose bound takes too long: no bound
-            continue
-        if b.value == math.inf or b.value != b.value:
-            continue
-        out.append((math.floor(b.value), f"{spec.name}'s proven bound {b.formula} ({b.source})"))
-    return sorted(out, key=lambda t: t[0])
-
-
 def upper_reason(C, upper) -> str:
     """Why a stopped search's upper bound ``upper`` on Opt(C) holds: Halving's bound floor(log2 |C|) when it
     is that, else the search's refutation of Opt(C) >= upper + 1 (its certificate: ``--proof``)."""
-    from ..learners import Halving
-
     if upper is None:
         return ""
     if upper >= C.log2_size():
-        return f"Halving's bound floor(log2 |C|) ({Halving.bound_source})"
+        return f"Halving's bound floor(log2 |C|) ({HALVING_SOURCE})"
     return f"the search refuted Opt(C) >= {upper + 1} (write its certificate with --proof)"
 
 
-def improve(C, r, seconds: float, solve) -> list:
+def improve(C, r, seconds: float, solve, *, packed_from: int = 20_000) -> list:
     """Better lower bounds for the stopped result ``r`` on ``C``, found within ``seconds``: a list of
     ``(value, tree, reason)``, deepest last, each tree checked against ``C`` (empty when nothing beats
     ``r.lower``). ``solve(D, time_limit)`` solves a restriction ``D`` (the exact search, without this pass).
@@ -247,10 +212,12 @@ def improve(C, r, seconds: float, solve) -> list:
     tried next are prefixes of C's points: half of them first, then, while a restriction is
     solved within its time, halfway between it and the whole class (three quarters, seven eighths, ...);
     when half is not solved, a quarter, an eighth, ... A Ctrl-C stops the pass: :class:`Interrupted`
-    (a KeyboardInterrupt) carries what it had found."""
+    (a KeyboardInterrupt) carries what it had found. A class over at most 64 points with more than ``packed_from``
+    concepts gets the packed search's tree (:attr:`Tuning.anytime_packed_from
+    <solvers.opt.control.Tuning.anytime_packed_from>`)."""
     found: list = []
     try:
-        _improve(C, r, seconds, solve, found)
+        _improve(C, r, seconds, solve, found, packed_from)
     except KeyboardInterrupt as e:
         raise Interrupted(found) from e
     return found
@@ -287,7 +254,7 @@ class Interrupted(KeyboardInterrupt):
         self.found = found
 
 
-def _improve(C, r, seconds: float, solve, found: list) -> None:
+def _improve(C, r, seconds: float, solve, found: list, packed_from: int = 20_000) -> None:
     """:func:`improve`'s work, each bound appended to ``found`` as it is proven."""
     from ..certificates import MistakeTree
     from ..classes.finite import ConceptClass
@@ -307,7 +274,7 @@ def _improve(C, r, seconds: float, solve, found: list) -> None:
         best = max([best] + [b[0] for b in found])
     if not listed(C):
         return  # (the rest reads the matrix)
-    if C.n_points <= 64 and C.n_concepts > PACKED_FROM:
+    if C.n_points <= 64 and C.n_concepts > packed_from:
         best = _packed(C, best, time.monotonic() + (deadline - time.monotonic()) / 2, found)
     tried: set = set()
     lo, hi = 1, n  # prefixes of `lo` points are solved; of `hi` points, not (the whole class: the search stopped)
@@ -330,3 +297,32 @@ def _improve(C, r, seconds: float, solve, found: list) -> None:
                     found.append((best, tree, f"Opt of the class restricted to its first {k} of {n} points (a "
                                               "mistake tree of the restriction is one of the class)"))
         k = (lo + hi) // 2
+
+
+def settle_by_shattering(C, deadline: float, memo_bytes, symmetry: bool, t0: float):
+    """The plan's first settler: ``(result, None)`` with Opt(C) when a shattered set found greedily by ``deadline``
+    (:func:`shattered_points`) reaches the Halving bound floor(log2 |C|): the complete tree over it proves the lower
+    bound, and the upper-bound certificate has no entries (fewer than 2^(d+1) concepts). Else ``(None, (d, tree))``
+    with the d points shattered (a lower bound; ``(None, None)`` when none)."""
+    from ..certificates import MistakeTree
+    from ..game_rules import Game
+    from .result import OptResult, Stats
+    from .search import Solver
+
+    if not listed(C):
+        return None, None
+    points = shattered_points(C, deadline, all_or_nothing=True)
+    d = len(points)
+    if d == 0:
+        return None, None
+    tree = MistakeTree.shattered(points, C)
+    if not checked(tree, d, C):  # (the tree checked by the checker independent of this search)
+        return None, None
+    if d != C.log2_size():
+        return None, (d, tree)
+    S = Solver(C, memo_bytes=memo_bytes, symmetry=symmetry)
+    stats = Stats({"engine": "shattered set", "nodes": 0, "memo": 0, "evictions": 0, "memo_bytes": S.memo_bytes,
+                   "memo_used_bytes": S.memo_used_bytes, "seconds": round(time.monotonic() - t0, 4), "queries": [],
+                   "stopped": None, "anytime": [{"lower": d, "reason": shattered_reason(d)}],
+                   "symmetry": {"order": None, "source": "skipped: settled without a search", "seconds": None}})
+    return OptResult(d, d, d, tree, stats, S, Game.of("deterministic", 0, None)), None

@@ -2,7 +2,7 @@
 intervals, rectangles) and the monotone disjunctions' search, picked for a class and run at the root under
 the limits, with their mistake tree.
 
-Imports go one way: ``driver`` uses this module, which uses ``intervals``, ``rectangles`` and
+Imports go one way: the engines ``states`` and ``disjunctions`` use this module, which uses ``intervals``, ``rectangles`` and
 ``disjunctions``, which build on ``states``.
 """
 
@@ -42,16 +42,17 @@ def state_solver(C, *, memo_bytes: int | None = None) -> StateSearch:
 
 def solve_states(C, *, time_limit: float | None = None, memo_bytes: int | None = None,
                  progress: Callable[[dict], None] | None = None, solver: StateSearch | None = None):
-    """Opt(C) by the search over compact states (:func:`state_solver`, or ``solver``): ``(lower, upper, tree,
-    stats, solver)`` with ``stats["engine"]`` the search's (``"states"``, ``"disjunctions"``), a mistake tree
-    of depth ``lower`` (:meth:`StateSearch.certificate_tree <solvers.opt.states.StateSearch.certificate_tree>`),
-    and the solver (whose ``upper_proof`` writes the upper-bound certificate). A time limit or Ctrl-C
-    returns the bounds proven so far."""
+    """Opt(C) by the search over compact states (:func:`state_solver`, or ``solver``): an
+    :class:`~solvers.opt.result.OptResult` with ``stats["engine"]`` the search's (``"states"``, ``"disjunctions"``),
+    a mistake tree of depth ``lower`` (:meth:`StateSearch.certificate_tree
+    <solvers.opt.states.StateSearch.certificate_tree>`), and the solver (whose ``upper_proof`` writes the
+    upper-bound certificate). A time limit or Ctrl-C returns the bounds proven so far."""
     from .memo import search_root
+    from .result import OptResult, Stats
 
     S = solver if solver is not None else state_solver(C, memo_bytes=memo_bytes)
     lo, hi, tree, stats = search_root(S, S.engine, time_limit=time_limit, progress=progress,
                                       tree=lambda lo: S.certificate_tree(lo, C))
     if S.engine == "states":
         stats["root_splits"] = S.C.n_points
-    return lo, hi, tree, stats, S
+    return OptResult(lo if lo == hi else None, lo, hi, tree, Stats(stats), S)

@@ -13,16 +13,48 @@ swallowed (:func:`solvers.interrupts.check`).
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Callable
 
 from .. import interrupts
 
-__all__ = ["MemoSearch", "SearchStop", "Limits"]
+__all__ = ["MemoSearch", "SearchStop", "Limits", "cancelling", "cancelled"]
 
 
 class SearchStop(Exception):
-    """The deadline passed during a search (the bounds proven so far stay valid)."""
+    """The deadline passed during a search, or its run was cancelled (the bounds proven so far stay valid)."""
+
+
+class _Cancel(threading.local):
+    event = None  # the cancel signal (a threading.Event) of the run under way in this thread, if any
+
+
+_CANCEL = _Cancel()
+
+
+def cancelled() -> bool:
+    """Whether the run under way in this thread was cancelled (:class:`~solvers.opt.control.Control`'s ``cancel``):
+    every search's clock check then stops it as at its deadline."""
+    e = _CANCEL.event
+    return e is not None and e.is_set()
+
+
+class cancelling:
+    """``with cancelling(event):`` the searches run in this thread inside the block stop once ``event`` is set
+    (None: no cancel signal); the previous signal comes back on exit."""
+
+    __slots__ = ("event", "old")
+
+    def __init__(self, event):
+        self.event = event
+
+    def __enter__(self):
+        self.old, _CANCEL.event = _CANCEL.event, self.event
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _CANCEL.event = self.old
 
 
 class MemoSearch:
@@ -111,7 +143,7 @@ class MemoSearch:
     def _tick(self) -> None:
         interrupts.check()  # a Ctrl-C that a library swallowed stops the search here (solvers.interrupts)
         now = time.monotonic()
-        if self._deadline is not None and now >= self._deadline:
+        if self._deadline is not None and now >= self._deadline or cancelled():
             raise SearchStop()
         if self._progress is not None and now >= self._next_report:
             self._next_report = now + 1.0
@@ -121,7 +153,7 @@ class MemoSearch:
         """The deadline and a recorded Ctrl-C only, without progress reports: for the walks that write a
         certificate from the memo (each step is cheap, but there may be many)."""
         interrupts.check()
-        if self._deadline is not None and time.monotonic() >= self._deadline:
+        if self._deadline is not None and time.monotonic() >= self._deadline or cancelled():
             raise SearchStop()
 
     def _progress_info(self) -> dict:

@@ -49,7 +49,7 @@ from typing import Callable
 import numpy as np
 
 from .. import interrupts
-from .memo import SearchStop
+from .memo import SearchStop, cancelled
 
 __all__ = ["LEAF", "WIDTH", "PackedSearch", "leaf_class", "pack", "handles", "sorted_tables"]
 
@@ -193,7 +193,7 @@ class PackedSearch:
     def _tick(self) -> None:
         interrupts.check()  # a Ctrl-C that a library swallowed stops the search here (solvers.interrupts)
         now = time.monotonic()
-        if self._deadline is not None and now > self._deadline:
+        if self._deadline is not None and now > self._deadline or cancelled():
             raise SearchStop
         if self.progress is not None and now >= self._next_report:
             self._next_report = now + 1.0

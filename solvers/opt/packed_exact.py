@@ -44,15 +44,15 @@ Examples
 from __future__ import annotations
 
 import itertools
+import os
 import time
 from typing import Callable
 
 import numpy as np
 
 from .. import interrupts
-from ..interrupts import resident_bytes  # the memory this process holds, for the memo's budget
 from .canonical import byte_tables, images
-from .memo import SearchStop
+from .memo import SearchStop, cancelled
 from .packed import LEAF, LEAF_MEMO_BYTES, WIDTH, PackedSearch, _ones, _renamed, leaf_class, pack, sorted_tables
 
 __all__ = ["CubeGroup", "Trivial", "ExactSearch", "cube_group_of", "EXACT_LEAF", "solve"]
@@ -260,8 +260,8 @@ class ExactSearch:
     def _tick(self) -> None:
         interrupts.check()
         now = time.monotonic()
-        if self._deadline is not None and now > self._deadline:
-            self.stop_reason = "time limit"
+        if self._deadline is not None and now > self._deadline or cancelled():
+            self.stop_reason = "cancelled" if cancelled() else "time limit"
             raise SearchStop
         if now >= self._next_report:
             self._next_report = now + 1.0
@@ -437,6 +437,15 @@ class ExactSearch:
                 item["covers"] = covers
             entries[i] = item
         return out
+
+
+def resident_bytes() -> int | None:
+    """The process's resident memory in bytes (None where it cannot be read)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _mask(flags: np.ndarray) -> int:

@@ -1,4 +1,5 @@
-"""The root queries of :func:`solvers.opt.opt` spread over worker processes (``jobs > 1``), through joblib.
+"""The root queries of :func:`solvers.opt.opt` spread over worker processes (``jobs > 1`` with
+``Tuning(spread_local=False)``; the default spreads them by :mod:`solvers.opt.distributed`), through joblib.
 
 The root query "Opt(C) >= d?" of [Rivest94]'s recurrence is an OR over the root's balanced splits: the
 splits are dealt round-robin to ``jobs`` worker processes, each of which keeps one

@@ -36,6 +36,7 @@ import time
 import numpy as np
 
 from .. import interrupts
+from .memo import cancelled
 
 __all__ = ["SubcubeTable", "TableStop", "MAX_TABLE_POINTS"]
 
@@ -107,7 +108,7 @@ class SubcubeTable:
                     changed = True
                 np.maximum(v[:, 2, :], mv, out=v[:, 2, :])
                 interrupts.check()  # a Ctrl-C that numpy swallowed stops the sweeps here
-                if deadline is not None and time.monotonic() >= deadline:
+                if deadline is not None and time.monotonic() >= deadline or cancelled():
                     raise TableStop()
             self.sweeps += 1
             if progress is not None:

@@ -16,7 +16,8 @@ import solvers.opt.driver as driver
 from solvers.certificates import verify_tree
 from solvers.classes import ConceptClass
 from solvers.classes.families import make
-from solvers.opt import anytime, opt
+from solvers.learners.bounds import learner_bounds
+from solvers.opt import Tuning, anytime, opt
 
 from tests.oracles import matrices
 
@@ -85,10 +86,9 @@ def test_the_packed_search_gives_a_deeper_tree(monkeypatch):
     embedded n = 3 (6), and its tree checks against the class."""
     from solvers.opt import packed
 
-    monkeypatch.setattr(anytime, "PACKED_FROM", 100)
     monkeypatch.setattr(packed, "LEAF", 40)
     C = make("halfspaces", n=4)
-    found = anytime.improve(C, _stopped(), 120.0, _exact)
+    found = anytime.improve(C, _stopped(), 120.0, _exact, packed_from=100)
     value, tree, reason = found[-1]
     assert value == 9 == opt(C).value and "packed search" in reason and "at most 40 concepts" in reason
     assert verify_tree(tree.to_json(), C) == 9
@@ -97,9 +97,9 @@ def test_the_packed_search_gives_a_deeper_tree(monkeypatch):
 def test_opt_uses_them_when_its_search_stops(monkeypatch):
     """opt() with a time limit on a large listed class: when the search stops, the rest of the time finds a
     deeper tree of a restriction, which replaces the search's (its reason in stats["anytime"])."""
-    C = make("decision-lists", n=4)  # (1,050 concepts: the threshold lowered for a quick test)
-    monkeypatch.setattr(anytime, "MIN_CONCEPTS", 1000)
-    assert anytime.applies(C)
+    C = make("decision-lists", n=4)  # (1,050 concepts: a family whose smaller instances embed)
+    assert anytime.applies(C) and not anytime.applies(ConceptClass.from_matrix(C.matrix))
+    assert anytime.applies(ConceptClass.from_matrix(C.matrix), Tuning(anytime_min_concepts=1000))
     real = driver.opt
 
     def stopped_at_the_root(D, **kw):  # the search on the whole class stops at once; restrictions are solved
@@ -125,7 +125,6 @@ def test_the_search_inside_the_pass_gets_opts_solver_cluster_and_parts(monkeypat
     from solvers.opt.search import Solver
 
     C = make("decision-lists", n=4)
-    monkeypatch.setattr(anytime, "MIN_CONCEPTS", 1000)
     real, seen = driver.opt, []
     writer = lambda limit: {"kind": "upper-bound", "bound": 99, "entries": []}  # noqa: E731
 
@@ -147,7 +146,6 @@ def test_the_search_inside_the_pass_gets_opts_solver_cluster_and_parts(monkeypat
 def test_the_command_prints_each_bound_with_its_reason(monkeypatch, capsys, tmp_path):
     from adversary.cli import main
 
-    monkeypatch.setattr(anytime, "MIN_CONCEPTS", 1000)
     real = driver.opt
 
     def stopped_at_the_root(D, **kw):
@@ -231,7 +229,6 @@ def test_a_ctrl_c_in_the_pass_returns_what_is_proven(monkeypatch):
     opt returns its bounds, stopped "interrupted", with the bound the pass had found (a KeyboardInterrupt
     used to escape the pass, and the command printed nothing)."""
     C = make("decision-lists", n=4)
-    monkeypatch.setattr(anytime, "MIN_CONCEPTS", 1000)
     real = driver.opt
 
     def stopped_at_the_root(D, **kw):
@@ -240,7 +237,7 @@ def test_a_ctrl_c_in_the_pass_returns_what_is_proven(monkeypatch):
             return driver.OptResult(None, 1, r.upper, None, {**r.stats, "stopped": "time limit"}, r.solver, r.game)
         return real(D, **kw)
 
-    def one_then_ctrl_c(C, r, seconds, solve, found):
+    def one_then_ctrl_c(C, r, seconds, solve, found, packed_from):
         found.append(anytime.embedded(C, 0, float("inf"), _exact)[0])
         raise KeyboardInterrupt
 
@@ -254,9 +251,8 @@ def test_a_ctrl_c_in_the_pass_returns_what_is_proven(monkeypatch):
     def ctrl_c(*a, **k):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(anytime, "MIN_CONCEPTS", 1000)
     monkeypatch.setattr(anytime, "shattered_points", ctrl_c)
-    r = opt(C, time_limit=600)
+    r = opt(C, time_limit=600, tuning=Tuning(shattered_from=1000))  # (the settler on this small class too)
     assert r.stats["stopped"] == "interrupted" and r.lower <= r.upper
 
 
@@ -268,12 +264,12 @@ def test_learners_bounds_are_upper_bounds_and_elim_beats_halving_on_disjunctions
                          ("monotone-conjunctions", {"n": 5}), ("monotone-disjunctions", {"n": 7, "k": 1})]:
         C = make(name, **params)
         exact = opt(C).value
-        bounds = anytime.learner_bounds(C)
+        bounds = learner_bounds(C)
         assert bounds, name
         assert all(v >= exact for v, _ in bounds)
         assert [v for v, _ in bounds] == sorted(v for v, _ in bounds)
     C = make("disjunctions", n=6)
-    v, why = anytime.learner_bounds(C)[0]
+    v, why = learner_bounds(C)[0]
     assert C.log2_size() == 9 and v == 7 and why.startswith("elim's proven bound n + 1") and "Online Algorithms" in why
 
 
@@ -281,7 +277,6 @@ def test_learners_bounds_are_upper_bounds_and_elim_beats_halving_on_disjunctions
 def real_opt(monkeypatch):
     """opt() whose search on a disjunctions class stops at once at 1 <= Opt <= floor(log2 |C|) (the anytime
     pass and the learners' bounds then run as after a real time limit); returns the real opt."""
-    monkeypatch.setattr(anytime, "MIN_CONCEPTS", 100)
     real = driver.opt
 
     def stopped_at_once(D, **kw):
@@ -302,8 +297,9 @@ def test_a_stopped_search_says_why_its_upper_bound_holds_and_takes_a_learners_sm
 
     C = make("disjunctions", n=5)  # floor(log2 |C|) = 7; ELIM proves 6
     real = real_opt
-    r = opt(C, time_limit=600)
+    r = opt(C, time_limit=600, bounds=learner_bounds)
     assert r.upper == 6 and r.stats["upper_reason"].startswith("elim's proven bound")
+    assert opt(C, time_limit=600).upper == 7  # (no bounds given: the search's own, Halving's)
     assert r.upper >= real(C).value
     code = main(["opt", "disjunctions", "n=5", "--time-limit", "600", "--no-store", "--json"])
     out = json.loads(capsys.readouterr().out)
@@ -316,17 +312,39 @@ def test_a_stopped_search_says_why_its_upper_bound_holds_and_takes_a_learners_sm
     assert anytime.upper_reason(C, 5).startswith("the search refuted Opt(C) >= 6")
 
 
-def test_a_ctrl_c_while_the_learners_bounds_are_read_keeps_the_searchs_bounds(real_opt, monkeypatch):
+def test_a_ctrl_c_while_the_learners_bounds_are_read_keeps_the_searchs_bounds(real_opt):
     """The learners' bounds are read after the search stopped: a Ctrl-C there returns the search's bounds,
     marked interrupted (it used to escape opt(), and the command printed no result: CI, test_stops)."""
     C = make("disjunctions", n=5)
     def interrupted(D):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(anytime, "learner_bounds", interrupted)
     try:
-        r = opt(C, time_limit=600)
+        r = opt(C, time_limit=600, bounds=interrupted)
     except KeyboardInterrupt:
         pytest.fail("the Ctrl-C escaped opt(): the bounds proven were lost")
     assert r.stats["stopped"] == "interrupted" and (r.lower, r.upper) == (1, C.log2_size()) and r.value is None
     assert r.stats["upper_reason"].startswith("Halving's bound")
+
+
+def test_the_halving_source_is_the_learners_own():
+    """anytime.HALVING_SOURCE (this package does not import the learners) is Halving's own citation."""
+    from solvers.learners import Halving
+
+    assert anytime.HALVING_SOURCE == Halving.bound_source
+
+
+def test_no_module_of_the_solver_imports_the_learners():
+    """Learner bounds reach opt as data (its ``bounds``), not as an import: no module of solvers/opt imports
+    solvers.learners (a cycle, as solvers.learners.soa imports solvers.opt)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(anytime.__file__).parent
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                name = ("." * node.level) + (node.module or "")
+                assert "learners" not in name, (path, name)
+            elif isinstance(node, ast.Import):
+                assert not any("learners" in a.name for a in node.names), path

@@ -18,7 +18,7 @@ from solvers.certificates import TreeError, verify_tree, verify_upper
 from solvers.classes import ImplicitFamily
 from solvers.classes.families import make
 from solvers.opt import Solver, opt
-from solvers.opt import driver
+from solvers.opt import Tuning
 from solvers.opt.disjunctions import DisjunctionSolver, canonical_form, handles
 
 from ...oracles import opt_brute, tree_ok_brute
@@ -45,9 +45,7 @@ def test_equals_brute_force_on_tiny_classes(cell):
 def test_equals_the_generic_search(cell):
     n, k = cell
     C = make(FAMILY, n=n, k=k)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(driver, "_DISJUNCTIONS_FROM", 0)  # small listed classes too
-        r = opt(C)  # the class is the family's: the symmetric search
+    r = opt(C, tuning=Tuning(disjunctions_from=0))  # the family's class (small listed ones too): the symmetric search
     assert r.stats["engine"] == "disjunctions" and r.solved
     assert r.value == opt(C, engine="search").value
     assert verify_tree(r.tree.to_json(), C) == r.value

@@ -271,3 +271,87 @@ def test_the_package_is_the_module_and_calls_opt():
     assert package.Solver.__name__ == "Solver" and solvers.opt is package
     C = make("thresholds", N=7)
     assert package(C).value == function(C).value == 3
+
+
+# ---------------------------------------------------------------------------------------- the plan's settlers
+@pytest.mark.parametrize("limit", [None, 60])
+def test_a_class_the_shattered_set_settles_is_settled_before_the_packed_engine(limit):
+    """The regression of issue 35: a listed class past PACKED_FROM concepts on <= 64 points went to the packed engine
+    before the shattered set ran, so all-functions n=20 took 75 s (19 <= Opt <= 20 with a 60 s limit). Here n=13
+    with the packed threshold lowered under it: the settler answers, with or without a time limit, and its
+    certificates check."""
+    import json
+
+    from solvers.certificates import verify_upper
+    from solvers.opt import Tuning
+
+    C = make("all-functions", n=13)
+    r = opt(C, time_limit=limit, tuning=Tuning(packed_from=1000))
+    assert r.stats["plan"][:2] == ["shattered set", "packed"]
+    assert r.stats["engine"] == "shattered set" and r.value == 13 and r.stats["nodes"] == 0
+    assert verify_tree(json.loads(json.dumps(r.tree.to_json())), C) == 13
+    assert verify_upper(json.loads(json.dumps(r.upper_certificate())), C) == 13
+    # without the settlers (anytime=False) the packed engine itself answers, with the same value
+    assert opt(C, anytime=False, tuning=Tuning(packed_from=1000)).stats["engine"] == "packed"
+
+
+@settings(max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=matrices(max_rows=64, max_cols=6))
+def test_the_settlers_give_the_brute_forces_value(rows):
+    """With the settlers on every class (shattered_from=1), whatever step answers gives the brute force's value."""
+    from solvers.opt import Tuning
+
+    C = ConceptClass.from_matrix(rows)
+    r = opt(C, tuning=Tuning(shattered_from=1))
+    assert r.value == opt_brute(rows)
+    if r.stats["engine"] == "shattered set":
+        assert r.value == C.log2_size()
+
+
+def test_learners_bounds_given_as_data_settle_a_class_they_meet():
+    """bounds=: a learner's bound equal to a shattered set's size settles Opt(C) (stats["engine"] == "learners");
+    a bound that does not meet it leaves the class to the engine."""
+    from solvers.opt import Tuning
+
+    C = make("monotone-disjunctions", n=7, k=1)
+    exact = opt(C).value
+    low = Tuning(shattered_from=1, learners_from=1, disjunctions_from=10**6)
+    M = np.zeros((5, 4), dtype=bool)
+    for i in range(4):
+        M[i + 1, i] = True  # singletons over 4 points and the empty concept: Opt = 1 (a shattered point), |C| = 5
+    S = ConceptClass.from_matrix(M)
+    r = opt(S, tuning=low, bounds=lambda D: [(1, "a test's bound")])
+    assert r.stats["engine"] == "learners" and r.value == 1 == opt(S, anytime=False).value
+    assert r.stats["upper_reason"] == "a test's bound" and verify_tree(r.tree.to_json(), S) == 1
+    r = opt(C, tuning=low, bounds=lambda D: [(exact + 1, "too weak")])
+    assert r.stats["engine"] != "learners" and r.value == exact
+
+
+def test_a_cancel_stops_the_search_with_proven_bounds():
+    """Control(cancel=...) set before the run: the search stops at its first look at the clock, with proven bounds
+    and stopped == "cancelled"."""
+    import threading
+
+    from solvers.opt import Control
+
+    ev = threading.Event()
+    ev.set()
+    C = make("decision-lists", n=4)
+    r = opt(C, control=Control(cancel=ev), anytime=False)
+    assert r.stats["stopped"] == "cancelled" and r.stopped == "cancelled" and 0 <= r.lower <= r.upper
+    if r.tree is not None:
+        assert verify_tree(r.tree.to_json(), C) == r.lower
+
+
+def test_opt_has_its_own_signature_and_docstring():
+    import inspect
+
+    import solvers
+    from solvers import opt as from_solvers
+
+    sig = inspect.signature(solvers.opt)
+    assert {"time_limit", "jobs", "engine", "control", "tuning", "bounds"} <= set(sig.parameters)
+    assert inspect.signature(from_solvers) == sig and "Littlestone dimension" in from_solvers.__doc__
+    r = from_solvers(make("thresholds", N=7))
+    assert r.value == 3 and type(r.stats).__name__ == "Stats" and r.stats.engine == r.stats["engine"]
+    assert dict(r.stats)["engine"] == r.stats.get("engine") and "nodes" in r.stats

@@ -87,7 +87,7 @@ def test_solve_halfspaces(n, true):
     assert r.value == r.lower == r.upper == true
     assert verify_tree(r.tree.to_json(), C) == true
     cert = r.upper_certificate()
-    assert verify_upper(cert, C) == true and (cert.get("rule") == "packed") == (true < C.log2_size())
+    assert verify_upper(cert, C) == true and (cert.get("form") == "packed") == (true < C.log2_size())
 
 
 def test_solve_stopped_by_the_time_limit():
@@ -99,19 +99,19 @@ def test_solve_stopped_by_the_time_limit():
     assert r.tree is not None and verify_tree(r.tree.to_json(), C) == r.lower
 
 
-def test_auto_takes_large_listed_classes_over_64_points_to_the_packed_engine(monkeypatch):
+def test_auto_takes_large_listed_classes_over_64_points_to_the_packed_engine():
     """A listed class over at most 64 points past PACKED_FROM concepts goes to the packed engine (here decision lists
     n=4 with the threshold lowered): Opt exact, both certificates check; with --jobs 2 it stays with the search."""
-    from solvers.opt import driver
+    from solvers.opt import Tuning
 
-    monkeypatch.setattr(driver, "PACKED_FROM", 100)
+    low = Tuning(packed_from=100)
     C = make("decision-lists", n=4)
-    r = opt(C)
+    r = opt(C, tuning=low)
     assert r.stats["engine"] == "packed" and r.value == 9
     assert r.stats["symmetry"]["order"] == 768
     assert verify_tree(r.tree.to_json(), C) == 9 and verify_upper(r.upper_certificate(), C) == 9
-    assert opt(make("decision-lists", n=3)).stats["engine"] == "search"  # (96 concepts: under the threshold)
-    assert opt(C, jobs=2).stats["engine"] != "packed"
+    assert opt(make("decision-lists", n=3), tuning=low).stats["engine"] == "search"  # (96 concepts: under it)
+    assert opt(C, jobs=2, tuning=low).stats["engine"] != "packed"
 
 
 def test_the_exact_phase_stops_at_the_memory_given():

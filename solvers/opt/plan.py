@@ -1,0 +1,294 @@
+"""``auto`` as a pure function: :func:`plan` maps a small description of a class (:class:`ClassFacts`), the game, the
+workers, the time limit and the engine asked for to a :class:`Plan`, the ordered steps :func:`solvers.opt.opt` runs.
+
+Every plan for Opt(C) on ``auto`` begins with what settles a class cheaply whatever engine follows:
+
+``shattered set``
+    A set of points C shatters, grown greedily (:func:`solvers.opt.anytime.shattered_points`): d points shattered
+    prove Opt(C) >= d (the complete mistake tree over them, [Rivest94]), and when d = floor(log2 |C|), Halving's
+    upper bound, Opt(C) = d without a search (all-functions). On listed classes of at least
+    :attr:`Tuning.shattered_from <solvers.opt.control.Tuning.shattered_from>` concepts.
+``learners``
+    The proven mistake bounds of the learners that apply (given by the caller as data: :func:`solvers.opt.opt`'s
+    ``bounds``), each an upper bound on Opt(C); one that meets the shattered set's lower bound settles Opt(C).
+
+Then the engine (one of :data:`solvers.opt.engines.REGISTRY`), with its share of the time: ``packed`` for listed
+classes over at most 64 points past :attr:`~solvers.opt.control.Tuning.packed_from` concepts, ``states`` or
+``disjunctions`` for the families with a search of their own, ``search`` for any listed class, followed by ``table``
+when the class has at most 17 distinct points (the search first, for the share of the table's estimated cost
+:attr:`~solvers.opt.control.Tuning.table_share`), ``games`` for the randomized and k-error games. With a time limit a
+plan ends with the ``anytime`` pass (a smaller member of the family embedded, restrictions, the packed search's tree,
+and the learners' bounds for the upper bound: :mod:`solvers.opt.anytime`), which gets
+:attr:`~solvers.opt.control.Tuning.anytime_share` of the time; a deterministic game with a horizon ends with ``cap``
+(min(T, Opt(C))).
+
+The smaller member embedded is in the ``anytime`` pass rather than at the head of the plan: solving the smaller
+instances costs more than the search itself on the classes the search settles in seconds.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+
+Examples
+--------
+>>> facts = ClassFacts(listed=True, n_concepts=2**20, n_points=20, log2_size=20, distinct_points=20,
+...                    family="all-functions")
+>>> plan(facts, Game()).names
+('shattered set', 'packed')
+>>> plan(ClassFacts(listed=True, n_concepts=101, n_points=100, log2_size=6, distinct_points=100), Game()).names
+('search',)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..game_rules import Game
+from .control import Tuning
+
+__all__ = ["ClassFacts", "Step", "Plan", "plan", "ENGINE_CHOICES"]
+
+#: The engines :func:`solvers.opt.opt` accepts by name (``auto``: the plan's choice).
+ENGINE_CHOICES = ("auto", "search", "table", "packed", "states")
+#: Classes of at most this many distinct points are solved by the bottom-up table (:mod:`solvers.opt.subcube`).
+MAX_TABLE_POINTS = 17
+#: The families the states engine searches over compact states (:mod:`solvers.opt.intervals`,
+#: :mod:`solvers.opt.rectangles`); halfspaces, evaluated too, are read as truth tables by the packed engine.
+STATES_FAMILIES = ("thresholds", "intervals", "rectangles")
+#: Families whose smaller instances embed in a larger one (the anytime pass lifts their trees): see
+#: :data:`solvers.opt.anytime.EMBEDS`, of which this is the list of names.
+EMBEDS = frozenset({"decision-lists", "monotone-disjunctions", "disjunctions", "conjunctions", "monotone-conjunctions",
+                    "parities", "halfspaces", "thresholds", "intervals", "rectangles", "all-functions"})
+
+
+@dataclass(frozen=True)
+class ClassFacts:
+    """What :func:`plan` needs to know of a class (built by :meth:`of`; all plain values).
+
+    Attributes
+    ----------
+    listed : bool
+        The class has a 0/1 matrix (a :class:`~solvers.classes.finite.ConceptClass`).
+    evaluated : bool
+        An :class:`~solvers.classes.evaluated.EvaluatedClass` (no matrix: only its own engines read it).
+    tables : bool
+        It holds the concepts' 64-bit truth tables (halfspaces on {0,1}^6): the packed engine's alone.
+    n_concepts, n_points : int
+    log2_size : int
+        floor(log2 |C|), Halving's bound (-1 for an empty class).
+    distinct_points : int or None
+        Points up to equal-or-complementary columns, the constant ones left out (known up to 18: a larger count
+        is given as 18; None when not listed).
+    family : str or None
+        The family that made it (``make`` or implicit), with its ``params`` as sorted items.
+    params : tuple
+    made : bool
+        Built by its family's ``make`` (its family and parameters name the class), not only claiming the family.
+    disjunctions : bool
+        ``monotone-disjunctions n k`` made by its family (:func:`solvers.opt.disjunctions.handles`).
+    states : bool
+        A class of thresholds, intervals or rectangles the states engine reads (evaluated, or made by its family).
+    """
+
+    listed: bool = False
+    evaluated: bool = False
+    tables: bool = False
+    n_concepts: int = 0
+    n_points: int = 0
+    log2_size: int = -1
+    distinct_points: int | None = None
+    family: str | None = None
+    params: tuple = ()
+    made: bool = False
+    disjunctions: bool = False
+    states: bool = False
+
+    @property
+    def embeds(self) -> bool:
+        """A family whose smaller instances embed in this one (the anytime pass's ``embedded``)."""
+        return self.family in EMBEDS and bool(self.params)
+
+    @classmethod
+    def of(cls, C) -> "ClassFacts":
+        """The facts of class ``C`` (reads its size, family and, when listed with more than 17 points, its columns
+        until 18 distinct ones are seen)."""
+        from ..classes.evaluated import EvaluatedClass
+        from . import disjunctions, packed
+
+        listed = bool(getattr(C, "finite", False)) and getattr(C, "matrix", None) is not None
+        evaluated = isinstance(C, EvaluatedClass)
+        params = getattr(C, "params", None)
+        family = getattr(C, "family", None)
+        n_points = int(getattr(C, "n_points", 0) or 0)
+        n_concepts = int(getattr(C, "n_concepts", 0) or 0)
+        made = bool(getattr(C, "made", False))
+        return cls(
+            listed=listed, evaluated=evaluated, tables=evaluated and packed.handles(C),
+            n_concepts=n_concepts, n_points=n_points, log2_size=n_concepts.bit_length() - 1,
+            distinct_points=_distinct_points(C) if listed else None,
+            family=family, params=tuple(sorted(params.items())) if isinstance(params, dict) else (),
+            made=made, disjunctions=disjunctions.handles(C),
+            states=family in STATES_FAMILIES and (evaluated or made))
+
+
+def _distinct_points(C, most: int = MAX_TABLE_POINTS + 1) -> int:
+    """The points of listed ``C`` up to equal-or-complementary columns, constant ones left out; counted up to
+    ``most`` (the table's limit and one: the plan needs no more)."""
+    if C.n_points <= MAX_TABLE_POINTS:
+        V = (1 << C.n_concepts) - 1
+        low = V & -V
+        seen = set()
+        for col in C.columns:
+            s = col & V
+            if s and s != V:
+                seen.add(s if s & low else V ^ s)
+        return len(seen)
+    import numpy as np
+
+    M = np.asarray(C.matrix, dtype=bool)
+    seen: set = set()
+    for j in range(M.shape[1]):
+        col = M[:, j]
+        if not col.any() or col.all():
+            continue
+        seen.add((col if col[0] else ~col).tobytes())
+        if len(seen) >= most:
+            break
+    return len(seen)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a :class:`Plan`.
+
+    Attributes
+    ----------
+    name : str
+        A settler (``"shattered set"``, ``"learners"``), an engine of :data:`solvers.opt.engines.REGISTRY`, or
+        ``"anytime"`` / ``"cap"``.
+    until : float or None
+        With a time limit, the step ends by this fraction of it (from the start of the call); None: the whole.
+    cap : float or None
+        The step ends by this many seconds from the start of the call, time limit or not (None: no cap).
+    """
+
+    name: str
+    until: float | None = None
+    cap: float | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The steps :func:`solvers.opt.opt` runs, in order; the first that settles Opt(C) ends the run."""
+
+    steps: tuple = field(default_factory=tuple)
+
+    @property
+    def names(self) -> tuple:
+        return tuple(s.name for s in self.steps)
+
+    def __iter__(self):
+        return iter(self.steps)
+
+
+def plan(facts: ClassFacts, game: Game = Game(), *, jobs: int = 1, time_limit: float | None = None,
+         engine: str = "auto", tuning: Tuning | None = None, solver: str | None = None, bounds: bool = False,
+         anytime: bool = True, cluster: bool = False) -> Plan:
+    """The steps that compute ``game``'s value on the class ``facts`` describes (a pure function: no class, no
+    clock, no environment).
+
+    Parameters
+    ----------
+    facts : ClassFacts
+    game : Game
+    jobs : int
+        Worker processes (> 1: the search is spread, and the packed engine, a one-process search, is not chosen).
+    time_limit : float, optional
+        Seconds (only whether there is one, and the shares of it, matter here).
+    engine : {"auto", "search", "table", "packed", "states"}
+    tuning : Tuning, optional
+    solver : {"search", "states", "games"}, optional
+        The kind of warm solver the caller gives (its engine is then the one that runs).
+    bounds : bool
+        Whether the caller gives the learners' bounds (the ``learners`` step).
+    anytime : bool
+        False: the engine alone (no settler, no anytime pass).
+    cluster : bool
+        A Dask cluster takes the search.
+
+    Returns
+    -------
+    Plan
+
+    Raises
+    ------
+    ValueError
+        When the engine asked for does not take the class or the game (one line saying what to change).
+    """
+    t = tuning or Tuning()
+    if engine not in ENGINE_CHOICES:
+        raise ValueError(f"unknown engine {engine!r}; use one of {', '.join(ENGINE_CHOICES)}")
+    if facts.tables and (not game.standard or engine not in ("auto", "states", "packed")):
+        raise ValueError(f"only Opt(C) is computed for this class, by its own engine (packed truth tables); "
+                         "drop the game options and the engine")
+    if engine == "packed" and (not game.standard or facts.n_points > 64 or not (facts.tables or facts.listed)):
+        raise ValueError("the packed engine computes Opt(C) of a listed class over at most 64 points; drop the game "
+                         "options, or use engine 'auto'")
+    if not game.standard and not (game.randomized or game.errors):  # a horizon: Opt(C) capped at T
+        inner = plan(facts, Game(), jobs=jobs, time_limit=time_limit, engine=engine, tuning=t, solver=solver,
+                     bounds=bounds, anytime=anytime, cluster=cluster)
+        if inner.names[-1] in ("states", "disjunctions"):
+            raise ValueError("the states engine computes Opt(C) only; the other games need the class's matrix "
+                             "(a smaller N, engine 'auto')")
+        return Plan(inner.steps + (Step("cap"),))
+    if not game.standard:
+        if engine == "table":
+            raise ValueError("the table engine computes Opt(C) only; use engine 'auto' for the other games")
+        if facts.evaluated or engine == "states" or not facts.listed:
+            raise ValueError("the states engine computes Opt(C) only; the other games need the class's matrix "
+                             "(a smaller N, engine 'auto')")
+        return Plan((Step("games"),))
+
+    spread = cluster or jobs > 1
+    steps: list = []
+    # The engine.
+    if facts.tables or engine == "packed" or (
+            engine == "auto" and facts.listed and facts.n_points <= 64 and facts.n_concepts > t.packed_from
+            and not spread):
+        body = [Step("packed")]
+        tail = False  # (the packed engine finds its deep trees itself)
+    else:
+        by_family = (engine == "auto" and solver != "search" and facts.disjunctions
+                     and (not facts.listed or facts.n_points >= t.disjunctions_from))
+        if by_family or engine == "states" or facts.evaluated:
+            if not (facts.states or facts.disjunctions):
+                raise ValueError(f"the state engine needs a class of {', '.join(STATES_FAMILIES)} or "
+                                 "monotone-disjunctions made by its family; use engine 'auto' or 'search'")
+            if engine == "table":
+                raise ValueError("the table engine needs the class's matrix; use engine 'states' or 'auto'")
+            body = [Step("disjunctions" if facts.disjunctions else "states")]
+        elif engine == "table":
+            if facts.distinct_points is not None and facts.distinct_points > MAX_TABLE_POINTS:
+                raise ValueError(f"the table engine handles at most {MAX_TABLE_POINTS} distinct points and this "
+                                 "class has more; use engine 'search' or 'auto'")
+            body = [Step("table")]
+        elif engine == "auto" and (facts.distinct_points or 0) <= MAX_TABLE_POINTS:
+            N = facts.distinct_points or 0
+            body = [Step("search", cap=max(t.table_min_seconds, t.table_share * t.table_seconds(N))), Step("table")]
+        else:
+            body = [Step("search")]
+        # The anytime pass: with a time limit, on a class it can do something for.
+        tail = (anytime and time_limit is not None and engine in ("auto", "search", "states")
+                and solver in (None, "search")
+                and (facts.embeds or (facts.listed and facts.n_concepts >= t.anytime_min_concepts
+                                      and facts.n_points >= 2)))
+    # The settlers: on auto, and under a time limit before the search the anytime pass wraps.
+    if anytime and (engine == "auto" or tail):
+        if facts.listed and facts.n_concepts >= t.shattered_from and 1 <= facts.log2_size <= facts.n_points:
+            steps.append(Step("shattered set"))  # (bounded by its work: see Tuning.shattered_from)
+        if bounds and facts.n_concepts >= t.learners_from and (facts.listed or facts.family is not None):
+            steps.append(Step("learners"))
+    if tail:
+        share = 1 - t.anytime_share
+        body = [Step(s.name, until=share, cap=s.cap) for s in body] + [Step("anytime")]
+    return Plan(tuple(steps + body))

@@ -1,0 +1,135 @@
+"""The one result of every engine of :func:`solvers.opt.opt`: :class:`OptResult`, with its statistics :class:`Stats`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from ..certificates import MistakeTree, bind
+from ..game_rules import Game
+from .search import Solver
+
+__all__ = ["OptResult", "Stats"]
+
+
+class Stats(dict):
+    """The statistics of a run: a dict (``stats["engine"]``, ``.get``, ``in``, ``dict(stats)``, JSON as it is) whose
+    common fields are declared and read as attributes too.
+
+    Fields every engine writes
+    --------------------------
+    engine : str
+        The engine (or settler) whose answer this is: ``"search"``, ``"table"``, ``"states"``, ``"disjunctions"``,
+        ``"packed"``, ``"shattered set"``, ``"learners"``.
+    nodes : int
+        Expanded search nodes.
+    memo : int
+        Memo entries at the end.
+    seconds : float
+        Wall-clock seconds of the whole call.
+    stopped : str or None
+        None (finished), ``"time limit"``, ``"cancelled"``, ``"interrupted"`` (Ctrl-C), ``"lost: ..."`` (a cluster
+        that went away), or what stopped the packed engine (``"memory"``).
+
+    Fields some engines write: ``queries`` (the decision queries at the root and their answers), ``evictions``,
+    ``memo_bytes``, ``memo_used_bytes``, ``root_splits``, ``symmetry``, ``isomorphism``, ``table_sweeps``, ``spread``,
+    ``anytime`` (the lower bounds of the anytime pass, each with its reason), ``upper_reason``, ``game``, ``symbol``,
+    ``tree_note``, ``plan`` (the names of the steps :func:`solvers.opt.plan.plan` chose).
+    """
+
+    FIELDS = ("engine", "nodes", "memo", "seconds", "stopped")
+
+    engine = property(lambda self: self.get("engine"))
+    nodes = property(lambda self: self.get("nodes", 0))
+    memo = property(lambda self: self.get("memo", 0))
+    seconds = property(lambda self: self.get("seconds"))
+    stopped = property(lambda self: self.get("stopped"))
+
+    def __repr__(self) -> str:
+        return dict.__repr__(self)
+
+
+@dataclass(frozen=True)
+class OptResult:
+    """The outcome of :func:`opt`.
+
+    Attributes
+    ----------
+    value : int or None
+        Opt(C) when proven (``lower == upper``), else None.
+    lower, upper : int
+        Proven bounds: ``lower <= Opt(C) <= upper``.
+    tree : MistakeTree or None
+        A mistake tree of depth ``lower`` (the lower-bound certificate); None if the class is empty, or
+        when a Ctrl-C came while the tree was rebuilt (``stats["stopped"] == "interrupted"``).
+    stats : Stats
+        ``engine``, ``nodes`` (expanded search nodes), ``memo`` (entries at the end), ``seconds``,
+        ``queries`` (the decision queries asked at the root and their answers), ``stopped`` (None,
+        "time limit" or "interrupted").
+    solver : Solver or GameSolver
+        The solver that ran, with its memo (or table): pass it to ``SOA(C, solver=result.solver)``
+        (for ``monotone-disjunctions`` a :class:`~solvers.opt.disjunctions.DisjunctionSolver`, which SOA
+        does not take).
+    game : Game
+        The game whose value this is (``Game()``: Opt(C) itself).
+    """
+
+    value: Optional[int]
+    lower: int
+    upper: int
+    tree: Optional[MistakeTree]
+    stats: Stats = field(default_factory=Stats)
+    solver: Optional[Solver] = field(default=None, repr=False, compare=False)
+    game: Game = field(default=Game(), compare=False)
+    #: ``proof(limit)`` writes the upper-bound certificate where the solver's memo does not hold it (a search
+    #: spread over workers, :mod:`solvers.opt.distributed`)
+    proof: Optional[Callable[[int], dict]] = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self):
+        if not isinstance(self.stats, Stats):
+            object.__setattr__(self, "stats", Stats(self.stats))
+
+    @property
+    def stopped(self) -> str | None:
+        """What stopped the run (None: it finished): ``stats["stopped"]``."""
+        return self.stats.get("stopped")
+
+    @property
+    def solved(self) -> bool:
+        return self.lower == self.upper
+
+    def upper_certificate(self, *, limit: int = 100_000) -> dict:
+        """The certificate of ``upper`` (checked by :func:`solvers.certificates.verify_upper` for Opt(C),
+        :func:`solvers.certificates.games.verify_game_upper` for the other games), with the ``"made_for"``
+        of its class (:func:`solvers.certificates.bind`).
+
+        Raises
+        ------
+        ProofTooLarge
+            Past ``limit`` entries.
+        ValueError
+            For a game other than Opt(C)'s that was not solved (its search keeps no refutation to
+            show).
+        """
+        G = self.game
+        if G.standard and self.proof is not None:
+            cert = self.proof(limit)
+        elif G.standard:
+            cert = self.solver.upper_proof(self.upper, limit=limit)
+        elif isinstance(self.solver, Solver):  # Opt(C) capped by a horizon T
+            if self.upper >= G.horizon:
+                cert = {"kind": "upper-bound", "game": G.to_json(), "bound": G.horizon, "entries": []}
+            else:
+                cert = {**self.solver.upper_proof(self.upper, limit=limit), "game": G.to_json()}
+        elif not self.solved:
+            raise ValueError(f"{G.symbol}(C) was not solved, and an upper-bound certificate is written only for a "
+                             "solved game; raise the time limit")
+        else:
+            cert = self.solver.upper_proof(self.upper, limit=limit)
+        C = getattr(self.solver, "C", None)
+        if C is None and self.tree is not None:
+            C = self.tree.C
+        return cert if C is None else bind(cert, C)  # bound to its class (solvers.certificates.made_for)
+
+    def __repr__(self) -> str:
+        return f"OptResult(value={self.value}, lower={self.lower}, upper={self.upper}, stats={self.stats})"

@@ -1,0 +1,79 @@
+"""solvers/opt/engines: every engine declares NAME, takes and solve, returns the one OptResult, and gives the brute
+force's value on the small classes it takes (the full conformance suite is solvers.opt.conformance)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from solvers.classes import ConceptClass
+from solvers.classes.evaluated import EvaluatedClass
+from solvers.classes.families import make
+from solvers.game_rules import Game
+from solvers.opt import REGISTRY, Control, OptResult, Stats, Tuning
+from solvers.opt.engines import engine
+
+from ...oracles import matrices, opt_brute
+
+
+def test_the_registry():
+    assert set(REGISTRY) == {"search", "table", "states", "disjunctions", "packed", "games"}
+    for name, mod in REGISTRY.items():
+        assert mod.NAME == name and callable(mod.takes) and callable(mod.solve)
+    with pytest.raises(ValueError, match="unknown engine"):
+        engine("fast")
+
+
+@pytest.mark.parametrize("name", ["search", "table", "packed"])
+@settings(max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=matrices(max_rows=24, max_cols=7))
+def test_listed_engines_give_the_brute_forces_value(name, rows):
+    C = ConceptClass.from_matrix(rows)
+    mod = REGISTRY[name]
+    assert mod.takes(C, Game()) is None
+    r = mod.solve(C, Game(), Control(), Tuning())
+    assert isinstance(r, OptResult) and isinstance(r.stats, Stats) and r.stopped is None
+    assert r.value == r.lower == r.upper == opt_brute(rows)
+
+
+def test_what_each_engine_takes():
+    listed = make("thresholds", N=20)
+    ev = EvaluatedClass("intervals", {"N": 30})
+    disj = make("monotone-disjunctions", n=5, k=2)
+    R = Game.of("randomized", 0, None)
+    assert REGISTRY["states"].takes(listed, Game()) is None and REGISTRY["states"].takes(ev, Game()) is None
+    assert REGISTRY["search"].takes(ev, Game()).startswith("the search reads the class's matrix")
+    assert REGISTRY["table"].takes(listed, Game()).startswith("the table handles at most 17")
+    assert REGISTRY["disjunctions"].takes(disj, Game()) is None and REGISTRY["disjunctions"].takes(listed, Game())
+    assert REGISTRY["games"].takes(listed, R) is None and REGISTRY["games"].takes(listed, Game())
+    assert REGISTRY["packed"].takes(listed, R) and REGISTRY["states"].takes(listed, R)
+    with pytest.raises(ValueError, match="engine 'search' does not take this"):
+        REGISTRY["search"].solve(ev, Game(), Control())
+
+
+def test_the_family_engines_and_the_games():
+    assert REGISTRY["states"].solve(EvaluatedClass("intervals", {"N": 30}), Game(), Control()).value == \
+        REGISTRY["search"].solve(make("intervals", N=30), Game(), Control()).value
+    disj = make("monotone-disjunctions", n=6, k=2)
+    assert REGISTRY["disjunctions"].solve(disj, Game(), Control()).value == opt_brute(disj.matrix.astype(int).tolist())
+    C = make("thresholds", N=6)
+    r = REGISTRY["games"].solve(C, Game.of("deterministic", 1, None), Control())
+    assert r.solved and r.game.errors == 1 and r.value >= REGISTRY["search"].solve(C, Game(), Control()).value
+    T = REGISTRY["search"].solve(make("thresholds", N=15), Game.of("deterministic", 0, 2), Control())
+    assert T.value == 2 and T.tree.depth == 2  # min(T, Opt) with Opt = 4
+
+
+@pytest.mark.parametrize("name,C", [("search", make("decision-lists", n=4)), ("packed", make("decision-lists", n=4)),
+                                    ("states", EvaluatedClass("intervals", {"N": 400})),
+                                    ("games", make("decision-lists", n=4))])
+def test_a_cancel_or_a_past_deadline_stops_with_proven_bounds(name, C):
+    import threading
+    import time
+
+    ev = threading.Event()
+    ev.set()
+    game = Game.of("randomized", 0, None) if name == "games" else Game()
+    r = REGISTRY[name].solve(C, game, Control(cancel=ev))
+    assert r.stopped == "cancelled" and r.lower <= r.upper
+    r = REGISTRY[name].solve(C, game, Control(deadline=time.monotonic() - 1))
+    assert r.stopped == "time limit" and r.lower <= r.upper

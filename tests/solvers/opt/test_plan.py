@@ -1,0 +1,137 @@
+"""solvers/opt/plan.py: ``auto`` as a pure function, tested as a table of cases (class facts, game, jobs, time limit,
+engine, ...) -> the names of the steps; and ClassFacts.of on real classes."""
+
+from __future__ import annotations
+
+import pytest
+
+from solvers.classes.families import make
+from solvers.game_rules import Game
+from solvers.opt import ClassFacts, Tuning, plan
+
+
+def listed(m, n, *, distinct=None, family=None, params=(), made=False, disjunctions=False, states=False):
+    """The facts of a listed class of m concepts over n points (``distinct``: n by default, capped at 18)."""
+    return ClassFacts(listed=True, n_concepts=m, n_points=n, log2_size=m.bit_length() - 1,
+                      distinct_points=min(18, n if distinct is None else distinct), family=family, params=params,
+                      made=made, disjunctions=disjunctions, states=states)
+
+
+ALL20 = listed(2**20, 20, family="all-functions", params=(("n", 20),), made=True)
+ALL14 = listed(2**14, 14, family="all-functions", params=(("n", 14),), made=True)
+DL6 = listed(260_134, 64, family="decision-lists", params=(("n", 6),), made=True)
+RANDOM = listed(10_000, 40)                                   # a user's matrix: no family
+SMALL = listed(101, 100, family="thresholds", params=(("N", 100),), made=True, states=True)
+TINY = listed(96, 8, family="decision-lists", params=(("n", 3),), made=True)
+EVAL_INTERVALS = ClassFacts(evaluated=True, n_concepts=10**9, n_points=10**4, log2_size=29, family="intervals",
+                            params=(("N", 10**4),), states=True)
+IMPLICIT_DISJ = ClassFacts(n_concepts=10**12, n_points=2**24, log2_size=39, family="monotone-disjunctions",
+                           params=(("k", 2), ("n", 24)), disjunctions=True)
+LISTED_DISJ_SMALL = listed(29, 32, family="monotone-disjunctions", params=(("k", 2), ("n", 5)), made=True,
+                           disjunctions=True)
+LISTED_DISJ = listed(1_000, 1024, family="monotone-disjunctions", params=(("k", 2), ("n", 10)), made=True,
+                     disjunctions=True)
+HALFSPACES6 = ClassFacts(evaluated=True, tables=True, n_concepts=15_028_134, n_points=64, log2_size=23,
+                         family="halfspaces", params=(("n", 6),))
+BIG_WIDE = listed(200_000, 100)                               # past PACKED_FROM, but over more than 64 points
+
+D = Game()
+R = Game.of("randomized", 0, None)
+K = Game.of("deterministic", 1, None)
+T = Game.of("deterministic", 0, 3)
+
+TABLE = [
+    # (facts, game, options, steps)
+    (ALL20, D, {}, ("shattered set", "packed")),
+    (ALL20, D, {"time_limit": 60}, ("shattered set", "packed")),   # the documented regression: the settler first
+    (ALL20, D, {"bounds": True}, ("shattered set", "learners", "packed")),
+    (ALL14, D, {}, ("shattered set", "search", "table")),
+    (ALL14, D, {"time_limit": 60}, ("shattered set", "search", "table", "anytime")),
+    (ALL14, D, {"anytime": False}, ("search", "table")),
+    (ALL20, D, {"jobs": 2}, ("shattered set", "search")),            # the packed engine is one process's
+    (ALL20, D, {"engine": "search"}, ("search",)),
+    (ALL20, D, {"engine": "search", "time_limit": 60}, ("shattered set", "search", "anytime")),
+    (DL6, D, {}, ("shattered set", "packed")),
+    (DL6, D, {"tuning": Tuning(packed_from=10**6)}, ("shattered set", "search")),
+    (RANDOM, D, {}, ("shattered set", "search")),
+    (RANDOM, D, {"time_limit": 10}, ("shattered set", "search", "anytime")),
+    (SMALL, D, {}, ("search",)),
+    (SMALL, D, {"time_limit": 10}, ("search", "anytime")),           # thresholds embed: the anytime pass
+    (SMALL, D, {"engine": "states"}, ("states",)),
+    (TINY, D, {}, ("search", "table")),
+    (TINY, D, {"engine": "table"}, ("table",)),
+    (TINY, R, {}, ("games",)),
+    (TINY, K, {"time_limit": 5}, ("games",)),
+    (TINY, T, {}, ("search", "table", "cap")),
+    (EVAL_INTERVALS, D, {}, ("states",)),
+    (EVAL_INTERVALS, D, {"time_limit": 30}, ("states", "anytime")),
+    (IMPLICIT_DISJ, D, {}, ("disjunctions",)),
+    (LISTED_DISJ_SMALL, D, {}, ("search",)),                         # fewer points: the generic search is faster
+    (LISTED_DISJ_SMALL, D, {"tuning": Tuning(disjunctions_from=0)}, ("disjunctions",)),
+    (LISTED_DISJ, D, {}, ("disjunctions",)),
+    (LISTED_DISJ, D, {"solver": "search"}, ("search",)),             # a warm Solver given: its engine
+    (HALFSPACES6, D, {}, ("packed",)),
+    (BIG_WIDE, D, {}, ("shattered set", "search")),
+]
+
+
+@pytest.mark.parametrize("facts,game,options,steps", TABLE)
+def test_the_plan_table(facts, game, options, steps):
+    assert plan(facts, game, **options).names == steps
+
+
+def test_shares_of_the_time():
+    """Under a time limit with the anytime pass, the engines end by 1 - anytime_share of it; the shattered set is
+    bounded by its work alone; the search before the table is capped at its share of the table's cost."""
+    p = plan(ALL14, D, time_limit=60)
+    shattered, search, table, tail = p.steps
+    t = Tuning()
+    assert shattered.until is None and shattered.cap is None
+    assert search.until == table.until == 1 - t.anytime_share
+    assert search.cap == max(t.table_min_seconds, t.table_share * t.table_seconds(14))
+    assert tail.until is None
+
+
+@pytest.mark.parametrize("facts,game,options,message", [
+    (HALFSPACES6, R, {}, r"only Opt\(C\)"),
+    (HALFSPACES6, D, {"engine": "search"}, r"only Opt\(C\)"),
+    (BIG_WIDE, D, {"engine": "packed"}, "at most 64 points"),
+    (TINY, R, {"engine": "table"}, r"table engine computes Opt\(C\) only"),
+    (EVAL_INTERVALS, R, {}, "need the class's matrix"),
+    (EVAL_INTERVALS, D, {"engine": "table"}, "needs the class's matrix"),
+    (RANDOM, D, {"engine": "table"}, "at most 17 distinct points"),
+    (TINY, D, {"engine": "fast"}, "unknown engine"),
+])
+def test_an_engine_that_does_not_take_the_class_says_what_to_change(facts, game, options, message):
+    with pytest.raises(ValueError, match=message):
+        plan(facts, game, **options)
+
+
+def test_facts_of_real_classes():
+    C = make("all-functions", n=5)
+    f = ClassFacts.of(C)
+    assert (f.listed, f.n_concepts, f.n_points, f.log2_size, f.distinct_points) == (True, 32, 5, 5, 5)
+    assert f.family == "all-functions" and f.params == (("n", 5),) and f.embeds
+    # equal and complementary columns count once, constant ones not at all
+    import numpy as np
+
+    from solvers.classes import ConceptClass
+
+    M = np.array([[0, 1, 1, 0, 0], [1, 0, 1, 1, 0], [1, 0, 1, 0, 0]], dtype=bool)
+    assert ClassFacts.of(ConceptClass.from_matrix(M)).distinct_points == 2
+    wide = ClassFacts.of(make("thresholds", N=40))
+    assert wide.distinct_points == 18 and wide.states and not wide.disjunctions  # (counted up to 18)
+    assert ClassFacts.of(make("monotone-disjunctions", n=5, k=2)).disjunctions
+
+
+def test_the_plan_is_pure():
+    """Same inputs, same plan; the plan reads no clock and no environment (the facts are plain values)."""
+    import os
+
+    a = plan(ALL20, D, time_limit=60, bounds=True)
+    os.environ["LITTLESTONE_SPREAD_TRIAL"] = "0"
+    try:
+        assert plan(ALL20, D, time_limit=60, bounds=True) == a
+    finally:
+        del os.environ["LITTLESTONE_SPREAD_TRIAL"]
+    assert hash(ALL20) == hash(listed(2**20, 20, family="all-functions", params=(("n", 20),), made=True))
