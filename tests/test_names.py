@@ -43,8 +43,6 @@ FUNCTIONS_ALLOWED = {
     "whole": "solvers/certificates/_reading.py|adversary/cli/_args.py",
     "rule_of": "solvers/certificates/rules.py|adversary/strategies/_counts.py",
     "class_spec": "solvers/classes/spec.py|adversary/referee.py",
-    "value_text": "solvers/game_rules.py|adversary/cli/_output.py",
-    "resident_bytes": "solvers/interrupts.py|solvers/opt/packed_exact.py",
     "number": "solvers/learners/base.py|adversary/store/records.py",
     "start_build": "solvers/opt/_kernel_cache.py|solvers/opt/kernel.py",
     "canonical_form": "solvers/opt/disjunctions.py|solvers/params/separate.py",

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from solvers import interrupts
 from solvers.files import write_atomic
+from solvers.game_rules import value_text  # an exact value for people: 3, or 7/8 (0.875)
 from solvers.interrupts import received
 from solvers.messages import one_line  # library messages may quote multi-line input
 
@@ -286,13 +287,6 @@ def bounds_text(lo, hi, symbol: str = "Opt") -> str:
     lo = "?" if lo is None else value_text(lo)
     hi = "?" if hi is None else value_text(hi)
     return f"{lo} <= {symbol} <= {hi}"
-
-
-def value_text(v) -> str:
-    """An exact value for people: ``3``, or ``7/8 (0.875)`` for a Fraction that is not whole."""
-    from solvers.game_rules import value_text as text
-
-    return text(v)
 
 
 def params_text(params: dict) -> str:

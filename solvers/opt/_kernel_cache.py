@@ -48,8 +48,12 @@ FORMAT = 1
 #: point whose code would call numba's allocator is refused at build time.
 _ALLOWED = ("numba_gil_ensure", "numba_gil_release", "numba_do_raise", "numba_runtime_build_excinfo_struct",
             "numba_unpickle", "NRT_Free", "NRT_MemInfo_call_dtor", "memset", "memcpy", "memmove")
-#: A build that has held its lock this long is taken for dead (a build takes 15-25 s here).
+#: A build that has held its lock this long is taken for dead (a build takes 15-25 s here), whatever its process
+#: (one on another machine sharing the folder, or a lock that names no process).
 STALE_SECONDS = 600.0
+#: The longest :func:`start_build` waits for a build (its own or another process's): past it the caller goes on
+#: without the machine code (numba then loads the kernel in that process) and the build goes on by itself.
+WAIT_SECONDS = 120.0
 
 _engines: list = []  # the llvmlite engines holding the loaded code (alive as long as the process)
 
@@ -212,8 +216,43 @@ def _lock(target: Path) -> Path:
     return target.with_name(target.name + ".lock")
 
 
+def _host() -> str:
+    return os.uname().nodename
+
+
+def _alive(pid: int) -> bool:
+    """Whether the process ``pid`` of this machine runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # (another user's: it exists)
+        return True
+    try:
+        state = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state not in (b"Z", b"X")
+
+
+def _holder(lock: Path) -> int | None:
+    """The pid a lock names when it names a process of this machine, else None."""
+    try:
+        pid, host = lock.read_text().split(" ", 1)
+        return int(pid) if host == _host() else None
+    except (OSError, ValueError):
+        return None
+
+
+def _claim(lock: Path, pid: int) -> None:
+    """Make ``lock`` name the process ``pid`` of this machine (replaced whole: a reader never sees half a pid)."""
+    write_atomic(lock, lambda tmp: tmp.write_text(f"{pid} {_host()}"))
+
+
 def building(target: Path | None = None) -> bool:
-    """Whether a build of ``target`` (default :func:`path`) holds its lock (a stale lock is removed)."""
+    """Whether a build of ``target`` (default :func:`path`) holds its lock. A stale lock is removed: one whose
+    process has ended (a build killed before it could remove it: a run stopped by its time limit, a machine
+    out of memory), or older than :data:`STALE_SECONDS`."""
     target = path() if target is None else target
     if target is None:
         return False
@@ -222,7 +261,8 @@ def building(target: Path | None = None) -> bool:
         age = time.time() - lock.stat().st_mtime
     except OSError:
         return False
-    if age > STALE_SECONDS:
+    pid = _holder(lock)
+    if age > STALE_SECONDS or (pid is not None and not _alive(pid)):
         try:
             lock.unlink()
         except OSError:
@@ -233,7 +273,8 @@ def building(target: Path | None = None) -> bool:
 
 def start_build(target: Path | None = None, *, wait: bool = False) -> bool:
     """Build ``target`` (default :func:`path`) in a process of its own, unless it exists or a build is under way;
-    with ``wait``, until it is done. True when the file exists or is being made."""
+    with ``wait``, until it is done, or for :data:`WAIT_SECONDS` at most. True when the file exists (or, without
+    ``wait``, is being made)."""
     import subprocess
 
     target = path() if target is None else target
@@ -252,7 +293,7 @@ def start_build(target: Path | None = None, *, wait: bool = False) -> bool:
         except OSError:
             return False
         else:
-            os.write(fd, str(os.getpid()).encode())
+            os.write(fd, f"{os.getpid()} {_host()}".encode())  # (this process, until the builder is started)
             os.close(fd)
             root = str(Path(__file__).resolve().parents[2])
             env = dict(os.environ)
@@ -265,12 +306,22 @@ def start_build(target: Path | None = None, *, wait: bool = False) -> bool:
             except OSError:
                 lock.unlink(missing_ok=True)
                 return False
+            try:
+                _claim(lock, proc.pid)  # the builder's: a waiter sees at once when it has ended without a word
+            except OSError:
+                pass
+            if proc.poll() is not None:  # (done already: the lock named it after it removed its own)
+                lock.unlink(missing_ok=True)
             if wait:
-                proc.wait()
+                try:
+                    proc.wait(timeout=WAIT_SECONDS)
+                except subprocess.TimeoutExpired:
+                    pass  # (it goes on by itself: a later process finds its file)
                 return target.exists()
             return True
     if wait:
-        while building(target) and not target.exists():
+        end = time.monotonic() + WAIT_SECONDS
+        while building(target) and not target.exists() and time.monotonic() < end:
             time.sleep(0.05)
         return target.exists()
     return True

@@ -246,15 +246,22 @@ class LocalPool:
 
     def close(self) -> None:
         """Stop the workers at once (a part still running is of no use any more)."""
-        procs = []
+        procs, ends = [], []
         for ex in self.executors:
             procs += list((getattr(ex, "_processes", None) or {}).values())
+            ends.append(getattr(ex, "_result_queue", None))
             ex.shutdown(wait=False, cancel_futures=True)
         for p in procs:
             if p.is_alive():
                 p.terminate()
         for p in procs:
             p.join(timeout=5)
+        # A worker ended while it wrote a result leaves its executor's thread reading the rest of the message for
+        # ever (this process holds the pipe's writing end too), and Python joins that thread at exit: a process
+        # that never ends. With this end closed as well, the thread reads the end of the pipe and stops.
+        for q in ends:
+            if q is not None:
+                q._writer.close()
 
 
 # ------------------------------------------------------------------------------------------------ a Dask cluster

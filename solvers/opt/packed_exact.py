@@ -44,13 +44,13 @@ Examples
 from __future__ import annotations
 
 import itertools
-import os
 import time
 from typing import Callable
 
 import numpy as np
 
 from .. import interrupts
+from ..interrupts import resident_bytes  # the memory this process holds, for the memo's budget
 from .canonical import byte_tables, images
 from .memo import SearchStop, cancelled
 from .packed import LEAF, LEAF_MEMO_BYTES, WIDTH, PackedSearch, _ones, _renamed, leaf_class, pack, sorted_tables
@@ -437,15 +437,6 @@ class ExactSearch:
                 item["covers"] = covers
             entries[i] = item
         return out
-
-
-def resident_bytes() -> int | None:
-    """The process's resident memory in bytes (None where it cannot be read)."""
-    try:
-        with open("/proc/self/statm") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return None
 
 
 def _mask(flags: np.ndarray) -> int:

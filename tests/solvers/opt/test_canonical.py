@@ -137,7 +137,7 @@ def test_a_group_that_merges_too_much_is_caught_by_the_checker():
     P = opt(C).upper_certificate()
     assert len(P["entries"]) > 1
     swap = [1, 0] + list(range(2, 12))
-    P = {**P, "symmetry": {"points": 12, "generators": [{"permutation": swap, "complement": False}]}}
+    P = {**P, "rule": "orbit", "symmetry": {"points": 12, "generators": [{"permutation": swap, "complement": False}]}}
     with pytest.raises(TreeError, match="does not map"):
         verify_upper(P, C)
 

@@ -516,3 +516,40 @@ def test_keys_up_to_isomorphism_give_way_to_the_kernel_and_their_entries_stay_va
         assert (S.kernel_nodes > 0) == kernel_runs
         assert verify_tree(r.tree.to_json(), S.C) == want
         assert verify_upper(S.upper_proof(want), S.C) == want
+
+
+@pytest.mark.parametrize("mode", ["python", "auto"])
+def test_python_mode_never_builds_waits_for_or_loads_the_kernel(monkeypatch, mode):
+    """``LITTLESTONE_KERNEL=python`` (CI runs the search's tests so): no search looks at the kernel's build, its
+    lock or its machine code, so that nothing a build left behind (a lock, a build still running) can hold it up;
+    the values are the brute force's (random classes) and the kernel's (families, computed before). In "auto"
+    the same searches ask for the kernel at once (the check that the trap springs)."""
+    import solvers.opt.search as search_module
+
+    rng = np.random.default_rng(35)
+    classes = [ConceptClass.from_matrix(rng.integers(0, 2, (int(rng.integers(6, 20)), 7)).tolist()) for _ in range(4)]
+    truth = [opt_brute(C.matrix.astype(int).tolist()) for C in classes]
+    for family, params in [("intervals", {"N": 40}), ("halfspaces", {"n": 3})]:
+        classes.append(make(family, **params))
+        truth.append(Solver(classes[-1], kernel="numba").value())
+
+    def trap(*args, **kwargs):
+        raise AssertionError("the kernel was asked for")
+
+    for name in ("_load", "start_build", "load_seconds", "compiled"):
+        monkeypatch.setattr(kernel_module, name, trap)
+    for name in ("start_build", "building", "load", "path"):
+        monkeypatch.setattr(kernel_module._kernel_cache, name, trap)
+    for name in ("KERNEL_AFTER_SECONDS", "KERNEL_NUMBA_AFTER_SECONDS", "KERNEL_COMPILE_AFTER_SECONDS"):
+        monkeypatch.setattr(search_module, name, 0.0)
+    monkeypatch.setattr(search_module, "KERNEL_AFTER", 0)
+    monkeypatch.setenv("LITTLESTONE_KERNEL", mode)
+
+    def values():
+        return [(Solver(C).value(), opt(C).value, opt(C, engine="search", anytime=False).value) for C in classes]
+
+    if mode == "auto":
+        with pytest.raises(AssertionError, match="the kernel was asked for"):
+            values()
+        return
+    assert values() == [(t, t, t) for t in truth]

@@ -103,3 +103,49 @@ def test_without_a_writable_cache_folder_numba_loads_the_kernel(tmp_path):
     out = run("from solvers.opt import kernel, _kernel_cache as c\n"
               "print(c.usable(), kernel._load() is not None, kernel.how())\n", LITTLESTONE_CACHE_DIR=target)
     assert out.split() == ["False", "True", "numba"]
+
+
+def _lock_of(tmp_path, pid: int) -> tuple[Path, Path]:
+    target = tmp_path / "kernel-test.bin"
+    lock = target.with_name(target.name + ".lock")
+    lock.write_text(f"{pid} {os.uname().nodename}")
+    return target, lock
+
+
+def test_a_lock_whose_build_has_ended_is_not_waited_on(tmp_path):
+    """A build killed before it removed its lock (a run stopped by its time limit, a machine out of memory) left
+    it behind: the next process neither waits for it (it used to, ten minutes) nor keeps it, whether the build's
+    process is gone or a zombie not yet reaped."""
+    p = subprocess.Popen([sys.executable, "-c", "pass"])
+    p.wait()
+    target, lock = _lock_of(tmp_path, p.pid)
+    assert not cache.building(target) and not lock.exists()
+    p = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    try:
+        target, lock = _lock_of(tmp_path, p.pid)
+        assert cache.building(target) and lock.exists()  # running: its lock holds
+        p.kill()
+        os.waitid(os.P_PID, p.pid, os.WEXITED | os.WNOWAIT)  # ended, not reaped: a zombie
+        assert not cache.building(target) and not lock.exists()
+    finally:
+        p.kill()
+        p.wait()
+
+
+def test_a_wait_for_a_build_is_bounded(tmp_path, monkeypatch):
+    """A build that runs on (or a lock that names a process of another machine) is waited for WAIT_SECONDS at
+    most; the caller then goes on without the machine code."""
+    monkeypatch.setattr(cache, "WAIT_SECONDS", 0.5)
+    p = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    try:
+        target, lock = _lock_of(tmp_path, p.pid)
+        assert cache.start_build(target) is True  # being made (by that process)
+        assert cache.start_build(target, wait=True) is False
+        assert lock.exists()
+        lock.write_text(f"{p.pid} another-machine")  # not ours to look at: only its age makes it stale
+        assert cache.start_build(target, wait=True) is False and lock.exists()
+        monkeypatch.setattr(cache, "STALE_SECONDS", -1.0)
+        assert not cache.building(target) and not lock.exists()
+    finally:
+        p.kill()
+        p.wait()

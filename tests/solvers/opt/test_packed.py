@@ -87,7 +87,7 @@ def test_solve_halfspaces(n, true):
     assert r.value == r.lower == r.upper == true
     assert verify_tree(r.tree.to_json(), C) == true
     cert = r.upper_certificate()
-    assert verify_upper(cert, C) == true and (cert.get("form") == "packed") == (true < C.log2_size())
+    assert verify_upper(cert, C) == true and (cert.get("rule") == "packed") == (true < C.log2_size())
 
 
 def test_solve_stopped_by_the_time_limit():
