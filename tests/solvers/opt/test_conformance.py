@@ -214,6 +214,93 @@ def test_cases_are_small(case):
             assert v <= brute_force(C)  # RL <= Opt, and a horizon only lowers the value
 
 
+# ------------------------------------------------------------------------------------ a new engine
+class ToyEngine:
+    """A complete engine of Opt(C) for classes of at most 64 concepts, written from the recurrence of [Rivest94]
+    with no code of solvers.opt: what a newcomer writes, and what the suite must accept. Its tree follows, at
+    each node, a point whose both sides keep Opt(V) - 1; its upper-bound certificate claims Opt(V) for every
+    version space that the Halving bound does not settle, refuted by the side of each split with the smaller
+    Opt."""
+
+    NAME = "toy"
+
+    @staticmethod
+    def takes(C, game):
+        if not game.standard:
+            return "the toy engine computes Opt(C) only"
+        if getattr(C, "matrix", None) is None or C.n_concepts > 64:
+            return "the toy engine takes listed classes of at most 64 concepts"
+        return None
+
+    @classmethod
+    def solve(cls, C, game, control, tuning=None):
+        from solvers.certificates import MistakeTree
+        from solvers.opt import OptResult
+
+        why = cls.takes(C, game)
+        if why is not None:
+            raise ValueError(why)
+        M = np.asarray(C.matrix, dtype=bool)
+        memo = {}
+
+        def opt(V):  # V: a frozenset of row indices
+            if V not in memo:
+                best = 0
+                for x in range(M.shape[1]):
+                    V1 = frozenset(c for c in V if M[c, x])
+                    if V1 and V1 != V:
+                        best = max(best, 1 + min(opt(V - V1), opt(V1)))
+                memo[V] = best
+            return memo[V]
+
+        def split(V, x):
+            V1 = frozenset(c for c in V if M[c, x])
+            return V - V1, V1
+
+        def tree(V, d):
+            if d == 0:
+                return None
+            for x in range(M.shape[1]):
+                V0, V1 = split(V, x)
+                if V0 and V1 and min(opt(V0), opt(V1)) >= d - 1:
+                    return {"point": x, "0": tree(V0, d - 1), "1": tree(V1, d - 1)}
+            raise AssertionError("no split keeps the depth")
+
+        entries, claimed = [], {}
+
+        def refute(V, path, h):
+            if len(V) < 2 ** (h + 1) or claimed.get(V, h + 1) <= h:
+                return  # the Halving bound, or claimed already
+            claimed[V] = h
+            entries.append({"path": [list(step) for step in path], "bound": h})
+            for x in range(M.shape[1]):
+                V0, V1 = split(V, x)
+                if V0 and V1:
+                    b = 0 if opt(V0) <= opt(V1) else 1
+                    refute((V0, V1)[b], path + ((x, b),), h - 1)
+
+        everyone = frozenset(range(M.shape[0]))
+        d = opt(everyone)
+
+        def proof(limit):
+            entries.clear()
+            claimed.clear()
+            refute(everyone, (), d)
+            return {"kind": "upper-bound", "bound": d, "entries": entries}
+
+        stats = {"engine": cls.NAME, "nodes": len(memo), "memo": len(memo), "seconds": 0.0, "stopped": None}
+        return OptResult(d, d, d, MistakeTree(d, tree(everyone, d), C), stats, None, game, proof=proof)
+
+
+def test_a_new_engine_written_from_the_definition_passes():
+    engine = ToyEngine()
+    assert sum(1 for _ in conformance.taken(engine, CASES)) >= 20
+    assert not check_engine(engine, only=["value", "tree", "upper", "refuses"])
+    failures = check_engine(engine, only=["deadline"])  # it never looks at the clock, and takes no hard case
+    assert [f.message for f in failures] == ["it takes none of the cases given, so this check did not run; pass "
+                                             "cases= with a class it takes that needs a search"]
+
+
 # ------------------------------------------------------------------------------------ the suite can fail
 class Wrapped:
     """An engine made of another, its answer altered by ``alter(result, C, game, control)``."""
