@@ -273,8 +273,8 @@ def verify(cert, C=None, *, within=None):
                 raise TreeError(f'the rule "{rule.name}" bounds Opt(C), and this certificate names the game '
                                 f"{G.symbol}; only a horizon's bound is one of Opt(C)")
             u = cert.get("bound")
-            if isinstance(u, int) and not isinstance(u, bool) and u >= G.horizon:
-                return u  # no game of T rounds makes more than T mistakes
+            if isinstance(u, int) and not isinstance(u, bool) and u >= G.horizon and isinstance(cert.get("entries"), list):
+                return u  # no game of T rounds makes more than T mistakes (a malformed one is the rule's to refuse)
     return rule.check(cert, C)
 
 
