@@ -110,7 +110,7 @@ def test_auto_takes_large_listed_classes_over_64_points_to_the_packed_engine():
     assert r.stats["engine"] == "packed" and r.value == 9
     assert r.stats["symmetry"]["order"] == 768
     assert verify_tree(r.tree.to_json(), C) == 9 and verify_upper(r.upper_certificate(), C) == 9
-    assert opt(make("decision-lists", n=3), tuning=low).stats["engine"] == "search"  # (96 concepts: under it)
+    assert opt(make("decision-lists", n=3), tuning=low).stats["engine"] in ("search", "table")  # (96: under it)
     assert opt(C, jobs=2, tuning=low).stats["engine"] != "packed"
 
 
