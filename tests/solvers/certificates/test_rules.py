@@ -11,6 +11,7 @@ certificates (the format added no permissiveness).
 from __future__ import annotations
 
 import copy
+import functools
 import json
 
 import pytest
@@ -367,3 +368,71 @@ def test_versions_1_and_2_accept_the_same_certificates(m, data):
     assert two == one == _outcome(verify_upper, _v1(cert), C)
     if two != "refused":
         assert two >= opt_brute(m)
+
+
+GAMES = st.builds(lambda rand, k, T: Game(randomized=rand, errors=k if (rand or k) else 1, horizon=T),
+                  st.booleans(), st.integers(0, 2), st.one_of(st.none(), st.integers(1, 3)))
+
+
+@SETTINGS
+@given(matrices(max_rows=6, max_cols=4, min_rows=2), GAMES, st.data())
+def test_versions_1_and_2_accept_the_same_game_certificates(m, G, data):
+    """The same for the games' certificates (claims lowered, entries dropped, the bound lowered), through verify
+    and verify_game_upper, and never below the brute force's value."""
+    from fractions import Fraction
+
+    from ...oracles import game_value_brute
+
+    C = ConceptClass.from_matrix(m)
+    S = GameSolver(C, G)
+    S.value()
+    cert = _json(S.upper_proof())
+    step = Fraction(1, 8) if G.randomized else 1
+    for e in cert["entries"]:
+        if data.draw(st.booleans()):
+            e["bound"] = str(Fraction(e["bound"]) - step * data.draw(st.integers(0, 2)))
+    if cert["entries"] and data.draw(st.booleans()):
+        cert["entries"].pop(data.draw(st.integers(0, len(cert["entries"]) - 1)))
+    if data.draw(st.booleans()):
+        cert["bound"] = str(Fraction(cert["bound"]) - step)
+    two, one = _outcome(verify, cert, C), _outcome(verify, _v1(cert), C)
+    assert two == one == _outcome(verify_game_upper, _v1(cert), C) == _outcome(verify_game_upper, cert, C)
+    if two != "refused":
+        assert two >= game_value_brute(m, randomized=G.randomized, errors=G.errors, horizon=G.horizon)
+
+
+@functools.lru_cache(maxsize=None)
+def _packed_of(name: str, leaf: int):
+    C = make(name, n=3 if name == "decision-lists" else 4)
+    S = ExactSearch(pack(C.matrix), C.n_points, leaf=leaf, symmetry=True)
+    d = 0
+    while S.decide(d + 1, widths=(1, 3))[0]:
+        d += 1
+    return C, d, json.dumps(S.certificate(d))
+
+
+@SETTINGS
+@given(st.sampled_from([("decision-lists", 4), ("halfspaces", 40), ("halfspaces", 8)]), st.data())
+def test_versions_1_and_2_accept_the_same_packed_certificates(which, data):
+    """The same for the packed engine's certificates, on classes whose refutations go below the Halving bound (their
+    entries with covers up to the cube's group, and leaves with certificates of their own): claims changed, covers
+    dropped or pointed at another entry, the bound lowered."""
+    C, d, text = _packed_of(*which)
+    cert = json.loads(text)
+    entries = cert["entries"]
+    assert len(entries) > 1
+    for _ in range(data.draw(st.integers(0, 3))):
+        e = entries[data.draw(st.integers(0, len(entries) - 1))]
+        what = data.draw(st.sampled_from(["bound", "cover", "target"]))
+        if what == "bound":
+            e["bound"] = data.draw(st.integers(0, d + 1))
+        elif e.get("covers") and what == "cover":
+            e["covers"].pop(data.draw(st.integers(0, len(e["covers"]) - 1)))
+        elif e.get("covers"):
+            e["covers"][0][2] = data.draw(st.integers(0, len(entries) - 1))
+    if data.draw(st.booleans()):
+        cert["bound"] = d - 1
+    two, one = _outcome(verify, cert, C), _outcome(verify, _v1(cert), C)
+    assert two == one == _outcome(verify_upper, _v1(cert), C)
+    if two != "refused":
+        assert two >= d
