@@ -99,7 +99,13 @@ class Rule:
     level: str = "certificate"
 
     def check(self, cert, C=None):
-        """Run this rule's checker on ``cert`` (no version, rule or class matching: :func:`verify` does those)."""
+        """Run this rule's checker on ``cert`` (no version, rule or class matching: :func:`verify` does those).
+        The table names its checkers instead of importing them: their modules import this one (their old entry
+        points call :func:`verify`), and a module is imported only when a certificate needs it. An entry rule is
+        checked by the rule of its certificate (``paths`` or ``orbit``), entry by entry."""
+        if self.level != "certificate":
+            raise ValueError(f'the entry rule "{self.name}" is checked within a certificate of the rule "paths" or '
+                             '"orbit"; verify the certificate')
         module, _, name = self.checker.partition(":")
         return getattr(importlib.import_module(f"solvers.certificates.{module}"), name)(cert, C)
 
