@@ -269,6 +269,8 @@ def run(args) -> int:
             # (a stopped search's row is not served: the attack searches again, and the store keeps the better)
             bar.close()
             r = _served_attack(found, C, store) if not args.trust_store else _trusted_attack(found.record)
+            if not isinstance(r, str) and r.stats.get("stored"):
+                r.stats["stored"]["how"] = _witness_how(found.how)
             if isinstance(r, str):
                 note(f"the stored attack in {store.path} does not check ({r}); computing it again")
                 if not store.readonly:
@@ -292,6 +294,14 @@ def run(args) -> int:
         bar.close()
         if store is not None:
             store.close()
+
+
+def _witness_how(how: str) -> str:
+    """How a served attack's row was known (:attr:`adversary.cli._store.Lookup.how`), said of its witness."""
+    from ._store import CHECKED, SEALED, VERIFIED
+
+    return {SEALED: "witness replayed when stored, digest matches", CHECKED: "witness replayed",
+            VERIFIED: "witness replayed: --verify-store"}.get(how, how)
 
 
 def _report(args, r, C, label, witness_path) -> int:
@@ -329,7 +339,7 @@ def _report(args, r, C, label, witness_path) -> int:
         if r.stats.get("stored"):
             st = r.stats["stored"]
             how += (f"; served from the store: found in {st['seconds'] or 0:.3f} s on {st['time']}, "
-                    + ("witness replayed" if st.get("checked", True) else "not re-checked: --trust-store"))
+                    + (st.get("how") or ("witness replayed" if st.get("checked", True) else "not re-checked: --trust-store")))
         if stopped == "time limit":
             how += f"; stopped by the time limit of {args.time_limit:g} s" if args.time_limit else "; stopped by its time budget"
         elif stopped == "interrupted":

@@ -412,7 +412,8 @@ def run_grid(args) -> int:
                 writer.close(complete=not interrupted)
         finally:
             close_all(handle, store)
-    code = seen.say_store(store, len(cells), "not re-checked: --trust-store" if trust else "witnesses replayed")
+    code = seen.say_store(store, len(cells), "not re-checked: --trust-store" if trust else "witnesses replayed: "
+                          "--verify-store" if args.verify_store else "witnesses replayed when stored, digest matches")
     if code is not None:
         return code
     if not done and skipped and len(skipped) == len(cells) and not interrupted:

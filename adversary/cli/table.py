@@ -336,7 +336,7 @@ def _how_served(args) -> str:
     """How the cells served from the store were checked, for the closing note."""
     from ._store import SEALED, TRUSTED, VERIFIED
 
-    return VERIFIED if args.verify_store else TRUSTED if args.trust_store else SEALED
+    return VERIFIED if args.verify_store else f"{SEALED}; rows without a seal {TRUSTED}" if args.trust_store else SEALED
 
 
 def _settled(warm) -> bool:

@@ -225,8 +225,6 @@ def _merge(old: Record, new: Record) -> Record:
         return old if _attack_rank(old) > _attack_rank(new) else new
     if old.kind == "param" or new.kind == "param":  # one witness states both bounds: a whole row, never a mix
         return old if old.solved and not new.solved else new
-    if old.kind == "opt-part" or new.kind == "opt-part":
-        return new
     # A row kept without certificates (recomputed) holds numbers nothing proves until they are computed
     # again: a row written over it replaces it, and it replaces a row over which it is written (it was just
     # computed), unless that row proves the same value with its certificates.

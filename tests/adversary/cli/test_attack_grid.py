@@ -66,7 +66,7 @@ def test_grid_second_run_is_served_from_the_store(capsys):
     first, err = _grid(capsys, *argv)
     assert "0 of 4 cells served" in err and "4 results written" in err
     again, err = _grid(capsys, *argv)
-    assert "4 of 4 cells served from it (witnesses replayed)" in err
+    assert "4 of 4 cells served from it (witnesses replayed when stored, digest matches)" in err
     strip = ("seconds", "served")
     assert [{k: v for k, v in r.items() if k not in strip} for r in json.loads(again)] == \
            [{k: v for k, v in r.items() if k not in strip} for r in json.loads(first)]
