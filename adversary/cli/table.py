@@ -268,7 +268,8 @@ def _table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=N
 
 def _served_seconds(warm, measured: float) -> float:
     """The seconds of a cell served whole from the store: the cell's seconds its rows keep (the largest: from the
-    run that computed its last part); ``measured`` when no row keeps them (rows of an older littlestone)."""
+    run that computed its last part), or, when no table wrote them, the sum of their computations' seconds
+    (:func:`_looked_up`); ``measured`` when the store says nothing."""
     kept = [f.seconds for f in warm.values() if f.seconds is not None]
     return max(kept) if kept else measured
 
@@ -329,6 +330,9 @@ def _looked_up(store, name: str, params: dict, game, trust: bool, columns=(), ve
     for found in warm.values():
         kept = (found.record.extra or {}).get("cell_seconds") if found.record is not None else None
         found.seconds = kept if isinstance(kept, (int, float)) and not isinstance(kept, bool) else None
+    if all(f.seconds is None and f.record is not None for f in warm.values()):
+        # rows no table wrote (opt, a merged store, an older littlestone): the seconds their computations took
+        warm["opt"].seconds = round(sum(f.record.seconds or 0.0 for f in warm.values()), 4)
     return C, warm
 
 

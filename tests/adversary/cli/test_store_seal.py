@@ -271,6 +271,8 @@ def test_a_store_of_schema_version_1_is_migrated_forward_and_served(capsys, tmp_
     assert code == 0 and "2 of 2 cells served" in err and "0 results written" in err, err
     assert [{k: v for k, v in r.items() if k != "seconds"} for r in csv.DictReader(io.StringIO(again))] == \
         [{k: v for k, v in r.items() if k != "seconds"} for r in csv.DictReader(io.StringIO(first))]
+    code, third, err = run(capsys, *argv)
+    assert code == 0 and third == again, (third, again)  # seconds included: the rows' (some older, some new)
     code, out, err = run(capsys, "opt", "intervals", "N=5", "--randomized", "--store", path)
     assert code == 0 and field(out, "RL(C)").startswith("63/32")  # kept without certificates: computed again
     code, out, err = run(capsys, "opt", "intervals", "N=5", "--randomized", "--store", path)
