@@ -303,7 +303,8 @@ def settle_by_shattering(C, deadline: float, memo_bytes, symmetry: bool, t0: flo
     """The plan's first settler: ``(result, None)`` with Opt(C) when a shattered set found greedily by ``deadline``
     (:func:`shattered_points`) reaches the Halving bound floor(log2 |C|): the complete tree over it proves the lower
     bound, and the upper-bound certificate has no entries (fewer than 2^(d+1) concepts). Else ``(None, (d, tree))``
-    with the d points shattered (a lower bound; ``(None, None)`` when none)."""
+    with the d points shattered, the tree over them not yet checked by :func:`checked` (``(None, None)`` when
+    none)."""
     from ..certificates import MistakeTree
     from ..game_rules import Game
     from .result import OptResult, Stats
@@ -316,10 +317,10 @@ def settle_by_shattering(C, deadline: float, memo_bytes, symmetry: bool, t0: flo
     if d == 0:
         return None, None
     tree = MistakeTree.shattered(points, C)
+    if d != C.log2_size():
+        return None, (d, tree)  # (not checked here: whoever uses it checks it)
     if not checked(tree, d, C):  # (the tree checked by the checker independent of this search)
         return None, None
-    if d != C.log2_size():
-        return None, (d, tree)
     S = Solver(C, memo_bytes=memo_bytes, symmetry=symmetry)
     stats = Stats({"engine": "shattered set", "nodes": 0, "memo": 0, "evictions": 0, "memo_bytes": S.memo_bytes,
                    "memo_used_bytes": S.memo_used_bytes, "seconds": round(time.monotonic() - t0, 4), "queries": [],

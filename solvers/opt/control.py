@@ -126,8 +126,9 @@ class Tuning:
     anytime_packed_from : int
         The anytime pass runs the packed search's tree on classes over at most 64 points past this many concepts.
     shattered_from : int
-        The shattered-set settler looks at listed classes of at least this many concepts (smaller ones the search
-        settles in milliseconds). It has no share of the time of its own: its work is bounded, at most
+        Without a time limit, the shattered-set settler looks at listed classes of at least this many concepts
+        (smaller ones the search settles in milliseconds, with a mistake tree of its own); under a time limit with the
+        anytime pass, at every listed class (a few passes over the matrix). It has no share of the time of its own: its work is bounded, at most
         floor(log2 |C|) passes over the matrix, and it stops at the first point that does not join (a fixed second
         for it let a loaded machine send all-functions n=22 to the packed engine for a minute).
     learners_from : int

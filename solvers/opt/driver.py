@@ -28,6 +28,7 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 from typing import Callable
 
@@ -41,6 +42,12 @@ from .result import OptResult, Stats
 from .search import Solver
 
 __all__ = ["opt", "OptResult", "ENGINES"]
+
+class _Facts(threading.local):
+    pair = None  # (C, its ClassFacts) while the engine steps of a plan run as opt(C, anytime=False) in this thread
+
+
+_FACTS = _Facts()
 
 #: The engines :func:`opt` takes by name (``"auto"``: the plan's choice; ``"states"``: thresholds, intervals,
 #: rectangles, monotone disjunctions, :mod:`solvers.opt.compact`)
@@ -192,13 +199,14 @@ def opt(
     tuning = Tuning.from_env() if tuning is None else tuning
     if not (symmetry and isomorphism):
         tuning = tuning.replace(symmetry=tuning.symmetry and symmetry, isomorphism=tuning.isomorphism and isomorphism)
-    facts = ClassFacts.of(C)
+    given = _FACTS.pair
+    facts = given[1] if given is not None and given[0] is C else ClassFacts.of(C)
     left = control.remaining()
     steps = plan(facts, G, jobs=control.jobs, time_limit=left, engine=engine, tuning=tuning,
                  solver=_solver_kind(solver), bounds=bounds is not None, anytime=anytime,
                  cluster=control.cluster is not None)
     return _run(C, G, steps, control, tuning, engine=engine, solver=solver, parts=parts, bounds=bounds,
-                want_tree=tree, time_limit=left)
+                want_tree=tree, time_limit=left, facts=facts)
 
 
 def _control(control: Control | None, time_limit, jobs, memo_bytes, progress, cluster) -> Control:
@@ -226,7 +234,7 @@ def _solver_kind(solver) -> str | None:
 
 
 def _run(C, G: Game, steps: Plan, control: Control, tuning: Tuning, *, engine: str, solver, parts, bounds,
-         want_tree: bool, time_limit: float | None) -> OptResult:
+         want_tree: bool, time_limit: float | None, facts: ClassFacts | None = None) -> OptResult:
     """Run the plan's steps in order; the first that settles (or the last engine's answer, after the anytime pass
     and the horizon's cap) is the result, with ``stats["plan"]``."""
     t0 = time.monotonic()
@@ -257,12 +265,15 @@ def _run(C, G: Game, steps: Plan, control: Control, tuning: Tuning, *, engine: s
             if settled is not None:
                 return _stamped(_game_of(settled, G), names)
         elif name == "learners":
+            from . import anytime as cheap
+
             try:
                 learners = list(bounds(C))
             except KeyboardInterrupt:
                 learners = None
                 continue
-            if learners and shattered is not None and shattered[0] == learners[0][0]:
+            if (learners and shattered is not None and shattered[0] == learners[0][0]
+                    and cheap.checked(shattered[1], shattered[0], C)):
                 return _stamped(_game_of(_settled_by_learners(C, shattered, learners[0], control, tuning, t0), G),
                                 names)
         elif name == "anytime":
@@ -271,7 +282,7 @@ def _run(C, G: Game, steps: Plan, control: Control, tuning: Tuning, *, engine: s
             r = search_engine.capped(r, G)
         else:
             r = _engine(C, G, steps, i - 1, control, tuning, engine=engine, solver=solver, parts=parts,
-                        want_tree=want_tree, t0=t0, time_limit=time_limit)
+                        want_tree=want_tree, t0=t0, time_limit=time_limit, facts=facts)
             if name == "search" and names[i:i + 1] == ("table",) and step.cap is not None:
                 i += 1  # (the table ran with the search, on its solver, once the search passed its cap)
     if r is None:
@@ -280,7 +291,7 @@ def _run(C, G: Game, steps: Plan, control: Control, tuning: Tuning, *, engine: s
 
 
 def _engine(C, G: Game, steps: Plan, k: int, control: Control, tuning: Tuning, *, engine: str, solver, parts,
-            want_tree: bool, t0: float, time_limit: float | None) -> OptResult:
+            want_tree: bool, t0: float, time_limit: float | None, facts: ClassFacts | None = None) -> OptResult:
     """The engine of step ``k`` under its share of the time. When the plan ends with the anytime pass, the engine
     steps run as ``opt(..., anytime=False)`` within ``1 - tuning.anytime_share`` of the time limit (what the pass
     wraps; the pass then solves restrictions the same way)."""
@@ -288,10 +299,14 @@ def _engine(C, G: Game, steps: Plan, k: int, control: Control, tuning: Tuning, *
     name = step.name
     if "anytime" in steps.names and step.until is not None and time_limit is not None:
         share = max(1e-9, t0 + time_limit * step.until - time.monotonic())
-        return opt(C, time_limit=share, jobs=control.jobs, memo_bytes=control.memo_bytes,
-                   progress=control.progress, engine=engine, anytime=False, symmetry=tuning.symmetry,
-                   isomorphism=tuning.isomorphism, solver=solver, cluster=control.cluster, parts=parts,
-                   control=dataclasses.replace(control, deadline=None), tuning=tuning)
+        old, _FACTS.pair = _FACTS.pair, (C, facts)  # (the facts of C, read once)
+        try:
+            return opt(C, time_limit=share, jobs=control.jobs, memo_bytes=control.memo_bytes,
+                       progress=control.progress, engine=engine, anytime=False, symmetry=tuning.symmetry,
+                       isomorphism=tuning.isomorphism, solver=solver, cluster=control.cluster, parts=parts,
+                       control=dataclasses.replace(control, deadline=None), tuning=tuning)
+        finally:
+            _FACTS.pair = old
     from .engines import games, packed, states
 
     if name == "packed":

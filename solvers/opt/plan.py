@@ -7,7 +7,8 @@ Every plan for Opt(C) on ``auto`` begins with what settles a class cheaply whate
     A set of points C shatters, grown greedily (:func:`solvers.opt.anytime.shattered_points`): d points shattered
     prove Opt(C) >= d (the complete mistake tree over them, [Rivest94]), and when d = floor(log2 |C|), Halving's
     upper bound, Opt(C) = d without a search (all-functions). On listed classes of at least
-    :attr:`Tuning.shattered_from <solvers.opt.control.Tuning.shattered_from>` concepts.
+    :attr:`Tuning.shattered_from <solvers.opt.control.Tuning.shattered_from>` concepts, and under a time limit with
+    the anytime pass on every listed class.
 ``learners``
     The proven mistake bounds of the learners that apply (given by the caller as data: :func:`solvers.opt.opt`'s
     ``bounds``), each an upper bound on Opt(C); one that meets the shattered set's lower bound settles Opt(C).
@@ -35,8 +36,11 @@ Examples
 ...                    family="all-functions")
 >>> plan(facts, Game()).names
 ('shattered set', 'packed')
->>> plan(ClassFacts(listed=True, n_concepts=101, n_points=100, log2_size=6, distinct_points=100), Game()).names
+>>> plan(ClassFacts(listed=True, n_concepts=101, n_points=100, log2_size=6, distinct_points=18), Game()).names
 ('search',)
+>>> plan(ClassFacts(evaluated=True, n_concepts=10**8, n_points=10**4, log2_size=26, family="intervals",
+...                 params=(("N", 10**4),), states=True), Game(), time_limit=60).names
+('states', 'anytime')
 """
 
 from __future__ import annotations
@@ -104,6 +108,12 @@ class ClassFacts:
     states: bool = False
 
     @property
+    def points_bound(self) -> int:
+        """The distinct points when counted exactly (at most 17), else all the points: a shattered set has no more."""
+        d = self.distinct_points
+        return d if d is not None and d <= MAX_TABLE_POINTS else self.n_points
+
+    @property
     def embeds(self) -> bool:
         """A family whose smaller instances embed in this one (the anytime pass's ``embedded``)."""
         return self.family in EMBEDS and bool(self.params)
@@ -134,7 +144,7 @@ class ClassFacts:
 def _distinct_points(C, most: int = MAX_TABLE_POINTS + 1) -> int:
     """The points of listed ``C`` up to equal-or-complementary columns, constant ones left out; counted up to
     ``most`` (the table's limit and one: the plan needs no more)."""
-    if C.n_points <= MAX_TABLE_POINTS:
+    if C.n_concepts * C.n_points <= 1 << 22:  # the class's column bitsets (cached; the search reads them too)
         V = (1 << C.n_concepts) - 1
         low = V & -V
         seen = set()
@@ -142,6 +152,8 @@ def _distinct_points(C, most: int = MAX_TABLE_POINTS + 1) -> int:
             s = col & V
             if s and s != V:
                 seen.add(s if s & low else V ^ s)
+                if len(seen) >= most:
+                    break
         return len(seen)
     import numpy as np
 
@@ -284,7 +296,8 @@ def plan(facts: ClassFacts, game: Game = Game(), *, jobs: int = 1, time_limit: f
                                       and facts.n_points >= 2)))
     # The settlers: on auto, and under a time limit before the search the anytime pass wraps.
     if anytime and (engine == "auto" or tail):
-        if facts.listed and facts.n_concepts >= t.shattered_from and 1 <= facts.log2_size <= facts.n_points:
+        if (facts.listed and (facts.n_concepts >= t.shattered_from or tail)
+                and 1 <= facts.log2_size <= facts.points_bound):
             steps.append(Step("shattered set"))  # (bounded by its work: see Tuning.shattered_from)
         if bounds and facts.n_concepts >= t.learners_from and (facts.listed or facts.family is not None):
             steps.append(Step("learners"))

@@ -55,19 +55,23 @@ TABLE = [
     (DL6, D, {"tuning": Tuning(packed_from=10**6)}, ("shattered set", "search")),
     (RANDOM, D, {}, ("shattered set", "search")),
     (RANDOM, D, {"time_limit": 10}, ("shattered set", "search", "anytime")),
-    (SMALL, D, {}, ("search",)),
-    (SMALL, D, {"time_limit": 10}, ("search", "anytime")),           # thresholds embed: the anytime pass
+    (SMALL, D, {}, ("search",)),                                     # (small: the search settles it)
+    (SMALL, D, {"time_limit": 10}, ("shattered set", "search", "anytime")),  # thresholds embed: the anytime pass
+    (SMALL, D, {"tuning": Tuning(shattered_from=100)}, ("shattered set", "search")),
     (SMALL, D, {"engine": "states"}, ("states",)),
     (TINY, D, {}, ("search", "table")),
     (TINY, D, {"engine": "table"}, ("table",)),
     (TINY, R, {}, ("games",)),
     (TINY, K, {"time_limit": 5}, ("games",)),
     (TINY, T, {}, ("search", "table", "cap")),
+    (listed(40, 8, distinct=4), D, {"time_limit": 5, "tuning": Tuning(anytime_min_concepts=1)},
+     ("search", "table", "anytime")),                                # floor(log2 40) = 5 > 4 distinct points
     (EVAL_INTERVALS, D, {}, ("states",)),
     (EVAL_INTERVALS, D, {"time_limit": 30}, ("states", "anytime")),
     (IMPLICIT_DISJ, D, {}, ("disjunctions",)),
     (LISTED_DISJ_SMALL, D, {}, ("search",)),                         # fewer points: the generic search is faster
     (LISTED_DISJ_SMALL, D, {"tuning": Tuning(disjunctions_from=0)}, ("disjunctions",)),
+    (LISTED_DISJ_SMALL, D, {"anytime": False}, ("search",)),
     (LISTED_DISJ, D, {}, ("disjunctions",)),
     (LISTED_DISJ, D, {"solver": "search"}, ("search",)),             # a warm Solver given: its engine
     (HALFSPACES6, D, {}, ("packed",)),
