@@ -165,7 +165,7 @@ def check_seconds(rec: Record) -> float:
     """About how long re-checking the row's upper-bound certificate takes."""
     p = rec.upper_cert
     n = len(p.get("entries", [])) if isinstance(p, dict) and isinstance(p.get("entries"), list) else 0
-    if isinstance(p, dict) and p.get("form") == "packed":
+    if isinstance(p, dict) and "packed" in (p.get("rule"), p.get("form")):  # format 2 names its rule; 1 its form
         return n * CHECK_SECONDS_PER_ENTRY["packed"]
     standard = rec.task.get("game", "deterministic") == "deterministic" and not rec.task.get("errors")
     return n * CHECK_SECONDS_PER_ENTRY["standard" if standard else "game"]

@@ -15,6 +15,7 @@ Published values:
 
 References
 ----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
 .. [FHMM23] Filmus, Hanneke, Mehalel and Moran, "Optimal prediction using expert advice and randomized
    Littlestone dimension", COLT 2023 (arXiv 2302.13849).
 .. [CFHHSW97] Cesa-Bianchi, Freund, Haussler, Helmbold, Schapire and Warmuth, "How to use expert advice",
