@@ -144,7 +144,7 @@ class ClassFacts:
 def _distinct_points(C, most: int = MAX_TABLE_POINTS + 1) -> int:
     """The points of listed ``C`` up to equal-or-complementary columns, constant ones left out; counted up to
     ``most`` (the table's limit and one: the plan needs no more)."""
-    if C.n_concepts * C.n_points <= 1 << 22:  # the class's column bitsets (cached; the search reads them too)
+    if C.n_points <= 256:  # the class's column bitsets (cached: the search's root reads them too)
         V = (1 << C.n_concepts) - 1
         low = V & -V
         seen = set()
@@ -157,16 +157,21 @@ def _distinct_points(C, most: int = MAX_TABLE_POINTS + 1) -> int:
         return len(seen)
     import numpy as np
 
-    M = np.asarray(C.matrix, dtype=bool)
-    seen: set = set()
-    for j in range(M.shape[1]):
-        col = M[:, j]
-        if not col.any() or col.all():
-            continue
-        seen.add((col if col[0] else ~col).tobytes())
+    # The class's column words (cached: the search's root splits of a class over more points are read from them).
+    words = C.column_words
+    m = C.n_concepts
+    full = np.frombuffer(((1 << m) - 1).to_bytes(words.shape[1] * 8, "little"), dtype="<u8")
+    seen = set()
+    for j in range(0, words.shape[0], 32):
+        rows = words[j:j + 32]
+        counts = np.bitwise_count(rows).sum(axis=1, dtype=np.int64)
+        rows = rows[(counts > 0) & (counts < m)]
+        canon = np.where((rows[:, :1] & np.uint64(1)) == 0, rows ^ full, rows)  # (the side without concept 0)
+        for row in canon:
+            seen.add(row.tobytes())
         if len(seen) >= most:
             break
-    return len(seen)
+    return min(len(seen), most)
 
 
 @dataclass(frozen=True)

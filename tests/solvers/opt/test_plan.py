@@ -139,3 +139,23 @@ def test_the_plan_is_pure():
     finally:
         del os.environ["LITTLESTONE_SPREAD_TRIAL"]
     assert hash(ALL20) == hash(listed(2**20, 20, family="all-functions", params=(("n", 20),), made=True))
+
+
+@pytest.mark.parametrize("m,lo,hi", [(40, 18, 70), (300, 257, 400)])  # the column bitsets; the column words
+def test_distinct_points_are_the_searchs_root_splits(m, lo, hi):
+    """ClassFacts counts the points up to equal-or-complementary columns, constant ones left out, as the search
+    does (its root splits), up to 18."""
+    import numpy as np
+
+    from solvers.classes import ConceptClass
+    from solvers.opt.search import Solver
+
+    rng = np.random.default_rng(m)
+    for _ in range(30):
+        k = int(rng.integers(1, 24))
+        base = rng.random((m, k)) < 0.5
+        n = int(rng.integers(lo, hi))
+        M = base[:, rng.integers(0, k, n)] ^ (rng.random(n) < 0.5)
+        M[:, int(rng.integers(0, n))] = bool(rng.random() < 0.5)  # a constant column
+        C = ConceptClass.from_matrix(M)
+        assert ClassFacts.of(C).distinct_points == min(18, len(Solver(C).root_masks))
