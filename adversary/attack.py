@@ -791,7 +791,6 @@ def verdict_of(mistakes, bound, cycle: bool, expected: bool = False) -> str:
     return "below"
 
 
-_verdict = verdict_of  # the store (adversary/store) still imports it by this name; issue 35 renames it there
 def _witness(sname: str, found: Found, problem: Problem, cls, bound, opt_value, game: Game) -> tuple[dict, Any]:
     """The verified witness of one candidate, or AttackError."""
     extra: dict = {}

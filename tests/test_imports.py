@@ -112,15 +112,11 @@ def test_the_graph_is_read():
 #: Imports of a private name across a package, let through until the file's owner renames it (issue 35): each
 #: (importing file, the private name as imported). The list only shrinks: remove an entry once it is fixed.
 PRIVATE_ALLOWED = {
-    ("solvers/certificates/params.py", "solvers.classes.finite._row_keys"),  # classes.finite: make row_keys public
     ("solvers/opt/anytime.py", "solvers.learners._specs"),  # goes with the learners' bounds given as data
-    ("adversary/cli/verify.py", "solvers.certificates.opt._height"),  # certificates.opt: make the tree's height public
     # seen in other helpers' unfinished work of issue 35 when this list was written (so that landing it
     # does not fail here; the owner renames them after)
     ("solvers/opt/driver.py", "solvers.opt.engines._common.run"),
     ("solvers/opt/engines/table.py", "solvers.opt.plan._distinct_points"),
-    ("adversary/store/records.py", "solvers._version.__version__"),  # solvers.__version__
-    ("adversary/store/trust.py", "adversary.attack._verdict"),
 }
 
 

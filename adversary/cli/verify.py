@@ -150,14 +150,14 @@ def _verify_tree_file(args, data) -> int:
 
 def _verify_randomized_tree_file(args, data) -> int:
     """A shattered tree of the randomized game (solvers.certificates.games.verify_randomized_tree)."""
-    from solvers.certificates.opt import _height
+    from solvers.certificates.opt import tree_height
     from solvers.certificates.games import random_walk_value, read_game, verify_randomized_tree
     from solvers.game_rules import value_text
 
     G = read_game(data)
 
     def ok(v, C):
-        how = f"a shattered tree of height {_height(data.get('root'))}"
+        how = f"a shattered tree of height {tree_height(data.get('root'))}"
         if G.errors == 0 and not _has_repeat(data.get("root")):
             how += f"; its random-walk average depth is {value_text(2 * random_walk_value(data))}"
         return f"{G.symbol}(C) >= {value_text(v)}", how

@@ -232,7 +232,7 @@ Record.upper_cert = _Certificate("upper_cert")
 
 @functools.lru_cache(maxsize=1)
 def _version() -> str:
-    from solvers._version import __version__
+    from solvers import __version__
 
     return __version__
 

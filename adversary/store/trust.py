@@ -480,7 +480,7 @@ def attack_claims(rec: Record, count, bound=None) -> tuple:
     derives them: a stopped search that is not proven exact and found fewer mistakes than the bound is
     ``stopped`` (never ``below``). ``exact`` is the row's own word (checked by :func:`_check_attack_claims`:
     a stopped row is exact only when one of its runs finished exactly)."""
-    from adversary.attack import _verdict
+    from adversary.attack import verdict_of
     from solvers.certificates import TreeError
     from solvers.learners.base import Bound
 
@@ -500,7 +500,7 @@ def attack_claims(rec: Record, count, bound=None) -> tuple:
     game = result.get("game") or {}
     w = rec.lower_cert if isinstance(rec.lower_cert, dict) else {}
     said_exact = result.get("exact", extra.get("exact"))
-    verdict = _verdict(count, bound, w.get("cycle") is not None, bool(game.get("randomized")))
+    verdict = verdict_of(count, bound, w.get("cycle") is not None, bool(game.get("randomized")))
     if verdict == "below" and stopped and not said_exact:
         verdict = "stopped"
     return verdict, bool(said_exact)

@@ -34,7 +34,7 @@ from ._reading import _POINT_KEYS, _POINT_NODE, _fmt, _show, inner, whole
 from .binding import bind, check_made_for, made_for  # the class a certificate is for
 
 __all__ = ["MistakeTree", "RandomizedTree", "verify_tree", "verify_upper", "load_tree", "TreeError", "ProofTooLarge",
-           "ClassMismatch", "made_for", "bind", "check_made_for", "tex_text", "TIKZ_MAX_NODES"]
+           "ClassMismatch", "made_for", "bind", "check_made_for", "tex_text", "TIKZ_MAX_NODES", "tree_height"]
 
 #: The most nodes :meth:`MistakeTree.to_tikz` draws, leaves included (``littlestone plot tree``'s default
 #: too): a complete tree of depth 5, 32 leaves across a page. A larger tree is cut below the deepest whole
@@ -370,7 +370,7 @@ class RandomizedTree(MistakeTree):
     (:func:`solvers.certificates.games.verify_randomized_tree` checks it). ``depth`` is its height."""
 
     def __init__(self, value, root, C=None, game=None, *, label: str | None = None):
-        super().__init__(_height(root), root, C, game, label=label)
+        super().__init__(tree_height(root), root, C, game, label=label)
         self.value = value
 
     def _what(self) -> str:
@@ -385,7 +385,7 @@ class RandomizedTree(MistakeTree):
                 "root": self.root}
 
 
-def _height(root) -> int:
+def tree_height(root) -> int:
     best = 0
     stack = [(root, 0)]
     while stack:

@@ -71,12 +71,12 @@ def _patterns(D, idx) -> int:
     class of millions of concepts is checked in a second)."""
     import numpy as np
 
-    from ..classes.finite import _row_keys  # (the keys by which a class merges its duplicate rows)
+    from ..classes.finite import row_keys  # (the keys by which a class merges its duplicate rows)
 
     sub = np.asarray(D[:, list(idx)], dtype=bool)
     if sub.shape[1] == 0:
         return 1 if sub.shape[0] else 0
-    return len(np.unique(_row_keys(sub)))
+    return len(np.unique(row_keys(sub)))
 
 
 def _check_bounds(C, key: str, p: dict) -> tuple:

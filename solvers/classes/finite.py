@@ -34,7 +34,7 @@ from ..files import load_npy
 from ..jsontext import loads
 from ..numbers import point_text
 
-__all__ = ["ConceptClass"]
+__all__ = ["ConceptClass", "row_keys"]
 
 
 def _ordinal(n: int) -> str:
@@ -802,7 +802,7 @@ def _points_text_cached(points: tuple) -> bytes:
     return repr(points).encode()
 
 
-def _row_keys(M: np.ndarray) -> np.ndarray:
+def row_keys(M: np.ndarray) -> np.ndarray:
     """One sortable item per row of the 0/1 matrix ``M`` (at least one column), ordered as the rows packed
     (``np.packbits`` along rows: the first point is the high bit of the first byte) compare as byte
     strings. Up to 64 points a row is one integer whose big-endian bytes are its packed row (an integer
@@ -817,12 +817,12 @@ def _row_keys(M: np.ndarray) -> np.ndarray:
 
 
 def _unique_rows(M: np.ndarray) -> tuple:
-    """The distinct rows of ``M`` as sorted :func:`_row_keys`, and the index of each one's first row."""
-    return np.unique(_row_keys(M), return_index=True)
+    """The distinct rows of ``M`` as sorted :func:`row_keys`, and the index of each one's first row."""
+    return np.unique(row_keys(M), return_index=True)
 
 
 def _packed_bytes(keys: np.ndarray, n: int) -> bytes:
-    """Sorted :func:`_row_keys` of a matrix over ``n`` points as its packed rows' bytes, concatenated."""
+    """Sorted :func:`row_keys` of a matrix over ``n`` points as its packed rows' bytes, concatenated."""
     if n <= 64:
         return np.ascontiguousarray(keys.astype(">u8").view(np.uint8).reshape(-1, 8)[:, :(n + 7) // 8]).tobytes()
     return keys.tobytes()
@@ -831,4 +831,4 @@ def _packed_bytes(keys: np.ndarray, n: int) -> bytes:
 def _sorted_packed_rows(M: np.ndarray) -> bytes:
     """The rows of the 0/1 matrix ``M`` packed and sorted as byte strings, concatenated: what
     :meth:`ConceptClass.fingerprint` hashes."""
-    return _packed_bytes(np.sort(_row_keys(M)), M.shape[1])
+    return _packed_bytes(np.sort(row_keys(M)), M.shape[1])

@@ -129,7 +129,7 @@ def test_violates_when_the_stated_bound_is_too_small(monkeypatch):
 
 def test_verdict_rules():
     b = lambda v: Bound(v, "f", cite("Rivest94"))  # noqa: E731
-    v = attack_module._verdict
+    v = attack_module.verdict_of
     assert v(3, b(3.5), False) == "tight" and v(3, b(3), False) == "tight"
     assert v(4, b(3.5), False) == "violates" and v(2, b(3.5), False) == "below"
     assert v(5, b(math.inf), False) == "below" and v(1, b(math.inf), True) == "unbounded"

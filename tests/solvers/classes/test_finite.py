@@ -606,11 +606,11 @@ def test_column_words_and_bitsets_against_the_matrix(m, n, seed, p):
 def test_row_keys_are_the_rows_read_as_big_endian_integers(rows, cols, data):
     """(issue 39) the keys are built from the packed rows (the 64-bit copy of the matrix they were computed
     from took 8 s on all-functions n=23, past a --time-limit): the same integers, by the definition."""
-    from solvers.classes.finite import _row_keys
+    from solvers.classes.finite import row_keys
 
     M = np.array(data.draw(st.lists(st.lists(st.booleans(), min_size=cols, max_size=cols), min_size=rows,
                                     max_size=rows)), dtype=bool).reshape(rows, cols)
-    keys = _row_keys(M)
+    keys = row_keys(M)
     if cols <= 64:
         assert keys.dtype == np.uint64
         assert [int(k) for k in keys] == [sum(int(b) << (63 - j) for j, b in enumerate(r)) for r in M]
