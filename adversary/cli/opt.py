@@ -298,7 +298,6 @@ def _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_pat
     import time
 
     from adversary.store import opt_task, record_of_opt
-    from solvers.learners.bounds import learner_bounds
     from solvers.opt import opt
     from solvers.opt.distributed import Contradicted, dask_part
 
@@ -327,8 +326,7 @@ def _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_pat
             r = opt(C, time_limit=args.time_limit, jobs=jobs, progress=progress, engine=args.engine,
                     memo_bytes=memo_bytes(args), game=G.kind, errors=G.errors, horizon=G.horizon, solver=solver,
                     symmetry=args.symmetry, isomorphism=args.isomorphism, cluster=client, parts=parts,
-                    tree=tree_path is not None or store is not None,  # (a game's tree may be huge: only if asked)
-                    bounds=learner_bounds)  # the learners' proven bounds, given to the solver as data
+                    tree=tree_path is not None or store is not None)  # (a game's tree may be huge: only if asked)
         except Contradicted as e:
             if parts is None or not parts.get("known"):
                 raise

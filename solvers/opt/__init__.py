@@ -22,8 +22,8 @@ rectangles    rectangles on the grid (negatives up to symmetry; the down-set of 
 disjunctions  monotone disjunctions (variables and positive examples, up to renaming the variables)
 ============  ============================================================================================
 
-The package is callable, ``solvers.opt(C)`` being :func:`opt` with the learners' proven bounds given as its
-``bounds`` (wired in by the top package ``solvers``, which holds both; this package imports nothing of
+The package is callable, ``solvers.opt(C)`` being :func:`opt` (whose default ``bounds="learners"`` takes the
+learners' proven bounds the top package ``solvers`` wires in; this package imports nothing of
 :mod:`solvers.learners`, which is built on it): so ``from solvers import opt`` gives the function the README uses,
 with its signature and docstring (``inspect.signature``, ``help``), while ``import solvers.opt`` still names this
 package (a package and a function of one name cannot otherwise both be ``solvers.opt``).
@@ -71,19 +71,10 @@ __all__ = [
 ]
 
 
-def _wired_bounds():
-    """The learners' bounds the top package ``solvers`` wires in (``solvers._learner_bounds``), or None."""
-    top = sys.modules.get(__name__.rpartition(".")[0])
-    return getattr(top, "_learner_bounds", None)
-
-
 class _CallablePackage(types.ModuleType):
-    """This package's module type: calling the package calls :func:`opt` (with the learners' bounds wired in by
-    the top package, unless ``bounds`` is given)."""
+    """This package's module type: calling the package calls :func:`opt`."""
 
     def __call__(self, *args, **kwargs):
-        if "bounds" not in kwargs:
-            kwargs["bounds"] = _wired_bounds()
         return opt(*args, **kwargs)
 
 

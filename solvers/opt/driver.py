@@ -28,6 +28,7 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+import sys
 import threading
 import time
 from typing import Callable
@@ -41,7 +42,17 @@ from .plan import ENGINE_CHOICES, ClassFacts, Plan, plan
 from .result import OptResult, Stats
 from .search import Solver
 
-__all__ = ["opt", "OptResult", "ENGINES"]
+__all__ = ["opt", "OptResult", "ENGINES", "LEARNERS"]
+
+#: ``opt(bounds=LEARNERS)``, the default: the learners' proven bounds, as the top package wires them in.
+LEARNERS = "learners"
+
+
+def _wired_bounds() -> Callable | None:
+    """The learners' bounds the top package ``solvers`` wires in (``solvers._learner_bounds``), or None when
+    only this package was loaded (it imports nothing of the learners built on it)."""
+    top = sys.modules.get(__name__.partition(".")[0])
+    return getattr(top, "_learner_bounds", None)
 
 class _Facts(threading.local):
     pair = None  # (C, its ClassFacts) while the engine steps of a plan run as opt(C, anytime=False) in this thread
@@ -74,7 +85,7 @@ def opt(
     tree: bool = True,
     control: Control | None = None,
     tuning: Tuning | None = None,
-    bounds: Callable | None = None,
+    bounds: Callable | str | None = "learners",
 ) -> OptResult:
     """Compute Opt(C), the Littlestone dimension of ``C``, with a mistake-tree certificate; or the value
     of another game (:mod:`solvers.game_rules`): the randomized optimum RL(C), k label errors, a horizon.
@@ -163,11 +174,12 @@ def opt(
     tuning : Tuning, optional
         The thresholds of the plan and the engines (:class:`~solvers.opt.control.Tuning`; default
         :meth:`Tuning.from_env() <solvers.opt.control.Tuning.from_env>`).
-    bounds : callable, optional
-        ``bounds(C)``: proven upper bounds on Opt(C) as ``[(value, reason), ...]``, smallest first (the bounds of
-        the learners that apply: :func:`solvers.learners.bounds.learner_bounds`, which ``from solvers import opt``
-        and the command line pass). They settle Opt(C) when one meets a shattered set, and lower the upper bound
-        of a search stopped by its time limit. None: no such bounds.
+    bounds : callable, "learners" or None
+        ``bounds(C)``: proven upper bounds on Opt(C) as ``[(value, reason), ...]``, smallest first. They settle
+        Opt(C) when one meets a shattered set, and lower the upper bound of a search stopped by its time limit.
+        ``"learners"`` (the default): the bounds of the learners that apply,
+        :func:`solvers.learners.bounds.learner_bounds`, which the top package ``solvers`` wires in (this
+        package does not import the learners built on it). None: no such bounds.
 
     Returns
     -------
@@ -192,8 +204,11 @@ def opt(
         raise ValueError(f"jobs={jobs!r}: give a whole number of worker processes >= 1")
     if engine not in ENGINE_CHOICES:
         raise ValueError(f"unknown engine {engine!r}; use one of {', '.join(ENGINE_CHOICES)}")
-    if bounds is not None and not callable(bounds):
-        raise ValueError("bounds: give a function of the class returning [(value, reason), ...]")
+    if isinstance(bounds, str) and bounds == LEARNERS:
+        bounds = _wired_bounds()
+    elif bounds is not None and not callable(bounds):
+        raise ValueError(f"bounds={bounds!r}: give \"learners\", None, or a function of the class returning "
+                         "[(value, reason), ...]")
     G = Game.of(game, errors, horizon)
     control = _control(control, time_limit, jobs, memo_bytes, progress, cluster)
     tuning = Tuning.from_env() if tuning is None else tuning
