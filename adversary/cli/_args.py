@@ -199,24 +199,7 @@ def game_of(args):
 
 
 # ---------------------------------------------------------------------------------------- --jobs
-def usable_cpus() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
-
-
-def cap_jobs(jobs: int, *, tasks: int | None = None) -> int:
-    """``--jobs`` lowered to the usable CPUs (and to the number of tasks), with a note when lowered."""
-    cpus = usable_cpus()
-    cap = cpus if tasks is None else max(1, min(cpus, tasks))
-    if jobs <= cap:
-        return jobs
-    why = f"this machine has {cpus} usable CPU{'s' if cpus != 1 else ''}"
-    if tasks is not None and tasks < cpus:
-        why = f"there {'is' if tasks == 1 else 'are'} only {tasks} cell{'s' if tasks != 1 else ''} to compute"
-    note(f"--jobs {jobs} lowered to {cap}: {why}")
-    return cap
+from adversary.workspace.cells import cap_jobs, usable_cpus  # noqa: E402,F401 (the commands' --jobs)
 
 
 # ---------------------------------------------------------------------------------------- families

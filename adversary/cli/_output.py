@@ -20,6 +20,8 @@ from solvers.game_rules import value_text  # an exact value for people: 3, or 7/
 from solvers.interrupts import received
 from solvers.messages import one_line  # library messages may quote multi-line input
 
+from adversary.workspace import note  # noqa: F401 (the notes, to a workspace's sink: stderr here)
+
 PROG = "littlestone"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNSOLVED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 #: The exit codes, as ``--help`` and the README list them.
@@ -77,10 +79,6 @@ def memory_note() -> None:
 def error(message, code: int = EXIT_USAGE) -> int:
     print(f"{PROG}: error: {one_line(message)}", file=sys.stderr, flush=True)
     return code
-
-
-def note(message) -> None:
-    print(f"{PROG}: note: {one_line(message)}", file=sys.stderr, flush=True)
 
 
 def exc_text(e: BaseException) -> str:

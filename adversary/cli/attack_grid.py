@@ -306,7 +306,7 @@ def run_grid(args) -> int:
     """``attack ... --grid``: the rows, written as the cells finish; exit 0 when every cell's verdict is
     proven, 3 when some cell was stopped by its time limit, 130 on Ctrl-C."""
     from ._args import cap_jobs, check_family, families
-    from ._cells import Drained, backend_of, close_all, drain, run_cells
+    from ._cells import Drained, backend_of, close_all, drain, run_cells, say_store
     from ._output import check_outputs
     from ._store import lookup, open_store
     from ._attack_store import _served_attack, _stopped_row, _task_of, _trusted_attack, _whole_numbers
@@ -412,7 +412,7 @@ def run_grid(args) -> int:
                 writer.close(complete=not interrupted)
         finally:
             close_all(handle, store)
-    code = seen.say_store(store, len(cells), "not re-checked: --trust-store" if trust else "witnesses replayed: "
+    code = say_store(seen, store, len(cells), "not re-checked: --trust-store" if trust else "witnesses replayed: "
                           "--verify-store" if args.verify_store else "witnesses replayed when stored, digest matches")
     if code is not None:
         return code

@@ -17,7 +17,7 @@ import time
 
 from ._args import (add_game_options, check_family, families, game_of, memo_bytes, memory_gb, memory_help,
                     parse_params, positive_int, positive_seconds)
-from ._cells import Drained, add_backend_options, backend_of, close_all, drain, run_cells
+from ._cells import Drained, add_backend_options, backend_of, close_all, drain, run_cells, say_store
 from ._output import (EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, StreamedOutput, bounds_text, check_outputs, exc_text,
                       interrupted_code, json_safe, note, params_text, value_text)
 from ._store import add_store_options, open_store, proof_seconds
@@ -592,7 +592,7 @@ def run(args) -> int:
                 _TableWriter(args.format, name, keys, handle).close(skipped, complete=not interrupted)
         finally:
             close_all(handle, store)
-    code = seen.say_store(store, len(cells), _how_served(args))
+    code = say_store(seen, store, len(cells), _how_served(args))
     if code is not None:
         return code
     if not done and skipped and len(skipped) == len(cells):

@@ -66,7 +66,7 @@ SPOILS = st.one_of(st.binary(max_size=40), st.text(max_size=20), st.integers(-2*
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(row=st.integers(0, 3), column=st.sampled_from(COLUMNS), spoil=SPOILS)
 def test_every_store_command_and_lookup_go_on_past_a_spoilt_row(template, tmp_path, capsys, row, column, spoil):
-    from adversary.cli._store import lookup
+    from adversary.workspace.storage import lookup
 
     source, rows = template
     path = tmp_path / f"s-{row}-{column}.db"

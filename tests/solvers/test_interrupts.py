@@ -159,7 +159,7 @@ def _sigint_disposition(cell, progress=None):
 def test_loky_workers_ignore_ctrl_c():
     """A Ctrl-C at the terminal reaches the workers too; they leave it to the driver, which stops them. (CI once
     saw a worker take it in loky's own loop between two tasks and print a traceback under the one-line note.)"""
-    from adversary.cli._cells import run_cells
+    from adversary.workspace.cells import run_cells
 
     got = list(run_cells(_sigint_disposition, range(6), jobs=2))
     workers = {h for pid, h in got if pid != os.getpid()}
@@ -319,7 +319,7 @@ def _parent_death_signal(cell, progress=None):
 @posix
 @linux
 def test_loky_workers_are_killed_with_the_driver():
-    from adversary.cli._cells import run_cells
+    from adversary.workspace.cells import run_cells
 
     got = list(run_cells(_parent_death_signal, range(6), jobs=2))
     workers = {sig for pid, sig in got if pid != os.getpid()}

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from adversary.cli import _args, main
+from adversary.workspace import cells
 
 from .checks import assert_one_clean_line, assert_usage_error, nested, run, run_cli
 
@@ -70,7 +71,7 @@ def test_error_messages_say_what_to_change(capsys, bad_files):
 
 # ------------------------------------------------------------------------------------------ --jobs
 def test_jobs_capped_at_usable_cpus(capsys, monkeypatch):
-    monkeypatch.setattr(_args, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(cells, "usable_cpus", lambda: 2)
     code, out, err = run(capsys, "opt", "thresholds", "N=7", "--jobs", "1000", "--json")
     assert code == 0 and json.loads(out)["opt"] == 3
     assert "--jobs 1000 lowered to 2: this machine has 2 usable CPUs" in err

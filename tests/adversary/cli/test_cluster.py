@@ -14,7 +14,8 @@ import time
 
 import pytest
 
-from adversary.cli import _cells, main
+from adversary.cli import main
+from adversary.workspace import cells as _cells
 
 from .checks import assert_usage_error, posix, start, stop, wait_for_rows
 
@@ -80,7 +81,7 @@ def test_a_cluster_that_cannot_import_the_cells(cluster):
         return params
 
     cell.__module__ = "littlestone_not_installed_here"
-    with pytest.raises(_cells.CLIError, match="scheduler of .* cannot import littlestone_not_installed_here.*pip install"):
+    with pytest.raises(_cells.WorkspaceError, match="scheduler of .* cannot import littlestone_not_installed_here.*pip install"):
         _cells.connect(cluster.scheduler_address, timeout=5, func=cell)
 
 
@@ -237,7 +238,7 @@ def test_workers_that_die_stop_the_run_in_one_line():
         runs = _cells.run_cells(crash, ["fine", "crash", "never"], jobs=1, backend="dask",
                                 scheduler=cluster.scheduler_address)
         assert next(runs) == "fine"
-        with pytest.raises(_cells.CLIError, match="the dask workers died running the cell 'crash'"):
+        with pytest.raises(_cells.WorkspaceError, match="the dask workers died running the cell 'crash'"):
             next(runs)  # reported, not waited on for ever
         assert time.monotonic() - t < 20
     finally:

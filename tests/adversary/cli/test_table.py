@@ -15,7 +15,8 @@ import time
 
 import pytest
 
-from adversary.cli import _args, main
+from adversary.cli import main
+from adversary.workspace import cells
 from adversary.cli.table import range_text
 
 from .checks import (Watched, assert_usage_error, one_error_line, partial, posix, run, run_bounded, start, stop,
@@ -91,11 +92,11 @@ def test_table_jobs_capped_at_cpus_and_cells(capsys, monkeypatch):
             super().__init__(*a, **k)
 
     monkeypatch.setattr(joblib, "Parallel", Spy)
-    monkeypatch.setattr(_args, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(cells, "usable_cpus", lambda: 2)
     code, out, err = run(capsys, "table", "thresholds", "--grid", "N=1..4", "--jobs", "1000", "--format", "csv", "--quiet")
     assert code == 0 and seen == [2]
     assert "--jobs 1000 lowered to 2" in err and len(out.splitlines()) == 5
-    monkeypatch.setattr(_args, "usable_cpus", lambda: 8)
+    monkeypatch.setattr(cells, "usable_cpus", lambda: 8)
     seen.clear()
     code, out, err = run(capsys, "table", "thresholds", "--grid", "N=1..3", "--jobs", "1000", "--format", "csv", "--quiet",
                          "--no-store")  # the store would serve these cells: nothing to spread
