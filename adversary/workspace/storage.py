@@ -29,7 +29,7 @@ from typing import Optional
 from ._messages import WorkspaceError, note
 
 __all__ = ["store_at", "default_path", "Lookup", "lookup", "put", "proof_seconds", "say_unwritable", "TIMEOUT_ENV",
-           "SEALED", "CHECKED", "VERIFIED", "TRUSTED", "seal_stored"]
+           "SEALED", "CHECKED", "VERIFIED", "TRUSTED", "seal_stored", "warm_solver"]
 
 TIMEOUT_ENV = "LITTLESTONE_STORE_TIMEOUT"
 
@@ -169,6 +169,22 @@ def lookup(store, kind: str, C, task: dict, *, trust: bool = False, verify: bool
         _reseal(store, rec, fresh)
     how = VERIFIED if verify else SEALED if sealed else TRUSTED if trust else CHECKED
     return Lookup(rec, lo, hi, how)
+
+
+def warm_solver(C, found: Lookup, memo_bytes=None, symmetry: bool = True, isomorphism: bool = True):
+    """A Solver for Opt(C) that starts from the bounds ``found`` proves (None when it proves none, or C is implicit)."""
+    from solvers.opt import Solver
+
+    if found.lower is None and found.upper is None or not getattr(C, "finite", True):
+        return None  # (an implicit class is solved by its family's own search)
+    S = Solver(C, memo_bytes=memo_bytes, symmetry=symmetry, isomorphism=isomorphism)
+    lo, hi = S.bounds(S.full)
+    lo = max(lo, found.lower) if found.lower is not None else lo
+    hi = min(hi, found.upper) if found.upper is not None else hi
+    if lo > hi:
+        return None  # not with re-checked bounds; with trust a wrong row is simply not used
+    S.record(S.full, lo, hi)
+    return S
 
 
 def _reseal(store, rec, proven) -> None:
