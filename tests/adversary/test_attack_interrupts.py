@@ -6,7 +6,6 @@ import dataclasses
 import json
 import os
 import signal
-import time
 
 import pytest
 
@@ -56,11 +55,10 @@ def test_a_swallowed_ctrl_c_stops_every_strategy(monkeypatch, learner, cls, stra
 
     monkeypatch.setattr(strat, "run", run_after_a_swallowed_ctrl_c)
     monkeypatch.setattr(interrupts, "GRACE", 0.0)  # raised again at the strategy's first look at its clock
-    t0 = time.monotonic()
     with interrupts.catching():
         r = attack(learner, cls, strategy=strategy, time_limit=LIMIT)
-    assert r.stats["stopped"] == "interrupted"  # (without the check at the strategy's clock: "time limit")
-    assert time.monotonic() - t0 < LIMIT  # it did not run to its limit
+    # it did not run to its limit (without the check at the strategy's clock it would: "time limit")
+    assert r.stats["stopped"] == "interrupted"
     v = verify_witness(json.loads(json.dumps(r.witness)))
     assert v.ok and v.mistakes == r.mistakes >= 1  # what it had: at least the sure first mistake, verified
     assert r.verdict == "stopped"
@@ -77,7 +75,7 @@ def test_a_ctrl_c_in_the_geometric_strategy_keeps_its_longest_game():
             raise KeyboardInterrupt  # (after the interval DP's game: hundreds of moves)
 
     r = attack("perceptron", {"family": "margin-halfspaces", "params": {"d": 2, "gamma": "0.001"}},
-               strategy="geometric", time_limit=4, progress=progress)
+               strategy="geometric", time_limit=120, progress=progress)  # (the Ctrl-C ends it: a limit for a hang)
     v = verify_witness(json.loads(json.dumps(r.witness)))
     assert r.stats["stopped"] == "interrupted" and v.ok and v.mistakes == r.mistakes >= 2
 
