@@ -57,6 +57,8 @@ OPT_RUNS = [
     ("game-paths randomized", ["intervals", "N=6", "--randomized"]),
     ("game-paths errors", ["intervals", "N=6", "--errors", "1"]),
     ("horizon", ["halfspaces", "n=4", "--horizon", "6"]),
+    ("horizon below", ["thresholds", "N=6", "--horizon", "3"]),  # Opt = 2 < T: the search's certificate
+    ("game-paths horizon", ["thresholds", "N=6", "--horizon", "2"]),  # Opt >= T: the rounds alone bound it
     ("matrix", ["--matrix", None]),
 ]
 
@@ -73,6 +75,7 @@ def test_the_tree_and_the_certificate_opt_writes_fit_their_schemas_and_verify(ca
     t, p = json.loads(tree.read_text()), json.loads(proof.read_text())
     _valid("tree", t)
     _valid("certificate", p)
+    assert p.get("format") == "littlestone-proof/2", p  # every certificate opt writes names its version
     if what.split()[0] in ("paths", "orbit", "packed", "renaming", "states", "game-paths"):
         assert p["format"] == "littlestone-proof/2" and p["rule"] == what.split()[0], p.get("rule")
     klass = ["--matrix", args[1]] if what == "matrix" else [a for a in args if not a.startswith("--") and "=" in a]

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..certificates import MistakeTree, bind
+from ..certificates.rules import stamp
 from ..game_rules import Game
 from .search import Solver
 
@@ -118,7 +119,8 @@ class OptResult:
             cert = self.solver.upper_proof(self.upper, limit=limit)
         elif isinstance(self.solver, Solver):  # Opt(C) capped by a horizon T
             if self.upper >= G.horizon:
-                cert = {"kind": "upper-bound", "game": G.to_json(), "bound": G.horizon, "entries": []}
+                cert = stamp({"kind": "upper-bound", "game": G.to_json(), "bound": G.horizon, "entries": []},
+                             "game-paths")  # the rounds alone bound it
             else:
                 cert = {**self.solver.upper_proof(self.upper, limit=limit), "game": G.to_json()}
         elif not self.solved:

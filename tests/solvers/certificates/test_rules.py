@@ -320,7 +320,9 @@ def test_a_horizon_bound_on_an_opt_certificate():
     C = make("halfspaces", n=4)
     r = opt(C, horizon=6)
     cert = _json(r.upper_certificate())
+    assert (cert["format"], cert["rule"]) == (FORMAT, "game-paths")  # written in the format, as the others
     assert verify(cert, C) == 6 == verify_game_upper(cert, C)
+    assert verify(_v1(cert), C) == 6  # as littlestone wrote it before (no format): read as the rule game-paths
     # an Opt(C) certificate below the horizon proves its own bound only
     C2 = _listed("intervals", N=12)
     base = _json(opt(C2).upper_certificate())
