@@ -66,7 +66,7 @@ from typing import Callable, Iterator, Optional, Sequence
 
 import numpy as np
 
-from ..game_rules import Game
+from ..game_rules import Game, universal_rl, volume_bound
 
 __all__ = [
     "Case",
@@ -87,6 +87,11 @@ OPT = Game()
 def _rows(C) -> tuple[list[tuple[int, ...]], int]:
     """The distinct concepts of ``C`` (a class with a ``matrix``, or a sequence of 0/1 rows) as tuples of 0/1
     ints, in first-seen order, and the number of points."""
+    n = _described_experts(C)
+    if n is not None:  # concept i labels the point x of {0,1}^n (bit i of 0 .. 2^n - 1) with x_i
+        if n > 12:
+            raise ValueError(f"{C} has 2^{n} points; the brute force reads at most 12 experts")
+        return [tuple((x >> i) & 1 for x in range(1 << n)) for i in range(n)], 1 << n
     if hasattr(C, "n_concepts") and getattr(C, "matrix", None) is None:
         raise ValueError(f"{C} has no matrix; the brute force reads a small listed class (or its 0/1 rows)")
     M = np.asarray(getattr(C, "matrix", C), dtype=bool)
@@ -98,6 +103,31 @@ def _rows(C) -> tuple[list[tuple[int, ...]], int]:
     for row in M.astype(int).tolist():
         seen.setdefault(tuple(row), None)
     return list(seen), M.shape[1]
+
+
+def _described_experts(C) -> Optional[int]:
+    """n for the universal class of n experts described by n (:class:`~solvers.opt.experts.UniversalExperts`)."""
+    from .experts import UniversalExperts
+
+    return C.n if isinstance(C, UniversalExperts) else None
+
+
+def universal_experts(C) -> Optional[int]:
+    """n when ``C`` is the universal class of n experts (concept i labels the point x of {0,1}^n with x_i: n
+    concepts, and every vector of {0,1}^n a point, in any order, repeated or not), else None; read off the class
+    alone, as the experts game's certificates, which name their number of experts and not their class, are
+    bound to it."""
+    n = _described_experts(C)
+    if n is not None:
+        return n
+    try:
+        rows, _ = _rows(C)
+    except ValueError:
+        return None
+    if not rows or len(rows) > 20:
+        return None
+    points = set(zip(*rows))
+    return len(rows) if len(points) == 2 ** len(rows) else None
 
 
 def brute_force(C, game: Game = OPT):
@@ -296,6 +326,25 @@ def _twins(m: int, seed: int) -> Callable:
     return _matrix(np.hstack([base, base, ~base, base[:, ::-1], ~base[:, :1]]))
 
 
+def _experts_listed(n: int, seed: int) -> Callable:
+    """The universal class of n experts listed: concept i labels the point x of {0,1}^n with x_i, the 2^n points
+    shuffled and a quarter of them repeated (numpy's generator seeded by ``seed``)."""
+    rng = np.random.default_rng(seed)
+    points = np.arange(1 << n)
+    points = rng.permutation(np.concatenate([points, rng.choice(points, size=max(1, len(points) // 4))]))
+    return _matrix((points[None, :] >> np.arange(n)[:, None]) & 1)
+
+
+def _experts(n: int) -> Callable:
+    """The universal class of n experts described by n (:class:`~solvers.opt.experts.UniversalExperts`)."""
+    def make():
+        from .experts import UniversalExperts
+
+        return UniversalExperts(n)
+
+    return make
+
+
 D1, R0, R1 = Game(errors=1), Game(randomized=True), Game(randomized=True, errors=1)
 H2, RH3, D2 = Game(horizon=2), Game(randomized=True, horizon=3), Game(errors=2)
 TINY_GAMES = (OPT, R0, D1, R1, H2, RH3)
@@ -332,6 +381,9 @@ CASES: tuple[Case, ...] = (
     Case("one point, two concepts", _matrix([[0], [1]]), TINY_GAMES),
     Case("one point, one concept", _matrix([[1]]), TINY_GAMES),
     Case("no point", _matrix(np.zeros((1, 0), dtype=bool)), (OPT, R0)),
+    Case("experts n=3, points shuffled and repeated", _experts_listed(3, 8), (OPT, R0, D1, R1, D2)),
+    Case("experts n=4, points shuffled and repeated", _experts_listed(4, 9), (OPT, R0, D1)),
+    Case("experts n=3 (described)", _experts(3), (OPT, R0, D1, R1, D2)),
 )
 
 #: Classes that need a search, with their published value in each game (or a range proven to hold it): the deadline
@@ -358,6 +410,11 @@ HARD_CASES: tuple[Case, ...] = (
     # two experts with k label errors: D_k = 2k + 1 ([CFHHSW97])
     Case("two experts, 40 errors", _matrix([[0, 1, 0, 1], [0, 0, 1, 1]]), (Game(errors=40),),
          {Game(errors=40): 81}),
+    # n = 1000 experts: RL = E(n) = (d + n/2^d - 1)/2, d = floor(log2 n) ([FHMM23]); with k errors, D_k and R_k
+    # at least k + their value without errors (k loops) and at most the volume bound (solvers.game_rules)
+    Case("experts n=1000 (described)", _experts(1000), (R0, D2, R1),
+         {R0: universal_rl(1000), D2: (2 + 9, volume_bound([0, 0, 1000])),
+          R1: (1 + universal_rl(1000), volume_bound([0, 1000]))}),
 )
 
 
@@ -434,6 +491,12 @@ def _proves(cert, C, game: Game, bound: str):
         stated = read_game(cert)
         if stated != game:
             return None, f"it is a certificate of {stated.symbol}, not of {game.symbol}"
+        if isinstance(cert, dict) and str(cert.get("kind", "")).startswith("experts-"):
+            n = universal_experts(C)
+            if n is None or cert.get("experts") != n:
+                return None, (f"it is a certificate of the game of {cert.get('experts')!r} experts, and the class is "
+                              + ("not the universal class of any number of experts" if n is None else
+                                 f"the universal class of {n}"))
         try:
             from ..certificates import rule_of, verify
         except ImportError:  # (before one verify checked every certificate)

@@ -132,10 +132,10 @@ from .. import interrupts
 from ..certificates import ProofTooLarge
 from ..game_rules import universal_rl, volume_bound
 from .memo import Limits as _Limits
-from .memo import MemoSearch, SearchStop
+from .memo import MemoSearch, SearchStop, cancelled
 from .search import default_memo_bytes
 
-__all__ = ["experts", "ExpertsResult", "DeterministicExperts", "RandomizedExperts", "volume_bound_experts",
+__all__ = ["experts", "ExpertsResult", "UniversalExperts", "DeterministicExperts", "RandomizedExperts", "volume_bound_experts",
            "check_size", "table_bytes", "SearchStop", "MAX_DETERMINISTIC_N", "MAX_K", "MAX_RANDOMIZED_MOVES"]
 
 #: The largest n the deterministic search accepts (it has been run up to here; its numbers are Python ints).
@@ -694,7 +694,7 @@ class RandomizedExperts:
     def _report(self) -> None:
         interrupts.check()  # a Ctrl-C that a library swallowed stops the fill here
         now = time.monotonic()
-        if self._deadline is not None and now >= self._deadline:
+        if self._deadline is not None and now >= self._deadline or cancelled():
             raise SearchStop()
         if self._progress is not None and now >= self._next_report:
             self._next_report = now + 1.0
@@ -893,6 +893,29 @@ def _balanced_tree(n: int, limit: int):
 
 # ---------------------------------------------------------------------------------------- the API
 @dataclass(frozen=True)
+class UniversalExperts:
+    """The universal class of ``n`` experts, described by n and not listed: concept i labels the point
+    (x_1, ..., x_n) of {0,1}^n with x_i (2^n points, so no matrix past a few dozen experts). The class the
+    ``experts`` engine (:mod:`solvers.opt.engines.experts`) takes beside a listed class that is this one.
+
+    >>> UniversalExperts(10**6).n_concepts
+    1000000
+    """
+
+    n: int
+
+    def __post_init__(self):
+        _check_nk(self.n, 0)
+
+    @property
+    def n_concepts(self) -> int:
+        return self.n
+
+    def __str__(self) -> str:
+        return f"the universal class of {self.n} experts"
+
+
+@dataclass(frozen=True)
 class ExpertsResult:
     """The outcome of :func:`experts`.
 
@@ -953,6 +976,13 @@ class ExpertsResult:
 
         return stamp({"kind": "experts-upper", "game": self.game, "experts": self.n, "bound": _json_num(self.value),
                       "entries": entries}, "experts")
+
+    def upper_proof(self, u=None, *, limit: int = 100_000) -> dict:
+        """:meth:`upper_certificate`, as :meth:`solvers.opt.result.OptResult.upper_certificate` asks its solver
+        for the certificate of ``u`` (the value: ValueError for another bound)."""
+        if u is not None and u != self.upper:
+            raise ValueError(f"the experts game's certificate proves its value {self.upper}, not {u}")
+        return self.upper_certificate(limit=limit)
 
 
 def experts(n: int, k: int = 0, *, randomized: bool = False, time_limit: float | None = None,

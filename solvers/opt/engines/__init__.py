@@ -22,6 +22,8 @@ states        Opt(C) of thresholds, intervals, rectangles over compact states (:
 disjunctions  Opt(C) of monotone disjunctions up to renaming the variables (:mod:`solvers.opt.disjunctions`)
 packed        Opt(C) over the concepts' 64-bit truth tables, at most 64 points (:mod:`solvers.opt.packed_exact`)
 games         the randomized game RL(C), k label errors, a horizon (:mod:`solvers.opt.games`)
+experts       D_k and R_k of the universal class of n experts, listed or described by n, in count space
+              (:mod:`solvers.opt.experts`)
 ============  ====================================================================================================
 
 :data:`REGISTRY` maps each name to its module.
@@ -29,12 +31,12 @@ games         the randomized game RL(C), k label errors, a horizon (:mod:`solver
 
 from __future__ import annotations
 
-from . import disjunctions, games, packed, search, states, table
+from . import disjunctions, experts, games, packed, search, states, table
 
 __all__ = ["REGISTRY", "engine"]
 
 #: name -> engine module
-REGISTRY: dict = {m.NAME: m for m in (search, table, states, disjunctions, packed, games)}
+REGISTRY: dict = {m.NAME: m for m in (search, table, states, disjunctions, packed, games, experts)}
 
 
 def engine(name: str):

@@ -215,6 +215,85 @@ def test_cases_are_small(case):
             assert v <= brute_force(C)  # RL <= Opt, and a horizon only lowers the value
 
 
+# ------------------------------------------------------------------------------------ the experts game
+def test_brute_force_of_described_experts_is_the_listed_ones():
+    """The universal class of n experts described by n is listed from its definition: the same values as its
+    matrix (tests.oracles.experts_matrix); D_k of two experts is 2k + 1 [CFHHSW97], RL of n experts E(n)
+    [FHMM23]."""
+    from solvers.opt.experts import UniversalExperts
+
+    for n in (1, 2, 3):
+        for G in (Game(), Game(randomized=True), Game(errors=1), Game(randomized=True, errors=1)):
+            assert brute_force(UniversalExperts(n), G) == brute_force(experts_matrix(n), G)
+    assert [brute_force(UniversalExperts(2), Game(errors=k)) for k in range(3)] == [1, 3, 5]
+    assert brute_force(UniversalExperts(4), Game(randomized=True)) == _rl_experts(4)
+    with pytest.raises(ValueError, match="at most 12 experts"):
+        brute_force(UniversalExperts(13))
+
+
+@SETTINGS
+@given(n=st.integers(1, 4), data=st.data())
+def test_the_universal_class_of_experts_is_read_off_the_class(n, data):
+    """Its points in any order, any of them repeated: n experts (and the engine reads the same); a point
+    missing, or a concept more: not the universal class."""
+    from solvers.classes import ConceptClass
+
+    M = np.array(experts_matrix(n), dtype=bool)
+    order = data.draw(st.permutations(range(M.shape[1])))
+    extra = data.draw(st.lists(st.integers(0, M.shape[1] - 1), max_size=4))
+    C = ConceptClass.from_matrix(M[:, list(order) + extra])
+    assert conformance.universal_experts(C) == n
+    missing = ConceptClass.from_matrix(np.delete(M, data.draw(st.integers(0, M.shape[1] - 1)), axis=1))
+    more = ConceptClass.from_matrix(np.vstack([M, ~M[:1]]))
+    assert conformance.universal_experts(missing) is None and conformance.universal_experts(more) is None
+    if REGISTRY is not None and "experts" in REGISTRY:
+        for D in (C, missing, more):
+            assert REGISTRY["experts"].experts_of(D) == conformance.universal_experts(D)
+
+
+@needs_registry
+def test_experts_certificates_are_bound_to_the_universal_class():
+    """The experts game's certificates name their number of experts, not their class: the suite accepts them for
+    the universal class of that many experts only."""
+    from solvers.classes import ConceptClass
+    from solvers.opt.control import Control
+
+    eng = REGISTRY["experts"]
+    C3, C4 = (ConceptClass.from_matrix(experts_matrix(n)) for n in (3, 4))
+    G = Game(errors=1)
+    r = eng.solve(C3, G, Control())
+    assert r.value == brute_force(C3, G) == 3
+    for cert, bound in ((r.tree.to_json(), "lower"), (r.upper_certificate(), "upper")):
+        assert conformance._proves(cert, C3, G, bound) == (3, None)
+        got, why = conformance._proves(cert, C4, G, bound)
+        assert got is None and "the universal class of 4" in why
+        got, why = conformance._proves(cert, make("thresholds", N=7), G, bound)
+        assert got is None and "not the universal class" in why
+
+
+@needs_registry
+def test_rejects_experts_certificates_of_another_number_of_experts():
+    """Opt of 4 and of 5 experts are both 2: an engine that hands in the certificates of 5 for 4 keeps its
+    value and depth, and the suite still refuses its tree and its upper bound."""
+    from solvers.opt.experts import UniversalExperts
+
+    inner = REGISTRY["experts"]
+
+    def five(r, C, game, control):
+        other = inner.solve(UniversalExperts(5), game, control)
+        assert (other.value, other.tree.depth) == (r.value, r.tree.depth) == (2, 2)
+        return dataclasses.replace(r, tree=other.tree, solver=other.solver)
+
+    from solvers.classes import ConceptClass
+
+    cases = [Case("experts n=4", lambda: ConceptClass.from_matrix(experts_matrix(4)), (Game(),))]
+    engine = Wrapped(inner, five)
+    assert not _failed(engine, "value", cases)
+    for check in ("tree", "upper"):
+        failures = _failed(engine, check, cases)
+        assert len(failures) == 1 and "game of 5 experts" in failures[0].message, check
+
+
 # ------------------------------------------------------------------------------------ a new engine
 class ToyEngine:
     """A complete engine of Opt(C) for classes of at most 64 concepts, written from the recurrence of [Rivest94]

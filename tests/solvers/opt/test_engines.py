@@ -17,7 +17,7 @@ from ...oracles import matrices, opt_brute
 
 
 def test_the_registry():
-    assert set(REGISTRY) == {"search", "table", "states", "disjunctions", "packed", "games"}
+    assert set(REGISTRY) == {"search", "table", "states", "disjunctions", "packed", "games", "experts"}
     for name, mod in REGISTRY.items():
         assert mod.NAME == name and callable(mod.takes) and callable(mod.solve)
     with pytest.raises(ValueError, match="unknown engine"):
@@ -77,3 +77,32 @@ def test_a_cancel_or_a_past_deadline_stops_with_proven_bounds(name, C):
     assert r.stopped == "cancelled" and r.lower <= r.upper
     r = REGISTRY[name].solve(C, game, Control(deadline=time.monotonic() - 1))
     assert r.stopped == "time limit" and r.lower <= r.upper
+
+
+def test_the_experts_engine():
+    """The universal class of n experts, listed or described by n: the value of experts() with its certificates;
+    a million experts (no matrix) too; the games it refuses; a cancel stops the randomized table."""
+    import threading
+
+    from solvers.certificates import verify
+    from solvers.opt.experts import UniversalExperts, experts
+
+    from ...oracles import experts_matrix, game_value_brute
+
+    eng = REGISTRY["experts"]
+    listed = ConceptClass.from_matrix(experts_matrix(3))
+    for G in (Game(), Game.of("randomized", 0, None), Game.of("deterministic", 2, None), Game.of("randomized", 1, None)):
+        for C in (listed, UniversalExperts(3)):
+            r = eng.solve(C, G, Control())
+            want = game_value_brute(experts_matrix(3), randomized=G.randomized, errors=G.errors)
+            assert r.value == r.lower == r.upper == want and r.game == G and r.stats.engine == "experts"
+            assert verify(r.tree.to_json()) == verify(r.upper_certificate()) == want
+    r = eng.solve(UniversalExperts(10**6), Game.of("deterministic", 1, None), Control())
+    assert r.value == experts(10**6, 1).value and r.tree is None and "more than" in r.stats["tree_note"]
+    assert eng.takes(listed, Game.of("deterministic", 0, 3)).startswith("the experts games have no horizon")
+    assert eng.takes(make("thresholds", N=7), Game()).startswith("the experts engine takes the universal class")
+    assert "the randomized table" in eng.takes(UniversalExperts(10**6), Game.of("randomized", 2, None))
+    ev = threading.Event()
+    ev.set()
+    r = eng.solve(UniversalExperts(300), Game.of("randomized", 1, None), Control(cancel=ev))
+    assert r.stopped == "cancelled" and r.value is None and r.lower <= r.upper and r.tree is None
