@@ -12,9 +12,9 @@ from ._args import (add_memory_guard, cap_jobs, check_family, families, parse_pa
 from ._output import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs,
                       error, note,
                       interrupted_code, interrupted_how, json_lines_text, json_safe, params_text, write_text_atomic)
-from ._attack_store import (_attack_record, _attack_task, _known_opt, _kv_items, _number_text, _served_attack,
-                            _stopped_row, _trusted_attack, _whole_numbers)
-from ._store import add_store_options, lookup, open_store, put as _put
+from ._attack_store import _kv_items, _whole_numbers
+from ._store import add_store_options, open_store
+from adversary.workspace.attack import number_text
 
 __all__ = ["HELP", "add", "run"]
 
@@ -23,9 +23,10 @@ MAX_SHOWN = 200  # examples printed by attack's human output
 LONG_POINT = 16  # points with more coordinates are printed by their nonzero coordinates
 
 
-# adversary.attack.attack(learner, C, learner_params=, strategy=, time_limit=, seed=, jobs=, errors=, progress=)
+# Workspace.attack(C, learner, learner_params=, strategy=, seed=, errors=, time_limit=, maximize=, progress=, matrix=)
+# (adversary.workspace.attack: the store looked up, served or computed by adversary.attack.attack, recorded)
 # -> AttackResult (mistakes, bound, opt, verdict, witness, strategy, exact, stats, message, errors, expected,
-# opt_symbol).
+# opt_symbol, lemmas, maximize).
 def add(p) -> None:
     p.add_argument("learner", metavar="LEARNER", help="the learner to attack (see 'littlestone learners')")
     p.add_argument("learner_params", nargs="*", metavar="k=v",
@@ -139,12 +140,12 @@ def _point_text(x) -> str:
 
 
 def _value_text(v) -> str:
-    """An exact fraction as ``25/12 (2.083333)``, anything else as :func:`_number_text`."""
+    """An exact fraction as ``25/12 (2.083333)``, anything else as :func:`adversary.workspace.attack.number_text`."""
     if isinstance(v, Fraction):
         from solvers.game_rules import value_text
 
         return value_text(v)
-    return _number_text(v)
+    return number_text(v)
 
 
 def _verdict_text(r, rounds) -> str:
@@ -153,7 +154,7 @@ def _verdict_text(r, rounds) -> str:
     if r.expected:
         return _expected_verdict_text(r)
     m = r.mistakes
-    bound = _number_text(b.value)
+    bound = number_text(b.value)
     if r.verdict == "stopped":
         return _stopped_text(r, f"{m} mistake{'s' if m != 1 else ''}")
     if r.verdict == "unbounded":
@@ -227,7 +228,8 @@ def _witness_json_text(w: dict) -> str:
 
 # ---------------------------------------------------------------------------------------- run
 def run(args) -> int:
-    from adversary.attack import AUTO_SECONDS, attack
+    from adversary.attack import AUTO_SECONDS
+    from adversary.workspace import Workspace
 
     if args.grid:
         from .attack_grid import run_grid
@@ -258,50 +260,23 @@ def run(args) -> int:
             parts = [f"{info.get('opt_symbol', 'Opt')}(C): {bounds_text(lo, hi)}"]
         bar.status(", ".join(parts))
 
-    store = open_store(args)
+    ws = Workspace(open_store(args), trust=args.trust_store, verify=args.verify_store, jobs=jobs)
     bar.status("")  # on a terminal the clock runs from here, between the strategies' reports too
     try:
-        task = _attack_task(args, learner_params, C)
-        found = lookup(store, "attack", C, task, trust=args.trust_store, verify=args.verify_store, what="attack")
-        record = None
-        r = None
-        if found.lower is not None and "result" in found.record.extra and not _stopped_row(found.record):
-            # (a stopped search's row is not served: the attack searches again, and the store keeps the better)
+        try:  # served from the store when its witness replays, else computed and stored (sealed) before it is printed
+            r = ws.attack(C, args.learner, learner_params=learner_params, strategy=args.strategy, seed=args.seed,
+                          errors=args.errors, time_limit=args.time_limit, maximize=args.maximize, progress=progress,
+                          matrix=args.matrix)
+        finally:
             bar.close()
-            r = _served_attack(found, C, store) if not args.trust_store else _trusted_attack(found.record)
-            if not isinstance(r, str) and r.stats.get("stored"):
-                r.stats["stored"]["how"] = _witness_how(found.how)
-            if isinstance(r, str):
-                note(f"the stored attack in {store.path} does not check ({r}); computing it again")
-                if not store.readonly:
-                    store.delete([found.record.key])
-                r = None
-        if r is None:
-            try:
-                r = attack(args.learner, C, learner_params=learner_params, strategy=args.strategy,
-                           time_limit=args.time_limit, seed=args.seed, jobs=jobs, errors=args.errors, progress=progress,
-                           known_opt=_known_opt(store, C, args), maximize=args.maximize)
-            finally:
-                bar.close()
-            if store is not None:  # stopped too (time limit or Ctrl-C): its witness proves a lower bound
-                record = _attack_record(C, r, task, args.matrix)
-        failed = _put(store, record, C)  # stored (sealed) before it is printed: a closed pipe does not lose it
+        failed = r.stats.pop("store_error", None)
         code = _report(args, r, C, label, witness_path)
         if failed is not None:
             return error(f"{failed} (the result above was not stored)", EXIT_USAGE)
         return code
     finally:
         bar.close()
-        if store is not None:
-            store.close()
-
-
-def _witness_how(how: str) -> str:
-    """How a served attack's row was known (:attr:`adversary.cli._store.Lookup.how`), said of its witness."""
-    from ._store import CHECKED, SEALED, VERIFIED
-
-    return {SEALED: "witness replayed when stored, digest matches", CHECKED: "witness replayed",
-            VERIFIED: "witness replayed: --verify-store"}.get(how, how)
+        ws.close()
 
 
 def _report(args, r, C, label, witness_path) -> int:
@@ -358,7 +333,7 @@ def _report(args, r, C, label, witness_path) -> int:
             bounds_text(*lo_hi, r.opt_symbol) + " (not solved in the time given)"
             if "opt_lower" in r.stats else "-- (not a finite class)" if r.witness["class"].get("family") == "margin-halfspaces"
             else "-- (not computed: the class's points are not listed)")
-        bound_text = (f"{_number_text(r.bound.value)}  ({r.bound.formula}; {r.bound.source})" if r.bound.finite
+        bound_text = (f"{number_text(r.bound.value)}  ({r.bound.formula}; {r.bound.source})" if r.bound.finite
                       else f"none  ({r.bound.formula}; {r.bound.source})")
         target = w.get("target")
         words = target_words(w["class"], target)
@@ -383,7 +358,7 @@ def _report(args, r, C, label, witness_path) -> int:
             proven = "the proven worst case" if r.stats.get("maximize_exact") else "the most found, a lower bound"
             mistakes_row = (mistakes_row[0], mistakes_row[1] + f"; maximised: {r.maximize.replace('_', ' ')}s "
                                                                f"({proven})")
-        lemma_rows = [("lemma", f"{L['formula']}: {L['count']} <= {_number_text(L['bound'])}  {L['verdict']}")
+        lemma_rows = [("lemma", f"{L['formula']}: {L['count']} <= {number_text(L['bound'])}  {L['verdict']}")
                       for L in r.lemmas]
         rows = [("learner", learner_text), ("class", label), *errors_row, ("strategy", f"{r.strategy} ({how})"),
                 mistakes_row, ("bound", bound_text), (f"{r.opt_symbol}(C)", opt_text),
