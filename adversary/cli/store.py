@@ -1,9 +1,13 @@
 """``littlestone store list|show|export|prune|verify``: read the results store (:mod:`adversary.store`).
 
 ``list`` prints one line per row (kind, class, task, value or bounds, seconds, when); ``show KEY`` one
-row whole, with its certificates re-checked (``--certificates OUT.json`` writes them); ``export`` every
-row as csv, json or md (``-o FILE``); ``prune`` removes the rows whose certificates no longer check (or,
-with ``--unsolved``, the rows whose value is open too) and compacts the file; ``merge OTHER.db`` imports the rows of another store (its
+row whole, with what proves it (``--certificates OUT.json`` writes its certificates); ``export`` every
+row as csv, json or md (``-o FILE``), each with what proves it; ``prune`` removes the rows that fail (or,
+with ``--unsolved``, the rows whose value is open too) and compacts the file. What proves a row, for these three,
+is its seal, as the commands serve it: a sealed row is read by its digest (milliseconds: its certificates were
+checked when it was written), a row changed by hand since is FAILED, and only a row with no seal (written by an
+older littlestone) has its certificates re-checked, within :data:`adversary.store.CHECK_BUDGET` seconds;
+``--recheck`` re-checks every row so (``verify`` checks in full); ``merge OTHER.db`` imports the rows of another store (its
 rows of ``--kind``, ``--family``), each checked as ``verify`` checks it and sealed, merged with the rows there (a
 row that fails is not imported); ``verify`` checks every row from scratch, as a file system check does (every certificate and witness through its checker, with no time limit; the value of a row kept
 without certificates, and a VC dimension's upper bound, by computing them again), reports one line per row and
@@ -45,6 +49,10 @@ def add(p) -> None:
     p.add_argument("--certificates", metavar="OUT.json", help="show: write the row's certificates to OUT.json")
     p.add_argument("--unsolved", action="store_true", help="prune: also remove the rows whose value is not settled")
     p.add_argument("--dry-run", action="store_true", help="prune: say what would go, remove nothing")
+    p.add_argument("--recheck", action="store_true",
+                   help="show, export, prune: re-check every row's certificates (within 2 s a row), sealed or not; by "
+                        "default a sealed row is read by its seal, its digest compared as the commands serve it, and "
+                        "only a row with no seal is re-checked (store verify checks every row in full)")
 
 
 def _open(args, *, readonly: bool = True):
@@ -92,12 +100,12 @@ def _value_text(rec) -> str:
     return f"{rec.lower if rec.lower is not None else '?'}..{rec.upper if rec.upper is not None else '?'}"
 
 
-def _flat(rec) -> dict:
+def _flat(rec, recheck: bool = False) -> dict:
     s = rec.summary()
     out = {k: s.get(k) for k in COLUMNS}
     out["params"] = " ".join(f"{k}={v}" for k, v in (rec.params or {}).items())
     out["task"] = _task_text(rec.task)
-    out["check"] = _check_text(rec)  # an exported number says whether its certificates prove it, as show does
+    out["check"] = _check_text(rec, recheck)  # an exported number says what proves it, as show does
     return out
 
 
@@ -112,6 +120,7 @@ def _md(rows: list[dict]) -> str:
 #: The options of some actions only: attribute -> (the option, the actions that take it).
 _OPTIONS_OF = {"certificates": ("--certificates", ("show",)), "unsolved": ("--unsolved", ("prune",)),
                "dry_run": ("--dry-run", ("prune",)), "format": ("--format", ("export",)),
+               "recheck": ("--recheck", ("show", "export", "prune")),
                "output": ("-o", ("export",)), "kind": ("--kind", ("list", "export", "prune", "verify", "merge")),
                "family": ("--family", ("list", "export", "prune", "verify", "merge"))}
 
@@ -160,7 +169,7 @@ def run(args) -> int:
         if args.action == "export":
             recs = list(S.rows(args.kind, args.family))
             _say_unreadable(S)
-            rows = [_flat(r) for r in recs]
+            rows = [_flat(r, args.recheck) for r in recs]
             if args.format == "json":
                 text = json.dumps([{**r, "params": rec.params, "task": rec.task} for r, rec in zip(rows, recs)],
                                   indent=1) + "\n"
@@ -194,7 +203,8 @@ def run(args) -> int:
             rec = found[0]
             seal = ("changed after it was written: its digest does not match its content" if rec.tampered
                     else rec.proven if rec.proven is not None else "none (checked when first served)")
-            print(json.dumps(json_safe({**rec.summary(), "seal": seal, "check": _check_text(rec)}), indent=1))
+            print(json.dumps(json_safe({**rec.summary(), "seal": seal, "check": _check_text(rec, args.recheck)}),
+                             indent=1))
             if cert_path is not None:
                 from adversary.store import recomputed
 
@@ -206,7 +216,7 @@ def run(args) -> int:
         # prune
         gone = []
         for rec in S.rows(args.kind, args.family):
-            why = _check_text(rec)
+            why = _check_text(rec, args.recheck)
             if why.startswith("FAILED"):
                 gone.append((rec, why))
             elif args.unsolved and rec.value is None:
@@ -244,12 +254,15 @@ def _class_of(rec):
     return C
 
 
-def _check_text(rec) -> str:
-    """Re-check a row against its class (made again): every number of the row against the certificate that
+def _check_text(rec, recheck: bool = False) -> str:
+    """What proves a row: its seal (:func:`adversary.store.sealed_bounds`: the bounds its certificates proved when it
+    was written, its digest compared now), or for a row with no seal (and for every row with ``recheck``) its
+    certificates re-checked against its class, made again: every number of the row against the certificate that
     proves it (:func:`adversary.store.verified_bounds`). ``OK: ...``, ``not proven: ...`` (a bound the row
     states and nothing proves, e.g. an upper bound whose certificate was too large to keep), ``not checked:
     ...``, ``not re-checked within N s: ...`` (an upper bound whose check would take longer than
-    :data:`adversary.store.CHECK_BUDGET`) or ``FAILED: ...``."""
+    :data:`adversary.store.CHECK_BUDGET`) or ``FAILED: ...`` (a row changed after it was written, whose digest no
+    longer matches, is FAILED however its certificates check, as the commands never serve it)."""
     from adversary.store import CHECK_BUDGET, KINDS, StoreError, number, recomputed, verified_bounds
     from solvers.certificates import TreeError
 
@@ -258,6 +271,10 @@ def _check_text(rec) -> str:
                 "certificates it builds)")
     if rec.kind not in KINDS:
         return f"not checked: the kind {rec.kind!r} is not one this littlestone knows ({', '.join(KINDS)})"
+    if rec.tampered:
+        return "FAILED: changed after it was written: its digest does not match its content"
+    if rec.proven is not None and not recheck:
+        return _seal_text(rec)
     try:
         C = _class_of(rec)
     except Exception as e:  # noqa: BLE001 - a family that no longer takes these parameters
@@ -284,6 +301,29 @@ def _check_text(rec) -> str:
     if unproven:
         return f"not proven: the row's {' and '.join(unproven)} without a certificate that checks; the certificates prove {proven}"
     return f"OK: the certificates prove {proven}"
+
+
+def _seal_text(rec) -> str:
+    """:func:`_check_text` of a sealed row, from its seal (nothing is run)."""
+    from adversary.store import number, recomputed, sealed_bounds
+
+    lo, hi, how = sealed_bounds(rec)
+    said = [("lower bound", rec.lower, lo)] + ([("upper bound", rec.upper, hi)] if rec.kind != "attack" else [])
+    unproven = [f"{what} {text}" for what, text, got in said if text is not None and got != number(text)]
+    proven = f"{'?' if lo is None else lo} <= value <= {'?' if hi is None else hi}"
+    if unproven:
+        return (f"not proven: the row's {' and '.join(unproven)} without a certificate that checks; its seal proves "
+                f"{proven}")
+    if rec.kind == "attack":
+        return (f"OK: the witness replayed with {lo} mistakes on this class when stored (digest matches)"
+                if lo is not None else "no witness")
+    if rec.kind == "opt" and recomputed(rec):
+        return (f"OK: the value {lo} as computed when stored (digest matches; a result this fast is stored without "
+                "certificates: --recheck or 'littlestone store verify' computes it again)")
+    computed = [side for side in ("lower", "upper") if how.get(side) == "computed"]
+    return (f"OK: the certificates proved {proven} when stored (digest matches)"
+            + (f"; its {' and '.join(computed)} bound{'s' if len(computed) > 1 else ''} as computed, not checked "
+               "('littlestone store verify' checks it)" if computed else ""))
 
 
 # ---------------------------------------------------------------------------------------- verify

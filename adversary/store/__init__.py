@@ -75,11 +75,11 @@ from .records import (CERTIFY_SECONDS, DEFAULT_PATH, KINDS, STORE_ENV, Record, S
                       canonical_params, canonical_value, certify_seconds, class_key, exact, number, opt_task,
                       param_task, record_of_opt, record_of_param, recomputed, result_key)
 from .trust import (CHECK_BUDGET, CHECK_SECONDS_PER_ENTRY, CHECKERS, Tampered, attack_claims, check_seconds, proof_of,
-                    seal, served_bounds, verified_bounds)
+                    seal, sealed_bounds, served_bounds, verified_bounds)
 
 __all__ = ["STORE_ENV", "Store", "StoreError", "UnreadableRow", "Record", "SCHEMA_VERSION", "DEFAULT_PATH", "KINDS",
            "FLUSH_SECONDS", "result_key", "opt_task", "record_of_opt", "verified_bounds", "exact", "number",
            "class_key", "canonical_params", "canonical_value", "read_only_reason", "attack_claims", "CHECK_BUDGET",
            "CERTIFY_SECONDS", "certify_seconds", "recomputed", "param_task", "record_of_param", "seal",
-           "served_bounds", "Tampered", "CHECKERS", "MIGRATIONS", "READS", "check_seconds", "CHECK_SECONDS_PER_ENTRY",
+           "served_bounds", "sealed_bounds", "Tampered", "CHECKERS", "MIGRATIONS", "READS", "check_seconds", "CHECK_SECONDS_PER_ENTRY",
            "APPLICATION_ID", "proof_of"]

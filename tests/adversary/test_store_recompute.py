@@ -126,24 +126,41 @@ def test_opt_stores_a_fast_result_without_certificates_and_computes_it_again(cap
 
 
 def test_store_show_export_and_plot_compute_such_rows_again(capsys, tmp_path, no_certificates):
+    """Such a row is sealed with the value its computation found ("computed"): show, export and plot read it by its
+    seal; --recheck (and a row with no seal) computes it again; a row changed by hand is FAILED and never drawn."""
     code, _, _ = run(capsys, "table", "thresholds", "--grid", "N=2..4", "--quiet")
     assert code == 0
     code, out, _ = run(capsys, "store", "export", "--format", "csv", "--kind", "opt")
     checks = {r["params"]: r["check"] for r in csv.DictReader(io.StringIO(out))}
     assert set(checks) == {"N=2", "N=3", "N=4"}
+    assert all(c.startswith("OK: the value") and "as computed when stored" in c for c in checks.values()), checks
+    code, out, _ = run(capsys, "store", "export", "--format", "csv", "--kind", "opt", "--recheck")
+    checks = {r["params"]: r["check"] for r in csv.DictReader(io.StringIO(out))}
     assert all(c.startswith("OK: computed again") for c in checks.values()), checks
     code, out, _ = run(capsys, "store", "list", "--kind", "opt")
     key = out.split()[0]
-    code, out, err = run(capsys, "store", "show", key, "--certificates", tmp_path / "c.json")
+    code, out, err = run(capsys, "store", "show", key, "--certificates", tmp_path / "c.json", "--recheck")
     assert code == 0 and json.loads(out)["check"].startswith("OK: computed again") and "--proof" in err
     assert json.loads((tmp_path / "c.json").read_text()) == {"lower": None, "upper": None}
-    tamper_store("UPDATE results SET lower = '9', value = '9', upper = '9' WHERE kind = 'opt' AND params LIKE '%4%'")
+    tamper_store("UPDATE results SET seal = NULL WHERE kind = 'opt' AND params LIKE '%3%'")  # as an older one wrote it
     code, out, _ = run(capsys, "store", "export", "--format", "csv", "--kind", "opt")
     checks = {r["params"]: r["check"] for r in csv.DictReader(io.StringIO(out))}
-    assert checks["N=4"].startswith("FAILED") and "computed again" in checks["N=4"]
+    assert checks["N=3"].startswith("OK: computed again") and "as computed when stored" in checks["N=2"], checks
+    tamper_store("UPDATE results SET lower = '9', value = '9', upper = '9' WHERE kind = 'opt' AND params LIKE '%4%'")
+    for recheck in ((), ("--recheck",)):
+        code, out, _ = run(capsys, "store", "export", "--format", "csv", "--kind", "opt", *recheck)
+        checks = {r["params"]: r["check"] for r in csv.DictReader(io.StringIO(out))}
+        assert checks["N=4"].startswith("FAILED") and "digest does not match" in checks["N=4"], checks
     with Store(_db(), readonly=True) as S:
-        kept = _checked(list(S.rows(kind="opt")))
-    assert sorted(r.params["N"] for r in kept) == [2, 3]  # a plot never draws the 9
+        for verify in (False, True):
+            kept = _checked(list(S.rows(kind="opt")), verify=verify)
+            assert sorted(r.params["N"] for r in kept) == [2, 3]  # a plot never draws the 9
+    tamper_store("UPDATE results SET seal = NULL WHERE kind = 'opt' AND params LIKE '%4%'")  # the 9, unsealed
+    code, out, _ = run(capsys, "store", "export", "--format", "csv", "--kind", "opt")
+    checks = {r["params"]: r["check"] for r in csv.DictReader(io.StringIO(out))}
+    assert checks["N=4"].startswith("FAILED") and "computed again" in checks["N=4"], checks
+    with Store(_db(), readonly=True) as S:
+        assert sorted(r.params["N"] for r in _checked(list(S.rows(kind="opt")))) == [2, 3]
     code, _, err = run(capsys, "store", "prune")
     assert code == 0 and "1 row removed" in err
 

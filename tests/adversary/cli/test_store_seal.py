@@ -312,3 +312,67 @@ def test_store_merge_imports_each_row_checked_and_refuses_a_wrong_one(capsys, tm
     assert code == 2 and "two different stores" in err
     code, _, err = run(capsys, "store", "merge")
     assert code == 2 and "needs the store to import" in err
+
+
+def test_show_export_prune_and_plot_read_a_sealed_row_by_its_seal(capsys, monkeypatch, tmp_path):
+    """store show, export, prune and plot --from-store read a sealed row by its seal, as the commands serve it: no
+    checker runs (they used to re-check every row, seconds a row on a large store); --recheck (plot: --verify-store)
+    re-checks every row; a row with no seal is re-checked; a row changed by hand, even in a column no checker reads
+    (its seconds), is FAILED, pruned and never drawn."""
+    from types import SimpleNamespace
+
+    import adversary.store.trust as trust
+    from adversary.cli.plot import _store_records
+    from adversary.cli.store import _check_text
+
+    for argv in (WRITERS["vc"], WRITERS["opt"], WRITERS["attack"]):
+        assert run(capsys, *argv)[0] == 0
+    calls = []
+
+    def counted(kind):
+        real = trust.CHECKERS[kind]
+
+        def checker(rec, *args):
+            calls.append(rec.key)
+            return real(rec, *args)
+        return checker
+
+    for kind in ("opt", "vc", "attack"):
+        monkeypatch.setitem(trust.CHECKERS, kind, counted(kind))
+    with Store(_db(), readonly=True) as S:
+        rows = list(S.rows())
+    assert len(rows) == 4 and all(r.proven is not None for r in rows)
+    code, out, _ = run(capsys, "store", "export", "--format", "csv")
+    checks = [r["check"] for r in csv.DictReader(io.StringIO(out))]
+    assert code == 0 and len(checks) == 4 and all(c.startswith("OK") and "digest matches" in c for c in checks), checks
+    assert run(capsys, "store", "show", rows[0].key[:12])[0] == 0
+    assert "0 rows to remove" in run(capsys, "store", "prune", "--dry-run")[2]
+    args = SimpleNamespace(store=_db(), no_store=False, verify_store=False)
+    assert len(_store_records(args)) == 4
+    assert calls == []  # nothing re-checked
+    code, out, _ = run(capsys, "store", "export", "--format", "csv", "--recheck")
+    assert code == 0 and all(r["check"].startswith("OK") and "digest" not in r["check"]
+                             for r in csv.DictReader(io.StringIO(out)))
+    assert sorted(calls) == sorted(r.key for r in rows)
+    calls.clear()
+    assert len(_store_records(SimpleNamespace(**{**vars(args), "verify_store": True}))) == 4
+    assert sorted(calls) == sorted(r.key for r in rows)
+    calls.clear()
+    opt_row = next(r for r in rows if r.kind == "opt")
+    db = sqlite3.connect(_db())
+    db.execute("UPDATE results SET seal = NULL WHERE key = ?", (opt_row.key,))  # as an older littlestone wrote it
+    db.commit()
+    with Store(_db(), readonly=True) as S:
+        assert _check_text(S.get_key(opt_row.key)).startswith("OK")
+    assert calls == [opt_row.key]  # a row with no seal is re-checked
+    db.execute("UPDATE results SET seconds = seconds + 1 WHERE kind = 'attack'")  # a column no checker reads
+    db.commit()
+    db.close()
+    code, out, _ = run(capsys, "store", "export", "--format", "csv", "--kind", "attack")
+    (row,) = csv.DictReader(io.StringIO(out))
+    assert row["check"].startswith("FAILED") and "digest does not match" in row["check"]
+    assert _store_records(args, kinds=("attack",)) == [] and "left out of the plot" in capsys.readouterr().err
+    code, _, err = run(capsys, "store", "prune")
+    assert code == 0 and "1 row removed; 3 left" in err
+    code, _, err = run(capsys, "store", "list", "--recheck")
+    one_error_line(code, err, contains=["--recheck", "store show"])
