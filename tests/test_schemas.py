@@ -85,6 +85,26 @@ def test_the_tree_and_the_certificate_opt_writes_fit_their_schemas_and_verify(ca
         assert code == 0 and out.startswith("OK: "), (out, err)
 
 
+@pytest.mark.parametrize("args", [["intervals", "N=8"], ["intervals", "N=6", "--errors", "1"],
+                                  ["intervals", "N=6", "--randomized"]], ids=["mistake", "errors", "randomized"])
+def test_the_tree_opt_writes_names_its_format_and_a_newer_one_is_refused_in_one_line(capsys, tmp_path, args):
+    tree = tmp_path / "t.json"
+    assert run(capsys, "opt", *args, "--tree", tree, "--no-store")[0] == 0
+    t = json.loads(tree.read_text())
+    assert t["format"] == "littlestone-proof/2" and t["rule"] in ("mistake-tree", "error-tree", "randomized-tree")
+    _invalid("tree", {k: v for k, v in t.items() if k != "rule"})  # version 2 names its rule
+    old = {k: v for k, v in t.items() if k not in ("format", "rule")}  # as written before the format
+    _valid("tree", old)
+    for data, good in ((old, True), ({**t, "format": "littlestone-proof/3"}, False)):
+        tree.write_text(json.dumps(data))
+        code, out, err = run(capsys, "verify", tree, *args[:2])
+        if good:
+            assert code == 0 and out.startswith("OK: "), (out, err)
+        else:
+            assert code == 1 and 'format 3 ("littlestone-proof/3") is newer than this littlestone reads' in out, (out, err)
+            assert len(out.strip().splitlines()) == 1, out
+
+
 def test_the_certificate_schema_refuses_what_the_format_forbids(capsys, tmp_path):
     proof = tmp_path / "p.json"
     assert run(capsys, "opt", "intervals", "N=12", "--proof", proof, "--no-store")[0] == 0

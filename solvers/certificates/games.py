@@ -152,6 +152,9 @@ def verify_error_tree(tree: dict, C, errors: int, horizon: int | None = None) ->
     """
     if not isinstance(tree, dict) or "depth" not in tree or "root" not in tree:
         raise TreeError('a tree is a JSON object {"depth": d, "root": node}')
+    from .rules import rule_of
+
+    rule_of(tree, within=frozenset({"mistake-tree", "error-tree"}))  # its version (a newer one refused) and rule
     check_made_for(tree, C, what="tree")  # (its game is the caller's, not the tree's: not through rules.verify)
     return _error_tree(tree, C, errors, horizon)
 

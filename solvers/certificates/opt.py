@@ -6,8 +6,9 @@ concept of C. Played against any learner (label each point with the opposite of 
 forces d mistakes, so it proves Opt(C) >= d ([Rivest94]: Opt is a max over
 targets and example sequences).
 
-JSON form: ``{"depth": d, "root": node}``, where a node is ``null`` (a leaf) or
-``{"point": j, "0": node, "1": node}`` with ``j`` a column index of the class.
+JSON form: ``{"format": "littlestone-proof/2", "rule": "mistake-tree", "depth": d, "root": node}``, where a
+node is ``null`` (a leaf) or ``{"point": j, "0": node, "1": node}`` with ``j`` a column index of the class (a
+tree written before the format was versioned has no ``"format"`` and ``"rule"``, and is read as it was).
 
 :func:`verify_tree` is deliberately independent of the solver: it walks the tree over the boolean
 matrix with numpy masks, never touching the solver's bitsets or memo. For a class too large to store
@@ -51,7 +52,7 @@ class MistakeTree:
     >>> C = ConceptClass.from_matrix([[0, 0], [0, 1], [1, 1]])
     >>> t = MistakeTree(1, {"point": 0, "0": None, "1": None}, C)
     >>> t.to_json()  # doctest: +ELLIPSIS
-    {'made_for': {'class': 'the matrix class (3 concepts x 2 points)', 'fingerprint': '...', 'concepts': 3, 'points': 2}, 'depth': 1, 'root': {'point': 0, '0': None, '1': None}}
+    {'made_for': {...}, 'format': 'littlestone-proof/2', 'rule': 'mistake-tree', 'depth': 1, 'root': {'point': 0, '0': None, '1': None}}
     >>> verify_tree(t.to_json(), C)
     1
     """
@@ -102,12 +103,17 @@ class MistakeTree:
         return {} if self.C is None else {"made_for": made_for(self.C, self.label)}
 
     def to_json(self) -> dict:
+        """The tree in the proof format (:mod:`solvers.certificates.rules`): ``"format"`` and its rule,
+        ``mistake-tree``, or ``error-tree`` for a game with label errors or a horizon."""
+        from .rules import stamp
+
         if self.levels is not None and (self.game is None or self.game.standard):
-            return {**self._made_for(), "depth": self.depth, "levels": list(self.levels)}
+            return stamp({**self._made_for(), "depth": self.depth, "levels": list(self.levels)}, "mistake-tree")
         out = {**self._made_for(), "depth": self.depth, "root": self.root}
         if self.game is not None and not self.game.standard:
             out["game"] = self.game.to_json()  # paths are labelled within game.errors errors of a concept
-        return out
+            return stamp(out, "error-tree")
+        return stamp(out, "mistake-tree")
 
     def dumps(self) -> str:
         """The tree as compact JSON text (``json.dumps`` with ``separators=(",", ":")``)."""
@@ -381,8 +387,10 @@ class RandomizedTree(MistakeTree):
     def to_json(self) -> dict:
         v = self.value
         text = str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
-        return {"kind": "randomized-tree", **self._made_for(), "game": self.game.to_json(), "value": text,
-                "root": self.root}
+        from .rules import stamp
+
+        return stamp({"kind": "randomized-tree", **self._made_for(), "game": self.game.to_json(), "value": text,
+                      "root": self.root}, "randomized-tree")
 
 
 def tree_height(root) -> int:

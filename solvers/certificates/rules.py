@@ -37,8 +37,9 @@ rule                kind                  version spaces are
 ==================  ====================  ==============================================================
 
 Lower bounds: ``mistake-tree`` (a mistake tree, by nodes or by levels), ``error-tree`` (a mistake tree with k
-label errors), ``randomized-tree`` (a shattered tree of the randomized game), ``experts-tree``. Their format has
-not changed: they carry no ``"format"`` and are read as version 1.
+label errors or a horizon), ``randomized-tree`` (a shattered tree of the randomized game), ``experts-tree``. Their
+shape has not changed; a tree written before version 2 has no ``"format"`` and is read as version 1, by its
+``"kind"`` and ``"game"``.
 
 Within ``paths`` and ``orbit`` each entry has a rule of its own, told by its shape: ``split`` (refuted by its
 splits, or small enough for the Halving bound) or ``isomorphism`` (an entry with ``"isomorphic"``, mapped onto

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvers.certificates import FORMAT, RULES, TreeError, rule_of, verify, verify_tree, verify_upper
+from solvers.certificates import FORMAT, RULES, MistakeTree, TreeError, rule_of, verify, verify_tree, verify_upper
 from solvers.certificates.experts import verify_experts_tree, verify_experts_upper
 from solvers.certificates.games import verify_error_tree, verify_game_upper, verify_randomized_tree
 from solvers.certificates.rules import GAME_UPPER, OPT_UPPER, version_of
@@ -145,9 +145,9 @@ def test_each_writer_writes_its_rule_and_it_verifies(case):
     name, C, v, cert = case
     want = CERTIFICATE_RULE.get(name, name)
     assert rule_of(cert).name == want
-    if RULES[want].bound == "upper":  # the upper bounds are written in version 2; the trees are unchanged
+    if want != "experts-tree":  # every certificate is written in version 2, the trees too
         assert cert["format"] == FORMAT and cert["rule"] == want
-    else:
+    else:  # (the experts game's tree is written by solvers.opt.experts, in version 1 still)
         assert "format" not in cert
     if name in ("paths", "isomorphism"):  # the entry rule isomorphism is used exactly where it is meant
         assert any("isomorphic" in e for e in cert["entries"]) == (name == "isomorphism")
@@ -272,6 +272,30 @@ def test_a_newer_version_is_refused_in_one_line_naming_it(plain):
     for f in ("littlestone-proof/two", "littlestone-proof/02", "other/2", 2, None, ""):
         with pytest.raises(TreeError, match='"format" .* is not a littlestone proof format'):
             verify({**cert, "format": f}, C)
+
+
+@pytest.mark.parametrize("name", ["mistake-tree", "error-tree", "randomized-tree"])
+def test_a_tree_of_a_newer_version_is_refused_in_one_line_and_an_old_one_read(name):
+    C, v, tree = _make(name)
+    tree = _json(tree)
+    assert (tree["format"], tree["rule"]) == (FORMAT, name)
+    newer = {**tree, "format": "littlestone-proof/3"}
+    for check in (verify, OLD[name]):  # through verify and through the tree's own entry point
+        with pytest.raises(TreeError, match=r'^certificate format 3 \("littlestone-proof/3"\) is newer than this '
+                                            r"littlestone reads \(2\); upgrade littlestone$"):
+            check(newer, C)
+        assert check(_v1(tree), C) == v  # a tree written before the format: no "format", read as it was
+    with pytest.raises(TreeError, match='"rule" .* is not a rule of littlestone-proof/2'):
+        verify({**tree, "rule": "bogus"}, C)
+
+
+def test_a_tree_by_levels_names_its_format():
+    C = _listed("all-functions", n=3)
+    tree = _json(MistakeTree.shattered([2, 0, 1], C).to_json())
+    assert "levels" in tree and (tree["format"], tree["rule"]) == (FORMAT, "mistake-tree")
+    assert verify(tree, C) == verify_tree(_v1(tree), C) == 3
+    with pytest.raises(TreeError, match="newer than this littlestone reads"):
+        verify_tree({**tree, "format": "littlestone-proof/9"}, C)
 
 
 def test_an_unknown_rule_or_a_rule_of_another_kind_is_refused(plain):
