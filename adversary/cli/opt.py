@@ -8,13 +8,18 @@ from __future__ import annotations
 import json
 import sys
 
-from ._args import (add_class_source, add_game_options, cap_jobs, class_of_args, game_of, memo_bytes, memory_gb,
-                    memory_help, positive_int, positive_seconds)
-from ._output import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, Progress, bounds_text, check_outputs,
-                      error, interrupted_code, interrupted_how, json_safe, note, stopping, value_text, write_atomic,
+from ._args import (add_class_source, add_game_options, class_of_args, game_of, memo_bytes, memory_gb, memory_help,
+                    positive_int, positive_seconds)
+from ._output import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, Progress, bounds_text, check_outputs, error,
+                      interrupted_code, interrupted_how, json_safe, note, stopping, value_text, write_atomic,
                       write_text_atomic)
-from ._cells import add_backend_options, backend_of, connect
-from ._store import add_store_options, lookup, open_store, proof_seconds, put as _put, seal_stored
+from ._cells import add_backend_options, backend_of
+from ._store import add_store_options, open_store
+
+# (the store's look-up, serving and warm start are the workspace's: adversary.workspace.opt; attack and table take
+# these two from here until they move there too)
+from adversary.workspace.opt import served_result as _served  # noqa: E402,F401
+from adversary.workspace.storage import warm_solver  # noqa: E402,F401
 
 __all__ = ["HELP", "add", "run"]
 
@@ -162,7 +167,10 @@ def exact_text(v):
 
 
 def run(args) -> int:
-    from solvers.classes.evaluated import EvaluatedClass
+    from pathlib import Path
+
+    from adversary.workspace import Workspace
+    from adversary.workspace.opt import uses_states
 
     tree_path, proof_path = check_outputs(
         [(args.tree, TREE_FORMATS, "the tree file", "--tree"), (args.proof, (".json",), "the certificate file", "--proof")],
@@ -170,16 +178,45 @@ def run(args) -> int:
     G = game_of(args)
     C, label, family, params = class_of_args(args, implicit=True,
                                              evaluated=G.standard and args.engine in ("auto", "states", "packed"))
-    if args.engine == "states" or isinstance(C, EvaluatedClass):
-        return _run_states(args, G, C, label, family, params, tree_path, proof_path)
-    jobs = cap_jobs(args.jobs)
-    if not G.standard and jobs > 1 and (G.randomized or G.errors):
-        note(f"--jobs {jobs}: {G.symbol}(C) is computed in one process (only Opt(C)'s search is spread over workers)")
-        jobs = 1
+    states = uses_states(C, args.engine)  # (in this process: no cluster to reach)
+    backend, scheduler = (args.backend, args.scheduler) if states else backend_of(args)
     bar = Progress(enabled=not args.quiet)
+
+    def say(text: str) -> None:  # the workspace's notes, on a line of their own (the bar's is taken away)
+        bar.clear()
+        print(f"{PROG}: note: {text}", file=sys.stderr, flush=True)
+
+    with Workspace(open_store(args), trust=args.trust_store, verify=args.verify_store, jobs=args.jobs,
+                   backend=backend, scheduler=scheduler, scheduler_timeout=args.scheduler_timeout, note=say) as ws:
+        try:
+            r = ws.opt(C, game=G.kind, errors=G.errors, horizon=G.horizon, time_limit=args.time_limit,
+                       engine=args.engine, memo_bytes=memo_bytes(args), progress=_progress(bar, G, states),
+                       symmetry=args.symmetry, isomorphism=args.isomorphism, tree=tree_path is not None,
+                       proof=proof_path is not None, family=family, params=params, label=label, seal=False,
+                       matrix_name=None if args.matrix is None else Path(args.matrix).name)
+        finally:
+            bar.close()
+        code = _report(args, r, G, C, label, family, params, tree_path, proof_path, r.certificate)
+        if r.store_error is not None:  # stored before it was printed; a failed write is said after it
+            if states:
+                note(f"{r.store_error} (the result above was not stored)")
+            else:
+                return error(f"{r.store_error} (the result above was not stored)", EXIT_USAGE)
+        r.seal()  # its certificates checked once, after it is printed: served by its digest next time
+        return code
+
+
+def _progress(bar, G, states: bool):
+    """The progress line of the search (or of the states engine) on ``bar``."""
     symbol = G.symbol
 
     def progress(info):
+        if states:
+            work = (f"{info['nodes']:,} states" if "leaves" not in info else
+                    f"{info['nodes']:,} nodes, {info['leaves']:,} leaves searched")
+            bar.show(f"{PROG} opt: {bounds_text(info.get('lower'), info.get('upper'), symbol)}, {work}, "
+                     f"{bar.elapsed():.0f} s")
+            return
         parts = [bounds_text(info.get("lower"), info.get("upper"), symbol)]
         parts += [f"{info[k]:,} {what}" for k, what in (("nodes", "nodes"), ("memo", "memo entries"),
                                                           ("iso_merged", "merged up to isomorphism"),
@@ -187,249 +224,7 @@ def run(args) -> int:
                   if isinstance(info.get(k), int)]
         bar.show(f"{PROG} opt: {', '.join(parts)}, {bar.elapsed():.0f} s")
 
-    store = open_store(args)
-    try:
-        return _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_path, proof_path)
-    finally:
-        if store is not None:
-            store.close()
-
-
-def _run_states(args, G, C, label, family, params, tree_path, proof_path) -> int:
-    """Opt(C) by the states engine (solvers.opt.compact): thresholds, intervals, rectangles, with or without a
-    matrix; or, for halfspaces on {0,1}^6, by the packed engine (solvers.opt.packed). Its result is written to the
-    store (not read from it: the engine starts afresh)."""
-    import time
-
-    from solvers.certificates import ProofTooLarge
-    from solvers.opt import opt
-
-    if not G.standard:
-        raise CLIError("--engine states computes Opt(C) only; drop --randomized, --errors and --horizon")
-    if args.backend == "dask" or args.scheduler:  # (a cluster takes the search engine's parts only)
-        what = "--engine states runs" if args.engine == "states" else f"{label} is solved by an engine of its own"
-        raise CLIError(f"--backend dask spreads the search engine's Opt(C) only, and {what} in this process: drop "
-                       "--scheduler and --backend dask")
-    if args.jobs > 1:
-        note(f"--jobs {args.jobs}: the states engine runs in one process")
-    bar = Progress(enabled=not args.quiet)
-
-    def progress(info):
-        work = (f"{info['nodes']:,} states" if "leaves" not in info else
-                f"{info['nodes']:,} nodes, {info['leaves']:,} leaves searched")
-        bar.show(f"{PROG} opt: {bounds_text(info.get('lower'), info.get('upper'), G.symbol)}, {work}, "
-                 f"{bar.elapsed():.0f} s")
-
-    try:
-        r = opt(C, engine="states", time_limit=args.time_limit, progress=progress, memo_bytes=memo_bytes(args))
-    finally:
-        bar.close()
-    proof = None
-    if proof_path is not None and r.proof is not None:  # (the packed engine's: Halving's, without entries)
-        proof = r.upper_certificate()
-    elif proof_path is not None:
-        # An unsolved run's certificate gets a short time (it may need a search of its own).
-        limit_s = proof_seconds(r, args.time_limit)
-        try:
-            proof, _ = r.solver.run(r.upper_certificate,
-                                    deadline=None if limit_s is None else time.monotonic() + limit_s)
-        except ProofTooLarge:
-            proof = None
-    failed = _store_states(args, r, G, C, family, params, proof)
-    code = _report(args, r, G, C, label, family, params, tree_path, proof_path, proof)
-    if failed is not None:
-        note(f"{failed} (the result above was not stored)")
-    return code
-
-
-def _store_states(args, r, G, C, family, params, proof):
-    """Write the states engine's result to the store (its bounds, the mistake tree, and the upper-bound certificate
-    when --proof wrote one), keyed by the class's family and parameters: nothing a long run proved is lost, and
-    ``scripts/results.py`` lists it. The states engine does not start from a stored row. Returns the StoreError,
-    if any."""
-    from adversary.store import record_of_opt
-
-    store = open_store(args)
-    if store is None:
-        return None
-    try:
-        rec = record_of_opt(C, r, family=family, params=params, written=True, upper_cert=proof)
-        return _put(store, rec)
-    finally:
-        store.close()
-
-
-def _served(found, C, G, store, trust: bool, t0: float):
-    """The OptResult of a result served from the store (its certificates as stored, re-checked)."""
-    import time
-
-    from solvers.certificates import MistakeTree, RandomizedTree
-    from solvers.opt import OptResult
-
-    rec = found.record
-    t = rec.lower_cert
-    tree = None
-    if t is not None:
-        tree = (RandomizedTree(found.lower, t["root"], C, G) if t.get("kind") == "randomized-tree"
-                else MistakeTree.from_json(t, C, None if G.standard else G))
-    stats = {"engine": rec.engine, "nodes": 0, "memo": 0, "seconds": round(time.monotonic() - t0, 4), "stopped": None,
-             "stored": {"path": str(store.path), "seconds": rec.seconds or 0.0, "time": rec.time, "version": rec.version,
-                        "checked": not trust, "how": getattr(found, "how", ""), "key": rec.key}}
-    return OptResult(found.value, found.lower, found.upper, tree, stats, None, G)
-
-
-def warm_solver(C, found, memo, symmetry: bool = True, isomorphism: bool = True):
-    """A Solver for Opt(C) that starts from the bounds the store proves (None when it proves none)."""
-    from solvers.opt import Solver
-
-    if found.lower is None and found.upper is None or not getattr(C, "finite", True):
-        return None  # (an implicit class is solved by its family's own search)
-    S = Solver(C, memo_bytes=memo, symmetry=symmetry, isomorphism=isomorphism)
-    lo, hi = S.bounds(S.full)
-    lo = max(lo, found.lower) if found.lower is not None else lo
-    hi = min(hi, found.upper) if found.upper is not None else hi
-    if lo > hi:
-        return None  # not with re-checked bounds; with --trust-store a wrong row is simply not used
-    S.record(S.full, lo, hi)
-    return S
-
-
-def _run(args, store, G, C, label, family, params, jobs, bar, progress, tree_path, proof_path) -> int:
-    import time
-
-    from adversary.store import opt_task, record_of_opt
-    from solvers.opt import opt
-    from solvers.opt.distributed import Contradicted, dask_part
-
-    t0 = time.monotonic()
-    backend, scheduler = backend_of(args)
-    if backend == "dask" and (not G.standard or args.engine == "table"):
-        raise CLIError("--backend dask spreads the search for Opt(C) only; drop --randomized, --errors, --horizon "
-                       "and --engine table, or --backend")
-    found = lookup(store, "opt", C, opt_task(G), trust=args.trust_store, verify=args.verify_store,
-                   what=f"{G.symbol}(C)")
-    rec = found.record
-    record = parts = None
-    if found.solved and (proof_path is None or rec.upper_cert is not None) and (
-            found.lower == 0 or rec.lower_cert is not None):
-        r = _served(found, C, G, store, args.trust_store, t0)
-        proof = rec.upper_cert
-    else:
-        solver = (warm_solver(C, found, memo_bytes(args), args.symmetry, args.isomorphism)
-                  if G.standard and args.engine != "table" else None)
-        client = None
-        if backend == "dask":
-            client, _ = connect(scheduler, timeout=args.scheduler_timeout, func=dask_part)
-        parts = (spread_parts(store, C, family, params) if G.standard and (jobs > 1 or client is not None)
-                 else None)
-        try:
-            r = opt(C, time_limit=args.time_limit, jobs=jobs, progress=progress, engine=args.engine,
-                    memo_bytes=memo_bytes(args), game=G.kind, errors=G.errors, horizon=G.horizon, solver=solver,
-                    symmetry=args.symmetry, isomorphism=args.isomorphism, cluster=client, parts=parts,
-                    tree=tree_path is not None or store is not None)  # (a game's tree may be huge: only if asked)
-        except Contradicted as e:
-            if parts is None or not parts.get("known"):
-                raise
-            forget_parts(store, C)
-            raise CLIError(f"the parts of this search stored in {store.path} are contradicted by the search ({e}); "
-                           "they were removed from the store: run the command again") from None
-        finally:
-            bar.close()
-            if client is not None:
-                client.close()
-        if parts is not None and parts.get("known"):
-            _check_resumed(r, C, store)
-        proof = None
-        if store is not None or proof_path is not None:
-            limit_s = proof_seconds(r, args.time_limit)
-            record = record_of_opt(C, r, family=family, params=params, proof_seconds=limit_s,
-                                   certify=True if proof_path is not None else None)  # --proof: always
-            if args.matrix is not None:  # listed by the file's name (and the class's fingerprint)
-                from pathlib import Path
-
-                record.extra["matrix"] = Path(args.matrix).name
-            proof = record.upper_cert
-        _contradicted(rec, r, store, G)
-    failed = _put(store, record)  # stored before it is printed: a closed pipe does not lose it
-    if failed is None and record is not None and record.solved and parts:
-        forget_parts(store, C)  # the row serves the value now; the parts were only to resume
-    code = _report(args, r, G, C, label, family, params, tree_path, proof_path, proof)
-    if failed is not None:
-        return error(f"{failed} (the result above was not stored)", EXIT_USAGE)
-    seal_stored(store, record, C)  # its certificates checked once, after it is printed: served by its digest next time
-    return code
-
-
-def spread_parts(store, C, family=None, params=None) -> dict:
-    """For a search spread over workers (:mod:`solvers.opt.distributed`): the parts an earlier run on ``C`` wrote to
-    ``store`` (``"known"``, so that this run resumes from them) and the writer of the parts this one answers
-    (``"on_part"``: each goes to the store as it arrives, kind ``opt-part``, the path as its task)."""
-    if store is None:
-        return {}
-    from adversary.store import Record, class_key
-
-    key = class_key(C)
-    known = []
-    for rec in store.rows_of("opt-part", key):
-        path = rec.task.get("path")
-        if rec.lower is not None and isinstance(rec.lower_cert, dict) and "tree" in rec.lower_cert:
-            known.append((path, int(rec.lower), {"answer": True, "tree": rec.lower_cert["tree"]}))
-        if rec.upper is not None:
-            known.append((path, int(rec.upper) + 1, {"answer": False}))
-    if known:
-        note(f"resuming from {len(known)} parts of this search stored in {store.path}")
-    if store.readonly:
-        return {"known": known}
-
-    def on_part(path, d, result):
-        yes = result["answer"] is True
-        store.put(Record(kind="opt-part", class_key=key, task={"path": path}, family=family or C.family,
-                         params=dict(params if params is not None else C.params), concepts=C.n_concepts,
-                         points=C.n_points, lower=str(d) if yes else None, upper=None if yes else str(d - 1),
-                         lower_cert={"tree": result["tree"]} if yes else None, engine="spread"))
-
-    return {"known": known, "on_part": on_part}
-
-
-def forget_parts(store, C) -> None:
-    """Remove the parts of ``C``'s spread search from ``store``."""
-    from adversary.store import class_key
-
-    store.flush()
-    store.delete([rec.key for rec in store.rows_of("opt-part", class_key(C))])
-
-
-def _check_resumed(r, C, store) -> None:
-    """A search that resumed from stored parts: its certificates are checked before anything is printed (a part
-    written by another hand could be wrong); when one fails, the parts are removed and the run must be made again."""
-    from solvers.certificates import TreeError, verify_upper
-    from solvers.certificates.opt import verify_tree
-
-    try:
-        if r.tree is not None:
-            verify_tree(r.tree.to_json(), C)
-        if r.proof is not None:
-            verify_upper(r.upper_certificate(limit=10**7), C)
-    except TreeError as e:
-        forget_parts(store, C)
-        raise CLIError(f"the certificates built from the parts stored in {store.path} do not check ({e}); the parts "
-                       "were removed from the store: run the command again") from None
-
-
-def _contradicted(rec, r, store, G) -> None:
-    """A row kept without certificates (re-proven by computing it again, as was just done) whose value is not
-    the one just computed: say so (the write replaces it)."""
-    from adversary.store import number, recomputed
-
-    if rec is None or not recomputed(rec) or r.value is None:
-        return
-    try:
-        same = number(rec.value) == r.value
-    except (ValueError, TypeError, ZeroDivisionError):
-        same = False
-    if not same:
-        note(f"the stored {G.symbol}(C) in {store.path} said {rec.value}, and computed again it is {r.value}: "
-             "the row is replaced")
+    return progress
 
 
 def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) -> int:
