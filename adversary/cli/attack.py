@@ -149,47 +149,27 @@ def _value_text(v) -> str:
 
 
 def _verdict_text(r, rounds) -> str:
-    """One line: the verdict and why (``rounds``: the 0-based indices of the mistakes)."""
-    b = r.bound
-    if r.expected:
-        return _expected_verdict_text(r)
-    m = r.mistakes
-    bound = number_text(b.value)
+    """One line: the verdict and why (``rounds``: the 0-based indices of the mistakes); a randomized learner's
+    expected mistakes are compared with its bound exactly."""
+    b, what = r.bound, "expected mistakes" if r.expected else "mistakes"
+    m, bound = (_value_text(r.mistakes), _value_text(b.value)) if r.expected else (r.mistakes, number_text(b.value))
     if r.verdict == "stopped":
-        return _stopped_text(r, f"{m} mistake{'s' if m != 1 else ''}")
+        return _stopped_text(r, f"{m} expected mistakes" if r.expected else f"{m} mistake{'s' if m != 1 else ''}")
     if r.verdict == "unbounded":
         s, L = r.cycle
         k = sum(1 for t in rounds if s <= t < s + L)
-        return (f"unbounded: no finite mistake bound; the cycle of examples {s + 1}..{s + L} "
-                f"({k} mistake{'s' if k != 1 else ''}) can be repeated for ever")
+        return (f"unbounded: no finite {'bound on the expected mistakes' if r.expected else 'mistake bound'}; the cycle "
+                f"of examples {s + 1}..{s + L} " + ("" if r.expected else f"({k} mistake{'s' if k != 1 else ''}) ")
+                + "can be repeated for ever")
     if r.verdict == "violates":
-        return (f"violates: {m} mistakes > the bound {bound}; the bound as stated is wrong for this class "
+        return (f"violates: {m} {what} > the bound {bound}; the bound as stated is wrong for this class "
                 "(the witness is verified: re-check it with 'littlestone verify')")
     if r.verdict == "tight":
-        return f"tight: {m} mistakes = the bound {bound}" + ("" if b.value == int(b.value) else f" (floor of {bound})")
+        return f"tight: {m} {what} = the bound {bound}" + (
+            "" if r.expected or b.value == int(b.value) else f" (floor of {bound})")
     if not b.finite:
-        return f"below: {m} mistakes; no bound is proven for this learner on this class"
-    return f"below: {m} mistakes < the bound {bound}"
-
-
-def _expected_verdict_text(r) -> str:
-    """The verdict on a randomized learner's expected mistakes (compared with its bound exactly)."""
-    m, b = _value_text(r.mistakes), r.bound
-    bound = _value_text(b.value)
-    if r.verdict == "stopped":
-        return _stopped_text(r, f"{m} expected mistakes")
-    if r.verdict == "unbounded":
-        s, L = r.cycle
-        return (f"unbounded: no finite bound on the expected mistakes; the cycle of examples {s + 1}..{s + L} "
-                "can be repeated for ever")
-    if r.verdict == "violates":
-        return (f"violates: {m} expected mistakes > the bound {bound}; the bound as stated is wrong for this "
-                "class (the witness is verified: re-check it with 'littlestone verify')")
-    if r.verdict == "tight":
-        return f"tight: {m} expected mistakes = the bound {bound}"
-    if not b.finite:
-        return f"below: {m} expected mistakes; no bound is proven for this learner on this class"
-    return f"below: {m} expected mistakes < the bound {bound}"
+        return f"below: {m} {what}; no bound is proven for this learner on this class"
+    return f"below: {m} {what} < the bound {bound}"
 
 
 def _stopped_text(r, what: str) -> str:
@@ -333,8 +313,6 @@ def _report(args, r, C, label, witness_path) -> int:
             bounds_text(*lo_hi, r.opt_symbol) + " (not solved in the time given)"
             if "opt_lower" in r.stats else "-- (not a finite class)" if r.witness["class"].get("family") == "margin-halfspaces"
             else "-- (not computed: the class's points are not listed)")
-        bound_text = (f"{number_text(r.bound.value)}  ({r.bound.formula}; {r.bound.source})" if r.bound.finite
-                      else f"none  ({r.bound.formula}; {r.bound.source})")
         target = w.get("target")
         words = target_words(w["class"], target)
         target_text = (f"concept {target}" + (f": {words}" if words else "") if isinstance(target, int)
@@ -343,8 +321,7 @@ def _report(args, r, C, label, witness_path) -> int:
         # The predictions of the examples shown, and of the cycle (a long sequence is not replayed in full).
         upto = max(MAX_SHOWN, 0 if r.cycle is None else r.cycle[0] + r.cycle[1])
         rep = replay(w["learner"], seq[:upto], w["class"], errors=r.errors)
-        bound_text = (f"{_value_text(r.bound.value)}  ({r.bound.formula}; {r.bound.source})" if r.bound.finite
-                      else bound_text)
+        bound_text = f"{_value_text(r.bound.value) if r.bound.finite else 'none'}  ({r.bound.formula}; {r.bound.source})"
         errors_row = [("label errors", f"{r.errors} (the labels may disagree with the target {r.errors} "
                                        f"time{'s' if r.errors != 1 else ''})")] if r.errors else []
         kinds = r.mistakes_by_kind
