@@ -40,7 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._errors import TreeError
-from ._reading import whole
+from ._reading import depth_at_most, entry_list, read_tree, whole
 
 __all__ = ["verify_upper", "check_renaming", "verify_point_tree", "FAMILY"]
 
@@ -59,14 +59,9 @@ def verify_point_tree(tree: dict, C) -> int:
         Saying what is wrong: a malformed node or point, a leaf at the wrong depth, or a root-to-leaf
         path no concept realises.
     """
-    if not isinstance(tree, dict) or "depth" not in tree or "root" not in tree:
-        raise TreeError('a tree is a JSON object {"depth": d, "root": node}')
-    depth = tree["depth"]
-    whole(depth, "depth")
+    depth = read_tree(tree)
     m = C.n_concepts
-    if depth > m.bit_length() - 1:
-        raise TreeError(f"the tree claims depth {depth}, but a class of {m} concepts has no mistake tree deeper "
-                        f"than floor(log2 {m}) = {m.bit_length() - 1}")
+    depth_at_most(depth, m)
     # Level by level: at[c] is the node (of this level, left to right) whose path concept c follows.
     nodes = [tree["root"]]
     at = np.zeros(m, dtype=np.int64)
@@ -119,11 +114,8 @@ def check_renaming(proof: dict, C) -> int:
     """The checker of the rule ``renaming`` (:mod:`solvers.certificates.rules`): :func:`verify_upper` once its
     class is matched."""
     n, k = _class_of(proof, C)
-    u = proof.get("bound")
-    entries = proof.get("entries")
-    whole(u, "bound")
-    if not isinstance(entries, list):
-        raise TreeError('"entries" must be a list of {"R", "edges", "bound", "children"}')
+    u = whole(proof.get("bound"), "bound")
+    entries = entry_list(proof, '{"R", "edges", "bound", "children"}')
     concepts = _concepts(n, k)
     if len(concepts).bit_length() <= u + 1:
         return u  # |C| < 2^(u+1): the Halving bound alone

@@ -85,8 +85,9 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
+from ._reading import entry_list, path_entries
 from .opt import TreeError, _show, inner
-from .games import check_split, read_game, read_number
+from .games import check_split, claim_at_least_0, read_game, read_number
 from ..game_rules import Game, universal_rl, volume_bound
 
 __all__ = ["verify_experts_tree", "verify_experts_upper", "check_experts_tree", "check_experts_upper", "MAX_CHECK_MOVES"]
@@ -270,35 +271,34 @@ def verify_experts_upper(cert) -> object:
     return verify(cert, within=frozenset({"experts"}))
 
 
+def _move_step(s, i: int) -> tuple:
+    """A step ``[[a_0, ..., a_k], y]`` of an entry's path (the move read against its state by :func:`_vector`)."""
+    if type(s) is not list or len(s) != 2 or type(s[1]) is not int or s[1] not in (0, 1):
+        raise TreeError(f"entry {i} has the path step {_show(s)}; give [[a_0, ..., a_k], 0 or 1]")
+    return s[0], s[1]
+
+
 def check_experts_upper(cert, C=None) -> object:
     """The checker of the rule ``experts`` (:mod:`solvers.certificates.rules`): :func:`verify_experts_upper`."""
     G, n = _header(cert, "experts-upper")
     k = G.errors
     K = k + 1
     u = read_number(cert.get("bound"), "bound")
-    entries = cert.get("entries")
-    if not isinstance(entries, list):
-        raise TreeError('"entries" must be a list of {"path": [[[a_0, ..., a_k], y], ...], "bound": h}')
+    form = '{"path": [[[a_0, ..., a_k], y], ...], "bound": h}'
+    entries = entry_list(cert, form)
     root = (0,) * k + (n,)
     claims: dict = {}
     states = []
     work = 0
-    for i, e in enumerate(entries):
-        if not isinstance(e, dict) or not isinstance(e.get("path"), list):
-            raise TreeError(f'entry {i} is not {{"path": [[[a_0, ..., a_k], y], ...], "bound": h}}')
-        h = read_number(e.get("bound"), f"entry {i}'s bound")
-        if h < 0:
-            raise TreeError(f"entry {i} claims {_frac(h)} < 0, but a state with a living expert is worth at least 0")
+    for i, _, h, steps in path_entries(entries, _move_step, claim_at_least_0("expert"), form):
         m, path = root, ()
-        for step in e["path"]:
-            if not isinstance(step, list) or len(step) != 2 or isinstance(step[1], bool) or step[1] not in (0, 1):
-                raise TreeError(f"entry {i} has the path step {_show(step)}; give [[a_0, ..., a_k], 0 or 1]")
-            a = _vector(step[0], m, f"entry {i}, {_where(path)}")
-            c = _child(m, a, step[1])
+        for move, y in steps:
+            a = _vector(move, m, f"entry {i}, {_where(path)}")
+            c = _child(m, a, y)
             if not any(c):
-                raise TreeError(f"entry {i}'s path is not legal: label {step[1]} of the move {list(a)} "
+                raise TreeError(f"entry {i}'s path is not legal: label {y} of the move {list(a)} "
                                 f"{_where(path)} leaves no expert")
-            m, path = c, path + ((a, step[1]),)
+            m, path = c, path + ((a, y),)
         claims[m] = min(h, claims.get(m, h))
         states.append((i, m, path))
         size = 1

@@ -80,11 +80,25 @@ import numpy as np
 
 from ..classes.automorphisms import canonical_labels, load_igraph
 from ..game_rules import Game, rank_rl_bound, universal_rl, volume_bound
-from ._reading import read_game
-from .opt import _POINT_KEYS, _POINT_NODE, TreeError, _fmt, _show, check_made_for, inner, verify_upper, whole
+from ._reading import (_POINT_KEYS, _POINT_NODE, _fmt, _show, entry_list, generators, inner, path_entries, point_of,
+                       point_step, read_game, read_tree)
+from .opt import TreeError, check_made_for, verify_upper
 
 __all__ = ["verify_error_tree", "verify_randomized_tree", "verify_game_upper", "read_game", "read_number",
            "random_walk_value", "check_error_tree", "check_randomized_tree", "check_game_paths", "check_game_orbit"]
+
+
+def claim_at_least_0(who: str):
+    """The reader of an entry's claim in a game (for :func:`solvers.certificates._reading.path_entries`): a
+    number >= 0 (:func:`read_number`), as every state with a living ``who`` is worth at least 0 (the checks of a
+    claim hold vacuously at a state without moves, whose value is 0, not the claim)."""
+    def claim(v, i: int) -> Fraction:
+        h = read_number(v, f"entry {i}'s bound")
+        if h < 0:
+            raise TreeError(f"entry {i} claims {_frac(h)} < 0, but a state with a living {who} is worth at least 0")
+        return h
+
+    return claim
 
 
 def read_number(v, what: str) -> Fraction:
@@ -133,13 +147,6 @@ def _is_loop(M: np.ndarray, b: np.ndarray, j: int) -> int | None:
     return None
 
 
-def _point(node, n_points: int, path) -> int:
-    j = node.get("point")
-    if isinstance(j, bool) or not isinstance(j, int) or not 0 <= j < n_points:
-        raise TreeError(f"node after {_fmt(path)} names point {_show(j)}, not a column index 0..{n_points - 1}")
-    return j
-
-
 # ---------------------------------------------------------------------------------------- lower bounds
 def verify_error_tree(tree: dict, C, errors: int, horizon: int | None = None) -> int:
     """Check a mistake tree whose paths may disagree ``errors`` times with their concept; return its depth.
@@ -150,8 +157,7 @@ def verify_error_tree(tree: dict, C, errors: int, horizon: int | None = None) ->
     TreeError
         Saying what is wrong (malformed node, wrong depth, a path no concept labels within k errors).
     """
-    if not isinstance(tree, dict) or "depth" not in tree or "root" not in tree:
-        raise TreeError('a tree is a JSON object {"depth": d, "root": node}')
+    read_tree(tree)
     from .rules import rule_of
 
     rule_of(tree, within=frozenset({"mistake-tree", "error-tree"}))  # its version (a newer one refused) and rule
@@ -166,14 +172,11 @@ def check_error_tree(tree: dict, C) -> int:
     if G.randomized:
         raise TreeError('a mistake tree names a randomized game; a randomized game\'s tree has "kind": '
                         '"randomized-tree"')
-    if not isinstance(tree, dict) or "depth" not in tree or "root" not in tree:
-        raise TreeError('a tree is a JSON object {"depth": d, "root": node}')
     return _error_tree(tree, C, G.errors, G.horizon)
 
 
 def _error_tree(tree: dict, C, errors: int, horizon) -> int:
-    depth = tree["depth"]
-    whole(depth, "depth")
+    depth = read_tree(tree)
     M = np.asarray(C.matrix, dtype=bool)
     most = volume_bound([0] * errors + [M.shape[0]])
     if depth > most:
@@ -188,7 +191,7 @@ def _error_tree(tree: dict, C, errors: int, horizon) -> int:
             raise TreeError(f"the path {_fmt(path)} is labelled within {errors} errors of no concept of the class")
         if not inner(node, level, depth, _POINT_KEYS, _POINT_NODE, f"after {_fmt(path)}"):
             continue
-        j = _point(node, M.shape[1], path)
+        j = point_of(node, M.shape[1], path)
         stack.append((node["1"], _step(M, b, j, 1), level + 1, path + ((j, 1),)))
         stack.append((node["0"], _step(M, b, j, 0), level + 1, path + ((j, 0),)))
     return depth
@@ -258,7 +261,7 @@ def _tree_value(root, M: np.ndarray, G: Game) -> Fraction:
         if repeat and set(node) != {"point", "repeat", "exit"} or not repeat and set(node) != {"point", "0", "1"}:
             raise TreeError(f'node after {_fmt(path)} is not {{"point": j, "0": ..., "1": ...}} '
                             f'or {{"point": j, "repeat": y0, "exit": ...}}')
-        j = _point(node, n_points, path)
+        j = point_of(node, n_points, path)
         if done:
             if repeat:
                 values[ident] = 1 + values.pop((ident, "exit"))
@@ -319,22 +322,7 @@ class _Orbits:
 
     def __init__(self, sym, M: np.ndarray, k: int):
         m, n = M.shape
-        if not isinstance(sym, dict) or not isinstance(sym.get("generators"), list):
-            raise TreeError('"symmetry" must be {"points": m, "generators": [{"permutation": [...], '
-                            '"complement": false}, ...]}')
-        rows = _rows(M)
-        for i, g in enumerate(sym["generators"]):
-            perm = g.get("permutation") if isinstance(g, dict) else None
-            if (not isinstance(perm, list) or len(perm) != n
-                    or not all(isinstance(v, int) and not isinstance(v, bool) for v in perm)
-                    or sorted(perm) != list(range(n))):
-                raise TreeError(f"symmetry generator {i} is not a permutation of the {n} points")
-            if g.get("complement") is not False:
-                raise TreeError(f"symmetry generator {i} must be a renaming (\"complement\": false): the games' "
-                                "certificates merge states up to renamings of the points only")
-            image = np.take(M, np.argsort(np.asarray(perm)), axis=1)  # column y is column perm^-1(y)
-            if _rows(image) != rows:
-                raise TreeError(f"symmetry generator {i} does not map the class onto itself")
+        generators(sym, M, complement=False)  # each a renaming of the points that maps the class onto itself
         igraph = load_igraph()
         self.M, self.m, self.n = M, m, n
         self.graph = igraph.Graph.Biadjacency(M.astype(np.int8))
@@ -382,11 +370,6 @@ class _Orbits:
         return key
 
 
-def _rows(M: np.ndarray) -> list:
-    packed = np.packbits(M, axis=1)
-    return sorted(packed.view(np.dtype((np.void, packed.shape[1]))).ravel().tolist())
-
-
 def verify_game_upper(proof: dict, C) -> Fraction:
     """Check an upper-bound certificate of a game (module docstring) from the matrix alone; return the
     bound (an int for the deterministic game, else a Fraction).
@@ -423,9 +406,7 @@ def check_game_orbit(proof: dict, C):
 def _check_game(proof: dict, C):
     G = read_game(proof)
     u = read_number(proof.get("bound"), "bound")
-    entries = proof.get("entries")
-    if not isinstance(entries, list):
-        raise TreeError('"entries" must be a list of {"path": [[j, b], ...], "bound": h}')
+    entries = entry_list(proof, '{"path": [[j, b], ...], "bound": h}')
     M = np.asarray(C.matrix, dtype=bool)
     m, n_points = M.shape
     k, T = G.errors, G.horizon
@@ -454,22 +435,13 @@ def _check_game(proof: dict, C):
 
     claims: dict = {}
     states = []
-    for i, e in enumerate(entries):
-        if not isinstance(e, dict) or not isinstance(e.get("path"), list):
-            raise TreeError(f"entry {i} is not {{\"path\": [[j, b], ...], \"bound\": h}}")
-        h = read_number(e.get("bound"), f"entry {i}'s bound")
-        if h < 0:  # the checks below hold vacuously at a state without moves, whose value is 0, not h
-            raise TreeError(f"entry {i} claims {_frac(h)} < 0, but a state with a living concept is worth at least 0")
+    for i, e, h, path in path_entries(entries, point_step(n_points), claim_at_least_0("concept")):
         b = _start(M, k)
-        for step in e["path"]:
-            if (not isinstance(step, list) or len(step) != 2 or isinstance(step[0], bool) or not isinstance(step[0], int)
-                    or not 0 <= step[0] < n_points or step[1] not in (0, 1) or isinstance(step[1], bool)):
-                raise TreeError(f"entry {i} has the path step {_show(step)}; give [point index, 0 or 1]")
-            b = _step(M, b, step[0], step[1])
+        for j, y in path:
+            b = _step(M, b, j, y)
             if not _alive(b):
-                raise TreeError(f"entry {i}'s path {_fmt(tuple(map(tuple, e['path'])))} is not legal: no concept is "
-                                f"within {k} errors of it")
-        t = None if T is None else T - len(e["path"])
+                raise TreeError(f"entry {i}'s path {_fmt(path)} is not legal: no concept is within {k} errors of it")
+        t = None if T is None else T - len(path)
         if t is not None and t < 0:
             raise TreeError(f"entry {i}'s path is longer than the horizon T = {T}")
         key = name(b, t, f"entry {i}")

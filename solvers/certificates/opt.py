@@ -31,7 +31,8 @@ import numpy as np
 
 from .._errors import ClassMismatch, TreeError
 from ..jsontext import loads
-from ._reading import _POINT_KEYS, _POINT_NODE, _fmt, _show, inner, whole
+from ._reading import (_POINT_KEYS, _POINT_NODE, _fmt, _show, depth_at_most, entry_list, generators, inner,
+                       path_entries, point_step, read_tree, whole)
 from .binding import bind, check_made_for, made_for  # the class a certificate is for
 
 __all__ = ["MistakeTree", "RandomizedTree", "verify_tree", "verify_upper", "load_tree", "TreeError", "ProofTooLarge",
@@ -444,9 +445,7 @@ def _verify_levels(tree: dict, C) -> int:
         raise TreeError(f'"levels" must list {_show(depth)} point indices (0..{n_points - 1}), one per level')
     if len(set(levels)) != len(levels):
         raise TreeError("a point repeats in \"levels\": a path asking it twice is not realised both ways")
-    if depth > min(62, m.bit_length() - 1):
-        raise TreeError(f"the tree claims depth {depth}, but a class of {m} concepts has no mistake tree deeper "
-                        f"than floor(log2 {m}) = {m.bit_length() - 1}")
+    depth_at_most(depth, m)
     if depth == 0:
         return 0
     if getattr(C, "matrix", None) is None:
@@ -492,16 +491,10 @@ def check_tree(tree: dict, C) -> int:
         from .disjunctions import verify_point_tree
 
         return verify_point_tree(tree, C)
-    if not isinstance(tree, dict) or "depth" not in tree or "root" not in tree:
-        raise TreeError('a tree is a JSON object {"depth": d, "root": node} (or {"depth": d, "levels": [points]})')
-    depth = tree["depth"]
-    whole(depth, "depth")
+    depth = read_tree(tree, '{"depth": d, "root": node} (or {"depth": d, "levels": [points]})')
     table = _Labels(C)
     m, n_points = table.shape
-    most = m.bit_length() - 1  # 2^d paths realised by distinct concepts: d <= floor(log2 |C|)
-    if depth > most:
-        raise TreeError(f"the tree claims depth {_show(depth)}, but a class of {m} concepts has no mistake tree "
-                        f"deeper than floor(log2 {m}) = {most}")
+    depth_at_most(depth, m)
     # Level by level: ``nodes`` are the tree's nodes at this level, left to right (node i's children are
     # 2i and 2i + 1 below), and ``at[c]`` is the node whose path concept c agrees with. A node whose path
     # no concept agrees with is an unrealised path; one pass over the matrix per level (not per node).
@@ -580,22 +573,7 @@ def _orbit_namer(sym, M: np.ndarray):
     points renamed and possibly every label flipped). Each generator is first checked to map the
     class onto itself; nothing is taken from the solver."""
     m, n_points = M.shape
-    try:
-        gens = [(list(g["permutation"]), g["complement"]) for g in sym["generators"]]
-    except (TypeError, KeyError):
-        raise TreeError('"symmetry" must be {"points": m, "generators": [{"permutation": [...], '
-                        '"complement": false}, ...]}') from None
-    rows = _rows_of(M)
-    for i, (perm, flip) in enumerate(gens):
-        if (not isinstance(flip, bool) or len(perm) != n_points
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in perm)
-                or sorted(perm) != list(range(n_points))):
-            raise TreeError(f"symmetry generator {i} is not a permutation of the {n_points} points with a "
-                            "true/false complement")
-        # the concept c -> c', c'(perm[x]) = c(x) XOR flip: column y of the image is column perm^-1(y)
-        image = np.take(M, np.argsort(np.asarray(perm)), axis=1) ^ flip
-        if _rows_of(image) != rows:
-            raise TreeError(f"symmetry generator {i} does not map the class onto itself")
+    gens = generators(sym, M, complement=True)
     group = {(tuple(range(n_points)), False)}
     frontier = list(group)
     while frontier:
@@ -638,11 +616,6 @@ def _matrix_of(table: "_Labels") -> np.ndarray:
         raise TreeError("a certificate with a symmetry group is checked on a listed class (with its matrix); "
                         "give the class's matrix or a smaller instance")
     return table._M
-
-
-def _rows_of(M: np.ndarray) -> list:
-    packed = np.packbits(M, axis=1)
-    return sorted(packed.view(np.dtype((np.void, packed.shape[1]))).ravel().tolist())
 
 
 def verify_upper(proof: dict, C) -> int:
@@ -717,11 +690,8 @@ def check_orbit(proof: dict, C) -> int:
 def _check_paths(proof: dict, C) -> int:
     """Every entry of a certificate over labelled paths (the rules ``paths`` and ``orbit``), by its own rule:
     ``isomorphism`` for an entry with ``"isomorphic"``, else ``split`` (:func:`check_split`)."""
-    u = proof.get("bound")
-    entries = proof.get("entries")
-    whole(u, "bound")
-    if not isinstance(entries, list):
-        raise TreeError('"entries" must be a list of {"path": [[j, b], ...], "bound": h}')
+    u = whole(proof.get("bound"), "bound")
+    entries = entry_list(proof, '{"path": [[j, b], ...], "bound": h}')
     table = _Labels(C)
     m, n_points = table.shape
     if m.bit_length() <= u + 1:  # m < 2^(u+1), without computing 2^(u+1) for a huge claim
@@ -733,20 +703,9 @@ def _check_paths(proof: dict, C) -> int:
     everyone = np.arange(m)
     prefix: dict[tuple, np.ndarray] = {(): everyone}
     spaces = []
-    for i, e in enumerate(entries):
-        if not isinstance(e, dict) or not isinstance(e.get("path"), list):
-            raise TreeError(f"entry {i} is not {{\"path\": [[j, b], ...], \"bound\": h}}")
-        h = e.get("bound")
-        if isinstance(h, bool) or not isinstance(h, int) or h < 0:
-            raise TreeError(f"entry {i} claims bound {_show(h)}, not a whole number >= 0")
+    for i, _, h, key_path in path_entries(entries, point_step(n_points)):
         idx = everyone
-        path = e["path"]
-        for step in path:
-            if (not isinstance(step, list) or len(step) != 2 or not isinstance(step[0], int)
-                    or isinstance(step[0], bool) or not 0 <= step[0] < n_points or step[1] not in (0, 1)):
-                raise TreeError(f"entry {i} has the path step {_show(step)}; give [point index, 0 or 1]")
         # The version space of the path, from that of its longest prefix seen (entries extend their parents').
-        key_path = tuple((int(j), int(b)) for j, b in path)
         k = len(key_path)
         while k and key_path[:k] not in prefix:
             k -= 1

@@ -41,7 +41,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._errors import TreeError
-from ._reading import _fmt, _show, whole
+from ._reading import _fmt, _show, entry_list, path_entries, point_step, whole
 
 __all__ = ["verify_packed_upper", "check_packed"]
 
@@ -152,18 +152,7 @@ def _walk(entries: list, T: np.ndarray, m: int):
     """``(i, path, V)`` for every entry in turn: its path and version space (the spaces of the last path's prefixes
     are kept, so entries in the order of a depth-first walk share their work)."""
     stack: list = [((), T)]
-    for i, e in enumerate(entries):
-        if not isinstance(e, dict) or not isinstance(e.get("path"), list):
-            raise TreeError(f"entry {i} is not {{\"path\": [[j, b], ...], \"bound\": h, ...}}")
-        whole(e.get("bound"), f"entry {i} claims bound")
-        path = []
-        for step in e["path"]:
-            if (not isinstance(step, list) or len(step) != 2 or isinstance(step[0], bool)
-                    or not isinstance(step[0], int) or not 0 <= step[0] < m or type(step[1]) is not int
-                    or step[1] not in (0, 1)):
-                raise TreeError(f"entry {i} has the path step {_show(step)}; give [point index, 0 or 1]")
-            path.append((step[0], step[1]))
-        path = tuple(path)
+    for i, _, _, path in path_entries(entries, point_step(m), form='{"path": [[j, b], ...], "bound": h, ...}'):
         while len(stack) > 1 and stack[-1][0] != path[:len(stack[-1][0])]:
             stack.pop()
         have, V = stack[-1]
@@ -193,9 +182,7 @@ def verify_packed_upper(proof: dict, C, *, nested) -> int:
         Saying which entry fails and why.
     """
     u = whole(proof.get("bound"), "bound")
-    entries = proof.get("entries")
-    if not isinstance(entries, list):
-        raise TreeError('"entries" must be a list of {"path": [[j, b], ...], "bound": h, ...}')
+    entries = entry_list(proof, '{"path": [[j, b], ...], "bound": h, ...}')
     T, m = _tables_of(C)
     if len(T).bit_length() <= u + 1:
         return u  # fewer than 2^(u+1) concepts

@@ -53,6 +53,7 @@ solvers._errors.TreeError: entry 0 (segments [5], Opt <= 2): point 1 of the segm
 
 from __future__ import annotations
 
+from ._reading import entry_list
 from .opt import TreeError, _show, whole
 
 __all__ = ["verify_state_upper", "check_states"]
@@ -92,10 +93,8 @@ def check_states(proof: dict, C) -> int:
         raise TreeError(f"the certificate is for intervals {_params(proof.get('params'))}, and the class given is "
                         f"intervals {_params(params)}")
     N, empty = params["N"], params["empty"]
-    u, entries = proof.get("bound"), proof.get("entries")
-    whole(u, "bound")
-    if not isinstance(entries, list):
-        raise TreeError('"entries" must be a list of {"segments": [L, ...], "bound": h}')
+    u = whole(proof.get("bound"), "bound")
+    entries = entry_list(proof, '{"segments": [L, ...], "bound": h}')
 
     def size(S) -> int:
         return empty + sum(L * (L + 1) // 2 for L in S)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -255,6 +256,42 @@ def test_each_rules_checker_refuses_a_certificate_tampered_where_it_checks(case)
         verify(bad, C)
     with pytest.raises(TreeError):  # and in version 1, through the old entry point
         OLD[CERTIFICATE_RULE.get(name, name)](_v1(bad), C)
+
+
+# ------------------------------------------------------------------------------------ the shared parts
+#: The rules whose entries name version spaces or states by labelled paths, and a step of each that is malformed.
+PATH_RULES = {"paths": [0, True], "orbit": [0, 2], "packed": [99, 0], "game-paths": [-1, 0], "game-orbit": [0],
+              "experts": [[1, 2], True]}
+
+
+@pytest.mark.parametrize("name", list(PATH_RULES))
+def test_every_rule_over_paths_walks_its_entries_alike(name):
+    """One walker (solvers.certificates._reading.path_entries) reads the entries of every rule over paths: the same
+    malformed entry is refused, in both versions, with the same words whichever rule reads it."""
+    C, v, cert = _make(name)
+    cert = _json(cert)
+    form = "[[a_0, ..., a_k], 0 or 1]" if name == "experts" else "[point index, 0 or 1]"
+    bad_step = PATH_RULES[name]
+    for entries, says in (({}, '^"entries" must be a list of'),
+                          ([7], "^entry 0 is not {"),
+                          ([{"path": "x", "bound": 1}], "^entry 0 is not {"),
+                          ([{"path": [], "bound": -1}], "^entry 0 (claims|'s bound)"),
+                          ([{"path": [bad_step], "bound": 1}], rf"^entry 0 has the path step .*; give {re.escape(form)}$")):
+        bad = {**cert, "entries": entries if not isinstance(entries, list) else entries + cert["entries"]}
+        for c in (bad, _v1(bad)):
+            with pytest.raises(TreeError, match=says):
+                verify(c, C)
+
+
+def test_the_trees_are_read_alike():
+    """One reader of a tree (solvers.certificates._reading.read_tree) for the rules mistake-tree and error-tree, and
+    for the trees over points of an implicit class."""
+    C = _listed("intervals", N=6)
+    for tree in ({"depth": 1}, {"depth": -1, "root": None}, {"depth": 9, "root": None}, [1]):
+        for check in (verify_tree, lambda t, C: verify_error_tree(t, C, 1)):
+            with pytest.raises(TreeError, match=r"^(a tree is a JSON object \{\"depth\": d, \"root\": node\}|depth -1 "
+                                                r"is not a whole number|the tree claims depth 9)"):
+                check(tree, C)
 
 
 # ------------------------------------------------------------------------------------ versions and rules
