@@ -325,6 +325,10 @@ class Store:
         self._unreadable_rows: dict[str, tuple] = {}  # key -> (rowid, the key column as stored)
         #: Why writing was stopped (:meth:`stop_writing`), or None.
         self.unwritable: Optional[str] = None
+        #: The rows this store object was given to write (:meth:`put`) since it was opened, whoever gave them: a run
+        #: that says how many results it wrote counts them here (the difference of two readings), not its own puts
+        #: only (a served attack's Opt(C), computed again and written while its grid runs, is a row written too).
+        self.written = 0
         #: The schema version of the file as opened (:data:`SCHEMA_VERSION` once migrated; 1 read-only as it is).
         self.schema_version = SCHEMA_VERSION
         where = self.path.parent if str(self.path.parent) else Path(".")
@@ -738,13 +742,16 @@ class Store:
         if rec.time is None:
             rec.time = _now()
         if self.flush_seconds <= 0:
-            return self._put_now(rec)
+            rec = self._put_now(rec)
+            self.written += 1
+            return rec
         key = rec.key
         with self.lock:
             self._raise_flush_error()
             self._begin_batch()
             self._queue.append((key, rec))
             self._queued_keys.add(key)
+            self.written += 1
             if time.monotonic() - self._batch_started >= self.flush_seconds:
                 self._commit()
         return rec

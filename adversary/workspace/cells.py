@@ -148,7 +148,9 @@ class Drained:
     Ctrl-C (or a cell stopped by one) ended it, the store's error if a write failed, and the rows served from the
     store and the records written to it."""
 
-    def __init__(self):
+    def __init__(self, store=None):
+        # (the store's count of rows written when the run began: ``wrote`` counts every row written meanwhile)
+        self._written = None if store is None else store.written
         self.done: list = []
         self.skipped: list = []
         self.interrupted = False
@@ -179,6 +181,8 @@ def drain(runs, out: Drained, *, store, emit, skip, status, bar) -> Drained:
 
     from .storage import say_unwritable
 
+    if store is not None and out._written is None:
+        out._written = store.written
     try:
         for row in runs:
             recs = row.pop("_records", [])
@@ -187,7 +191,6 @@ def drain(runs, out: Drained, *, store, emit, skip, status, bar) -> Drained:
                 try:
                     for rec in recs:
                         store.put(rec)
-                        out.wrote += 1
                 except StoreError as e:
                     if e.unwritable is None:
                         out.store_error = e
@@ -226,6 +229,8 @@ def drain(runs, out: Drained, *, store, emit, skip, status, bar) -> Drained:
                     out.store_error = e
                 else:
                     say_unwritable(store, e)
+        if store is not None:  # the cells' rows, and any other the run wrote (a served attack's Opt(C))
+            out.wrote = store.written - out._written
     return out
 
 

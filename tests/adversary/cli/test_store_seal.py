@@ -188,6 +188,8 @@ def test_a_rerun_of_an_attack_grid_and_of_params_serves_them(capsys):
     argv = ("attack", "halving", "--class", "thresholds", "--grid", "N=4..6", "--format", "csv", "--quiet")
     code, first, _ = run(capsys, *argv)
     assert code == 0
+    code, again, err = run(capsys, *argv)  # (it writes the Opt(C) shown beside each attack: served next time)
+    assert code == 0 and again == first and "3 of 3 cells served" in err, err
     code, again, err = run(capsys, *argv)
     assert code == 0 and again == first and "3 of 3 cells served" in err and "0 results written" in err, err
     argv = ("params", "thresholds", "N=6", "--only", "td,star", "--json")
@@ -376,3 +378,31 @@ def test_show_export_prune_and_plot_read_a_sealed_row_by_its_seal(capsys, monkey
     assert code == 0 and "1 row removed; 3 left" in err
     code, _, err = run(capsys, "store", "list", "--recheck")
     one_error_line(code, err, contains=["--recheck", "store show"])
+
+
+def _written(err: str) -> int:
+    import re
+
+    (n,) = re.findall(r"(\d+) results written", err)
+    return int(n)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_grid_says_every_row_it_wrote(capsys, jobs):
+    """'N results written' counts every row a grid's run writes: a rerun of an attack grid serves its attacks and
+    writes the Opt(C) of each class, computed again to show beside them (it used to say 0 results written; with
+    --jobs, the cells looked up before the first result came back were not counted); the next rerun writes nothing
+    and says so. The table's count is the rows its cells wrote."""
+    argv = ("attack", "halving", "--class", "thresholds", "--grid", "N=4..6", "--format", "csv", "--quiet",
+            "--jobs", jobs)
+    for served in (0, 3, 3):
+        with Store(_db()) as S:
+            before = S.count()
+        code, _, err = run(capsys, *argv)
+        with Store(_db()) as S:
+            after = S.count()
+        assert code == 0 and f"{served} of 3 cells served" in err, err
+        assert _written(err) == after - before, (err, before, after)
+    assert after == 6  # three attacks, three Opt(C)
+    code, _, err = run(capsys, "table", "thresholds", "--grid", "N=7,8", "--quiet")
+    assert code == 0 and _written(err) == 4  # (Opt and VC of two classes)
