@@ -1,7 +1,11 @@
 """``littlestone opt``: Opt(C), the Littlestone dimension, of a family's class or a matrix file, with the
 mistake tree (``--tree``) and the upper-bound certificate (``--proof``) that prove it; with
 ``--randomized``, ``--errors K`` or ``--horizon T`` the value of that game instead (:mod:`solvers.game_rules`:
-RL(C), D_k(C), R_k(C), with T rounds), printed as a fraction and a decimal."""
+RL(C), D_k(C), R_k(C), with T rounds), printed as a fraction and a decimal.
+
+The store's look-up, the computation (here, on worker processes, on a Dask cluster) and the record are
+:func:`adversary.workspace.opt.opt`'s; this module turns the options into its keywords, draws the progress line,
+prints the result and writes the files."""
 
 from __future__ import annotations
 
@@ -15,11 +19,6 @@ from ._output import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, PROG, Progress, bounds
                       write_text_atomic)
 from ._cells import add_backend_options, backend_of
 from ._store import add_store_options, open_store
-
-# (the store's look-up, serving and warm start are the workspace's: adversary.workspace.opt; attack and table take
-# these two from here until they move there too)
-from adversary.workspace.opt import served_result as _served  # noqa: E402,F401
-from adversary.workspace.storage import warm_solver  # noqa: E402,F401
 
 __all__ = ["HELP", "add", "run"]
 
