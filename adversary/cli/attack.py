@@ -187,25 +187,6 @@ def _stopped_text(r, what: str) -> str:
     return text
 
 
-def _run_stopped(r):
-    """How the last strategy run stopped (its own stats), or None."""
-    runs = r.stats.get("runs") or []
-    return (runs[-1].get("stats") or {}).get("stopped") if runs else None
-
-
-def _horizon(r):
-    """The horizon within which the game search proved the worst case, when it did not settle."""
-    runs = r.stats.get("runs") or []
-    if r.exact or not runs:
-        return None
-    return (runs[-1].get("stats") or {}).get("horizon")
-
-
-def _witness_json_text(w: dict) -> str:
-    """A witness as JSON, one key per line and one example per line (readable; loads as usual)."""
-    return json_lines_text(w, ("sequence",), separators=(", ", ": "))
-
-
 # ---------------------------------------------------------------------------------------- run
 def run(args) -> int:
     from adversary.attack import AUTO_SECONDS
@@ -259,6 +240,70 @@ def run(args) -> int:
         ws.close()
 
 
+def _how_text(r, time_limit) -> str:
+    """How the sequence was found, in the strategy's line: proven worst, a cycle or a lower bound; settled,
+    served, stopped."""
+    stopped, runs = r.stats.get("stopped"), r.stats.get("runs") or []
+    last = (runs[-1].get("stats") or {}) if runs else {}  # how the last strategy run stopped, in its own stats
+    how = "the exact worst case" if r.exact and r.verdict != "unbounded" else (
+        "a cycle" if r.verdict == "unbounded" else "the best sequence found, not proven worst: a lower bound")
+    if r.maximize != "mistakes" and r.verdict != "unbounded":
+        how = (f"the exact worst case of the {r.maximize.replace('_', ' ')}s alone"
+               if r.stats.get("maximize_exact") else f"the most {r.maximize.replace('_', ' ')}s found")
+    if r.stats.get("settled"):
+        how += f": {r.stats['settled']}"
+    horizon = None if r.exact else last.get("horizon")  # the game search's proof within a horizon, when not settled
+    if horizon is not None:
+        how += f"; no sequence of at most {horizon} examples does better (proven)"
+    if r.stats.get("stored"):
+        st = r.stats["stored"]
+        how += (f"; served from the store: found in {st['seconds'] or 0:.3f} s on {st['time']}, "
+                + (st.get("how") or ("witness replayed" if st.get("checked", True) else "not re-checked: --trust-store")))
+    if stopped == "time limit":
+        how += f"; stopped by the time limit of {time_limit:g} s" if time_limit else "; stopped by its time budget"
+    elif stopped == "interrupted":
+        how += f"; {interrupted_how()}"
+    elif last.get("stopped") == "patience":
+        from adversary.strategies.exact import PATIENCE
+
+        how += f"; stopped after {PATIENCE:g} s without a time limit (give --time-limit S for more)"
+    elif last.get("stopped") == "depth limit":
+        from adversary.strategies.exact import MAX_DEPTH
+
+        how += (f"; the exact search stopped at its depth limit: a line of play of {MAX_DEPTH:,} examples that "
+                "never repeats a position (the learner's state changes on every example), so no worst case is proven")
+    return how
+
+
+def _print_sequence(r, rep, width: int) -> None:
+    """The witness's examples (the first :data:`MAX_SHOWN`), each with its mistake or the learner's probability of
+    one, and where the cycle starts and ends; ``rep``: the witness replayed."""
+    seq = r.witness["sequence"]
+    if r.expected:
+        print(f"{'sequence:':<{width}}{len(seq)} example{'s' if len(seq) != 1 else ''} (x -> y, with the "
+              "learner's probability of a mistake; * marks a mistake of the run with its seed)")
+    else:
+        print(f"{'sequence:':<{width}}{len(seq)} example{'s' if len(seq) != 1 else ''} (x -> y; * marks a "
+              "mistake, with the learner's prediction)")
+    cycle = r.cycle
+    shown = seq if len(seq) <= MAX_SHOWN else seq[:MAX_SHOWN]
+    for t, (ex, p) in enumerate(zip(shown, rep.predictions)):
+        mark = f"  *  predicted {p}" if p != ex["y"] else ""
+        if r.expected and rep.probabilities is not None:
+            q = rep.probabilities[t]
+            mark = f"  P(mistake) = {_value_text(q if ex['y'] == 0 else 1 - q)}" + ("  *" if p != ex["y"] else "")
+        loop = ""
+        if cycle is not None and cycle[1] == 1 and t == cycle[0]:
+            loop = "  <- the cycle: repeat this example for ever"
+        elif cycle is not None and t == cycle[0]:
+            loop = "  <- the cycle starts"
+        elif cycle is not None and t == cycle[0] + cycle[1] - 1:
+            loop = "  <- the cycle ends: repeat from its start for ever"
+        print(f"  {t + 1:>4}  {_point_text(ex['x'])} -> {ex['y']}{mark}{loop}")
+    if len(seq) > MAX_SHOWN:
+        print(f"  ... {len(seq) - MAX_SHOWN} more (see --json or --witness)")
+
+
 def _report(args, r, C, label, witness_path) -> int:
     """Print the attack's result and write the --witness file; returns the exit code."""
     from adversary.referee import replay, target_words
@@ -267,7 +312,7 @@ def _report(args, r, C, label, witness_path) -> int:
     witness_error = None
     if witness_path is not None:
         try:
-            write_text_atomic(witness_path, _witness_json_text(r.witness))
+            write_text_atomic(witness_path, json_lines_text(r.witness, ("sequence",), separators=(", ", ": ")))
         except OSError as e:
             witness_error = f"could not write the witness to {str(witness_path)!r}: {e.strerror or e}"
     if args.json:
@@ -281,33 +326,7 @@ def _report(args, r, C, label, witness_path) -> int:
             label = f"{label} ({C.n_concepts} concepts, {C.n_points} points)"
         elif getattr(C, "n_concepts", None) is not None:  # an implicit {0,1}^n class
             label = f"{label} ({C.n_concepts} concepts, 2^{C.facts['n']} points, not listed)"
-        how = "the exact worst case" if r.exact and r.verdict != "unbounded" else (
-            "a cycle" if r.verdict == "unbounded" else "the best sequence found, not proven worst: a lower bound")
-        if r.maximize != "mistakes" and r.verdict != "unbounded":
-            how = (f"the exact worst case of the {r.maximize.replace('_', ' ')}s alone"
-                   if r.stats.get("maximize_exact") else f"the most {r.maximize.replace('_', ' ')}s found")
-        if r.stats.get("settled"):
-            how += f": {r.stats['settled']}"
-        horizon = _horizon(r)
-        if horizon is not None:
-            how += f"; no sequence of at most {horizon} examples does better (proven)"
-        if r.stats.get("stored"):
-            st = r.stats["stored"]
-            how += (f"; served from the store: found in {st['seconds'] or 0:.3f} s on {st['time']}, "
-                    + (st.get("how") or ("witness replayed" if st.get("checked", True) else "not re-checked: --trust-store")))
-        if stopped == "time limit":
-            how += f"; stopped by the time limit of {args.time_limit:g} s" if args.time_limit else "; stopped by its time budget"
-        elif stopped == "interrupted":
-            how += f"; {interrupted_how()}"
-        elif _run_stopped(r) == "patience":
-            from adversary.strategies.exact import PATIENCE
-
-            how += f"; stopped after {PATIENCE:g} s without a time limit (give --time-limit S for more)"
-        elif _run_stopped(r) == "depth limit":
-            from adversary.strategies.exact import MAX_DEPTH
-
-            how += (f"; the exact search stopped at its depth limit: a line of play of {MAX_DEPTH:,} examples that "
-                    "never repeats a position (the learner's state changes on every example), so no worst case is proven")
+        how = _how_text(r, args.time_limit)
         lo_hi = [r.stats.get(key) for key in ("opt_lower", "opt_upper")]  # (bounds_text writes fractions itself)
         opt_text = _value_text(r.opt) if r.opt is not None else (
             bounds_text(*lo_hi, r.opt_symbol) + " (not solved in the time given)"
@@ -343,29 +362,7 @@ def _report(args, r, C, label, witness_path) -> int:
         width = max(len(k) for k, _ in rows) + 2
         for k, v in rows:
             print(f"{k + ':':<{width}}{v}")
-        if r.expected:
-            print(f"{'sequence:':<{width}}{len(seq)} example{'s' if len(seq) != 1 else ''} (x -> y, with the "
-                  "learner's probability of a mistake; * marks a mistake of the run with its seed)")
-        else:
-            print(f"{'sequence:':<{width}}{len(seq)} example{'s' if len(seq) != 1 else ''} (x -> y; * marks a "
-                  "mistake, with the learner's prediction)")
-        cycle = r.cycle
-        shown = seq if len(seq) <= MAX_SHOWN else seq[:MAX_SHOWN]
-        for t, (ex, p) in enumerate(zip(shown, rep.predictions)):
-            mark = f"  *  predicted {p}" if p != ex["y"] else ""
-            if r.expected and rep.probabilities is not None:
-                q = rep.probabilities[t]
-                mark = f"  P(mistake) = {_value_text(q if ex['y'] == 0 else 1 - q)}" + ("  *" if p != ex["y"] else "")
-            loop = ""
-            if cycle is not None and cycle[1] == 1 and t == cycle[0]:
-                loop = "  <- the cycle: repeat this example for ever"
-            elif cycle is not None and t == cycle[0]:
-                loop = "  <- the cycle starts"
-            elif cycle is not None and t == cycle[0] + cycle[1] - 1:
-                loop = "  <- the cycle ends: repeat from its start for ever"
-            print(f"  {t + 1:>4}  {_point_text(ex['x'])} -> {ex['y']}{mark}{loop}")
-        if len(seq) > MAX_SHOWN:
-            print(f"  ... {len(seq) - MAX_SHOWN} more (see --json or --witness)")
+        _print_sequence(r, rep, width)
         if witness_path is not None and witness_error is None:
             print(f"{'witness:':<{width}}written to {witness_path} (check it with 'littlestone verify {witness_path}')")
     sys.stdout.flush()
