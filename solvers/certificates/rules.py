@@ -111,41 +111,52 @@ class Rule:
         return getattr(importlib.import_module(f"solvers.certificates.{module}"), name)(cert, C)
 
 
+#: The rules: name, the kind of certificate, the bound it proves, of which game, the checker, the level.
+_TABLE = """
+paths            upper-bound         upper  opt      opt:check_paths                certificate
+orbit            upper-bound         upper  opt      opt:check_orbit                certificate
+packed           upper-bound         upper  opt      packed:check_packed            certificate
+renaming         upper-bound         upper  opt      disjunctions:check_renaming    certificate
+states           upper-bound-states  upper  opt      states:check_states            certificate
+game-paths       upper-bound         upper  game     games:check_game_paths         certificate
+game-orbit       upper-bound         upper  game     games:check_game_orbit         certificate
+experts          experts-upper       upper  experts  experts:check_experts_upper    certificate
+mistake-tree     tree                lower  opt      opt:check_tree                 certificate
+error-tree       tree                lower  game     games:check_error_tree         certificate
+randomized-tree  randomized-tree     lower  game     games:check_randomized_tree    certificate
+experts-tree     experts-tree        lower  experts  experts:check_experts_tree     certificate
+split            upper-bound         upper  opt      opt:check_split                entry
+isomorphism      upper-bound         upper  opt      isomorphism:check_isomorphic   entry
+"""
 _UPPER = "the claim of every entry, by the recurrence of Opt and the Halving bound"
+_SPACES = "Opt(C) <= u: version spaces"
+_PATHS = "reached by labelled paths"
+_TREE = "every path of a complete tree of depth d is"
+_COUNT = "in count space"
+#: What a certificate that passes each rule's checker proves, in words.
+_PROVES = {
+    "paths": f"{_SPACES} {_PATHS}; {_UPPER}",
+    "orbit": f"{_SPACES} named up to a group of symmetries of C, each generator checked; {_UPPER}",
+    "packed": f"{_SPACES} over truth tables, matched by their closures up to the cube's signed permutations (the "
+              "class checked closed under the group)",
+    "renaming": f"{_SPACES} of monotone disjunctions, matched up to renaming the variables",
+    "states": f"{_SPACES} of intervals, as multisets of free segments",
+    "game-paths": f"the game's value <= u: budget states {_PATHS}",
+    "game-orbit": "the game's value <= u: budget states up to renamings of the points, each merge checked",
+    "experts": f"the experts game's value <= u, {_COUNT}",
+    "mistake-tree": f"Opt(C) >= d: {_TREE} realised by a concept",
+    "error-tree": f"D_k(C) >= d: {_TREE} within k errors of a concept",
+    "randomized-tree": "the randomized game's value >= the tree's value, computed bottom-up",
+    "experts-tree": f"the experts game's value >= the tree's value, {_COUNT}",
+    "split": "an entry's claim Opt(V) <= h: every point splitting V leaves a side with Opt <= h - 1 (Halving or a "
+             "claim)",
+    "isomorphism": "an entry's claim Opt(V) <= h: V is mapped one to one onto a refuted entry's version space "
+                   "claiming no more, concept to concept and splitting point to point (with complement flags)",
+}
 #: rule name -> :class:`Rule`.
-RULES: dict[str, Rule] = {r.name: r for r in (
-    Rule("paths", "upper-bound", "upper", "opt", "opt:check_paths",
-         f"Opt(C) <= u: version spaces reached by labelled paths; {_UPPER}"),
-    Rule("orbit", "upper-bound", "upper", "opt", "opt:check_orbit",
-         f"Opt(C) <= u: version spaces named up to a group of symmetries of C, each generator checked; {_UPPER}"),
-    Rule("packed", "upper-bound", "upper", "opt", "packed:check_packed",
-         "Opt(C) <= u over truth tables, version spaces matched by their closures up to the cube's signed "
-         "permutations (the class checked closed under the group)"),
-    Rule("renaming", "upper-bound", "upper", "opt", "disjunctions:check_renaming",
-         "Opt(C) <= u for monotone disjunctions, version spaces matched up to renaming the variables"),
-    Rule("states", "upper-bound-states", "upper", "opt", "states:check_states",
-         "Opt(C) <= u for intervals, version spaces as multisets of free segments"),
-    Rule("game-paths", "upper-bound", "upper", "game", "games:check_game_paths",
-         "the game's value <= u: budget states reached by labelled paths"),
-    Rule("game-orbit", "upper-bound", "upper", "game", "games:check_game_orbit",
-         "the game's value <= u: budget states up to renamings of the points, each merge checked"),
-    Rule("experts", "experts-upper", "upper", "experts", "experts:check_experts_upper",
-         "the experts game's value <= u, in count space"),
-    Rule("mistake-tree", "tree", "lower", "opt", "opt:check_tree",
-         "Opt(C) >= d: every path of a complete tree of depth d is realised by a concept"),
-    Rule("error-tree", "tree", "lower", "game", "games:check_error_tree",
-         "D_k(C) >= d: every path of a complete tree of depth d is within k errors of a concept"),
-    Rule("randomized-tree", "randomized-tree", "lower", "game", "games:check_randomized_tree",
-         "the randomized game's value >= the tree's value, computed bottom-up"),
-    Rule("experts-tree", "experts-tree", "lower", "experts", "experts:check_experts_tree",
-         "the experts game's value >= the tree's value, in count space"),
-    Rule("split", "upper-bound", "upper", "opt", "opt:check_split",
-         "an entry's claim Opt(V) <= h: every point splitting V leaves a side with Opt <= h - 1 (Halving or a "
-         "claim)", level="entry"),
-    Rule("isomorphism", "upper-bound", "upper", "opt", "isomorphism:check_isomorphic",
-         "an entry's claim Opt(V) <= h: V is mapped one to one onto a refuted entry's version space claiming "
-         "no more, concept to concept and splitting point to point (with complement flags)", level="entry"),
-)}
+RULES: dict[str, Rule] = {
+    name: Rule(name, kind, bound, game, checker, _PROVES[name], level)
+    for name, kind, bound, game, checker, level in (line.split() for line in _TABLE.strip().splitlines())}
 
 #: The rules whose certificates bound Opt(C) (what :func:`solvers.certificates.verify_upper` checks).
 OPT_UPPER = frozenset({"paths", "orbit", "packed", "renaming"})
