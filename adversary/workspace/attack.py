@@ -298,22 +298,19 @@ def known_opt(store, C, *, errors: int = 0, trust: bool = False):
     """Opt(C) as the store knows it (an ``opt`` row, its certificates re-checked: an
     :class:`~solvers.opt.OptResult` with its mistake tree), for the attack to start from its mistake tree; None
     when the store has no such row, or the attack plays another game (``errors``)."""
+    import time
+
     from adversary.store import opt_task
-    from solvers.certificates import MistakeTree
     from solvers.game_rules import Game
-    from solvers.opt import OptResult
+
+    from .opt import served_result
 
     if store is None or errors or getattr(C, "n_concepts", None) is None:
         return None
     found = lookup(store, "opt", C, opt_task(), trust=trust, what="Opt(C)")
-    rec = found.record
-    if found.lower is None or rec.lower_cert is None and found.lower > 0:
+    if found.lower is None or found.record.lower_cert is None and found.lower > 0:
         return None
-    tree = None if rec.lower_cert is None else MistakeTree.from_json(rec.lower_cert, C, None)
-    stats = {"engine": rec.engine, "nodes": 0, "memo": 0, "seconds": 0.0, "stopped": None,
-             "stored": {"path": str(store.path), "seconds": rec.seconds or 0.0, "time": rec.time,
-                        "version": rec.version, "checked": not trust, "how": found.how, "key": rec.key}}
-    return OptResult(found.value, found.lower, found.upper, tree, stats, None, Game())
+    return served_result(found, C, Game(), store, trust, time.monotonic())
 
 
 # ---------------------------------------------------------------------------------------- text
