@@ -203,7 +203,7 @@ def upper_reason(C, upper) -> str:
     return f"the search refuted Opt(C) >= {upper + 1} (write its certificate with --proof)"
 
 
-def improve(C, r, seconds: float, solve, *, packed_from: int = 20_000) -> list:
+def improve(C, r, seconds: float, solve, *, packed_from: int | None = None, tuning=None) -> list:
     """Better lower bounds for the stopped result ``r`` on ``C``, found within ``seconds``: a list of
     ``(value, tree, reason)``, deepest last, each tree checked against ``C`` (empty when nothing beats
     ``r.lower``). ``solve(D, time_limit)`` solves a restriction ``D`` (the exact search, without this pass).
@@ -213,24 +213,29 @@ def improve(C, r, seconds: float, solve, *, packed_from: int = 20_000) -> list:
     solved within its time, halfway between it and the whole class (three quarters, seven eighths, ...);
     when half is not solved, a quarter, an eighth, ... A Ctrl-C stops the pass: :class:`Interrupted`
     (a KeyboardInterrupt) carries what it had found. A class over at most 64 points with more than ``packed_from``
-    concepts gets the packed search's tree (:attr:`Tuning.anytime_packed_from
-    <solvers.opt.control.Tuning.anytime_packed_from>`)."""
+    concepts gets the packed search's tree (default: the ``tuning``'s :attr:`Tuning.anytime_packed_from
+    <solvers.opt.control.Tuning.anytime_packed_from>`), over leaves of :attr:`Tuning.packed_leaf
+    <solvers.opt.control.Tuning.packed_leaf>` concepts."""
+    from .control import Tuning
+
+    tuning = Tuning() if tuning is None else tuning
     found: list = []
     try:
-        _improve(C, r, seconds, solve, found, packed_from)
+        _improve(C, r, seconds, solve, found, tuning.anytime_packed_from if packed_from is None else packed_from,
+                 tuning.packed_leaf)
     except KeyboardInterrupt as e:
         raise Interrupted(found) from e
     return found
 
 
-def _packed(C, best: int, deadline: float, found: list) -> int:
+def _packed(C, best: int, deadline: float, found: list, leaf: int) -> int:
     """A deeper tree by the packed search (:mod:`solvers.opt.packed`: balanced splits over the concepts' truth
     tables, the small version spaces solved exactly) by ``deadline``; appended to ``found``. Returns the best depth."""
     from ..certificates import MistakeTree
     from . import packed
     from .memo import SearchStop
 
-    S = packed.PackedSearch(packed.pack(C.matrix), C.n_points, leaf=packed.LEAF)
+    S = packed.PackedSearch(packed.pack(C.matrix), C.n_points, leaf=leaf)
     S.lower = best  # (deeper only: its tree, if any, is the search's)
     try:
         S.deepen(deadline=deadline)
@@ -254,7 +259,7 @@ class Interrupted(KeyboardInterrupt):
         self.found = found
 
 
-def _improve(C, r, seconds: float, solve, found: list, packed_from: int = 20_000) -> None:
+def _improve(C, r, seconds: float, solve, found: list, packed_from: int, leaf: int) -> None:
     """:func:`improve`'s work, each bound appended to ``found`` as it is proven."""
     from ..certificates import MistakeTree
     from ..classes.finite import ConceptClass
@@ -275,7 +280,7 @@ def _improve(C, r, seconds: float, solve, found: list, packed_from: int = 20_000
     if not listed(C):
         return  # (the rest reads the matrix)
     if C.n_points <= 64 and C.n_concepts > packed_from:
-        best = _packed(C, best, time.monotonic() + (deadline - time.monotonic()) / 2, found)
+        best = _packed(C, best, time.monotonic() + (deadline - time.monotonic()) / 2, found, leaf)
     tried: set = set()
     lo, hi = 1, n  # prefixes of `lo` points are solved; of `hi` points, not (the whole class: the search stopped)
     k = n // 2

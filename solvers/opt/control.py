@@ -94,8 +94,11 @@ class Control:
 
 @dataclass(frozen=True)
 class Tuning:
-    """The thresholds that decide the engines and pace the steps of :func:`~solvers.opt.plan.plan` (today's values,
-    measured on a 2-core machine, are the defaults).
+    """The thresholds that decide the engines and pace the steps of :func:`~solvers.opt.plan.plan`, and those the
+    engines' implementations read: the search and its compiled kernel (``kernel_*``, ``iso_*``, ``detect_alongside``,
+    ``wide_from``: :class:`~solvers.opt.search.Solver`), the packed searches (``packed_*``: :mod:`solvers.opt.packed`,
+    :mod:`solvers.opt.packed_exact`), the games' search (``games_*``: :class:`~solvers.opt.games.GameSolver`).
+    Today's values, measured on a 2-core machine, are the defaults.
 
     Attributes
     ----------
@@ -138,6 +141,109 @@ class Tuning:
         Key the searches' memos by orbits under the class's symmetry group (:func:`~solvers.opt.opt`'s ``symmetry``).
     isomorphism : bool
         Key large version spaces by canonical forms (:func:`~solvers.opt.opt`'s ``isomorphism``).
+    kernel_after_seconds : float
+        Seconds the Python search spends in root queries before it hands them to the compiled kernel
+        (:mod:`solvers.opt.kernel`) in "auto" mode: loading the kernel's saved machine code takes about 0.04 s
+        (:mod:`solvers.opt._kernel_cache`), while a node costs from 5 us to over 100 us in Python (it scans the
+        parent's splits), so the hand-over is timed (a search that ends sooner never loads it).
+    kernel_after : int
+        The nodes it expands at least before that. In a process that has loaded the kernel already (an earlier
+        search: SOA, a table, a benchmark), a search hands over after this many nodes or
+        :attr:`kernel_loaded_after_seconds`, whichever comes first (a node of a class with many concepts and points
+        can take a millisecond in Python).
+    kernel_loaded_after_seconds : float
+    kernel_wide : int
+        A class whose root splits times words per version space reach this is *wide*: a node costs some 0.1-5 ms in
+        Python, and the kernel is worth loading at once where that is cheap.
+    kernel_numba_after_seconds : float
+        Where numba loads the kernel itself (no machine code saved: not Linux, or no writable cache folder), loading
+        takes 0.5-0.7 s: the Python search runs this long first.
+    kernel_compile_after_seconds : float
+        The same when nothing is compiled yet and the machine code cannot be built in the background (the first
+        compilation takes 15-25 s, in this process then): only a search that has run this long pays for it. Where it
+        can, the first search that runs :attr:`kernel_after_seconds` starts that build in a process of its own and
+        goes on in Python, handing over when the machine code lands (looked for every :attr:`kernel_build_poll`
+        seconds).
+    kernel_build_poll : float
+    kernel_over_symmetry : bool
+        Whether a search with a symmetry group (found or still to come) may hand over to the compiled kernel, which
+        then keys version spaces by their orbits as the Python search does -- in "auto" mode only in a process that
+        has loaded the kernel already. Measured on the raw matrices of scripts/bench_opt.py (2-CPU machine): with the
+        group, the search left after the hand-over is small (decision lists n=5: about 1,000 nodes of some 16,000,
+        the rest before detection; halfspaces n=4: about 100), and an orbit key costs the same in the kernel as in
+        numpy (about 30 us for the 7,680 elements of decision-lists n=5), so loading the kernel (0.45 s) for it
+        lost: halfspaces n=4 0.22 -> 0.60 s. In a process that has it loaded: halfspaces n=4 0.16 -> 0.12 s,
+        decision-lists n=5 2.2 -> 2.3 s (noise: +-0.2 s).
+    kernel_before_group : bool
+        With the above, whether the hand-over also happens while the class's group is still to be found (its
+        detection waits until the search has spent what it would cost): the kernel then adopts the orbit keys at
+        the pause where the group comes. Measured (kernel loaded): halfspaces n=4 0.12 s, against 0.20 s waiting
+        for the group.
+    kernel_tree_depth : int
+        The deepest mistake tree the kernel walks (2^d - 1 nodes); deeper ones are built in Python.
+    kernel_share : int
+        The kernel's table may take 1/kernel_share of the memo's byte budget while a search runs in it (its entries
+        are copied into the memo when the search ends, where they count again).
+    detect_alongside : float or None
+        Where processes fork, the class's group is found by a child process while the search goes on, started this
+        many seconds after the search's ``symmetry_after``-th node (None: the search finds it itself, once it has
+        spent what detection is expected to cost, :func:`~solvers.classes.automorphisms.estimated_seconds`). The
+        child costs a fork, a kill and the pages this process writes being copied (copy-on-write): 20-30 ms on a
+        search that ends before the child answers, so a search that ends within the delay never starts one.
+        Measured (2-CPU machine, raw matrices, medians of 3-5, against the search finding it itself): halfspaces
+        n=4 0.12-0.16 s -> 0.07-0.09 s; decision lists n=5 1.9-2.2 s -> 1.06-1.10 s.
+    wide_from : int
+        Candidate lists of the search longer than this are filtered with numpy (``Solver._filter_wide``).
+    iso_min, iso_max, iso_after : int
+        The version spaces keyed up to isomorphism by default: from ``iso_min`` concepts to ``iso_max`` (0: no
+        limit), after the search's first ``iso_after`` nodes; smaller ones have subtrees too small for a form to
+        pay (the :class:`~solvers.opt.search.Solver` arguments of the same names override them).
+    iso_share : float
+        The most the forms may cost beyond what they save, as a share of the search's own time (measured, Python
+        search on raw matrices: at 0.1, with igraph's core loading in 3 ms, forms made on rectangles N=14,
+        intervals N=100, random 10,000 x 16 cost 5-10 % and merged too little to pay; at 0.02 they are few and the
+        times those without).
+    iso_max_entries : int
+        The largest version spaces keyed up to isomorphism: |V| times the class's distinct splits (the reduced
+        matrix is at most that large).
+    iso_credit : float
+        The share of a merged key's first subtree counted as saved (the plain search would have found part of it
+        in the memo: subtrees of version spaces overlap).
+    iso_form_seconds, iso_entry_seconds : float
+        A form's cost before one of its size is measured: a fixed part and a part per entry of |V| x the class's
+        distinct splits (measured: about 0.1 ms, and up to 1 microsecond per entry).
+    iso_import_seconds : float
+        What loading igraph costs when nothing has yet (its compiled core alone, 3 ms:
+        ``automorphisms.load_igraph``).
+
+    packed_leaf : int
+        Version spaces of at most this many concepts go to the exact search (measured on halfspaces on {0,1}^6:
+        with 20,000 the depth-21 tree took 34 s, 1,054 leaves of 15 ms on average).
+    packed_width : int
+        Splits tried per version space above the leaves, the most balanced first.
+    packed_exact_leaf : int
+        In the exact packed search, version spaces of at most this many concepts go to the exact search of
+        :mod:`solvers.opt.search`.
+    packed_exact_widths : tuple of int
+        The widths of the narrow searches ``ExactSearch.decide`` runs before the complete one (splits per version
+        space, the most balanced first).
+
+    games_precision : int
+        Bits of the scaled integers of the randomized values at first (grown when a halving is not exact).
+    games_universal_moves : int
+        The randomized experts table (its moves) a solver with k >= 1 errors fills to bound its states.
+    games_tree_nodes : int
+        The most nodes a lower-bound tree is built with (a deterministic one of depth d has 2^d - 1 of them): past
+        it ``GameSolver.lower_tree`` raises ``TreeTooLarge`` (D_10 of thresholds N=7 is 24 or more).
+    games_key_entries : int
+        The largest matrix (concepts x points) whose game states get canonical keys: a key is a canonical labelling
+        of the whole class's graph, whose cost grows with the matrix (about 40 microseconds on a 38 x 37 class).
+    games_min_order, games_min_order_errors : int
+        The least group order worth a canonical key per state, without label errors and with them (a key costs a
+        few nodes of the search; a group of order g merges at most g states into one). Measured (seconds with /
+        without): RL of rectangles N=4 (order 8) 0.80 / 0.32, conjunctions n=4 (order 384) 0.32 / 0.89; R_1 of
+        intervals N=8 (order 2) 0.91 / 0.58, rectangles N=3 (order 8) 1.36 / 2.08, halfspaces n=3 (order 48)
+        2.2 / 5.3.
     """
 
     packed_from: int = 100_000
@@ -155,6 +261,41 @@ class Tuning:
     learners_from: int = 100_000
     symmetry: bool = True
     isomorphism: bool = True
+    # the search and its compiled kernel
+    kernel_after_seconds: float = 0.05
+    kernel_after: int = 256
+    kernel_loaded_after_seconds: float = 0.002
+    kernel_wide: int = 1 << 14
+    kernel_numba_after_seconds: float = 0.3
+    kernel_compile_after_seconds: float = 10.0
+    kernel_build_poll: float = 0.1
+    kernel_over_symmetry: bool = True
+    kernel_before_group: bool = True
+    kernel_tree_depth: int = 24
+    kernel_share: int = 3
+    detect_alongside: Optional[float] = 0.003
+    wide_from: int = 2048
+    iso_min: int = 32
+    iso_max: int = 0
+    iso_after: int = 2_000
+    iso_share: float = 0.02
+    iso_max_entries: int = 2**18
+    iso_credit: float = 0.25
+    iso_form_seconds: float = 1e-4
+    iso_entry_seconds: float = 1e-6
+    iso_import_seconds: float = 0.005
+    # the packed search
+    packed_leaf: int = 20_000
+    packed_width: int = 3
+    packed_exact_leaf: int = 4_000
+    packed_exact_widths: tuple = (1, 3)
+    # the games' search
+    games_precision: int = 64
+    games_universal_moves: int = 5_000_000
+    games_tree_nodes: int = 1_000_000
+    games_key_entries: int = 20_000
+    games_min_order: int = 16
+    games_min_order_errors: int = 4
 
     #: The environment variables :meth:`from_env` reads, and the field each sets.
     ENV = {"LITTLESTONE_SPREAD_TRIAL": "spread_trial"}

@@ -164,8 +164,8 @@ def opt(
     tree : bool
         For the randomized and k-error games: build the lower-bound tree (default True; False leaves it out, as
         no one will read it). It is built within the time limit, or a second past the search when the search
-        used it all; one it cannot build in time, or of more than :data:`~solvers.opt.games.MAX_TREE_NODES`
-        nodes, is left out and ``stats["tree_note"]`` says why.
+        used it all; one it cannot build in time, or of more than
+        :attr:`~solvers.opt.control.Tuning.games_tree_nodes` nodes, is left out and ``stats["tree_note"]`` says why.
     control : Control, optional
         The deadline, cancel signal, progress, memory and workers in one object
         (:class:`~solvers.opt.control.Control`; the keywords ``time_limit``, ``jobs``, ``memo_bytes``, ``progress``
@@ -352,7 +352,7 @@ def _settled_by_learners(C, shattered: tuple, best: tuple, control: Control, tun
     """Opt(C) = d when a learner's proven bound is the size d of a shattered set (the complete tree over it)."""
     d, tree = shattered
     value, why = best
-    S = Solver(C, memo_bytes=control.memo_bytes, symmetry=tuning.symmetry)
+    S = Solver(C, memo_bytes=control.memo_bytes, symmetry=tuning.symmetry, tuning=tuning)
     stats = Stats({"engine": "learners", "nodes": 0, "memo": 0, "evictions": 0, "memo_bytes": S.memo_bytes,
                    "memo_used_bytes": S.memo_used_bytes, "seconds": round(time.monotonic() - t0, 4), "queries": [],
                    "stopped": None, "upper_reason": why,
@@ -384,8 +384,9 @@ def _anytime(C, r: OptResult, control: Control, tuning: Tuning, bounds, learners
     try:
         found = anytime.improve(C, r, max(0.0, t0 + time_limit - time.monotonic()),
                                 lambda D, t: opt(D, time_limit=max(t, 1e-3), memo_bytes=memo_bytes, anytime=False,
-                                                 symmetry=tuning.symmetry, isomorphism=tuning.isomorphism),
-                                packed_from=tuning.anytime_packed_from)
+                                                 symmetry=tuning.symmetry, isomorphism=tuning.isomorphism,
+                                                 tuning=tuning),
+                                tuning=tuning)
     except anytime.Interrupted as e:  # a Ctrl-C during the pass: what it found still counts
         found = e.found
         r.stats["stopped"] = "interrupted"

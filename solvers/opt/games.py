@@ -64,28 +64,15 @@ from ..certificates import ProofTooLarge
 from ..classes.automorphisms import canonical_labels
 from ..classes.finite import ConceptClass
 from ..game_rules import Game, rank_rl_bound, universal_rl
+from .control import Tuning
 from .memo import MemoSearch, SearchStop
 from .search import default_memo_bytes
 
-__all__ = ["GameSolver", "SearchStop", "StateKeys", "MAX_KEY_ENTRIES", "MAX_TREE_NODES", "TreeTooLarge"]
+__all__ = ["GameSolver", "SearchStop", "StateKeys", "TreeTooLarge"]
 
-_START_PRECISION = 64  # bits of the scaled integers at first (grown when a halving is not exact)
-#: The randomized experts table (its moves) a solver with k >= 1 errors fills to bound its states.
-UNIVERSAL_MOVES = 5_000_000
-#: The most nodes a lower-bound tree is built with (a deterministic one of depth d has 2^d - 1 of them):
-#: past it :meth:`GameSolver.lower_tree` raises :class:`TreeTooLarge` (D_10 of thresholds N=7 is 24 or more).
-MAX_TREE_NODES = 1_000_000
-
-
-#: The largest matrix (concepts x points) whose game states get canonical keys: a key is a canonical
-#: labelling of the whole class's graph, whose cost grows with the matrix (about 40 microseconds on a
-#: 38 x 37 class here).
-MAX_KEY_ENTRIES = 20_000
-#: The least group order worth a canonical key per state, without errors and with (a key costs a few nodes
-#: of the search; a group of order g merges at most g states into one). Measured (seconds with / without):
-#: RL of rectangles N=4 (order 8) 0.80 / 0.32, conjunctions n=4 (order 384) 0.32 / 0.89; R_1 of intervals
-#: N=8 (order 2) 0.91 / 0.58, rectangles N=3 (order 8) 1.36 / 2.08, halfspaces n=3 (order 48) 2.2 / 5.3.
-MIN_ORDER = {False: 16, True: 4}
+# The search's thresholds (the starting precision, the experts table it fills, the largest tree it writes, the
+# classes whose states get canonical keys and the groups worth them) are the fields games_* of
+# solvers.opt.control.Tuning, where they were measured.
 
 
 class StateKeys:
@@ -182,7 +169,8 @@ class StateKeys:
 
 
 class TreeTooLarge(ValueError):
-    """The lower-bound tree would have more than :data:`MAX_TREE_NODES` nodes (the message says so)."""
+    """The lower-bound tree would have more than :attr:`Tuning.games_tree_nodes
+    <solvers.opt.control.Tuning.games_tree_nodes>` nodes (the message says so)."""
 
 
 class _Precision(Exception):
@@ -235,7 +223,11 @@ class GameSolver(MemoSearch):
     symmetry_after : int
         Nodes expanded before the keys become canonical (small searches never pay for the group).
     symmetry_min_order : int, optional
-        A smaller group is not used (default :data:`MIN_ORDER`: where keys start to pay).
+        A smaller group is not used (default: the ``tuning``'s :attr:`~solvers.opt.control.Tuning.games_min_order`,
+        :attr:`~solvers.opt.control.Tuning.games_min_order_errors` with label errors: where keys start to pay).
+    tuning : Tuning, optional
+        The search's thresholds (:class:`~solvers.opt.control.Tuning`, fields ``games_*``; default ``Tuning()``);
+        the Opt(C) solver gets it too.
 
     A state is ``(levels, t)``: ``levels`` as in :mod:`solvers.game_rules`, t the rounds left (None without
     a horizon). :meth:`value` gives exact values of any state, :meth:`lower_tree` and
@@ -244,9 +236,11 @@ class GameSolver(MemoSearch):
 
     def __init__(self, C: ConceptClass, game: Game, *, memo_bytes: int | None = None, opt_seconds: float = 0.5,
                  symmetry: bool = True, symmetry_min: int = 4, symmetry_after: int = 2_000,
-                 symmetry_min_order: int | None = None):
+                 symmetry_min_order: int | None = None, tuning: Tuning | None = None):
         if not isinstance(C, ConceptClass):
             raise TypeError("GameSolver needs a ConceptClass")
+        #: the search's thresholds (solvers.opt.control.Tuning)
+        self.tuning = T = Tuning() if tuning is None else tuning
         if not isinstance(game, Game):
             raise TypeError("GameSolver needs a solvers.game_rules.Game")
         if not game.randomized and game.errors == 0:
@@ -262,14 +256,15 @@ class GameSolver(MemoSearch):
         self._init_memo(default_memo_bytes() if memo_bytes is None else memo_bytes,
                         (self.k + 1) * ((C.n_concepts + 7) // 8) + 150)
         self.nodes = 0
-        self._min_order = MIN_ORDER[self.k > 0] if symmetry_min_order is None else max(2, symmetry_min_order)
+        least = T.games_min_order_errors if self.k > 0 else T.games_min_order
+        self._min_order = least if symmetry_min_order is None else max(2, symmetry_min_order)
         self._init_symmetry(symmetry, symmetry_min, symmetry_after)
         self._root_bounds = None
         self._root_best = None  # randomized: the best exact value of a root move so far (scaled)
         masks, idxs, const = _distinct(self.full, C.columns, range(C.n_points))
         self.root_masks, self.root_points, self.root_const = masks, idxs, const
         self._root_key = self._root_plain = self._plain(*self.start())
-        self.prec = _START_PRECISION
+        self.prec = T.games_precision
         self.one = 1 << self.prec
         self._vtab: list[list[int]] = []
         self.opt_bound = None  # d >= Opt(C) proven by self._opt_solver, when it is below floor(log2 |C|)
@@ -293,14 +288,15 @@ class GameSolver(MemoSearch):
         """The experts game on |C| experts with k errors as a cheap bound: a class state embeds in the
         universal class of its concepts (each point is an advice vector; restricting the adversary's
         points lowers the value), whose value depends only on the budget counts (:mod:`solvers.opt.experts`).
-        The randomized table is filled here when it is small (at most :data:`UNIVERSAL_MOVES` moves);
+        The randomized table is filled here when it is small (at most :attr:`Tuning.games_universal_moves
+        <solvers.opt.control.Tuning.games_universal_moves>` moves);
         the deterministic search is asked as the search goes (under the solver's deadline)."""
         from . import experts
 
         n = self.C.n_concepts
         if not self.randomized:
             self._experts = experts.DeterministicExperts(n, self.k, memo_bytes=max(1, self.memo_bytes // 8))
-        elif experts._randomized_moves(n, self.k) <= UNIVERSAL_MOVES:
+        elif experts._randomized_moves(n, self.k) <= self.tuning.games_universal_moves:
             T = experts.RandomizedExperts(n, self.k, memo_bytes=max(1, self.memo_bytes // 8))
             T.fill()
             self._experts = T
@@ -310,7 +306,8 @@ class GameSolver(MemoSearch):
         if self._opt_run is None:
             from .search import Solver
 
-            S = Solver(self.C, memo_bytes=max(1, self.memo_bytes // 8), symmetry=self.symmetric_search)
+            S = Solver(self.C, memo_bytes=max(1, self.memo_bytes // 8), symmetry=self.symmetric_search,
+                       tuning=self.tuning)
             S.reset_root_bounds()
             if self._opt_seconds > 0:
                 try:
@@ -387,8 +384,9 @@ class GameSolver(MemoSearch):
         self._symmetry_after = symmetry_after
         if not symmetry:
             self._symmetry_source = "skipped: switched off"
-        elif C.n_concepts * C.n_points > MAX_KEY_ENTRIES:
-            self._symmetry_source = (f"skipped: a {C.n_concepts} x {C.n_points} matrix, past the {MAX_KEY_ENTRIES:,} "
+        elif C.n_concepts * C.n_points > self.tuning.games_key_entries:
+            self._symmetry_source = (f"skipped: a {C.n_concepts} x {C.n_points} matrix, past the "
+                                     f"{self.tuning.games_key_entries:,} "
                                      "entries where a canonical key per state costs more than it saves")
         elif C.n_points == 0 or C.n_concepts < 2:
             self._symmetry_source = "none"
@@ -933,7 +931,7 @@ class GameSolver(MemoSearch):
         return out
 
     # ------------------------------------------------------------------ certificates
-    def lower_tree(self, d=None, *, max_nodes: int = MAX_TREE_NODES):
+    def lower_tree(self, d=None, *, max_nodes: int | None = None):
         """The lower-bound certificate of the root's value (``d``, default the value): the JSON node.
 
         Deterministic: a mistake tree of depth d (``{"point": j, "0": ..., "1": ...}``, null leaves).
@@ -944,8 +942,10 @@ class GameSolver(MemoSearch):
 
         The walk looks at the solver's deadline (:meth:`limits`) every few hundred nodes and raises
         :class:`SearchStop` past it; a tree of more than ``max_nodes`` nodes raises :class:`TreeTooLarge`
-        (a deterministic one before any is built: it has 2^d - 1).
+        (a deterministic one before any is built: it has 2^d - 1; default ``max_nodes``: the tuning's
+        :attr:`~solvers.opt.control.Tuning.games_tree_nodes`).
         """
+        max_nodes = self.tuning.games_tree_nodes if max_nodes is None else max_nodes
         s, t = self.start()
         if not self.randomized:
             if d is None:
@@ -1019,7 +1019,7 @@ class GameSolver(MemoSearch):
                     yield ("loop", cp[0], cp[1], self._exit(s))
         yield from self.moves_of(s, t)
 
-    def _rtree(self, s: tuple, t, max_nodes: int = MAX_TREE_NODES):
+    def _rtree(self, s: tuple, t, max_nodes: int):
         box: list = [None]
         stack = [(s, t, box, 0)]
         count = 0

@@ -31,9 +31,9 @@ installed. numba compiles the entry points of :mod:`solvers.opt._kernel_jit` (C 
 in 15-25 s, in a process of its own; :mod:`solvers.opt._kernel_cache` keeps their machine code and loads it in about
 0.05 s without importing numba (numba itself takes 0.5-0.7 s to load them from its cache). The first search that
 runs long enough to want the kernel starts that build in the background and goes on in Python; it, and every later
-process, hands over once the machine code is there (see :data:`solvers.opt.search.KERNEL_AFTER_SECONDS`). Where the
-machine code cannot be kept (no writable cache folder, or not Linux), numba loads the kernel in this process, only
-for a search that has run :data:`~solvers.opt.search.KERNEL_COMPILE_AFTER_SECONDS`.
+process, hands over once the machine code is there (see :attr:`~solvers.opt.control.Tuning.kernel_after_seconds`).
+Where the machine code cannot be kept (no writable cache folder, or not Linux), numba loads the kernel in this
+process, only for a search that has run :attr:`~solvers.opt.control.Tuning.kernel_compile_after_seconds`.
 ``LITTLESTONE_KERNEL`` chooses: ``auto`` (default), ``numba`` (the kernel for every search, built first if need
 be; for tests) or ``python`` (never).
 

@@ -51,13 +51,10 @@ import numpy as np
 from .. import interrupts
 from .memo import SearchStop, cancelled
 
-__all__ = ["LEAF", "WIDTH", "PackedSearch", "leaf_class", "pack", "handles", "sorted_tables"]
+__all__ = ["PackedSearch", "leaf_class", "pack", "handles", "sorted_tables"]
 
-#: Version spaces of at most this many concepts go to the exact search (measured on halfspaces on {0,1}^6:
-#: with 20,000 the depth-21 tree took 34 s, 1,054 leaves of 15 ms on average)
-LEAF = 20_000
-#: Splits tried per version space above the leaves, the most balanced first
-WIDTH = 3
+# The leaves' size and the splits tried above them are Tuning.packed_leaf and Tuning.packed_width
+# (solvers.opt.control), where they were measured.
 #: The exact search's memo per leaf, in bytes (a leaf's search is small; its memo is dropped after it)
 LEAF_MEMO_BYTES = 256 * 2**20
 _CHUNK = 1 << 20  # tables unpacked per numpy call when counting the ones of every point
@@ -110,16 +107,23 @@ class PackedSearch:
         The concepts, one truth table each (point j at bit j), distinct.
     n_points : int
         The number of points (at most 64).
-    leaf, width : int
-        See :data:`LEAF` and :data:`WIDTH`.
+    leaf, width : int, optional
+        Version spaces of at most ``leaf`` concepts go to the exact search; ``width`` splits are tried per version
+        space above them, the most balanced first (default: :attr:`~solvers.opt.control.Tuning.packed_leaf`,
+        :attr:`~solvers.opt.control.Tuning.packed_width`).
     progress : callable, optional
         Called about once a second with ``{"lower", "upper", "nodes", "leaves"}``.
     """
 
     engine = "packed"
 
-    def __init__(self, tables, n_points: int, *, leaf: int = LEAF, width: int = WIDTH,
+    def __init__(self, tables, n_points: int, *, leaf: int | None = None, width: int | None = None,
                  progress: Callable[[dict], None] | None = None):
+        if leaf is None or width is None:
+            from .control import Tuning
+
+            leaf = Tuning().packed_leaf if leaf is None else leaf
+            width = Tuning().packed_width if width is None else width
         T = np.ascontiguousarray(tables, dtype=np.uint64)  # (the counts view it as bytes)
         sorted_tables(T, n_points)  # (checked: the search keeps the order given)
         self.tables = T

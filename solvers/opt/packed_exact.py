@@ -53,15 +53,13 @@ from .. import interrupts
 from ..interrupts import resident_bytes  # the memory this process holds, for the memo's budget
 from .canonical import byte_tables, images
 from .memo import SearchStop, cancelled
-from .packed import LEAF, LEAF_MEMO_BYTES, WIDTH, PackedSearch, _ones, _renamed, leaf_class, pack, sorted_tables
+from .control import Tuning
+from .packed import LEAF_MEMO_BYTES, PackedSearch, _ones, _renamed, leaf_class, pack, sorted_tables
 
-__all__ = ["CubeGroup", "Trivial", "ExactSearch", "cube_group_of", "EXACT_LEAF", "solve"]
+__all__ = ["CubeGroup", "Trivial", "ExactSearch", "cube_group_of", "solve"]
 
-#: Version spaces of at most this many concepts go to the exact search of :mod:`solvers.opt.search`
-EXACT_LEAF = 4_000
-#: The widths of the narrow searches :meth:`ExactSearch.decide` runs before the complete one (splits per version
-#: space, the most balanced first)
-WIDTHS = (1, 3)
+# The leaves' size of the exact search and the widths of its narrow searches are Tuning.packed_exact_leaf and
+# Tuning.packed_exact_widths (solvers.opt.control).
 #: The most entries a leaf's certificate may have
 LEAF_PROOF_LIMIT = 1_000_000
 _U64 = np.uint64
@@ -213,11 +211,11 @@ class ExactSearch:
         stops (:class:`SearchStop`, with :attr:`stop_reason` saying so). Default: half the machine's memory.
     """
 
-    def __init__(self, tables, n_points: int, *, leaf: int = EXACT_LEAF, symmetry: bool = True,
+    def __init__(self, tables, n_points: int, *, leaf: int | None = None, symmetry: bool = True,
                  progress: Callable[[dict], None] | None = None, max_bytes: int | None = None):
         T = sorted_tables(tables, n_points)
         self.tables, self.n_points = T, n_points
-        self.leaf = max(2, int(leaf))
+        self.leaf = max(2, int(Tuning().packed_exact_leaf if leaf is None else leaf))
         self.group = cube_group_of(T, n_points) if symmetry else Trivial(n_points)
         self.progress = progress
         self._memo: dict = {}
@@ -237,15 +235,17 @@ class ExactSearch:
         self.stop_reason = None
 
     # ------------------------------------------------------------------ the search
-    def decide(self, d: int, *, deadline: float | None = None, widths=WIDTHS) -> tuple:
+    def decide(self, d: int, *, deadline: float | None = None, widths=None) -> tuple:
         """``(True, tree)`` when Opt(C) >= d (a mistake tree of depth d as nested dicts, None for d = 0), else
         ``(False, None)``: then :meth:`certificate` proves Opt(C) <= d - 1. Raises :class:`SearchStop` past
         ``deadline``; what was proven stays in the memo.
 
         The search first tries only the ``w`` most balanced splits of each version space, for each ``w`` of
         ``widths`` in turn (a tree, when there is one, is often found among them, and faster), then every split:
-        a narrow search that finds no tree proves nothing, and only the complete one refutes."""
+        a narrow search that finds no tree proves nothing, and only the complete one refutes (default:
+        :attr:`~solvers.opt.control.Tuning.packed_exact_widths`)."""
         self._deadline = deadline
+        widths = Tuning().packed_exact_widths if widths is None else widths
         try:
             for w in tuple(widths) + (None,):
                 self._width = w
@@ -469,7 +469,8 @@ def _moved(root, h: np.ndarray, flip: int):
 
 
 def solve(C, *, time_limit: float | None = None, progress: Callable[[dict], None] | None = None,
-          leaf: int = LEAF, width: int = WIDTH, exact_leaf: int | None = None, memo_bytes: int | None = None):
+          leaf: int | None = None, width: int | None = None, exact_leaf: int | None = None,
+          memo_bytes: int | None = None, tuning: Tuning | None = None):
     """The ``packed`` engine of :func:`solvers.opt.opt` for a class over at most 64 points (one that
     :func:`~solvers.opt.packed.handles` accepts, or a listed class): ``(lower, upper, tree, stats, proof)``.
 
@@ -482,8 +483,15 @@ def solve(C, *, time_limit: float | None = None, progress: Callable[[dict], None
     refutation (Halving's, without entries, when there was none); the memo carries over from one level to the
     next. The tree is checked against ``C`` by :func:`~solvers.certificates.verify_tree`. A time limit
     or Ctrl-C returns what was found so far (``stats["stopped"]``), and so does the process past ``memo_bytes`` of
-    memory (default: half the machine's)."""
+    memory (default: half the machine's). ``leaf``, ``width``, ``exact_leaf`` default to the ``tuning``'s
+    :attr:`~solvers.opt.control.Tuning.packed_leaf`, :attr:`~solvers.opt.control.Tuning.packed_width`,
+    :attr:`~solvers.opt.control.Tuning.packed_exact_leaf`; its :attr:`~solvers.opt.control.Tuning.packed_exact_widths`
+    are the narrow searches' widths."""
     from ..certificates import MistakeTree, ProofTooLarge, verify_tree
+
+    tuning = Tuning() if tuning is None else tuning
+    leaf = tuning.packed_leaf if leaf is None else leaf
+    width = tuning.packed_width if width is None else width
 
     t0 = time.monotonic()
     deadline = None if time_limit is None else t0 + time_limit
@@ -502,13 +510,14 @@ def solve(C, *, time_limit: float | None = None, progress: Callable[[dict], None
                 progress({"lower": lower, "upper": upper, "nodes": nodes0 + info["nodes"],
                           "leaves": leaves0 + info["leaves"]})
 
-        X = ExactSearch(T, C.n_points, leaf=EXACT_LEAF if exact_leaf is None else exact_leaf,
+        X = ExactSearch(T, C.n_points, leaf=tuning.packed_exact_leaf if exact_leaf is None else exact_leaf,
                         progress=exact_progress, max_bytes=memo_bytes)
         while lower < upper:  # from the top: each refutation lowers the upper bound, the first tree ends it
             t = time.monotonic()
             # The narrow searches look for a tree: one level above the best tree found, where one is likely; higher
             # up a refutation is, and they would only delay it (decision lists n=6: 138 s with them at 17 too).
-            ok, tree = X.decide(upper, deadline=deadline, widths=WIDTHS if upper == lower + 1 else ())
+            ok, tree = X.decide(upper, deadline=deadline,
+                                widths=tuning.packed_exact_widths if upper == lower + 1 else ())
             attempts.append({"depth": upper, "exact": True, "found": ok, "seconds": round(time.monotonic() - t, 3)})
             if ok:
                 lower, best_tree = upper, tree

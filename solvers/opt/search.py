@@ -61,84 +61,17 @@ from ..classes.automorphisms import estimated_seconds
 from ..classes.finite import ConceptClass
 from . import kernel as _kernel
 from .canonical import MAX_POINTS as MAX_KEY_POINTS, Canonical
+from .control import Tuning
 from .memo import MemoSearch, SearchStop
 from .subcube import SubcubeTable
 
-__all__ = ["Solver", "SearchStop", "default_memo_bytes", "physical_memory", "KERNEL_AFTER_SECONDS"]
+__all__ = ["Solver", "SearchStop", "default_memo_bytes", "physical_memory"]
 
 _FALLBACK_MEMO_BYTES = 4 * 2**30  # the memo's limit when the machine's memory cannot be read
-_WIDE = 2048  # candidate lists longer than this are filtered with numpy (see Solver._filter_wide)
 _ROOT_NUMPY = 256  # the root's splits of a class over more points are found with numpy (Solver._root_splits)
-#: The version spaces keyed up to isomorphism by default: from ISO_MIN concepts to ISO_MAX (0: no limit),
-#: after the search's first ISO_AFTER nodes; smaller ones have subtrees too small for a form to pay
-ISO_MIN = 32
-ISO_MAX = 0
-ISO_AFTER = 2_000
-#: The most the forms may cost beyond what they save, as a share of the search's own time (measured, Python search
-#: on raw matrices: at 0.1, with igraph's core loading in 3 ms, forms made on rectangles N=14, intervals N=100,
-#: random 10,000 x 16 cost 5-10 % and merged too little to pay; at 0.02 they are few and the times those without)
-ISO_SHARE = 0.02
-#: The largest version spaces keyed up to isomorphism: |V| times the class's distinct splits (the reduced
-#: matrix is at most that large)
-ISO_MAX_ENTRIES = 2**18
-#: The share of a merged key's first subtree counted as saved (the plain search would have found part of
-#: it in the memo: subtrees of version spaces overlap)
-ISO_CREDIT = 0.25
-#: A form's cost before one of its size is measured: a fixed part and a part per entry of |V| x the
-#: class's distinct splits (measured here: about 0.1 ms, and up to 1 microsecond per entry)
-ISO_FORM_SECONDS = 1e-4
-ISO_ENTRY_SECONDS = 1e-6
-#: What loading igraph costs when nothing has yet (its compiled core alone, 3 ms here: automorphisms.load_igraph)
-ISO_IMPORT_SECONDS = 0.005
-#: Seconds the Python search spends in root queries before it hands them to the compiled kernel
-#: (:mod:`solvers.opt.kernel`), and the nodes it expands at least: loading the kernel's saved machine code takes
-#: about 0.04 s (:mod:`solvers.opt._kernel_cache`), while a node costs from 5 us to over 100 us in Python (it scans
-#: the parent's splits), so the hand-over is timed (a search that ends sooner never loads it). In a process that
-#: has loaded the kernel already (an earlier search: SOA, a table, a benchmark), a search hands over after
-#: KERNEL_AFTER nodes or KERNEL_LOADED_AFTER_SECONDS, whichever comes first (a node of a class with many concepts and
-#: points can take a millisecond in Python).
-KERNEL_AFTER_SECONDS = 0.05
-KERNEL_AFTER = 256
-KERNEL_LOADED_AFTER_SECONDS = 0.002
-KERNEL_WIDE = 1 << 14
-#: Where numba loads the kernel itself (no machine code saved: not Linux, or no writable cache folder), loading
-#: takes 0.5-0.7 s: the Python search runs this long first.
-KERNEL_NUMBA_AFTER_SECONDS = 0.3
-#: The same when nothing is compiled yet and the machine code cannot be built in the background (the first
-#: compilation takes 15-25 s, in this process then): only a search that has run this long pays for it. Where it
-#: can, the first search that runs KERNEL_AFTER_SECONDS starts that build in a process of its own and goes on in
-#: Python, handing over when the machine code lands (looked for every KERNEL_BUILD_POLL seconds).
-KERNEL_COMPILE_AFTER_SECONDS = 10.0
-KERNEL_BUILD_POLL = 0.1
-#: Whether a search with a symmetry group (found or still to come) may hand over to the compiled kernel, which then
-#: keys version spaces by their orbits as the Python search does (the same entries; see :mod:`solvers.opt.kernel`)
-#: -- in "auto" mode only in a process that has loaded the kernel already. Measured on the raw matrices of
-#: scripts/bench_opt.py (2-CPU machine): with the group, the search left after the hand-over is small (decision
-#: lists n=5: about 1,000 nodes of some 16,000, the rest before detection; halfspaces n=4: about 100), and an orbit
-#: key costs the same in the kernel as in numpy (about 30 us for the 7,680 elements of decision-lists n=5), so
-#: loading the kernel (0.45 s) for it lost: halfspaces n=4 0.22 -> 0.60 s. In a process that has it loaded:
-#: halfspaces n=4 0.16 -> 0.12 s, decision-lists n=5 2.2 -> 2.3 s (noise: +-0.2 s).
-KERNEL_OVER_SYMMETRY = True
-#: With the above, whether the hand-over also happens while the class's group is still to be found (its
-#: detection waits until the search has spent what it would cost): the kernel then adopts the orbit keys at the
-#: pause where the group comes. Measured (kernel loaded): halfspaces n=4 0.12 s, against 0.20 s waiting for the group.
-KERNEL_BEFORE_GROUP = True
-#: Where processes fork, the class's group is found by a child process while the search goes on, started this many
-#: seconds after the search's ``symmetry_after``-th node (None: the search finds it itself, once it has spent what
-#: detection is expected to cost, :func:`~solvers.classes.automorphisms.estimated_seconds`). The child finds the
-#: whole group (bliss, the checks, the subgroup) and sends back its generators; it costs a fork, a kill and, while
-#: it runs, the pages this process writes being copied (copy-on-write): 20-30 ms on a search that ends before
-#: the child answers (decision lists n=4 through the command line: 21 ms without symmetry, 47 ms with), so a
-#: search that ends within the delay never starts one. Measured (2-CPU machine, raw matrices, medians of 3-5,
-#: against the search finding it itself): halfspaces n=4 0.12-0.16 s -> 0.07-0.09 s; decision lists n=5
-#: 1.9-2.2 s -> 1.06-1.10 s; decision lists n=4 in the library, 7 ms, forks nothing (a child from its 2,000th
-#: node at once: 13-19 ms).
-DETECT_ALONGSIDE = 0.003
-#: The deepest mistake tree the kernel walks (2^d - 1 nodes); deeper ones are built in Python.
-KERNEL_TREE_DEPTH = 24
-#: The share of the memo's byte budget the kernel's table may take while a search runs in it (its entries
-#: are copied into the memo when the search ends, where they count again).
-KERNEL_SHARE = 3
+# The thresholds of the search and of its hand-over to the compiled kernel (the sizes keyed up to isomorphism, what
+# a form may cost, when the kernel takes over, when the group is found alongside) are the fields of
+# solvers.opt.control.Tuning the Solver is given: Tuning.kernel_*, iso_*, detect_alongside, wide_from.
 
 
 def physical_memory() -> int | None:
@@ -206,25 +139,31 @@ class Solver(MemoSearch):
         pay (:meth:`_iso_pays`); ``"always"`` makes every one (for tests and measurements).
         :attr:`isomorphism_info` says how often it merged.
     iso_min, iso_max : int, optional
-        The sizes of version spaces keyed up to isomorphism (default :data:`ISO_MIN`, :data:`ISO_MAX`;
-        ``iso_max`` 0: no upper limit).
+        The sizes of version spaces keyed up to isomorphism (default: the ``tuning``'s
+        :attr:`~solvers.opt.control.Tuning.iso_min`, :attr:`~solvers.opt.control.Tuning.iso_max`; ``iso_max`` 0: no
+        upper limit).
     iso_after : int, optional
-        Nodes expanded before keys up to isomorphism come into use (default :data:`ISO_AFTER`): a small
-        search never pays for them.
+        Nodes expanded before keys up to isomorphism come into use (default: the ``tuning``'s
+        :attr:`~solvers.opt.control.Tuning.iso_after`): a small search never pays for them.
     kernel : str, optional
         Who runs the root queries (and :meth:`value`) while the keys are plain (no symmetry in use): "auto"
         (the compiled kernel of :mod:`solvers.opt.kernel` once the Python search has run
-        :data:`KERNEL_AFTER_SECONDS`, when numba can be imported), "numba" (the kernel from the first query) or "python"
-        (never). Default: ``$LITTLESTONE_KERNEL``, else "auto". Both give the same values, memo, trees
-        and certificates.
+        :attr:`~solvers.opt.control.Tuning.kernel_after_seconds`, when numba can be imported), "numba" (the kernel
+        from the first query) or "python" (never). Default: ``$LITTLESTONE_KERNEL``, else "auto". Both give the
+        same values, memo, trees and certificates.
+    tuning : Tuning, optional
+        The thresholds of the search and of its hand-over to the kernel (:class:`~solvers.opt.control.Tuning`;
+        default ``Tuning()``).
     """
 
     def __init__(self, C: ConceptClass, *, memo_bytes: int | None = None, symmetry: bool = True,
                  symmetry_min: int = 16, symmetry_after: int = 2_000, isomorphism: bool | str = True,
                  iso_min: int | None = None, iso_max: int | None = None, iso_after: int | None = None,
-                 kernel: str | None = None):
+                 kernel: str | None = None, tuning: Tuning | None = None):
         if not isinstance(C, ConceptClass):
             raise TypeError("Solver needs a ConceptClass")
+        #: the thresholds of the search and its hand-over to the kernel (solvers.opt.control.Tuning)
+        self.tuning = Tuning() if tuning is None else tuning
         self.kernel_mode = _kernel.mode(kernel)
         self._kernel = None  # the compiled search's state while a query or root loop runs in it
         self._kept = None  # ... kept after its queries, its memo not yet written back (see _kernel_done)
@@ -250,7 +189,7 @@ class Solver(MemoSearch):
         self._symmetry_at = symmetry_after if usable else None
         self._symmetry_after = symmetry_after
         self._detect_at = None  # when the search may find the class's group (see _use_symmetry)
-        self._detection = None  # ... or the detection under way in a child process (DETECT_ALONGSIDE)
+        self._detection = None  # ... or the detection under way in a child process (detect_alongside)
         self._detection_started = False
         #: whether the search was asked to use symmetry (workers of solvers.opt.parallel are made alike)
         self.symmetric_search = bool(symmetry)
@@ -262,11 +201,11 @@ class Solver(MemoSearch):
         self.isomorphism = bool(isomorphism)
         self._iso_always = isomorphism == "always"
         # nodes before the keys come into use
-        self._iso_at = max(0, int(ISO_AFTER if iso_after is None else iso_after)) if isomorphism else None
+        self._iso_at = max(0, int(self.tuning.iso_after if iso_after is None else iso_after)) if isomorphism else None
         self._iso_active = False
         self._iso = None
-        self._iso_min = max(3, int(ISO_MIN if iso_min is None else iso_min))
-        iso_max = ISO_MAX if iso_max is None else iso_max
+        self._iso_min = max(3, int(self.tuning.iso_min if iso_min is None else iso_min))
+        iso_max = self.tuning.iso_max if iso_max is None else iso_max
         self._iso_max = int(iso_max) if iso_max else None
         self._iso_cache: dict = {}  # V -> its key up to isomorphism (counted in the memo's budget)
         self._iso_cache_bytes = 0
@@ -288,11 +227,11 @@ class Solver(MemoSearch):
         self.nodes = 0
         self.kernel_nodes = 0  # of which expanded by the compiled kernel
         self._node_limit: int | None = None
-        self._python_left = KERNEL_AFTER_SECONDS  # root-query time left before the kernel takes over
-        self._compile_checked = False  # whether the kernel's cost to load was looked at (see KERNEL_COMPILE_AFTER_SECONDS)
+        self._python_left = self.tuning.kernel_after_seconds  # root-query time left before the kernel takes over
+        self._compile_checked = False  # whether the kernel's cost to load was looked at (kernel_compile_after_seconds)
         self._build_poll: float | None = None  # while the kernel is built elsewhere: when to look for it next
         self._kernel_at: float | None = None  # the instant the running Python query gives way to the kernel
-        self._loaded_at = 0.0  # ... or, with the kernel loaded, before KERNEL_AFTER nodes
+        self._loaded_at = 0.0  # ... or, with the kernel loaded, before kernel_after nodes
         self._root_bounds = None
         self.table: SubcubeTable | None = None  # built by subcube_table()
         self._nwords = (C.n_concepts + 63) // 64
@@ -308,11 +247,11 @@ class Solver(MemoSearch):
             self.root_masks, self.root_points = self._root_splits()
         else:
             self.root_masks, self.root_points = self._distinct_splits(self.full, C.columns)
-        # A class whose root splits times words per version space pass KERNEL_WIDE: a node costs some 0.1-5 ms in
+        # A class whose root splits times words per version space pass kernel_wide: a node costs some 0.1-5 ms in
         # Python (measured: rectangles N=14 as a matrix, 196 splits x 173 words, 0.2 ms), so the kernel takes
         # the search from its first query once it is loaded or its machine code saved (0.04 s to load).
-        self._wide = self._nwords * len(self.root_masks) >= KERNEL_WIDE
-        if len(self.root_masks) > _WIDE and type(self.root_masks) is not _WideList:
+        self._wide = self._nwords * len(self.root_masks) >= self.tuning.kernel_wide
+        if len(self.root_masks) > self.tuning.wide_from and type(self.root_masks) is not _WideList:
             # The root's splits as a (splits x words) uint64 matrix, bit c of the row = concept c.
             self.root_masks = _WideList(self.root_masks)
             self.root_masks.words = np.ascontiguousarray(C.column_words[self.root_points])
@@ -341,7 +280,7 @@ class Solver(MemoSearch):
         w = self._nwords * 8
         frm = int.from_bytes
         masks = [frm(raw[i:i + w], "little") for i in range(0, len(raw), w)]
-        if len(masks) > _WIDE:
+        if len(masks) > self.tuning.wide_from:
             masks = _WideList(masks)
             masks.words = sub
         return masks, keep.tolist()
@@ -403,7 +342,7 @@ class Solver(MemoSearch):
             return k
         n = V.bit_count()
         entries = n * len(self.root_masks)
-        if entries > ISO_MAX_ENTRIES and not self._iso_always:
+        if entries > self.tuning.iso_max_entries and not self._iso_always:
             return None  # a form this large costs more than the searches it could save (measured)
         b = n.bit_length()
         st = self._iso_buckets.get(b)
@@ -414,9 +353,9 @@ class Solver(MemoSearch):
             return None
         if self._iso_clock is None:
             self._iso_clock = (time.perf_counter(), self.nodes, self._iso_seconds)
-        guess = ISO_FORM_SECONDS + entries * ISO_ENTRY_SECONDS
+        guess = self.tuning.iso_form_seconds + entries * self.tuning.iso_entry_seconds
         if self._iso is None and "igraph" not in sys.modules:
-            guess += ISO_IMPORT_SECONDS
+            guess += self.tuning.iso_import_seconds
         if not self._iso_always and not self._iso_pays(st, guess):
             st[3] += 1
             st[4] = self.nodes + 16
@@ -453,19 +392,19 @@ class Solver(MemoSearch):
         """Whether to make one more form of a size class (``st``: its forms, their seconds, the nodes they
         saved, the forms declined; ``guess``: a form's cost before one is measured). Yes while the class has
         saved more than it cost by one more form (at its mean cost), or while the forms' net cost over all
-        classes, with one more, stays within :data:`ISO_SHARE` of the search's own time (importing igraph
-        counts as a cost of the first form). A class's net cost is its forms' seconds less what they saved:
-        a merged key is credited :data:`ISO_CREDIT` of the nodes its first search took, at the search's
-        seconds per node (measured without the forms)."""
+        classes, with one more, stays within :attr:`~solvers.opt.control.Tuning.iso_share` of the search's own
+        time (importing igraph counts as a cost of the first form). A class's net cost is its forms' seconds less
+        what they saved: a merged key is credited :attr:`~solvers.opt.control.Tuning.iso_credit` of the nodes its
+        first search took, at the search's seconds per node (measured without the forms)."""
         t0, n0, f0 = self._iso_clock
         nodes = self.nodes - n0
         search = time.perf_counter() - t0 - (self._iso_seconds - f0)
-        per_node = ISO_CREDIT * search / nodes if nodes > 0 and search > 0 else 0.0
+        per_node = self.tuning.iso_credit * search / nodes if nodes > 0 and search > 0 else 0.0
         mean = st[1] / st[0] if st[0] else guess
         if st[2] * per_node - st[1] >= mean:
             return True
         net = self._iso_fixed + sum(max(0.0, x[1] - x[2] * per_node) for x in self._iso_buckets.values())
-        return net + mean <= ISO_SHARE * search
+        return net + mean <= self.tuning.iso_share * search
 
     def _set_keys(self) -> None:
         """Make the memo's key function (``_canon``, used for version spaces of ``_canon_min`` concepts or
@@ -522,7 +461,7 @@ class Solver(MemoSearch):
             self._built_yet()
         if self._kernel_at is not None and self._keys_for_kernel():
             now = time.monotonic()
-            if now >= self._kernel_at and (self.nodes >= KERNEL_AFTER
+            if now >= self._kernel_at and (self.nodes >= self.tuning.kernel_after
                                            or (now >= self._loaded_at and _kernel.loaded())):
                 raise _HandOver()
         MemoSearch._tick(self)
@@ -539,7 +478,7 @@ class Solver(MemoSearch):
         at the pause where it comes)."""
         return not self._iso_always and (
             (self._symmetry_at is None and self.canonical is None)
-            or (self._kernel_over_symmetry() and (self._symmetry_at is None or KERNEL_BEFORE_GROUP)))
+            or (self._kernel_over_symmetry() and (self._symmetry_at is None or self.tuning.kernel_before_group)))
 
     def _use_symmetry(self) -> None:
         """Key version spaces by their orbits from now on (entries under plain keys stay valid): under the
@@ -552,13 +491,14 @@ class Solver(MemoSearch):
             found = C.automorphisms(compute=False, cheap=True)  # (cheap: invariants that prove it trivial)
             if found is None and self.nodes > 0:
                 # Found once the search has itself spent what detection is expected to cost; where processes
-                # fork, by a child process started DETECT_ALONGSIDE seconds after the search's symmetry_after-th
+                # fork, by a child process started detect_alongside seconds after the search's symmetry_after-th
                 # node, while the search goes on (taken at the first look after it answers).
                 now = time.monotonic()
                 if self._detect_at is None:
                     self._detect_at = now + estimated_seconds(C)
-                alongside = DETECT_ALONGSIDE is not None and hasattr(os, "fork")
-                if alongside and self._detection is None and now >= self._detect_at - estimated_seconds(C) + DETECT_ALONGSIDE:
+                alongside = self.tuning.detect_alongside is not None and hasattr(os, "fork")
+                delay = self.tuning.detect_alongside
+                if alongside and self._detection is None and now >= self._detect_at - estimated_seconds(C) + delay:
                     from ..classes.automorphisms import detect_async, load_igraph
 
                     load_igraph()  # (here, once, rather than in every child)
@@ -787,7 +727,7 @@ class Solver(MemoSearch):
         keep = idx[np.sort(first)]
         sub = S[keep]
         masks = [int.from_bytes(row.tobytes(), "little") for row in sub]
-        if len(masks) > _WIDE:
+        if len(masks) > self.tuning.wide_from:
             masks = _WideList(masks)
             masks.words = sub
         idxs = [cidx[i] for i in keep]
@@ -823,30 +763,30 @@ class Solver(MemoSearch):
         return _kernel.available()
 
     def _kernel_over_symmetry(self) -> bool:
-        """Whether a search with a symmetry group may run in the kernel (:data:`KERNEL_OVER_SYMMETRY`: in "auto"
-        mode once this process has loaded it)."""
-        return KERNEL_OVER_SYMMETRY and (self.kernel_mode == "numba" or _kernel_cheap())
+        """Whether a search with a symmetry group may run in the kernel
+        (:attr:`~solvers.opt.control.Tuning.kernel_over_symmetry`: in "auto" mode once this process has loaded it)."""
+        return self.tuning.kernel_over_symmetry and (self.kernel_mode == "numba" or _kernel_cheap())
 
     def _query(self, V: int, d: int) -> bool:
         """Decide Opt(V) >= d: in the kernel when it is allowed (in "auto" mode only once the Python search
-        has spent :data:`KERNEL_AFTER_SECONDS` in these queries and expanded :data:`KERNEL_AFTER` nodes: a
-        query that gets there is asked again in the kernel, which starts from the memo the Python search
-        filled), else by :meth:`_at_least`."""
+        has spent :attr:`~solvers.opt.control.Tuning.kernel_after_seconds` in these queries and expanded
+        :attr:`~solvers.opt.control.Tuning.kernel_after` nodes: a query that gets there is asked again in the kernel,
+        which starts from the memo the Python search filled), else by :meth:`_at_least`."""
         n = V.bit_count()
         if self._symmetric and not self.reached(V):
             return self.at_least(V, d)  # (orbit keys name only version spaces reached by examples)
         if self._kernel is None and self.kernel_mode == "auto":
-            if (((_kernel.loaded() and self.nodes >= KERNEL_AFTER) or (self._wide and _kernel_cheap()))
+            if (((_kernel.loaded() and self.nodes >= self.tuning.kernel_after) or (self._wide and _kernel_cheap()))
                     and self._keys_for_kernel()):
                 # Loaded, and the search past its first nodes; or a class whose nodes cost a millisecond in
                 # Python, and the kernel cheap to load: the kernel from here.
                 self._python_left = 0.0
             if self._python_left > 0 or self._symmetry_at is not None:
                 t0 = time.monotonic()
-                # Once this process has loaded the kernel (an earlier search), KERNEL_AFTER nodes or
-                # KERNEL_LOADED_AFTER_SECONDS wait (see _tick).
+                # Once this process has loaded the kernel (an earlier search), kernel_after nodes or
+                # kernel_loaded_after_seconds wait (see _tick).
                 self._kernel_at = t0 + (0.0 if _kernel.loaded() else max(0.0, self._python_left))
-                self._loaded_at = t0 + KERNEL_LOADED_AFTER_SECONDS
+                self._loaded_at = t0 + self.tuning.kernel_loaded_after_seconds
                 try:
                     return self._at_least(V, n, d, self.root_masks, self.root_points)
                 except _HandOver:
@@ -862,12 +802,13 @@ class Solver(MemoSearch):
                     if cost is None and _kernel.start_build():
                         # Built in a process of its own: on in Python until it lands (_built_yet).
                         self._python_left = math.inf
-                        self._build_poll = time.monotonic() + KERNEL_BUILD_POLL
+                        self._build_poll = time.monotonic() + self.tuning.kernel_build_poll
                         return self._query(V, d)
                     if cost is None or cost > _kernel.LOAD_SECONDS:
                         # numba in this process: compiling (the first time), or loading from its cache.
-                        self._python_left = ((KERNEL_COMPILE_AFTER_SECONDS if cost is None else KERNEL_NUMBA_AFTER_SECONDS)
-                                             - KERNEL_AFTER_SECONDS)
+                        T = self.tuning
+                        self._python_left = ((T.kernel_compile_after_seconds if cost is None
+                                              else T.kernel_numba_after_seconds) - T.kernel_after_seconds)
                         return self._query(V, d)  # on in Python, from the memo it filled
             if not self._kernel_allowed():
                 return self._at_least(V, n, d, self.root_masks, self.root_points)
@@ -876,7 +817,7 @@ class Solver(MemoSearch):
     def _built_yet(self) -> None:
         """While the kernel's machine code is built in another process: once it is there, the running query hands
         over at the next look at the clock; if the build failed, numba compiles it in this process after
-        :data:`KERNEL_COMPILE_AFTER_SECONDS`."""
+        :attr:`~solvers.opt.control.Tuning.kernel_compile_after_seconds`."""
         now = time.monotonic()
         if _kernel.load_seconds() is not None:
             self._build_poll = None
@@ -885,11 +826,11 @@ class Solver(MemoSearch):
                 self._kernel_at = now
         elif not _kernel.start_build():  # the build failed
             self._build_poll = None
-            self._python_left = KERNEL_COMPILE_AFTER_SECONDS
+            self._python_left = self.tuning.kernel_compile_after_seconds
             if self._kernel_at is not None:
                 self._kernel_at = now + self._python_left
         else:
-            self._build_poll = now + KERNEL_BUILD_POLL
+            self._build_poll = now + self.tuning.kernel_build_poll
 
     def _in_kernel(self, V: int, d: int) -> bool:
         """Decide Opt(V) >= d in the kernel (made on the first call, from the memo), or in Python when the
@@ -908,7 +849,7 @@ class Solver(MemoSearch):
                 # 1,024 points: 0.2 s in the kernel, 2.7 s with the forms). Their entries stay valid.
                 self._iso_at, self._iso_active = None, False
                 self._set_keys()
-            self._kernel = _kernel.Kernel(self, max(1, (self.memo_bytes - self._memo_used) // KERNEL_SHARE))
+            self._kernel = _kernel.Kernel(self, max(1, (self.memo_bytes - self._memo_used) // self.tuning.kernel_share))
         try:
             return self._kernel.at_least(V, d)
         except _kernel.Abandon:
@@ -1228,9 +1169,10 @@ class Solver(MemoSearch):
     def mistake_tree(self, V: int, d: int):
         """A mistake tree of depth ``d`` for V as nested dicts (requires Opt(V) >= d). Where the compiled kernel ran
         the search and its table is kept, it walks the tree itself (:meth:`Kernel.tree
-        <solvers.opt.kernel.Kernel.tree>`: the same tree as :meth:`_tree`, up to depth :data:`KERNEL_TREE_DEPTH`)."""
+        <solvers.opt.kernel.Kernel.tree>`: the same tree as :meth:`_tree`, up to depth
+        :attr:`~solvers.opt.control.Tuning.kernel_tree_depth`)."""
         K = self._kept
-        if (K is not None and 1 <= d <= KERNEL_TREE_DEPTH and not self._suspended
+        if (K is not None and 1 <= d <= self.tuning.kernel_tree_depth and not self._suspended
                 and (not self._symmetric or self.reached(V))):
             self._kernel, self._kept = K, None
             try:

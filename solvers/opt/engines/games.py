@@ -51,7 +51,7 @@ def game_value(C, G: Game, control: Control, tuning: Tuning, *, solver=None, wan
         raise ValueError(f"the solver given was built for another game; give a GameSolver for {G.describe()}")
     S = solver if solver is not None else GameSolver(
         C, G, memo_bytes=control.memo_bytes, opt_seconds=0.5 if left is None else min(0.5, left / 4),
-        symmetry=tuning.symmetry)
+        symmetry=tuning.symmetry, tuning=tuning)
     nodes0 = S.nodes
     queries: list = []
     done, stopped = S.run(lambda: S.solve_root(queries), deadline=deadline, progress=control.progress)

@@ -35,7 +35,7 @@ def solve(C, game=None, control: Control = Control(), tuning: Tuning | None = No
 
     def work():
         lo, hi, tree, stats, proof = packed_exact.solve(C, time_limit=control.time_limit(), progress=control.progress,
-                                                        memo_bytes=control.memo_bytes)
+                                                        memo_bytes=control.memo_bytes, tuning=tuning)
         return OptResult(lo if lo == hi else None, lo, hi, tree, Stats(stats), None, Game(), proof=proof)
 
     return run(control, work)

@@ -56,7 +56,7 @@ def search(C, control: Control, tuning: Tuning, *, table: bool = False, table_on
     deadline = control.deadline
     progress, jobs, cluster = control.progress, control.jobs, control.cluster
     S = solver if solver is not None else Solver(C, memo_bytes=control.memo_bytes, symmetry=tuning.symmetry,
-                                                 isomorphism=tuning.isomorphism)
+                                                 isomorphism=tuning.isomorphism, tuning=tuning)
     N = len(S.root_masks)
     if table_only and N > MAX_TABLE_POINTS:
         raise ValueError(f"the table engine handles at most {MAX_TABLE_POINTS} distinct points and this class has "

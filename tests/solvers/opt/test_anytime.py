@@ -80,15 +80,12 @@ def test_decision_lists_get_the_bound_of_one_variable_fewer():
     assert found and found[-1][0] >= opt(make("decision-lists", n=3)).value == 5
 
 
-def test_the_packed_search_gives_a_deeper_tree(monkeypatch):
+def test_the_packed_search_gives_a_deeper_tree():
     """A class over at most 64 points past PACKED_FROM concepts gets the packed search's tree (here halfspaces n=4,
     with the thresholds lowered so that it is searched above leaves of 40 concepts): it reaches Opt = 9, past the
     embedded n = 3 (6), and its tree checks against the class."""
-    from solvers.opt import packed
-
-    monkeypatch.setattr(packed, "LEAF", 40)
     C = make("halfspaces", n=4)
-    found = anytime.improve(C, _stopped(), 120.0, _exact, packed_from=100)
+    found = anytime.improve(C, _stopped(), 120.0, _exact, tuning=Tuning(anytime_packed_from=100, packed_leaf=40))
     value, tree, reason = found[-1]
     assert value == 9 == opt(C).value and "packed search" in reason and "at most 40 concepts" in reason
     assert verify_tree(tree.to_json(), C) == 9
@@ -237,7 +234,7 @@ def test_a_ctrl_c_in_the_pass_returns_what_is_proven(monkeypatch):
             return driver.OptResult(None, 1, r.upper, None, {**r.stats, "stopped": "time limit"}, r.solver, r.game)
         return real(D, **kw)
 
-    def one_then_ctrl_c(C, r, seconds, solve, found, packed_from):
+    def one_then_ctrl_c(C, r, seconds, solve, found, *limits):
         found.append(anytime.embedded(C, 0, float("inf"), _exact)[0])
         raise KeyboardInterrupt
 

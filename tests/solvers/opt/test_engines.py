@@ -106,3 +106,18 @@ def test_the_experts_engine():
     ev.set()
     r = eng.solve(UniversalExperts(300), Game.of("randomized", 1, None), Control(cancel=ev))
     assert r.stopped == "cancelled" and r.value is None and r.lower <= r.upper and r.tree is None
+
+
+def test_the_tuning_reaches_the_engines():
+    """The thresholds an engine is given are the ones its implementation reads: the packed search's leaves (fewer
+    leaf searches over larger leaves, the same value), the search's and the games' solvers."""
+    C = make("halfspaces", n=3)
+    want = REGISTRY["search"].solve(C, Game(), Control()).value
+    big = REGISTRY["packed"].solve(C, Game(), Control(), Tuning(packed_leaf=10**6, packed_exact_leaf=10**6))
+    small = REGISTRY["packed"].solve(C, Game(), Control(), Tuning(packed_leaf=4, packed_exact_leaf=4))
+    assert big.value == small.value == want
+    assert small.stats["leaves"] > big.stats["leaves"]
+    T = Tuning(wide_from=7, games_precision=2)
+    assert REGISTRY["search"].solve(C, Game(), Control(), T).solver.tuning is T
+    r = REGISTRY["games"].solve(make("singletons", N=9), Game.of("randomized", 0, None), Control(), T)
+    assert r.solver.tuning is T and r.solver.prec > 2 and r.value == 1 - 2**-9

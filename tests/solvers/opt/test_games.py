@@ -26,7 +26,7 @@ from solvers.classes.families import make
 from solvers.certificates.games import (random_walk_value, verify_error_tree, verify_game_upper,
                                        verify_randomized_tree)
 from solvers.game_rules import Game, universal_rl
-from solvers.opt import opt
+from solvers.opt import Tuning, opt
 from solvers.opt.games import GameSolver
 from tests.oracles import experts_matrix, game_value_brute, matrices, opt_brute, thresholds_matrix
 
@@ -127,25 +127,20 @@ def test_thresholds_reach_the_universal_bound():
     assert opt(_class(thresholds_matrix(6)), game="randomized").value == universal_rl(7)
 
 
-def test_precision_grows(monkeypatch):
+def test_precision_grows():
     # singletons (with the empty concept): RL(m) = (1 + RL(m - 1))/2, so RL = 1 - 2^-N, a halving per level
-    import solvers.opt.games as games_module
-
     for N in (3, 9):
         r = opt(make("singletons", N=N), game="randomized")
         assert r.value == 1 - Fraction(1, 2 ** N)
         assert random_walk_value(r.tree.to_json()) == r.value
     # with 2 bits to start, every instance needs the precision (and the memo) to grow on the way
-    monkeypatch.setattr(games_module, "_START_PRECISION", 2)
     for C, G in ((make("singletons", N=9), Game(randomized=True)), (make("intervals", N=7), Game(randomized=True)),
                  (make("thresholds", N=6), Game(randomized=True, errors=1)),
                  (make("thresholds", N=9), Game(randomized=True, horizon=5))):
-        S = GameSolver(C, G)
+        S = GameSolver(C, G, tuning=Tuning(games_precision=2))
         v = S.value()
         assert S.prec > 2
-        monkeypatch.setattr(games_module, "_START_PRECISION", 64)
-        assert v == GameSolver(C, G).value()
-        monkeypatch.setattr(games_module, "_START_PRECISION", 2)
+        assert v == GameSolver(C, G).value() and GameSolver(C, G).prec == 64
         _certify(S, C, v)
 
 

@@ -25,7 +25,7 @@ from solvers.certificates import verify_tree, verify_upper
 from solvers.classes import ConceptClass
 from solvers.classes.families import make
 from solvers.classes.symmetry import Symmetry
-from solvers.opt import Solver, opt
+from solvers.opt import Solver, Tuning, opt
 from solvers.opt import kernel as kernel_module
 
 from ...oracles import matrices, opt_brute
@@ -259,16 +259,14 @@ def test_auto_mode_with_a_group_hands_over_only_where_the_kernel_is_cheap(monkey
     """"auto": a search with a symmetry group (found or to come) hands over to the kernel only where loading it is
     cheap (loaded already, or its machine code saved: 0.04 s), not where numba would load it (0.5-0.7 s, more than
     the search left once the group is in use); the same value either way."""
-    search = importlib.import_module("solvers.opt.search")
-    monkeypatch.setattr(search, "KERNEL_AFTER_SECONDS", 0.0)
-    monkeypatch.setattr(search, "KERNEL_AFTER", 0)
+    at_once = Tuning(kernel_after_seconds=0.0, kernel_after=0)
     seconds = {"loaded": 0.0, "machine code": kernel_module.LOAD_SECONDS, "numba cache": kernel_module.NUMBA_LOAD_SECONDS}
     monkeypatch.setattr(kernel_module, "load_seconds", lambda: seconds[cost])
     monkeypatch.setattr(kernel_module, "loaded", lambda: cost == "loaded")
     kernel_module._load()
     M = np.asarray(make("decision-lists", n=4).matrix, dtype=bool)
     for after in (0, 2_000):
-        S = Solver(ConceptClass.from_matrix(M), kernel="auto", symmetry_after=after)
+        S = Solver(ConceptClass.from_matrix(M), kernel="auto", symmetry_after=after, tuning=at_once)
         assert S.value() == 9
         assert (S.kernel_nodes > 0) == (cost != "numba cache")
         assert S.nodes > 64
@@ -391,7 +389,7 @@ def test_deadline_stops_a_kernel_search():
 
 CTRL_C = textwrap.dedent("""
     from solvers.classes.families import make
-    from solvers.opt import Solver, opt
+    from solvers.opt import Solver, Tuning, opt
     C = make("decision-lists", n=5)
     S = Solver(C, symmetry=False, kernel="numba")
     def progress(info):
@@ -430,17 +428,14 @@ def test_auto_mode_hands_over_after_its_time(monkeypatch, cost):
     code is saved (cheap to load); where numba would load it from its own cache it waits KERNEL_NUMBA_AFTER_SECONDS,
     and where nothing is built and no background build can start, KERNEL_COMPILE_AFTER_SECONDS (15-25 s of
     compilation ahead)."""
-    search = importlib.import_module("solvers.opt.search")
-    monkeypatch.setattr(search, "KERNEL_AFTER_SECONDS", 0.0)
-    monkeypatch.setattr(search, "KERNEL_AFTER", 0)
-    monkeypatch.setattr(search, "KERNEL_NUMBA_AFTER_SECONDS", 1e9)
-    monkeypatch.setattr(search, "KERNEL_COMPILE_AFTER_SECONDS", 1e9)
+    tuning = Tuning(kernel_after_seconds=0.0, kernel_after=0, kernel_numba_after_seconds=1e9,
+                    kernel_compile_after_seconds=1e9)
     seconds = {"machine code": kernel_module.LOAD_SECONDS, "numba cache": kernel_module.NUMBA_LOAD_SECONDS}.get(cost)
     monkeypatch.setattr(kernel_module, "load_seconds", lambda: seconds)
     monkeypatch.setattr(kernel_module, "start_build", lambda: False)
     monkeypatch.setattr(kernel_module, "loaded", lambda: False)  # as in a process that has not loaded it yet
     M = np.asarray(make("intervals", N=30).matrix, dtype=bool)
-    S = Solver(ConceptClass.from_matrix(M), symmetry=False, kernel="auto")
+    S = Solver(ConceptClass.from_matrix(M), symmetry=False, kernel="auto", tuning=tuning)
     assert S.value() == Solver(ConceptClass.from_matrix(M), symmetry=False, kernel="python").value()
     assert S.nodes > 64  # past the first look at the clock
     assert (S.kernel_nodes > 0) == (cost == "machine code")
@@ -449,10 +444,7 @@ def test_auto_mode_hands_over_after_its_time(monkeypatch, cost):
 def test_auto_mode_hands_over_when_the_background_build_lands(monkeypatch):
     """Nothing built yet: the search starts the build in the background, goes on in Python, and hands the query
     over at the first look at the clock after the machine code is there."""
-    search = importlib.import_module("solvers.opt.search")
-    monkeypatch.setattr(search, "KERNEL_AFTER_SECONDS", 0.0)
-    monkeypatch.setattr(search, "KERNEL_AFTER", 0)
-    monkeypatch.setattr(search, "KERNEL_BUILD_POLL", 0.0)
+    tuning = Tuning(kernel_after_seconds=0.0, kernel_after=0, kernel_build_poll=0.0)
     polls = []
 
     def load_seconds():  # not built for the first looks, then built
@@ -463,32 +455,29 @@ def test_auto_mode_hands_over_when_the_background_build_lands(monkeypatch):
     monkeypatch.setattr(kernel_module, "start_build", lambda: True)
     monkeypatch.setattr(kernel_module, "loaded", lambda: False)
     M = np.asarray(make("intervals", N=60).matrix, dtype=bool)
-    S = Solver(ConceptClass.from_matrix(M), symmetry=False, kernel="auto")
+    S = Solver(ConceptClass.from_matrix(M), symmetry=False, kernel="auto", tuning=tuning)
     assert S.value() == Solver(ConceptClass.from_matrix(M), symmetry=False, kernel="python").value()
     assert len(polls) >= 3 and S.kernel_nodes > 0
 
 
-def test_auto_mode_in_a_process_that_loaded_the_kernel(monkeypatch):
-    """Once loaded, the kernel takes a search over after KERNEL_AFTER nodes, whatever the time."""
-    search = importlib.import_module("solvers.opt.search")
-    monkeypatch.setattr(search, "KERNEL_AFTER_SECONDS", 1e9)
-    monkeypatch.setattr(search, "KERNEL_AFTER", 0)
+def test_auto_mode_in_a_process_that_loaded_the_kernel():
+    """Once loaded, the kernel takes a search over after Tuning.kernel_after nodes, whatever the time."""
     kernel_module._load()
     M = np.asarray(make("intervals", N=30).matrix, dtype=bool)
-    S = Solver(ConceptClass.from_matrix(M), symmetry=False, kernel="auto")
+    S = Solver(ConceptClass.from_matrix(M), symmetry=False, kernel="auto",
+               tuning=Tuning(kernel_after_seconds=1e9, kernel_after=0))
     assert S.value() == 8
     assert S.kernel_nodes > 0
 
 
-def test_opt_in_a_process_that_loaded_the_kernel(monkeypatch):
-    """opt() in "auto" once the kernel is loaded: the warm-up and the root loop run in it after KERNEL_AFTER nodes
-    (plain keys: more than 64 points), with the value, tree and certificate of the Python search."""
-    monkeypatch.setattr(importlib.import_module("solvers.opt.search"), "KERNEL_AFTER", 0)
+def test_opt_in_a_process_that_loaded_the_kernel():
+    """opt() in "auto" once the kernel is loaded: the warm-up and the root loop run in it after Tuning.kernel_after
+    nodes (plain keys: more than 64 points), with the value, tree and certificate of the Python search."""
     kernel_module._load()
     M = np.asarray(make("monotone-disjunctions", n=7, k=2).matrix, dtype=bool)  # 128 points
     a, Sa = solved(M, "python")
     C = ConceptClass.from_matrix(M)
-    Sb = Solver(C, kernel="auto")
+    Sb = Solver(C, kernel="auto", tuning=Tuning(kernel_after=0))
     b = opt(C, solver=Sb, engine="search", anytime=False)
     assert Sb.kernel_nodes > 0
     assert a.value == b.value
@@ -524,8 +513,6 @@ def test_python_mode_never_builds_waits_for_or_loads_the_kernel(monkeypatch, mod
     lock or its machine code, so that nothing a build left behind (a lock, a build still running) can hold it up;
     the values are the brute force's (random classes) and the kernel's (families, computed before). In "auto"
     the same searches ask for the kernel at once (the check that the trap springs)."""
-    import solvers.opt.search as search_module
-
     rng = np.random.default_rng(35)
     classes = [ConceptClass.from_matrix(rng.integers(0, 2, (int(rng.integers(6, 20)), 7)).tolist()) for _ in range(4)]
     truth = [opt_brute(C.matrix.astype(int).tolist()) for C in classes]
@@ -540,13 +527,13 @@ def test_python_mode_never_builds_waits_for_or_loads_the_kernel(monkeypatch, mod
         monkeypatch.setattr(kernel_module, name, trap)
     for name in ("start_build", "building", "load", "path"):
         monkeypatch.setattr(kernel_module._kernel_cache, name, trap)
-    for name in ("KERNEL_AFTER_SECONDS", "KERNEL_NUMBA_AFTER_SECONDS", "KERNEL_COMPILE_AFTER_SECONDS"):
-        monkeypatch.setattr(search_module, name, 0.0)
-    monkeypatch.setattr(search_module, "KERNEL_AFTER", 0)
+    at_once = Tuning(kernel_after_seconds=0.0, kernel_numba_after_seconds=0.0, kernel_compile_after_seconds=0.0,
+                     kernel_after=0)
     monkeypatch.setenv("LITTLESTONE_KERNEL", mode)
 
     def values():
-        return [(Solver(C).value(), opt(C).value, opt(C, engine="search", anytime=False).value) for C in classes]
+        return [(Solver(C, tuning=at_once).value(), opt(C, tuning=at_once).value,
+                 opt(C, engine="search", anytime=False, tuning=at_once).value) for C in classes]
 
     if mode == "auto":
         with pytest.raises(AssertionError, match="the kernel was asked for"):

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from solvers.classes import ConceptClass
 from solvers.classes.families import make
-from solvers.opt import SearchStop, Solver, opt
+from solvers.opt import SearchStop, Solver, Tuning, opt
 
 from ...oracles import matrices, opt_brute, opt_of, sparse_rows
 from .checks import check_result
@@ -130,7 +130,7 @@ def test_wide_singletons_and_thresholds(N):
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_wide_path_agrees_with_narrow_path(seed, monkeypatch):
+def test_wide_path_agrees_with_narrow_path(seed):
     """Classes with more distinct splits than the solver's numpy threshold: the numpy filter and the
     plain loop must give the same value (and valid certificates)."""
     rng = np.random.default_rng(seed)
@@ -138,8 +138,7 @@ def test_wide_path_agrees_with_narrow_path(seed, monkeypatch):
     p = [0.05, 0.05, 0.1, 0.1][seed]
     C = ConceptClass.from_matrix(rng.random((m, 2600)) < p)
     a = opt(C, engine="search")
-    monkeypatch.setattr(search, "_WIDE", 10**9)
-    b = opt(C, engine="search")
+    b = opt(C, engine="search", tuning=Tuning(wide_from=10**9))
     assert a.value == b.value is not None
     check_result(a, C)
     check_result(b, C)
