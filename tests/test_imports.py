@@ -111,13 +111,7 @@ def test_the_graph_is_read():
 # ------------------------------------------------------------------------------------------ private names
 #: Imports of a private name across a package, let through until the file's owner renames it (issue 35): each
 #: (importing file, the private name as imported). The list only shrinks: remove an entry once it is fixed.
-PRIVATE_ALLOWED = {
-    ("solvers/opt/anytime.py", "solvers.learners._specs"),  # goes with the learners' bounds given as data
-    # seen in other helpers' unfinished work of issue 35 when this list was written (so that landing it
-    # does not fail here; the owner renames them after)
-    ("solvers/opt/driver.py", "solvers.opt.engines._common.run"),
-    ("solvers/opt/engines/table.py", "solvers.opt.plan._distinct_points"),
-}
+PRIVATE_ALLOWED: set = set()  # (none left)
 
 
 def _is_private(part: str) -> bool:

@@ -37,7 +37,7 @@ from ..certificates import MistakeTree
 from ..game_rules import Game
 from .control import Control, Tuning
 from .engines import search as search_engine
-from .engines._common import run as _run_controlled
+from .engines import run as _run_controlled
 from .plan import ENGINE_CHOICES, ClassFacts, Plan, plan
 from .result import OptResult, Stats
 from .search import Solver

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from ..game_rules import Game
 from .control import Tuning
 
-__all__ = ["ClassFacts", "Step", "Plan", "plan", "ENGINE_CHOICES"]
+__all__ = ["ClassFacts", "Step", "Plan", "plan", "distinct_points", "ENGINE_CHOICES"]
 
 #: The engines :func:`solvers.opt.opt` accepts by name (``auto``: the plan's choice).
 ENGINE_CHOICES = ("auto", "search", "table", "packed", "states")
@@ -135,13 +135,13 @@ class ClassFacts:
         return cls(
             listed=listed, evaluated=evaluated, tables=evaluated and packed.handles(C),
             n_concepts=n_concepts, n_points=n_points, log2_size=n_concepts.bit_length() - 1,
-            distinct_points=_distinct_points(C) if listed else None,
+            distinct_points=distinct_points(C) if listed else None,
             family=family, params=tuple(sorted(params.items())) if isinstance(params, dict) else (),
             made=made, disjunctions=disjunctions.handles(C),
             states=family in STATES_FAMILIES and (evaluated or made))
 
 
-def _distinct_points(C, most: int = MAX_TABLE_POINTS + 1) -> int:
+def distinct_points(C, most: int = MAX_TABLE_POINTS + 1) -> int:
     """The points of listed ``C`` up to equal-or-complementary columns, constant ones left out; counted up to
     ``most`` (the table's limit and one: the plan needs no more)."""
     if C.n_points <= 256:  # the class's column bitsets (cached: the search's root reads them too)

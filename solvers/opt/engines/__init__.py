@@ -26,14 +26,17 @@ experts       D_k and R_k of the universal class of n experts, listed or describ
               (:mod:`solvers.opt.experts`)
 ============  ====================================================================================================
 
-:data:`REGISTRY` maps each name to its module.
+:data:`REGISTRY` maps each name to its module; :func:`run` runs an implementation under a
+:class:`~solvers.opt.control.Control` as every engine's ``solve`` does (its cancel signal in force, and
+``stopped == "cancelled"`` when that stopped it).
 """
 
 from __future__ import annotations
 
 from . import disjunctions, experts, games, packed, search, states, table
+from ._common import run
 
-__all__ = ["REGISTRY", "engine"]
+__all__ = ["REGISTRY", "engine", "run"]
 
 #: name -> engine module
 REGISTRY: dict = {m.NAME: m for m in (search, table, states, disjunctions, packed, games, experts)}

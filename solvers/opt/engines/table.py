@@ -5,7 +5,7 @@ whose memo and certificates it shares)."""
 from __future__ import annotations
 
 from ..control import Control, Tuning
-from ..plan import MAX_TABLE_POINTS, _distinct_points
+from ..plan import MAX_TABLE_POINTS, distinct_points
 from ..result import OptResult
 from ._common import game_of, listed, run
 from .search import capped, search
@@ -22,7 +22,7 @@ def takes(C, game=None) -> str | None:
         return "the table reads the class's matrix; this class has none (engine 'states')"
     if G.randomized or G.errors:
         return "the table computes Opt(C) only; the randomized and k-error games are the games engine's"
-    if _distinct_points(C) > MAX_TABLE_POINTS:
+    if distinct_points(C) > MAX_TABLE_POINTS:
         return f"the table handles at most {MAX_TABLE_POINTS} distinct points; this class has more"
     return None
 
