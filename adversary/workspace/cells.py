@@ -27,7 +27,7 @@ from functools import partial
 from ._messages import WorkspaceError, note
 
 __all__ = ["BACKENDS", "SCHEDULER_ENV", "CONNECT_SECONDS", "run_cells", "close_all", "connect", "answers", "Drained",
-           "drain", "usable_cpus", "cap_jobs", "scheduler_of"]
+           "drain", "usable_cpus", "cap_jobs", "scheduler_of", "where"]
 
 BACKENDS = ("loky", "dask")
 SCHEDULER_ENV = "LITTLESTONE_SCHEDULER"  # the scheduler's address when --scheduler is not given
@@ -81,6 +81,16 @@ def scheduler_of(backend: str | None, scheduler: str | None, *, timeout: float =
             raise WorkspaceError(f"${SCHEDULER_ENV}: {e}") from None
     answers(address, timeout=timeout)
     return backend, address
+
+
+def where(ws, jobs: int | None = None) -> tuple[str, str | None, int | None]:
+    """``(backend, scheduler, jobs)`` for the cells of a workspace ``ws``: dask when it names a scheduler (whose
+    answer :func:`run_cells` checks), else :func:`scheduler_of`; ``jobs`` None is the workspace's own on loky, the
+    workers' threads on dask."""
+    if ws.backend in (None, "dask") and ws.scheduler:
+        return "dask", ws.scheduler, jobs
+    backend, scheduler = scheduler_of(ws.backend, ws.scheduler, timeout=ws.scheduler_timeout)
+    return backend, scheduler, ws.jobs if jobs is None and backend == "loky" else jobs
 
 
 def run_cells(func, cells, *, jobs: int | None = None, backend: str = "loky", scheduler: str | None = None,

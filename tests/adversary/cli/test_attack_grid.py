@@ -10,7 +10,7 @@ import signal
 
 import pytest
 
-from adversary.cli.attack_grid import grid_verdict
+from adversary.workspace.grid import grid_verdict
 from solvers.classes.families import make
 from solvers.learners import make_learner
 
