@@ -556,59 +556,47 @@ def _solve(engine, C, game, control, kernel):
         return engine.solve(C, game, control)
 
 
-def check_value(engine, cases: Sequence[Case] = CASES, kernel: Optional[str] = None) -> list[Failure]:
-    """With no limit, ``lower == value == upper`` = the brute force's value on every case taken."""
+def _judged(engine, check: str, cases, kernel, control, judge) -> list[Failure]:
+    """Every case and game of ``cases`` the engine takes, solved under ``control()``: the :class:`Failure` s of
+    ``check`` for a ``solve`` that raises and for each message ``judge(case, C, game, result)`` yields."""
     out = []
-    for case, C, game in taken(engine, cases, out, "value"):
-        fail = _failure(engine, "value", case, game)
+    for case, C, game in taken(engine, cases, out, check):
+        fail = _failure(engine, check, case, game)
         try:
-            r = _solve(engine, C, game, _control(), kernel)
-        except Exception as e:  # noqa: BLE001
+            r = _solve(engine, C, game, control(), kernel)
+        except Exception as e:  # noqa: BLE001 -- whatever it raises, the engine gave no answer
             out.append(fail(f"solve raised {type(e).__name__}: {e}"))
             continue
-        want = case.value(C, game)
-        missing = [k for k in ("engine", "stopped") if k not in r.stats]
-        if missing:
-            out.append(fail(f"its stats have no {' and no '.join(map(repr, missing))}"))
-        if getattr(r, "game", game) != game:
-            out.append(fail(f"its result names the game {r.game.symbol}"))
-        if (r.value, r.lower, r.upper) != (want, want, want):
-            out.append(fail(f"value {r.value}, bounds [{r.lower}, {r.upper}]; the brute force gives {want}"))
-        elif r.stats.get("stopped") is not None:
-            out.append(fail(f'stats["stopped"] is {r.stats.get("stopped")!r} with no limit given'))
+        out.extend(fail(message) for message in judge(case, C, game, r) if message is not None)
     return out
+
+
+def _value_faults(case: Case, C, game: Game, r) -> Iterator[str]:
+    want = case.value(C, game)
+    missing = [k for k in ("engine", "stopped") if k not in r.stats]
+    if missing:
+        yield f"its stats have no {' and no '.join(map(repr, missing))}"
+    if getattr(r, "game", game) != game:
+        yield f"its result names the game {r.game.symbol}"
+    if (r.value, r.lower, r.upper) != (want, want, want):
+        yield f"value {r.value}, bounds [{r.lower}, {r.upper}]; the brute force gives {want}"
+    elif r.stats.get("stopped") is not None:
+        yield f'stats["stopped"] is {r.stats.get("stopped")!r} with no limit given'
+
+
+def check_value(engine, cases: Sequence[Case] = CASES, kernel: Optional[str] = None) -> list[Failure]:
+    """With no limit, ``lower == value == upper`` = the brute force's value on every case taken."""
+    return _judged(engine, "value", cases, kernel, _control, _value_faults)
 
 
 def check_tree(engine, cases: Sequence[Case] = CASES, kernel: Optional[str] = None) -> list[Failure]:
     """The tree of depth ``lower`` is accepted by the game's checker."""
-    out = []
-    for case, C, game in taken(engine, cases, out, "tree"):
-        fail = _failure(engine, "tree", case, game)
-        try:
-            r = _solve(engine, C, game, _control(), kernel)
-        except Exception as e:  # noqa: BLE001
-            out.append(fail(f"solve raised {type(e).__name__}: {e}"))
-            continue
-        why = _check_tree(r, C, game)
-        if why is not None:
-            out.append(fail(why))
-    return out
+    return _judged(engine, "tree", cases, kernel, _control, lambda case, C, game, r: [_check_tree(r, C, game)])
 
 
 def check_upper(engine, cases: Sequence[Case] = CASES, kernel: Optional[str] = None) -> list[Failure]:
     """The upper-bound certificate is accepted by the game's checker, for ``upper``."""
-    out = []
-    for case, C, game in taken(engine, cases, out, "upper"):
-        fail = _failure(engine, "upper", case, game)
-        try:
-            r = _solve(engine, C, game, _control(), kernel)
-        except Exception as e:  # noqa: BLE001
-            out.append(fail(f"solve raised {type(e).__name__}: {e}"))
-            continue
-        why = _check_upper(r, C, game)
-        if why is not None:
-            out.append(fail(why))
-    return out
+    return _judged(engine, "upper", cases, kernel, _control, lambda case, C, game, r: [_check_upper(r, C, game)])
 
 
 def _holds(lower, upper, want) -> bool:
@@ -619,38 +607,50 @@ def _holds(lower, upper, want) -> bool:
     return lower <= want <= upper
 
 
-def _check_stopped(engine, check: str, cases, kernel, control, stopped: str) -> list[Failure]:
-    """Every hard case taken, solved under ``control()``: proven bounds, its tree (when it gives one: a run
-    cut short may leave it out) checked, and ``stopped`` in its stats (or nothing stopped when it settled the
-    case before its first look at the clock); at least one of them stopped (else the engine never looked)."""
-    out = []
-    ran = halted = 0
-    for case, C, game in taken(engine, cases, out, check):
-        ran += 1
-        fail = _failure(engine, check, case, game)
-        try:
-            r = _solve(engine, C, game, control(), kernel)
-        except Exception as e:  # noqa: BLE001
-            out.append(fail(f"solve raised {type(e).__name__}: {e}"))
-            continue
+def _past_deadline():
+    return _control(deadline=time.monotonic() - 1.0)
+
+
+def _cancelled():
+    event = threading.Event()
+    event.set()
+    return _control(cancel=event)
+
+
+#: The checks of an engine stopped at once: check -> (the control that stops it, what its ``stats["stopped"]``
+#: must say).
+_STOPS = {"deadline": (_past_deadline, "time limit"), "cancel": (_cancelled, "cancelled")}
+
+
+def _check_stopped(engine, check: str, cases, kernel) -> list[Failure]:
+    """Every hard case taken, solved under the control of ``check`` (:data:`_STOPS`): proven bounds, its tree (when
+    it gives one: a run cut short may leave it out) checked, and its ``stats["stopped"]`` (or nothing stopped when
+    it settled the case before its first look at the clock); at least one of them stopped (else the engine never
+    looked)."""
+    control, stopped = _STOPS[check]
+    seen = {"ran": 0, "halted": 0}
+
+    def faults(case: Case, C, game: Game, r) -> Iterator[str]:
         want = case.value(C, game)
         said = r.stats.get("stopped")
-        halted += said == stopped
+        seen["ran"] += 1
+        seen["halted"] += said == stopped
         if said != stopped and not (said is None and r.lower == r.upper):
-            out.append(fail(f'stats["stopped"] is {said!r}, not {stopped!r}, and the bounds [{r.lower}, {r.upper}] '
-                            "are not a value"))
+            yield (f'stats["stopped"] is {said!r}, not {stopped!r}, and the bounds [{r.lower}, {r.upper}] are '
+                   "not a value")
         if not _holds(r.lower, r.upper, want):
-            out.append(fail(f"bounds [{r.lower}, {r.upper}] do not hold the value, "
-                            f"{'in [%s, %s]' % want if isinstance(want, tuple) else want}"))
+            yield (f"bounds [{r.lower}, {r.upper}] do not hold the value, "
+                   f"{'in [%s, %s]' % want if isinstance(want, tuple) else want}")
         elif r.value is not None and (r.value != r.lower or r.lower != r.upper):
-            out.append(fail(f"value {r.value} with bounds [{r.lower}, {r.upper}]"))
-        why = _check_tree(r, C, game, required=False)
-        if why is not None:
-            out.append(fail(why))
+            yield f"value {r.value} with bounds [{r.lower}, {r.upper}]"
+        yield _check_tree(r, C, game, required=False)
+
+    out = _judged(engine, check, cases, kernel, control, faults)
+    ran = seen["ran"] + sum(f.message.startswith("solve raised") for f in out)
     if not ran:
         out.append(Failure(_name(engine), check, "-", "-", "it takes none of the cases given, so this check did not "
                            "run; pass cases= with a class it takes that needs a search"))
-    elif not halted:
+    elif not seen["halted"]:
         out.append(Failure(_name(engine), check, f"all {ran} taken", "-",
                            f'it settled every case as if nothing stopped it (no stats["stopped"] == {stopped!r}): '
                            "it does not look at the control, or the cases are too easy for it (pass harder cases=)"))
@@ -660,19 +660,13 @@ def _check_stopped(engine, check: str, cases, kernel, control, stopped: str) -> 
 def check_deadline(engine, cases: Sequence[Case] = HARD_CASES, kernel: Optional[str] = None) -> list[Failure]:
     """With a deadline already past, the engine stops at once: ``stats["stopped"] == "time limit"`` and
     proven bounds."""
-    return _check_stopped(engine, "deadline", cases, kernel, lambda: _control(deadline=time.monotonic() - 1.0),
-                          "time limit")
+    return _check_stopped(engine, "deadline", cases, kernel)
 
 
 def check_cancel(engine, cases: Sequence[Case] = HARD_CASES, kernel: Optional[str] = None) -> list[Failure]:
     """With the cancel event already set, the engine stops at once: ``stats["stopped"] == "cancelled"`` and
     proven bounds."""
-    def control():
-        event = threading.Event()
-        event.set()
-        return _control(cancel=event)
-
-    return _check_stopped(engine, "cancel", cases, kernel, control, "cancelled")
+    return _check_stopped(engine, "cancel", cases, kernel)
 
 
 def check_refuses(engine, cases: Sequence[Case] = CASES + HARD_CASES, kernel: Optional[str] = None) -> list[Failure]:

@@ -54,7 +54,8 @@ def takes(C, game=None) -> str | None:
 
     G = game_of(game)
     if G.horizon is not None:
-        return "the experts games have no horizon (the search engine takes Opt(C) with one, the games engine the others)"
+        return ("the experts games have no horizon (the search engine takes Opt(C) with one, the games engine the "
+                "others)")
     n = experts_of(C)
     if n is None:
         return ("the experts engine takes the universal class of n experts (concept i labels x in {0,1}^n with x_i), "
