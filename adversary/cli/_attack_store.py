@@ -1,24 +1,12 @@
-"""What ``attack``, ``attack --grid`` and ``pac`` share on the command line: the parsing of ``k=v`` items. An
-attack's row in the results store (its task key, its record, serving a stored one again) is the workspace's
-(:mod:`adversary.workspace.attack`); its names are re-exported here under the names the commands import."""
+"""What ``attack``, ``attack --grid`` and ``pac`` share on the command line: the parsing of ``k=v`` items. (An
+attack's row in the results store, its task key, its record and serving it again, is the workspace's:
+:mod:`adversary.workspace.attack`.)"""
 
 from __future__ import annotations
-
-from adversary.workspace.attack import attack_record as _attack_record  # noqa: F401
-from adversary.workspace.attack import known_opt
-from adversary.workspace.attack import served_attack as _served_attack  # noqa: F401
-from adversary.workspace.attack import stopped_row as _stopped_row  # noqa: F401
-from adversary.workspace.attack import task_of as _task_of  # noqa: F401
-from adversary.workspace.attack import trusted_attack as _trusted_attack  # noqa: F401
 
 from ._output import CLIError
 
 __all__ = []
-
-
-def _known_opt(store, C, args):
-    """Opt(C) as the store knows it, for these arguments (:func:`adversary.workspace.attack.known_opt`)."""
-    return known_opt(store, C, errors=args.errors, trust=args.trust_store)
 
 
 # ---------------------------------------------------------------------------------------- k=v items
