@@ -230,10 +230,9 @@ def run(args) -> int:
                           matrix=args.matrix)
         finally:
             bar.close()
-        failed = r.stats.pop("store_error", None)
         code = _report(args, r, C, label, witness_path)
-        if failed is not None:
-            return error(f"{failed} (the result above was not stored)", EXIT_USAGE)
+        if r.store_error is not None:
+            return error(f"{r.store_error} (the result above was not stored)", EXIT_USAGE)
         return code
     finally:
         bar.close()

@@ -59,11 +59,11 @@ def attack(ws, C, learner, *, learner_params: dict | None = None, params: dict |
 
     Returns
     -------
-    adversary.attack.AttackResult
-        A served attack has ``stats["stored"]``: ``time``, ``seconds`` (of the run that found it), ``version``,
-        ``checked`` (False with ``trust``) and ``how`` its witness was known (``"witness replayed when stored,
-        digest matches"``). A computed attack whose row could not be written (a locked store) has
-        ``stats["store_error"]``: the reason, one line (the result is returned all the same).
+    AttackRun
+        An :class:`adversary.attack.AttackResult` with ``store_error``: a write to the store that failed (a locked
+        store), in one line, else None (the result is returned all the same). A served attack has
+        ``stats["stored"]``: ``time``, ``seconds`` (of the run that found it), ``version``, ``checked`` (False with
+        ``trust``) and ``how`` its witness was known (``"witness replayed when stored, digest matches"``).
 
     Raises
     ------
@@ -93,15 +93,59 @@ def attack(ws, C, learner, *, learner_params: dict | None = None, params: dict |
         task = task_of(learner, learner_params, C, strategy, seed, errors, time_limit, maximize)
         served = _served(ws, C, task)
         if served is not None:
-            return served
+            return _run_of(served)
         r = compute(learner, C, learner_params=learner_params, strategy=strategy, time_limit=time_limit, seed=seed,
                     jobs=jobs, errors=errors, progress=progress,
                     known_opt=known_opt(store, C, errors=errors, trust=ws.trust), maximize=maximize)
+        failed = None
         if store is not None:  # stopped too (time limit or Ctrl-C): its witness proves a lower bound
             failed = put(store, attack_record(C, r, task, matrix), C)  # sealed, before the caller prints it
-            if failed is not None:
-                r.stats["store_error"] = str(failed)
-        return r
+        return _run_of(r, store_error=None if failed is None else str(failed))
+
+
+_RUN_TYPE: list = []
+
+
+def _run_type():
+    """:class:`AttackRun`, made when first needed (it extends :class:`adversary.attack.AttackResult`, whose import
+    is heavy: ``import adversary.workspace`` stays light)."""
+    if not _RUN_TYPE:
+        from dataclasses import dataclass, field
+        from typing import Optional
+
+        from adversary.attack import AttackResult
+
+        @dataclass
+        class AttackRun(AttackResult):
+            """What :func:`~adversary.workspace.attack.attack` returns: an :class:`~adversary.attack.AttackResult`
+            (served from the store when ``stats["stored"]`` is there), and what the workspace did with it.
+
+            Attributes
+            ----------
+            store_error : str or None
+                A write to the store that failed (the result is not stored; computed again next time), else None.
+            """
+
+            store_error: Optional[str] = field(default=None, compare=False)
+
+        AttackRun.__module__ = __name__
+        _RUN_TYPE.append(AttackRun)
+    return _RUN_TYPE[0]
+
+
+def __getattr__(name):  # AttackRun, made when first asked for (see _run_type)
+    if name == "AttackRun":
+        return _run_type()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _run_of(r, **extra):
+    """``r`` (an AttackResult) as an AttackRun, with ``extra``."""
+    from dataclasses import fields
+
+    from adversary.attack import AttackResult
+
+    return _run_type()(**{f.name: getattr(r, f.name) for f in fields(AttackResult)}, **extra)
 
 
 def _class_of(C, params):

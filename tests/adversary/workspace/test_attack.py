@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from adversary.attack import AttackResult
 from adversary.referee import build_learner, verify_witness
 from adversary.store import Store
 from adversary.workspace import Workspace, WorkspaceError
@@ -38,8 +39,9 @@ def test_thresholds_attacked_then_served_from_the_store(tmp_path):
     # Halving's bound floor(log2 |C|) = floor(log2 17) = 4, met: Opt(C) = 4 forces it on every learner.
     assert first.mistakes == worst_case("halving", C) == opt_brute(C.matrix.astype(int).tolist()) == log2_floor(17)
     assert first.bound.value == log2_floor(17) and first.verdict == "tight" and first.exact
-    assert "stored" not in first.stats
+    assert "stored" not in first.stats and first.store_error is None and isinstance(first, AttackResult)
     assert second.stats["stored"]["how"] == REPLAYED and second.stats["stored"]["checked"]
+    assert second.store_error is None and isinstance(second, AttackResult)
     assert (second.mistakes, second.verdict, second.witness, second.opt) == (
         first.mistakes, first.verdict, first.witness, first.opt)
     v = verify_witness(second.witness)
@@ -135,7 +137,7 @@ def test_a_locked_store_loses_nothing(tmp_path, monkeypatch):
         finally:
             holder.execute("ROLLBACK")
             holder.close()
-    assert r.mistakes == log2_floor(8) and "locked" in r.stats["store_error"]
+    assert r.mistakes == log2_floor(8) and "locked" in r.store_error and "\n" not in r.store_error
 
 
 @pytest.mark.parametrize("call, says", [
