@@ -509,7 +509,7 @@ def table(ws, family: str, grid, *, fixed=None, game="deterministic", errors: in
     """
     from solvers.game_rules import Game
 
-    from .cells import drain, run_cells, scheduler_of
+    from .cells import drain, run_cells, where
 
     with speaking_to(ws.note):
         try:
@@ -519,12 +519,7 @@ def table(ws, family: str, grid, *, fixed=None, game="deterministic", errors: in
         G = None if G.standard else G
         keys, cells = grid_cells(family, fixed, grid)
         columns = check_columns(columns)
-        if ws.backend in (None, "dask") and ws.scheduler:  # (run_cells checks that it answers)
-            backend, scheduler = "dask", ws.scheduler
-        else:
-            backend, scheduler = scheduler_of(ws.backend, ws.scheduler, timeout=ws.scheduler_timeout)
-        if jobs is None and backend == "loky":
-            jobs = ws.jobs
+        backend, scheduler, jobs = where(ws, jobs)
         store, trust, verify = ws.store, ws.trust, ws.verify
         run = TableRun(family, keys, len(cells), None if G is None else G.symbol, columns)
 
