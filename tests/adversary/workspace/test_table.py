@@ -4,9 +4,13 @@ streamed to ``on_row`` and counted to ``progress``, bad input refused in one lin
 
 from __future__ import annotations
 
+import tempfile
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from adversary.workspace import Workspace, WorkspaceError
 from adversary.workspace.table import MAX_GRID_CELLS, Grid, grid_cells
@@ -45,6 +49,23 @@ def test_a_grid_against_the_brute_force_then_served_whole_from_the_store(tmp_pat
     assert all(r["served"] and r["stored"] == ["opt", "vc"] for r in second)
     strip = lambda row: {k: v for k, v in row.items() if k not in ("served", "stored")}  # noqa: E731
     assert [strip(r) for r in second] == list(first.rows)  # the same rows, the seconds of the run that computed them
+
+
+@settings(max_examples=15, deadline=None)
+@given(m=st.integers(1, 10), N=st.integers(1, 6), p=st.sampled_from([0.2, 0.5, 0.8]),
+       seeds=st.lists(st.integers(0, 10**6), min_size=1, max_size=3, unique=True))
+def test_random_classes_against_the_brute_force_and_served_the_second_time(m, N, p, seeds):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "r.db"
+        with Workspace(path) as ws:
+            first = ws.table("random", {"seed": seeds}, fixed={"m": m, "N": N, "p": p})
+        assert [r["params"]["seed"] for r in first] == seeds
+        for row in first:
+            assert facts(row) == brute_row("random", row["params"]), row["params"]
+        with Workspace(path) as ws:
+            second = ws.table("random", {"seed": seeds}, fixed=[f"m={m}", f"N={N}", f"p={p}"])
+        assert second.served == len(seeds) and second.wrote == 0
+        assert [facts(r) for r in second] == [facts(r) for r in first]
 
 
 def test_a_game_column_and_a_parameter_beside_opt(tmp_path):
