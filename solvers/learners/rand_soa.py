@@ -26,8 +26,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..game_rules import MAX_ERRORS, Game, start
-from ..opt.games import GameSolver
+from ..game_rules import MAX_ERRORS, Game
+from ..opt.oracle import VersionSpaceOracle, oracle_for
 from .base import Bound, OnlineLearner, as_int, check_label, cite, rng_key
 from .soa import limited
 
@@ -51,8 +51,10 @@ class RandSOA(OnlineLearner):
         k: the labels may disagree k times with the best concept.
     seed : int, default 0
         Seed of the generator; the state key includes the generator's state.
-    solver : GameSolver, optional
-        A solver of the randomized game with these errors, whose memo to reuse.
+    solver : VersionSpaceOracle or GameSolver, optional
+        Where the values come from (:class:`solvers.opt.VersionSpaceOracle`): an oracle of ``C`` for the
+        randomized game with these errors, or a solver of that game whose memo to reuse. Kept as
+        :attr:`oracle`.
 
     Examples
     --------
@@ -75,7 +77,7 @@ class RandSOA(OnlineLearner):
     summary = "the optimal randomized learner: P(1) = clip((1 + RL(V_x^1) - RL(V_x^0))/2, 0, 1)"
     _deep_copied = ("rng",)
 
-    def __init__(self, C, errors=0, seed=0, *, solver: GameSolver | None = None):
+    def __init__(self, C, errors=0, seed=0, *, solver: VersionSpaceOracle | None = None):
         from ..classes.finite import ConceptClass
 
         if not isinstance(C, ConceptClass):
@@ -83,22 +85,25 @@ class RandSOA(OnlineLearner):
         self.C = C
         self.errors = as_int(errors, "errors", self.name, low=0, high=MAX_ERRORS)
         self.seed = as_int(seed, "seed", self.name, low=0)
-        G = Game(randomized=True, errors=self.errors)
-        if solver is not None and not (isinstance(solver, GameSolver) and solver.game == G):
-            raise ValueError(f"the solver given to {self.name} is not a GameSolver for {G.describe()}")
-        self.solver = solver if solver is not None else GameSolver(C, G)
-        self.levels = start(C.full, self.errors)
+        #: The randomized values of states (:class:`solvers.opt.VersionSpaceOracle`); copies share it.
+        self.oracle = oracle_for(C, Game(randomized=True, errors=self.errors), solver=solver, who=self.name)
+        self.levels = self.oracle.root()
         self.rng = np.random.default_rng(self.seed)
         self._draw()
+
+    @property
+    def solver(self) -> VersionSpaceOracle:
+        """The oracle (:attr:`oracle`), by the name of the constructor's argument."""
+        return self.oracle
 
     def _draw(self) -> None:
         self.u = Fraction(float(self.rng.random()))
 
     def probability(self, x) -> Fraction:
         """P(predict 1) on x in this state: clip((1 + R(s_x^1) - R(s_x^0))/2, 0, 1), exactly."""
-        S = self.solver
+        O = self.oracle
         j = self.C.index_of(x)
-        s0, s1 = S.child(self.levels, j, 0), S.child(self.levels, j, 1)
+        s0, s1 = O.child(self.levels, j, 0), O.child(self.levels, j, 1)
         if s1 is None:
             return Fraction(0)
         if s0 is None:
@@ -108,7 +113,7 @@ class RandSOA(OnlineLearner):
         if s0 == self.levels:
             return Fraction(0)
         with limited(self):
-            p = (1 + S.value(s1, None) - S.value(s0, None)) / 2
+            p = (1 + O.value(s1) - O.value(s0)) / 2
         return min(Fraction(1), max(Fraction(0), p))
 
     def predict_one(self, x) -> int:
@@ -116,7 +121,7 @@ class RandSOA(OnlineLearner):
 
     def learn_one(self, x, y) -> None:
         y = check_label(y)
-        nxt = self.solver.child(self.levels, self.C.index_of(x), y)
+        nxt = self.oracle.child(self.levels, self.C.index_of(x), y)
         if nxt is None:
             within = f" within {self.errors} errors" if self.errors else ""
             raise ValueError(f"no concept of the class labels the examples so far and ({x}, {y}){within}; "
@@ -141,7 +146,7 @@ class RandSOA(OnlineLearner):
         levels with label errors); the learner's own levels are s (they are V when the game's errors are
         the learner's)."""
         with limited(self):
-            return self.solver.value(self.levels, None)
+            return self.oracle.value(self.levels)
 
     def bound_on(self, cls, errors: int = 0) -> Bound:
         """E[mistakes] <= RL(C) on its own class, R_e(C) when built with ``errors=e``; with k <= e label
@@ -161,7 +166,7 @@ class RandSOA(OnlineLearner):
     def mistake_bound(self) -> Bound:
         """E[mistakes] <= RL(C) (R_k(C)) against any adversary ([FHMM23])."""
         with limited(self):
-            v = self.solver.value()
+            v = self.oracle.value()
         what = "RL(C)" if not self.errors else f"R_{self.errors}(C)"
         return Bound(v, f"E[mistakes] <= {what}, the randomized optimum (Filmus, Hanneke, Mehalel and Moran, "
                         "COLT 2023)", self.bound_source)

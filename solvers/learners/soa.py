@@ -5,7 +5,8 @@ Opt(xi_1(V, x)) >= Opt(xi_0(V, x)), 0 otherwise (ties go to 1), where V is the c
 Its worst-case number of mistakes on C is exactly Opt(C): after a mistake on x the version space becomes
 the side whose Opt is the smaller, and min(Opt(V_x^0), Opt(V_x^1)) <= Opt(V) - 1 whenever x splits V.
 The version space is kept as Halving's and CON's (:class:`~solvers.learners.base.VersionSpaceLearner`);
-the Opt values come from the exact solver (:mod:`solvers.opt`).
+the Opt values come from a version-space oracle (:class:`solvers.opt.VersionSpaceOracle`: the exact solver's,
+or any object with its few methods).
 
 With ``errors=k`` the labels may disagree k times with the best concept ([FHMM23]'s k-realizable
 sequences, :mod:`solvers.game_rules`): the learner keeps every concept's remaining budget (the state
@@ -22,26 +23,29 @@ References
 
 from __future__ import annotations
 
-import time
 from contextlib import nullcontext
 
 from ..classes.finite import ConceptClass
-from ..game_rules import MAX_ERRORS, Game, start
-from ..opt.games import GameSolver
-from ..opt.search import Solver
+from ..game_rules import MAX_ERRORS, Game
+from ..opt.oracle import VersionSpaceOracle, oracle_for
 from .base import Bound, VersionSpaceLearner, as_int, check_label, cite
 
 
+_UNLIMITED = nullcontext()
+_STANDARD = Game()  # (made once: a Game checks its fields)
+
+
 def limited(learner):
-    """``with limited(learner):`` runs the learner's own solver under its :attr:`deadline
-    <solvers.learners.base.OnlineLearner.deadline>` (an earlier deadline already set on the solver is kept);
-    past it the solver raises :class:`solvers.opt.SearchStop`."""
-    S, d = learner.solver, learner.deadline
+    """``with limited(learner):`` runs the learner's oracle under its :attr:`deadline
+    <solvers.learners.base.OnlineLearner.deadline>` (an earlier deadline already set on the oracle is kept);
+    past it the oracle raises :class:`solvers.opt.SearchStop`."""
+    O, d = learner.oracle, learner.deadline
     if d is None:
-        return nullcontext()
-    if S.deadline is not None:
-        d = min(d, S.deadline)
-    return S.limits(deadline=d)
+        return _UNLIMITED
+    if O.deadline is not None:
+        d = min(d, O.deadline)
+    return O.limits(deadline=d)
+
 
 __all__ = ["SOA"]
 
@@ -56,15 +60,17 @@ class SOA(VersionSpaceLearner):
     Parameters
     ----------
     C : ConceptClass
-    solver : Solver or GameSolver, optional
-        A solver for ``C`` whose memo (or table) to reuse, for instance ``opt(C, solver=S)``'s.
-        Without one, a new solver is made; classes over at most 12 distinct points get the subcube
-        table (:mod:`solvers.opt.subcube`) at once, which makes every prediction a table look-up.
+    solver : VersionSpaceOracle, Solver or GameSolver, optional
+        Where the values of version spaces come from (:class:`solvers.opt.VersionSpaceOracle`): any oracle
+        of ``C`` and the game, or a solver for ``C`` whose memo (or table) to reuse, for instance
+        ``opt(C, solver=S)``'s. Without one, :func:`solvers.opt.oracle.oracle_for` makes one (classes over
+        at most 12 distinct points get the subcube table at once, which makes every prediction a look-up).
+        Kept as :attr:`oracle`.
     errors : int, default 0
         k: the labels may disagree with the best concept k times; the learner is then optimal for
-        D_k(C) (its solver is a :class:`~solvers.opt.games.GameSolver`).
+        D_k(C) (its oracle's game is ``Game(errors=k)``).
 
-    A :meth:`set_deadline` stops its solver (the bound, a prediction) with :class:`solvers.opt.SearchStop`.
+    A :meth:`set_deadline` stops its oracle (the bound, a prediction) with :class:`solvers.opt.SearchStop`.
 
     Examples
     --------
@@ -89,95 +95,51 @@ class SOA(VersionSpaceLearner):
     #: Label errors accepted: the ``errors`` it was built with (more would leave no concept in its state).
     max_errors = property(lambda self: self.errors)
 
-    def __init__(self, C: ConceptClass, *, solver: Solver | None = None, errors=0):
+    def __init__(self, C: ConceptClass, *, solver: VersionSpaceOracle | None = None, errors=0):
         if not isinstance(C, ConceptClass):
             raise TypeError("SOA needs a ConceptClass")
         super().__init__(C)
         self.errors = as_int(errors, "errors", self.name, low=0, high=MAX_ERRORS)
-        self.levels = start(C.full, self.errors)
-        if self.errors:
-            G = Game(errors=self.errors)
-            if solver is not None and not (isinstance(solver, GameSolver) and solver.game == G):
-                raise ValueError(f"the solver given to SOA is not a GameSolver for {G.describe()}")
-            self.solver = solver if solver is not None else GameSolver(C, G)
-            if self.solver.C is not C and self.solver.C != C:
-                raise ValueError("the solver given to SOA was built for another class")
-            self._table = None
-            return
-        if solver is not None and not isinstance(solver, Solver):
-            raise ValueError(f"SOA needs the generic search's Solver, not a {type(solver).__name__} (opt of "
-                             "monotone-disjunctions runs its own search: take opt(C, engine='search').solver)")
-        self.solver = solver if solver is not None else Solver(C)
-        S = self.solver
-        if S.C is not C and S.C != C:
-            raise ValueError("the solver given to SOA was built for another class")
-        if S.table is None and solver is None and len(S.root_points) <= 12:
-            S.subcube_table()
-        # The subcube table (when the solver has one) answers every prediction by a look-up; p is
-        # the subcube of the current version space.
-        self._table = S.table
-        if self._table is not None:
-            self._table.fill()
-            # Each column is constant on C, or equal / complementary to one of the table's points.
-            where = {m: j for j, m in enumerate(S.root_masks)}
-            full = C.full
-            self._eff = []
-            for col in C.columns:
-                if col == 0 or col == full:
-                    self._eff.append(None)
-                elif col in where:
-                    self._eff.append((where[col], 0))
-                else:
-                    self._eff.append((where[full ^ col], 1))
-            self.p = self._table.root
+        #: The values of version spaces (:class:`solvers.opt.VersionSpaceOracle`); copies share it.
+        self.oracle = oracle_for(C, Game(errors=self.errors) if self.errors else _STANDARD, solver=solver, who="SOA")
+        #: The oracle's state: V (a bitset of concepts), or with errors the tuple of levels (V is levels[0]).
+        self.state = self.oracle.root()
+
+    @property
+    def solver(self) -> VersionSpaceOracle:
+        """The oracle (:attr:`oracle`), by the name of the constructor's argument."""
+        return self.oracle
 
     def predict_one(self, x) -> int:
         """1 iff Opt(V_x^1) >= Opt(V_x^0) (Opt of the empty set is -1); with errors, D_k of the states."""
-        j = self._column(x)
-        if self.errors:
-            S = self.solver
-            s0, s1 = S.child(self.levels, j, 0), S.child(self.levels, j, 1)
-            if s1 is None:
-                return 0
-            if s0 is None:
-                return 1
-            with limited(self):
-                return int(S.value(s1, None) >= S.value(s0, None))
-        V0, V1 = self.C.split_index(self.V, j)
-        if not V1:
+        O, j = self.oracle, self._column(x)
+        s0, s1 = O.child(self.state, j, 0), O.child(self.state, j, 1)
+        if s1 is None:
             return 0
-        if not V0:
+        if s0 is None:
             return 1
-        T = self._table
-        if T is not None:
-            e, flip = self._eff[j]
-            return int(T.U[T.child(self.p, e, 1 ^ flip)] >= T.U[T.child(self.p, e, flip)])
         with limited(self):
-            return int(self.solver.value(V1) >= self.solver.value(V0))
+            return int(O.value(s1) >= O.value(s0))
 
     def learn_one(self, x, y) -> None:
-        """Keep the concepts that agree with label ``y`` on ``x`` (and follow them in the table).
+        """Keep the concepts that agree with label ``y`` on ``x`` (with errors: that are within their budget).
 
         Raises
         ------
         ValueError
             If ``y`` is not 0 or 1, or no concept of the class is consistent with the examples so far
-            and this one.
+            and this one (within ``errors`` label errors).
         """
-        if self.errors:
-            y = check_label(y)
-            nxt = self.solver.child(self.levels, self._column(x), y)
-            if nxt is None:
+        y = check_label(y)
+        nxt = self.oracle.child(self.state, self._column(x), y)
+        if nxt is None:
+            if self.errors:
                 raise ValueError(f"no concept of the class is within {self.errors} errors of the examples so far "
                                  f"and ({x}, {y}); the sequence is not realizable with {self.errors} errors")
-            self.levels = nxt
-            self.V = nxt[0]
-            return
-        before = self.V
-        super().learn_one(x, y)
-        if self._table is not None and self.V != before:
-            e, flip = self._eff[self._column(x)]
-            self.p = self._table.child(self.p, e, check_label(y) ^ flip)
+            raise ValueError(f"no concept of the class labels the examples so far and ({x}, {y}); the sequence is "
+                             "not realizable")
+        self.state = nxt
+        self.V = nxt[0] if self.errors else nxt
 
     def mistake_bound(self) -> Bound:
         """Opt(C): SOA makes at most Opt(C) mistakes on any realizable sequence ([Rivest94]).
@@ -185,37 +147,16 @@ class SOA(VersionSpaceLearner):
         Returns
         -------
         Bound
-            ``Bound(Opt(C), "Opt(C)", cite("Rivest94", "section 2.3.3 Optimal algorithm"))``.
+            ``Bound(Opt(C), "Opt(C)", cite("Rivest94", "section 2.3.3 Optimal algorithm"))``; with
+            ``errors=k``, D_k(C).
         """
+        with limited(self):
+            value = self.oracle.value()
         if self.errors:
-            with limited(self):
-                value = self.solver.value()
             return Bound(int(value), f"D_{self.errors}(C), the optimum with {self.errors} label "
                          f"error{'s' if self.errors != 1 else ''} (Filmus, Hanneke, Mehalel and Moran, COLT 2023)",
                          self.bound_source)
-        T = self._table
-        value = T.value() if T is not None else self._opt_of_class()
         return Bound(int(value), "Opt(C)", self.bound_source)
-
-    def _opt_of_class(self) -> int:
-        """Opt(C) under the deadline: by the family's own search where :func:`solvers.opt.opt` has one (monotone
-        disjunctions, by their symmetry: milliseconds where the generic search takes seconds), recorded in the
-        solver's memo; else by the solver."""
-        from ..opt import SearchStop, disjunctions, opt
-
-        S = self.solver
-        lo, hi = S.bounds(self.C.full)
-        if lo < hi and disjunctions.handles(self.C):
-            left = None if self.deadline is None else self.deadline - time.monotonic()
-            if left is not None and left <= 0:
-                raise SearchStop()
-            r = opt(self.C, time_limit=left)
-            if r.value is None:
-                raise SearchStop()
-            S.record(self.C.full, r.value, r.value)
-            return r.value
-        with limited(self):
-            return S.value(self.C.full)
 
     def bound_on(self, cls, errors: int = 0) -> Bound:
         """The bound on its own class: Opt(C), or D_e(C) when built with ``errors=e``. With k <= e label
@@ -231,7 +172,7 @@ class SOA(VersionSpaceLearner):
         return b
 
     def state_key(self):
-        return self.levels if self.errors else self.V
+        return self.state
 
     def get_params(self) -> dict:
         return {"errors": self.errors} if self.errors else {}
@@ -242,6 +183,6 @@ class SOA(VersionSpaceLearner):
         in a game with fewer errors, its own levels)."""
         with limited(self):
             if self.errors:
-                levels = tuple(V) if isinstance(V, tuple) and len(V) == self.errors + 1 else self.levels
-                return self.solver.value(levels, None)
-            return self.solver.value(V if isinstance(V, int) else V[0])
+                levels = tuple(V) if isinstance(V, tuple) and len(V) == self.errors + 1 else self.state
+                return self.oracle.value(levels)
+            return self.oracle.value(V if isinstance(V, int) else V[0])

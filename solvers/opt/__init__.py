@@ -45,6 +45,7 @@ import types
 from .control import Control, Tuning
 from .driver import ENGINES, opt
 from .engines import REGISTRY
+from .oracle import VersionSpaceOracle, oracle_for
 from .plan import ClassFacts, Plan, plan
 from .result import OptResult, Stats
 from .search import SearchStop, Solver, default_memo_bytes, physical_memory
@@ -60,6 +61,8 @@ __all__ = [
     "Plan",
     "ClassFacts",
     "REGISTRY",
+    "VersionSpaceOracle",
+    "oracle_for",
     "Solver",
     "SearchStop",
     "SubcubeTable",

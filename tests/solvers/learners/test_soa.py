@@ -374,3 +374,130 @@ def test_soa_keeps_working_when_its_solver_gets_a_table_later():
     assert L.predict_one(C.points[1]) == brute_prediction(split_rows(rows_of(C.matrix), 0)[1], 1, C.n_points)
     L.learn_one(C.points[1], 0)
     assert L.mistake_bound().value == 3
+
+
+# ---------------------------------------------------------------------------------------- any oracle
+class BruteOracle:
+    """A version-space oracle (:class:`solvers.opt.VersionSpaceOracle`) written from the definition of Opt
+    ([Rivest94]: Opt(V) = max over points splitting V of 1 + min(Opt(V^0), Opt(V^1)), 0 for one concept,
+    -1 for none) by the brute force of tests/oracles.py: no solver of the package is involved."""
+
+    def __init__(self, C):
+        from solvers.game_rules import Game
+
+        self.C, self.game, self.deadline = C, Game(), None
+        self.rows = [tuple(int(b) for b in C.matrix[c]) for c in range(len(C))]
+        self.asked = 0
+
+    def _rows(self, V):
+        return frozenset(r for c, r in enumerate(self.rows) if (V >> c) & 1)
+
+    def root(self):
+        return sum(1 << c for c in range(len(self.rows)))
+
+    def child(self, V, j, y):
+        return sum(1 << c for c, r in enumerate(self.rows) if (V >> c) & 1 and r[j] == y) or None
+
+    def value(self, V=None):
+        self.asked += 1
+        return opt_of(self._rows(self.root() if V is None else V), self.C.n_points)
+
+    def bounds(self, V=None):
+        n = len(self._rows(self.root() if V is None else V))
+        return (-1, -1) if n == 0 else (0, n.bit_length() - 1)  # Opt(V) <= floor(log2 |V|)
+
+    def record(self, V, lower, upper):
+        pass
+
+    def limits(self, *, deadline=None):
+        import contextlib
+
+        @contextlib.contextmanager
+        def block():
+            old, self.deadline = self.deadline, deadline
+            try:
+                yield self
+            finally:
+                self.deadline = old
+
+        return block()
+
+
+@SETTINGS
+@given(matrices(max_rows=8, max_cols=6), st.data())
+def test_soa_driven_by_a_brute_force_oracle(rows, data):
+    """SOA on the brute-force oracle: the real solver's predictions, at most Opt(C) mistakes on a random
+    realizable sequence, and it asked the oracle (nothing else)."""
+    C = ConceptClass.from_matrix(rows)
+    O = BruteOracle(C)
+    A, B = SOA(C, solver=O), SOA(C)
+    assert A.oracle is O and A.mistake_bound().value == opt_brute(rows)
+    target = data.draw(st.integers(0, len(C) - 1), label="target")
+    seq = data.draw(st.lists(st.integers(0, C.n_points - 1), max_size=15), label="points")
+    mistakes = 0
+    for j in seq:
+        x, y = C.points[j], int(C.matrix[target, j])
+        assert all(A.predict_one(z) == B.predict_one(z) for z in C.points)
+        mistakes += A.predict_one(x) != y
+        A.learn_one(x, y)
+        B.learn_one(x, y)
+        assert A.state_key() == B.state_key() == A.V
+        assert A.remaining_bound(A.V) == opt_of(rows_of([O.rows[c] for c in C.concepts_of(A.V)]), C.n_points)
+    assert mistakes <= opt_brute(rows)
+    assert O.asked > 0 or not seq
+
+
+@settings(max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(matrices(max_rows=6, max_cols=4))
+def test_exhaustive_adversary_forces_opt_on_soa_with_a_brute_force_oracle(rows):
+    C = ConceptClass.from_matrix(rows)
+    assert adversary_brute(SOA(C, solver=BruteOracle(C)), C.matrix, C.points) == opt_brute(rows)
+
+
+def test_a_deadline_reaches_any_oracle():
+    C = make("thresholds", N=7)
+    O = BruteOracle(C)
+    seen = []
+    O.value = lambda V=None: seen.append(O.deadline) or 0
+    L = SOA(C, solver=O)
+    L.set_deadline(123.0)
+    L.predict_one((4,))
+    assert seen == [123.0, 123.0] and O.deadline is None
+
+
+@pytest.mark.parametrize("bad", [object(), Solver, "soa", make("thresholds", N=3)])
+def test_what_is_not_an_oracle_is_refused_in_one_line(bad):
+    with pytest.raises(ValueError) as e:
+        SOA(make("thresholds", N=3), solver=bad)
+    assert "\n" not in str(e.value) and "SOA" in str(e.value) and "VersionSpaceOracle" in str(e.value)
+
+
+def test_an_oracle_missing_one_member_is_refused_naming_it():
+    C = make("thresholds", N=3)
+    O = BruteOracle(C)
+    Partial = type("Partial", (), {k: getattr(BruteOracle, k) for k in ("root", "value", "bounds", "record", "limits")})
+    P = Partial()
+    P.__dict__.update(O.__dict__)
+    with pytest.raises(ValueError, match=r"it has no child\)"):
+        SOA(C, solver=P)
+
+
+def test_an_oracle_of_another_game_is_refused():
+    from solvers.opt import oracle_for
+    from solvers.game_rules import Game
+
+    C = make("thresholds", N=5)
+    with pytest.raises(ValueError, match="not the deterministic optimum with 1 label error"):
+        SOA(C, solver=oracle_for(C), errors=1)
+    with pytest.raises(ValueError, match="is for the deterministic optimum with 1 label error, D_1"):
+        SOA(C, solver=oracle_for(C, Game(errors=1)))
+    L = SOA(C, errors=1)
+    assert SOA(C, solver=L.oracle, errors=1).oracle is L.oracle  # shared between learners
+
+
+def test_soa_does_not_import_the_solvers():
+    """The learner names the interface only (issue 35): no solver class in its module."""
+    import solvers.learners.soa as soa_module
+
+    names = vars(soa_module)
+    assert "Solver" not in names and "GameSolver" not in names and "oracle_for" in names
