@@ -373,7 +373,7 @@ def _check_options(strategy, time_limit, seed, jobs, errors, maximize="mistakes"
 def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str = "auto",
            time_limit: Optional[float] = None, seed: int = 0, jobs: int = 1, errors: int = 0,
            progress: Optional[Callable[[dict], None]] = None, known_opt=None,
-           maximize: str = "mistakes") -> AttackResult:
+           maximize: str = "mistakes", on_opt: Optional[Callable] = None) -> AttackResult:
     """Search for the sequence that makes ``learner`` err most on ``C``; verify it; judge the bound.
 
     Parameters
@@ -411,6 +411,9 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
         positives alone, to see which step of a proof is loose (strategy ``exact`` on a finite class, a
         deterministic learner). The result's ``mistakes`` are still all of them; ``exact`` then says nothing
         of them, and the lemma of the kind maximised may be ``loose``.
+    on_opt : callable, optional
+        ``on_opt(r)`` with the :class:`~solvers.opt.OptResult` of the game's optimum when the attack computed it
+        (not when ``known_opt`` gave it): a results store records it, so that the attack's next run finds it.
 
     Returns
     -------
@@ -466,7 +469,7 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
     if known_opt is not None and game.standard:
         opt_value = _known(known_opt, problem, stats)
     if opt_value is None and (cls.finite or opt_applies(cls, game)):
-        opt_value, interrupted = _opt(cls, problem, stats, deadline, report, game)
+        opt_value, interrupted = _opt(cls, problem, stats, deadline, report, game, on_opt)
 
     # The learner's bound, under a share of the time (SOA's is Opt(C), by its own solver).
     try:
@@ -747,9 +750,9 @@ def _plan(strategy: str, problem: Problem) -> list:
     return plan
 
 
-def _opt(cls, problem: Problem, stats: dict, deadline, report, game: Game) -> tuple[Any, bool]:
+def _opt(cls, problem: Problem, stats: dict, deadline, report, game: Game, on_opt=None) -> tuple[Any, bool]:
     """The game's optimum (Opt(C), RL(C), D_k(C) or R_k(C)) within min(a quarter of the time left,
-    OPT_SECONDS); for Opt(C) sets ``problem.opt_tree``."""
+    OPT_SECONDS); for Opt(C) sets ``problem.opt_tree``; the result goes to ``on_opt`` too."""
     from solvers.opt import opt
 
     left = math.inf if deadline is None else deadline - time.monotonic()
@@ -768,6 +771,8 @@ def _opt(cls, problem: Problem, stats: dict, deadline, report, game: Game) -> tu
                   "opt_symbol": game.symbol})
     if r.tree is not None and game.standard and (problem.opt_tree is None or r.tree.depth > problem.opt_tree.depth):
         problem.opt_tree = r.tree
+    if on_opt is not None:
+        on_opt(r)
     return r.value, r.stats.get("stopped") == "interrupted"
 
 

@@ -22,7 +22,7 @@ from ._messages import WorkspaceError, note, speaking_to
 from .storage import CHECKED, SEALED, VERIFIED, lookup, put
 
 __all__ = ["METHODS", "attack", "task_of", "attack_record", "served_attack", "trusted_attack", "stopped_row",
-           "known_opt", "number_text"]
+           "known_opt", "number_text", "opt_records"]
 
 #: The functions of this module that are methods of :class:`~adversary.workspace.Workspace`.
 METHODS: tuple = ("attack",)
@@ -94,12 +94,16 @@ def attack(ws, C, learner, *, learner_params: dict | None = None, params: dict |
         served = _served(ws, C, task)
         if served is not None:
             return _run_of(served)
+        optimum = []
         r = compute(learner, C, learner_params=learner_params, strategy=strategy, time_limit=time_limit, seed=seed,
                     jobs=jobs, errors=errors, progress=progress,
-                    known_opt=known_opt(store, C, errors=errors, trust=ws.trust), maximize=maximize)
+                    known_opt=known_opt(store, C, errors=errors, trust=ws.trust), maximize=maximize,
+                    on_opt=optimum.append)
         failed = None
         if store is not None:  # stopped too (time limit or Ctrl-C): its witness proves a lower bound
             failed = put(store, attack_record(C, r, task, matrix), C)  # sealed, before the caller prints it
+            for rec in opt_records(C, optimum):  # the optimum it computed: served to its next run
+                failed = failed or put(store, rec, C)
         return _run_of(r, store_error=None if failed is None else str(failed))
 
 
@@ -315,6 +319,15 @@ def trusted_attack(rec):
                         res.get("maximize", "mistakes"))
 
 
+def opt_records(C, results) -> list:
+    """The store's rows of the game's optimum an attack computed (``results``, what its ``on_opt`` received):
+    the solved ones, with their certificates (built within half a second), so that a rerun serving the attack
+    finds its optimum stored and writes nothing."""
+    from adversary.store import record_of_opt
+
+    return [record_of_opt(C, r, proof_seconds=0.5) for r in results if r.value is not None]
+
+
 def _opt_again(C, store, game: dict):
     """The game's optimum on ``C`` for a served attack: (value, how) from the store's re-checked row, or
     computed within a second (and stored, sealed); (None, why not) otherwise."""
@@ -332,9 +345,8 @@ def _opt_again(C, store, game: dict):
     if r.value is None:
         return None, "not solved again within a second"
     if store is not None and not store.readonly:  # with its certificates: served (re-checked) next time
-        from adversary.store import record_of_opt
-
-        put(store, record_of_opt(C, r, proof_seconds=0.5), C)  # sealed: its certificates checked once
+        for rec in opt_records(C, [r]):
+            put(store, rec, C)  # sealed: its certificates checked once
     return r.value, "solving it again"
 
 

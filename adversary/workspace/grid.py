@@ -162,20 +162,24 @@ def attack_cell(family: str, cell: dict, *, learner: str, learner_items: dict, s
     except MemoryError:
         return {"grid": cell["grid"], "skipped": "out of memory making the class; lower the parameters"}
     params = learner_params_of(learner_items, cell["learner"], dict(getattr(C, "params", {}) or {}))
+    optimum = []
     try:
         r = attack(learner, C, learner_params=params, strategy=strategy, time_limit=time_limit, seed=seed,
-                   errors=errors, progress=progress, known_opt=known_opt, maximize=maximize)
+                   errors=errors, progress=progress, known_opt=known_opt, maximize=maximize,
+                   on_opt=optimum.append if records else None)
     except (ValueError, TypeError) as e:
         return {"grid": cell["grid"], "skipped": _reason(e)}
     row = row_of(cell["grid"], r, seconds=time.monotonic() - t0)
     if records:  # a cell stopped by Ctrl-C too: its witness proves a lower bound (it is not served, only kept)
         from adversary.store import seal
 
-        from .attack import attack_record, task_of
+        from .attack import attack_record, opt_records, task_of
 
         rec = attack_record(C, r, task_of(learner, params, C, strategy, seed, errors, time_limit, maximize))
         rec.extra["cell_seconds"] = row["seconds"]  # (a rerun that serves the cell prints them)
-        row["_records"] = [seal(rec, C)]  # its witness replayed once, here: served by its digest from now on
+        # its witness replayed once, here: served by its digest from now on; and the optimum it computed, which a
+        # rerun serving the cell shows beside it
+        row["_records"] = [seal(rec, C)] + [seal(o, C) for o in opt_records(C, optimum)]
     return row
 
 

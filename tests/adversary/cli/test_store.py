@@ -286,6 +286,12 @@ STOPPED_ATTACK = ("attack", "winnow2", "--class", "monotone-disjunctions", "n=12
                   "--time-limit", "1")
 
 
+def _listed_key(listed: str, kind: str) -> str:
+    """The key of the one row of ``kind`` that ``store list`` printed (an attack also stores its class's Opt(C))."""
+    (key,) = [line.split()[0] for line in listed.splitlines() if line.split()[1:2] == [kind]]
+    return key
+
+
 def test_a_stopped_attack_tampered_to_tight_is_not_served(capsys):
     """A stopped attack's row with its verdict set to "tight" and "exact" to true by hand: store show calls it
     FAILED, and the attack is not served as the exact worst case (it searches again, stopped, exit 3)."""
@@ -293,7 +299,7 @@ def test_a_stopped_attack_tampered_to_tight_is_not_served(capsys):
     assert code == 3 and field(out, "verdict").startswith("at least"), out
     _tamper_result(verdict="tight", exact=True)
     code, out, _ = run(capsys, "store", "list")
-    code, shown, _ = run(capsys, "store", "show", out.split()[0])
+    code, shown, _ = run(capsys, "store", "show", _listed_key(out, "attack"))
     assert json.loads(shown)["check"].startswith("FAILED"), shown
     code, out, err = run(capsys, *STOPPED_ATTACK, "--quiet")
     assert code == 3 and "exact worst case" not in out and field(out, "verdict").startswith("at least"), out
@@ -303,7 +309,7 @@ def test_a_stopped_attack_tampered_to_tight_is_not_served(capsys):
     assert "served from the store" not in out
     _tamper_result(verdict="below", exact=True)  # a stopped search may not say exact: caught too
     code, out, _ = run(capsys, "store", "list")
-    code, shown, _ = run(capsys, "store", "show", out.split()[0])
+    code, shown, _ = run(capsys, "store", "show", _listed_key(out, "attack"))
     assert json.loads(shown)["check"].startswith("FAILED"), shown
 
 

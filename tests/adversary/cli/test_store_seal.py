@@ -343,21 +343,22 @@ def test_show_export_prune_and_plot_read_a_sealed_row_by_its_seal(capsys, monkey
         monkeypatch.setitem(trust.CHECKERS, kind, counted(kind))
     with Store(_db(), readonly=True) as S:
         rows = list(S.rows())
-    assert len(rows) == 4 and all(r.proven is not None for r in rows)
+    # the three writers' rows, and the Opt(C) the attack computed for its verdict
+    assert len(rows) == 5 and all(r.proven is not None for r in rows)
     code, out, _ = run(capsys, "store", "export", "--format", "csv")
     checks = [r["check"] for r in csv.DictReader(io.StringIO(out))]
-    assert code == 0 and len(checks) == 4 and all(c.startswith("OK") and "digest matches" in c for c in checks), checks
+    assert code == 0 and len(checks) == 5 and all(c.startswith("OK") and "digest matches" in c for c in checks), checks
     assert run(capsys, "store", "show", rows[0].key[:12])[0] == 0
     assert "0 rows to remove" in run(capsys, "store", "prune", "--dry-run")[2]
     args = SimpleNamespace(store=_db(), no_store=False, verify_store=False)
-    assert len(_store_records(args)) == 4
+    assert len(_store_records(args)) == 5
     assert calls == []  # nothing re-checked
     code, out, _ = run(capsys, "store", "export", "--format", "csv", "--recheck")
     assert code == 0 and all(r["check"].startswith("OK") and "digest" not in r["check"]
                              for r in csv.DictReader(io.StringIO(out)))
     assert sorted(calls) == sorted(r.key for r in rows)
     calls.clear()
-    assert len(_store_records(SimpleNamespace(**{**vars(args), "verify_store": True}))) == 4
+    assert len(_store_records(SimpleNamespace(**{**vars(args), "verify_store": True}))) == 5
     assert sorted(calls) == sorted(r.key for r in rows)
     calls.clear()
     opt_row = next(r for r in rows if r.kind == "opt")
@@ -375,7 +376,7 @@ def test_show_export_prune_and_plot_read_a_sealed_row_by_its_seal(capsys, monkey
     assert row["check"].startswith("FAILED") and "digest does not match" in row["check"]
     assert _store_records(args, kinds=("attack",)) == [] and "left out of the plot" in capsys.readouterr().err
     code, _, err = run(capsys, "store", "prune")
-    assert code == 0 and "1 row removed; 3 left" in err
+    assert code == 0 and "1 row removed; 4 left" in err
     code, _, err = run(capsys, "store", "list", "--recheck")
     one_error_line(code, err, contains=["--recheck", "store show"])
 

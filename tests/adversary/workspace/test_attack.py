@@ -48,7 +48,9 @@ def test_thresholds_attacked_then_served_from_the_store(tmp_path):
     assert v.ok and v.mistakes == second.mistakes
     with Store(tmp_path / "r.db", readonly=True) as S:
         (row,) = S.rows("attack")  # one row: the second call wrote nothing
-    assert row.proven is not None  # sealed when written
+        (optimum,) = S.rows("opt")  # the Opt(C) the first call computed, which the second served
+    assert row.proven is not None and optimum.proven is not None  # sealed when written
+    assert optimum.value == str(first.opt) and optimum.time <= row.time
 
 
 @st.composite

@@ -26,7 +26,8 @@ def test_random_classes_against_the_brute_force_then_served(tmp_path):
     with Workspace(tmp_path / "r.db", note=notes.append) as ws:
         first = ws.attack_grid("random", grid, "halving", fixed={"N": 4}, strategy="exact")
     assert isinstance(first, GridRun) and len(first.rows) == first.cells == 8 and first.keys == ["seed", "m"]
-    assert first.served == 0 and first.wrote == 8 and not first.skipped and not first.interrupted
+    # each cell's attack and the Opt(C) it computed (solved: 4 points), sealed
+    assert first.served == 0 and first.wrote == 16 and not first.skipped and not first.interrupted
     for r in first.rows:
         C = make("random", m=r["m"], N=4, seed=r["seed"])
         assert r["exact"] and r["mistakes"] == _halving_worst(C), r
@@ -35,7 +36,7 @@ def test_random_classes_against_the_brute_force_then_served(tmp_path):
         assert r["gap"] == r["bound"] - r["mistakes"]
     with Workspace(tmp_path / "r.db", note=notes.append) as ws:
         again = ws.attack_grid("random", grid, "halving", fixed={"N": 4}, strategy="exact")
-    assert again.served == 8 and all(r["served"] for r in again.rows)
+    assert again.served == 8 and all(r["served"] for r in again.rows) and again.wrote == 0  # Opt(C) served too
     # (one cell after another here: the same order) the seconds too, kept with the row
     assert [{k: v for k, v in r.items() if k != "served"} for r in again.rows] == first.rows
     assert notes == []

@@ -1,7 +1,12 @@
 """``Workspace.opt`` as a notebook user calls it (adversary.workspace.opt): computed and stored, served from the store
 the second time with the same value (checked against the brute force and the published Opt of thresholds), a row
 changed by hand computed again, a row written unsealed sealed later, a store that cannot be written loses nothing,
-the states engine's row served to the search, bad input refused in one line before the store is read."""
+the states engine's row served to the search, bad input refused in one line before the store is read.
+
+References
+----------
+.. [Rivest94] Rivest, "6.858 Machine Learning, Lecture 2: On-line learning with mistake bounds" (1994)
+"""
 
 from __future__ import annotations
 
