@@ -336,6 +336,17 @@ def sparse_rows(n: int, k: int) -> list:
     return rows
 
 
+def tagged_rows(n: int) -> list:
+    """The empty concept, {x}, {b_i} and {b_i, t_i} for n pairs of points (2n + 1 points in all): a class with the
+    n! renamings of its pairs as symmetries, for the certificates' entries up to symmetry."""
+    pts = 2 * n + 1
+    rows = [[0] * pts, [int(x == 2 * n) for x in range(pts)]]
+    for i in range(n):
+        rows.append([int(x == i) for x in range(pts)])
+        rows.append([int(x in (i, n + i)) for x in range(pts)])
+    return rows
+
+
 def matrices(max_rows: int = 10, max_cols: int = 8, min_rows: int = 1):
     """A hypothesis strategy for small 0/1 matrices (lists of rows), sizes drawn uniformly, with
     duplicate rows allowed half of the time (the class merges them) and distinct rows otherwise."""

@@ -151,13 +151,10 @@ def test_a_horizon_certificate_keyed_by_orbits_verifies(name, params, T):
 
 # ---------------------------------------------------------------------------------------- entries up to symmetry
 def _tagged(n: int) -> ConceptClass:
-    """The empty concept, {x}, {b_i} and {b_i, t_i} for n pairs of points: n! renamings."""
-    pts = 2 * n + 1
-    rows = [[0] * pts, [int(x == 2 * n) for x in range(pts)]]
-    for i in range(n):
-        rows.append([int(x == i) for x in range(pts)])
-        rows.append([int(x in (i, n + i)) for x in range(pts)])
-    return ConceptClass.from_matrix(rows)
+    """The class of :func:`tests.oracles.tagged_rows`: n! renamings of its pairs of points."""
+    from tests.oracles import tagged_rows
+
+    return ConceptClass.from_matrix(tagged_rows(n))
 
 
 @pytest.fixture(scope="module", params=[Game(randomized=True), Game(randomized=True, errors=1), Game(errors=1)],
