@@ -171,7 +171,7 @@ def oracle_for(C: ConceptClass, game: Optional[Game] = None, *, solver=None, tab
             S.subcube_table()
             return TableOracle(S)
         return SolverOracle(S)
-    oracle = _wrap(solver, game, who)
+    oracle = _wrap(solver, who)
     if oracle.C is not C and oracle.C != C:
         raise ValueError(f"the solver given to {who} was built for another class; build it on this one")
     if oracle.game != game:
@@ -180,7 +180,7 @@ def oracle_for(C: ConceptClass, game: Optional[Game] = None, *, solver=None, tab
     return oracle
 
 
-def _wrap(solver, game: Game, who: str) -> VersionSpaceOracle:
+def _wrap(solver, who: str) -> VersionSpaceOracle:
     """``solver`` as an oracle: the library's solvers in their adapters, any other oracle as it is."""
     if isinstance(solver, (SolverOracle, GameOracle)):  # the library's own (a protocol check takes ~40 us)
         return solver
