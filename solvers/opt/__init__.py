@@ -8,6 +8,7 @@ plan          :func:`~solvers.opt.plan.plan`: ``auto`` as a pure function from t
 control       :class:`Control` (deadline, cancel, progress, memory, workers), :class:`Tuning` (the thresholds)
 engines       the engines behind one contract (``NAME``, ``takes``, ``solve``) and their ``REGISTRY``
 result        :class:`OptResult`, the one result of every engine, with its typed :class:`Stats`
+oracle        :class:`VersionSpaceOracle`, what the SOA asks of a solver, and :func:`oracle_for`, which picks one
 search        :class:`Solver`: decision queries "Opt(V) >= d?" with a bounded memo, the root loop, the
               mistake tree and the upper-bound proof
 subcube       :class:`SubcubeTable`: Opt of every subcube of a class with <= 17 distinct points, bottom-up
