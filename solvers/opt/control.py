@@ -319,6 +319,8 @@ class Tuning:
 
             environ = os.environ
         values: dict = {}
+        if not kw and cls is Tuning and not any(environ.get(var) for var in cls.ENV):
+            return _DEFAULT_TUNING  # (frozen: one default shared, built once; opt() asks for it on every call)
         for var, name in cls.ENV.items():
             raw = environ.get(var)
             if raw is None or not str(raw).strip():
@@ -328,3 +330,6 @@ class Tuning:
             except ValueError:
                 continue
         return cls(**{**values, **kw})
+
+
+_DEFAULT_TUNING = Tuning()

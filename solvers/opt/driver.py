@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-import threading
 import time
 from typing import Callable
 
@@ -38,7 +37,7 @@ from ..game_rules import Game
 from .control import Control, Tuning
 from .engines import search as search_engine
 from .engines import run as _run_controlled
-from .plan import ENGINE_CHOICES, ClassFacts, Plan, plan
+from .plan import ENGINE_CHOICES, ClassFacts, Plan, needs_count, plan
 from .result import OptResult, Stats
 from .search import Solver
 
@@ -53,12 +52,6 @@ def _wired_bounds() -> Callable | None:
     only this package was loaded (it imports nothing of the learners built on it)."""
     top = sys.modules.get(__name__.partition(".")[0])
     return getattr(top, "_learner_bounds", None)
-
-class _Facts(threading.local):
-    pair = None  # (C, its ClassFacts) while the engine steps of a plan run as opt(C, anytime=False) in this thread
-
-
-_FACTS = _Facts()
 
 #: The engines :func:`opt` takes by name (``"auto"``: the plan's choice; ``"states"``: thresholds, intervals,
 #: rectangles, monotone disjunctions, :mod:`solvers.opt.compact`)
@@ -214,14 +207,26 @@ def opt(
     tuning = Tuning.from_env() if tuning is None else tuning
     if not (symmetry and isomorphism):
         tuning = tuning.replace(symmetry=tuning.symmetry and symmetry, isomorphism=tuning.isomorphism and isomorphism)
-    given = _FACTS.pair
-    facts = given[1] if given is not None and given[0] is C else ClassFacts.of(C)
+    kind = _solver_kind(solver)
+    facts = ClassFacts.of(C, count=False)
     left = control.remaining()
-    steps = plan(facts, G, jobs=control.jobs, time_limit=left, engine=engine, tuning=tuning,
-                 solver=_solver_kind(solver), bounds=bounds is not None, anytime=anytime,
-                 cluster=control.cluster is not None)
+    options = dict(jobs=control.jobs, time_limit=left, engine=engine, tuning=tuning, solver=kind,
+                   bounds=bounds is not None, anytime=anytime, cluster=control.cluster is not None)
+    steps = plan(facts, G, **options)
+    replan = None
+    if needs_count(facts, G, jobs=control.jobs, engine=engine, tuning=tuning, solver=kind,
+                   cluster=control.cluster is not None):
+        if steps.steps[0].name in _SETTLERS:  # counted once the settlers have not settled it (they need no count)
+            def replan():
+                return plan(facts.counted(C), G, **options)
+        else:
+            steps = plan(facts.counted(C), G, **options)
     return _run(C, G, steps, control, tuning, engine=engine, solver=solver, parts=parts, bounds=bounds,
-                want_tree=tree, time_limit=left, facts=facts)
+                want_tree=tree, time_limit=left, replan=replan)
+
+
+#: The steps of a plan that settle a class cheaply before its engine (they read no count of its distinct points).
+_SETTLERS = ("shattered set", "learners")
 
 
 def _control(control: Control | None, time_limit, jobs, memo_bytes, progress, cluster) -> Control:
@@ -249,9 +254,11 @@ def _solver_kind(solver) -> str | None:
 
 
 def _run(C, G: Game, steps: Plan, control: Control, tuning: Tuning, *, engine: str, solver, parts, bounds,
-         want_tree: bool, time_limit: float | None, facts: ClassFacts | None = None) -> OptResult:
+         want_tree: bool, time_limit: float | None, replan: Callable[[], Plan] | None = None) -> OptResult:
     """Run the plan's steps in order; the first that settles (or the last engine's answer, after the anytime pass
-    and the horizon's cap) is the result, with ``stats["plan"]``."""
+    and the horizon's cap) is the result, with ``stats["plan"]``. ``replan()``: the plan of the class with its
+    distinct points counted, which replaces ``steps`` once the settlers at its head have not settled it (the
+    settlers are the same in both)."""
     t0 = time.monotonic()
     names = steps.names
     shattered = None  # (d, tree): the shattered set's lower bound, when it did not settle
@@ -260,6 +267,13 @@ def _run(C, G: Game, steps: Plan, control: Control, tuning: Tuning, *, engine: s
     i = 0
     while i < len(steps.steps):
         step = steps.steps[i]
+        if replan is not None and step.name not in _SETTLERS:
+            counted = replan()
+            replan = None
+            if counted.steps[:i] != steps.steps[:i]:
+                raise RuntimeError(f"internal error: the settlers of {counted.names} and {names} differ")
+            steps, names = counted, counted.names
+            step = steps.steps[i]
         i += 1
         name = step.name
         if name == "shattered set":
@@ -296,8 +310,8 @@ def _run(C, G: Game, steps: Plan, control: Control, tuning: Tuning, *, engine: s
         elif name == "cap":
             r = search_engine.capped(r, G)
         else:
-            r = _engine(C, G, steps, i - 1, control, tuning, engine=engine, solver=solver, parts=parts,
-                        want_tree=want_tree, t0=t0, time_limit=time_limit, facts=facts)
+            r = _engine(C, G, steps, i - 1, control, tuning, solver=solver, parts=parts, want_tree=want_tree, t0=t0,
+                        time_limit=time_limit)
             if name == "search" and names[i:i + 1] == ("table",) and step.cap is not None:
                 i += 1  # (the table ran with the search, on its solver, once the search passed its cap)
     if r is None:
@@ -305,23 +319,18 @@ def _run(C, G: Game, steps: Plan, control: Control, tuning: Tuning, *, engine: s
     return _stamped(r, names)
 
 
-def _engine(C, G: Game, steps: Plan, k: int, control: Control, tuning: Tuning, *, engine: str, solver, parts,
-            want_tree: bool, t0: float, time_limit: float | None, facts: ClassFacts | None = None) -> OptResult:
+def _engine(C, G: Game, steps: Plan, k: int, control: Control, tuning: Tuning, *, solver, parts, want_tree: bool,
+            t0: float, time_limit: float | None) -> OptResult:
     """The engine of step ``k`` under its share of the time. When the plan ends with the anytime pass, the engine
-    steps run as ``opt(..., anytime=False)`` within ``1 - tuning.anytime_share`` of the time limit (what the pass
-    wraps; the pass then solves restrictions the same way)."""
+    steps run within ``1 - tuning.anytime_share`` of the time limit (what the pass wraps; the pass then solves
+    restrictions as ``opt(..., anytime=False)``): under the run's control with its deadline brought forward to the
+    step's end, the search's cap counted from the step's start."""
     step = steps.steps[k]
     name = step.name
-    if "anytime" in steps.names and step.until is not None and time_limit is not None:
-        share = max(1e-9, t0 + time_limit * step.until - time.monotonic())
-        old, _FACTS.pair = _FACTS.pair, (C, facts)  # (the facts of C, read once)
-        try:
-            return opt(C, time_limit=share, jobs=control.jobs, memo_bytes=control.memo_bytes,
-                       progress=control.progress, engine=engine, anytime=False, symmetry=tuning.symmetry,
-                       isomorphism=tuning.isomorphism, solver=solver, cluster=control.cluster, parts=parts,
-                       control=dataclasses.replace(control, deadline=None), tuning=tuning)
-        finally:
-            _FACTS.pair = old
+    if step.until is not None and time_limit is not None and "anytime" in steps.names:
+        now = time.monotonic()
+        control = control.until(max(now + 1e-9, t0 + time_limit * step.until))
+        t0 = now
     from .engines import games, packed, states
 
     if name == "packed":

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from ..game_rules import Game
 from .control import Tuning
 
-__all__ = ["ClassFacts", "Step", "Plan", "plan", "distinct_points", "ENGINE_CHOICES"]
+__all__ = ["ClassFacts", "Step", "Plan", "plan", "needs_count", "distinct_points", "ENGINE_CHOICES"]
 
 #: The engines :func:`solvers.opt.opt` accepts by name (``auto``: the plan's choice).
 ENGINE_CHOICES = ("auto", "search", "table", "packed", "states")
@@ -82,7 +82,8 @@ class ClassFacts:
         floor(log2 |C|), Halving's bound (-1 for an empty class).
     distinct_points : int or None
         Points up to equal-or-complementary columns, the constant ones left out (known up to 18: a larger count
-        is given as 18; None when not listed).
+        is given as 18; None when not listed, or not counted: ``ClassFacts.of(C, count=False)``, as
+        :func:`solvers.opt.opt` builds them when :func:`needs_count` says the plan does not read them).
     family : str or None
         The family that made it (``make`` or implicit), with its ``params`` as sorted items.
     params : tuple
@@ -109,7 +110,8 @@ class ClassFacts:
 
     @property
     def points_bound(self) -> int:
-        """The distinct points when counted exactly (at most 17), else all the points: a shattered set has no more."""
+        """The distinct points when counted exactly (at most 17), else all the points: a shattered set has no more.
+        (Halving's floor(log2 |C|) is at most either: |C| distinct concepts take that many distinct points.)"""
         d = self.distinct_points
         return d if d is not None and d <= MAX_TABLE_POINTS else self.n_points
 
@@ -119,9 +121,10 @@ class ClassFacts:
         return self.family in EMBEDS and bool(self.params)
 
     @classmethod
-    def of(cls, C) -> "ClassFacts":
-        """The facts of class ``C`` (reads its size, family and, when listed with more than 17 points, its columns
-        until 18 distinct ones are seen)."""
+    def of(cls, C, count: bool = True) -> "ClassFacts":
+        """The facts of class ``C`` (reads its size, family and, when listed and ``count``, its columns until 18
+        distinct ones are seen: :meth:`counted`; ``count=False`` leaves ``distinct_points`` None, for
+        :func:`needs_count` to say whether the plan reads it)."""
         from ..classes.evaluated import EvaluatedClass
         from . import disjunctions, packed
 
@@ -135,10 +138,26 @@ class ClassFacts:
         return cls(
             listed=listed, evaluated=evaluated, tables=evaluated and packed.handles(C),
             n_concepts=n_concepts, n_points=n_points, log2_size=n_concepts.bit_length() - 1,
-            distinct_points=distinct_points(C) if listed else None,
+            distinct_points=distinct_points(C) if listed and count else None,
             family=family, params=tuple(sorted(params.items())) if isinstance(params, dict) else (),
             made=made, disjunctions=disjunctions.handles(C),
             states=family in STATES_FAMILIES and (evaluated or made))
+
+    def counted(self, C) -> "ClassFacts":
+        """These facts (of ``C``) with its distinct points counted (up to 18) when it is listed."""
+        if not self.listed or self.distinct_points is not None:
+            return self
+        facts = object.__new__(ClassFacts)  # (a copy with one field set: dataclasses.replace costs ~10 us)
+        facts.__dict__.update(self.__dict__, distinct_points=distinct_points(C))
+        return facts
+
+    @property
+    def table_points(self) -> int:
+        """The distinct points the table's cost is estimated on: the count, else (not counted) all the points of a
+        listed class, which bound it."""
+        if self.distinct_points is not None:
+            return self.distinct_points
+        return self.n_points if self.listed else 0
 
 
 def distinct_points(C, most: int = MAX_TABLE_POINTS + 1) -> int:
@@ -146,9 +165,14 @@ def distinct_points(C, most: int = MAX_TABLE_POINTS + 1) -> int:
     ``most`` (the table's limit and one: the plan needs no more)."""
     if C.n_points <= 256:  # the class's column bitsets (cached: the search's root reads them too)
         V = (1 << C.n_concepts) - 1
+        columns = C.columns
+        if len(columns) <= 2 * most:  # (all of them at once: the side without concept 0, constant ones as V)
+            seen = {col if col & 1 else V ^ col for col in columns}
+            seen.discard(V)
+            return min(len(seen), most)
         low = V & -V
         seen = set()
-        for col in C.columns:
+        for col in columns:
             s = col & V
             if s and s != V:
                 seen.add(s if s & low else V ^ s)
@@ -275,9 +299,7 @@ def plan(facts: ClassFacts, game: Game = Game(), *, jobs: int = 1, time_limit: f
         body = [Step("packed")]
         tail = False  # (the packed engine finds its deep trees itself)
     else:
-        by_family = (engine == "auto" and solver != "search" and facts.disjunctions
-                     and (not facts.listed or facts.n_points >= t.disjunctions_from))
-        if by_family or engine == "states" or facts.evaluated:
+        if _by_family(facts, engine, t, solver) or engine == "states" or facts.evaluated:
             if not (facts.states or facts.disjunctions):
                 raise ValueError(f"the state engine needs a class of {', '.join(STATES_FAMILIES)} or "
                                  "monotone-disjunctions made by its family; use engine 'auto' or 'search'")
@@ -289,8 +311,8 @@ def plan(facts: ClassFacts, game: Game = Game(), *, jobs: int = 1, time_limit: f
                 raise ValueError(f"the table engine handles at most {MAX_TABLE_POINTS} distinct points and this "
                                  "class has more; use engine 'search' or 'auto'")
             body = [Step("table")]
-        elif engine == "auto" and (facts.distinct_points or 0) <= MAX_TABLE_POINTS:
-            N = facts.distinct_points or 0
+        elif engine == "auto" and facts.table_points <= MAX_TABLE_POINTS:
+            N = facts.table_points
             body = [Step("search", cap=max(t.table_min_seconds, t.table_share * t.table_seconds(N))), Step("table")]
         else:
             body = [Step("search")]
@@ -310,3 +332,36 @@ def plan(facts: ClassFacts, game: Game = Game(), *, jobs: int = 1, time_limit: f
         share = 1 - t.anytime_share
         body = [Step(s.name, until=share, cap=s.cap) for s in body] + [Step("anytime")]
     return Plan(tuple(steps + body))
+
+
+def _by_family(facts: ClassFacts, engine: str, t: Tuning, solver: str | None) -> bool:
+    """Whether ``auto`` sends the class to its family's own engine (monotone disjunctions made by their family, not
+    listed or over at least :attr:`Tuning.disjunctions_from <solvers.opt.control.Tuning.disjunctions_from>` points)."""
+    return (engine == "auto" and solver != "search" and facts.disjunctions
+            and (not facts.listed or facts.n_points >= t.disjunctions_from))
+
+
+def needs_count(facts: ClassFacts, game: Game = Game(), *, jobs: int = 1, engine: str = "auto",
+                tuning: Tuning | None = None, solver: str | None = None, cluster: bool = False) -> bool:
+    """Whether :func:`plan`, given the same arguments, reads the distinct points of the class ``facts`` describes
+    (built by ``ClassFacts.of(C, count=False)``); when not, the plan is the same with the count or without it, and
+    :meth:`ClassFacts.counted` would be work for nothing (on a class over thousands of points it reads every column).
+
+    Read only by the ``table`` engine's check and by ``auto``'s choice of the search then the table, with the
+    search's cap from the table's estimated cost; not for a class the packed engine, its family's engine (the
+    disjunctions) or the games engine takes, nor when even all the points of the class make a table whose share of
+    the cost is below :attr:`Tuning.table_min_seconds <solvers.opt.control.Tuning.table_min_seconds>` (the cap is
+    then that least whatever the count). The shattered set's test needs no count: a class of |C| distinct concepts
+    has at least floor(log2 |C|) distinct points."""
+    t = tuning or Tuning()
+    if not facts.listed or facts.distinct_points is not None:
+        return False
+    if not game.standard and (game.randomized or game.errors):
+        return False  # (the games engine)
+    if engine not in ("auto", "table"):
+        return False
+    if engine == "auto" and (facts.tables or _by_family(facts, engine, t, solver) or (
+            facts.n_points <= 64 and facts.n_concepts > t.packed_from and not (cluster or jobs > 1))):
+        return False
+    n = facts.n_points
+    return not (n <= MAX_TABLE_POINTS and t.table_share * t.table_seconds(n) <= t.table_min_seconds)

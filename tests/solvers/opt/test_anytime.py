@@ -91,6 +91,31 @@ def test_the_packed_search_gives_a_deeper_tree():
     assert verify_tree(tree.to_json(), C) == 9
 
 
+def stop_wrapped(monkeypatch, which, result):
+    """Make the engine step that the anytime pass wraps (under a time limit, ahead of the pass) on a class
+    ``which(D)`` accepts return ``result(D, r, solver, cluster, parts)`` of its real answer ``r`` (found without the
+    warm solver, cluster and parts the step was given), as a search stopped by its time limit would; every other
+    engine step (no time limit, the pass's restrictions) runs as it is."""
+    import dataclasses
+
+    real = driver._engine
+
+    def engine(D, G, steps, k, control, tuning, **kw):
+        wrapped = "anytime" in steps.names and steps.steps[k].until is not None and kw["time_limit"] is not None
+        if not (wrapped and which(D)):
+            return real(D, G, steps, k, control, tuning, **kw)
+        r = real(D, G, steps, k, dataclasses.replace(control, cluster=None), tuning,
+                 **{**kw, "solver": None, "parts": None})
+        return result(D, r, kw["solver"], control.cluster, kw["parts"])
+
+    monkeypatch.setattr(driver, "_engine", engine)
+
+
+def stopped(D, r, *_):
+    """``r`` as a search stopped at the root (1 <= Opt <= its upper bound, no tree)."""
+    return driver.OptResult(None, 1, r.upper, None, {**r.stats, "stopped": "time limit"}, r.solver, r.game)
+
+
 def test_opt_uses_them_when_its_search_stops(monkeypatch):
     """opt() with a time limit on a large listed class: when the search stops, the rest of the time finds a
     deeper tree of a restriction, which replaces the search's (its reason in stats["anytime"])."""
@@ -98,14 +123,7 @@ def test_opt_uses_them_when_its_search_stops(monkeypatch):
     assert anytime.applies(C) and not anytime.applies(ConceptClass.from_matrix(C.matrix))
     assert anytime.applies(ConceptClass.from_matrix(C.matrix), Tuning(anytime_min_concepts=1000))
     real = driver.opt
-
-    def stopped_at_the_root(D, **kw):  # the search on the whole class stops at once; restrictions are solved
-        if D is C:
-            r = real(D, time_limit=kw.get("time_limit"), anytime=False)
-            return driver.OptResult(None, 1, r.upper, None, {**r.stats, "stopped": "time limit"}, r.solver, r.game)
-        return real(D, **kw)
-
-    monkeypatch.setattr(driver, "opt", stopped_at_the_root)  # (what opt's anytime pass calls)
+    stop_wrapped(monkeypatch, lambda D: D is C, stopped)  # the search on the whole class stops at once
     r = opt(C, time_limit=600)
     assert r.lower >= 5 and r.stats["anytime"][-1]["lower"] == r.lower
     assert verify_tree(r.tree.to_json(), C) == r.lower
@@ -122,18 +140,15 @@ def test_the_search_inside_the_pass_gets_opts_solver_cluster_and_parts(monkeypat
     from solvers.opt.search import Solver
 
     C = make("decision-lists", n=4)
-    real, seen = driver.opt, []
+    seen = []
     writer = lambda limit: {"kind": "upper-bound", "bound": 99, "entries": []}  # noqa: E731
 
-    def stopped_at_the_root(D, **kw):
-        if D is C:
-            seen.append({k: kw.get(k) for k in ("solver", "cluster", "parts")})
-            r = real(D, time_limit=kw.get("time_limit"), anytime=False)
-            return driver.OptResult(None, 1, r.upper, None, {**r.stats, "stopped": "time limit"}, r.solver, r.game,
-                                    proof=writer)
-        return real(D, **kw)
+    def stopped_at_the_root(D, r, solver, cluster, parts):
+        seen.append({"solver": solver, "cluster": cluster, "parts": parts})
+        return driver.OptResult(None, 1, r.upper, None, {**r.stats, "stopped": "time limit"}, r.solver, r.game,
+                                proof=writer)
 
-    monkeypatch.setattr(driver, "opt", stopped_at_the_root)
+    stop_wrapped(monkeypatch, lambda D: D is C, stopped_at_the_root)
     S, parts, cluster = Solver(C), {"known": []}, object()
     r = opt(C, time_limit=600, solver=S, cluster=cluster, parts=parts)
     assert seen == [{"solver": S, "cluster": cluster, "parts": parts}]
@@ -143,15 +158,8 @@ def test_the_search_inside_the_pass_gets_opts_solver_cluster_and_parts(monkeypat
 def test_the_command_prints_each_bound_with_its_reason(monkeypatch, capsys, tmp_path):
     from adversary.cli import main
 
-    real = driver.opt
-
-    def stopped_at_the_root(D, **kw):
-        if D.family == "decision-lists" and D.params.get("n") == 4:  # the class the command made
-            r = real(D, time_limit=kw.get("time_limit"), anytime=False)
-            return driver.OptResult(None, 1, r.upper, None, {**r.stats, "stopped": "time limit"}, r.solver, r.game)
-        return real(D, **kw)
-
-    monkeypatch.setattr(driver, "opt", stopped_at_the_root)
+    stop_wrapped(monkeypatch, lambda D: D.family == "decision-lists" and D.params.get("n") == 4,  # (the command's)
+                 stopped)
     code = main(["opt", "decision-lists", "n=4", "--time-limit", "600", "--no-store", "--tree", str(tmp_path / "t.json")])
     out = capsys.readouterr().out
     # (a restriction to 15 of the 16 points may have Opt(C) itself: then the bounds meet and the run is solved)
@@ -226,19 +234,11 @@ def test_a_ctrl_c_in_the_pass_returns_what_is_proven(monkeypatch):
     opt returns its bounds, stopped "interrupted", with the bound the pass had found (a KeyboardInterrupt
     used to escape the pass, and the command printed nothing)."""
     C = make("decision-lists", n=4)
-    real = driver.opt
-
-    def stopped_at_the_root(D, **kw):
-        if D is C:
-            r = real(D, time_limit=kw.get("time_limit"), anytime=False)
-            return driver.OptResult(None, 1, r.upper, None, {**r.stats, "stopped": "time limit"}, r.solver, r.game)
-        return real(D, **kw)
-
     def one_then_ctrl_c(C, r, seconds, solve, found, *limits):
         found.append(anytime.embedded(C, 0, float("inf"), _exact)[0])
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(driver, "opt", stopped_at_the_root)
+    stop_wrapped(monkeypatch, lambda D: D is C, stopped)
     monkeypatch.setattr(anytime, "_improve", one_then_ctrl_c)
     r = opt(C, time_limit=600)
     assert r.stats["stopped"] == "interrupted" and r.lower == r.stats["anytime"][0]["lower"] >= 1
@@ -276,14 +276,10 @@ def real_opt(monkeypatch):
     pass and the learners' bounds then run as after a real time limit); returns the real opt."""
     real = driver.opt
 
-    def stopped_at_once(D, **kw):
-        if D.family == "disjunctions":
-            r = real(D, time_limit=kw.get("time_limit"), anytime=False)
-            return driver.OptResult(None, 1, D.log2_size(), None, {**r.stats, "stopped": "time limit"}, r.solver,
-                                    r.game)
-        return real(D, **kw)
+    def stopped_at_once(D, r, *_):
+        return driver.OptResult(None, 1, D.log2_size(), None, {**r.stats, "stopped": "time limit"}, r.solver, r.game)
 
-    monkeypatch.setattr(driver, "opt", stopped_at_once)
+    stop_wrapped(monkeypatch, lambda D: D.family == "disjunctions", stopped_at_once)
     return real
 
 

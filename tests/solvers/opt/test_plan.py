@@ -8,6 +8,7 @@ import pytest
 from solvers.classes.families import make
 from solvers.game_rules import Game
 from solvers.opt import ClassFacts, Tuning, plan
+from solvers.opt.plan import needs_count
 
 
 def listed(m, n, *, distinct=None, family=None, params=(), made=False, disjunctions=False, states=False):
@@ -159,3 +160,67 @@ def test_distinct_points_are_the_searchs_root_splits(m, lo, hi):
         M[:, int(rng.integers(0, n))] = bool(rng.random() < 0.5)  # a constant column
         C = ConceptClass.from_matrix(M)
         assert ClassFacts.of(C).distinct_points == min(18, len(Solver(C).root_masks))
+
+
+# ClassFacts.of(C, count=False) and needs_count: opt() counts the distinct points only when the plan reads them.
+_COUNT_CLASSES = [("monotone-disjunctions", {"n": 12, "k": 2}), ("monotone-disjunctions", {"n": 5, "k": 2}),
+                  ("singletons", {"N": 18}), ("singletons", {"N": 12}), ("intervals", {"N": 14}),
+                  ("thresholds", {"N": 12}), ("all-functions", {"n": 14}), ("all-functions", {"n": 17}),
+                  ("conjunctions", {"n": 3}), ("parities", {"n": 4}), ("thresholds", {"N": 40})]
+_COUNT_OPTIONS = [{}, {"time_limit": 60}, {"engine": "search"}, {"engine": "table"}, {"engine": "packed"},
+                  {"engine": "states"}, {"jobs": 2}, {"solver": "search"}, {"tuning": Tuning(packed_from=10)},
+                  {"tuning": Tuning(table_min_seconds=0.0)}, {"tuning": Tuning(disjunctions_from=10**6)}]
+
+
+def _plan_or_error(facts, game, options):
+    try:
+        return plan(facts, game, **options)
+    except ValueError as e:
+        return str(e)
+
+
+@pytest.mark.parametrize("family,params", _COUNT_CLASSES)
+def test_a_plan_that_does_not_read_the_count_is_the_same_without_it(family, params):
+    """Wherever needs_count says the plan does not read the distinct points, the plan of the uncounted facts is the
+    plan of the counted ones (for every game and option of the table below); where it reads them, they are counted."""
+    C = make(family, **params)
+    bare = ClassFacts.of(C, count=False)
+    full = ClassFacts.of(C)
+    assert bare.distinct_points is None and bare.counted(C) == full
+    for game in (D, R, T):
+        for options in _COUNT_OPTIONS:
+            keys = {k: v for k, v in options.items() if k in ("jobs", "engine", "tuning", "solver")}
+            if not needs_count(bare, game, **keys):
+                assert _plan_or_error(bare, game, options) == _plan_or_error(full, game, options), (game, options)
+
+
+COUNTS = [
+    # (facts, game, options, whether the plan reads the distinct points)
+    (listed(2**12, 4096, distinct=None, family="monotone-disjunctions", params=(("k", 2), ("n", 12)), made=True,
+            disjunctions=True), D, {}, False),                  # its family's engine, decided before any count
+    (listed(2**12, 4096, family="monotone-disjunctions", params=(("k", 2), ("n", 12)), made=True,
+            disjunctions=True), D, {"solver": "search"}, True),  # (a warm search: auto's search, then the table?)
+    (listed(2**20, 20, family="all-functions", params=(("n", 20),), made=True), D, {}, False),  # packed
+    (listed(2**20, 20, family="all-functions", params=(("n", 20),), made=True), D, {"jobs": 2}, True),
+    (listed(19, 18, family="singletons", params=(("N", 18),), made=True), D, {}, True),
+    (listed(19, 18, family="singletons", params=(("N", 18),), made=True), D, {"engine": "search"}, False),
+    (listed(19, 18, family="singletons", params=(("N", 18),), made=True), R, {}, False),   # the games engine
+    (listed(19, 18, family="singletons", params=(("N", 18),), made=True), T, {}, True),    # a horizon: the search
+    (listed(13, 12, family="singletons", params=(("N", 12),), made=True), D, {}, False),   # cap at its least anyway
+    (listed(2**14, 14, family="all-functions", params=(("n", 14),), made=True), D, {}, True),  # cap from the count
+]
+
+
+@pytest.mark.parametrize("facts,game,options,reads", COUNTS)
+def test_needs_count(facts, game, options, reads):
+    bare = ClassFacts(**{**{f: getattr(facts, f) for f in facts.__dataclass_fields__}, "distinct_points": None})
+    assert needs_count(bare, game, **options) is reads
+    assert not needs_count(facts, game, **options)  # (counted already)
+    assert not needs_count(EVAL_INTERVALS, game)  # (not listed: nothing to count)
+
+
+def test_monotone_disjunctions_go_to_their_engine_before_any_count():
+    C = make("monotone-disjunctions", n=12, k=2)
+    bare = ClassFacts.of(C, count=False)
+    assert not needs_count(bare, D)
+    assert plan(bare, D, time_limit=60).names[-2:] == ("disjunctions", "anytime")
