@@ -37,7 +37,7 @@ from ..game_rules import Game
 from .control import Control, Tuning
 from .engines import search as search_engine
 from .engines import run as _run_controlled
-from .plan import ENGINE_CHOICES, ClassFacts, Plan, needs_count, plan
+from .plan import ENGINE_CHOICES, ClassFacts, Plan, may_settle, needs_count, plan
 from .result import OptResult, Stats
 from .search import Solver
 
@@ -212,15 +212,20 @@ def opt(
     left = control.remaining()
     options = dict(jobs=control.jobs, time_limit=left, engine=engine, tuning=tuning, solver=kind,
                    bounds=bounds is not None, anytime=anytime, cluster=control.cluster is not None)
-    steps = plan(facts, G, **options)
     replan = None
     if needs_count(facts, G, jobs=control.jobs, engine=engine, tuning=tuning, solver=kind,
                    cluster=control.cluster is not None):
-        if steps.steps[0].name in _SETTLERS:  # counted once the settlers have not settled it (they need no count)
-            def replan():
-                return plan(facts.counted(C), G, **options)
+        if may_settle(facts, time_limit=left, tuning=tuning, anytime=anytime):
+            steps = plan(facts, G, **options)
+            if steps.steps[0].name in _SETTLERS:  # counted once the settlers have not settled it (they need no count)
+                def replan():
+                    return plan(facts.counted(C), G, **options)
+            else:
+                steps = plan(facts.counted(C), G, **options)
         else:
             steps = plan(facts.counted(C), G, **options)
+    else:
+        steps = plan(facts, G, **options)
     return _run(C, G, steps, control, tuning, engine=engine, solver=solver, parts=parts, bounds=bounds,
                 want_tree=tree, time_limit=left, replan=replan)
 

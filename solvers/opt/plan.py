@@ -46,11 +46,12 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ..game_rules import Game
 from .control import Tuning
 
-__all__ = ["ClassFacts", "Step", "Plan", "plan", "needs_count", "distinct_points", "ENGINE_CHOICES"]
+__all__ = ["ClassFacts", "Step", "Plan", "plan", "needs_count", "may_settle", "distinct_points", "ENGINE_CHOICES"]
 
 #: The engines :func:`solvers.opt.opt` accepts by name (``auto``: the plan's choice).
 ENGINE_CHOICES = ("auto", "search", "table", "packed", "states")
@@ -135,13 +136,15 @@ class ClassFacts:
         n_points = int(getattr(C, "n_points", 0) or 0)
         n_concepts = int(getattr(C, "n_concepts", 0) or 0)
         made = bool(getattr(C, "made", False))
-        return cls(
+        facts = object.__new__(cls)  # (the fields set at once: the frozen __init__ sets them one by one, ~3 us)
+        facts.__dict__.update(
             listed=listed, evaluated=evaluated, tables=evaluated and packed.handles(C),
             n_concepts=n_concepts, n_points=n_points, log2_size=n_concepts.bit_length() - 1,
             distinct_points=distinct_points(C) if listed and count else None,
             family=family, params=tuple(sorted(params.items())) if isinstance(params, dict) else (),
             made=made, disjunctions=disjunctions.handles(C),
             states=family in STATES_FAMILIES and (evaluated or made))
+        return facts
 
     def counted(self, C) -> "ClassFacts":
         """These facts (of ``C``) with its distinct points counted (up to 18) when it is listed."""
@@ -224,7 +227,7 @@ class Plan:
 
     steps: tuple = field(default_factory=tuple)
 
-    @property
+    @cached_property
     def names(self) -> tuple:
         return tuple(s.name for s in self.steps)
 
@@ -339,6 +342,15 @@ def _by_family(facts: ClassFacts, engine: str, t: Tuning, solver: str | None) ->
     listed or over at least :attr:`Tuning.disjunctions_from <solvers.opt.control.Tuning.disjunctions_from>` points)."""
     return (engine == "auto" and solver != "search" and facts.disjunctions
             and (not facts.listed or facts.n_points >= t.disjunctions_from))
+
+
+def may_settle(facts: ClassFacts, *, time_limit: float | None = None, tuning: Tuning | None = None,
+               anytime: bool = True) -> bool:
+    """False when no settler (``shattered set``, ``learners``) can head :func:`plan`'s steps for the class ``facts``
+    describes, whatever the other arguments (a cheap test: True says only that one may)."""
+    t = tuning or Tuning()
+    return anytime and (facts.n_concepts >= min(t.shattered_from, t.learners_from) or (
+        time_limit is not None and (facts.embeds or facts.n_concepts >= t.anytime_min_concepts)))
 
 
 def needs_count(facts: ClassFacts, game: Game = Game(), *, jobs: int = 1, engine: str = "auto",

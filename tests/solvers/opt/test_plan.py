@@ -8,7 +8,7 @@ import pytest
 from solvers.classes.families import make
 from solvers.game_rules import Game
 from solvers.opt import ClassFacts, Tuning, plan
-from solvers.opt.plan import needs_count
+from solvers.opt.plan import may_settle, needs_count
 
 
 def listed(m, n, *, distinct=None, family=None, params=(), made=False, disjunctions=False, states=False):
@@ -224,3 +224,16 @@ def test_monotone_disjunctions_go_to_their_engine_before_any_count():
     bare = ClassFacts.of(C, count=False)
     assert not needs_count(bare, D)
     assert plan(bare, D, time_limit=60).names[-2:] == ("disjunctions", "anytime")
+
+
+@pytest.mark.parametrize("facts,game,options,steps", [row for row in TABLE if isinstance(row[3], tuple)])
+def test_may_settle_is_true_wherever_a_settler_heads_the_plan(facts, game, options, steps):
+    """may_settle (the driver's cheap test before it counts the distinct points) never misses a settler."""
+    keys = {k: v for k, v in options.items() if k in ("time_limit", "tuning", "anytime")}
+    if steps[0] in ("shattered set", "learners"):
+        assert may_settle(facts, **keys)
+    for time_limit in (None, 60):
+        for bounds in (False, True):
+            names = plan(facts, game, **{**options, "time_limit": time_limit, "bounds": bounds}).names
+            if names[0] in ("shattered set", "learners"):
+                assert may_settle(facts, **{**keys, "time_limit": time_limit})
