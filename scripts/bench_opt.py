@@ -34,7 +34,9 @@ a fresh copy of the class, up to 7 runs or 0.5 s), one of 0.1-1 s run three time
 trees alike), and the median is reported. Parts 0 and 3 time every instance of a tree in one process, so a
 cost paid once per process (loading the compiled kernel, 0.04 s) falls on the first run that needs it. The baseline time is
 measured inside its subprocess around ``baseline_opt(C.matrix)`` (excluding interpreter start-up and
-the class build).
+the class build). An extracted tree gets the compiled kernel's machine code this tree has (or builds its own
+once, when its kernel differs: :func:`warm_kernel`), so that a short search hands over to the kernel in both
+trees alike.
 
 Usage::
 
@@ -292,7 +294,36 @@ def pinned_tree(rev: str, into: Path) -> str | None:
 
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         tar.extractall(into, filter="data")
+    warm_kernel(into)
     return None
+
+
+def warm_kernel(tree: Path) -> None:
+    """Give the extracted ``tree`` the compiled kernel's machine code, as this tree has it: a fresh extract has none,
+    so its searches would stay in Python where this tree's hand over to the kernel (``auto`` loads it only when its
+    machine code is kept), and the two would be timed unlike. This tree's files are copied (the extract loads only
+    the one named by the hash of its own kernel source: the same file when the kernel is unchanged); when its own is
+    still missing and the tree can build it (:mod:`solvers.opt._kernel_cache`), it is built, once."""
+    import shutil
+
+    here = ROOT / "solvers" / "opt" / "__pycache__"
+    there = tree / "solvers" / "opt" / "__pycache__"
+    if not (tree / "solvers" / "opt" / "_kernel_cache.py").exists():
+        return  # (a tree from before the kept machine code: numba's own cache, keyed by the file's path)
+    there.mkdir(parents=True, exist_ok=True)
+    for f in here.glob("kernel-*.bin"):
+        shutil.copy2(f, there / f.name)
+    probe = ("from solvers.opt import _kernel_cache as k\n"
+             "p = k.path()\n"
+             "if p is not None and not p.exists():\n"
+             "    print('building', flush=True)\n"
+             "    k.start_build(wait=True)\n")
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    proc = subprocess.Popen([sys.executable, "-c", probe], stdout=subprocess.PIPE, text=True, env=env, cwd=str(tree))
+    if proc.stdout.readline().strip() == "building":
+        print(f"  building the compiled kernel of the tree in {tree.name} (once, 15-25 s) ...", file=sys.stderr,
+              flush=True)
+    proc.communicate(timeout=600)
 
 
 def time_in_tree(tree: Path, instances, time_limit: float, options: dict | None = None,
