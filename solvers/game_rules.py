@@ -202,6 +202,8 @@ class Game:
     @classmethod
     def of(cls, game: str = "deterministic", errors: int = 0, horizon: Optional[int] = None) -> "Game":
         """``Game.of("randomized", errors=1)``: the API's spelling (``game`` one of :data:`GAMES`)."""
+        if game == "deterministic" and errors == 0 and horizon is None and cls is Game and type(errors) is int:
+            return _OPT  # (frozen: Opt(C)'s game shared; opt() asks for it on every call)
         if game not in GAMES:
             raise ValueError(f"game={game!r}: use one of {', '.join(map(repr, GAMES))}")
         return cls(game == "randomized", errors, horizon)
@@ -240,6 +242,9 @@ class Game:
 
     def to_json(self) -> dict:
         return {"game": self.kind, "errors": self.errors, "horizon": self.horizon}
+
+
+_OPT = Game()  # Opt(C)'s game, which Game.of gives for the default arguments
 
 
 # ---------------------------------------------------------------------------------------- states

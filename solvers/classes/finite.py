@@ -100,8 +100,8 @@ class ConceptClass:
     (True, True, {})
     """
 
-    __slots__ = ("_matrix", "_points", "_names", "family", "params", "_columns", "_packed", "_point_index", "_facts", "_words", "_fingerprint",
-                 "_symmetry", "_symmetry_checked", "_sorted_rows", "_detected", "_declared", "_derived")
+    __slots__ = ("_matrix", "_points", "_names", "family", "params", "_columns", "_packed", "_splits", "_point_index",
+                 "_facts", "_words", "_fingerprint", "_symmetry", "_symmetry_checked", "_sorted_rows", "_detected", "_declared", "_derived")
 
     #: The points are listed (the class protocol's ``finite``).
     finite = True
@@ -154,6 +154,7 @@ class ConceptClass:
         self.params = dict(params) if params else {}
         self._columns = None
         self._packed = None
+        self._splits = None
         self._point_index = None
         self._fingerprint = None
         # The distinct rows sorted, as the fingerprint hashes them (found above in merging duplicates), kept
@@ -474,6 +475,28 @@ class ConceptClass:
             frm = int.from_bytes
             self._columns = tuple(frm(raw[i:i + w], "little") for i in range(0, len(raw), w))
         return self._columns
+
+    def distinct_splits(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """``(masks, points)``: one point of each class of equal-or-complementary columns, constant columns left out,
+        in the order of the points (each class's first), and its column's bitset: the distinct ways a first example
+        splits the class (:attr:`columns`; computed once). The exact search's root splits, and the count of distinct
+        points its plan reads (:func:`solvers.opt.plan.distinct_points`)."""
+        if self._splits is None:
+            V = self.full
+            low = V & -V
+            masks: list[int] = []
+            points: list[int] = []
+            seen = set()
+            for j, col in enumerate(self.columns):
+                if col == 0 or col == V:
+                    continue
+                key = col if col & low else V ^ col
+                if key not in seen:
+                    seen.add(key)
+                    masks.append(col)
+                    points.append(j)
+            self._splits = (tuple(masks), tuple(points))
+        return self._splits
 
     @property
     def column_words(self) -> np.ndarray:

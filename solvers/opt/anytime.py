@@ -32,7 +32,15 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from .. import interrupts
+from ..certificates import MistakeTree, TreeError, verify_tree
+from ..game_rules import Game
+from .control import Tuning
+from .memo import SearchStop
+from .result import OptResult, Stats
+from .search import Solver
 
 #: Where Halving's bound floor(log2 |C|) is proven (the text of :attr:`solvers.learners.Halving.bound_source`;
 #: written here, as this package does not import the learners built on it)
@@ -64,9 +72,7 @@ def applies(C, tuning=None) -> bool:
     """Whether :func:`improve` can do anything for ``C``: a listed class large enough to be worth it (at least
     ``tuning.anytime_min_concepts`` concepts, :class:`~solvers.opt.control.Tuning`), or a class of a family of
     :data:`EMBEDS` (listed, implicit or evaluated)."""
-    from .control import Tuning
-
-    least = (tuning or Tuning()).anytime_min_concepts
+    least = (tuning or Tuning.default()).anytime_min_concepts
     return _embeds(C) or (listed(C) and C.n_concepts >= least and C.n_points >= 2)
 
 
@@ -78,8 +84,6 @@ def shattered_reason(d: int) -> str:
 def checked(tree, value: int, C) -> bool:
     """Whether ``tree`` proves Opt(C) >= ``value`` by :func:`solvers.certificates.verify_tree`, the checker
     independent of the search (a tree that does not check, or does not map into C, proves nothing)."""
-    from ..certificates import TreeError, verify_tree
-
     try:
         return verify_tree(tree.to_json(), C) == value
     except (KeyError, TreeError, ValueError, TypeError):
@@ -125,8 +129,6 @@ def embedded(C, best: int, deadline: float, solve, out: list | None = None) -> l
     """Lower bounds from the same family with a smaller size parameter (:data:`EMBEDS`), solved in the time
     left, smallest first, each tree lifted into ``C`` and checked against it: ``(value, tree, reason)``,
     appended to ``out`` (when given) as each is proven, and returned."""
-    from ..certificates import MistakeTree
-
     name = C.family
     size, kind = EMBEDS[name]
     params = dict(C.params)
@@ -170,8 +172,6 @@ def shattered_points(C, deadline: float, *, all_or_nothing: bool = False) -> lis
     VC search (:func:`solvers.vc.vc_search`) may take hours. ``all_or_nothing``: stop at the first point that
     does not join (what settles Opt(C) is a set of floor(log2 |C|) points, which this then cannot reach
     greedily): a few passes over the matrix for a class that is not close to all functions."""
-    import numpy as np
-
     M = np.asarray(C.matrix, dtype=bool)
     m = M.shape[0]
     most = min(62, m.bit_length() - 1)
@@ -216,9 +216,7 @@ def improve(C, r, seconds: float, solve, *, packed_from: int | None = None, tuni
     concepts gets the packed search's tree (default: the ``tuning``'s :attr:`Tuning.anytime_packed_from
     <solvers.opt.control.Tuning.anytime_packed_from>`), over leaves of :attr:`Tuning.packed_leaf
     <solvers.opt.control.Tuning.packed_leaf>` concepts."""
-    from .control import Tuning
-
-    tuning = Tuning() if tuning is None else tuning
+    tuning = Tuning.default() if tuning is None else tuning
     found: list = []
     try:
         _improve(C, r, seconds, solve, found, tuning.anytime_packed_from if packed_from is None else packed_from,
@@ -231,9 +229,7 @@ def improve(C, r, seconds: float, solve, *, packed_from: int | None = None, tuni
 def _packed(C, best: int, deadline: float, found: list, leaf: int) -> int:
     """A deeper tree by the packed search (:mod:`solvers.opt.packed`: balanced splits over the concepts' truth
     tables, the small version spaces solved exactly) by ``deadline``; appended to ``found``. Returns the best depth."""
-    from ..certificates import MistakeTree
     from . import packed
-    from .memo import SearchStop
 
     S = packed.PackedSearch(packed.pack(C.matrix), C.n_points, leaf=leaf)
     S.lower = best  # (deeper only: its tree, if any, is the search's)
@@ -261,7 +257,6 @@ class Interrupted(KeyboardInterrupt):
 
 def _improve(C, r, seconds: float, solve, found: list, packed_from: int, leaf: int) -> None:
     """:func:`improve`'s work, each bound appended to ``found`` as it is proven."""
-    from ..certificates import MistakeTree
     from ..classes.finite import ConceptClass
 
     deadline = time.monotonic() + seconds
@@ -310,11 +305,6 @@ def settle_by_shattering(C, deadline: float, memo_bytes, symmetry: bool, t0: flo
     bound, and the upper-bound certificate has no entries (fewer than 2^(d+1) concepts). Else ``(None, (d, tree))``
     with the d points shattered, the tree over them not yet checked by :func:`checked` (``(None, None)`` when
     none)."""
-    from ..certificates import MistakeTree
-    from ..game_rules import Game
-    from .result import OptResult, Stats
-    from .search import Solver
-
     if not listed(C):
         return None, None
     points = shattered_points(C, deadline, all_or_nothing=True)

@@ -62,7 +62,11 @@ class Control:
     @classmethod
     def within(cls, time_limit: float | None = None, **kw) -> "Control":
         """The control of a run of ``time_limit`` seconds from now (None: no limit); ``kw`` the other fields."""
-        return cls(deadline=None if time_limit is None else time.monotonic() + time_limit, **kw)
+        if kw or cls is not Control:
+            return cls(deadline=None if time_limit is None else time.monotonic() + time_limit, **kw)
+        control = object.__new__(Control)  # (the fields set at once: the frozen __init__ sets them one by one)
+        control.__dict__.update(_NO_CONTROL, deadline=None if time_limit is None else time.monotonic() + time_limit)
+        return control
 
     def remaining(self) -> float | None:
         """Seconds left before the deadline (0 once past it, or once cancelled); None without a deadline."""
@@ -89,7 +93,9 @@ class Control:
         """This control with its deadline brought forward to ``deadline`` (when that is earlier)."""
         if deadline is None or (self.deadline is not None and self.deadline <= deadline):
             return self
-        return dataclasses.replace(self, deadline=deadline)
+        brought = object.__new__(type(self))  # (a copy with one field changed: dataclasses.replace costs ~1.5 us)
+        brought.__dict__.update(self.__dict__, deadline=deadline)
+        return brought
 
 
 @dataclass(frozen=True)
@@ -309,6 +315,12 @@ class Tuning:
         return dataclasses.replace(self, **kw)
 
     @classmethod
+    def default(cls) -> "Tuning":
+        """``Tuning()``, the defaults, as one shared (frozen) object: building one sets its ~60 fields one by one
+        (5 us or more), which a call of :func:`~solvers.opt.opt` on a small class would pay several times."""
+        return _DEFAULT_TUNING if cls is Tuning else cls()
+
+    @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **kw) -> "Tuning":
         """The default tuning with the variables of :data:`ENV` found in ``environ`` (``os.environ`` when None),
         then ``kw``. A value that does not parse is ignored (the default stays). ``LITTLESTONE_SPREAD_TRIAL``: the
@@ -319,8 +331,12 @@ class Tuning:
 
             environ = os.environ
         values: dict = {}
-        if not kw and cls is Tuning and not any(environ.get(var) for var in cls.ENV):
-            return _DEFAULT_TUNING  # (frozen: one default shared, built once; opt() asks for it on every call)
+        if not kw and cls is Tuning:
+            for var in cls.ENV:
+                if environ.get(var):
+                    break
+            else:
+                return _DEFAULT_TUNING  # (frozen: one default shared, built once; opt() asks for it on every call)
         for var, name in cls.ENV.items():
             raw = environ.get(var)
             if raw is None or not str(raw).strip():
@@ -333,3 +349,4 @@ class Tuning:
 
 
 _DEFAULT_TUNING = Tuning()
+_NO_CONTROL = dict(Control().__dict__)  # the fields of a Control with no deadline, signal, report or limit

@@ -34,8 +34,12 @@ from typing import Callable
 
 from ..certificates import MistakeTree
 from ..game_rules import Game
+from . import anytime as cheap  # (named so: opt() has a parameter "anytime")
 from .control import Control, Tuning
+from .engines import games as games_engine
+from .engines import packed as packed_engine
 from .engines import search as search_engine
+from .engines import states as states_engine
 from .engines import run as _run_controlled
 from .plan import ENGINE_CHOICES, ClassFacts, Plan, may_settle, needs_count, plan
 from .result import OptResult, Stats
@@ -237,6 +241,8 @@ _SETTLERS = ("shattered set", "learners")
 def _control(control: Control | None, time_limit, jobs, memo_bytes, progress, cluster) -> Control:
     """The run's control: ``control`` (or a new one) with the keywords that differ from their defaults."""
     if control is None:
+        if jobs == 1 and memo_bytes is None and progress is None and cluster is None:
+            return Control.within(time_limit)
         return Control.within(time_limit, jobs=jobs, memo_bytes=memo_bytes, progress=progress, cluster=cluster)
     if isinstance(control.jobs, bool) or not isinstance(control.jobs, int) or control.jobs < 1:
         raise ValueError(f"jobs={control.jobs!r}: give a whole number of worker processes >= 1")
@@ -282,8 +288,6 @@ def _run(C, G: Game, steps: Plan, control: Control, tuning: Tuning, *, engine: s
         i += 1
         name = step.name
         if name == "shattered set":
-            from . import anytime as cheap
-
             until = control.deadline if control.deadline is not None else float("inf")
             if step.cap is not None:
                 until = min(until, t0 + step.cap)
@@ -299,8 +303,6 @@ def _run(C, G: Game, steps: Plan, control: Control, tuning: Tuning, *, engine: s
             if settled is not None:
                 return _stamped(_game_of(settled, G), names)
         elif name == "learners":
-            from . import anytime as cheap
-
             try:
                 learners = list(bounds(C))
             except KeyboardInterrupt:
@@ -336,15 +338,13 @@ def _engine(C, G: Game, steps: Plan, k: int, control: Control, tuning: Tuning, *
         now = time.monotonic()
         control = control.until(max(now + 1e-9, t0 + time_limit * step.until))
         t0 = now
-    from .engines import games, packed, states
-
     if name == "packed":
-        return packed.solve(C, Game(), control, tuning)
+        return packed_engine.solve(C, Game(), control, tuning)
     if name in ("states", "disjunctions"):
-        return _run_controlled(control, lambda: states.states(C, control, solver=solver))
+        return _run_controlled(control, lambda: states_engine.states(C, control, solver=solver))
     if name == "games":
-        return _run_controlled(control, lambda: games.game_value(C, G, control, tuning, solver=solver,
-                                                                  want_tree=want_tree))
+        return _run_controlled(control, lambda: games_engine.game_value(C, G, control, tuning, solver=solver,
+                                                                         want_tree=want_tree))
     table = name == "search" and steps.names[k + 1:k + 2] == ("table",) and step.cap is not None
     return _run_controlled(control, lambda: search_engine.search(
         C, control, tuning, table=table, table_only=name == "table", cap=step.cap, solver=solver, parts=parts,
@@ -378,11 +378,9 @@ def _anytime(C, r: OptResult, control: Control, tuning: Tuning, bounds, learners
              time_limit: float) -> OptResult:
     """The anytime pass after an engine stopped by its time limit: the learners' bounds for the upper bound, then
     the cheap lower bounds of :mod:`solvers.opt.anytime` in the time left (see :func:`opt`'s ``anytime``)."""
-    from . import anytime
-
     if r.value is not None or r.stats.get("stopped") != "time limit":
         return r
-    upper, reason = r.upper, anytime.upper_reason(C, r.upper)
+    upper, reason = r.upper, cheap.upper_reason(C, r.upper)
     try:
         if learners is None:
             learners = list(bounds(C)) if bounds is not None else []
@@ -396,12 +394,12 @@ def _anytime(C, r: OptResult, control: Control, tuning: Tuning, bounds, learners
                   r.solver, r.game, proof=r.proof if upper == r.upper else None)
     memo_bytes = control.memo_bytes
     try:
-        found = anytime.improve(C, r, max(0.0, t0 + time_limit - time.monotonic()),
+        found = cheap.improve(C, r, max(0.0, t0 + time_limit - time.monotonic()),
                                 lambda D, t: opt(D, time_limit=max(t, 1e-3), memo_bytes=memo_bytes, anytime=False,
                                                  symmetry=tuning.symmetry, isomorphism=tuning.isomorphism,
                                                  tuning=tuning),
                                 tuning=tuning)
-    except anytime.Interrupted as e:  # a Ctrl-C during the pass: what it found still counts
+    except cheap.Interrupted as e:  # a Ctrl-C during the pass: what it found still counts
         found = e.found
         r.stats["stopped"] = "interrupted"
     if not found:

@@ -240,7 +240,7 @@ class GameSolver(MemoSearch):
         if not isinstance(C, ConceptClass):
             raise TypeError("GameSolver needs a ConceptClass")
         #: the search's thresholds (solvers.opt.control.Tuning)
-        self.tuning = T = Tuning() if tuning is None else tuning
+        self.tuning = T = Tuning.default() if tuning is None else tuning
         if not isinstance(game, Game):
             raise TypeError("GameSolver needs a solvers.game_rules.Game")
         if not game.randomized and game.errors == 0:

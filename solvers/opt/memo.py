@@ -19,7 +19,7 @@ from typing import Callable
 
 from .. import interrupts
 
-__all__ = ["MemoSearch", "SearchStop", "Limits", "cancelling", "cancelled"]
+__all__ = ["MemoSearch", "SearchStop", "Limits", "cancelling", "cancelled", "cancelled_event"]
 
 
 class SearchStop(Exception):
@@ -38,6 +38,11 @@ def cancelled() -> bool:
     every search's clock check then stops it as at its deadline."""
     e = _CANCEL.event
     return e is not None and e.is_set()
+
+
+def cancelled_event():
+    """The cancel signal of the run under way in this thread (None: none)."""
+    return _CANCEL.event
 
 
 class cancelling:

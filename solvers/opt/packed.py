@@ -122,8 +122,8 @@ class PackedSearch:
         if leaf is None or width is None:
             from .control import Tuning
 
-            leaf = Tuning().packed_leaf if leaf is None else leaf
-            width = Tuning().packed_width if width is None else width
+            leaf = Tuning.default().packed_leaf if leaf is None else leaf
+            width = Tuning.default().packed_width if width is None else width
         T = np.ascontiguousarray(tables, dtype=np.uint64)  # (the counts view it as bytes)
         sorted_tables(T, n_points)  # (checked: the search keeps the order given)
         self.tables = T

@@ -215,7 +215,7 @@ class ExactSearch:
                  progress: Callable[[dict], None] | None = None, max_bytes: int | None = None):
         T = sorted_tables(tables, n_points)
         self.tables, self.n_points = T, n_points
-        self.leaf = max(2, int(Tuning().packed_exact_leaf if leaf is None else leaf))
+        self.leaf = max(2, int(Tuning.default().packed_exact_leaf if leaf is None else leaf))
         self.group = cube_group_of(T, n_points) if symmetry else Trivial(n_points)
         self.progress = progress
         self._memo: dict = {}
@@ -245,7 +245,7 @@ class ExactSearch:
         a narrow search that finds no tree proves nothing, and only the complete one refutes (default:
         :attr:`~solvers.opt.control.Tuning.packed_exact_widths`)."""
         self._deadline = deadline
-        widths = Tuning().packed_exact_widths if widths is None else widths
+        widths = Tuning.default().packed_exact_widths if widths is None else widths
         try:
             for w in tuple(widths) + (None,):
                 self._width = w
@@ -489,7 +489,7 @@ def solve(C, *, time_limit: float | None = None, progress: Callable[[dict], None
     are the narrow searches' widths."""
     from ..certificates import MistakeTree, ProofTooLarge, verify_tree
 
-    tuning = Tuning() if tuning is None else tuning
+    tuning = Tuning.default() if tuning is None else tuning
     leaf = tuning.packed_leaf if leaf is None else leaf
     width = tuning.packed_width if width is None else width
 

@@ -46,9 +46,10 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 
+from ..classes.evaluated import EvaluatedClass
 from ..game_rules import Game
+from . import disjunctions, packed
 from .control import Tuning
 
 __all__ = ["ClassFacts", "Step", "Plan", "plan", "needs_count", "may_settle", "distinct_points", "ENGINE_CHOICES"]
@@ -126,9 +127,6 @@ class ClassFacts:
         """The facts of class ``C`` (reads its size, family and, when listed and ``count``, its columns until 18
         distinct ones are seen: :meth:`counted`; ``count=False`` leaves ``distinct_points`` None, for
         :func:`needs_count` to say whether the plan reads it)."""
-        from ..classes.evaluated import EvaluatedClass
-        from . import disjunctions, packed
-
         listed = bool(getattr(C, "finite", False)) and getattr(C, "matrix", None) is not None
         evaluated = isinstance(C, EvaluatedClass)
         params = getattr(C, "params", None)
@@ -142,7 +140,7 @@ class ClassFacts:
             n_concepts=n_concepts, n_points=n_points, log2_size=n_concepts.bit_length() - 1,
             distinct_points=distinct_points(C) if listed and count else None,
             family=family, params=tuple(sorted(params.items())) if isinstance(params, dict) else (),
-            made=made, disjunctions=disjunctions.handles(C),
+            made=made, disjunctions=family == disjunctions.FAMILY and disjunctions.handles(C),
             states=family in STATES_FAMILIES and (evaluated or made))
         return facts
 
@@ -166,22 +164,8 @@ class ClassFacts:
 def distinct_points(C, most: int = MAX_TABLE_POINTS + 1) -> int:
     """The points of listed ``C`` up to equal-or-complementary columns, constant ones left out; counted up to
     ``most`` (the table's limit and one: the plan needs no more)."""
-    if C.n_points <= 256:  # the class's column bitsets (cached: the search's root reads them too)
-        V = (1 << C.n_concepts) - 1
-        columns = C.columns
-        if len(columns) <= 2 * most:  # (all of them at once: the side without concept 0, constant ones as V)
-            seen = {col if col & 1 else V ^ col for col in columns}
-            seen.discard(V)
-            return min(len(seen), most)
-        low = V & -V
-        seen = set()
-        for col in columns:
-            s = col & V
-            if s and s != V:
-                seen.add(s if s & low else V ^ s)
-                if len(seen) >= most:
-                    break
-        return len(seen)
+    if C.n_points <= 256:  # the class's distinct splits (cached: the search's root is made of them)
+        return min(len(C.distinct_splits()[0]), most)
     import numpy as np
 
     # The class's column words (cached: the search's root splits of a class over more points are read from them).
@@ -223,13 +207,20 @@ class Step:
 
 @dataclass(frozen=True)
 class Plan:
-    """The steps :func:`solvers.opt.opt` runs, in order; the first that settles Opt(C) ends the run."""
+    """The steps :func:`solvers.opt.opt` runs, in order; the first that settles Opt(C) ends the run.
+
+    Attributes
+    ----------
+    steps : tuple of Step
+    names : tuple of str
+        The steps' names, in order.
+    """
 
     steps: tuple = field(default_factory=tuple)
 
-    @cached_property
-    def names(self) -> tuple:
-        return tuple(s.name for s in self.steps)
+    def __post_init__(self):
+        # The names of the steps, in order (set once: a cached_property costs ~1.5 us on its first read).
+        object.__setattr__(self, "names", tuple([s.name for s in self.steps]))
 
     def __iter__(self):
         return iter(self.steps)
@@ -269,7 +260,7 @@ def plan(facts: ClassFacts, game: Game = Game(), *, jobs: int = 1, time_limit: f
     ValueError
         When the engine asked for does not take the class or the game (one line saying what to change).
     """
-    t = tuning or Tuning()
+    t = tuning or Tuning.default()
     if engine not in ENGINE_CHOICES:
         raise ValueError(f"unknown engine {engine!r}; use one of {', '.join(ENGINE_CHOICES)}")
     if facts.tables and (not game.standard or engine not in ("auto", "states", "packed")):
@@ -348,7 +339,7 @@ def may_settle(facts: ClassFacts, *, time_limit: float | None = None, tuning: Tu
                anytime: bool = True) -> bool:
     """False when no settler (``shattered set``, ``learners``) can head :func:`plan`'s steps for the class ``facts``
     describes, whatever the other arguments (a cheap test: True says only that one may)."""
-    t = tuning or Tuning()
+    t = tuning or Tuning.default()
     return anytime and (facts.n_concepts >= min(t.shattered_from, t.learners_from) or (
         time_limit is not None and (facts.embeds or facts.n_concepts >= t.anytime_min_concepts)))
 
@@ -365,7 +356,7 @@ def needs_count(facts: ClassFacts, game: Game = Game(), *, jobs: int = 1, engine
     the cost is below :attr:`Tuning.table_min_seconds <solvers.opt.control.Tuning.table_min_seconds>` (the cap is
     then that least whatever the count). The shattered set's test needs no count: a class of |C| distinct concepts
     has at least floor(log2 |C|) distinct points."""
-    t = tuning or Tuning()
+    t = tuning or Tuning.default()
     if not facts.listed or facts.distinct_points is not None:
         return False
     if not game.standard and (game.randomized or game.errors):

@@ -163,7 +163,7 @@ class Solver(MemoSearch):
         if not isinstance(C, ConceptClass):
             raise TypeError("Solver needs a ConceptClass")
         #: the thresholds of the search and its hand-over to the kernel (solvers.opt.control.Tuning)
-        self.tuning = Tuning() if tuning is None else tuning
+        self.tuning = Tuning.default() if tuning is None else tuning
         self.kernel_mode = _kernel.mode(kernel)
         self._kernel = None  # the compiled search's state while a query or root loop runs in it
         self._kept = None  # ... kept after its queries, its memo not yet written back (see _kernel_done)
@@ -246,7 +246,8 @@ class Solver(MemoSearch):
         if C.n_points > _ROOT_NUMPY:
             self.root_masks, self.root_points = self._root_splits()
         else:
-            self.root_masks, self.root_points = self._distinct_splits(self.full, C.columns)
+            masks, points = C.distinct_splits()  # (cached by the class: the plan counted them)
+            self.root_masks, self.root_points = list(masks), list(points)
         # A class whose root splits times words per version space pass kernel_wide: a node costs some 0.1-5 ms in
         # Python (measured: rectangles N=14 as a matrix, 196 splits x 173 words, 0.2 ms), so the kernel takes
         # the search from its first query once it is loaded or its machine code saved (0.04 s to load).

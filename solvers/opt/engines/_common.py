@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ...game_rules import Game
-from ..memo import cancelling
+from ..memo import cancelling, cancelled_event
 from ..result import OptResult, Stats
 
 
@@ -28,8 +28,11 @@ def game_of(game) -> Game:
 def run(control, work) -> OptResult:
     """``work()`` (an OptResult) with ``control``'s cancel signal in force; a run the signal stopped says
     ``stopped == "cancelled"``."""
-    with cancelling(control.cancel):
-        r = work()
+    if control.cancel is None and cancelled_event() is None:
+        r = work()  # (no signal to set, none to clear)
+    else:
+        with cancelling(control.cancel):
+            r = work()
     if control.cancelled() and r.stats.get("stopped") in ("time limit", "cancelled"):
         r.stats["stopped"] = "cancelled"
     if not isinstance(r.stats, Stats):

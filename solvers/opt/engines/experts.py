@@ -125,7 +125,7 @@ def solve(C, game=None, control: Control = Control(), tuning: Tuning | None = No
 
         r = experts(n, G.errors, randomized=G.randomized, time_limit=control.time_limit(),
                     progress=control.progress, memo_bytes=control.memo_bytes)
-        tree, note = _tree(r, control, tuning or Tuning())
+        tree, note = _tree(r, control, tuning or Tuning.default())
         stats = Stats({**r.stats, "engine": NAME, "method": r.stats.get("engine"), "volume": r.volume,
                        "game": G.to_json(), "symbol": G.symbol})
         if note is not None:

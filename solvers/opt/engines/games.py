@@ -35,7 +35,7 @@ def solve(C, game=None, control: Control = Control(), tuning: Tuning | None = No
     why = takes(C, G)
     if why is not None:
         raise ValueError(f"engine 'games' does not take this: {why}")
-    return run(control, lambda: game_value(C, G, control, tuning or Tuning()))
+    return run(control, lambda: game_value(C, G, control, tuning or Tuning.default()))
 
 
 def game_value(C, G: Game, control: Control, tuning: Tuning, *, solver=None, want_tree: bool = True) -> OptResult:

@@ -42,7 +42,7 @@ def solve(C, game=None, control: Control = Control(), tuning: Tuning | None = No
     why = takes(C, G)
     if why is not None:
         raise ValueError(f"engine 'search' does not take this: {why}")
-    r = run(control, lambda: search(C, control, tuning or Tuning()))
+    r = run(control, lambda: search(C, control, tuning or Tuning.default()))
     return r if G.standard else capped(r, G)
 
 
@@ -162,7 +162,7 @@ def search(C, control: Control, tuning: Tuning, *, table: bool = False, table_on
     if spread is not None:
         stats["spread"] = {"workers": spread.pool.size, "parts": spread.parts, "resumed": spread.resumed,
                            "cancelled": spread.cancelled, "preempted": spread.preempted, "depth": spread.depth}
-    return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S, Game(), proof)
+    return OptResult(lo if lo == hi else None, lo, hi, tree, stats, S, Game.of(), proof)
 
 
 def _search_root_with_workers(S: Solver, jobs: int, queries: list, t0: float, budget: float | None,

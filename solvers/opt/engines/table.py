@@ -33,5 +33,5 @@ def solve(C, game=None, control: Control = Control(), tuning: Tuning | None = No
     why = takes(C, G)
     if why is not None:
         raise ValueError(f"engine 'table' does not take this: {why}")
-    r = run(control, lambda: search(C, control, tuning or Tuning(), table_only=True))
+    r = run(control, lambda: search(C, control, tuning or Tuning.default(), table_only=True))
     return r if G.standard else capped(r, G)
