@@ -601,6 +601,29 @@ def test_column_words_and_bitsets_against_the_matrix(m, n, seed, p):
         assert C.columns[j] == sum(1 << int(c) for c in np.flatnonzero(C.matrix[:, j]))
 
 
+@settings(max_examples=80, deadline=None, database=None)
+@given(st.integers(1, 40), st.integers(1, 30), st.integers(0, 2**32 - 1), st.floats(0.0, 1.0))
+def test_distinct_splits_against_the_matrix(m, n, seed, p):
+    """``distinct_splits``: the first point of each class of equal-or-complementary columns that is not constant,
+    in order, with its column's bitset, from the matrix's columns read as tuples."""
+    M = np.random.default_rng(seed).random((m, n)) < p
+    C = ConceptClass.from_matrix(M)
+    M = C.matrix.astype(bool)
+    expected, seen = [], set()
+    for j in range(C.n_points):
+        col = tuple(M[:, j])
+        if all(col) or not any(col):
+            continue
+        if col in seen:
+            continue
+        seen.update({col, tuple(not v for v in col)})
+        expected.append(j)
+    masks, points = C.distinct_splits()
+    assert list(points) == expected
+    assert list(masks) == [C.columns[j] for j in expected]
+    assert C.distinct_splits() is C.distinct_splits()  # (computed once)
+
+
 @settings(max_examples=80, deadline=None)
 @given(st.integers(0, 9), st.integers(1, 70), st.data())
 def test_row_keys_are_the_rows_read_as_big_endian_integers(rows, cols, data):
