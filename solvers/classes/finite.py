@@ -101,7 +101,8 @@ class ConceptClass:
     """
 
     __slots__ = ("_matrix", "_points", "_names", "family", "params", "_columns", "_packed", "_splits", "_point_index",
-                 "_facts", "_words", "_fingerprint", "_symmetry", "_symmetry_checked", "_sorted_rows", "_detected", "_declared", "_derived")
+                 "_facts", "_words", "_fingerprint", "_symmetry", "_symmetry_checked", "_sorted_rows", "_detected",
+                 "_declared", "_derived")
 
     #: The points are listed (the class protocol's ``finite``).
     finite = True

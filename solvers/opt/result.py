@@ -50,7 +50,7 @@ class Stats(dict):
         return dict.__repr__(self)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class OptResult:
     """The outcome of :func:`opt`.
 
@@ -86,9 +86,11 @@ class OptResult:
     #: spread over workers, :mod:`solvers.opt.distributed`)
     proof: Optional[Callable[[int], dict]] = field(default=None, repr=False, compare=False)
 
-    def __post_init__(self):
-        if not isinstance(self.stats, Stats):
-            object.__setattr__(self, "stats", Stats(self.stats))
+    def __init__(self, value, lower, upper, tree, stats=None, solver=None, game=None, proof=None):
+        # (the fields set at once: a frozen dataclass's own __init__ sets them one by one, ~2 us a result)
+        self.__dict__.update(value=value, lower=lower, upper=upper, tree=tree,
+                             stats=stats if isinstance(stats, Stats) else Stats(() if stats is None else stats),
+                             solver=solver, game=Game.of() if game is None else game, proof=proof)
 
     @property
     def stopped(self) -> str | None:
