@@ -30,7 +30,7 @@ to hand over to the kernel). The geometric mean of the speed-up over the instanc
 
 Timing: ``time.perf_counter``. The opt time includes the Solver construction and the certificate: it
 is ``opt(C)`` on a freshly built class (no cached column bitsets). A run under 0.1 s is repeated (each time on
-a fresh copy of the class, up to 7 runs or 0.5 s), one of 0.1-1 s run three times (parts 0 and 3, both
+a fresh copy of the class, for 0.5 s: at least 7 runs, at most 200), one of 0.1-1 s run three times (parts 0 and 3, both
 trees alike), and the median is reported. Parts 0 and 3 time every instance of a tree in one process, so a
 cost paid once per process (loading the compiled kernel, 0.04 s) falls on the first run that needs it. The baseline time is
 measured inside its subprocess around ``baseline_opt(C.matrix)`` (excluding interpreter start-up and
