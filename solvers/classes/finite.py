@@ -34,7 +34,7 @@ from ..files import load_npy
 from ..jsontext import loads
 from ..numbers import point_text
 
-__all__ = ["ConceptClass", "row_keys"]
+__all__ = ["ConceptClass", "row_keys", "splits_of"]
 
 
 def _ordinal(n: int) -> str:
@@ -478,24 +478,10 @@ class ConceptClass:
         return self._columns
 
     def distinct_splits(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """``(masks, points)``: one point of each class of equal-or-complementary columns, constant columns left out,
-        in the order of the points (each class's first), and its column's bitset: the distinct ways a first example
-        splits the class (:attr:`columns`; computed once). The exact search's root splits, and the count of distinct
-        points its plan reads (:func:`solvers.opt.plan.distinct_points`)."""
+        """``(masks, points)``: :func:`splits_of` the whole class (computed once). The exact search's root splits,
+        and the count of distinct points its plan reads (:func:`solvers.opt.plan.distinct_points`)."""
         if self._splits is None:
-            V = self.full
-            low = V & -V
-            masks: list[int] = []
-            points: list[int] = []
-            seen = set()
-            for j, col in enumerate(self.columns):
-                if col == 0 or col == V:
-                    continue
-                key = col if col & low else V ^ col
-                if key not in seen:
-                    seen.add(key)
-                    masks.append(col)
-                    points.append(j)
+            masks, points = splits_of(self.full, self.columns)
             self._splits = (tuple(masks), tuple(points))
         return self._splits
 
@@ -691,6 +677,27 @@ def concept_index(target, n_concepts: int) -> int:
         raise ValueError(f"target concept {c} is out of range; the class has {n_concepts} concepts "
                          f"(indices 0..{n_concepts - 1})")
     return c
+
+
+def splits_of(V: int, columns) -> tuple[list[int], list[int]]:
+    """``(masks, points)``: the distinct ways a point splits the version space ``V`` (a bitset of concepts), given
+    the class's ``columns`` (bitsets): one point of each class of points whose columns agree or disagree everywhere on
+    V, in the order of the points (each class's first), with ``column & V``; points all of V labels alike left out."""
+    masks: list[int] = []
+    idxs: list[int] = []
+    seen = set()
+    low = V & -V
+    for j, col in enumerate(columns):
+        s = col & V
+        if s == 0 or s == V:
+            continue
+        key = s if s & low else V ^ s
+        if key in seen:
+            continue
+        seen.add(key)
+        masks.append(s)
+        idxs.append(j)
+    return masks, idxs
 
 
 def _column_words(matrix: np.ndarray) -> np.ndarray:

@@ -62,10 +62,11 @@ class Control:
     @classmethod
     def within(cls, time_limit: float | None = None, **kw) -> "Control":
         """The control of a run of ``time_limit`` seconds from now (None: no limit); ``kw`` the other fields."""
-        if kw or cls is not Control:
-            return cls(deadline=None if time_limit is None else time.monotonic() + time_limit, **kw)
+        deadline = None if time_limit is None else time.monotonic() + time_limit
+        if cls is not Control or not kw.keys() <= _NO_CONTROL.keys() or "deadline" in kw:
+            return cls(deadline=deadline, **kw)
         control = object.__new__(Control)  # (the fields set at once: the frozen __init__ sets them one by one)
-        control.__dict__.update(_NO_CONTROL, deadline=None if time_limit is None else time.monotonic() + time_limit)
+        control.__dict__.update(_NO_CONTROL, **kw, deadline=deadline)
         return control
 
     def remaining(self) -> float | None:

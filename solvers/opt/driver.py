@@ -241,8 +241,6 @@ _SETTLERS = ("shattered set", "learners")
 def _control(control: Control | None, time_limit, jobs, memo_bytes, progress, cluster) -> Control:
     """The run's control: ``control`` (or a new one) with the keywords that differ from their defaults."""
     if control is None:
-        if jobs == 1 and memo_bytes is None and progress is None and cluster is None:
-            return Control.within(time_limit)
         return Control.within(time_limit, jobs=jobs, memo_bytes=memo_bytes, progress=progress, cluster=cluster)
     if isinstance(control.jobs, bool) or not isinstance(control.jobs, int) or control.jobs < 1:
         raise ValueError(f"jobs={control.jobs!r}: give a whole number of worker processes >= 1")

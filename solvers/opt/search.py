@@ -58,7 +58,7 @@ import numpy as np
 
 from ..certificates import ProofTooLarge
 from ..classes.automorphisms import estimated_seconds
-from ..classes.finite import ConceptClass
+from ..classes.finite import ConceptClass, splits_of
 from . import kernel as _kernel
 from .canonical import MAX_POINTS as MAX_KEY_POINTS, Canonical
 from .control import Tuning
@@ -286,23 +286,7 @@ class Solver(MemoSearch):
             masks.words = sub
         return masks, keep.tolist()
 
-    @staticmethod
-    def _distinct_splits(V: int, columns) -> tuple[list[int], list[int]]:
-        masks: list[int] = []
-        idxs: list[int] = []
-        seen = set()
-        low = V & -V
-        for j, col in enumerate(columns):
-            s = col & V
-            if s == 0 or s == V:
-                continue
-            key = s if s & low else V ^ s
-            if key in seen:
-                continue
-            seen.add(key)
-            masks.append(s)
-            idxs.append(j)
-        return masks, idxs
+    _distinct_splits = staticmethod(splits_of)  # (the class's own loop, for any version space)
 
     def _store(self, V: int, lo: int, hi: int) -> None:
         # Hot path: MemoSearch._store with the entry's size computed here (a key up to isomorphism is bytes).
