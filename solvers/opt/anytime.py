@@ -176,9 +176,17 @@ def shattered_points(C, deadline: float, *, all_or_nothing: bool = False) -> lis
     VC search (:func:`solvers.vc.vc_search`) may take hours. ``all_or_nothing``: stop at the first point that
     does not join (what settles Opt(C) is a set of floor(log2 |C|) points, which this then cannot reach
     greedily): a few passes over the matrix for a class that is not close to all functions."""
-    M = np.asarray(C.matrix, dtype=bool)
-    m = M.shape[0]
+    m = C.n_concepts
     most = min(62, m.bit_length() - 1)
+    if m <= _BITSET_MOST:
+        return _shattered_by_cells(C.column_words, C.columns, m, most, deadline, all_or_nothing)
+    return _shattered_by_codes(np.asarray(C.matrix, dtype=bool), most, deadline, all_or_nothing)
+
+
+def _shattered_by_codes(M: np.ndarray, most: int, deadline: float, all_or_nothing: bool) -> list:
+    """:func:`shattered_points` on the matrix ``M`` with numpy: each concept's code is its label pattern on the
+    points chosen, and a point joins when the codes extended by its column take all 2^(k+1) values."""
+    m = M.shape[0]
     ones = M.sum(axis=0)
     order = np.argsort(-np.minimum(ones, m - ones), kind="stable")
     codes = np.zeros(m, dtype=np.int64)
@@ -193,6 +201,43 @@ def shattered_points(C, deadline: float, *, all_or_nothing: bool = False) -> lis
             codes = trial
             chosen.append(int(j))
         elif all_or_nothing:
+            break
+    return chosen
+
+
+#: Classes of at most this many concepts grow their shattered set on the columns' bitsets
+#: (:func:`_shattered_by_cells`): a few microseconds where numpy's passes over the matrix cost some ten.
+_BITSET_MOST = 128
+
+
+def _shattered_by_cells(words, columns, m: int, most: int, deadline: float, all_or_nothing: bool) -> list:
+    """:func:`shattered_points` on the columns as bitsets of the ``m`` concepts (and as ``words``), the same points in the same order:
+    the concepts are kept in cells, one per label pattern on the points chosen (2^k cells of k points shattered),
+    and a point joins when it splits every cell (it has both labels in each: the 2^(k+1) patterns are all
+    realised)."""
+    ones = np.bitwise_count(words).sum(axis=1, dtype=np.int64)
+    order = np.argsort(-np.minimum(ones, m - ones), kind="stable").tolist()
+    ones = ones.tolist()
+    cells = [(1 << m) - 1]
+    chosen: list = []
+    for j in order:
+        if len(chosen) >= most or time.monotonic() > deadline or interrupts.requested():
+            break
+        if not 0 < ones[j] < m:
+            break  # (sorted: the constant columns come last)
+        col = columns[j]
+        split = []
+        for cell in cells:
+            a = cell & col
+            if a == 0 or a == cell:
+                break
+            split.append(a)
+            split.append(cell ^ a)
+        else:
+            cells = split
+            chosen.append(j)
+            continue
+        if all_or_nothing:
             break
     return chosen
 

@@ -73,6 +73,20 @@ def test_the_greedy_set_is_shattered(m):
     assert _shattered(C, anytime.shattered_points(C, float("inf")))
 
 
+@settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 140), st.integers(1, 12), st.integers(0, 2**32 - 1), st.floats(0.0, 1.0), st.booleans())
+def test_the_bitset_growth_chooses_the_points_numpy_does(m, n, seed, p, all_or_nothing):
+    """The small classes' shattered set (cells of bitsets) is the numpy codes' greedy set, point for point, on any
+    shape (one and two words of concepts), with duplicate and constant columns."""
+    M = np.random.default_rng(seed).random((m, n)) < p
+    M[:, n // 2] = M[:, 0]  # (a repeated column)
+    C = ConceptClass.from_matrix(M)
+    most = min(62, C.n_concepts.bit_length() - 1)
+    cells = anytime._shattered_by_cells(C.column_words, C.columns, C.n_concepts, most, float("inf"), all_or_nothing)
+    codes = anytime._shattered_by_codes(np.asarray(C.matrix, dtype=bool), most, float("inf"), all_or_nothing)
+    assert cells == codes and _shattered(C, cells)
+
+
 def test_decision_lists_get_the_bound_of_one_variable_fewer():
     """The first half of {0,1}^4 in lexicographic order is x_1 = 0: decision lists over 3 variables."""
     C = make("decision-lists", n=4)
