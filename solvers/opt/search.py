@@ -47,6 +47,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import sys
@@ -74,8 +75,9 @@ _ROOT_NUMPY = 256  # the root's splits of a class over more points are found wit
 # solvers.opt.control.Tuning the Solver is given: Tuning.kernel_*, iso_*, detect_alongside, wide_from.
 
 
+@functools.cache
 def physical_memory() -> int | None:
-    """The machine's physical memory in bytes, or None where ``os.sysconf`` cannot tell."""
+    """The machine's physical memory in bytes, or None where ``os.sysconf`` cannot tell (read once a process)."""
     try:
         total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (AttributeError, ValueError, OSError):
@@ -89,6 +91,12 @@ def default_memo_bytes() -> int:
     machine out of memory."""
     total = physical_memory()
     return total // 2 if total is not None else _FALLBACK_MEMO_BYTES
+
+
+@functools.cache
+def _row_dtype(nbytes: int) -> np.dtype:
+    """A void dtype of ``nbytes`` bytes: a split's words as one item, for ``np.unique`` (made once per size)."""
+    return np.dtype((np.void, nbytes))
 
 
 class _WideList(list):
@@ -156,6 +164,37 @@ class Solver(MemoSearch):
         default ``Tuning()``).
     """
 
+    # The attributes that start at a constant (None, 0, False), as class-level defaults: an instance sets them
+    # when they change (a Solver on a small class is made in microseconds, and each store cost a share of it).
+    _kernel = None  # the compiled search's state while a query or root loop runs in it
+    _kept = None  # ... kept after its queries, its memo not yet written back (see _kernel_done)
+    #: canonical keys under the class's symmetry group (None: every version space is its own key);
+    #: built once the search has expanded ``symmetry_after`` nodes (small searches never pay for it)
+    canonical = None
+    #: the group the keys use (the declared one, or the one found by graph automorphism), and how it
+    #: was found (see :attr:`symmetry_info`)
+    group = None
+    _symmetry_seconds = None
+    _detect_at = None  # when the search may find the class's group (see _use_symmetry)
+    _detection = None  # ... or the detection under way in a child process (detect_alongside)
+    _detection_started = False
+    _suspended = 0  # > 0 while searching below a set that no examples lead to
+    _canon = None  # the key function while keys are canonical (orbits, isomorphism: _set_keys)
+    _iso = None
+    _iso_cache_bytes = 0
+    _iso_forms = 0  # canonical forms computed
+    _iso_merged = 0  # ... whose key already had a memo entry (made for an isomorphic version space)
+    _iso_declined = 0  # forms not made because they would not pay
+    _iso_fixed = 0.0  # seconds the first form spent importing igraph
+    _iso_seconds = 0.0
+    _iso_key_fn = None  # V -> key: up to isomorphism in the size band, else V (valid for any set)
+    _iso_clock = None  # (seconds, nodes, form seconds) at the search's first tick
+    nodes = 0
+    kernel_nodes = 0  # of which expanded by the compiled kernel
+    _compile_checked = False  # whether the kernel's cost to load was looked at (kernel_compile_after_seconds)
+    _loaded_at = 0.0  # the instant the loaded kernel may take over the search before kernel_after nodes
+    _root_bounds = None
+
     def __init__(self, C: ConceptClass, *, memo_bytes: int | None = None, symmetry: bool = True,
                  symmetry_min: int = 16, symmetry_after: int = 2_000, isomorphism: bool | str = True,
                  iso_min: int | None = None, iso_max: int | None = None, iso_after: int | None = None,
@@ -165,16 +204,8 @@ class Solver(MemoSearch):
         #: the thresholds of the search and its hand-over to the kernel (solvers.opt.control.Tuning)
         self.tuning = Tuning.default() if tuning is None else tuning
         self.kernel_mode = _kernel.mode(kernel)
-        self._kernel = None  # the compiled search's state while a query or root loop runs in it
-        self._kept = None  # ... kept after its queries, its memo not yet written back (see _kernel_done)
         self.C = C
         self.full = C.full
-        #: canonical keys under the class's symmetry group (None: every version space is its own key);
-        #: built once the search has expanded ``symmetry_after`` nodes (small searches never pay for it)
-        self.canonical = None
-        #: the group the keys use (the declared one, or the one found by graph automorphism), and how it
-        #: was found (see :attr:`symmetry_info`)
-        self.group = None
         declared = C.symmetry is not None and not C.symmetry.trivial
         if not symmetry:
             self._symmetry_source = "skipped: switched off"
@@ -182,19 +213,13 @@ class Solver(MemoSearch):
             self._symmetry_source = f"skipped: {C.n_points} points, more than the {MAX_KEY_POINTS} the canonical keys cover"
         else:
             self._symmetry_source = None  # decided by _use_symmetry
-        self._symmetry_seconds = None
         usable = self._symmetry_source is None and (declared or C.symmetry is None)
         if self._symmetry_source is None and not usable:
             self._symmetry_source = "none"  # a declared group with only the identity
         self._symmetry_at = symmetry_after if usable else None
         self._symmetry_after = symmetry_after
-        self._detect_at = None  # when the search may find the class's group (see _use_symmetry)
-        self._detection = None  # ... or the detection under way in a child process (detect_alongside)
-        self._detection_started = False
         #: whether the search was asked to use symmetry (workers of solvers.opt.parallel are made alike)
         self.symmetric_search = bool(symmetry)
-        self._suspended = 0  # > 0 while searching below a set that no examples lead to
-        self._canon = None  # the key function while keys are canonical (orbits, isomorphism: _set_keys)
         self._orbit_min = max(2, symmetry_min)  # version spaces this small are not keyed by their orbit
         self._canon_min = self._orbit_min  # version spaces this small are keyed by themselves
         #: canonical forms up to isomorphism (solvers.opt.isomorphism), made on first use; None when off
@@ -203,45 +228,31 @@ class Solver(MemoSearch):
         # nodes before the keys come into use
         self._iso_at = max(0, int(self.tuning.iso_after if iso_after is None else iso_after)) if isomorphism else None
         self._iso_active = False
-        self._iso = None
         self._iso_min = max(3, int(self.tuning.iso_min if iso_min is None else iso_min))
         iso_max = self.tuning.iso_max if iso_max is None else iso_max
         self._iso_max = int(iso_max) if iso_max else None
         self._iso_cache: dict = {}  # V -> its key up to isomorphism (counted in the memo's budget)
-        self._iso_cache_bytes = 0
-        self._iso_forms = 0  # canonical forms computed
-        self._iso_merged = 0  # ... whose key already had a memo entry (made for an isomorphic version space)
-        self._iso_declined = 0  # forms not made because they would not pay
-        self._iso_fixed = 0.0  # seconds the first form spent importing igraph
-        self._iso_seconds = 0.0
-        self._iso_key_fn = None  # V -> key: up to isomorphism in the size band, else V (valid for any set)
         # Whether a form pays, per size class (|V|.bit_length()): [forms, their seconds, nodes saved, forms
         # declined, nodes until asked again]; a key's subtree (nodes) is measured from its form to its first
         # entry.
         self._iso_buckets: dict = {}
         self._iso_open: dict = {}  # key -> nodes when its first search began
         self._iso_cost: dict = {}  # key -> nodes its first search took
-        self._iso_clock = None  # (seconds, nodes, form seconds) at the search's first tick
         # memo: V -> proven (lower, upper) of Opt(V); moves: V -> a point index proving memo[V][0]
         self._init_memo(default_memo_bytes() if memo_bytes is None else memo_bytes, 120)
-        self.nodes = 0
-        self.kernel_nodes = 0  # of which expanded by the compiled kernel
         self._node_limit: int | None = None
         self._python_left = self.tuning.kernel_after_seconds  # root-query time left before the kernel takes over
-        self._compile_checked = False  # whether the kernel's cost to load was looked at (kernel_compile_after_seconds)
         self._build_poll: float | None = None  # while the kernel is built elsewhere: when to look for it next
         self._kernel_at: float | None = None  # the instant the running Python query gives way to the kernel
-        self._loaded_at = 0.0  # ... or, with the kernel loaded, before kernel_after nodes
-        self._root_bounds = None
         self.table: SubcubeTable | None = None  # built by subcube_table()
         self._nwords = (C.n_concepts + 63) // 64
         # The search looks at the clock every 64 nodes, or every 8 where a node scans thousands of words and the
         # kernel may take it over (the hand-over then comes within a few milliseconds).
         self._tick_mask = 7 if self._nwords * C.n_points >= 4096 and self.kernel_mode != "python" else 63
-        # A split's words as one opaque item (np.unique finds equal rows). Made once: making a void dtype
-        # calls numpy's Python npy_ctypes_check from C, which drops any exception, so a Ctrl-C landing
+        # A split's words as one opaque item (np.unique finds equal rows). Made once a size, per process: making a
+        # void dtype calls numpy's Python npy_ctypes_check from C, which drops any exception, so a Ctrl-C landing
         # there was lost (solvers.interrupts) -- and once per node it was a twentieth of the Ctrl-Cs.
-        self._row_dtype = np.dtype((np.void, self._nwords * 8))
+        self._row_dtype = _row_dtype(self._nwords * 8)
         # The root's distinct splits: one point per class of same-or-complementary columns.
         if C.n_points > _ROOT_NUMPY:
             self.root_masks, self.root_points = self._root_splits()
@@ -595,6 +606,8 @@ class Solver(MemoSearch):
         if V == 0:
             return False
         W = self.full
+        if V == W:
+            return True  # (the class itself: no example yet)
         for col in self.C.columns:
             s = col & V
             if s == V:

@@ -87,8 +87,13 @@ def test_default_memo_limit_is_half_the_machine(monkeypatch):
         raise ValueError(name)
 
     monkeypatch.setattr(search.os, "sysconf", no_sysconf)
-    assert search.physical_memory() is None
-    assert search.default_memo_bytes() == 4 * 2**30
+    assert search.physical_memory() == total  # (read once a process: the machine's memory does not change)
+    search.physical_memory.cache_clear()
+    try:
+        assert search.physical_memory() is None
+        assert search.default_memo_bytes() == 4 * 2**30
+    finally:
+        search.physical_memory.cache_clear()
 
 
 # ---------------------------------------------------------------------------------------- wide classes
@@ -223,3 +228,21 @@ def test_root_splits_with_numpy_as_the_plain_loop(m, n, seed, p):
     S = Solver(C, symmetry=False)
     masks, points = S._root_splits()
     assert (list(masks), points) == tuple(map(list, S._distinct_splits(S.full, C.columns)))
+
+
+@SETTINGS
+@given(matrices(max_rows=12, max_cols=6), st.data())
+def test_reached_against_the_examples(rows, data):
+    """Solver.reached(V) is whether some labelled examples leave exactly V: V is the set of concepts that agree with
+    every label all of V shares (the class itself among them: no example yet)."""
+    C = ConceptClass.from_matrix(rows)
+    S = Solver(C)
+    M = C.matrix
+    for V in [C.full, data.draw(st.integers(0, C.full))]:
+        members = [c for c in range(C.n_concepts) if V >> c & 1]
+        if not members:
+            assert not S.reached(V)
+            continue
+        shared = [j for j in range(C.n_points) if len({bool(M[c, j]) for c in members}) == 1]
+        agree = {c for c in range(C.n_concepts) if all(M[c, j] == M[members[0], j] for j in shared)}
+        assert S.reached(V) == (agree == set(members))
