@@ -63,7 +63,7 @@ class Control:
     def within(cls, time_limit: float | None = None, **kw) -> "Control":
         """The control of a run of ``time_limit`` seconds from now (None: no limit); ``kw`` the other fields."""
         deadline = None if time_limit is None else time.monotonic() + time_limit
-        if cls is not Control or not kw.keys() <= _NO_CONTROL.keys() or "deadline" in kw:
+        if cls is not Control or (kw and (not kw.keys() <= _NO_CONTROL.keys() or "deadline" in kw)):
             return cls(deadline=deadline, **kw)
         control = object.__new__(Control)  # (the fields set at once: the frozen __init__ sets them one by one)
         control.__dict__.update(_NO_CONTROL, **kw, deadline=deadline)
@@ -304,7 +304,8 @@ class Tuning:
     games_min_order: int = 16
     games_min_order_errors: int = 4
 
-    #: The environment variables :meth:`from_env` reads, and the field each sets.
+    #: The environment variables :meth:`from_env` reads, and the field each sets. They pace the spread search only
+    #: (fields ``spread_*``): :func:`~solvers.opt.opt` reads them for a search spread over workers.
     ENV = {"LITTLESTONE_SPREAD_TRIAL": "spread_trial"}
 
     def table_seconds(self, N: int) -> float:

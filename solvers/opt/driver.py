@@ -41,7 +41,7 @@ from .engines import packed as packed_engine
 from .engines import search as search_engine
 from .engines import states as states_engine
 from .engines import run as _run_controlled
-from .plan import ENGINE_CHOICES, ClassFacts, Plan, may_settle, needs_count, plan
+from .plan import ENGINE_CHOICES, SETTLERS, ClassFacts, Plan, first_plan, plan
 from .result import OptResult, Stats
 from .search import Solver
 
@@ -170,7 +170,8 @@ def opt(
         A set ``cancel`` stops the run with the bounds proven so far, ``stats["stopped"] == "cancelled"``.
     tuning : Tuning, optional
         The thresholds of the plan and the engines (:class:`~solvers.opt.control.Tuning`; default
-        :meth:`Tuning.from_env() <solvers.opt.control.Tuning.from_env>`).
+        :meth:`Tuning.from_env() <solvers.opt.control.Tuning.from_env>` for a search spread over workers, whose pace
+        its variables set, else :meth:`Tuning.default() <solvers.opt.control.Tuning.default>`).
     bounds : callable, "learners" or None
         ``bounds(C)``: proven upper bounds on Opt(C) as ``[(value, reason), ...]``, smallest first. They settle
         Opt(C) when one meets a shattered set, and lower the upper bound of a search stopped by its time limit.
@@ -208,7 +209,8 @@ def opt(
                          "[(value, reason), ...]")
     G = Game.of(game, errors, horizon)
     control = _control(control, time_limit, jobs, memo_bytes, progress, cluster)
-    tuning = Tuning.from_env() if tuning is None else tuning
+    if tuning is None:  # (the environment's variables pace the spread search alone: a one-process run reads none)
+        tuning = Tuning.from_env() if control.jobs > 1 or control.cluster is not None else Tuning.default()
     if not (symmetry and isomorphism):
         tuning = tuning.replace(symmetry=tuning.symmetry and symmetry, isomorphism=tuning.isomorphism and isomorphism)
     kind = _solver_kind(solver)
@@ -217,30 +219,24 @@ def opt(
     options = dict(jobs=control.jobs, time_limit=left, engine=engine, tuning=tuning, solver=kind,
                    bounds=bounds is not None, anytime=anytime, cluster=control.cluster is not None)
     replan = None
-    if needs_count(facts, G, jobs=control.jobs, engine=engine, tuning=tuning, solver=kind,
-                   cluster=control.cluster is not None):
-        if may_settle(facts, time_limit=left, tuning=tuning, anytime=anytime):
-            steps = plan(facts, G, **options)
-            if steps.steps[0].name in _SETTLERS:  # counted once the settlers have not settled it (they need no count)
-                def replan():
-                    return plan(facts.counted(C), G, **options)
-            else:
-                steps = plan(facts.counted(C), G, **options)
+    count, steps = first_plan(facts, G, **options)
+    if count:
+        if steps is not None:  # (settlers first: counted once they have not settled it)
+            def replan():
+                return plan(facts.counted(C), G, **options)
         else:
             steps = plan(facts.counted(C), G, **options)
-    else:
-        steps = plan(facts, G, **options)
     return _run(C, G, steps, control, tuning, engine=engine, solver=solver, parts=parts, bounds=bounds,
                 want_tree=tree, time_limit=left, replan=replan)
 
 
-#: The steps of a plan that settle a class cheaply before its engine (they read no count of its distinct points).
-_SETTLERS = ("shattered set", "learners")
 
 
 def _control(control: Control | None, time_limit, jobs, memo_bytes, progress, cluster) -> Control:
     """The run's control: ``control`` (or a new one) with the keywords that differ from their defaults."""
     if control is None:
+        if jobs == 1 and memo_bytes is None and progress is None and cluster is None:
+            return Control.within(time_limit)
         return Control.within(time_limit, jobs=jobs, memo_bytes=memo_bytes, progress=progress, cluster=cluster)
     if isinstance(control.jobs, bool) or not isinstance(control.jobs, int) or control.jobs < 1:
         raise ValueError(f"jobs={control.jobs!r}: give a whole number of worker processes >= 1")
@@ -276,7 +272,7 @@ def _run(C, G: Game, steps: Plan, control: Control, tuning: Tuning, *, engine: s
     i = 0
     while i < len(steps.steps):
         step = steps.steps[i]
-        if replan is not None and step.name not in _SETTLERS:
+        if replan is not None and step.name not in SETTLERS:
             counted = replan()
             replan = None
             if counted.steps[:i] != steps.steps[:i]:

@@ -45,14 +45,17 @@ Examples
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import operator
+from dataclasses import dataclass, field, fields
 
 from ..classes.evaluated import EvaluatedClass
+from ..classes.finite import ConceptClass
 from ..game_rules import Game
 from . import disjunctions, packed
 from .control import Tuning
 
-__all__ = ["ClassFacts", "Step", "Plan", "plan", "needs_count", "may_settle", "distinct_points", "ENGINE_CHOICES"]
+__all__ = ["ClassFacts", "Step", "Plan", "plan", "first_plan", "needs_count", "may_settle", "distinct_points",
+           "ENGINE_CHOICES", "SETTLERS"]
 
 #: The engines :func:`solvers.opt.opt` accepts by name (``auto``: the plan's choice).
 ENGINE_CHOICES = ("auto", "search", "table", "packed", "states")
@@ -127,13 +130,18 @@ class ClassFacts:
         """The facts of class ``C`` (reads its size, family and, when listed and ``count``, its columns until 18
         distinct ones are seen: :meth:`counted`; ``count=False`` leaves ``distinct_points`` None, for
         :func:`needs_count` to say whether the plan reads it)."""
-        listed = bool(getattr(C, "finite", False)) and getattr(C, "matrix", None) is not None
-        evaluated = isinstance(C, EvaluatedClass)
-        params = getattr(C, "params", None)
-        family = getattr(C, "family", None)
-        n_points = int(getattr(C, "n_points", 0) or 0)
-        n_concepts = int(getattr(C, "n_concepts", 0) or 0)
-        made = bool(getattr(C, "made", False))
+        if type(C) is ConceptClass:  # (the common case, read at once)
+            listed, evaluated = True, False
+            n_concepts, n_points = C.matrix.shape
+            params, family, made = C.params, C.family, C.made
+        else:
+            listed = bool(getattr(C, "finite", False)) and getattr(C, "matrix", None) is not None
+            evaluated = isinstance(C, EvaluatedClass)
+            params = getattr(C, "params", None)
+            family = getattr(C, "family", None)
+            n_points = int(getattr(C, "n_points", 0) or 0)
+            n_concepts = int(getattr(C, "n_concepts", 0) or 0)
+            made = bool(getattr(C, "made", False))
         facts = object.__new__(cls)  # (the fields set at once: the frozen __init__ sets them one by one, ~3 us)
         facts.__dict__.update(
             listed=listed, evaluated=evaluated, tables=evaluated and packed.handles(C),
@@ -261,6 +269,33 @@ def plan(facts: ClassFacts, game: Game = Game(), *, jobs: int = 1, time_limit: f
         When the engine asked for does not take the class or the game (one line saying what to change).
     """
     t = tuning or Tuning.default()
+    if t is not Tuning.default():
+        return _plan(facts, game, jobs, time_limit is not None, engine, t, solver, bounds, anytime, cluster)
+    # (a pure function of plain values: the default tuning's plans are kept, as opt() asks on every call)
+    key = (_fact_values(facts), game, jobs, time_limit is not None, engine, solver, bounds, anytime, cluster)
+    try:
+        steps = _PLANS.get(key)
+    except TypeError:  # (a family parameter that is not hashable)
+        return _plan(facts, game, jobs, time_limit is not None, engine, t, solver, bounds, anytime, cluster)
+    if steps is None:
+        steps = _plan(facts, game, jobs, time_limit is not None, engine, t, solver, bounds, anytime, cluster)
+        if len(_PLANS) >= _PLANS_KEPT:
+            _PLANS.clear()
+        _PLANS[key] = steps
+    return steps
+
+
+#: The default tuning's plans, by their arguments (at most _PLANS_KEPT: past it they are dropped all at once).
+_PLANS: dict = {}
+_PLANS_KEPT = 4096
+#: A ClassFacts' fields as a tuple, in their order (hashed and compared in C, where the dataclass's own hash and eq
+#: build their tuples in Python).
+_fact_values = operator.attrgetter(*(f.name for f in fields(ClassFacts)))
+
+
+def _plan(facts: ClassFacts, game: Game, jobs: int, timed: bool, engine: str, t: Tuning, solver: str | None,
+          bounds: bool, anytime: bool, cluster: bool) -> Plan:
+    """:func:`plan`, with ``timed``: whether there is a time limit."""
     if engine not in ENGINE_CHOICES:
         raise ValueError(f"unknown engine {engine!r}; use one of {', '.join(ENGINE_CHOICES)}")
     if facts.tables and (not game.standard or engine not in ("auto", "states", "packed")):
@@ -270,8 +305,7 @@ def plan(facts: ClassFacts, game: Game = Game(), *, jobs: int = 1, time_limit: f
         raise ValueError("the packed engine computes Opt(C) of a listed class over at most 64 points; drop the game "
                          "options, or use engine 'auto'")
     if not game.standard and not (game.randomized or game.errors):  # a horizon: Opt(C) capped at T
-        inner = plan(facts, Game(), jobs=jobs, time_limit=time_limit, engine=engine, tuning=t, solver=solver,
-                     bounds=bounds, anytime=anytime, cluster=cluster)
+        inner = _plan(facts, Game(), jobs, timed, engine, t, solver, bounds, anytime, cluster)
         if inner.names[-1] in ("states", "disjunctions"):
             raise ValueError("the states engine computes Opt(C) only; the other games need the class's matrix "
                              "(a smaller N, engine 'auto')")
@@ -311,7 +345,7 @@ def plan(facts: ClassFacts, game: Game = Game(), *, jobs: int = 1, time_limit: f
         else:
             body = [Step("search")]
         # The anytime pass: with a time limit, on a class it can do something for.
-        tail = (anytime and time_limit is not None and engine in ("auto", "search", "states")
+        tail = (anytime and timed and engine in ("auto", "search", "states")
                 and solver in (None, "search")
                 and (facts.embeds or (facts.listed and facts.n_concepts >= t.anytime_min_concepts
                                       and facts.n_points >= 2)))
@@ -326,6 +360,49 @@ def plan(facts: ClassFacts, game: Game = Game(), *, jobs: int = 1, time_limit: f
         share = 1 - t.anytime_share
         body = [Step(s.name, until=share, cap=s.cap) for s in body] + [Step("anytime")]
     return Plan(tuple(steps + body))
+
+
+#: The steps of a plan that settle a class cheaply before its engine (they read no count of its distinct points).
+SETTLERS = ("shattered set", "learners")
+
+
+def first_plan(facts: ClassFacts, game: Game = Game(), *, jobs: int = 1, time_limit: float | None = None,
+               engine: str = "auto", tuning: Tuning | None = None, solver: str | None = None, bounds: bool = False,
+               anytime: bool = True, cluster: bool = False) -> tuple[bool, Plan | None]:
+    """What :func:`solvers.opt.opt` does before it counts the distinct points of the class ``facts`` describes (built
+    with ``count=False``), given :func:`plan`'s arguments: ``(count, first)``.
+
+    - ``(False, p)``: the plan does not read the count (:func:`needs_count`); ``p`` is the plan.
+    - ``(True, p)``: ``p`` (the plan without the count) begins with a settler, which needs no count: run it, and
+      count only when the engine comes (the settlers of the counted plan are the same).
+    - ``(True, None)``: count, then :func:`plan`.
+
+    Kept like :func:`plan`'s answers (the default tuning's, by their arguments)."""
+    t = tuning or Tuning.default()
+    key = None
+    if t is Tuning.default():
+        key = ("first", _fact_values(facts), game, jobs, time_limit is not None, engine, solver, bounds, anytime,
+               cluster)
+        try:
+            found = _PLANS.get(key)
+        except TypeError:  # (a family parameter that is not hashable)
+            key = found = None
+        if found is not None:
+            return found
+    options = dict(jobs=jobs, time_limit=time_limit, engine=engine, tuning=tuning, solver=solver, bounds=bounds,
+                   anytime=anytime, cluster=cluster)
+    if not needs_count(facts, game, jobs=jobs, engine=engine, tuning=t, solver=solver, cluster=cluster):
+        found = (False, plan(facts, game, **options))
+    elif may_settle(facts, time_limit=time_limit, tuning=t, anytime=anytime):
+        steps = plan(facts, game, **options)
+        found = (True, steps if steps.steps[0].name in SETTLERS else None)
+    else:
+        found = (True, None)
+    if key is not None:
+        if len(_PLANS) >= _PLANS_KEPT:
+            _PLANS.clear()
+        _PLANS[key] = found
+    return found
 
 
 def _by_family(facts: ClassFacts, engine: str, t: Tuning, solver: str | None) -> bool:

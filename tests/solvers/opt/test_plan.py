@@ -85,6 +85,16 @@ def test_the_plan_table(facts, game, options, steps):
     assert plan(facts, game, **options).names == steps
 
 
+@pytest.mark.parametrize("facts,game,options,steps", TABLE)
+def test_the_kept_plans_are_the_plans(facts, game, options, steps):
+    """The default tuning's plans are kept by their arguments: asked again (another time limit), and with a tuning
+    equal to the default but another object (not kept), the plan is the same, steps and shares."""
+    first = plan(facts, game, **options)
+    again = {**options, "time_limit": 7.5} if options.get("time_limit") else options
+    assert plan(facts, game, **again) == first
+    assert plan(facts, game, **{"tuning": Tuning(), **options}) == first
+
+
 def test_shares_of_the_time():
     """Under a time limit with the anytime pass, the engines end by 1 - anytime_share of it; the shattered set is
     bounded by its work alone; the search before the table is capped at its share of the table's cost."""
@@ -140,6 +150,21 @@ def test_the_plan_is_pure():
     finally:
         del os.environ["LITTLESTONE_SPREAD_TRIAL"]
     assert hash(ALL20) == hash(listed(2**20, 20, family="all-functions", params=(("n", 20),), made=True))
+
+
+def test_the_environment_paces_only_the_spread_search(monkeypatch):
+    """opt() reads the environment (Tuning.from_env) only for a search spread over workers: every variable it reads
+    sets a spread_* field, so a one-process run with Tuning.default() is the same run."""
+    import dataclasses
+
+    assert Tuning.ENV and all(name.startswith("spread_") for name in Tuning.ENV.values())
+    spread = {f.name for f in dataclasses.fields(Tuning) if f.name.startswith("spread_")}
+    assert set(Tuning.ENV.values()) <= spread
+    from solvers.opt import opt
+
+    read = []
+    monkeypatch.setattr(Tuning, "from_env", classmethod(lambda cls, *a, **kw: read.append(1) or Tuning()))
+    assert opt(make("thresholds", N=9)).value == 3 and not read
 
 
 @pytest.mark.parametrize("m,lo,hi", [(40, 18, 70), (300, 257, 400)])  # the column bitsets; the column words
@@ -237,3 +262,32 @@ def test_may_settle_is_true_wherever_a_settler_heads_the_plan(facts, game, optio
             names = plan(facts, game, **{**options, "time_limit": time_limit, "bounds": bounds}).names
             if names[0] in ("shattered set", "learners"):
                 assert may_settle(facts, **{**keys, "time_limit": time_limit})
+
+
+@pytest.mark.parametrize("facts,game,options,steps", [row for row in TABLE if isinstance(row[3], tuple)])
+def test_the_first_plan_before_the_count(facts, game, options, steps):
+    """first_plan (what opt() runs before it counts the distinct points) on the uncounted facts: the plan itself when
+    the plan reads no count; the plan without the count when a settler heads it, whose settlers are the counted
+    plan's; else nothing before the count. Kept (default tuning) and not (an equal tuning) alike."""
+    from dataclasses import replace
+
+    from solvers.opt.plan import SETTLERS, first_plan
+
+    bare = replace(facts, distinct_points=None) if facts.listed else facts
+    for time_limit in (None, 60):
+        o = {**options, "time_limit": time_limit}
+        count, first = first_plan(bare, game, **o)
+        assert first_plan(bare, game, **{"tuning": Tuning(), **o}) == (count, first)
+        keys = {k: v for k, v in o.items() if k not in ("time_limit", "anytime", "bounds")}
+        assert count == needs_count(bare, game, **keys)
+        counted = plan(facts, game, **o)
+        if not count:
+            assert first == plan(bare, game, **o)
+            if facts.distinct_points is None or facts.log2_size <= facts.distinct_points:  # (a class that can be)
+                assert first == counted
+        elif first is not None:
+            assert first.names[0] in SETTLERS
+            settlers = [s for s in first.steps if s.name in SETTLERS]
+            assert counted.steps[:len(settlers)] == tuple(settlers)
+        else:
+            assert plan(bare, game, **o).names[0] not in SETTLERS
