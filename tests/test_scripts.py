@@ -70,12 +70,13 @@ def test_bench_quick_smoke():
     """The quick run ends, agrees with the baseline and with the pinned solvers, and prints its tables (the
     raw-matrix part among them); a generous timeout only catches a hang (no timing is asserted)."""
     proc = subprocess.run(
-        [sys.executable, str(SCRIPTS / "bench_opt.py"), "--quick", "--skip-frontier"],
+        [sys.executable, str(SCRIPTS / "bench_opt.py"), "--quick", "--skip-frontier", "--rounds", "2"],
         capture_output=True, text=True, timeout=600, cwd=str(ROOT),
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "MISMATCH" not in proc.stdout
     assert "| instance |" in proc.stdout and "## Raw matrices" in proc.stdout
+    assert "s in both: the median of 2 rounds" in proc.stdout  # (the quick suite's instances are all short)
     assert "cores" in proc.stdout
 
 
