@@ -178,7 +178,7 @@ def shattered_points(C, deadline: float, *, all_or_nothing: bool = False) -> lis
     greedily): a few passes over the matrix for a class that is not close to all functions."""
     m = C.n_concepts
     most = min(62, m.bit_length() - 1)
-    if m <= _BITSET_MOST:
+    if m <= _BITSET_MOST and C.n_points <= _BITSET_POINTS:
         return _shattered_by_cells(C.column_words, C.columns, m, most, deadline, all_or_nothing)
     return _shattered_by_codes(np.asarray(C.matrix, dtype=bool), most, deadline, all_or_nothing)
 
@@ -205,9 +205,11 @@ def _shattered_by_codes(M: np.ndarray, most: int, deadline: float, all_or_nothin
     return chosen
 
 
-#: Classes of at most this many concepts grow their shattered set on the columns' bitsets
-#: (:func:`_shattered_by_cells`): a few microseconds where numpy's passes over the matrix cost some ten.
+#: Classes of at most this many concepts over at most _BITSET_POINTS points grow their shattered set on the columns'
+#: bitsets (:func:`_shattered_by_cells`): a few microseconds where numpy's passes over the matrix cost some ten. (Over
+#: more points the search reads its root's splits with numpy, and making the bitsets would cost milliseconds.)
 _BITSET_MOST = 128
+_BITSET_POINTS = 256
 
 
 def _shattered_by_cells(words, columns, m: int, most: int, deadline: float, all_or_nothing: bool) -> list:
