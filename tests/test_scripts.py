@@ -76,7 +76,7 @@ def test_bench_quick_smoke():
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "MISMATCH" not in proc.stdout
     assert "| instance |" in proc.stdout and "## Raw matrices" in proc.stdout
-    assert "s in both: the median of 2 rounds" in proc.stdout  # (the quick suite's instances are all short)
+    assert "s in one tree: the median of 2 rounds" in proc.stdout  # (the quick suite's instances are all short)
     assert "cores" in proc.stdout
 
 
