@@ -30,16 +30,16 @@ to hand over to the kernel). The geometric mean of the speed-up over the instanc
 
 Timing: ``time.perf_counter``. The opt time includes the Solver construction and the certificate: it
 is ``opt(C)`` on a freshly built class (no cached column bitsets). A run under 0.1 s is repeated (each time on
-a fresh copy of the class, for 0.5 s: at least 7 runs, at most 200), one of 0.1-1 s run three times (parts 0 and 3, both
-trees alike), and the median is reported. An instance both trees solve, one in under ``SHORT`` s (0.1), is timed in
-``--rounds`` rounds (default 5), the two trees' processes interleaved, and the median of the rounds is reported: one
-process's timing of a call of some ten microseconds moves by 10-30 % with the process, one of ten milliseconds by
-5-10 % (its memory layout, the machine's load at that moment), which the rounds even out. Parts 0 and 3 time every instance of a tree in one process, so a
-cost paid once per process (loading the compiled kernel, 0.04 s) falls on the first run that needs it. The baseline time is
-measured inside its subprocess around ``baseline_opt(C.matrix)`` (excluding interpreter start-up and
-the class build). An extracted tree gets the compiled kernel's machine code this tree has (or builds its own
-once, when its kernel differs: :func:`warm_kernel`), so that a short search hands over to the kernel in both
-trees alike.
+a fresh copy of the class, for 0.5 s: at least 7 runs, at most 200), one of 0.1-1 s run three times (parts 0 and
+3, both trees alike), and the median is reported. An instance both trees solve, one in under ``SHORT`` s (0.1), is
+timed in ``--rounds`` rounds (default 5), the two trees' processes interleaved, and the median of the rounds is
+reported: one process's timing of a call of some ten microseconds moves by 10-30 % with the process, one of ten
+milliseconds by 5-10 % (its memory layout, the machine's load at that moment), which the rounds even out. Parts 0
+and 3 time every instance of a tree in one process, so a cost paid once per process (loading the compiled kernel,
+0.04 s) falls on the first run that needs it. The baseline time is measured inside its subprocess around
+``baseline_opt(C.matrix)`` (excluding interpreter start-up and the class build). An extracted tree gets the
+compiled kernel's machine code this tree has (or builds its own once, when its kernel differs:
+:func:`warm_kernel`), so that a short search hands over to the kernel in both trees alike.
 
 Usage::
 
