@@ -188,21 +188,18 @@ def _shattered_by_codes(M: np.ndarray, most: int, deadline: float, all_or_nothin
     points chosen, and a point joins when the codes extended by its column take all 2^(k+1) values."""
     m = M.shape[0]
     ones = M.sum(axis=0)
-    order = np.argsort(-np.minimum(ones, m - ones), kind="stable")
     codes = np.zeros(m, dtype=np.int64)
-    chosen: list = []
-    for j in order:
-        if len(chosen) >= most or time.monotonic() > deadline or interrupts.requested():
-            break
-        if not 0 < ones[j] < m:
-            break  # (sorted: the constant columns come last)
+
+    def joins(j: int, k: int) -> bool:
+        nonlocal codes
         trial = codes * 2 + M[:, j]
-        if np.count_nonzero(np.bincount(trial, minlength=1 << (len(chosen) + 1))) == 1 << (len(chosen) + 1):
+        if np.count_nonzero(np.bincount(trial, minlength=1 << (k + 1))) == 1 << (k + 1):
             codes = trial
-            chosen.append(int(j))
-        elif all_or_nothing:
-            break
-    return chosen
+            return True
+        return False
+
+    return _grow(np.argsort(-np.minimum(ones, m - ones), kind="stable").tolist(), ones.tolist(), m, most, deadline,
+                 all_or_nothing, joins)
 
 
 #: Classes of at most this many concepts over at most _BITSET_POINTS points grow their shattered set on the columns'
@@ -213,33 +210,43 @@ _BITSET_POINTS = 256
 
 
 def _shattered_by_cells(words, columns, m: int, most: int, deadline: float, all_or_nothing: bool) -> list:
-    """:func:`shattered_points` on the columns as bitsets of the ``m`` concepts (and as ``words``), the same points in the same order:
-    the concepts are kept in cells, one per label pattern on the points chosen (2^k cells of k points shattered),
-    and a point joins when it splits every cell (it has both labels in each: the 2^(k+1) patterns are all
-    realised)."""
+    """:func:`shattered_points` on the columns as bitsets of the ``m`` concepts (and as ``words``): the same points
+    in the same order. The concepts are kept in cells, one per label pattern on the points chosen (2^k cells of k
+    points shattered), and a point joins when it splits every cell (it has both labels in each: the 2^(k+1)
+    patterns are all realised)."""
     ones = np.bitwise_count(words).sum(axis=1, dtype=np.int64)
-    order = np.argsort(-np.minimum(ones, m - ones), kind="stable").tolist()
-    ones = ones.tolist()
     cells = [(1 << m) - 1]
+
+    def joins(j: int, k: int) -> bool:
+        nonlocal cells
+        col = columns[j]
+        split = []
+        for cell in cells:
+            a = cell & col
+            if a == 0 or a == cell:
+                return False
+            split.append(a)
+            split.append(cell ^ a)
+        cells = split
+        return True
+
+    return _grow(np.argsort(-np.minimum(ones, m - ones), kind="stable").tolist(), ones.tolist(), m, most, deadline,
+                 all_or_nothing, joins)
+
+
+def _grow(order: list, ones: list, m: int, most: int, deadline: float, all_or_nothing: bool, joins) -> list:
+    """The greedy growth of :func:`shattered_points` over the points in ``order`` (the most balanced first; ``ones[j]``
+    the concepts labelling point j with 1, of ``m``): ``joins(j, k)`` says whether point j keeps the k points chosen
+    shattered (and takes it in)."""
     chosen: list = []
     for j in order:
         if len(chosen) >= most or time.monotonic() > deadline or interrupts.requested():
             break
         if not 0 < ones[j] < m:
             break  # (sorted: the constant columns come last)
-        col = columns[j]
-        split = []
-        for cell in cells:
-            a = cell & col
-            if a == 0 or a == cell:
-                break
-            split.append(a)
-            split.append(cell ^ a)
-        else:
-            cells = split
+        if joins(j, len(chosen)):
             chosen.append(j)
-            continue
-        if all_or_nothing:
+        elif all_or_nothing:
             break
     return chosen
 
