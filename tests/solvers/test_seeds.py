@@ -17,7 +17,15 @@ KEY = re.compile(r"\[(" + "|".join(re.escape(k) for k in REFERENCES) + r")\]")
 
 
 def _tracked_files():
-    out = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    """The repository's files as git lists them: the tests that read them skip outside a git checkout (an
+    unpacked sdist or archive), where the files of the package are all there is."""
+    try:
+        run = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
+    except FileNotFoundError:
+        pytest.skip("git is not installed: the repository's tracked files cannot be listed")
+    if run.returncode != 0 or not run.stdout.strip():
+        pytest.skip(f"{ROOT} is not a git checkout: the repository's tracked files cannot be listed")
+    out = run.stdout
     return [ROOT / line for line in out.splitlines() if line.endswith((".py", ".md", ".toml", ".txt", ".cfg"))]
 
 
