@@ -1,7 +1,7 @@
-"""Print the README's table of learners (Markdown), generated from the registry ``solvers.learners.LEARNERS``.
+"""Print the table of learners of docs/guide/learners.md (Markdown), generated from the registry ``solvers.learners.LEARNERS``.
 
 Each row is read from the learner's class (``summary``, ``bound_formula``, ``bound_source``), where the
-bound is written once; ``tests/test_scripts.py`` checks that README.md holds exactly this table.
+bound is written once; ``tests/test_scripts.py`` checks that docs/guide/learners.md holds exactly this table.
 
 Usage::
 

@@ -1,4 +1,4 @@
-"""Write the README's "Results" tables from a results store, so that they can be regenerated and compared.
+"""Write the tables of docs/results.md from a results store, so that they can be regenerated and compared.
 
 The store is filled by the commands that compute them, each writing its rows with their certificates:
 

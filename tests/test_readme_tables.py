@@ -10,7 +10,9 @@ from solvers.classes.families import make
 from solvers.classes.spec import load_class
 from solvers.opt import opt
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+_ROOT = Path(__file__).resolve().parent.parent
+# The README and the documentation pages (docs/), where the tables of values live.
+README = "\n\n".join(p.read_text() for p in [_ROOT / "README.md", *sorted((_ROOT / "docs").rglob("*.md"))])
 
 
 def markdown_table(after: str) -> list:

@@ -1,6 +1,6 @@
 """The ``littlestone`` command line: a thin layer that parses, calls the library, prints.
 
-Commands (README, "Command line")::
+Commands (docs/guide/command-line.md; the reference: docs/cli.md)::
 
     littlestone families [--json]
     littlestone opt FAMILY k=v ... | --matrix FILE  [--json] [--tree OUT] [--time-limit S] [--jobs N]

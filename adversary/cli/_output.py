@@ -24,7 +24,7 @@ from adversary.workspace import note  # noqa: F401 (the notes, to a workspace's 
 
 PROG = "littlestone"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNSOLVED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
-#: The exit codes, as ``--help`` and the README list them.
+#: The exit codes, as ``--help`` and docs/exit-codes.md list them.
 EXIT_CODES = (
     (EXIT_OK, "solved (or done)"),
     (EXIT_FAILED, "a verification failed"),

@@ -6,7 +6,7 @@ an adversary it beats every learner d times: at a node with point x the learner 
 adversary answers 1 - p and moves to that child, which exists and is realisable by construction. So
 the learner errs at every level, and the concept realising the leaf's path is a target consistent
 with the whole sequence. With the tree of depth Opt(C) this is the lower half of Opt(C) = the value
-of the game; ``solvers.opt`` builds it (README, "Tree files").
+of the game; ``solvers.opt`` builds it (docs/formats.md, "Tree files").
 
 After the leaf the adversary keeps going greedily while it can: it shows the first point whose
 contrary label is still realizable (a sure mistake) for at most |X| more rounds, so a learner that

@@ -76,7 +76,7 @@ __all__ = ["Detection", "detect", "detect_async", "Pending", "find_symmetry", "e
 MAX_ENTRIES = 8_000_000
 #: The largest number of points a canonical key of :mod:`solvers.opt.canonical` covers (one machine word
 #: per mask). The limits of the keys live here, with the group they cut, so that the classes do not
-#: import the solver (the search is the layer above: docs/architecture.md).
+#: import the solver (the search is the layer above: docs/how-it-works/architecture.md).
 MAX_POINTS = 64
 #: The largest group the canonical keys use: a key costs about ``order`` word operations, so past this it
 #: costs more than the nodes it saves (halfspaces on {0,1}^5: 7680 elements).

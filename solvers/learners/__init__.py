@@ -5,7 +5,7 @@ Every learner follows the protocol of :mod:`solvers.learners.base` (``predict_on
 ``get_params``, ``name``) and declares on its class what the adversary needs (``randomized``,
 ``conservative``, ``symmetric_variables``, ``remaining_bound``) and its row of the listings
 (``bound_formula``, ``bound_source``, ``bound_params``, ``summary``). ``littlestone learners`` (and
-``python scripts/learners_table.py``, the README's table) list them from :data:`LEARNERS`.
+``python scripts/learners_table.py``, the table of docs/guide/learners.md) list them from :data:`LEARNERS`.
 
 Adding a learner is one module (a class with those attributes) and one line here: ``register(MyLearner,
 params=(...))`` with the CLI's parameter docs, or the same call from any module, before the CLI runs.

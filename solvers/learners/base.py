@@ -1,6 +1,6 @@
 """The protocol every online learner follows, and the proven mistake bound each one states.
 
-The protocol is river's, with the two things the adversary needs added (README, "Learners"):
+The protocol is river's, with the two things the adversary needs added (docs/guide/learners.md):
 
 * ``predict_one(x) -> 0 | 1`` -- the prediction on point ``x`` (an int tuple or a 1-d array);
 * ``learn_one(x, y)`` -- called every round with the true label ``y`` in {0, 1}; the learner decides
@@ -58,7 +58,7 @@ learner's own behaviour by ``tests/solvers/learners/test_conformance.py``:
 * ``bound_formula``, ``bound_source``, ``bound_params`` -- the proven bound as the listings show it,
   the notes it comes from, and the keyword arguments ``mistake_bound`` takes; with ``summary``,
   ``needs_class``, ``dim_param`` and ``extra`` they are the learner's row in the registry
-  (:mod:`solvers.learners`, ``littlestone learners``, the README's table), written only here.
+  (:mod:`solvers.learners`, ``littlestone learners``, the table of docs/guide/learners.md), written only here.
 
 Labels are 0/1 everywhere; anything else raises ``ValueError``.
 

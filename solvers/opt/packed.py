@@ -2,7 +2,7 @@
 {0,1}^6, 15,028,134 concepts, each one 64-bit truth table (:class:`~solvers.classes.evaluated.EvaluatedClass`).
 
 A version space is here a sorted array of truth tables, and splitting it at point j is one mask of the array.
-The recurrence of [Rivest94] (README, "How the solver works")::
+The recurrence of [Rivest94] (docs/how-it-works/solver.md)::
 
     Opt(V) = max over x splitting V of 1 + min(Opt(V_x^0), Opt(V_x^1))
 

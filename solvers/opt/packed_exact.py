@@ -3,7 +3,7 @@ certificate of the upper bound.
 
 :class:`~solvers.opt.packed.PackedSearch` finds mistake trees by trying a few balanced splits; a failed attempt proves
 nothing. :class:`ExactSearch` answers "Opt(V) >= d?" for every version space it meets, by the recurrence of
-[Rivest94] (README, "How the solver works")::
+[Rivest94] (docs/how-it-works/solver.md)::
 
     Opt(V) = max over x splitting V of 1 + min(Opt(V_x^0), Opt(V_x^1))
 

@@ -1,7 +1,7 @@
 """The search for Opt(C): decision queries "Opt(V) >= d?" over version spaces, with a memo.
 
 [Rivest94] defines Opt(C) as the best worst-case number of mistakes of any learner; its value
-satisfies the recurrence (README, "How the solver works")::
+satisfies the recurrence (docs/how-it-works/solver.md)::
 
     Opt(V) = -1                                              if V is empty
     Opt(V) = 0                                               if no point splits V

@@ -3,7 +3,7 @@
 The generic solver (:mod:`solvers.opt.search`) keeps a version space as a bitset over the concepts. For
 thresholds, intervals and rectangles a version space is determined by a small *state* (a range of
 thresholds; the free segments between negative examples; a box and the negatives around it), and
-[Rivest94]'s recurrence (README, "How the solver works")::
+[Rivest94]'s recurrence (docs/how-it-works/solver.md)::
 
     Opt(V) = -1 if V is empty; 0 if no point splits V;
     otherwise max over x splitting V of 1 + min(Opt(V_x^0), Opt(V_x^1))
