@@ -33,9 +33,11 @@ Examples
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-__all__ = ["Seed", "REFERENCES", "SEEDS", "cite", "is_citation", "seed_of", "check_citation"]
+__all__ = ["Seed", "REFERENCES", "SEEDS", "Citation", "cite", "is_citation", "seed_of", "check_citation",
+           "check_source"]
 
 
 @dataclass(frozen=True)
@@ -130,4 +132,73 @@ def check_citation(text, what: str = "a source") -> str:
     if not is_citation(text):
         raise ValueError(f"{what} must cite one of the lecture notes, built by solvers.seeds.cite(KEY, WHERE) "
                          f"with KEY one of {', '.join(REFERENCES)}; got {text!r}")
+    return text
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A citation of your own work, for a learner you bring (its ``bound_source``) and the bounds it states.
+
+    Parameters
+    ----------
+    text : str
+        The work and the place in it, in words: ``"A. Author, my own paper (2026), Lemma 1"``.
+    url : str, optional
+        Where a reader finds it (a DOI or an arXiv address).
+
+    ``str(citation)`` is what reports and witnesses print. A plain string is accepted wherever a
+    ``Citation`` is (:func:`check_source`); the learners shipped here cite the lecture notes (:func:`cite`).
+
+    Examples
+    --------
+    >>> str(Citation("my own paper (2026), Lemma 1", url="arXiv:2601.00001"))
+    'my own paper (2026), Lemma 1 <arXiv:2601.00001>'
+    """
+
+    text: str
+    url: str | None = None
+
+    def __post_init__(self):
+        if not isinstance(self.text, str) or not self.text.strip():
+            raise ValueError("a Citation needs its text: the work and the place in it, e.g. "
+                             "Citation(\"my own paper (2026), Lemma 1\")")
+        if self.url is not None and (not isinstance(self.url, str) or not self.url.strip()):
+            raise ValueError(f"a Citation's url must be a non-empty string or None, not {self.url!r}")
+
+    def __str__(self) -> str:
+        return self.text if self.url is None else f"{self.text} <{self.url}>"
+
+
+_SEED_FILE = re.compile(r"\b\d{3}_[0-9a-f]{16}\.txt\b")
+
+
+def check_source(text, what: str = "a source") -> str:
+    """The citation ``text`` as a string: any citation a reader can follow, in words.
+
+    ``text`` is a :class:`Citation`, the citation of lecture notes (:func:`cite`), or free text naming
+    the work (``"my own paper (2026), Lemma 1"``). A blank text and the name of a local notes file are
+    refused (``ValueError`` saying what to write instead). :func:`is_citation` tells the notes' citations
+    apart from the others; every learner shipped here cites the notes.
+
+    Examples
+    --------
+    >>> check_source("my own paper (2026), Lemma 1")
+    'my own paper (2026), Lemma 1'
+    >>> check_source(cite("Mehta", "Theorem 2")) == cite("Mehta", "Theorem 2")
+    True
+    >>> check_source("  ", "learner x's bound_source")
+    Traceback (most recent call last):
+    ...
+    ValueError: learner x's bound_source is blank; cite the work that proves the bound in words (e.g. "my own paper (2026), Lemma 1"), a solvers.seeds.Citation, or the lecture notes with solvers.seeds.cite(KEY, WHERE)
+    """
+    if isinstance(text, Citation):
+        return str(text)
+    if not isinstance(text, str) or not text.strip():
+        shown = "blank" if isinstance(text, str) or text is None else f"a {type(text).__name__}, not a citation"
+        raise ValueError(f"{what} is {shown}; cite the work that proves the bound in words (e.g. \"my own paper "
+                         "(2026), Lemma 1\"), a solvers.seeds.Citation, or the lecture notes with "
+                         "solvers.seeds.cite(KEY, WHERE)")
+    if _SEED_FILE.search(text):
+        raise ValueError(f"{what} names a file ({text!r}); cite the notes by author and title with "
+                         f"solvers.seeds.cite(KEY, WHERE), KEY one of {', '.join(REFERENCES)}")
     return text

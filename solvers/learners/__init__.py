@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..seeds import check_citation
+from ..seeds import Citation, check_source, is_citation
 from .adapters import RiverClassifier, SklearnPerceptron
 from .base import SEEDS, Bound, Learner, OnlineLearner
 from .con import CON
@@ -56,6 +56,7 @@ from .winnow import BalancedWinnow, Winnow, Winnow1, Winnow2, WinnowKofR, Winnow
 
 __all__ = [
     "SEEDS",
+    "Citation",
     "Bound",
     "Learner",
     "OnlineLearner",
@@ -120,8 +121,11 @@ class LearnerSpec:
     bound_params = property(lambda self: tuple(self.cls.bound_params),
                             doc="The keyword arguments ``mistake_bound`` takes (the target's parameters).")
     bound_formula = property(lambda self: self.cls.bound_formula, doc="The proven bound, as the listings show it.")
-    source = property(lambda self: self.cls.bound_source,
-                      doc="The citation of the notes the bound comes from (:func:`solvers.seeds.cite`).")
+    source = property(lambda self: check_source(self.cls.bound_source),
+                      doc="The citation of the work the bound comes from, as text: the lecture notes "
+                          "(:func:`solvers.seeds.cite`) for the learners shipped here, your own for yours.")
+    cites_notes = property(lambda self: is_citation(self.source),
+                           doc="Whether the bound cites the lecture notes (every learner shipped here does).")
     dim_param = property(lambda self: self.cls.dim_param,
                          doc='The dimension parameter of a vector learner ("n" or "d"), or None.')
     summary = property(lambda self: self.cls.summary, doc="One line for listings.")
@@ -148,15 +152,18 @@ def register(cls: type, *, params: tuple = (), aliases: tuple = ()) -> LearnerSp
     """Add the learner class ``cls`` to :data:`LEARNERS` under ``cls.name`` and ``aliases``.
 
     ``params`` are the CLI's ``(name, default, doc)`` for the constructor's parameters. The class must
-    state its bound (``bound_formula`` and a ``bound_source`` citing the notes); ``ValueError`` if not,
-    or if a name is taken by another class.
+    state its bound: ``bound_formula``, and ``bound_source``, the work that proves it (the lecture notes
+    through :func:`solvers.seeds.cite`, or your own: free text such as ``"my own paper (2026), Lemma 1"``
+    or a :class:`~solvers.seeds.Citation`), which every report and witness of the learner prints;
+    ``ValueError`` if not, or if a name is taken by another class. Run
+    :func:`solvers.learners.check_learner` on it first: the adversary trusts its declarations.
     """
     name = getattr(cls, "name", None)
     if not isinstance(name, str) or not name:
         raise ValueError(f"a learner class needs a CLI name: set {getattr(cls, '__name__', cls)}.name")
     if not getattr(cls, "bound_formula", ""):
         raise ValueError(f"learner {name}: state its bound in the class attribute bound_formula")
-    check_citation(getattr(cls, "bound_source", ""), f"learner {name}'s bound_source")
+    check_source(getattr(cls, "bound_source", ""), f"learner {name}'s bound_source")
     spec = LearnerSpec(cls, tuple(params), tuple(aliases))
     for key in (name, *aliases):
         old = LEARNERS.get(key)

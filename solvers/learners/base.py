@@ -84,11 +84,12 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from ..numbers import as_rational
-from ..seeds import SEEDS, check_citation, cite
+from ..seeds import SEEDS, Citation, check_source, cite
 
 __all__ = [
     "SEEDS",
     "cite",
+    "Citation",
     "Bound",
     "Lemma",
     "KINDS",
@@ -126,9 +127,11 @@ class Bound:
         (equivalently ``mistakes <= floor(value)``); expected mistakes are compared as they are.
     formula : str
         The formula, in the seed's letters, with anything derived here (rather than quoted) said so.
-    source : str
-        The citation of the notes that state it, with the section where known: one of :data:`SEEDS`,
-        optionally followed by ", section ..." (:func:`solvers.seeds.cite` builds it).
+    source : str or Citation
+        The citation of the work that proves it, with the section where known: for the learners shipped
+        here one of :data:`SEEDS`, optionally followed by ", section ..." (:func:`solvers.seeds.cite`
+        builds it); for a learner you bring, your own (free text or a :class:`~solvers.seeds.Citation`,
+        kept as its text). A blank source or a file name is refused.
 
     Examples
     --------
@@ -137,10 +140,12 @@ class Bound:
     (True, False)
     >>> b.source
     '"Online Algorithms" (lecture slides: mistake bound, CON, HAL, ELIM, Perceptron, Winnow), slide "HAL - halving algorithm"'
-    >>> Bound(1, "x", "lecture.txt")
+    >>> Bound(1, "k", Citation("my own paper (2026), Lemma 1")).source
+    'my own paper (2026), Lemma 1'
+    >>> Bound(1, "x", "")
     Traceback (most recent call last):
     ...
-    ValueError: a bound's source must cite one of the lecture notes, built by solvers.seeds.cite(KEY, WHERE) with KEY one of Rivest94, Mehta, 15-859B, Roth, OnlineAlgs; got 'lecture.txt'
+    ValueError: a bound's source is blank; cite the work that proves the bound in words (e.g. "my own paper (2026), Lemma 1"), a solvers.seeds.Citation, or the lecture notes with solvers.seeds.cite(KEY, WHERE)
     """
 
     value: float
@@ -152,7 +157,7 @@ class Bound:
             raise ValueError(f"a bound's value must be a number or math.inf, not {self.value!r}")
         if not isinstance(self.formula, str) or not self.formula.strip():
             raise ValueError("a bound needs a non-empty formula")
-        check_citation(self.source, "a bound's source")
+        object.__setattr__(self, "source", check_source(self.source, "a bound's source"))
 
     @property
     def finite(self) -> bool:
@@ -217,7 +222,7 @@ class Lemma:
     def __post_init__(self):
         if self.kind not in KINDS:
             raise ValueError(f"a lemma bounds one of {', '.join(KINDS)}, not {self.kind!r}")
-        check_citation(self.source, "a lemma's source")
+        object.__setattr__(self, "source", check_source(self.source, "a lemma's source"))
 
     @property
     def other(self) -> str:

@@ -93,13 +93,13 @@ def test_register_refuses_what_the_listings_cannot_show():
 
     class Uncited(Memorizer):
         name = "uncited-example"
-        bound_source = "my notes"
+        bound_source = "  "
 
     with pytest.raises(ValueError, match="needs a CLI name"):
         register(Nameless)
     with pytest.raises(ValueError, match="bound_formula"):
         register(Unbounded)
-    with pytest.raises(ValueError, match="must cite one of the lecture notes"):
+    with pytest.raises(ValueError, match="bound_source is blank"):
         register(Uncited)
     with pytest.raises(ValueError, match="taken by Halving"):
         register(type("Other", (Memorizer,), {"name": "halving"}))
