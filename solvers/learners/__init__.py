@@ -13,6 +13,9 @@ The last two learners are adapters (:mod:`.adapters`) for scikit-learn's Percept
 classifier: optional extras, imported only when built (``pip install 'littlestone[sklearn]'``,
 ``[river]``); ``LearnerSpec.extra`` names the extra.
 
+A learner you bring (registered or not) is checked by :func:`check_learner` (the conformance suite every
+learner here passes) and cites its own work in ``bound_source`` (free text or a :class:`Citation`).
+
 ``make_learner(name, params, C)`` builds one by CLI name; ``describe()`` gives the rows of the
 ``littlestone learners`` listing.
 
@@ -44,6 +47,7 @@ from ..seeds import Citation, check_source, is_citation
 from .adapters import RiverClassifier, SklearnPerceptron
 from .base import SEEDS, Bound, Learner, OnlineLearner
 from .con import CON
+from .conformance import ConformanceError, LearnerCheck, check_learner
 from .elimination import ELIM, ConjunctionElimination
 from .halving import Halving
 from .conservative import Conservative, conservative
@@ -88,6 +92,9 @@ __all__ = [
     "aliases",
     "make_learner",
     "describe",
+    "check_learner",
+    "LearnerCheck",
+    "ConformanceError",
 ]
 
 #: The default of a required parameter in ``LearnerSpec.params``.

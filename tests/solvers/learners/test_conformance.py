@@ -48,6 +48,9 @@ from solvers.learners import (
     make_learner,
 )
 
+from solvers.learners import conformance as suite
+from solvers.learners.conformance import (check_conservative, check_distribution_key, check_max_errors,
+                                          check_predict_many, check_symmetric)
 from tests.oracles import matrices, opt_brute
 
 SETTINGS = settings(max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
@@ -90,6 +93,7 @@ def conformance(spec) -> None:
     """Every check of this suite that applies to any learner, for one registry entry (a learner added
     by ``register`` is checked by calling this): the protocol, and each declaration against behaviour."""
     check_protocol(spec)
+    suite.check_learner(spec.cls, CLASS, params=dict(EXTRA.get(spec.name, {})))
     builder = lambda: build(spec)  # noqa: E731
     L = builder()
     if L.conservative:
@@ -103,6 +107,26 @@ def conformance(spec) -> None:
     check_max_errors(builder)
     b = L.bound_on(CLASS)
     assert isinstance(b, Bound) and b.formula.strip() and is_citation(b.source)
+
+
+def _seeded(spec):
+    """A builder of the learner with seed s, for a randomized learner (its seed is a CLI parameter)."""
+    if not any(p[0] == "seed" for p in spec.params):
+        return None
+    return lambda s: make_learner(spec.name, {**dict(EXTRA.get(spec.name, {})), "seed": s}, CLASS)
+
+
+def check_randomized(spec):
+    """``randomized`` iff the learner takes a seed and the predictions depend on it (the shipped suite)."""
+    assert spec.cls.randomized == any(p[0] == "seed" for p in spec.params)
+    suite.check_randomized(lambda: build(spec), CLASS, _seeded(spec))
+
+
+def check_probability(builder, seeds: int = 300):
+    """The shipped suite's check, with the registry's seeded learners for a randomized one."""
+    L = builder()
+    spec = LEARNERS[L.name]
+    suite.check_probability(builder, CLASS, _seeded(spec) if L.randomized else None, seeds)
 
 
 def check_protocol(spec):
@@ -187,56 +211,10 @@ def check_protocol(spec):
 DECLARING = [s for s in SPECS if not s.extra]
 
 
-def _explore(builder, limit: int = 150):
-    """Up to ``limit`` states reachable by any examples (every point, both labels), breadth first,
-    each with the examples that reach it; ``builder()`` makes a fresh learner."""
-    from collections import deque
-
-    start = builder()
-    seen, out, todo = {start.state_key()}, [], deque([(start, ())])
-    while todo and len(out) < limit:
-        L, path = todo.popleft()
-        out.append((L, path))
-        for x in CLASS.points:
-            for y in (0, 1):
-                M = copy.deepcopy(L)
-                try:
-                    M.learn_one(x, y)
-                except ValueError:  # a label no concept of the class gives (a class-based learner refuses it)
-                    continue
-                k = M.state_key()
-                if k not in seen:
-                    seen.add(k)
-                    todo.append((M, path + ((x, y),)))
-    return out
 
 
-def check_conservative(builder):
-    for L, _ in _explore(builder):
-        for x in CLASS.points:
-            M = copy.deepcopy(L)
-            M.learn_one(x, L.predict_one(x))
-            assert M.state_key() == L.state_key(), f"{L.name} changed after a correct prediction on {x}"
 
 
-def check_symmetric(builder):
-    rng = np.random.default_rng(0)
-    n = len(CLASS.points[0])
-    for L, path in _explore(builder, 60):
-        pi = rng.permutation(n)  # variable i of a point moves to position pi[i]
-
-        def rename(x):
-            out = [0] * n
-            for i, v in enumerate(x):
-                out[pi[i]] = v
-            return tuple(out)
-
-        B = builder()
-        for x, y in path:
-            B.learn_one(rename(x), y)
-        assert len(L.state_key()) == n
-        assert rename(L.state_key()) == B.state_key()
-        assert [L.predict_one(x) for x in CLASS.points] == [B.predict_one(rename(x)) for x in CLASS.points]
 
 
 @pytest.mark.parametrize("spec", DECLARING, ids=[s.name for s in DECLARING])
@@ -274,13 +252,6 @@ def test_predict_many_equals_predict_one(spec):
     check_predict_many(lambda: build(spec))
 
 
-def check_predict_many(builder):
-    P = np.array(CLASS.points)
-    for L, _ in _explore(builder, 60):
-        expected = [L.predict_one(x) for x in CLASS.points]
-        assert L.predict_many(list(CLASS.points)).tolist() == expected
-        if L.batch_predictions:  # the exact adversary hands a batch learner the integer matrix of the points
-            assert L.predict_many(P).tolist() == expected
 
 
 @pytest.mark.parametrize("spec", DECLARING, ids=[s.name for s in DECLARING])
@@ -288,15 +259,6 @@ def test_randomized_declaration(spec):
     check_randomized(spec)
 
 
-def check_randomized(spec):
-    """``randomized`` iff the predictions depend on the learner's own seed."""
-    cls = spec.cls
-    assert cls.randomized == any(p[0] == "seed" for p in spec.params)
-    if not cls.randomized:
-        return
-    ex = stream(5, 60)
-    runs = {tuple(play(make_learner(spec.name, {"seed": s}, CLASS), ex)) for s in range(8)}
-    assert len(runs) > 1, f"{spec.name} declares randomized but its seed changes nothing"
 
 
 @pytest.mark.parametrize("spec", DECLARING, ids=[s.name for s in DECLARING])
@@ -304,36 +266,6 @@ def test_probability_declaration(spec):
     check_probability(lambda: build(spec))
 
 
-def check_probability(builder, seeds: int = 300):
-    """``probability(x)``: an exact Fraction in [0, 1]; a deterministic learner's is its prediction; a
-    randomized learner's is the same for every seed (it depends on the examples only) and is the frequency
-    of ``predict_one(x) == 1`` over the seeds (within 4.5 standard deviations, on a few states)."""
-    L = builder()
-    for M, path in _explore(builder, 40 if L.randomized else 60):
-        probs = [M.probability(x) for x in CLASS.points]
-        assert all(isinstance(p, Fraction) and 0 <= p <= 1 for p in probs), (M.name, probs)
-        if not M.randomized:
-            assert probs == [M.predict_one(x) for x in CLASS.points]
-    if not L.randomized:
-        return
-    from solvers.learners import LEARNERS
-
-    spec = LEARNERS[L.name]
-    rng = np.random.default_rng(0)
-    for path_len in (0, 2, 5):
-        path = stream(int(rng.integers(100)), path_len)
-        runs = []
-        for s in range(seeds):
-            M = make_learner(spec.name, {**L.get_params(), "seed": s}, CLASS)
-            play(M, path)
-            runs.append(M)
-        for j in rng.choice(CLASS.n_points, size=4, replace=False):
-            x = CLASS.points[j]
-            p = runs[0].probability(x)
-            assert all(M.probability(x) == p for M in runs[1:3]), "probability depends on the seed"
-            freq = sum(M.predict_one(x) for M in runs) / seeds
-            sd = math.sqrt(float(p * (1 - p)) / seeds)
-            assert abs(freq - float(p)) <= 4.5 * sd + 1e-12, (L.name, path, x, p, freq)
 
 
 @pytest.mark.parametrize("spec", DECLARING, ids=[s.name for s in DECLARING])
@@ -341,34 +273,6 @@ def test_distribution_key_declaration(spec):
     check_distribution_key(lambda: build(spec))
 
 
-def check_distribution_key(builder):
-    """Equal ``distribution_key()`` => equal probabilities on every point, and still after the same examples;
-    hashable; ``state_key()`` equal => ``distribution_key()`` equal."""
-    groups: dict = {}
-    for M, _ in _explore(builder, 80):
-        key = M.distribution_key()
-        hash(key)
-        groups.setdefault(key, []).append(M)
-    rng = np.random.default_rng(1)
-    for key, Ms in groups.items():
-        if len(Ms) < 2:
-            continue
-        A, B = copy.deepcopy(Ms[0]), copy.deepcopy(Ms[-1])
-        for _ in range(4):
-            assert [A.probability(x) for x in CLASS.points] == [B.probability(x) for x in CLASS.points]
-            assert A.distribution_key() == B.distribution_key()
-            x = CLASS.points[int(rng.integers(CLASS.n_points))]
-            for y in (0, 1):  # a label both take (a class-based learner may refuse one)
-                try:
-                    A2, B2 = copy.deepcopy(A), copy.deepcopy(B)
-                    A2.learn_one(x, y)
-                    B2.learn_one(x, y)
-                except ValueError:
-                    continue
-                A, B = A2, B2
-                break
-    L = builder()
-    assert copy.deepcopy(L).distribution_key() == L.distribution_key()
 
 
 @pytest.mark.parametrize("spec", DECLARING, ids=[s.name for s in DECLARING])
@@ -376,31 +280,6 @@ def test_max_errors_declaration(spec):
     check_max_errors(lambda: build(spec))
 
 
-def check_max_errors(builder, sequences: int = 8):
-    """``max_errors`` None: ``learn_one`` takes any 0/1 labels; k: it takes every label sequence within k
-    errors of some concept of CLASS and refuses a label that leaves none (solvers.game_rules.step)."""
-    from solvers.game_rules import start, step
-
-    L = builder()
-    k = L.max_errors
-    rng = np.random.default_rng(2)
-    for _ in range(sequences):
-        M = builder()
-        levels = start(CLASS.full, 0 if k is None else k)
-        for _ in range(12):
-            j = int(rng.integers(CLASS.n_points))
-            y = int(rng.integers(2))
-            nxt = step(levels, CLASS.columns[j], y)
-            if k is not None and nxt is None:
-                before = M.state_key()
-                with pytest.raises(ValueError):
-                    M.learn_one(CLASS.points[j], y)
-                assert M.state_key() == before, "a refused label changed the learner"
-                y = 1 - y
-                nxt = step(levels, CLASS.columns[j], y)
-            M.learn_one(CLASS.points[j], y)  # must be accepted
-            if nxt is not None:
-                levels = nxt
 
 
 # ---------------------------------------------------------------------------------------- bound_on
