@@ -25,9 +25,12 @@ def add(p) -> None:
                                                    "opt,vc,dual_vc,threshold,star,td,rtd,best_order,worst_order,"
                                                    "proper)")
     p.add_argument("--json", action="store_true", help="print one JSON object: each key with value (or lower and "
-                                                       "upper when stopped) and witness")
+                                                       "upper when stopped) and witness, and 'missing': the keys "
+                                                       "not computed, each with why")
     p.add_argument("--time-limit", type=positive_seconds, metavar="S",
-                   help="seconds for the whole run, shared among the parameters (default none)")
+                   help="seconds for the whole run, making the class included (default none): each parameter in turn "
+                        "gets an equal part of the time left, and what a quick one leaves goes to the next; a "
+                        "parameter whose part runs out prints its proven bounds (exit 3)")
     add_memory_guard(p)
     from ._store import add_store_options
 
@@ -57,25 +60,51 @@ def run(args) -> int:
         finally:
             bar.close()
     out = got.results
+    why = "interrupted" if got.interrupted or stopping() else "time limit"
+    missing = {k: f"not computed ({why})" for k in got.missing}
     if args.json:
-        print(json.dumps(json_safe({"class": label, "concepts": C.n_concepts, "points": C.n_points, **out})))
+        print(json.dumps(json_safe({"class": label, "concepts": C.n_concepts, "points": C.n_points, **out,
+                                    **({"missing": missing} if missing else {})})))
     else:
         print(f"class: {label} ({C.n_concepts} concepts, {C.n_points} points)")
         for k in [k for k in got.keys if k in out]:
             v = out[k]
-            value = v["value"] if "value" in v else f"{v['lower']}..{v['upper']} (stopped)"
-            print(f"  {k:<12} {value!s:<8} {_witness_text(k, v.get('witness') or {})}")
+            if "value" in v:
+                value, witness = v["value"], _witness_text(k, v.get("witness") or {})
+            else:  # stopped: what is proven, never a witness of None
+                value = f"{v['lower']}..{v['upper']} (stopped: {why})"
+                witness = _stopped_text(k, v)
+            print(f"  {k:<12} {value!s:<8} {witness}")
             if k in got.checks:
-                print(f"  {'':<12} {'':<8} check: {'OK' if got.checks[k][0] else 'FAILED'}: {got.checks[k][1]}")
+                ok, text = got.checks[k]
+                said = ("nothing to replay (stopped before a witness)" if text == "stopped: no witness"
+                        else f"{'OK' if ok else 'FAILED'}: {text}")
+                print(f"  {'':<12} {'':<8} check: {said}")
         if got.served:
             how = "not re-checked: --trust-store" if args.trust_store else "witnesses replayed"
             print(f"  served from the store ({how}): {', '.join(got.served)}")
+        if missing:
+            print(f"  not computed ({why}): {', '.join(missing)}")
     sys.stdout.flush()
     if got.failed:
         return EXIT_FAILED
     if stopping():  # the searches stopped at Ctrl-C with their bounds, printed above
         return interrupted_code()
     return EXIT_OK if all("value" in v for v in out.values()) else EXIT_UNSOLVED
+
+
+def _stopped_text(key: str, v: dict) -> str:
+    """What a stopped parameter's bounds rest on: its partial witness where it has one, else the bounds that hold
+    for every class (``bounds``), else that the search found none."""
+    w = v.get("witness") or {}
+    has = {"opt": w.get("tree_depth"), "vc": w.get("points"), "dual_vc": w.get("concepts"), "threshold": w.get("points"),
+           "star": w.get("points"), "td": w.get("teaching_set"), "rtd": w.get("steps"), "best_order": w.get("order"),
+           "worst_order": w.get("order"), "proper": w.get("tree")}.get(key)
+    text = _witness_text(key, w) if has else ""
+    if v.get("bounds"):
+        text = f"{text}; " if text else ""
+        return f"{text}{v['bounds']}"
+    return text or f"the lower bound {v['lower']} holds for every class; no witness found before the search stopped"
 
 
 def _witness_text(key: str, w: dict) -> str:

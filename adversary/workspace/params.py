@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from ._messages import WorkspaceError, note, speaking_to
 
-__all__ = ["ParamsRun", "params", "param_keys", "share", "METHODS"]
+__all__ = ["ParamsRun", "params", "param_keys", "share", "trivial_bounds", "METHODS"]
 
 #: The functions of this module that are methods of :class:`~adversary.workspace.Workspace`.
 METHODS: tuple = ("params",)
@@ -33,7 +33,7 @@ class ParamsRun:
     served : list of str
         The keys served from the store (their witnesses replayed), not computed.
     interrupted : bool
-        A Ctrl-C (or SIGTERM) stopped the run: the keys not finished are left out.
+        A Ctrl-C (or SIGTERM) stopped the run: the keys not finished are left out (:attr:`missing`).
     """
 
     keys: list
@@ -46,6 +46,16 @@ class ParamsRun:
     def values(self) -> dict:
         """Each key's exact value (None when its search was stopped with bounds only)."""
         return {k: v.get("value") for k, v in self.results.items()}
+
+    @property
+    def missing(self) -> list:
+        """The keys asked for that have no result (a Ctrl-C stopped the run before them), in order."""
+        return [k for k in self.keys if k not in self.results]
+
+    @property
+    def stopped(self) -> list:
+        """The keys whose search was stopped (by the time limit or a Ctrl-C) with bounds only, in order."""
+        return [k for k in self.keys if k in self.results and "value" not in self.results[k]]
 
     @property
     def failed(self) -> list:
@@ -73,6 +83,28 @@ def param_keys(keys=None, *, option: str = "keys") -> list:
     if bad:
         raise WorkspaceError(f"unknown parameter {bad[0]!r} in {option}; choose from: opt, {', '.join(KEYS)}")
     return names
+
+
+#: The parameters that are at least 1 on a class of two distinct concepts, at a point where they differ: it is
+#: shattered (vc; Opt >= VC), every concept needs it to be taught apart from the other (td, and rtd's first
+#: peeling step), and the learner errs there in every order (best_order <= worst_order) and properly (proper >= Opt).
+AT_LEAST_ONE = ("opt", "vc", "td", "rtd", "best_order", "worst_order", "proper")
+
+
+def trivial_bounds(C, key: str, lower: int, upper: int) -> tuple:
+    """``(lower, upper, why)``: the bounds of a stopped search tightened by what holds for every class: 1 for the keys
+    of :data:`AT_LEAST_ONE` when ``C`` has two distinct concepts (a point where its concepts disagree), at most the
+    number of points for vc and td; ``why`` says which held (empty when none did)."""
+    import numpy as np
+
+    why = []
+    if key in AT_LEAST_ONE and lower < 1 and C.n_points and C.n_concepts > 1:
+        M = np.asarray(C.matrix)
+        if bool((M.min(axis=0) != M.max(axis=0)).any()):
+            lower, why = 1, ["lower 1: two concepts disagree at a point"]
+    if key in ("vc", "td") and upper > C.n_points:
+        upper, why = C.n_points, [*why, f"upper {C.n_points}: the number of points"]
+    return lower, max(upper, lower), "; ".join(why)
 
 
 def share(deadline, left: int):
@@ -137,7 +169,11 @@ def params(ws, C, keys=None, *, time_limit=None, progress=None, family=None, par
             from solvers.opt import opt
 
             r = opt(C, time_limit=share(deadline, len(run.keys)))
-            run.results["opt"] = ({"value": r.value} if r.value is not None else {"lower": r.lower, "upper": r.upper})
+            if r.value is not None:
+                run.results["opt"] = {"value": r.value}
+            else:
+                lo, hi, why = trivial_bounds(C, "opt", r.lower, r.upper)
+                run.results["opt"] = {"lower": lo, "upper": hi, **({"bounds": why} if why else {})}
             run.results["opt"]["witness"] = {"tree_depth": r.lower}
         try:
             _each(ws, C, [k for k in run.keys if k != "opt"], deadline, run, progress, family, params)
@@ -177,6 +213,10 @@ def _each(ws, C, keys: list, deadline, run: ParamsRun, progress, family, params)
                     raise WorkspaceError(str(e)) from None
                 got = p.to_json()
                 checked = check(C, key, got) if p.witness else (True, "stopped: no witness")
+                if p.value is None:  # stopped: its bounds, with those that hold for every class
+                    lo, hi, why = trivial_bounds(C, key, p.lower, p.upper)
+                    if (lo, hi) != (p.lower, p.upper):
+                        got.update(lower=lo, upper=hi, bounds=why)
                 if checked[0]:
                     failed = put(ws.store, record_of_param(C, p, family=family, params=params), C)  # sealed
                     if failed is not None:

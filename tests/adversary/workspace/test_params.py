@@ -124,3 +124,34 @@ def test_progress_is_called_as_each_parameter_starts():
     with Workspace() as ws:
         ws.params(make("thresholds", N=4), "opt,vc,td", progress=seen.append)
     assert seen == [{"done": 0, "total": 2, "key": "vc"}, {"done": 1, "total": 2, "key": "td"}]
+
+
+# ------------------------------------------------------------------------------------------ stopped searches
+@settings(max_examples=60, deadline=None)
+@given(classes(), st.sampled_from(["opt", *KEYS]))
+def test_the_trivial_bounds_hold_against_the_brute_force(C, key):
+    """trivial_bounds, from a stopped search's weakest bounds (0 and a huge upper), never leaves out the value."""
+    from adversary.workspace.params import trivial_bounds
+
+    value = brute(C.matrix)[key]
+    lo, hi, why = trivial_bounds(C, key, 0, 10**6)
+    assert lo <= value <= hi, (key, lo, value, hi, why)
+    if key in ("vc", "td", "opt", "rtd") and len({tuple(r) for r in C.matrix.tolist()}) >= 2:
+        assert lo == 1 and why  # two concepts: the trivial 1, said
+
+
+def test_a_stopped_run_gives_bounds_at_least_the_trivial_ones(monkeypatch):
+    """Searches stopped before any witness (0 and a loose upper, as a search out of time gives them): each result
+    has the trivial lower 1, never 0, within the points, and says what it rests on (the CLI printed 'concept None
+    needs 0 points, e.g. None')."""
+    import solvers.params as sp
+
+    monkeypatch.setattr(sp, "compute", lambda C, keys, time_limit=None: {k: sp.ParamResult(k, 0, 99) for k in keys})
+    C = make("thresholds", N=9)
+    with Workspace() as ws:
+        run = ws.params(C, "vc,td,rtd,star", time_limit=5)
+    assert run.missing == [] and run.stopped == ["vc", "td", "rtd", "star"] and not run.solved
+    for k in ("vc", "td", "rtd"):
+        assert run.results[k]["lower"] == 1 and "two concepts disagree" in run.results[k]["bounds"], run.results[k]
+    assert run.results["vc"]["upper"] == 9 and run.results["td"]["upper"] == 9  # at most the points
+    assert run.results["star"]["lower"] == 0 and "bounds" not in run.results["star"]  # no trivial bound claimed
