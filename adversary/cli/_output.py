@@ -29,8 +29,9 @@ EXIT_CODES = (
     (EXIT_OK, "solved (or done)"),
     (EXIT_FAILED, "a verification failed"),
     (EXIT_USAGE, "bad input, or an output file that cannot be written: the one-line error says what to change"),
-    (EXIT_UNSOLVED, "not solved within the limits given (--time-limit, --memory): the proven bounds are printed "
-                    "(an attack: the mistakes found, a lower bound on the worst case)"),
+    (EXIT_UNSOLVED, "not all done within the limits given (--time-limit, --memory), or a certificate (--proof) too "
+                    "large to make: what was found is printed and stands (the proven bounds; an attack: the mistakes "
+                    "found, a lower bound on the worst case), and a note says what is missing"),
     (EXIT_INTERRUPTED, "interrupted by Ctrl-C (143 for SIGTERM), after printing and writing what was finished"),
 )
 

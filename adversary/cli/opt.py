@@ -242,10 +242,12 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
     unwritable = tree_error is not None  # an output file that cannot be written (bad input: exit 2)
     proof_error = proof_note = None
     if proof_path is not None:
+        # A certificate that could not be made is a note with advice (exit 3: not all that was asked for was
+        # done), never "bad input": the bounds printed stand.
         if proof is None and r.value is None:
-            proof_error = (f"no upper-bound certificate written: {symbol}(C) was not solved, and the certificate of its "
-                           "upper bound could not be written in the time given; raise the time limit")
-        elif proof is None:  # solved: the value stands, only its certificate is missing (a note, not an error)
+            proof_note = (f"no upper-bound certificate written to {str(proof_path)!r}: {symbol}(C) was not solved, and "
+                          "the certificate of its upper bound could not be made in the time given; raise the time limit")
+        elif proof is None:  # solved: the value stands, only its certificate is missing
             advice = ("drop --no-symmetry (with the class's symmetries it keeps one entry per orbit)"
                       if not getattr(args, "symmetry", True) else
                       "drop --no-isomorphism (isomorphic version spaces then share an entry)"
@@ -329,17 +331,19 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
         note(f"add --tree tree.json to write the {what} that proves {symbol}(C) >= {value_text(r.lower)} "
              "(check it with 'littlestone verify tree.json' and the class)")
     if stopped == "interrupted" or stopping():  # stopping: a Ctrl-C taken while the certificate was written
-        if tree_error is not None or proof_error is not None:
-            note(tree_error or proof_error)
+        for text in (tree_error, proof_error, proof_note):
+            if text is not None:
+                note(text)
         return interrupted_code()
     if proof_note is not None:
         note(proof_note)
     if tree_error is not None or proof_error is not None:
         error(tree_error or proof_error)
     # One order of exit codes for every command: interrupted (130, above), then bad input (2: an output file
-    # that cannot be written, whether found before the run or after it), then not solved (3).
+    # that cannot be written, whether found before the run or after it), then not all done (3: not solved, or a
+    # certificate too large to make; what was found is printed and stands).
     if unwritable:
         return EXIT_USAGE
-    if r.value is None:
-        return EXIT_UNSOLVED  # the bounds are printed (and the reason no certificate of the upper one was written)
-    return EXIT_OK if proof_error is None else EXIT_USAGE
+    if r.value is None or proof_note is not None:
+        return EXIT_UNSOLVED
+    return EXIT_OK

@@ -62,7 +62,9 @@ def test_opt_proof_of_an_unsolved_game_is_one_line(capsys, tmp_path):
     code, out, err = run(capsys, "opt", "intervals", "N=40", "--randomized", "--time-limit", "0.3", "--quiet",
                          "--proof", tmp_path / "p.json")
     assert code == 3  # not solved: the bounds are printed, and why no certificate of the upper one was written
-    assert err.strip().splitlines()[-1].startswith("littlestone: error: no upper-bound certificate written")
+    # a note with advice, never "error" (issue 36)
+    assert err.strip().splitlines()[-1].startswith("littlestone: note: no upper-bound certificate written")
+    assert "raise the time limit" in err and "error" not in err
     assert not (tmp_path / "p.json").exists()
 
 
