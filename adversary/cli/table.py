@@ -130,6 +130,7 @@ class _TableWriter:
         self.columns = None
         self.widths = None
         self.rows = 0
+        self.bounded = 0  # rows with a value known by its bounds only ("stopped" says why)
         self.opened = False  # latex: the tabular is begun (its close ends it)
 
     def _header(self, row: dict) -> None:
@@ -178,6 +179,7 @@ class _TableWriter:
                 body = [c.replace("|", "\\|") for c in body]
                 self.out.write("| " + " | ".join(c.rjust(w) for c, w in zip(body, self.widths)) + " |\n")
         self.rows += 1
+        self.bounded += r.get("stopped") is not None
         self.out.flush()
 
     def _latex_cells(self, r: dict) -> list:
@@ -189,12 +191,16 @@ class _TableWriter:
                 *(latex_range(r.get(k, {}).get("lower"), r.get(k, {}).get("upper")) for k in self.extra),
                 f"{r['seconds']:.3f}"]
 
-    def close(self, skipped: list, complete: bool) -> None:
+    def close(self, skipped: list, complete: bool, missing=()) -> None:
+        """The end of the table. In JSON: ``complete`` (every cell of the grid has its row or is skipped), ``solved``
+        (complete, and every row's values exact: no row ``stopped``), ``missing`` (the cells a Ctrl-C left out)."""
         if self.fmt == "latex" and self.opened:
             self.out.write("\\bottomrule\n\\end{tabular}\n"
                            + ("" if complete else "% interrupted: the cells not computed are not in the table\n"))
         if self.fmt == "json":
-            tail = {"skipped": [{"params": r["params"], "reason": r["skipped"]} for r in skipped], "complete": complete}
+            tail = {"skipped": [{"params": r["params"], "reason": r["skipped"]} for r in skipped], "complete": complete,
+                    "solved": complete and not self.bounded,
+                    **({"missing": [{"params": c, "reason": "interrupted"} for c in missing]} if missing else {})}
             if self.columns is None:
                 self.out.write(json.dumps(json_safe({"family": self.name, "grid": self.keys, "rows": [], **tail})) + "\n")
             else:
@@ -267,11 +273,12 @@ def run(args) -> int:
             # (the workspace's error) or a cluster that never ran a cell writes nothing
             impossible = done is None and bool(skipped) and len(skipped) == total
             interrupted = not impossible if done is None else done.interrupted
+            missing = _missing(grid.cells, done, skipped) if interrupted else []
             if writer is not None:
-                writer.close(skipped, complete=not interrupted)
+                writer.close(skipped, complete=not interrupted, missing=missing)
             elif args.format == "json" and started and (interrupted or not skipped or done is not None and done.done):
                 handle = sys.stdout if out_path is None else StreamedOutput(out_path)
-                _TableWriter(args.format, name, keys, handle).close(skipped, complete=not interrupted)
+                _TableWriter(args.format, name, keys, handle).close(skipped, complete=not interrupted, missing=missing)
     finally:
         close_all(handle, ws.store)
     code = say_store(done, ws.store, total, _how_served(args))
@@ -282,7 +289,8 @@ def run(args) -> int:
     if out_path is not None and writer is not None:
         print(f"wrote {writer.rows} row{'s' if writer.rows != 1 else ''} to {out_path}", file=sys.stderr, flush=True)
     if done.interrupted:
-        note(f"interrupted: {len(done.done)} of {total} cells computed")
+        left = ", ".join(params_text({k: c[k] for k in keys}) for c in missing[:8]) + (" ..." if len(missing) > 8 else "")
+        note(f"interrupted: {len(done.done)} of {total} cells computed" + (f"; not computed: {left}" if missing else ""))
         return interrupted_code()
     unsolved = done.unsolved
     if unsolved:
@@ -293,6 +301,12 @@ def run(args) -> int:
         note(f"{len(unsolved)} of {len(done.done)} cells not solved within {why} (shown as {shown})")
         return EXIT_UNSOLVED
     return EXIT_OK
+
+
+def _missing(cells: list, done, skipped: list) -> list:
+    """The cells of the grid with no row and not skipped (a Ctrl-C came first), in the grid's order."""
+    rows = [*(done.done if done is not None else []), *skipped]
+    return [c for c in cells if not any(all(r["params"].get(k) == v for k, v in c.items()) for r in rows)]
 
 
 def _how_served(args) -> str:

@@ -214,7 +214,7 @@ def drain(runs, out: Drained, *, store, emit, skip, status, bar) -> Drained:
                 skip(row)
                 bar.count(len(out.done) + len(out.skipped))
                 continue
-            if row.get("stopped") == "interrupted":
+            if row.get("stopped") == "interrupted" or row.pop("_interrupted", False):
                 out.interrupted = True
                 emit(row)  # its bounds are proven; it is not counted as done
                 break

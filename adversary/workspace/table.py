@@ -286,6 +286,8 @@ def table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=No
             ok = not p.witness or check(C, key, p.to_json())[0]
             extra[key] = {"lower": p.lower, "upper": p.upper, "value": p.value} if ok else {"lower": None, "upper": None,
                                                                                            "value": None}
+            if p.value is None or not ok:  # its bounds only: the row says why
+                stopped = stopped or ("time limit" if ok else "witness failed its check")
             if records and ok and p.witness:
                 out_records.append(record_of_param(C, p, family=name, params=dict(C.params)))
     seconds = round(time.monotonic() - t0, 4)
@@ -302,6 +304,13 @@ def table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=No
                 seal(rec, C)
         except KeyboardInterrupt:  # the rows are kept; those not sealed yet are checked when first served
             stopped = "interrupted"
+    # ``stopped`` says why a value of the row is bounds only: a row whose every value is exact (a search that ran out
+    # of time while the other's bound closed it, VC <= Opt) is not stopped, whatever stopped a search on the way
+    exact_all = (lo == hi and vc_lo == vc_hi and ("symbol" not in extra or extra["value"] is not None)
+                 and all(k in extra and extra[k].get("value") is not None for k in columns))
+    interrupted = exact_all and stopped == "interrupted"  # (a Ctrl-C while its records were sealed: the run ends)
+    if exact_all:
+        stopped = None
     return {
         "params": dict(C.params), "concepts": C.n_concepts, "points": C.n_points,
         "opt": lo if lo == hi else None, "lower": lo, "upper": hi, "log2_size": C.log2_size(),
@@ -310,6 +319,7 @@ def table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=No
         **({"_records": out_records} if records else {}),
         **({"stored": stored} if (stored := sorted(k for k, f in warm.items() if f is not None and f.solved)) else {}),
         **({"served": True} if served else {}),
+        **({"_interrupted": True} if interrupted else {}),
     }
 
 
@@ -405,8 +415,9 @@ class TableRun(Drained):
     A row is a dict: ``params`` (the class's, defaults included), ``concepts`` (|C|), ``points`` (|X|), ``opt`` (None
     when not solved) with its proven ``lower`` and ``upper``, ``log2_size``, ``vc`` with ``vc_lower`` and
     ``vc_upper``, with a game: ``symbol`` and ``value`` (``value_lower``, ``value_upper``, exact: an int or the text
-    "p/q"), each column's ``{"lower", "upper", "value"}``, the cell's ``seconds``, what ``stopped`` a part (None,
-    ``"time"``, ``"memory"``, ``"interrupted"``), and when the store proved parts of it, ``stored`` (their names)
+    "p/q"), each column's ``{"lower", "upper", "value"}``, the cell's ``seconds``, why a value of the row is bounds
+    only (``stopped``: None when every value is exact, else ``"time limit"``, ``"memory"``, ``"interrupted"``),
+    and when the store proved parts of it, ``stored`` (their names)
     and ``served`` (True: all of it)."""
 
     def __init__(self, family: str = "", keys=(), cells: int = 0, symbol=None, columns=()):
@@ -426,8 +437,9 @@ class TableRun(Drained):
 
     @property
     def unsolved(self) -> list:
-        """The rows with a part not solved (within the time limit or the memory): their proven bounds are shown."""
-        return [r for r in self.done if r["opt"] is None or r["vc"] is None or ("symbol" in r and r["value"] is None)]
+        """The rows with a value not solved (within the time limit or the memory; a column's too): their proven bounds
+        are shown, and ``stopped`` says why."""
+        return [r for r in self.done if r.get("stopped") is not None]
 
     def __repr__(self) -> str:
         return (f"TableRun({self.family}: {len(self.done)} of {self.cells} cells, {len(self.skipped)} skipped, "

@@ -252,8 +252,28 @@ def test_table_json_streams_and_closes_on_interrupt(tmp_path):
     code, _, err, _ = stop(p, signal.SIGINT, to_group=True)
     assert code == 130, err
     data = json.loads(out_file.read_text())  # still one valid JSON object
-    assert data["complete"] is False
+    assert data["complete"] is False and data["solved"] is False
     assert [r["params"]["n"] for r in data["rows"]][:3] == [5, 6, 7]
+    done = {r["params"]["n"] for r in data["rows"] if r["stopped"] != "interrupted"}
+    # the cells not computed are named, with why, in the JSON and in the note
+    assert {m["params"]["n"] for m in data["missing"]} == {5, 6, 7, 12, 13} - done - {12} or \
+        {m["params"]["n"] for m in data["missing"]} == {5, 6, 7, 12, 13} - done, data["missing"]
+    assert all(m["reason"] == "interrupted" for m in data["missing"])
+    assert "not computed: " in err and "n=13" in err, err
+
+
+def test_a_rows_flags_agree_and_the_tail_says_solved(capsys):
+    """``stopped`` is None exactly when every value of the row is exact; ``solved`` is complete with no stopped
+    row (a row said "stopped": "time limit" beside exact values and "complete": true)."""
+    code, out, err = run(capsys, "table", "random", "N=10", "--grid", "m=2..40", "--format", "json", "--time-limit",
+                         "0.002", "--columns", "td", "--no-store", "--quiet")
+    data = json.loads(out)
+    for r in data["rows"]:
+        exact = r["opt"] is not None and r["vc"] is not None and r["td"]["value"] is not None
+        assert (r["stopped"] is None) == exact, r
+    assert data["complete"] is True
+    assert data["solved"] is all(r["stopped"] is None for r in data["rows"])
+    assert code == (0 if data["solved"] else 3), err
 
 
 # ------------------------------------------------------------------------------------------ progress

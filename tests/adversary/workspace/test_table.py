@@ -154,3 +154,40 @@ def test_bad_input_is_one_line(grid, kwargs, says):
 def test_an_unknown_family_is_one_line():
     with Workspace() as ws, pytest.raises(WorkspaceError, match="unknown family 'nothing'"):
         ws.table("nothing", {"n": [1]})
+
+
+# ------------------------------------------------------------------------------------------ a row's flags agree
+def exact_row(row: dict) -> bool:
+    return (row["opt"] is not None and row["vc"] is not None and ("symbol" not in row or row["value"] is not None)
+            and all(row[k]["value"] is not None for k in ("td",) if k in row))
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(2, 40), st.integers(1, 9), st.sampled_from([1e-4, 1e-3, 0.01, None]))
+def test_a_row_is_stopped_exactly_when_a_value_is_bounds_only(m, N, limit):
+    """Whatever the time limit: ``stopped`` names why a value is bounds only, and is None beside exact values (a row
+    said "stopped": "time limit" beside an exact Opt and VC); ``unsolved`` is the stopped rows."""
+    with Workspace() as ws:
+        run = ws.table("random", {"m": [m]}, fixed={"N": N}, time_limit=limit, columns=["td"])
+    for row in run.rows:
+        assert (row["stopped"] is None) == exact_row(row), row
+        assert (row in run.unsolved) == (not exact_row(row)), row
+
+
+def test_a_search_stopped_but_closed_by_the_other_bound_is_not_stopped(monkeypatch):
+    """Opt's search stops at 0..3 while VC's finds 3 (VC <= Opt closes it): the row is exact, not stopped."""
+    import solvers.opt
+    import solvers.vc
+
+    class Stopped:
+        lower, upper, value, stats = 0, 3, None, {"stopped": "time limit"}
+
+    class Vc:
+        lower = upper = value = 3
+        witness, stats = [0, 1, 2], {"stopped": None}
+
+    monkeypatch.setattr(solvers.opt, "opt", lambda C, **kw: Stopped())
+    monkeypatch.setattr(solvers.vc, "vc_search", lambda C, **kw: Vc())
+    with Workspace() as ws:
+        row, = ws.table("all-functions", {"n": [3]}, time_limit=5).rows
+    assert (row["opt"], row["lower"], row["upper"], row["vc"], row["stopped"]) == (3, 3, 3, 3, None), row
