@@ -340,6 +340,8 @@ class Store:
             raise StoreError(f"{str(self.path)!r} is not a regular file (a device, a pipe or a socket), so not a "
                              "store; give a file path, e.g. --store results.db")
         created = [f for f in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm")) if not f.exists()]
+        #: Whether opening it made the file (a new store: the command says where its results are kept).
+        self.created = not readonly and self.path in created
         if readonly:
             if not self.path.exists():
                 raise StoreError(f"there is no store at {str(self.path)!r}; run opt, attack or table first, or give "

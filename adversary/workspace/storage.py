@@ -54,12 +54,14 @@ def store_timeout() -> float:
     return timeout
 
 
-def store_at(path, *, readonly: bool = False):
+def store_at(path, *, readonly: bool = False, say_created: bool = False):
     """The :class:`adversary.store.Store` at ``path`` (None for None); a store that cannot
     be used is a one-line error before any work. ``readonly``: for a command that only reads it (no
     write access needed). A store that cannot be written (a read-only file, or none in a read-only
     folder) is, for a command that computes, read-only or absent: one note says so, and the results are
-    computed and printed as usual (not stored). Writes are batched (:data:`adversary.store.FLUSH_SECONDS`)."""
+    computed and printed as usual (not stored). Writes are batched (:data:`adversary.store.FLUSH_SECONDS`).
+    ``say_created``: a store this call creates is said in a note (where, and how to keep none): the command line's
+    store in this folder, which the user did not name."""
     from pathlib import Path
 
     from adversary.store import FLUSH_SECONDS, Store, read_only_reason
@@ -79,7 +81,7 @@ def store_at(path, *, readonly: bool = False):
     if why is not None:
         return _read_only(path, why, "make it writable, or give --store PATH in a writable folder", timeout)
     try:
-        return Store(path, timeout=timeout, flush_seconds=FLUSH_SECONDS)
+        store = Store(path, timeout=timeout, flush_seconds=FLUSH_SECONDS)
     except StoreError as e:
         if e.unwritable is None:
             raise
@@ -87,6 +89,10 @@ def store_at(path, *, readonly: bool = False):
         done = "created" if not Path(path).exists() else "written"
         return _read_only(path, f"the store {path!r} cannot be {done} ({e.unwritable})",
                           "free some space, or give another --store PATH", timeout)
+    if say_created and store.created:  # said once, by the run that made it
+        shown = str(path) if Path(path).parent != Path(".") or str(path).startswith(".") else f"./{path}"
+        note(f"results are kept in {shown}, created now (--no-store keeps none; --store PATH puts them elsewhere)")
+    return store
 
 
 def _read_only(path, why: str, fix: str, timeout: float):
