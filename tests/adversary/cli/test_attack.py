@@ -74,16 +74,18 @@ def test_attack_matrix_file(capsys, tmp_path):
 
 
 def test_attack_margin_halfspaces_parses(capsys):
+    """The class is parsed and attacked to the end. No --time-limit: under one (3 s here before) whether the
+    strategy's random rollouts (a fixed number, a fraction of a second's work) ran out before their share of it
+    depended on the machine's load (exit 0 or 3); auto's own budget (60 s) is hundreds of times their work."""
     import importlib.util
 
     code, out, err = run(capsys, "attack", "perceptron", "--class", "margin-halfspaces", "d=2", "gamma=0.5",
-                         "--time-limit", "3", "--json", "--quiet")
+                         "--json", "--quiet")
     if importlib.util.find_spec("adversary.strategies.geometric") is None:
         assert_usage_error(code, out, err, contains="geometric")
         return
     r = json.loads(out)
-    # Exit 3 is a run its time limit stopped (a loaded machine): the class is parsed all the same.
-    assert code == 0 or (code == 3 and r["stopped"] == "time limit"), err
+    assert code == 0 and r["stopped"] is None and r["strategy"] == "geometric", err
     assert r["class"] == {"family": "margin-halfspaces", "params": {"d": 2, "gamma": 0.5, "R": 1}}
     assert r["bound"]["value"] == 4 and r["learner"]["params"]["d"] == 2 and r["opt"] is None
 
