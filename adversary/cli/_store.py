@@ -10,7 +10,7 @@ from adversary.workspace.storage import (CHECKED, SEALED, TIMEOUT_ENV, TRUSTED, 
 
 from ._output import CLIError
 
-__all__ = ["add_store_options", "add_no_store", "store_path", "open_store", "Lookup", "lookup", "put", "proof_seconds",
+__all__ = ["add_store_options", "store_path", "open_store", "Lookup", "lookup", "put", "proof_seconds",
            "say_unwritable", "TIMEOUT_ENV", "SEALED", "CHECKED", "VERIFIED", "TRUSTED", "seal_stored"]
 
 
@@ -21,21 +21,6 @@ def add_store_options(p) -> None:
                    help=f"the results store (SQLite; default ${STORE_ENV} or {DEFAULT_PATH} in this folder): results "
                         "are looked up before computing and written after")
     p.add_argument("--no-store", action="store_true", help="neither read nor write the results store")
-
-
-def add_no_store(p, command: str) -> None:
-    """``--no-store`` (and ``--store``) on a command that keeps nothing in the results store (multiclass, experts,
-    separate, pac, verify, play, export): ``--no-store`` is accepted, as every command takes it, and ``--store PATH``
-    is refused in one line saying so."""
-    import argparse
-
-    class NoStore(argparse.Action):
-        def __call__(self, parser, namespace, values, option_string=None):
-            parser.error(f"{command} reads and writes no results store; drop --store (--no-store is accepted)")
-
-    p.add_argument("--no-store", action="store_true",
-                   help=f"accepted as every command takes it: {command} reads and writes no results store")
-    p.add_argument("--store", action=NoStore, metavar="PATH", help=argparse.SUPPRESS)
     trust = p.add_mutually_exclusive_group()
     trust.add_argument("--verify-store", action="store_true",
                        help="check the certificates of every stored result served, from scratch (default: a row's "
