@@ -197,6 +197,37 @@ class AttackResult:
     lemmas: list = field(default_factory=list)
     maximize: str = "mistakes"
 
+    def __repr__(self) -> str:
+        """One line: learner, class, mistakes, the bound with its formula and citation, verdict."""
+        learner = self.witness.get("learner", {}).get("name", "?")
+        m = fraction_text(self.mistakes) if isinstance(self.mistakes, Fraction) else self.mistakes
+        b = self.bound
+        value = "inf" if not b.finite else (fraction_text(b.value) if isinstance(b.value, Fraction) else b.value)
+        return (f"AttackResult(learner={learner!r}, class={_class_text(self.witness.get('class'))!r}, mistakes={m}, "
+                f"bound={value} ({b.formula}; {b.source}), verdict={self.verdict!r}, exact={self.exact})")
+
+    def _repr_html_(self, rows: int = 12) -> str:
+        """The verdict, the mistakes against the bound (formula, citation), the optimum, and the witness's
+        first ``rows`` examples as a table (for notebooks)."""
+        from html import escape
+
+        learner = self.witness.get("learner", {})
+        b = self.bound
+        value = "&infin;" if not b.finite else escape(str(b.value))
+        seq = self.sequence
+        body = "".join(f"<tr><td>{t + 1}</td><td>{escape(str(tuple(e['x'])))}</td><td>{e['y']}</td></tr>"
+                       for t, e in enumerate(seq[:rows]))
+        more = f"<tr><td colspan=3>... {len(seq) - rows} more examples</td></tr>" if len(seq) > rows else ""
+        opt = "" if self.opt is None else f"; {escape(self.opt_symbol)}(C) = {escape(str(self.opt))}"
+        stopped = self.stats.get("stopped")
+        return (f"<div><b>{escape(str(learner.get('name', '?')))}</b> on {escape(_class_text(self.witness.get('class')))}: "
+                f"verdict <b>{escape(self.verdict)}</b>{' (stopped: ' + escape(str(stopped)) + ')' if stopped else ''}<br>"
+                f"{'expected ' if self.expected else ''}mistakes {escape(str(self.mistakes))} against the bound "
+                f"{value} = {escape(b.formula)}<br>cited from: <i>{escape(b.source)}</i>{opt}; strategy "
+                f"{escape(self.strategy)}, {'exact worst case' if self.exact else 'a lower bound on the worst case'}"
+                f"<br><table><tr><th>t</th><th>x</th><th>y</th></tr>{body}{more}</table>"
+                f"<small>{escape(self.message)}</small></div>")
+
     @property
     def mistakes_by_kind(self) -> dict:
         """The witness's mistakes by kind (``false_negative``, ``false_positive``), as the referee replays them;
@@ -249,6 +280,16 @@ class AttackResult:
         if isinstance(self.opt, Fraction):
             out["opt_fraction"] = fraction_text(self.opt)
         return out
+
+
+def _class_text(spec) -> str:
+    """A witness's class in words: ``family k=v ...`` or ``a matrix of r x c``."""
+    if isinstance(spec, dict) and "family" in spec:
+        return " ".join([str(spec["family"])] + [f"{k}={v}" for k, v in (spec.get("params") or {}).items()])
+    if isinstance(spec, dict) and isinstance(spec.get("matrix"), list):
+        m = spec["matrix"]
+        return f"a matrix of {len(m)} concepts x {len(m[0]) if m else 0} points"
+    return str(spec)
 
 
 def _fractions_as_floats(obj):
@@ -378,11 +419,13 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
 
     Parameters
     ----------
-    learner : str or learner object
-        A learner name of ``solvers.learners.LEARNERS`` (parameters in ``learner_params``), or a
-        learner whose ``name`` and ``get_params()`` are used (it is never played or mutated: the
-        referee and the strategies build fresh ones). The dimension parameter (n or d) defaults from
-        the class.
+    learner : str, learner class or learner object
+        A learner name of ``solvers.learners.LEARNERS`` (parameters in ``learner_params``); a learner
+        class (parameters in ``learner_params``); or a learner whose class, ``name`` and ``get_params()``
+        are used (it is never played or mutated: the referee and the strategies build fresh ones). A
+        class not in the registry (your own; run :func:`solvers.learners.check_learner` on it first) is
+        registered for the attack's duration, in this process only (``jobs=1``); its bound, report and
+        witness carry its own ``bound_source``. The dimension parameter (n or d) defaults from the class.
     C : a class of :mod:`solvers.classes` or a class spec dict
         The class, or a witness class spec (``{"family": ..., "params": ...}``, ``{"matrix": ...}``).
     learner_params : dict, optional
@@ -427,6 +470,44 @@ def attack(learner, C, *, learner_params: Optional[dict] = None, strategy: str =
     AttackError
         A strategy produced a sequence the referee rejects (a bug; never reported as a result).
     """
+    with _registered(learner, jobs) as learner:
+        return _attack(learner, C, learner_params=learner_params, strategy=strategy, time_limit=time_limit,
+                       seed=seed, jobs=jobs, errors=errors, progress=progress, known_opt=known_opt,
+                       maximize=maximize, on_opt=on_opt)
+
+
+class _registered:
+    """:func:`solvers.learners.registered` for an attack: a learner object or class (a name passes through),
+    registered for the attack's duration when it is not; refused with ``jobs > 1`` then (worker processes
+    would not know it). Yields what :func:`_attack` takes (a name for a class, the object for an instance)."""
+
+    def __init__(self, learner, jobs: int):
+        self.learner, self.jobs, self.context = learner, jobs, None
+
+    def __enter__(self):
+        from solvers.learners import LEARNERS, registered
+
+        learner = self.learner
+        if isinstance(learner, str):
+            return learner
+        cls = learner if isinstance(learner, type) else type(learner)
+        name = getattr(cls, "name", None)
+        if self.jobs != 1 and isinstance(name, str) and name not in LEARNERS:
+            raise ValueError(f"learner {name} is not registered, so worker processes cannot build it; give "
+                             "jobs=1, or register it (solvers.learners.register) in a module the workers import")
+        self.context = registered(learner)
+        self.context.__enter__()
+        return name if isinstance(learner, type) else learner
+
+    def __exit__(self, *exc):
+        if self.context is not None:
+            self.context.__exit__(*exc)
+        return False
+
+
+def _attack(learner, C, *, learner_params, strategy, time_limit, seed, jobs, errors, progress, known_opt,
+            maximize, on_opt) -> AttackResult:
+    """:func:`attack`, with ``learner`` a registered name or a learner object of a registered class."""
     t0 = time.monotonic()
     _check_options(strategy, time_limit, seed, jobs, errors, maximize)
     cls = class_specs.trusted(witness_class(C))

@@ -673,7 +673,7 @@ class VerifyResult:
         return self.ok
 
 
-def verify_witness(w, *, exact: bool = False) -> VerifyResult:
+def verify_witness(w, *, exact: bool = False, learner=None) -> VerifyResult:
     """Re-check a witness from scratch.
 
     Checks, in order: the JSON shape (an object with ``kind == "witness"``, ``learner``, ``class``,
@@ -691,6 +691,11 @@ def verify_witness(w, *, exact: bool = False) -> VerifyResult:
     exact : bool
         Margin halfspaces: check |x| <= R and the margin in exact rational arithmetic instead of with
         the tolerance 1e-9.
+    learner : learner class, optional
+        The class of a learner that is not in :data:`solvers.learners.LEARNERS` (your own, attacked
+        unregistered), registered while the witness is checked. Without it, the witness of an unknown
+        learner is checked as far as it can be (its class, examples, labels and target) and not accepted:
+        the message says that its mistakes could not be replayed.
 
     Returns
     -------
@@ -705,7 +710,10 @@ def verify_witness(w, *, exact: bool = False) -> VerifyResult:
     malformed witness: missing key "class"
     """
     try:
-        return _verify(w, exact)
+        if learner is None:
+            return _verify(w, exact)
+        with _learners().registered(learner):
+            return _verify(w, exact)
     except WitnessError as e:
         return VerifyResult(False, None, one_line(e))
 
@@ -741,6 +749,16 @@ def _verify(w, exact: bool) -> VerifyResult:
         raise WitnessError(one_line(e)) from None
     examples = parse_sequence(w["sequence"], cls)
     target = check_realizable(cls, examples, w.get("target"), exact=exact, errors=errors)
+    if name not in _learners().LEARNERS:  # the rest is checked; the learner's mistakes cannot be replayed
+        source = (w.get("bound") or {}).get("source") if isinstance(w.get("bound"), dict) else None
+        cited = f" (its bound cites {source})" if isinstance(source, str) and source else ""
+        count = f"{len(examples)} example{'s' if len(examples) != 1 else ''}"
+        known = ", ".join(dict.fromkeys(spec.name for spec in _learners().LEARNERS.values()))
+        return VerifyResult(False, None, f"unknown learner {name!r}{cited}: not verified; the class, the {count} "
+                                         f"and their target check, but its {claimed} mistakes were not replayed; "
+                                         f"known learners: {known}; for your own, register it "
+                                         "(solvers.learners.register) or pass its class: "
+                                         "verify_witness(w, learner=MyLearner)")
     r = replay_parsed(name, params, examples, cls, errors=errors)
     if r.mistakes != claimed:
         return VerifyResult(False, r.mistakes, f"claims {claimed} mistakes, replay gives {r.mistakes}")

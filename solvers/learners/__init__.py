@@ -88,6 +88,7 @@ __all__ = [
     "LearnerSpec",
     "LEARNERS",
     "register",
+    "registered",
     "unregister",
     "aliases",
     "make_learner",
@@ -186,6 +187,57 @@ def unregister(name: str) -> None:
     spec = LEARNERS.get(name)
     for key in [k for k, s in LEARNERS.items() if s is spec]:
         del LEARNERS[key]
+
+
+class registered:
+    """``with registered(MyLearner): ...`` -- the learner class (or an instance's class) in :data:`LEARNERS`
+    for the block, when it is not already: its constructor's parameters are read from its signature (the
+    class left out for a class-based learner), and it is unregistered after. A name already taken by another
+    class is refused (ValueError). ``adversary.attack.attack`` and ``adversary.referee.verify_witness`` use it
+    for a learner you bring without registering it.
+
+    Examples
+    --------
+    >>> class Mine(Halving):
+    ...     name, bound_source = "mine", "my own paper (2026), Lemma 1"
+    >>> with registered(Mine) as spec:
+    ...     spec.source, "mine" in LEARNERS
+    ('my own paper (2026), Lemma 1', True)
+    >>> "mine" in LEARNERS
+    False
+    """
+
+    def __init__(self, learner):
+        self.cls = learner if isinstance(learner, type) else type(learner)
+        self.added = None
+
+    def __enter__(self) -> LearnerSpec:
+        import inspect
+
+        cls = self.cls
+        name = getattr(cls, "name", None)
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"a learner is a name, a learner class or a learner object with a name: set "
+                             f"{getattr(cls, '__name__', cls)}.name")
+        spec = LEARNERS.get(name)
+        if spec is not None:
+            if spec.cls is not cls:
+                raise ValueError(f"learner name {name!r} is taken by {spec.cls.__name__}; give {cls.__name__} "
+                                 "another name")
+            return spec
+        ps = list(inspect.signature(cls.__init__).parameters.values())[1:]
+        if getattr(cls, "needs_class", False) and ps:
+            ps = ps[1:]
+        params = tuple((p.name, REQUIRED if p.default is p.empty else p.default, "") for p in ps
+                       if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+        spec = register(cls, params=params)
+        self.added = name
+        return spec
+
+    def __exit__(self, *exc) -> bool:
+        if self.added is not None:
+            unregister(self.added)
+        return False
 
 
 def _specs() -> list[LearnerSpec]:
