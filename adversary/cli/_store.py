@@ -10,7 +10,7 @@ from adversary.workspace.storage import (CHECKED, SEALED, TIMEOUT_ENV, TRUSTED, 
 
 from ._output import CLIError
 
-__all__ = ["add_store_options", "store_path", "open_store", "Lookup", "lookup", "put", "proof_seconds",
+__all__ = ["add_store_options", "add_no_store", "store_path", "open_store", "Lookup", "lookup", "put", "proof_seconds",
            "say_unwritable", "TIMEOUT_ENV", "SEALED", "CHECKED", "VERIFIED", "TRUSTED", "seal_stored"]
 
 
@@ -28,6 +28,21 @@ def add_store_options(p) -> None:
     trust.add_argument("--trust-store", action="store_true",
                        help="serve stored results written by an older littlestone (without a seal) as they are, "
                             "unchecked (default: checked when first served)")
+
+
+def add_no_store(p, command: str) -> None:
+    """``--no-store`` (and ``--store``) on a command that keeps nothing in the results store (multiclass, experts,
+    separate, pac, verify, play, export): ``--no-store`` is accepted, as every command takes it, and ``--store PATH``
+    is refused in one line saying so."""
+    import argparse
+
+    class NoStore(argparse.Action):
+        def __call__(self, parser, namespace, values, option_string=None):
+            parser.error(f"{command} reads and writes no results store; drop --store (--no-store is accepted)")
+
+    p.add_argument("--no-store", action="store_true",
+                   help=f"accepted as every command takes it: {command} reads and writes no results store")
+    p.add_argument("--store", action=NoStore, dest="refused_store", metavar="PATH", help=argparse.SUPPRESS)
 
 
 def store_path(args) -> Optional[str]:

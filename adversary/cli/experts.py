@@ -38,6 +38,9 @@ def add(p) -> None:
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write the table to FILE instead of stdout, a row as each cell finishes")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    from ._store import add_no_store
+
+    add_no_store(p, "experts")
 
 
 # ---------------------------------------------------------------------------------------- input

@@ -16,6 +16,9 @@ HELP = "write a family's class as JSON (loads back with --matrix)"
 def add(p) -> None:
     add_class_source(p)
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (.json) instead of stdout")
+    from ._store import add_no_store
+
+    add_no_store(p, "export")
 
 
 def run(args) -> int:

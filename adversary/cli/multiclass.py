@@ -54,6 +54,9 @@ def add(p) -> None:
     p.add_argument("--time-limit", type=positive_seconds, metavar="S",
                    help="seconds per game; when they pass, the proven bounds are printed (exit code 3)")
     add_memory_guard(p)
+    from ._store import add_no_store
+
+    add_no_store(p, "multiclass")
 
 
 def _load(args):

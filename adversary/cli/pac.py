@@ -49,6 +49,9 @@ def add(p) -> None:
     p.add_argument("--plot", metavar="OUT.png", help="draw the examples per trial against the bounds, and the error "
                                                      "against eps (needs matplotlib)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    from ._store import add_no_store
+
+    add_no_store(p, "pac")
 
 
 def _unit(text: str) -> float:

@@ -22,6 +22,9 @@ def add(p) -> None:
                    help="the learner you play against as the adversary (default soa, the optimal one)")
     p.add_argument("--plain", action="store_true", help="plain text even on a terminal")
     p.set_defaults(matrix=None)  # (the class is read as opt reads it, from a family here)
+    from ._store import add_no_store
+
+    add_no_store(p, "play")
 
 
 class _Screen:

@@ -35,6 +35,9 @@ def add(p) -> None:
                                                        "witnesses and checks, the class's matrix, the search")
     p.add_argument("-o", "--output", metavar="FILE", help="write the class found to FILE (.json; reads back with --matrix)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    from ._store import add_no_store
+
+    add_no_store(p, "separate")
 
 
 def run(args) -> int:

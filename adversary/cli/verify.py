@@ -50,6 +50,9 @@ def add(p) -> None:
                    help="witnesses: the seconds to derive their learner's bound and the class's Opt again "
                         f"(default {WITNESS_SECONDS:g}); a claim not settled in them exits 3")
     add_memory_guard(p)
+    from ._store import add_no_store
+
+    add_no_store(p, "verify")
 
 
 #: What verify reads, for the message on a file that is none of them.
