@@ -36,8 +36,8 @@ References
 """
 
 from .opt import (ClassMismatch, MistakeTree, ProofTooLarge, RandomizedTree, TreeError, bind, check_made_for,
-                  load_tree, made_for, verify_tree, verify_upper)
+                  TreeCheck, UpperCheck, load_tree, made_for, verify_tree, verify_upper)
 from .rules import FORMAT, RULES, rule_of, verify
 
-__all__ = ["MistakeTree", "RandomizedTree", "verify_tree", "verify_upper", "load_tree", "TreeError", "ProofTooLarge",
+__all__ = ["MistakeTree", "RandomizedTree", "verify_tree", "verify_upper", "TreeCheck", "UpperCheck", "load_tree", "TreeError", "ProofTooLarge",
            "ClassMismatch", "made_for", "bind", "check_made_for", "verify", "rule_of", "RULES", "FORMAT"]

@@ -35,7 +35,8 @@ from ._reading import (_POINT_KEYS, _POINT_NODE, _fmt, _show, depth_at_most, ent
                        path_entries, point_step, read_tree, whole)
 from .binding import bind, check_made_for, made_for  # the class a certificate is for
 
-__all__ = ["MistakeTree", "RandomizedTree", "verify_tree", "verify_upper", "load_tree", "TreeError", "ProofTooLarge",
+__all__ = ["MistakeTree", "RandomizedTree", "verify_tree", "verify_upper", "TreeCheck", "UpperCheck", "load_tree",
+           "TreeError", "ProofTooLarge",
            "ClassMismatch", "made_for", "bind", "check_made_for", "tex_text", "TIKZ_MAX_NODES", "tree_height"]
 
 #: The most nodes :meth:`MistakeTree.to_tikz` draws, leaves included (``littlestone plot tree``'s default
@@ -55,7 +56,7 @@ class MistakeTree:
     >>> t.to_json()  # doctest: +ELLIPSIS
     {'made_for': {...}, 'format': 'littlestone-proof/2', 'rule': 'mistake-tree', 'depth': 1, 'root': {'point': 0, '0': None, '1': None}}
     >>> verify_tree(t.to_json(), C)
-    1
+    TreeCheck(depth=1, claim='Opt(C) >= 1', ok=True)
     """
 
     def __init__(self, depth: int, root, C=None, game=None, *, label: str | None = None, levels=None):
@@ -459,8 +460,72 @@ def _verify_levels(tree: dict, C) -> int:
     return depth
 
 
-def verify_tree(tree: dict, C) -> int:
-    """Check a mistake tree against class ``C`` from scratch; return its depth.
+class _Proven(int):
+    """A checked bound: the int it proves, with the claim it proves (see :class:`TreeCheck`)."""
+
+    _relation = ""
+
+    def __new__(cls, value=0, claim: str | None = None):
+        obj = super().__new__(cls, value)
+        obj.claim = claim if claim is not None else f"Opt(C) {cls._relation} {int(value)}"
+        return obj
+
+    def __getnewargs__(self):
+        return (int(self), self.claim)
+
+    ok = property(lambda self: True, doc="Always True: a certificate that fails raises TreeError instead.")
+
+    def __str__(self) -> str:
+        return str(int(self))
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        return f"<span>checked: <b>{escape(self.claim)}</b></span>"
+
+
+class TreeCheck(_Proven):
+    """What :func:`verify_tree` proved: a mistake tree of ``depth`` d realised by the class, so Opt(C) >= d.
+
+    It is the int d itself (``verify_tree(t, C) == 3``, ``max(...)``, JSON and arithmetic read the depth as
+    before), and says what that number is: ``claim`` (``"Opt(C) >= 3"``) and ``ok`` (always True; a tree that
+    fails raises :class:`TreeError`). A failed check never returns.
+
+    Examples
+    --------
+    >>> t = TreeCheck(3)
+    >>> t, t.depth, t.claim, t == 3, t + 1
+    (TreeCheck(depth=3, claim='Opt(C) >= 3', ok=True), 3, 'Opt(C) >= 3', True, 4)
+    """
+
+    _relation = ">="
+    depth = property(int, doc="The tree's depth d: the adversary forces d mistakes on any learner.")
+
+    def __repr__(self) -> str:
+        return f"TreeCheck(depth={int(self)}, claim={self.claim!r}, ok=True)"
+
+
+class UpperCheck(_Proven):
+    """What :func:`verify_upper` proved: Opt(C) <= u, by a refutation checked entry by entry.
+
+    It is the int u itself (as :func:`verify_upper` returned before) with ``claim`` (``"Opt(C) <= 3"``) and
+    ``ok`` (always True; a certificate that fails raises :class:`TreeError`).
+
+    Examples
+    --------
+    >>> UpperCheck(3)
+    UpperCheck(bound=3, claim='Opt(C) <= 3', ok=True)
+    """
+
+    _relation = "<="
+    bound = property(int, doc="The bound u proven on Opt(C).")
+
+    def __repr__(self) -> str:
+        return f"UpperCheck(bound={int(self)}, claim={self.claim!r}, ok=True)"
+
+
+def verify_tree(tree: dict, C) -> TreeCheck:
+    """Check a mistake tree against class ``C`` from scratch; return what it proves, Opt(C) >= its depth.
 
     Every internal node must name a column of ``C``; every leaf must sit at depth ``tree["depth"]``;
     every root-to-leaf path must be realised by at least one concept of ``C``. A complete tree may be
@@ -468,6 +533,12 @@ def verify_tree(tree: dict, C) -> int:
     paths are all realised when ``C`` shatters those points. For a class whose
     points are not listed (``C.finite`` False) the nodes hold the points themselves, checked by
     :func:`solvers.certificates.disjunctions.verify_point_tree`.
+
+    Returns
+    -------
+    TreeCheck
+        The depth d as an int (compare it, add it, write it to JSON as before) that says what it proves:
+        ``claim`` ``"Opt(C) >= d"``, ``depth``, ``ok``.
 
     Raises
     ------
@@ -479,7 +550,7 @@ def verify_tree(tree: dict, C) -> int:
         raise TreeError('a tree is a JSON object {"depth": d, "root": node} (or {"depth": d, "levels": [points]})')
     from .rules import verify
 
-    return verify(tree, C, within=frozenset({"mistake-tree"}))
+    return TreeCheck(verify(tree, C, within=frozenset({"mistake-tree"})))
 
 
 def check_tree(tree: dict, C) -> int:
@@ -618,8 +689,9 @@ def _matrix_of(table: "_Labels") -> np.ndarray:
     return table._M
 
 
-def verify_upper(proof: dict, C) -> int:
-    """Check an upper-bound certificate ``Opt(C) <= u`` against ``C`` from scratch; return ``u``.
+def verify_upper(proof: dict, C) -> UpperCheck:
+    """Check an upper-bound certificate ``Opt(C) <= u`` against ``C`` from scratch; return ``u`` as an
+    :class:`UpperCheck` (the int u, with ``claim`` ``"Opt(C) <= u"``).
 
     The certificate is ``{"kind": "upper-bound", "bound": u, "entries": [{"path": [[j, b], ...],
     "bound": h}, ...]}``. Each entry names a version space by the labelled examples that lead to it
@@ -667,7 +739,7 @@ def verify_upper(proof: dict, C) -> int:
         raise TreeError('an upper-bound certificate is {"kind": "upper-bound", "bound": u, "entries": [...]}')
     from .rules import OPT_UPPER, verify
 
-    return verify(proof, C, within=OPT_UPPER)
+    return UpperCheck(verify(proof, C, within=OPT_UPPER))
 
 
 def check_paths(proof: dict, C) -> int:
