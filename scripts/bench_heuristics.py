@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import math
 import sys
 import time
 from pathlib import Path

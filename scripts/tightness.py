@@ -40,7 +40,6 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import math
 import sys
 import time
 from dataclasses import dataclass, field

@@ -295,7 +295,6 @@ def record_of_opt(C, r, *, family: Optional[str] = None, params: Optional[dict] 
     from solvers.certificates import ProofTooLarge
     from solvers.opt import SearchStop
 
-    G = r.game
     stats = r.stats
     extra = {"stopped": stats.get("stopped")} if stats.get("stopped") else {}
     if written:

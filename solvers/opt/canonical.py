@@ -33,7 +33,7 @@ import numpy as np
 
 # The limits of the keys (points, group order, table words) are set beside the group they cut, in the
 # classes' layer below this one.
-from ..classes.automorphisms import MAX_GROUP, MAX_POINTS, MAX_TABLE_WORDS, group_limit
+from ..classes.automorphisms import MAX_POINTS, MAX_TABLE_WORDS, group_limit
 
 __all__ = ["Canonical", "MAX_TABLE_WORDS", "byte_tables", "images"]
 

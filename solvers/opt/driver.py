@@ -32,7 +32,6 @@ import sys
 import time
 from typing import Callable
 
-from ..certificates import MistakeTree
 from ..game_rules import Game
 from . import anytime as cheap  # (named so: opt() has a parameter "anytime")
 from .control import Control, Tuning

@@ -299,7 +299,7 @@ def _plan(facts: ClassFacts, game: Game, jobs: int, timed: bool, engine: str, t:
     if engine not in ENGINE_CHOICES:
         raise ValueError(f"unknown engine {engine!r}; use one of {', '.join(ENGINE_CHOICES)}")
     if facts.tables and (not game.standard or engine not in ("auto", "states", "packed")):
-        raise ValueError(f"only Opt(C) is computed for this class, by its own engine (packed truth tables); "
+        raise ValueError("only Opt(C) is computed for this class, by its own engine (packed truth tables); "
                          "drop the game options and the engine")
     if engine == "packed" and (not game.standard or facts.n_points > 64 or not (facts.tables or facts.listed)):
         raise ValueError("the packed engine computes Opt(C) of a listed class over at most 64 points; drop the game "

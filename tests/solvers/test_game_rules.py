@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from solvers.classes import ConceptClass
 from solvers.game_rules import (Game, budgets, counts, f, g, rank_rl_bound, start, step, universal_rl, value_text,
                                 volume_bound)
-from tests.oracles import dk_brute, experts_matrix, game_value_brute, matrices, opt_brute, rl_brute
+from tests.oracles import dk_brute, experts_matrix, matrices, opt_brute, rl_brute
 
 
 # ---------------------------------------------------------------------------------------- trees

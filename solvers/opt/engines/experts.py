@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...game_rules import Game
 from ..control import Control, Tuning
 from ..result import OptResult, Stats
 from ._common import game_of, listed, run

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from adversary.cli import _args, main
+from adversary.cli import main
 from adversary.workspace import cells
 
 from .checks import assert_one_clean_line, assert_usage_error, nested, run, run_cli

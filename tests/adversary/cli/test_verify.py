@@ -187,7 +187,7 @@ def test_bad_input_is_one_line(capsys, bad_files, case):
 # against another class says so in one line and exits 1, even where the certificate would also hold there.
 def _made_for_failure(out: str, made: str, given: str) -> None:
     assert len(out.strip().splitlines()) == 1, out
-    assert out.startswith(f"FAILED: this ") and f" was made for {made}" in out and f", not {given}" in out, out
+    assert out.startswith("FAILED: this ") and f" was made for {made}" in out and f", not {given}" in out, out
 
 
 def _with_extra_concept(tmp_path, *family) -> str:

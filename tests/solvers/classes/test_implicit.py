@@ -1,15 +1,14 @@
 """Implicit classes ({0,1}^n families listed by their concepts) and the referee on them."""
 
-import itertools
 
 import numpy as np
 import pytest
 
 from adversary.game import GameInProgress, play
 from adversary.referee import WitnessError, witness_class, make_witness, replay, verify_witness
-from solvers.classes.implicit import IMPLICIT_ABOVE, ImplicitFamily, prefers_implicit
+from solvers.classes.implicit import IMPLICIT_ABOVE, ImplicitFamily
 from solvers.classes import ConceptClass
-from solvers.classes.families import LITERAL_FAMILIES, literal_form, make
+from solvers.classes.families import LITERAL_FAMILIES, make
 
 SMALL = (
     [("monotone-disjunctions", {"n": n, "k": k}) for n in range(1, 6) for k in range(0, n + 1)]

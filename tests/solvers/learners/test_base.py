@@ -11,7 +11,6 @@ import pytest
 
 from solvers.classes import ConceptClass
 from solvers.learners import CON, SOA, Halving, RandomizedHalving
-from tests.oracles import realizable
 
 
 def test_unrealizable_label_is_refused_and_changes_nothing():

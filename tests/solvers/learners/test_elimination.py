@@ -10,7 +10,6 @@ References
 from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from solvers.learners import ELIM, ConjunctionElimination
 from tests.oracles import binary_stream, compare, RefConjunction, RefElim

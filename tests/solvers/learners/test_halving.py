@@ -10,7 +10,6 @@ References
 
 from __future__ import annotations
 
-from fractions import Fraction as F
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
