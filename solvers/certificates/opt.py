@@ -174,6 +174,79 @@ class MistakeTree:
         lines.append("}")
         return "\n".join(lines) + "\n"
 
+    def __repr__(self) -> str:
+        made = self.label if self.label is not None else (str(self.C) if self.C is not None else None)
+        return f"<MistakeTree: {self._what()}{', for ' + made if made else ''}>"
+
+    def _svg_text(self, node) -> str:
+        """A node's point as the SVG shows it: :meth:`_point_text` without TeX."""
+        j = node["point"]
+        if isinstance(j, (list, tuple)):
+            p = tuple(j)
+        elif self.C is not None:
+            p = self.C.points[j]
+        else:
+            return f"x{j}"
+        if isinstance(p, (tuple, list)):
+            bits = len(p) > 1 and all(v in (0, 1) and not isinstance(v, float) for v in p)
+            text = "".join(str(v) for v in p) if bits else ", ".join(str(v) for v in p)
+        else:
+            text = str(p)
+        text = text if len(text) <= 12 else text[:11] + "\u2026"
+        return text + f" (repeat {node['repeat']})" if "repeat" in node else text
+
+    def _repr_svg_(self, max_depth: int = 4) -> str:
+        """The tree down to depth ``max_depth`` (the root at depth 0) as an SVG picture (notebooks show it):
+        each node the point asked, the edge to its left child labelled 0 and to its right child 1, a leaf a
+        dot; a node whose subtree is cut is drawn dashed, and the title says how many levels are drawn. Drawn by hand (no plotting library); only the levels drawn are
+        walked."""
+        from html import escape
+
+        # Each drawn node owns a span of the width; its children split it equally (0 left, 1 right).
+        levels, level = [], [(self.root, None, 0.0, 1.0, None)]  # (node, edge label, span, parent's x)
+        for _ in range(max(1, max_depth)):
+            levels.append(level)
+            below = []
+            for node, _b, a, z, _px in level:
+                if isinstance(node, dict):
+                    kids = _children(node)
+                    step = (z - a) / len(kids)
+                    below += [(child, b, a + k * step, a + (k + 1) * step, (a + z) / 2)
+                              for k, (b, child) in enumerate(kids)]
+            if not below:
+                break
+            level = below
+        else:
+            levels.append(level)
+        drawn = len(levels)
+        h = 56
+        width = max(240, min(1200, 90 * max(len(lv) for lv in levels)))
+        height = h * drawn + 28
+        cut = drawn - 1 < self.depth
+        head = self._what() + (f" (top {drawn} levels; dashed: cut)" if cut else "")
+        out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+               f'font-family="sans-serif" font-size="11">', f'<text x="4" y="14">{escape(head)}</text>']
+        for i, lv in enumerate(levels):
+            y = 28 + i * h + 14
+            for node, b, a, z, px in lv:
+                x = (a + z) / 2 * width
+                if px is not None:
+                    out.append(f'<line x1="{px * width:.1f}" y1="{y - h + 10}" x2="{x:.1f}" y2="{y - 10}" '
+                               'stroke="#888"/>')
+                    out.append(f'<text x="{(px * width + x) / 2 + (-8 if b == 0 else 4):.1f}" y="{y - h / 2:.1f}" '
+                               f'fill="#555">{b}</text>')
+                if node is None:
+                    out.append(f'<circle cx="{x:.1f}" cy="{y}" r="3" fill="black"/>')
+                    continue
+                text = escape(self._svg_text(node))
+                wbox = 7 * len(text) + 10
+                dash = ' stroke-dasharray="3,2"' if i == drawn - 1 else ""
+                out.append(f'<rect x="{x - wbox / 2:.1f}" y="{y - 10}" width="{wbox}" height="20" rx="4" '
+                           f'fill="white" stroke="black"{dash}/>')
+                out.append(f'<text x="{x:.1f}" y="{y + 4}" text-anchor="middle">{text}</text>')
+        out.append("</svg>")
+        return "".join(out)
+
     def _what(self) -> str:
         """What the tree proves, in words: ``mistake tree of depth 3: Opt(C) >= 3``."""
         standard = self.game is None or self.game.standard

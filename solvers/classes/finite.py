@@ -322,6 +322,32 @@ class ConceptClass:
         src = f" {self.family} {self.params}" if self.family else ""
         return f"<ConceptClass{src}: {self.n_concepts} concepts x {self.n_points} points>"
 
+    def _repr_html_(self, rows: int = 8, cols: int = 16) -> str:
+        """The class for a notebook: its name, size and the first ``rows`` concepts on the first ``cols``
+        points of its matrix (truncated, saying so)."""
+        from html import escape
+
+        m, n = self.n_concepts, self.n_points
+        M = self.matrix[:rows, :cols]
+
+        def point(j):
+            p = self.points[j]
+            if isinstance(p, (tuple, list)):
+                bits = len(p) > 1 and all(v in (0, 1) and not isinstance(v, float) for v in p)
+                text = "".join(str(v) for v in p) if bits else ", ".join(str(v) for v in p)
+            else:
+                text = str(p)
+            return escape(text if len(text) <= 10 else text[:9] + "\u2026")
+
+        more_cols = "<th>&hellip;</th>" if n > cols else ""
+        head = "<tr><th></th>" + "".join(f"<th>{point(j)}</th>" for j in range(M.shape[1])) + more_cols + "</tr>"
+        body = "".join("<tr><th>c" + str(i) + "</th>" + "".join(f"<td>{int(v)}</td>" for v in row)
+                       + ("<td>&hellip;</td>" if n > cols else "") + "</tr>" for i, row in enumerate(M.tolist()))
+        if m > rows:
+            body += f"<tr><td colspan='{M.shape[1] + 2}'>&hellip; {m - rows} more concepts</td></tr>"
+        return (f"<div><b>{escape(str(self))}</b>: {m} concept{'s' if m != 1 else ''} x {n} point"
+                f"{'s' if n != 1 else ''}<table style='font-family:monospace'>{head}{body}</table></div>")
+
     def __str__(self) -> str:
         if self.family is not None:
             return f"{self.family} {' '.join(f'{k}={v}' for k, v in self.params.items())}".strip()

@@ -136,4 +136,29 @@ class OptResult:
         return cert if C is None else bind(cert, C)  # bound to its class (solvers.certificates.made_for)
 
     def __repr__(self) -> str:
-        return f"OptResult(value={self.value}, lower={self.lower}, upper={self.upper}, stats={self.stats})"
+        """One line: the value and bounds, the engine, the seconds and what stopped the run (``stats`` holds the rest)."""
+        st = self.stats
+        extra = "".join(f", {k}={st.get(k)!r}" for k in ("engine", "seconds", "stopped") if st.get(k) is not None)
+        return f"OptResult(value={self.value}, lower={self.lower}, upper={self.upper}{extra})"
+
+    def _repr_html_(self, max_depth: int = 3) -> str:
+        """The result for a notebook: the value (or the bounds), how it was proven (the engine, and why a
+        search stopped), the seconds, and the top levels of the mistake tree as SVG."""
+        from html import escape
+
+        sym = self.game.symbol if hasattr(self.game, "symbol") else "Opt"
+        if self.value is not None:
+            head = f"{sym}(C) = <b>{self.value}</b>"
+        else:
+            head = f"<b>{self.lower}</b> &le; {sym}(C) &le; <b>{self.upper}</b> (not solved)"
+        st = self.stats
+        how = [f"engine {escape(str(st.get('engine')))}"] if st.get("engine") else []
+        if st.get("stopped"):
+            how.append(f"stopped: {escape(str(st['stopped']))}")
+        if st.get("seconds") is not None:
+            how.append(f"{st['seconds']:.3g} s")
+        proofs = "lower bound: a mistake tree of depth " + str(self.tree.depth) if self.tree is not None else \
+            "no mistake tree kept"
+        proofs += "; upper bound: the certificate of upper_certificate()"
+        svg = self.tree._repr_svg_(max_depth) if self.tree is not None and hasattr(self.tree, "_repr_svg_") else ""
+        return (f"<div>{head}<br><small>{'; '.join(how)}; {escape(proofs)}</small><br>{svg}</div>")
