@@ -92,7 +92,9 @@ from __future__ import annotations
 import inspect
 import math
 import numbers
+import sys
 import time
+import types
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Optional
@@ -959,3 +961,19 @@ def _best_verified(candidates, problem, cls, bound, opt_value, stats, t0, game: 
 def _has_margin(cls) -> bool:
     """Whether ``cls`` is a class of directions with a margin (the geometric strategy's class)."""
     return "margin" in cls.facts
+
+
+class _CallableModule(types.ModuleType):
+    """This module's type: calling the module ``adversary.attack`` calls :func:`attack` (so that
+    ``from adversary import attack`` is the function's behaviour, with its signature and docstring, while
+    ``import adversary.attack`` still names the module)."""
+
+    def __call__(self, *args, **kwargs):
+        return attack(*args, **kwargs)
+
+
+_module = sys.modules[__name__]
+_module.__class__ = _CallableModule
+_module.__signature__ = inspect.signature(attack)  # what inspect.signature(adversary.attack) shows
+_module.__doc__ = (f"attack{inspect.signature(attack)}\n\n{inspect.getdoc(attack)}\n\n"
+                   f"The module adversary.attack\n---------------------------\n{__doc__}")
