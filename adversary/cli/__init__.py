@@ -65,8 +65,8 @@ import sys
 
 from solvers import interrupts
 
-from . import (attack, experts, export, families, learners, multiclass, opt, pac, params, play, plot, separate, store,
-               table, verify)
+from . import (attack, experts, export, families, kernel, learners, multiclass, opt, pac, params, play, plot, separate,
+               store, table, verify)
 from ._args import Parser
 from ._output import (EXIT_CODES, EXIT_FAILED, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, error, interrupted_code,
                       memory_note)
@@ -90,6 +90,7 @@ COMMANDS = {
     "play": play,
     "store": store,
     "plot": plot,
+    "kernel": kernel,
 }
 
 EXAMPLES = """examples (they run in this order, in an empty directory):
@@ -150,7 +151,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     """Run the CLI on ``argv`` (default ``sys.argv[1:]``) and return the exit code."""
     with interrupts.catching():  # Ctrl-C and SIGTERM recorded: they stop every search, even if swallowed
-        return _main(argv)
+        code = _main(argv)
+        if interrupts.requested() and "solvers.opt.kernel" in sys.modules:
+            sys.modules["solvers.opt.kernel"].end_build(wait=False)  # (a run stopped: the kernel's build it started too)
+        return code
 
 
 def _main(argv) -> int:

@@ -7,6 +7,10 @@ the machine code numba made (an object file per entry point) in one file, and lo
 code generator numba itself is built on): about 0.05 s, so that a search can hand over to the kernel after a
 twentieth of a second instead of staying in Python for the first second.
 
+* :func:`start_build` runs :func:`build` in a child process of the one that needs it (its process group: a Ctrl-C
+  at the terminal reaches both), says so on standard error (compiling once, about :data:`BUILD_SECONDS`), and
+  :func:`end_build` (at the process's exit) waits for it, saying how long is left, or stops it: the build never
+  outlives the process that started it. ``littlestone kernel build`` builds it up front.
 * :func:`build` (run in a process of its own: ``python -m solvers.opt._kernel_cache FILE``) compiles the entry
   points afresh (numba's own cache pointed at an empty folder, so that the object code is at hand), checks that
   their machine code calls nothing but the Python C API and numba's error path (which the kernel never takes:
@@ -25,6 +29,7 @@ writable (as numba's cache), else in ``$XDG_CACHE_HOME/littlestone`` (``~/.cache
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import functools
 import hashlib
@@ -38,7 +43,8 @@ from pathlib import Path
 
 from ..files import write_atomic
 
-__all__ = ["build", "load", "path", "usable", "start_build", "building", "failed", "BuildError"]
+__all__ = ["build", "load", "path", "usable", "start_build", "end_build", "building", "failed", "status", "BuildError",
+           "BUILD_SECONDS"]
 
 MAGIC = b"littlestone kernel 1\n"
 FORMAT = 1
@@ -52,10 +58,24 @@ _ALLOWED = ("numba_gil_ensure", "numba_gil_release", "numba_do_raise", "numba_ru
 #: (one on another machine sharing the folder, or a lock that names no process).
 STALE_SECONDS = 600.0
 #: The longest :func:`start_build` waits for a build (its own or another process's): past it the caller goes on
-#: without the machine code (numba then loads the kernel in that process) and the build goes on by itself.
+#: without the machine code (numba then loads the kernel in that process); its own build goes on until
+#: :func:`end_build` (at the process's exit) waits for it as long again, then stops it.
 WAIT_SECONDS = 120.0
 
+#: About how long a build takes (15-25 s measured here, one core), for the notes that say it.
+BUILD_SECONDS = 20
+
 _engines: list = []  # the llvmlite engines holding the loaded code (alive as long as the process)
+#: The builds this process started, while they may run: (process, target, lock, time.monotonic() at start).
+_builds: list = []
+
+
+def _say(text: str) -> None:
+    """A note on standard error, as the command line prints its notes (the build's: this module is below it)."""
+    try:
+        print(f"littlestone: note: {text}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # (standard error closed)
+        pass
 
 
 class BuildError(Exception):
@@ -272,9 +292,13 @@ def building(target: Path | None = None) -> bool:
 
 
 def start_build(target: Path | None = None, *, wait: bool = False) -> bool:
-    """Build ``target`` (default :func:`path`) in a process of its own, unless it exists or a build is under way;
+    """Build ``target`` (default :func:`path`) in a child process, unless it exists or a build is under way;
     with ``wait``, until it is done, or for :data:`WAIT_SECONDS` at most. True when the file exists (or, without
-    ``wait``, is being made)."""
+    ``wait``, is being made).
+
+    The child stays in this process's group (a Ctrl-C at the terminal stops both) and ends with this process:
+    :func:`end_build`, registered to run at its exit, waits for it (saying so) or stops it. Starting it is said
+    in one note on standard error."""
     import subprocess
 
     target = path() if target is None else target
@@ -302,21 +326,28 @@ def start_build(target: Path | None = None, *, wait: bool = False) -> bool:
             try:
                 proc = subprocess.Popen([sys.executable, "-m", "solvers.opt._kernel_cache", str(target), str(lock)],
                                         env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True)
+                                        stderr=subprocess.DEVNULL, close_fds=True)
             except OSError:
                 lock.unlink(missing_ok=True)
                 return False
+            if not _builds:
+                atexit.register(end_build)
+            _builds.append((proc, target, lock, time.monotonic()))
             try:
                 _claim(lock, proc.pid)  # the builder's: a waiter sees at once when it has ended without a word
             except OSError:
                 pass
             if proc.poll() is not None:  # (done already: the lock named it after it removed its own)
                 lock.unlink(missing_ok=True)
+            _say(f"compiling the kernel once (about {BUILD_SECONDS} s, process {proc.pid}); "
+                 + ("this search waits for it" if wait else "the search goes on in Python meanwhile and this process "
+                    "waits for the build before it ends")
+                 + "; Ctrl-C stops it, and 'littlestone kernel build' builds it up front")
             if wait:
                 try:
                     proc.wait(timeout=WAIT_SECONDS)
                 except subprocess.TimeoutExpired:
-                    pass  # (it goes on by itself: a later process finds its file)
+                    pass  # (it goes on, until this process ends: end_build)
                 return target.exists()
             return True
     if wait:
@@ -325,6 +356,73 @@ def start_build(target: Path | None = None, *, wait: bool = False) -> bool:
             time.sleep(0.05)
         return target.exists()
     return True
+
+
+def end_build(wait: bool = True) -> None:
+    """End the builds this process started (run at its exit): with ``wait``, wait for each (for
+    :data:`WAIT_SECONDS` at most), saying so and about how long is left; a Ctrl-C meanwhile, or no ``wait``, stops
+    it (its lock removed: a later process starts afresh). Nothing outlives the process."""
+    import subprocess
+
+    while _builds:
+        proc, target, lock, started = _builds[-1]
+        try:
+            if proc.poll() is None and wait:
+                left = max(1, round(BUILD_SECONDS - (time.monotonic() - started)))
+                _say(f"finishing the kernel's build before exiting (once, about {left} s more); Ctrl-C stops it, "
+                     "and 'littlestone kernel build' builds it later")
+                try:
+                    proc.wait(timeout=WAIT_SECONDS)
+                except (subprocess.TimeoutExpired, KeyboardInterrupt):
+                    pass
+            if proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=10)
+                except (subprocess.TimeoutExpired, KeyboardInterrupt):
+                    proc.kill()
+                    proc.wait()
+                if not target.exists():
+                    _say("the kernel's build was stopped: the search runs in Python until it is built "
+                         "('littlestone kernel build')")
+        finally:
+            _builds.pop()
+        if _holder(lock) in (proc.pid, os.getpid()):  # (stopped before it removed its lock, or before it was its)
+            lock.unlink(missing_ok=True)
+
+
+def status(target: Path | None = None) -> dict:
+    """Where the kernel's machine code is and whether it is current, without loading it or removing anything:
+    ``{"path", "usable", "exists", "current", "building", "failed", "why"}`` (``why``: when not current, in
+    words)."""
+    target = path() if target is None else target
+    out = {"path": None if target is None else str(target), "usable": target is not None, "exists": False,
+           "current": False, "building": False, "failed": None, "why": None}
+    if target is None:
+        out["why"] = ("machine code is not kept here (it needs Linux on 64 bits, numba and llvmlite installed, and "
+                      "a writable cache folder: set LITTLESTONE_CACHE_DIR); numba compiles the kernel in each process")
+        return out
+    out["exists"] = target.exists()
+    out["building"] = building(target)
+    out["failed"] = failed(target)
+    got = read(target) if out["exists"] else None
+    if got is not None:
+        import llvmlite.binding as llvm
+
+        llvm.initialize_native_target()
+        llvm.initialize_native_asmprinter()
+        out["current"] = got[0].get("environment") == _environment()
+        if not out["current"]:
+            out["why"] = "made from another source, other versions of numba or llvmlite, or for another CPU"
+    elif out["exists"]:
+        out["why"] = "the file is damaged"
+    elif out["failed"] is not None:
+        out["why"] = f"its last build failed: {out['failed']}"
+    elif out["building"]:
+        out["why"] = "being built (by another process)"
+    else:
+        out["why"] = "not built yet"
+    return out
 
 
 # ---------------------------------------------------------------------- loading

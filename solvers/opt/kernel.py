@@ -28,10 +28,13 @@ call returns after a budget of nodes ("paused"); the Python side (:class:`Kernel
 
 The kernel needs numba (and llvmlite, which numba is built on); :func:`available` says whether they are
 installed. numba compiles the entry points of :mod:`solvers.opt._kernel_jit` (C callbacks over raw pointers) once,
-in 15-25 s, in a process of its own; :mod:`solvers.opt._kernel_cache` keeps their machine code and loads it in about
+in 15-25 s, in a child process; :mod:`solvers.opt._kernel_cache` keeps their machine code and loads it in about
 0.05 s without importing numba (numba itself takes 0.5-0.7 s to load them from its cache). The first search that
-runs long enough to want the kernel starts that build in the background and goes on in Python; it, and every later
-process, hands over once the machine code is there (see :attr:`~solvers.opt.control.Tuning.kernel_after_seconds`).
+runs long enough to want the kernel starts that build (a note on stderr says so), goes on in Python, and hands over
+once the machine code is there (see :attr:`~solvers.opt.control.Tuning.kernel_after_seconds`), as every later
+process does. The build belongs to the process that started it: in its process group (a Ctrl-C stops both), waited
+for at its exit (a note says how long), never left running after it. ``littlestone kernel build`` builds it up
+front, ``littlestone kernel status`` says where it is and whether it is current.
 Where the machine code cannot be kept (no writable cache folder, or not Linux), numba loads the kernel in this
 process, only for a search that has run :attr:`~solvers.opt.control.Tuning.kernel_compile_after_seconds`.
 ``LITTLESTONE_KERNEL`` chooses: ``auto`` (default), ``numba`` (the kernel for every search, built first if need
@@ -63,9 +66,13 @@ import numpy as np
 
 from . import _kernel_cache
 from ._kernel_abi import SIGNATURES
+from ._kernel_cache import BuildError, end_build  # noqa: F401 (end_build: the builds this process started)
 
 __all__ = ["Kernel", "Abandon", "available", "compiled", "load_seconds", "loaded", "mode", "start_build", "how",
-           "MODES", "SIGNATURES"]
+           "status", "build", "end_build", "BuildError", "BUILD_SECONDS", "MODES", "SIGNATURES"]
+
+#: About how long building the kernel's machine code takes (once per install).
+BUILD_SECONDS = _kernel_cache.BUILD_SECONDS
 
 
 MODES = ("auto", "numba", "python")
@@ -166,12 +173,54 @@ def compiled() -> bool:
 
 
 def start_build() -> bool:
-    """Start building the kernel's machine code in the background (a process of its own) unless it is built or
-    being built: True when it is there or on its way, False where machine code is not kept (or its build
-    failed)."""
+    """Start building the kernel's machine code in a child process (ended with this one: see
+    :func:`solvers.opt._kernel_cache.start_build`) unless it is built or being built: True when it is there or on
+    its way, False where machine code is not kept (or its build failed)."""
     if not available():
         return False
     return _kernel_cache.start_build()
+
+
+def status() -> dict:
+    """The kernel's state, without loading or building it: ``mode`` (:func:`mode`), ``numba`` (:func:`available`),
+    and where its machine code is kept (``path``: None where none is kept, ``why`` then says why), whether it
+    ``exists``, is ``current`` (made from this source, by these versions of numba and llvmlite, for this CPU), is
+    ``building`` (by some process), or ``failed`` (why its last build failed), and ``why`` in words when not current."""
+    return {"mode": mode(), "numba": available(), **_kernel_cache.status()}
+
+
+def build(tick=None) -> dict:
+    """Build the kernel's machine code now (about :data:`BUILD_SECONDS`, once per install) unless it is current,
+    in a child process that a Ctrl-C stops and that never outlives this call; ``tick()`` is called every 0.1 s
+    while it runs. Returns :func:`status` with ``seconds`` (spent here) and ``built`` (whether this call built it).
+
+    A file made for another source, versions or CPU is made afresh, and a build that failed before is tried again.
+    Raises ValueError (one line) where there is nothing to build (numba not installed, or no machine code kept
+    here), and :class:`BuildError` when the build fails (the message says why)."""
+    if not available():
+        raise ValueError("numba (with llvmlite) is not installed, so there is no kernel to build: pip install numba")
+    target = _kernel_cache.path()
+    if target is None:
+        raise ValueError(_kernel_cache.status()["why"])
+    t0 = time.monotonic()
+    before = _kernel_cache.status(target)
+    if before["current"]:
+        return {**status(), "seconds": 0.0, "built": False}
+    if before["exists"]:
+        target.unlink(missing_ok=True)
+    target.with_name(target.name + ".failed").unlink(missing_ok=True)  # (asked for: tried again)
+    try:
+        _kernel_cache.start_build(target)
+        while _kernel_cache.building(target) and not target.exists():
+            if tick is not None:
+                tick()
+            time.sleep(0.1)
+    finally:
+        _kernel_cache.end_build(wait=False)  # (done, or stopped by a Ctrl-C: nothing runs on)
+    if not target.exists():
+        why = _kernel_cache.failed(target) or "its build ended without its file"
+        raise BuildError(f"the kernel was not built: {why}")
+    return {**status(), "seconds": time.monotonic() - t0, "built": True}
 
 
 def _ctypes_fn(name: str, address: int):

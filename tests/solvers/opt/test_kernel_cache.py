@@ -149,3 +149,72 @@ def test_a_wait_for_a_build_is_bounded(tmp_path, monkeypatch):
     finally:
         p.kill()
         p.wait()
+
+
+# ---------------------------------------------------------------------- the build belongs to its process (issue 36)
+_STARTS = ("import sys\n"
+           "from solvers.opt import _kernel_cache as c\n"
+           "assert c.start_build()\n"
+           "print('started', flush=True)\n")
+
+
+def _child(code: str, cache_dir: Path) -> subprocess.Popen:
+    """A process of its own group (as a command run from a shell), with its cache folder: ``cache_dir``."""
+    return subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, text=True, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT), "LITTLESTONE_CACHE_DIR": str(cache_dir),
+                                 "LITTLESTONE_KERNEL": ""})
+
+
+def test_a_ctrl_c_reaches_the_build_and_nothing_outlives_the_process(tmp_path):
+    """The build runs in a child of the process that needs it, in its process group: a Ctrl-C at the terminal (a
+    SIGINT to the group) stops both, and no builder, lock or failure record is left (it used to run in a session of
+    its own, on for 20 s after the command, out of Ctrl-C's reach). The start is said on stderr, with the builder's
+    process."""
+    import re
+    import signal
+
+    p = _child(_STARTS + "sys.stdin.readline()\n", tmp_path)  # (waits for the test)
+    try:
+        note = p.stderr.readline()
+        assert "compiling the kernel once" in note and "littlestone kernel build" in note, note
+        builder = int(re.search(r"process (\d+)", note).group(1))
+        assert p.stdout.readline().strip() == "started"
+        try:
+            assert os.getpgid(builder) == os.getpgid(p.pid)
+        except ProcessLookupError:
+            pass  # (the build is over already)
+        os.killpg(p.pid, signal.SIGINT)
+        p.communicate(timeout=300)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert not cache._alive(builder)
+    assert not list(tmp_path.glob("*.lock")) and not list(tmp_path.glob("*.failed"))
+
+
+@pytest.mark.slow
+def test_a_process_that_started_a_build_waits_for_it_before_it_ends(tmp_path):
+    """A process that ends while its build runs waits for it (saying so), so that the machine code is there when it
+    has ended and no builder runs on (15-25 s: a real build)."""
+    p = _child(_STARTS, tmp_path)
+    out, err = p.communicate(timeout=600)
+    assert p.returncode == 0 and out.strip() == "started", err
+    target = next(tmp_path.glob("kernel-*.bin"), None)
+    assert target is not None and cache.read(target) is not None, err
+    assert "finishing the kernel's build before exiting" in err or "compiling the kernel once" in err
+    assert not list(tmp_path.glob("*.lock"))
+    builder = int(err.split("process ", 1)[1].split(")", 1)[0])
+    assert not cache._alive(builder)
+
+
+def test_the_python_mode_never_touches_the_build(tmp_path):
+    """LITTLESTONE_KERNEL=python: a search that would start the build (in "auto" mode, past its first 0.05 s:
+    halfspaces n=4 runs 10 s in Python) starts none and says nothing of it."""
+    p = subprocess.run([sys.executable, "-m", "adversary", "opt", "halfspaces", "n=4", "--no-symmetry", "--no-store",
+                        "--quiet", "--time-limit", "1"], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                       env={**os.environ, "PYTHONPATH": str(ROOT), "LITTLESTONE_CACHE_DIR": str(tmp_path),
+                            "LITTLESTONE_KERNEL": "python"})
+    assert p.returncode in (0, 3), p.stderr
+    assert "kernel" not in p.stderr and list(tmp_path.iterdir()) == []
