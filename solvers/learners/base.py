@@ -18,7 +18,7 @@ The protocol is river's, with the two things the adversary needs added (docs/gui
 
 Declarations, on the learner class (defaults on :class:`OnlineLearner`), let the adversary
 (``adversary/``) treat every learner alike, without knowing its name; each is checked against the
-learner's own behaviour by ``tests/solvers/learners/test_conformance.py``:
+learner's own behaviour by :func:`solvers.learners.check_learner` (run it on a learner you bring):
 
 * ``randomized`` (default False) -- True when the predictions are random draws (the learner's own
   generator is part of its state): its bound bounds the *expected* mistakes, and the adversary is
