@@ -1,4 +1,4 @@
-"""``littlestone play FAMILY k=v ... [--as adversary|learner] [--against LEARNER]``: the mistake-bound game in
+"""``littlestone play (FAMILY k=v ... | --matrix FILE) [--as adversary|learner] [--against LEARNER]``: the mistake-bound game in
 the terminal (:mod:`adversary.play`). Keyboard only; ``q`` quits; rich draws the board on a terminal, and when
 stdin is not one the moves are read one per line and the board is plain text, so a game can be scripted."""
 
@@ -14,14 +14,15 @@ HELP = "play the mistake-bound game in the terminal, as the adversary or as the 
 
 
 def add(p) -> None:
-    p.add_argument("target", nargs="+", metavar="FAMILY k=v", help="the class: a family and its parameters")
+    from ._args import add_class_source
+
+    add_class_source(p)  # FAMILY k=v ... or --matrix FILE, read as opt reads them
     p.add_argument("--as", dest="side", choices=("adversary", "learner"), default="adversary",
                    help="your side: the adversary (you show points and labels) or the learner (you predict against "
                         "the optimal adversary); default adversary")
     p.add_argument("--against", default="soa", metavar="LEARNER",
                    help="the learner you play against as the adversary (default soa, the optimal one)")
     p.add_argument("--plain", action="store_true", help="plain text even on a terminal")
-    p.set_defaults(matrix=None)  # (the class is read as opt reads it, from a family here)
     from ._store import add_no_store
 
     add_no_store(p, "play")

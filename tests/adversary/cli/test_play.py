@@ -105,3 +105,35 @@ def test_under_a_terminal_both_sides_and_ctrl_c():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+@posix
+def test_under_a_terminal_a_class_file(tmp_path):
+    """``play --matrix FILE`` (it did not exist): your own class, as opt reads it, under a terminal; Opt of the file's
+    class (thresholds on 3 points: 2) is what the learner is held to."""
+    pexpect = pytest.importorskip("pexpect")
+    path = tmp_path / "th.csv"
+    path.write_text("0,0,0\n1,0,0\n1,1,0\n1,1,1\n")  # c_t(x_j) = 1 iff j < t: the thresholds on 3 points
+    child = pexpect.spawn(sys.executable, ["-c", MAIN, "play", "--matrix", str(path), "--as", "learner"],
+                          cwd=str(ROOT), encoding="utf-8", timeout=120, dimensions=(40, 120))
+    child.expect("You are the learner on matrix")
+    child.expect(r"\(4\s+concepts,\s+3\s+points\)")  # (rich may wrap the line anywhere)
+    for _ in range(2):  # Opt = 2: two predictions, both made wrong
+        child.expect("your prediction")
+        child.sendline("0")
+    child.expect("you made 2 mistakes; Opt\\(C\\) = 2")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_a_class_file_as_the_adversary_and_bad_input(tmp_path):
+    path = tmp_path / "th.json"
+    path.write_text('[[0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 1]]')
+    r = subprocess.run([sys.executable, "-c", MAIN, "play", "--matrix", str(path)], input="#1 0\n#0 1\n",
+                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "game over: soa made" in r.stdout and "Opt(C) = 2" in r.stdout
+    r = subprocess.run([sys.executable, "-c", MAIN, "play", "thresholds", "N=3", "--matrix", str(path)],
+                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "not both" in r.stderr, r.stderr
