@@ -5,6 +5,16 @@ import signal
 import tempfile
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Hypothesis profiles (HYPOTHESIS_PROFILE selects one; default "dev"). Both leave a test's own max_examples as it is
+# (a profile only sets what a test does not) and time no example: a loaded machine is slow, not wrong.
+#   dev: the quick loop (``pytest``): 25 examples where a test does not say how many;
+#   ci:  what .ci/run uses: hypothesis's own 100, and the failing example's blob printed to reproduce it.
+_NOT_TIMED = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=25, **_NOT_TIMED)
+settings.register_profile("ci", max_examples=100, print_blob=True, **_NOT_TIMED)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
 def pytest_configure(config):
@@ -22,6 +32,22 @@ def pytest_configure(config):
     os.environ["LITTLESTONE_CERTIFY_SECONDS"] = "0"
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    _kernel_built()
+
+
+def _kernel_built() -> None:
+    """The compiled kernel's machine code, built once before any test (15-25 s, once per install), as
+    ``littlestone kernel build`` does: else the first search past 0.05 s would start its build in some test, whose
+    stderr would then hold the build's notes. Not with ``LITTLESTONE_KERNEL=python``, nor in xdist's workers."""
+    if os.environ.get("LITTLESTONE_KERNEL", "").strip() == "python" or os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    from solvers.opt import kernel
+
+    if kernel.available() and kernel.status()["usable"] and not kernel.status()["current"]:
+        try:
+            kernel.build()
+        except kernel.BuildError:
+            pass  # (its failure is recorded beside it: the searches run in Python, as they would)
 
 
 @pytest.fixture(autouse=True)

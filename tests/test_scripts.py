@@ -66,6 +66,7 @@ def test_baseline_time_limit():
         baseline_opt(all_functions(5), time_limit=1e-9)
 
 
+@pytest.mark.slow
 def test_bench_quick_smoke():
     """The quick run ends, agrees with the baseline and with the pinned solvers, and prints its tables (the
     raw-matrix part among them); a generous timeout only catches a hang (no timing is asserted)."""
@@ -89,6 +90,7 @@ def test_readme_learners_table_is_the_generated_one():
     assert readme[start:readme.index("\n\n", start) + 1] == table
 
 
+@pytest.mark.slow
 def test_bench_experts_quick_smoke():
     r = subprocess.run([sys.executable, str(SCRIPTS / "bench_experts.py"), "--quick", "--k", "1"],
                        capture_output=True, text=True, timeout=600)  # (a hang guard; no timing is asserted)
@@ -97,6 +99,7 @@ def test_bench_experts_quick_smoke():
     assert "R_1(25) = 509/128" in r.stdout and "R_1: largest n within 0.2 s:" in r.stdout
 
 
+@pytest.mark.slow
 def test_bench_store_quick_runs():
     """scripts/bench_store.py --quick serves three stored classes, each re-checked (its asserts)."""
     import subprocess

@@ -254,6 +254,7 @@ def test_auto_on_margin_halfspaces_uses_geometric():
     assert r.strategy == "geometric" and r.opt is None and r.mistakes <= 4
 
 
+@pytest.mark.slow
 def test_time_limit_returns_a_verified_best_so_far():
     r = ok(attack("winnow2", make("monotone-disjunctions", n=12, k=3), strategy="exact", time_limit=1.0))
     assert not r.exact and r.stats["stopped"] == "time limit" and r.mistakes >= 1
@@ -268,6 +269,7 @@ def test_time_limit_returns_a_verified_best_so_far():
     ("perceptron", {"family": "margin-halfspaces", "params": {"d": 20000, "gamma": "0.01"}}, "geometric", 1),
     ("perceptron", {"family": "margin-halfspaces", "params": {"d": 2, "gamma": "0.001"}}, "geometric", 1),
 ])
+@pytest.mark.slow
 def test_time_limit_holds_for_every_strategy(learner, cls, strategy, least):
     # Behaviour, not speed: the search stops (it does not run on to its end), says so, and holds at least the sure
     # first mistake (the forced mistake / the geometric first move are played whatever the load), verified.
@@ -374,6 +376,7 @@ def test_bench_attack_winnow_table_runs():
     assert "- winnow1, k = 1: grows at n = 2->3, 3->4;" in out.stdout
 
 
+@pytest.mark.slow
 def test_implicit_classes_get_the_heuristics():
     spec = {"family": "monotone-disjunctions", "params": {"n": 16, "k": 1}}
     # exact lists no points only in its count search (Winnow's rule on these classes), not for the Perceptron
@@ -404,6 +407,7 @@ def test_a_stopped_attack_holds_the_sure_first_mistake(learner, cls, strategy):
     assert r.mistakes >= 1 and r.stats["stopped"] == "time limit" and r.verdict in ("stopped", "tight", "unbounded")
 
 
+@pytest.mark.slow
 def test_soa_attack_starts_from_the_tree_and_keeps_its_time_limit():
     # It ran 6-7 s on a 3 s limit (SOA's bound by the generic search, without the deadline) and found 0 mistakes.
     C = make("monotone-disjunctions", n=10, k=3)

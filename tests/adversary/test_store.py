@@ -172,6 +172,7 @@ def _open_and_write(path, who):
             S.put(Record(kind="vc", class_key=f"shared{i}", task={}, value="1", lower="1", upper="1"))
 
 
+@pytest.mark.slow
 def test_two_processes_open_a_new_store_at_once(tmp_path):
     """Switching a new file to WAL does not wait for another process's lock: the store retries (it used
     to fail at once with 'database is locked')."""

@@ -113,6 +113,7 @@ def test_attack_on_an_unnamed_matrix_prints_only_the_index(capsys, tmp_path):
     assert re.fullmatch(r"concept \d", field(capsys.readouterr().out, "target"))
 
 
+@pytest.mark.slow
 def test_attack_on_an_implicit_class_names_the_target(capsys):
     assert main(["attack", "winnow2", "--class", "monotone-disjunctions", "n=13", "k=1", "--strategy", "beam",
                  "--time-limit", "2", "--quiet"]) == 3  # beam runs until the time limit: a lower bound
@@ -223,6 +224,7 @@ def test_attack_time_limit_reports_best_so_far(capsys):
 
 
 @pytest.mark.skipif(os.name != "posix", reason="sends SIGINT")
+@pytest.mark.slow
 def test_attack_ctrl_c_prints_the_best_verified_sequence(tmp_path):
     w = Watched("attack", "winnow2", "--class", "monotone-disjunctions", "n=12", "k=3", "--strategy", "exact", "--json")
     w.wait_for(r"^littlestone attack", stream="err")  # its first progress line: the search runs
@@ -237,6 +239,7 @@ def test_attack_ctrl_c_prints_the_best_verified_sequence(tmp_path):
 
 
 @pytest.mark.skipif(os.name != "posix", reason="sends SIGINT")
+@pytest.mark.slow
 def test_attack_stopped_by_ctrl_c_stores_its_verified_lower_bound(tmp_path):
     # It printed a verified witness and stored nothing (issue 39, 9), while a time-limit stop stored it.
     from adversary.store import Store, number
@@ -258,6 +261,7 @@ def test_attack_stopped_by_ctrl_c_stores_its_verified_lower_bound(tmp_path):
     assert verify_witness(rows[0].lower_cert).mistakes == r["mistakes"]
 
 
+@pytest.mark.slow
 def test_attack_time_limit_holds_for_geometric_in_high_dimension():
     # d = 1000, gamma = 0.01: 10,000 moves of 1,000 coordinates each; it used to give no output in 100 s.
     t0 = time.monotonic()
@@ -330,6 +334,7 @@ def test_attack_weighted_majority_with_label_errors(capsys):
     assert field(out, "D_1(C)")
 
 
+@pytest.mark.slow
 def test_attack_progress_shows_the_clock_and_the_best_so_far(capsys, monkeypatch):
     import functools
 
@@ -359,6 +364,7 @@ def test_attack_starts_from_the_stored_mistake_tree(capsys, tmp_path):
     assert r["mistakes"] >= r["opt"] and r["verdict"] != "below"
 
 
+@pytest.mark.slow
 def test_attack_says_why_the_exact_search_is_not_proven(capsys):
     # "not proven worst" with no reason; only the JSON said "depth limit" (singletons N=2 is now proven: 1 mistake;
     # intervals N=4 still meets the depth limit)

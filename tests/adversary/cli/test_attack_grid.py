@@ -11,7 +11,6 @@ import signal
 import pytest
 
 from adversary.workspace.grid import grid_verdict
-from solvers.classes.families import make
 from solvers.learners import make_learner
 
 from .checks import Watched, assert_usage_error, posix, run
@@ -124,6 +123,7 @@ def test_grid_one_ctrl_c_keeps_the_finished_rows(tmp_path):
 
 
 @posix
+@pytest.mark.slow
 def test_grid_ctrl_c_stores_the_interrupted_cell_with_its_lower_bound(tmp_path):
     # The cell a Ctrl-C stopped printed its verified count and was not stored (issue 39, 9).
     from adversary.store import Store, number

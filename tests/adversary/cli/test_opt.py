@@ -92,6 +92,7 @@ def test_proof_json_key_and_bad_extension(tmp_path, capsys):
 
 
 # ------------------------------------------------------------------------------------------ time limits and Ctrl-C
+@pytest.mark.slow
 def test_opt_time_limit_reports_bounds_progress_and_tree(capsys, tmp_path, hard_npy):
     tree = tmp_path / "partial.json"
     code, out, err = run(capsys, "opt", "--matrix", hard_npy, "--time-limit", "2.5", "--json", "--tree", tree)
@@ -116,6 +117,7 @@ def test_opt_quiet_and_human_bounds(capsys, hard_npy):
         assert "<= Opt <=" in value and "time limit" in value
 
 
+@pytest.mark.slow
 def test_opt_exit_3_when_unsolved_within_the_time_limit(capsys, hard_matrix):
     code, out, err = run(capsys, "opt", "--matrix", hard_matrix, "--time-limit", "0.5", "--quiet")
     assert code == 3, err
@@ -123,6 +125,7 @@ def test_opt_exit_3_when_unsolved_within_the_time_limit(capsys, hard_matrix):
 
 
 @pytest.mark.skipif(os.name != "posix", reason="sends SIGINT")
+@pytest.mark.slow
 def test_ctrl_c_prints_bounds_writes_tree_exits_130(tmp_path, hard_npy):
     tree = tmp_path / "t.json"
     w = Watched("opt", "--matrix", hard_npy, "--json", "--tree", tree)

@@ -126,6 +126,7 @@ def test_the_states_engine_writes_its_result_to_the_store(capsys, tmp_path):
     assert "| rectangles N=8 | 9 |" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_halfspaces_on_six_variables(capsys, tmp_path):
     """halfspaces n=6 (15,028,134 concepts, no matrix): the packed engine stopped by its time limit prints proven
     bounds (exit 3) under Halving's 23, its tree and certificate verify against the class, and scripts/results.py

@@ -18,6 +18,9 @@ import pytest
 
 from .checks import Watched, posix
 
+# Every test here stops a command (a time limit, a signal) and waits for it: the slow tier (`pytest -m slow`).
+pytestmark = pytest.mark.slow
+
 SLOW_GRID = ["table", "disjunctions", "k=3", "--grid", "n=5,6,7,12,13", "--format", "csv"]  # 12 and 13: minutes
 HARD = ["disjunctions", "n=12", "k=3"]  # Opt's search: minutes
 EXPERTS = ["experts", "n=2,3,4,2000", "k=1", "--randomized", "--format", "csv"]  # three quick rows, then minutes

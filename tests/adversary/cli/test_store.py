@@ -16,7 +16,7 @@ import pytest
 
 from adversary.store import Store
 
-from .checks import RUN_MAIN, field, one_error_line, posix, run, start, tamper_store
+from .checks import RUN_MAIN, field, one_error_line, posix, run, tamper_store
 
 
 def _db():
@@ -292,6 +292,7 @@ def _listed_key(listed: str, kind: str) -> str:
     return key
 
 
+@pytest.mark.slow
 def test_a_stopped_attack_tampered_to_tight_is_not_served(capsys):
     """A stopped attack's row with its verdict set to "tight" and "exact" to true by hand: store show calls it
     FAILED, and the attack is not served as the exact worst case (it searches again, stopped, exit 3)."""
@@ -313,6 +314,7 @@ def test_a_stopped_attack_tampered_to_tight_is_not_served(capsys):
     assert json.loads(shown)["check"].startswith("FAILED"), shown
 
 
+@pytest.mark.slow
 def test_a_stopped_attack_is_searched_again_and_the_better_row_kept(capsys):
     """A row whose search was stopped by the time limit is never served: every run searches again, and the
     store keeps the row with the larger count."""

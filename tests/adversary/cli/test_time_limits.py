@@ -12,6 +12,9 @@ import pytest
 
 from .checks import run_bounded
 
+# Every test here stops a command (a time limit, a signal) and waits for it: the slow tier (`pytest -m slow`).
+pytestmark = pytest.mark.slow
+
 GRACE = 20.0  # seconds past the limit a run may take on a loaded machine (the interpreter's start included)
 
 

@@ -117,6 +117,7 @@ def test_default_budget_terminates_without_a_deadline(name):
 
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("learner", ["winnow1", "winnow2"])
+@pytest.mark.slow
 def test_implicit_class_witness_verifies(name, learner):
     spec = {"family": "monotone-disjunctions", "params": {"n": 20, "k": 2}}
     P = problem(learner, spec)
@@ -153,6 +154,7 @@ def test_refuses_margin_halfspaces(name):
         SMALL[name]().run(problem("perceptron", spec))
 
 
+@pytest.mark.slow
 def test_finite_class_with_a_large_domain_uses_proposals():
     # 2^12 points: not enumerated at every position, proposals from the family's literal form instead
     spec = {"family": "monotone-disjunctions", "params": {"n": 12, "k": 1}}

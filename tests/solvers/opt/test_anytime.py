@@ -198,6 +198,7 @@ def test_a_smaller_instance_of_the_family_embeds():
     assert g[-1][0] == opt(make("rectangles", N=4)).value
 
 
+@pytest.mark.slow
 def test_implicit_and_evaluated_classes_get_their_trees_checked():
     from solvers.classes.evaluated import EvaluatedClass
     from solvers.classes.implicit import ImplicitFamily
@@ -311,7 +312,7 @@ def test_a_stopped_search_says_why_its_upper_bound_holds_and_takes_a_learners_sm
     # (the function itself, as the adversary's modules import it)
     assert opt(C, time_limit=600).upper == 6
     assert r.upper >= real(C).value
-    code = main(["opt", "disjunctions", "n=5", "--time-limit", "600", "--no-store", "--json"])
+    main(["opt", "disjunctions", "n=5", "--time-limit", "600", "--no-store", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert out["upper"] == 6
     if out["opt"] is None:

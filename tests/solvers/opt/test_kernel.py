@@ -5,7 +5,6 @@ the kernel; the mode's one-line error."""
 
 from __future__ import annotations
 
-import importlib
 import os
 import random
 import re
@@ -369,6 +368,7 @@ def test_small_searches_do_not_import_numba():
     assert p.stdout.split()[1] == "False"
 
 
+@pytest.mark.slow
 def test_deadline_stops_a_kernel_search():
     """A time limit stops a search running in the kernel, with proven bounds and the tree of the lower one."""
     C = make("decision-lists", n=5)  # minutes of search
