@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 import sys
 
@@ -18,7 +19,7 @@ from adversary.workspace.table import (MAX_GRID_CELLS, check_columns, check_grid
 from ._args import (add_game_options, check_family, game_of, memo_bytes, memory_gb, memory_help, positive_int,
                     positive_seconds)
 from ._cells import add_backend_options, backend_of, close_all, say_store
-from ._output import (EXIT_OK, EXIT_UNSOLVED, PROG, Progress, StreamedOutput, bounds_text, check_outputs,
+from ._output import (EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, StreamedOutput, bounds_text, check_outputs,
                       interrupted_code, json_safe, note, params_text, value_text)
 from ._store import add_store_options, open_store
 
@@ -30,7 +31,10 @@ EXTENSIONS = {"md": ".md", "csv": ".csv", "json": ".json", "latex": ".tex"}  # -
 
 
 def add(p) -> None:
-    p.add_argument("target", nargs="+", metavar="FAMILY [k=v]", help="the family, then any fixed parameters")
+    p.add_argument("target", nargs="*", metavar="FAMILY [k=v]", help="the family, then any fixed parameters")
+    p.add_argument("--matrix", nargs="+", metavar="FILE",
+                   help="a table over your own classes instead of a family: one row per .json, .csv or .npy 0/1 "
+                        "matrix file (as 'opt --matrix' reads them), e.g. --matrix a.csv b.csv")
     p.add_argument("--grid", nargs="+", default=[], metavar="k=RANGE",
                    help="parameters to vary: a..b (inclusive) or comma lists 1,2,5; one table row per combination")
     p.add_argument("--format", choices=tuple(EXTENSIONS), default="md",
@@ -217,10 +221,9 @@ def run(args) -> int:
     order the cells finish."""
     from adversary.workspace import Workspace
 
-    name, fixed = args.target[0], args.target[1:]
-    check_family(name)
-    out_path, = check_outputs([(args.output, (EXTENSIONS[args.format],), f"the {args.format} output file", "-o")], args=args)
-    grid = grid_cells(name, fixed, args.grid)  # (checked before the store is opened)
+    name, fixed, grid = _source(args)  # (checked before the store is opened)
+    out_path, = check_outputs([(args.output, (EXTENSIONS[args.format],), f"the {args.format} output file", "-o")],
+                              args=args, inputs=[(f, "--matrix") for f in args.matrix or []])
     keys, total = grid.keys, len(grid.cells)
     G = game_of(args)
     symbol = None if G.standard else G.symbol
@@ -301,6 +304,27 @@ def run(args) -> int:
         note(f"{len(unsolved)} of {len(done.done)} cells not solved within {why} (shown as {shown})")
         return EXIT_UNSOLVED
     return EXIT_OK
+
+
+def _source(args):
+    """(name, fixed, grid): a family with its fixed parameters and its grid, or the class files of --matrix (the
+    workspace's :data:`~adversary.workspace.table.MATRIX` family, a row per file)."""
+    from adversary.workspace.table import MATRIX
+
+    if args.matrix is not None:
+        if args.target:
+            raise CLIError(f"give either a FAMILY or --matrix FILE ..., not both (got {args.target[0]!r} and --matrix)")
+        if args.grid:
+            raise CLIError("--grid varies a family's parameters; with --matrix each file is a row: drop --grid")
+        missing = next((f for f in args.matrix if not os.path.isfile(f)), None)
+        if missing is not None:
+            raise CLIError(f"--matrix {missing}: no such file; give .json, .csv or .npy class files")
+        return MATRIX, [], grid_cells(MATRIX, [], {MATRIX: args.matrix})
+    if not args.target:
+        raise CLIError("give a FAMILY with --grid k=RANGE (see 'littlestone families') or --matrix FILE ...")
+    name, fixed = args.target[0], args.target[1:]
+    check_family(name)
+    return name, fixed, grid_cells(name, fixed, args.grid)
 
 
 def _missing(cells: list, done, skipped: list) -> list:

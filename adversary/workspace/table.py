@@ -27,7 +27,7 @@ from .cells import Drained
 from .cells import _text as params_text  # k=v k=v
 
 __all__ = ["METHODS", "table", "TableRun", "MAX_GRID_CELLS", "parse_grid_values", "check_grid_size", "Grid", "grid_cells",
-           "check_columns", "OPT_SHARE", "GAME_SHARE"]
+           "check_columns", "OPT_SHARE", "GAME_SHARE", "MATRIX", "make_class"]
 
 #: The functions of this module that are methods of :class:`~adversary.workspace.Workspace`.
 METHODS: tuple = ("table",)
@@ -126,6 +126,23 @@ def _parse_params(family: str, items) -> dict:
         raise WorkspaceError(_reason(e)) from None
 
 
+#: The family name of a table over class files: its cells are ``{"matrix": PATH}``, one row per file.
+MATRIX = "matrix"
+
+
+def make_class(family: str, params: dict):
+    """The class of a cell: ``families.make(family, **params)``, or for :data:`MATRIX` the class file
+    ``params["matrix"]`` (:meth:`solvers.classes.ConceptClass.from_file`: .json, .csv or .npy)."""
+    from solvers.classes import ConceptClass, families
+
+    if family == MATRIX:
+        try:
+            return ConceptClass.from_file(params["matrix"])
+        except OSError as e:
+            raise ValueError(f"cannot read {params['matrix']}: {e.strerror or e}") from None
+    return families.make(family, **params)
+
+
 class Grid(NamedTuple):
     """A grid's keys and its cells (each the parameters of one class), as :func:`grid_cells` makes them."""
 
@@ -142,6 +159,13 @@ def grid_cells(family: str, fixed, grid) -> Grid:
         if fixed:
             raise WorkspaceError("a Grid has its fixed parameters in its cells; give fixed=None with it")
         return grid
+    if family == MATRIX:  # one cell per class file: {"matrix": [PATH, ...]}
+        files = grid.get(MATRIX) if isinstance(grid, dict) else None
+        if fixed or not isinstance(grid, dict) or set(grid) != {MATRIX} or isinstance(files, str) or not files:
+            raise WorkspaceError('a table over class files takes grid={"matrix": [PATH, ...]} (a list of .json, .csv or '
+                                 ".npy files, one row each) and no fixed parameters")
+        check_grid_size([(MATRIX, list(files))])
+        return Grid([MATRIX], [{MATRIX: str(f)} for f in files])
     entries = _grid_entries(grid)
     keys = [k for k, _ in entries]
     fixed = _parse_params(family, [f"{k}={v}" for k, v in fixed.items()] if hasattr(fixed, "items") else fixed or [])
@@ -195,7 +219,6 @@ def table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=No
     from adversary.store import Record, class_key, exact, record_of_opt
     from solvers import interrupts
     from solvers.certificates import bind
-    from solvers.classes import families
     from solvers.opt import opt
     from solvers.vc import vc_search
 
@@ -204,11 +227,13 @@ def table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=No
     t0 = time.monotonic()
     deadline = None if time_limit is None else t0 + time_limit
     try:
-        C = families.make(name, **params) if C is None else C
+        C = make_class(name, params) if C is None else C
     except (ValueError, TypeError, KeyError, OverflowError) as e:
         return {"params": params, "skipped": _reason(e)}
     except MemoryError:
         return {"params": params, "skipped": "out of memory making the class; lower the parameters"}
+
+    stored_as = None if name == MATRIX else name  # (a class file's rows are stored as opt --matrix stores them)
 
     def left(share: float = 1.0):  # opt needs a positive limit; an exhausted cell still gets its cheap bounds
         return None if deadline is None else max((deadline - time.monotonic()) * share, 1e-3)
@@ -232,7 +257,7 @@ def table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=No
             return _OutOfMemory(C, G)
         if records:
             proof_s = proof_seconds(r, time_limit)
-            out_records.append(record_of_opt(C, r, family=name, params=dict(C.params), proof_seconds=proof_s))
+            out_records.append(record_of_opt(C, r, family=stored_as, params=dict(C.params), proof_seconds=proof_s))
         return r
 
     # Opt(C) first, the game (if any) next, then VC: each gets the share of the cell's time left to it.
@@ -262,7 +287,7 @@ def table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=No
             vc_lo, vc_hi = v.lower, v.upper
             stopped = stopped or v.stats.get("stopped")
         if v is not None and records:
-            out_records.append(Record(kind="vc", class_key=class_key(C), task={}, family=name, params=dict(C.params),
+            out_records.append(Record(kind="vc", class_key=class_key(C), task={}, family=stored_as, params=dict(C.params),
                                       concepts=C.n_concepts, points=C.n_points,
                                       value=exact(v.value), lower=exact(v.lower), upper=exact(v.upper),
                                       seconds=v.stats.get("seconds"), engine="vc_search",
@@ -289,7 +314,7 @@ def table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=No
             if p.value is None or not ok:  # its bounds only: the row says why
                 stopped = stopped or ("time limit" if ok else "witness failed its check")
             if records and ok and p.witness:
-                out_records.append(record_of_param(C, p, family=name, params=dict(C.params)))
+                out_records.append(record_of_param(C, p, family=stored_as, params=dict(C.params)))
     seconds = round(time.monotonic() - t0, 4)
     served = bool(warm) and _settled(warm)
     if served:
@@ -312,7 +337,7 @@ def table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=No
     if exact_all:
         stopped = None
     return {
-        "params": dict(C.params), "concepts": C.n_concepts, "points": C.n_points,
+        "params": dict(params) if name == MATRIX else dict(C.params), "concepts": C.n_concepts, "points": C.n_points,
         "opt": lo if lo == hi else None, "lower": lo, "upper": hi, "log2_size": C.log2_size(),
         "vc": vc_lo if vc_lo == vc_hi else None, "vc_lower": vc_lo, "vc_upper": vc_hi, **extra,
         "seconds": seconds, "stopped": stopped,
@@ -369,12 +394,11 @@ def _looked_up(store, name: str, params: dict, game, trust: bool, columns=(), ve
     store proves of it, ``{"opt", "game", "vc", "param:KEY" for each of columns}`` ->
     :class:`~adversary.workspace.storage.Lookup` (its ``seconds``: the cell's seconds its row keeps, if any)."""
     from adversary.store import opt_task, param_task
-    from solvers.classes import families
 
     from .storage import lookup
 
     try:
-        C = families.make(name, **params)
+        C = make_class(name, params)
     except (ValueError, TypeError, KeyError, OverflowError, MemoryError):
         return None, None
     what = f"cell {params_text(params)}"
@@ -472,7 +496,9 @@ def table(ws, family: str, grid, *, fixed=None, game="deterministic", errors: in
     Parameters
     ----------
     family : str
-        A finite family of :mod:`solvers.classes.families` (``"intervals"``, ``"thresholds"``, ...).
+        A finite family of :mod:`solvers.classes.families` (``"intervals"``, ``"thresholds"``, ...), or
+        :data:`MATRIX` (``"matrix"``) for a table over class files: ``grid={"matrix": [PATH, ...]}``, one row per
+        .json, .csv or .npy file, its ``params`` ``{"matrix": PATH}``.
     grid : dict or list of str
         The parameters to vary: ``{"N": [10, 20, 30]}`` (values a list, a range, or a text ``"2..8"`` /
         ``"1,2,5"``), the command line's ``["N=10..30"]``, or a :class:`Grid` (:func:`grid_cells`). One cell per combination (the first key varies

@@ -366,3 +366,56 @@ def test_a_kill_leaves_the_output_as_it_was_and_the_rows_beside_it(tmp_path, fmt
     stop(p, signal.SIGKILL, to_group=True)
     assert out_file.read_text() == "an older table\n"
     assert re.search(r'^7,|"n": 7', partial(out_file).read_text(), re.MULTILINE)
+
+
+# ------------------------------------------------------------------------------------------ --matrix
+def _write_class(path, M):
+    import numpy as np
+
+    if path.suffix == ".npy":
+        np.save(path, M.astype(np.uint8))
+    elif path.suffix == ".csv":
+        path.write_text("".join(",".join(map(str, r)) + "\n" for r in M.astype(int).tolist()))
+    else:
+        path.write_text(json.dumps(M.astype(int).tolist()))
+    return path
+
+
+def test_table_over_class_files_against_the_brute_force(capsys, tmp_path):
+    """``table --matrix a.csv b.npy c.json`` (it did not exist): a row per file, in order, each against the brute
+    force; the second run is served from the store; rows in JSON name their file."""
+    import numpy as np
+
+    from tests.oracles import opt_brute, vc_brute
+
+    rng = np.random.default_rng(36)
+    files, truth = [], []
+    for i, ext in enumerate([".csv", ".npy", ".json", ".csv"]):
+        M = np.unique(rng.integers(0, 2, size=(int(rng.integers(2, 12)), int(rng.integers(1, 6)))), axis=0)
+        files.append(str(_write_class(tmp_path / f"c{i}{ext}", M)))
+        truth.append((M.shape[0], M.shape[1], opt_brute(M.tolist()), vc_brute(M)))
+    store = tmp_path / "r.db"
+    for served in (False, True):
+        code, out, err = run(capsys, "table", "--matrix", *files, "--format", "json", "--store", store, "--quiet")
+        assert code == 0, err
+        data = json.loads(out)
+        assert data["family"] == "matrix" and data["grid"] == ["matrix"] and data["solved"] is True
+        assert [r["params"] for r in data["rows"]] == [{"matrix": f} for f in files]
+        assert [(r["concepts"], r["points"], r["opt"], r["vc"]) for r in data["rows"]] == truth
+        assert ("4 of 4 cells served" in err) == served, err
+    code, out, err = run(capsys, "table", "--matrix", files[0], "--format", "csv", "--no-store", "--quiet")
+    assert out.splitlines()[0].startswith("matrix,|C|,|X|,Opt") and out.splitlines()[1].startswith(files[0] + ",")
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["thresholds", "--matrix", "{f}"], "not both"),
+    (["--matrix", "{f}", "--grid", "N=1..3"], "drop --grid"),
+    (["--matrix", "{f}", "nope.csv"], "--matrix nope.csv: no such file"),
+    ([], "give a FAMILY with --grid"),
+])
+def test_table_matrix_bad_input_is_one_line(capsys, tmp_path, argv, says):
+    import numpy as np
+
+    f = str(_write_class(tmp_path / "c.csv", np.eye(3, dtype=int)))
+    code, out, err = run(capsys, "table", *[a.format(f=f) for a in argv], "--no-store")
+    one_error_line(code, err, contains=[says])

@@ -191,3 +191,21 @@ def test_a_search_stopped_but_closed_by_the_other_bound_is_not_stopped(monkeypat
     with Workspace() as ws:
         row, = ws.table("all-functions", {"n": [3]}, time_limit=5).rows
     assert (row["opt"], row["lower"], row["upper"], row["vc"], row["stopped"]) == (3, 3, 3, 3, None), row
+
+
+def test_a_table_over_class_files(tmp_path):
+    """family "matrix": a row per file, as the files' classes are; a file that cannot be read is a skipped cell."""
+    import numpy as np
+
+    a, b = tmp_path / "a.npy", tmp_path / "b.json"
+    np.save(a, make("intervals", N=4).matrix.astype(np.uint8))
+    b.write_text("[[0, 0], [0, 1], [1, 1]]")
+    seen = []
+    with Workspace(note=seen.append) as ws:
+        run = ws.table("matrix", {"matrix": [a, b, tmp_path / "none.csv"]})
+    assert [r["params"] for r in run] == [{"matrix": str(a)}, {"matrix": str(b)}]
+    assert facts(run.rows[0]) == brute_row("intervals", {"N": 4})
+    assert (run.rows[1]["opt"], run.rows[1]["vc"]) == (1, 1)
+    assert [r["params"] for r in run.skipped] == [{"matrix": str(tmp_path / "none.csv")}] and len(seen) == 1
+    with pytest.raises(WorkspaceError, match="grid=.*matrix"):
+        ws.table("matrix", {"N": [3]})
