@@ -66,7 +66,7 @@ WAIT_SECONDS = 120.0
 BUILD_SECONDS = 20
 
 _engines: list = []  # the llvmlite engines holding the loaded code (alive as long as the process)
-#: The builds this process started, while they may run: (process, target, lock, time.monotonic() at start).
+#: The builds this process started, while they may run: (process, target, lock, time.monotonic() at start, pid).
 _builds: list = []
 
 
@@ -332,7 +332,7 @@ def start_build(target: Path | None = None, *, wait: bool = False) -> bool:
                 return False
             if not _builds:
                 atexit.register(end_build)
-            _builds.append((proc, target, lock, time.monotonic()))
+            _builds.append((proc, target, lock, time.monotonic(), os.getpid()))
             try:
                 _claim(lock, proc.pid)  # the builder's: a waiter sees at once when it has ended without a word
             except OSError:
@@ -365,7 +365,10 @@ def end_build(wait: bool = True) -> None:
     import subprocess
 
     while _builds:
-        proc, target, lock, started = _builds[-1]
+        proc, target, lock, started, owner = _builds[-1]
+        if owner != os.getpid():  # (a forked copy of the process that started it: not its build to end)
+            _builds.pop()
+            continue
         try:
             if proc.poll() is None and wait:
                 left = max(1, round(BUILD_SECONDS - (time.monotonic() - started)))
