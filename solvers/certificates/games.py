@@ -69,7 +69,7 @@ Examples
 >>> C = ConceptClass.from_matrix([[0], [1]])
 >>> verify_randomized_tree({"kind": "randomized-tree", "game": {"game": "randomized", "errors": 0},
 ...                         "value": "1/2", "root": {"point": 0, "0": None, "1": None}}, C)
-Fraction(1, 2)
+ProvenFraction(Fraction(1, 2), claim='RL(C) >= 1/2', rule='randomized-tree')
 """
 
 from __future__ import annotations
@@ -149,7 +149,8 @@ def _is_loop(M: np.ndarray, b: np.ndarray, j: int) -> int | None:
 
 # ---------------------------------------------------------------------------------------- lower bounds
 def verify_error_tree(tree: dict, C, errors: int, horizon: int | None = None) -> int:
-    """Check a mistake tree whose paths may disagree ``errors`` times with their concept; return its depth.
+    """Check a mistake tree whose paths may disagree ``errors`` times with their concept; return its depth d,
+    as a :class:`~solvers.certificates.opt.ProvenInt` whose ``claim`` says what it proves (``"D_1(C) >= d"``).
     With a ``horizon`` T (the game of T rounds) the depth is at most T: a deeper tree proves nothing there.
 
     Raises
@@ -162,7 +163,11 @@ def verify_error_tree(tree: dict, C, errors: int, horizon: int | None = None) ->
 
     rule_of(tree, within=frozenset({"mistake-tree", "error-tree"}))  # its version (a newer one refused) and rule
     check_made_for(tree, C, what="tree")  # (its game is the caller's, not the tree's: not through rules.verify)
-    return _error_tree(tree, C, errors, horizon)
+    from .opt import ProvenInt
+
+    depth = _error_tree(tree, C, errors, horizon)
+    game = Game(errors=errors, horizon=horizon)
+    return ProvenInt(depth, f"{game.symbol}(C) >= {depth}", "error-tree")  # the int, saying what it proves
 
 
 def check_error_tree(tree: dict, C) -> int:

@@ -25,6 +25,7 @@ References
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -35,7 +36,8 @@ from ._reading import (_POINT_KEYS, _POINT_NODE, _fmt, _show, depth_at_most, ent
                        path_entries, point_step, read_tree, whole)
 from .binding import bind, check_made_for, made_for  # the class a certificate is for
 
-__all__ = ["MistakeTree", "RandomizedTree", "verify_tree", "verify_upper", "TreeCheck", "UpperCheck", "load_tree",
+__all__ = ["MistakeTree", "RandomizedTree", "verify_tree", "verify_upper", "TreeCheck", "UpperCheck", "ProvenInt",
+           "ProvenFraction", "load_tree",
            "TreeError", "ProofTooLarge",
            "ClassMismatch", "made_for", "bind", "check_made_for", "tex_text", "TIKZ_MAX_NODES", "tree_height"]
 
@@ -533,18 +535,31 @@ def _verify_levels(tree: dict, C) -> int:
     return depth
 
 
-class _Proven(int):
-    """A checked bound: the int it proves, with the claim it proves (see :class:`TreeCheck`)."""
+class ProvenInt(int):
+    """A checked bound: the int a certificate proves, with what it proves (``claim``, e.g. ``"D_1(C) >= 2"``),
+    the ``rule`` it was checked by and ``ok`` (always True: a failed check raises :class:`TreeError`). Returned
+    by :func:`solvers.certificates.verify` and the checkers built on it; an int for every caller's arithmetic.
+
+    Examples
+    --------
+    >>> p = ProvenInt(2, "D_1(C) >= 2", "error-tree")
+    >>> p, p + 1, p.claim
+    (ProvenInt(2, claim='D_1(C) >= 2', rule='error-tree'), 3, 'D_1(C) >= 2')
+    """
 
     _relation = ""
 
-    def __new__(cls, value=0, claim: str | None = None):
+    def __new__(cls, value=0, claim: str | None = None, rule: str | None = None):
         obj = super().__new__(cls, value)
         obj.claim = claim if claim is not None else f"Opt(C) {cls._relation} {int(value)}"
+        obj.rule = rule
         return obj
 
     def __getnewargs__(self):
-        return (int(self), self.claim)
+        return (int(self), self.claim, self.rule)
+
+    def __repr__(self) -> str:
+        return f"ProvenInt({int(self)}, claim={self.claim!r}, rule={self.rule!r})"
 
     ok = property(lambda self: True, doc="Always True: a certificate that fails raises TreeError instead.")
 
@@ -557,7 +572,36 @@ class _Proven(int):
         return f"<span>checked: <b>{escape(self.claim)}</b></span>"
 
 
-class TreeCheck(_Proven):
+class ProvenFraction(Fraction):
+    """A checked value that is a fraction (the randomized game's RL(C), R_k(C)): the Fraction, with ``claim``,
+    ``rule`` and ``ok`` as :class:`ProvenInt`.
+
+    >>> ProvenFraction(Fraction(7, 4), "RL(C) >= 7/4", "randomized-tree") + 1
+    Fraction(11, 4)
+    """
+
+    def __new__(cls, value=0, claim: str | None = None, rule: str | None = None):
+        obj = super().__new__(cls, value)
+        obj.claim = claim if claim is not None else str(value)
+        obj.rule = rule
+        return obj
+
+    def __reduce__(self):
+        return (type(self), (Fraction(self), self.claim, self.rule))
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    ok = property(lambda self: True, doc="Always True: a certificate that fails raises TreeError instead.")
+
+    def __repr__(self) -> str:
+        return f"ProvenFraction({Fraction(self)!r}, claim={self.claim!r}, rule={self.rule!r})"
+
+
+class TreeCheck(ProvenInt):
     """What :func:`verify_tree` proved: a mistake tree of ``depth`` d realised by the class, so Opt(C) >= d.
 
     It is the int d itself (``verify_tree(t, C) == 3``, ``max(...)``, JSON and arithmetic read the depth as
@@ -578,7 +622,7 @@ class TreeCheck(_Proven):
         return f"TreeCheck(depth={int(self)}, claim={self.claim!r}, ok=True)"
 
 
-class UpperCheck(_Proven):
+class UpperCheck(ProvenInt):
     """What :func:`verify_upper` proved: Opt(C) <= u, by a refutation checked entry by entry.
 
     It is the int u itself (as :func:`verify_upper` returned before) with ``claim`` (``"Opt(C) <= 3"``) and
@@ -623,7 +667,8 @@ def verify_tree(tree: dict, C) -> TreeCheck:
         raise TreeError('a tree is a JSON object {"depth": d, "root": node} (or {"depth": d, "levels": [points]})')
     from .rules import verify
 
-    return TreeCheck(verify(tree, C, within=frozenset({"mistake-tree"})))
+    done = verify(tree, C, within=frozenset({"mistake-tree"}))
+    return TreeCheck(done, done.claim, done.rule)
 
 
 def check_tree(tree: dict, C) -> int:
@@ -812,7 +857,8 @@ def verify_upper(proof: dict, C) -> UpperCheck:
         raise TreeError('an upper-bound certificate is {"kind": "upper-bound", "bound": u, "entries": [...]}')
     from .rules import OPT_UPPER, verify
 
-    return UpperCheck(verify(proof, C, within=OPT_UPPER))
+    done = verify(proof, C, within=OPT_UPPER)
+    return UpperCheck(done, getattr(done, "claim", None), getattr(done, "rule", None))
 
 
 def check_paths(proof: dict, C) -> int:

@@ -55,7 +55,7 @@ Examples
 >>> C = make("thresholds", N=7)
 >>> cert = {"kind": "upper-bound", "format": FORMAT, "rule": "paths", "bound": 3, "entries": []}
 >>> verify(cert, C), rule_of(cert).name
-(3, 'paths')
+(ProvenInt(3, claim='Opt(C) <= 3', rule='paths'), 'paths')
 >>> rule_of({"kind": "upper-bound", "form": "packed", "bound": 3, "entries": []}).name  # version 1
 'packed'
 >>> verify({**cert, "format": "littlestone-proof/3"}, C)
@@ -292,8 +292,41 @@ def verify(cert, C=None, *, within=None):
                                 f"{G.symbol}; only a horizon's bound is one of Opt(C)")
             u = cert.get("bound")
             if isinstance(u, int) and not isinstance(u, bool) and u >= G.horizon and isinstance(cert.get("entries"), list):
-                return u  # no game of T rounds makes more than T mistakes (a malformed one is the rule's to refuse)
-    return rule.check(cert, C)
+                # no game of T rounds makes more than T mistakes (a malformed one is the rule's to refuse)
+                return proven(u, rule, cert)
+    return proven(rule.check(cert, C), rule, cert)
+
+
+def claim_of(value, rule: Rule, cert) -> str:
+    """What a certificate of ``rule`` that checks with ``value`` proves, in words: ``"Opt(C) >= 3"``,
+    ``"RL(C) <= 7/4"``, ``"D_1(C) >= 2"``, ``"Opt[T=3](C) <= 3"`` (Opt(C) in games of 3 rounds)."""
+    from fractions import Fraction
+
+    if rule.game == "experts":
+        what = "the experts game's value"
+    else:
+        G = read_game(cert) if isinstance(cert, dict) else None
+        what = "Opt(C)" if G is None or G.standard else f"{G.symbol}(C)"
+    shown = value if not isinstance(value, Fraction) or value.denominator != 1 else value.numerator
+    return f"{what} {'>=' if rule.bound == 'lower' else '<='} {shown}"
+
+
+def proven(value, rule: Rule, cert):
+    """``value``, the number a checker returned, as what was proven: an int stays an int and a Fraction a
+    Fraction (every caller's arithmetic and comparisons hold), with ``claim`` (:func:`claim_of`), ``rule`` and
+    ``ok`` (True: a certificate that fails raises :class:`TreeError` and never returns)."""
+    from fractions import Fraction
+
+    from .opt import ProvenFraction, ProvenInt
+
+    if isinstance(value, (ProvenInt, ProvenFraction)):
+        return value
+    claim = claim_of(value, rule, cert)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return ProvenInt(value, claim, rule.name)
+    if isinstance(value, Fraction):
+        return ProvenFraction(value, claim, rule.name)
+    return value
 
 
 def stamp(cert: dict, rule: str) -> dict:
