@@ -52,7 +52,9 @@ def add(p) -> None:
                    help="print one JSON object: opt_full, opt_bandit, ratio, k_ln_k, and per game its bounds and checks")
     p.add_argument("--tree", metavar="OUT.json", help="write the mistake tree of each game to OUT.json")
     p.add_argument("--time-limit", type=positive_seconds, metavar="S",
-                   help="seconds per game; when they pass, the proven bounds are printed (exit code 3)")
+                   help="seconds for the whole run: each game in turn gets an equal part of the time left (its search "
+                        "and the replay of its learner), and what a quick one leaves goes to the next; a game whose "
+                        "part runs out prints its proven bounds (exit code 3)")
     add_memory_guard(p)
     from ._store import add_no_store
 
@@ -100,17 +102,22 @@ def run(args) -> int:
     C, label = _load(args)
     games = ("full", "bandit") if args.game == "both" else (args.game,)
     t0 = time.monotonic()
+    deadline = None if args.time_limit is None else t0 + args.time_limit  # the limit is for the whole run
+
+    def left(parts: int) -> float | None:  # an equal part of the time left (at least a little: bounds come back)
+        return None if deadline is None else max((deadline - time.monotonic()) / parts, 0.01)
+
     solver = MulticlassSolver(C)
     results, checks = {}, {}
-    for game in games:
+    for i, game in enumerate(games):
         if stopping():
             break
-        r = solver.solve(game, time_limit=args.time_limit)
+        r = solver.solve(game, time_limit=left(len(games) - i))
         results[game] = r
         tree_ok = check_tree(C, r.tree, r.lower) if r.tree is not None else (None, f"not made: {r.tree_note}")
         if r.value is not None and not stopping():
             upper_ok = check_upper(C, game, OptimalLearner(C, game, solver).predict, r.value,
-                                   time_limit=args.time_limit or UPPER_CHECK_SECONDS)
+                                   time_limit=UPPER_CHECK_SECONDS if deadline is None else left(len(games) - i))
         else:
             upper_ok = (None, "upper bound not replayed: the search stopped; the upper bound is the counting bound")
         checks[game] = (tree_ok, upper_ok)

@@ -129,3 +129,15 @@ def test_every_command_and_game_keeps_a_one_second_limit(case, hard_matrix, tmp_
     quiet = [] if case == "multiclass" else ["--quiet"]  # (multiclass prints no progress, and takes no --quiet)
     code, out, err, seconds = timed(*argv, *quiet, limit=1)
     assert code in codes, (code, err[-500:])
+
+
+# ------------------------------------------------------------------------------------------ multiclass
+def test_multiclass_keeps_one_time_limit_for_both_games():
+    """Both games, each far longer than the limit: the limit is for the whole run (it was per game, so a run took
+    twice its limit; at 25 s that is past the bound of timed), and each game prints its proven bounds."""
+    code, out, err, _ = timed("multiclass", "random-multiclass", "m=2000", "N=30", "k=5", "--game", "both", "--json",
+                              limit=25)
+    assert code == 3, err
+    r = json.loads(out)
+    for game in ("full", "bandit"):
+        assert r[game]["lower"] <= r[game]["upper"] and r[f"opt_{game}"] is None, r[game]
