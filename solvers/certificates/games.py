@@ -163,7 +163,7 @@ def verify_error_tree(tree: dict, C, errors: int, horizon: int | None = None) ->
 
     rule_of(tree, within=frozenset({"mistake-tree", "error-tree"}))  # its version (a newer one refused) and rule
     check_made_for(tree, C, what="tree")  # (its game is the caller's, not the tree's: not through rules.verify)
-    from .opt import ProvenInt
+    from ._proven import ProvenInt
 
     depth = _error_tree(tree, C, errors, horizon)
     game = Game(errors=errors, horizon=horizon)

@@ -70,6 +70,7 @@ import importlib
 from dataclasses import dataclass
 
 from .._errors import TreeError
+from ._proven import ProvenFraction, ProvenInt
 from ._reading import _show, read_game
 from .binding import check_made_for
 
@@ -316,8 +317,6 @@ def proven(value, rule: Rule, cert):
     Fraction (every caller's arithmetic and comparisons hold), with ``claim`` (:func:`claim_of`), ``rule`` and
     ``ok`` (True: a certificate that fails raises :class:`TreeError` and never returns)."""
     from fractions import Fraction
-
-    from .opt import ProvenFraction, ProvenInt
 
     if isinstance(value, (ProvenInt, ProvenFraction)):
         return value
