@@ -34,6 +34,8 @@ def test_a_notebook_session():
     assert "thresholds N=12" in html and "13 concepts x 12 points" in html
     assert "more concepts" in html and html.count("<tr>") == 1 + 8 + 1  # header, 8 rows, "5 more concepts"
     assert len(repr(C)) < 100
+    narrow = C._repr_html_(rows=2, cols=3)
+    assert narrow.count("<td>&hellip;</td>") == 2 and "11 more concepts" in narrow
 
     # In [4]: r = opt(C); r  -- value, how proven, seconds, and the tree drawn
     r = opt(C)

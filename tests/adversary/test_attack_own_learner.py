@@ -46,6 +46,8 @@ def test_an_unregistered_class_is_attacked_with_its_own_citation_and_left_unregi
     assert r.exact and r.mistakes == 2 == opt(C).value and r.verdict == "tight"
     assert r.bound.source == SOURCE and r.witness["bound"]["source"] == SOURCE
     assert SOURCE in repr(r) and SOURCE in r._repr_html_() and len(repr(r)) < 400
+    short = r._repr_html_(rows=1)  # the witness table truncated, saying how much is left out
+    assert short.count("<tr>") == 1 + 1 + 1 and f"{len(r.sequence) - 1} more examples" in short
     assert r.witness["learner"]["name"] == "majority-ties-to-zero"
 
 
