@@ -7,9 +7,9 @@ the machine code numba made (an object file per entry point) in one file, and lo
 code generator numba itself is built on): about 0.05 s, so that a search can hand over to the kernel after a
 twentieth of a second instead of staying in Python for the first second.
 
-* :func:`start_build` runs :func:`build` in a child process of the one that needs it (its process group: a Ctrl-C
-  at the terminal reaches both), says so on standard error (compiling once, about :data:`BUILD_SECONDS`), and
-  :func:`end_build` (at the process's exit) waits for it, saying how long is left, or stops it: the build never
+* :func:`start_build` runs :func:`build` in a child process of the one that needs it, says so on standard error
+  (compiling once, about :data:`BUILD_SECONDS`), and :func:`end_build` (at the process's exit) waits for it,
+  saying how long is left, or stops it (the command line calls it at once after a Ctrl-C): the build never
   outlives the process that started it. ``littlestone kernel build`` builds it up front.
 * :func:`build` (run in a process of its own: ``python -m solvers.opt._kernel_cache FILE``) compiles the entry
   points afresh (numba's own cache pointed at an empty folder, so that the object code is at hand), checks that
@@ -296,9 +296,9 @@ def start_build(target: Path | None = None, *, wait: bool = False) -> bool:
     with ``wait``, until it is done, or for :data:`WAIT_SECONDS` at most. True when the file exists (or, without
     ``wait``, is being made).
 
-    The child stays in this process's group (a Ctrl-C at the terminal stops both) and ends with this process:
-    :func:`end_build`, registered to run at its exit, waits for it (saying so) or stops it. Starting it is said
-    in one note on standard error."""
+    The child ends with this process: :func:`end_build`, registered to run at its exit, waits for it (saying so)
+    or stops it (a Ctrl-C while it waits; the command line calls it at once after a Ctrl-C of the command).
+    Starting it is said in one note on standard error."""
     import subprocess
 
     target = path() if target is None else target
@@ -324,9 +324,12 @@ def start_build(target: Path | None = None, *, wait: bool = False) -> bool:
             env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
             env.pop("NUMBA_DISABLE_JIT", None)
             try:
+                # A session of its own: its own share of the CPU where the scheduler groups processes by session
+                # (autogroup; in this process's session a busy machine slowed the search tenfold). It is still
+                # this process's: it ends with it (end_build, at its exit; at once after a Ctrl-C of the command).
                 proc = subprocess.Popen([sys.executable, "-m", "solvers.opt._kernel_cache", str(target), str(lock)],
                                         env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL, close_fds=True)
+                                        stderr=subprocess.DEVNULL, close_fds=True, start_new_session=True)
             except OSError:
                 lock.unlink(missing_ok=True)
                 return False

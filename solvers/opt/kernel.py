@@ -32,8 +32,8 @@ in 15-25 s, in a child process; :mod:`solvers.opt._kernel_cache` keeps their mac
 0.05 s without importing numba (numba itself takes 0.5-0.7 s to load them from its cache). The first search that
 runs long enough to want the kernel starts that build (a note on stderr says so), goes on in Python, and hands over
 once the machine code is there (see :attr:`~solvers.opt.control.Tuning.kernel_after_seconds`), as every later
-process does. The build belongs to the process that started it: in its process group (a Ctrl-C stops both), waited
-for at its exit (a note says how long), never left running after it. ``littlestone kernel build`` builds it up
+process does. The build belongs to the process that started it: waited for at its exit (a note says how long),
+stopped by a Ctrl-C of the command, never left running after it. ``littlestone kernel build`` builds it up
 front, ``littlestone kernel status`` says where it is and whether it is current.
 Where the machine code cannot be kept (no writable cache folder, or not Linux), numba loads the kernel in this
 process, only for a search that has run :attr:`~solvers.opt.control.Tuning.kernel_compile_after_seconds`.
