@@ -291,14 +291,15 @@ def building(target: Path | None = None) -> bool:
     return True
 
 
-def start_build(target: Path | None = None, *, wait: bool = False) -> bool:
+def start_build(target: Path | None = None, *, wait: bool = False, say: bool = True) -> bool:
     """Build ``target`` (default :func:`path`) in a child process, unless it exists or a build is under way;
     with ``wait``, until it is done, or for :data:`WAIT_SECONDS` at most. True when the file exists (or, without
     ``wait``, is being made).
 
     The child ends with this process: :func:`end_build`, registered to run at its exit, waits for it (saying so)
     or stops it (a Ctrl-C while it waits; the command line calls it at once after a Ctrl-C of the command).
-    Starting it is said in one note on standard error."""
+    Starting it is said in one note on standard error (unless ``say`` is false: a caller that shows its own
+    progress)."""
     import subprocess
 
     target = path() if target is None else target
@@ -342,10 +343,11 @@ def start_build(target: Path | None = None, *, wait: bool = False) -> bool:
                 pass
             if proc.poll() is not None:  # (done already: the lock named it after it removed its own)
                 lock.unlink(missing_ok=True)
-            _say(f"compiling the kernel once (about {BUILD_SECONDS} s, process {proc.pid}); "
-                 + ("this search waits for it" if wait else "the search goes on in Python meanwhile and this process "
-                    "waits for the build before it ends")
-                 + "; Ctrl-C stops it, and 'littlestone kernel build' builds it up front")
+            if say:
+                _say(f"compiling the kernel once (about {BUILD_SECONDS} s, process {proc.pid}); "
+                     + ("this search waits for it" if wait else "the search goes on in Python meanwhile and this "
+                        "process waits for the build before it ends")
+                     + "; Ctrl-C stops it, and 'littlestone kernel build' builds it up front")
             if wait:
                 try:
                     proc.wait(timeout=WAIT_SECONDS)

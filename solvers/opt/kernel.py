@@ -210,7 +210,7 @@ def build(tick=None) -> dict:
         target.unlink(missing_ok=True)
     target.with_name(target.name + ".failed").unlink(missing_ok=True)  # (asked for: tried again)
     try:
-        _kernel_cache.start_build(target)
+        _kernel_cache.start_build(target, say=False)  # (the caller shows its progress)
         while _kernel_cache.building(target) and not target.exists():
             if tick is not None:
                 tick()
