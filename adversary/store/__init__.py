@@ -48,7 +48,7 @@ Examples
 >>> with Store(path) as S:
 ...     _ = S.put(seal(record_of_opt(C, opt(C), certify=True), C))
 ...     row = S.get("opt", C.fingerprint(), opt_task())
->>> row.value, row.proven["lower"], row.proven["upper"], served_bounds(row, C)[:2], verified_bounds(row, C)
+>>> row.value, row.proven["lower"], row.proven["upper"], served_bounds(row, C)[:2], tuple(map(int, verified_bounds(row, C)))
 ('3', '3', '3', (3, 3), (3, 3))
 
 A row changed by hand no longer matches its seal:

@@ -14,7 +14,7 @@ __all__ = ["ProvenInt", "ProvenFraction"]
 
 class ProvenInt(int):
     """A checked bound: the int a certificate proves, with what it proves (``claim``, e.g. ``"D_1(C) >= 2"``),
-    the ``rule`` it was checked by and ``ok`` (always True: a failed check raises :class:`TreeError`). Returned
+    the ``rule`` it was checked by and ``ok`` (always True: a failed check raises :class:`solvers.certificates.TreeError`). Returned
     by :func:`solvers.certificates.verify` and the checkers built on it; an int for every caller's arithmetic.
 
     Examples

@@ -71,13 +71,13 @@ Examples
 ...         "root": {"move": [0, 1], "0": {"move": [1, 0], "0": loop, "1": leaf2},
 ...                                  "1": {"move": [1, 0], "0": loop, "1": leaf2}}}
 >>> verify_experts_tree(tree)                 # two experts, one error: three mistakes
-3
+ProvenInt(3, claim="the experts game's value >= 3", rule='experts-tree')
 >>> verify_experts_tree({"kind": "experts-tree", "game": {"game": "randomized", "errors": 1}, "experts": 1,
 ...                      "value": 1, "root": {"move": [0, 0], "repeat": 0, "exit": None}})
-Fraction(1, 1)
+ProvenFraction(Fraction(1, 1), claim="the experts game's value >= 1", rule='experts-tree')
 >>> verify_experts_upper({"kind": "experts-upper", "game": {"game": "randomized", "errors": 0}, "experts": 8,
 ...                       "bound": "3/2", "entries": []})     # E(8) = 3/2, the cheap bound itself
-Fraction(3, 2)
+ProvenFraction(Fraction(3, 2), claim="the experts game's value <= 3/2", rule='experts')
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ Examples
 ...          "entries": [{"segments": [5], "bound": 3}, {"segments": [3, 1], "bound": 2},
 ...                      {"segments": [1, 1, 1], "bound": 1}]}
 >>> verify_state_upper(proof, C)
-3
+ProvenInt(3, claim='Opt(C) <= 3', rule='states')
 >>> proof["bound"] = proof["entries"][0]["bound"] = 2
 >>> verify_state_upper(proof, C)  # doctest: +IGNORE_EXCEPTION_DETAIL
 Traceback (most recent call last):

@@ -7,11 +7,11 @@ the machine code numba made (an object file per entry point) in one file, and lo
 code generator numba itself is built on): about 0.05 s, so that a search can hand over to the kernel after a
 twentieth of a second instead of staying in Python for the first second.
 
-* :func:`start_build` runs :func:`build` in a child process of the one that needs it, says so on standard error
+* :func:`start_build` runs :func:`compile_to` in a child process of the one that needs it, says so on standard error
   (compiling once, about :data:`BUILD_SECONDS`), and :func:`end_build` (at the process's exit) waits for it,
   saying how long is left, or stops it (the command line calls it at once after a Ctrl-C): the build never
   outlives the process that started it. ``littlestone kernel build`` builds it up front.
-* :func:`build` (run in a process of its own: ``python -m solvers.opt._kernel_cache FILE``) compiles the entry
+* :func:`compile_to` (run in a process of its own: ``python -m solvers.opt._kernel_cache FILE``) compiles the entry
   points afresh (numba's own cache pointed at an empty folder, so that the object code is at hand), checks that
   their machine code calls nothing but the Python C API and numba's error path (which the kernel never takes:
   nothing in it allocates or raises), and writes FILE atomically.
@@ -43,7 +43,7 @@ from pathlib import Path
 
 from ..files import write_atomic
 
-__all__ = ["build", "load", "path", "usable", "start_build", "end_build", "building", "failed", "status", "BuildError",
+__all__ = ["compile_to", "load", "path", "usable", "start_build", "end_build", "building", "failed", "cache_status", "BuildError",
            "BUILD_SECONDS"]
 
 MAGIC = b"littlestone kernel 1\n"
@@ -194,7 +194,7 @@ def _allowed(name: str) -> bool:
 
 
 # ---------------------------------------------------------------------- building
-def build(target: Path) -> None:
+def compile_to(target: Path) -> None:
     """Compile the entry points (numba, a fresh compilation) and write their machine code to ``target``
     atomically. Raises :class:`BuildError` when an entry point's code calls a name outside :data:`_ALLOWED`
     (something in the kernel would allocate or raise) or is not an ELF object."""
@@ -399,7 +399,7 @@ def end_build(wait: bool = True) -> None:
             lock.unlink(missing_ok=True)
 
 
-def status(target: Path | None = None) -> dict:
+def cache_status(target: Path | None = None) -> dict:
     """Where the kernel's machine code is and whether it is current, without loading it or removing anything:
     ``{"path", "usable", "exists", "current", "building", "failed", "why"}`` (``why``: when not current, in
     words)."""
@@ -528,7 +528,7 @@ def main(argv: list[str]) -> int:
     target = Path(argv[0])
     lock = Path(argv[1]) if len(argv) > 1 else None
     try:
-        build(target)
+        compile_to(target)
     except Exception as e:  # noqa: BLE001 - any failure is recorded, and the Python search serves
         why = f"{type(e).__name__}: {e}" if not isinstance(e, BuildError) else str(e)
         try:

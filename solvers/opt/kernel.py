@@ -186,7 +186,7 @@ def status() -> dict:
     and where its machine code is kept (``path``: None where none is kept, ``why`` then says why), whether it
     ``exists``, is ``current`` (made from this source, by these versions of numba and llvmlite, for this CPU), is
     ``building`` (by some process), or ``failed`` (why its last build failed), and ``why`` in words when not current."""
-    return {"mode": mode(), "numba": available(), **_kernel_cache.status()}
+    return {"mode": mode(), "numba": available(), **_kernel_cache.cache_status()}
 
 
 def build(tick=None) -> dict:
@@ -201,9 +201,9 @@ def build(tick=None) -> dict:
         raise ValueError("numba (with llvmlite) is not installed, so there is no kernel to build: pip install numba")
     target = _kernel_cache.path()
     if target is None:
-        raise ValueError(_kernel_cache.status()["why"])
+        raise ValueError(_kernel_cache.cache_status()["why"])
     t0 = time.monotonic()
-    before = _kernel_cache.status(target)
+    before = _kernel_cache.cache_status(target)
     if before["current"]:
         return {**status(), "seconds": 0.0, "built": False}
     if before["exists"]:
