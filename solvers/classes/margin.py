@@ -96,8 +96,8 @@ def params_from_text(items: dict) -> dict:
 
 @dataclass(frozen=True)
 class MarginHalfspaces:
-    """The class of [Mehta], section 3: x -> [<w*, x> >= 0] with |w*| = 1, |x| <= R and margin
-    s <w*, x> >= gamma on every example. Implements the class protocol (:mod:`solvers.classes.protocol`)
+    """The class of [Mehta], section 3: ``x -> [<w*, x> >= 0]`` with ``|w*| = 1``, ``|x| <= R`` and margin
+    ``s <w*, x> >= gamma`` on every example. Implements the class protocol (:mod:`solvers.classes.protocol`)
     with ``finite`` False and no list of concepts: a version space is the tuple of examples so far.
 
     Parameters

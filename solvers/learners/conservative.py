@@ -144,7 +144,7 @@ class Conservative(OnlineLearner):
         return new
 
     def state_key(self):
-        """A's state: what A' predicts with from now on (|ER| does not change a prediction)."""
+        """A's state: what A' predicts with from now on (``|ER|`` does not change a prediction)."""
         return self.inner.state_key()
 
     @property

@@ -22,9 +22,9 @@ __all__ = ["Halving"]
 class Halving(VersionSpaceLearner):
     """Halving: predict the majority label of the concepts still consistent, ties to 1.
 
-    Rule: on x, predict 1 iff |V_x^1| >= |V_x^0| ([Mehta]'s MV_F(x) = 1 iff |{f : f(x) = 1}| >= |F|/2);
+    Rule: on x, predict 1 iff ``|V_x^1| >= |V_x^0|`` ([Mehta]'s ``MV_F(x) = 1 iff |{f : f(x) = 1}| >= |F|/2``);
     after the label, keep the consistent concepts. A mistake means the majority was wrong, so at least
-    half of V goes: |V_{t+1}| <= |V_t| / 2, and the mistakes number at most floor(log2 |C|).
+    half of V goes: ``|V_{t+1}| <= |V_t| / 2``, and the mistakes number at most ``floor(log2 |C|)``.
 
     Source: [OnlineAlgs] (HAL, bound floor(log2 |C|)); [Mehta] (the
     majority vote with ties to 1).

@@ -65,15 +65,15 @@ class Perceptron(OnlineLearner):
     mistake w <- w + y x (y in {-1, +1}). With ``margin > 0``, update w <- w + y x whenever
     y <w, x> <= margin ([Roth]'s hinge-loss step; this includes every mistake).
 
-    Bounds (``mistake_bound(R=, gamma=, TD=None, D2=None)``), for a unit vector w* and |x| <= R, with
+    Bounds (``mistake_bound(R=, gamma=, TD=None, D2=None)``), for a unit vector ``w*`` and ``|x| <= R``, with
     R'^2 = R^2 + 2 margin (= R^2 for the plain Perceptron):
 
     * separable, y <w*, x> >= gamma on every example: R'^2/gamma^2 ([Mehta]'s Theorem 2; with margin > 0,
-      [Mehta]'s proof with claim (1) read as |w_m|^2 <= m R'^2, since y <w, x> <= margin at an update;
+      [Mehta]'s proof with claim (1) read as ``|w_m|^2 <= m R'^2``, since y <w, x> <= margin at an update;
       this counts updates, hence mistakes);
     * TD = TD_gamma = sum_i max(0, gamma - y_i <w*, x_i>) given: R'^2/gamma^2 + (2/gamma) TD ([OnlineAlgs] proves
-      1/gamma^2 + (2/gamma) TD_gamma for |x| <= 1 from sqrt(M) >= gamma M - TD_gamma; with
-      |w_M| <= R' sqrt(M) the same steps give ((R' + sqrt(R'^2 + 4 gamma TD)) / (2 gamma))^2, at most
+      1/gamma^2 + (2/gamma) TD_gamma for ``|x| <= 1`` from sqrt(M) >= gamma M - TD_gamma; with
+      ``|w_M| <= R' sqrt(M)`` the same steps give ((R' + sqrt(R'^2 + 4 gamma TD)) / (2 gamma))^2, at most
       this);
     * D2 = (sum_i max(0, gamma - y_i <w*, x_i>)^2)^(1/2) given: (R' + D2)^2/gamma^2 ([Roth], whose text
       prints "(R+D_2)^/gamma^2" with the exponent lost).
@@ -87,7 +87,7 @@ class Perceptron(OnlineLearner):
     that x_0 = 1 always"; [Mehta]'s non-homogeneous separators sgn(<w, x> + b)): w has d + 1 weights, w[0]
     the bias b, and the learner is the Perceptron on (1, x). On a finite class of integer vectors (a Boolean
     class) :meth:`bound_on` then computes each concept's margin exactly (:mod:`solvers.classes.separation`)
-    and gives R^2/gamma^2 for the worst target, R^2 = 1 + max |x|^2; the plain Perceptron gets the same
+    and gives R^2/gamma^2 for the worst target, ``R^2 = 1 + max |x|^2``; the plain Perceptron gets the same
     without the bias coordinate (and no finite bound where the point 0 is labelled 0: sgn(0) = +1).
 
     Parameters

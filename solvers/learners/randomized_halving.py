@@ -123,7 +123,7 @@ class RandomizedHalving(VersionSpaceLearner):
         return (self.C.columns[self._column(x)] >> self.h) & 1
 
     def probability(self, x) -> Fraction:
-        """P(predict 1) = |V_x^1| / |V|: h is uniform on V."""
+        """``P(predict 1) = |V_x^1| / |V|``: h is uniform on V."""
         return Fraction((self.V & self.C.columns[self._column(x)]).bit_count(), self.V.bit_count())
 
     def distribution_key(self):
