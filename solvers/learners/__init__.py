@@ -42,6 +42,7 @@ ValueError: winnow2: unknown parameter 'alpha'; its parameters are: n
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..seeds import Citation, check_source, is_citation
 from .adapters import RiverClassifier, SklearnPerceptron
@@ -57,6 +58,9 @@ from .randomized_halving import RandomizedHalving
 from .soa import SOA
 from .weighted_majority import RandomizedWeightedMajority, WeightedMajority
 from .winnow import BalancedWinnow, Winnow, Winnow1, Winnow2, WinnowKofR, WinnowR
+
+if TYPE_CHECKING:
+    from ..classes.finite import ConceptClass
 
 __all__ = [
     "SEEDS",
@@ -294,7 +298,7 @@ def _spec(name) -> LearnerSpec:
     return spec
 
 
-def make_learner(name: str, params: dict | None = None, C=None):
+def make_learner(name: str, params: dict | None = None, C: ConceptClass | None = None) -> Learner:
     """Build the learner ``name`` (a CLI name or alias) with ``params``.
 
     Parameters

@@ -79,12 +79,15 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Real
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Hashable, Protocol, Sequence, Union, runtime_checkable
 
 import numpy as np
 
 from ..numbers import as_rational
 from ..seeds import SEEDS, Citation, check_source, cite
+
+if TYPE_CHECKING:
+    from ..classes.protocol import ConceptClassProtocol
 
 __all__ = [
     "SEEDS",
@@ -109,7 +112,25 @@ __all__ = [
     "lg",
     "rng_key",
     "linear_signs",
+    "Point",
+    "Points",
+    "VersionSpace",
+    "IntParam",
+    "RationalParam",
 ]
+
+#: A point as the learners take it: a tuple (or list) of numbers, a 1-d numpy array, or an int (the point
+#: ``(j,)`` of a class built from a bare matrix).
+Point = Union[Sequence[Union[int, float, Fraction]], np.ndarray, int]
+#: Many points at once (``predict_many``): a sequence of points, or a 2-d array with one point per row.
+Points = Union[Sequence[Point], np.ndarray]
+#: A version space as ``remaining_bound`` is given it: a bitset over the concepts of the learner's class, or,
+#: with label errors, the levels ``(A_0, ..., A_k)`` of :mod:`solvers.game_rules` (a bitset each).
+VersionSpace = Union[int, tuple[int, ...]]
+#: An integer parameter: an int, or its text as the command line gives it (:func:`as_int` reads both).
+IntParam = Union[int, str]
+#: A rational parameter: an int, a Fraction, a float or a string such as "3/2" (:func:`as_rational`).
+RationalParam = Union[int, Fraction, float, str]
 
 # SEEDS: the five lecture notes' citations (solvers.seeds); every bound's ``source`` starts with one.
 
@@ -266,13 +287,13 @@ class Learner(Protocol):
 
     name: str
 
-    def predict_one(self, x) -> int: ...
+    def predict_one(self, x: Point) -> int: ...
 
-    def learn_one(self, x, y) -> None: ...
+    def learn_one(self, x: Point, y: int) -> None: ...
 
-    def state_key(self): ...
+    def state_key(self) -> Hashable: ...
 
-    def mistake_bound(self, **target_params) -> Bound: ...
+    def mistake_bound(self, **target_params: Any) -> Bound: ...
 
     def get_params(self) -> dict: ...
 
@@ -321,35 +342,35 @@ class OnlineLearner:
     #: Set by :meth:`set_deadline` (an attack passes its own deadline); copies share it.
     deadline: float | None = None
 
-    def predict_one(self, x) -> int:  # pragma: no cover - abstract
+    def predict_one(self, x: Point) -> int:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def learn_one(self, x, y) -> None:  # pragma: no cover - abstract
+    def learn_one(self, x: Point, y: int) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def state_key(self):  # pragma: no cover - abstract
+    def state_key(self) -> Hashable:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def mistake_bound(self, **target_params) -> Bound:  # pragma: no cover - abstract
+    def mistake_bound(self, **target_params: Any) -> Bound:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def get_params(self) -> dict:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def probability(self, x) -> Fraction:
+    def probability(self, x: Point) -> Fraction:
         """P(``predict_one(x)`` = 1) in this state, exactly; a deterministic learner's is its prediction."""
         return Fraction(int(self.predict_one(x)))
 
-    def distribution_key(self):
+    def distribution_key(self) -> Hashable:
         """What decides ``probability`` from now on (module docstring); by default ``state_key()``."""
         return self.state_key()
 
-    def predict_many(self, P) -> np.ndarray:
+    def predict_many(self, P: Points) -> np.ndarray:
         """The predictions on the points ``P`` (a sequence of points, or a 2-d array of them, one per row),
         as a numpy int8 array; the default asks ``predict_one`` point by point."""
         return np.fromiter((self.predict_one(x) for x in P), dtype=np.int8, count=len(P))
 
-    def bound_on(self, cls, errors: int = 0) -> Bound:
+    def bound_on(self, cls: ConceptClassProtocol, errors: int = 0) -> Bound:
         """The proven bound on the class ``cls`` (read through :func:`class_facts`) with ``errors`` label
         errors; this default proves none.
 
@@ -363,19 +384,19 @@ class OnlineLearner:
             return self.no_bound(cls, "the lecture notes bound only the Perceptron on margin halfspaces")
         return self.no_bound(cls, f"its bound ({self.bound_formula}) is proven for other classes")
 
-    def lemmas_on(self, cls, errors: int = 0) -> tuple:
+    def lemmas_on(self, cls: ConceptClassProtocol, errors: int = 0) -> tuple[Lemma, ...]:
         """The :class:`Lemma` s of this learner's bound on ``cls``: the notes' bounds on one kind of mistake
         alone, where its proof has them (Winnow's u and v, ELIM's single kind); none by default."""
         return ()
 
-    def no_bound(self, cls, reason: str, errors: int = 0) -> Bound:
+    def no_bound(self, cls: ConceptClassProtocol, reason: str, errors: int = 0) -> Bound:
         """``Bound(math.inf, "no bound proven for <name> on <class>[ with k label errors]: <reason>",
         bound_source)``."""
         with_errors = f" with {errors_text(errors)}" if errors else ""
         return Bound(math.inf, f"no bound proven for {self.name} on {cls}{with_errors}: {reason}", self.bound_source)
 
     @classmethod
-    def params_from_class(cls_, cls) -> dict:
+    def params_from_class(cls_, cls: ConceptClassProtocol) -> dict:
         """Constructor parameters (besides the dimension) that the class ``cls`` determines; none by default."""
         return {}
 
@@ -385,7 +406,7 @@ class OnlineLearner:
         ``remaining_bound``; None lifts the limit. A learner without a search of its own ignores it."""
         self.deadline = deadline
 
-    def remaining_bound(self, V):
+    def remaining_bound(self, V: VersionSpace) -> int | Fraction | None:
         """An upper bound on the (expected) mistakes still to come from this state when the version space
         is V (a bitset over the concepts of the learner's class; with label errors the tuple of levels of
         :mod:`solvers.game_rules`), or None when none is known (the default)."""
@@ -429,7 +450,7 @@ class VersionSpaceLearner(OnlineLearner):
     def _column(self, x) -> int:
         return self.C.index_of(x)
 
-    def learn_one(self, x, y) -> None:
+    def learn_one(self, x: Point, y: int) -> None:
         y = check_label(y)
         V0, V1 = self.C.split_index(self.V, self._column(x))
         V = V1 if y else V0
@@ -443,13 +464,13 @@ class VersionSpaceLearner(OnlineLearner):
     def _after_update(self) -> None:
         """Hook run after every accepted example (randomized halving draws its next hypothesis)."""
 
-    def state_key(self):
+    def state_key(self) -> Hashable:
         return self.V
 
     def get_params(self) -> dict:
         return {}
 
-    def bound_on(self, cls, errors: int = 0) -> Bound:
+    def bound_on(self, cls: ConceptClassProtocol, errors: int = 0) -> Bound:
         """The bound on the learner's own class (``mistake_bound()``; for a randomized one, on the
         expected mistakes); none with label errors, which these learners refuse."""
         if errors:

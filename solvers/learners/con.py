@@ -11,7 +11,7 @@ References
 
 from __future__ import annotations
 
-from .base import Bound, VersionSpaceLearner, cite
+from .base import Bound, Point, VersionSpaceLearner, cite
 
 __all__ = ["CON"]
 
@@ -49,7 +49,7 @@ class CON(VersionSpaceLearner):
     bound_source = cite("OnlineAlgs", 'slide "CON Algorithm"')
     summary = "predict with the first consistent concept"
 
-    def predict_one(self, x) -> int:
+    def predict_one(self, x: Point) -> int:
         first = (self.V & -self.V).bit_length() - 1
         return (self.C.columns[self._column(x)] >> first) & 1
 

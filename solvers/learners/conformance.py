@@ -22,8 +22,13 @@ import math
 from collections import deque
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from ..classes.finite import ConceptClass
+    from .base import Learner
 
 __all__ = ["check_learner", "LearnerCheck", "ConformanceError", "default_class", "learner_builder",
            "explore", "check_protocol", "check_conservative", "check_symmetric", "check_predict_many",
@@ -389,7 +394,7 @@ def check_bound(builder, C=None) -> str:
     return b.source
 
 
-def check_learner(learner, C=None, *, params: dict | None = None) -> LearnerCheck:
+def check_learner(learner: type | Learner, C: ConceptClass | None = None, *, params: dict | None = None) -> LearnerCheck:
     """Check a learner against the protocol and each of its declarations, on a small class.
 
     Parameters

@@ -36,8 +36,14 @@ from __future__ import annotations
 import copy
 import inspect
 import json
+from typing import TYPE_CHECKING, Any, Hashable
 
-from .base import Bound, OnlineLearner, check_label, cite
+from .base import Bound, Lemma, OnlineLearner, Point, Points, check_label, cite
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..classes.protocol import ConceptClassProtocol
 
 __all__ = ["Conservative", "conservative"]
 
@@ -113,13 +119,13 @@ class Conservative(OnlineLearner):
             self._levels = start(C.full, self.max_errors)
 
     # ------------------------------------------------------------------ the rule
-    def predict_one(self, x) -> int:
+    def predict_one(self, x: Point) -> int:
         return self.inner.predict_one(x)
 
-    def predict_many(self, P):
+    def predict_many(self, P: Points) -> np.ndarray:
         return self.inner.predict_many(P)
 
-    def learn_one(self, x, y) -> None:
+    def learn_one(self, x: Point, y: int) -> None:
         y = check_label(y)
         if self._levels is not None:
             from ..game_rules import step
@@ -143,7 +149,7 @@ class Conservative(OnlineLearner):
         new.inner = copy.deepcopy(self.inner, memo)
         return new
 
-    def state_key(self):
+    def state_key(self) -> Hashable:
         """A's state: what A' predicts with from now on (``|ER|`` does not change a prediction)."""
         return self.inner.state_key()
 
@@ -158,12 +164,12 @@ class Conservative(OnlineLearner):
     def get_params(self) -> dict:
         return {"learner": self.inner_name, "params": self.inner.get_params()}
 
-    def set_deadline(self, deadline) -> None:
+    def set_deadline(self, deadline: float | None) -> None:
         self.deadline = deadline
         if hasattr(self.inner, "set_deadline"):
             self.inner.set_deadline(deadline)
 
-    def bound_on(self, cls, errors: int = 0) -> Bound:
+    def bound_on(self, cls: ConceptClassProtocol, errors: int = 0) -> Bound:
         """A's bound on ``cls`` (with ``errors`` label errors when A states one): the notes' claim."""
         method = self.inner.bound_on
         if not errors:
@@ -177,11 +183,11 @@ class Conservative(OnlineLearner):
         return Bound(b.value, f"{self.inner_name}'s bound, {b.formula} (A' makes A's mistakes on ER: "
                               "Online Algorithms, Conservative Mistake Bound Algorithm)", b.source)
 
-    def lemmas_on(self, cls, errors: int = 0) -> tuple:
+    def lemmas_on(self, cls: ConceptClassProtocol, errors: int = 0) -> tuple[Lemma, ...]:
         """A's lemmas: A' makes A's mistakes on ER, kind by kind."""
         return tuple(self.inner.lemmas_on(cls, errors)) if hasattr(self.inner, "lemmas_on") else ()
 
-    def mistake_bound(self, **target_params) -> Bound:
+    def mistake_bound(self, **target_params: Any) -> Bound:
         b = self.inner.mistake_bound(**target_params)
         return Bound(b.value, f"A' of {self.inner_name}: {b.formula}", b.source)
 

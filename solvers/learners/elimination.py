@@ -14,7 +14,12 @@ References
 
 from __future__ import annotations
 
-from .base import Bound, Lemma, OnlineLearner, as_int, binary_vector, check_label, cite, class_facts
+from typing import TYPE_CHECKING, Hashable
+
+from .base import Bound, Lemma, OnlineLearner, Point, as_int, binary_vector, check_label, cite, class_facts
+
+if TYPE_CHECKING:
+    from ..classes.protocol import ConceptClassProtocol
 
 __all__ = ["ConjunctionElimination", "ELIM"]
 
@@ -74,11 +79,11 @@ class ConjunctionElimination(OnlineLearner):
         self.n = as_int(n, "n", self.name, low=1)
         self.S = (1 << self.n) - 1  # the variables of the conjunction, as a bitmask
 
-    def predict_one(self, x) -> int:
+    def predict_one(self, x: Point) -> int:
         ones = _mask(binary_vector(x, self.n, self.name))
         return int(self.S & ~ones == 0)
 
-    def learn_one(self, x, y) -> None:
+    def learn_one(self, x: Point, y: int) -> None:
         y = check_label(y)
         ones = _mask(binary_vector(x, self.n, self.name))
         if y == 1 and self.S & ~ones:  # a false negative: remove the variables that are 0 in x
@@ -88,7 +93,7 @@ class ConjunctionElimination(OnlineLearner):
         """The current conjunction, e.g. ``'x1 x3'`` (``'true'`` when empty)."""
         return " ".join(_names(self.S, self.n, "x{}")) or "true"
 
-    def state_key(self):
+    def state_key(self) -> Hashable:
         return self.S
 
     def get_params(self) -> dict:
@@ -98,7 +103,7 @@ class ConjunctionElimination(OnlineLearner):
         """n mistakes for any monotone conjunction target ([Mehta])."""
         return Bound(self.n, "n (the number of variables, d in the notes)", self.bound_source)
 
-    def lemmas_on(self, cls, errors: int = 0) -> tuple:
+    def lemmas_on(self, cls: ConceptClassProtocol, errors: int = 0) -> tuple[Lemma, ...]:
         """No mistake on a negative example (f is always at least as specific as the target), and at most n
         on positive ones, on a class of monotone conjunctions without label errors ([Mehta])."""
         if "monotone_and" not in class_facts(cls) or errors:
@@ -108,7 +113,7 @@ class ConjunctionElimination(OnlineLearner):
                 Lemma("false_positive", 0, 0, "v = 0: f is always at least as specific as the target",
                       self.bound_source))
 
-    def bound_on(self, cls, errors: int = 0) -> Bound:
+    def bound_on(self, cls: ConceptClassProtocol, errors: int = 0) -> Bound:
         """n on a class of monotone conjunctions ([Mehta]) without label errors."""
         if "monotone_and" in class_facts(cls) and not errors:
             return self.mistake_bound()
@@ -159,11 +164,11 @@ class ELIM(OnlineLearner):
         self.pos = full  # literal z_i in L iff bit i is set
         self.neg = full  # literal not-z_i in L iff bit i is set
 
-    def predict_one(self, x) -> int:
+    def predict_one(self, x: Point) -> int:
         ones = _mask(binary_vector(x, self.n, self.name))
         return int(bool(self.pos & ones) or bool(self.neg & ~ones))
 
-    def learn_one(self, x, y) -> None:
+    def learn_one(self, x: Point, y: int) -> None:
         y = check_label(y)
         ones = _mask(binary_vector(x, self.n, self.name))
         if y == 0:  # delete every literal x satisfies
@@ -180,7 +185,7 @@ class ELIM(OnlineLearner):
                 lits.append(f"~z{i + 1}")
         return " v ".join(lits) or "false"
 
-    def state_key(self):
+    def state_key(self) -> Hashable:
         return (self.pos, self.neg)
 
     def get_params(self) -> dict:
@@ -190,7 +195,7 @@ class ELIM(OnlineLearner):
         """n + 1 mistakes for any OR of literals ([OnlineAlgs])."""
         return Bound(self.n + 1, self.bound_formula, self.bound_source)
 
-    def lemmas_on(self, cls, errors: int = 0) -> tuple:
+    def lemmas_on(self, cls: ConceptClassProtocol, errors: int = 0) -> tuple[Lemma, ...]:
         """No mistake on a positive example (the target's literals are never deleted), and at most n + 1 on
         negative ones, on a class of ORs of literals without label errors ([OnlineAlgs])."""
         if "or_of_literals" not in class_facts(cls) or errors:
@@ -200,7 +205,7 @@ class ELIM(OnlineLearner):
                 Lemma("false_positive", self.n + 1, 0, "v <= n + 1: the first mistake deletes n literals, each later "
                       "one at least one more", self.bound_source))
 
-    def bound_on(self, cls, errors: int = 0) -> Bound:
+    def bound_on(self, cls: ConceptClassProtocol, errors: int = 0) -> Bound:
         """n + 1 on a class of ORs of literals ([OnlineAlgs]) without label errors; monotone ones are ORs
         of literals too."""
         if "or_of_literals" in class_facts(cls) and not errors:

@@ -14,7 +14,7 @@ References
 
 from __future__ import annotations
 
-from .base import Bound, VersionSpaceLearner, cite
+from .base import Bound, Point, VersionSpaceLearner, cite
 
 __all__ = ["Halving"]
 
@@ -55,7 +55,7 @@ class Halving(VersionSpaceLearner):
     bound_source = cite("OnlineAlgs", 'slide "HAL - halving algorithm"')
     summary = "majority vote of the version space, ties to 1 (HAL)"
 
-    def predict_one(self, x) -> int:
+    def predict_one(self, x: Point) -> int:
         V1 = self.V & self.C.columns[self._column(x)]
         return int(2 * V1.bit_count() >= self.V.bit_count())
 

@@ -19,11 +19,15 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from itertools import compress
+from typing import TYPE_CHECKING, Hashable
 
 import numpy as np
 
-from .base import (Bound, OnlineLearner, as_bool, as_int, as_rational, check_label, cite, class_facts, json_number,
-                   linear_signs, number, real_vector)
+from .base import (Bound, OnlineLearner, Point, Points, RationalParam, as_bool, as_int, as_rational, check_label, cite,
+                   class_facts, json_number, linear_signs, number, real_vector)
+
+if TYPE_CHECKING:
+    from ..classes.protocol import ConceptClassProtocol
 
 __all__ = ["Perceptron", "margin_bound_on"]
 
@@ -145,11 +149,11 @@ class Perceptron(OnlineLearner):
         x = real_vector(x, self.d, self.name)
         return (1, *x) if self.bias else x
 
-    def dot(self, x) -> object:
+    def dot(self, x: Point) -> int | float | Fraction:
         """<w, x> (<w, (1, x)> with the bias)."""
         return _dot(self.w, self._x(x))
 
-    def predict_one(self, x) -> int:
+    def predict_one(self, x: Point) -> int:
         return int(self.dot(x) >= 0)
 
     @property
@@ -163,13 +167,13 @@ class Perceptron(OnlineLearner):
         weight is not a variable's: the search's renamings then do not apply)."""
         return not self.bias
 
-    def predict_many(self, P):
+    def predict_many(self, P: Points) -> np.ndarray:
         """The predictions on the rows of the integer matrix ``P``, exactly."""
         if self.bias:
             return (linear_signs(self.w[1:], P, -Fraction(self.w[0])) >= 0).astype(np.int8)
         return (linear_signs(self.w, P, 0) >= 0).astype(np.int8)
 
-    def learn_one(self, x, y) -> None:
+    def learn_one(self, x: Point, y: int) -> None:
         y = check_label(y)
         x = self._x(x)
         s = 1 if y == 1 else -1
@@ -184,7 +188,7 @@ class Perceptron(OnlineLearner):
                 w[i] = w[i] + s * x[i]
             self.w = tuple(w)
 
-    def state_key(self):
+    def state_key(self) -> Hashable:
         """The weight vector (exact when the inputs are ints or Fractions)."""
         return self.w
 
@@ -194,7 +198,7 @@ class Perceptron(OnlineLearner):
             out["bias"] = True
         return out
 
-    def bound_on(self, cls, errors: int = 0) -> Bound:
+    def bound_on(self, cls: ConceptClassProtocol, errors: int = 0) -> Bound:
         """R'^2/gamma^2 on margin halfspaces ([Mehta]'s Theorem 2); on a finite class of integer vectors, the
         same with R and each concept's margin computed exactly (the worst target's); no bound otherwise."""
         facts = class_facts(cls)
@@ -247,7 +251,8 @@ class Perceptron(OnlineLearner):
                    f"the points y {where})")
         return Bound(number(R2 / g2), formula, self.bound_source)
 
-    def mistake_bound(self, R=None, gamma=None, TD=None, D2=None) -> Bound:
+    def mistake_bound(self, R: RationalParam | None = None, gamma: RationalParam | None = None,
+                      TD: RationalParam | None = None, D2: RationalParam | None = None) -> Bound:
         """R'^2/gamma^2 ([Mehta]), R'^2/gamma^2 + (2/gamma) TD ([OnlineAlgs]) or (R' + D2)^2/gamma^2 ([Roth]); see the class."""
         who = self.name
         R = _positive(R, "R", who)

@@ -23,13 +23,17 @@ References
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING, Hashable
 
 import numpy as np
 
 from ..game_rules import MAX_ERRORS, Game
 from ..opt.oracle import VersionSpaceOracle, oracle_for
-from .base import Bound, OnlineLearner, as_int, check_label, cite, rng_key
+from .base import Bound, OnlineLearner, Point, VersionSpace, as_int, check_label, cite, rng_key
 from .soa import limited
+
+if TYPE_CHECKING:
+    from ..classes.protocol import ConceptClassProtocol
 
 __all__ = ["RandSOA"]
 
@@ -99,7 +103,7 @@ class RandSOA(OnlineLearner):
     def _draw(self) -> None:
         self.u = Fraction(float(self.rng.random()))
 
-    def probability(self, x) -> Fraction:
+    def probability(self, x: Point) -> Fraction:
         """P(predict 1) on x in this state: clip((1 + R(s_x^1) - R(s_x^0))/2, 0, 1), exactly."""
         O = self.oracle
         j = self.C.index_of(x)
@@ -116,10 +120,10 @@ class RandSOA(OnlineLearner):
             p = (1 + O.value(s1) - O.value(s0)) / 2
         return min(Fraction(1), max(Fraction(0), p))
 
-    def predict_one(self, x) -> int:
+    def predict_one(self, x: Point) -> int:
         return int(self.u < self.probability(x))
 
-    def learn_one(self, x, y) -> None:
+    def learn_one(self, x: Point, y: int) -> None:
         y = check_label(y)
         nxt = self.oracle.child(self.levels, self.C.index_of(x), y)
         if nxt is None:
@@ -129,18 +133,18 @@ class RandSOA(OnlineLearner):
         self.levels = nxt
         self._draw()
 
-    def state_key(self):
+    def state_key(self) -> Hashable:
         """(the state, this round's draw, the generator's state)."""
         return (self.levels, self.u, rng_key(self.rng))
 
-    def distribution_key(self):
+    def distribution_key(self) -> Hashable:
         """The state the probabilities depend on: every concept's budget (the version space for k = 0)."""
         return self.levels
 
     #: Label errors accepted: the ``errors`` it was built with.
     max_errors = property(lambda self: self.errors)
 
-    def remaining_bound(self, V) -> Fraction:
+    def remaining_bound(self, V: VersionSpace) -> Fraction:
         """R(s) of its state s: the expected mistakes from s on are at most R(s) against any adversary (the
         induction of the module docstring, from s on). ``V`` is the game's state (the version space, or the
         levels with label errors); the learner's own levels are s (they are V when the game's errors are
@@ -148,7 +152,7 @@ class RandSOA(OnlineLearner):
         with limited(self):
             return self.oracle.value(self.levels)
 
-    def bound_on(self, cls, errors: int = 0) -> Bound:
+    def bound_on(self, cls: ConceptClassProtocol, errors: int = 0) -> Bound:
         """E[mistakes] <= RL(C) on its own class, R_e(C) when built with ``errors=e``; with k <= e label
         errors R_e(C) still bounds it; with k > e there is none (it refuses such labels)."""
         if errors > self.errors:

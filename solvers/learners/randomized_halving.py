@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Hashable
 
 import numpy as np
 
-from .base import Bound, VersionSpaceLearner, as_int, cite, rng_key
+from .base import Bound, Point, VersionSpaceLearner, as_int, cite, rng_key
 
 __all__ = ["RandomizedHalving", "harmonic", "harmonic_fraction", "EXACT_HARMONIC"]
 
@@ -52,7 +53,7 @@ def harmonic_fraction(r: int) -> Fraction:
     return _harmonic_exact(r)
 
 
-def expected_bound(r: int):
+def expected_bound(r: int) -> int | float | Fraction:
     """H_r - 1: an exact Fraction (an int when whole) up to :data:`EXACT_HARMONIC`, a float beyond."""
     if r <= 1:
         return 0
@@ -119,18 +120,18 @@ class RandomizedHalving(VersionSpaceLearner):
     def _after_update(self) -> None:
         self._draw()
 
-    def predict_one(self, x) -> int:
+    def predict_one(self, x: Point) -> int:
         return (self.C.columns[self._column(x)] >> self.h) & 1
 
-    def probability(self, x) -> Fraction:
+    def probability(self, x: Point) -> Fraction:
         """``P(predict 1) = |V_x^1| / |V|``: h is uniform on V."""
         return Fraction((self.V & self.C.columns[self._column(x)]).bit_count(), self.V.bit_count())
 
-    def distribution_key(self):
+    def distribution_key(self) -> Hashable:
         """V: the draw is uniform on it."""
         return self.V
 
-    def state_key(self):
+    def state_key(self) -> Hashable:
         """(V, h, the generator's state): what the next predictions and draws depend on."""
         return (self.V, self.h, rng_key(self.rng))
 
@@ -144,7 +145,7 @@ class RandomizedHalving(VersionSpaceLearner):
         return Bound(expected_bound(len(self.C)), "E[mistakes] <= H_|C| - 1 = 1/2 + ... + 1/|C| <= ln |C| (an "
                      "expectation, for a sequence fixed in advance)", self.bound_source)
 
-    def remaining_bound(self, V: int):
+    def remaining_bound(self, V: int) -> int | float | Fraction:
         """H_|V| - 1 expected mistakes from version space V on ([Rivest94]'s recurrence M_r = M_(r-1) + 1/r,
         from this state on: a label that leaves s of the r concepts costs (r - s)/r <= 1/(s+1) + ... + 1/r)."""
         return expected_bound(V.bit_count())

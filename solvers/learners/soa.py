@@ -24,11 +24,15 @@ References
 from __future__ import annotations
 
 from contextlib import nullcontext
+from typing import TYPE_CHECKING, Hashable
 
 from ..classes.finite import ConceptClass
 from ..game_rules import MAX_ERRORS, Game
 from ..opt.oracle import VersionSpaceOracle, oracle_for
-from .base import Bound, VersionSpaceLearner, as_int, check_label, cite
+from .base import Bound, Point, VersionSpace, VersionSpaceLearner, as_int, check_label, cite
+
+if TYPE_CHECKING:
+    from ..classes.protocol import ConceptClassProtocol
 
 
 _UNLIMITED = nullcontext()
@@ -110,7 +114,7 @@ class SOA(VersionSpaceLearner):
         """The oracle (:attr:`oracle`), by the name of the constructor's argument."""
         return self.oracle
 
-    def predict_one(self, x) -> int:
+    def predict_one(self, x: Point) -> int:
         """1 iff Opt(V_x^1) >= Opt(V_x^0) (Opt of the empty set is -1); with errors, D_k of the states."""
         O, j = self.oracle, self._column(x)
         s0, s1 = O.child(self.state, j, 0), O.child(self.state, j, 1)
@@ -121,7 +125,7 @@ class SOA(VersionSpaceLearner):
         with limited(self):
             return int(O.value(s1) >= O.value(s0))
 
-    def learn_one(self, x, y) -> None:
+    def learn_one(self, x: Point, y: int) -> None:
         """Keep the concepts that agree with label ``y`` on ``x`` (with errors: that are within their budget).
 
         Raises
@@ -158,7 +162,7 @@ class SOA(VersionSpaceLearner):
                          self.bound_source)
         return Bound(int(value), "Opt(C)", self.bound_source)
 
-    def bound_on(self, cls, errors: int = 0) -> Bound:
+    def bound_on(self, cls: ConceptClassProtocol, errors: int = 0) -> Bound:
         """The bound on its own class: Opt(C), or D_e(C) when built with ``errors=e``. With k <= e label
         errors D_e(C) still bounds it (a sequence within k errors of a concept is within e); with k > e
         there is none (it refuses a label that no concept matches within e errors)."""
@@ -171,13 +175,13 @@ class SOA(VersionSpaceLearner):
                                f"concept, are within {self.errors} too", b.source)
         return b
 
-    def state_key(self):
+    def state_key(self) -> Hashable:
         return self.state
 
     def get_params(self) -> dict:
         return {"errors": self.errors} if self.errors else {}
 
-    def remaining_bound(self, V) -> int:
+    def remaining_bound(self, V: VersionSpace) -> int:
         """Opt(V): SOA makes at most Opt(V) more mistakes from version space V ([Rivest94]); with errors,
         D_k of its state (the tuple of levels V when the game's errors are its own, :mod:`solvers.game_rules`;
         in a game with fewer errors, its own levels)."""

@@ -19,10 +19,15 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import TYPE_CHECKING, Hashable
 
 import numpy as np
 
-from .base import Bound, OnlineLearner, as_int, as_rational, check_label, cite, json_number, number, rng_key
+from .base import (Bound, IntParam, OnlineLearner, Point, VersionSpace, as_int, as_rational, check_label, cite,
+                   json_number, number, rng_key)
+
+if TYPE_CHECKING:
+    from ..classes.protocol import ConceptClassProtocol
 
 __all__ = ["WeightedMajority", "RandomizedWeightedMajority"]
 
@@ -75,7 +80,7 @@ class _Experts(OnlineLearner):
             raise ValueError(f"{self.name}: point {x!r} is not a column index 0..{self._matrix.shape[1] - 1} of the expert matrix")
         return int(j)
 
-    def advice(self, x) -> tuple[int, ...]:
+    def advice(self, x: Point) -> tuple[int, ...]:
         """Each expert's label for x."""
         return tuple(int(v) for v in self._matrix[:, self._index(x)])
 
@@ -104,7 +109,7 @@ class _Experts(OnlineLearner):
     def get_params(self) -> dict:
         return {"beta": json_number(self.beta)}
 
-    def bound_on(self, cls, errors: int = 0) -> Bound:
+    def bound_on(self, cls: ConceptClassProtocol, errors: int = 0) -> Bound:
         """The bound with m = ``errors``: with k label errors the best expert (a concept of the class, the
         rows being the experts) makes at most k mistakes; m = 0 when the labels come from one of them. For
         the randomized learner a bound on the expected mistakes, which the exact adversary measures."""
@@ -171,20 +176,20 @@ class WeightedMajority(_Experts):
                      "(Littlestone-Warmuth; the slides have only the regret setting)")
     summary = "the class's rows are experts; wrong experts' weights times beta"
 
-    def predict_one(self, x) -> int:
+    def predict_one(self, x: Point) -> int:
         col = self._matrix[:, self._index(x)]
         w = self.scaled_weights()  # the weights times one positive factor: the comparison is the same
         ones = sum(wi for wi, v in zip(w, col) if v)
         return int(2 * ones >= sum(w))
 
-    def learn_one(self, x, y) -> None:
+    def learn_one(self, x: Point, y: int) -> None:
         self._charge(x, y)
 
-    def state_key(self):
+    def state_key(self) -> Hashable:
         """The mistake count of every expert (the weights are beta to these powers)."""
         return self.e
 
-    def mistake_bound(self, m=0) -> Bound:
+    def mistake_bound(self, m: IntParam = 0) -> Bound:
         """(ln N + m ln(1/beta)) / ln(2/(1 + beta)) (Littlestone-Warmuth; see the class docstring)."""
         m = as_int(m, "m", self.name, low=0)
         b = float(self.beta)
@@ -194,7 +199,7 @@ class WeightedMajority(_Experts):
                    "Loss(online) <= min_c Loss(c) + sqrt(log |C| / T))")
         return Bound(number(value), formula, self.bound_source)
 
-    def remaining_bound(self, V) -> int:
+    def remaining_bound(self, V: VersionSpace) -> int:
         """The mistakes still possible when the target is an expert of V (a bitset over the experts), or
         with label errors an expert of the levels V = (A_0, ..., A_k) with its remaining budget b_c.
 
@@ -374,21 +379,21 @@ class RandomizedWeightedMajority(_Experts):
                 return
         self.h = self.N - 1  # not reached: u < W
 
-    def predict_one(self, x) -> int:
+    def predict_one(self, x: Point) -> int:
         return int(self._matrix[self.h, self._index(x)])
 
-    def probability(self, x) -> Fraction:
+    def probability(self, x: Point) -> Fraction:
         """P(predict 1) = W_1 / W, the weight of the experts saying 1 over the total, exactly."""
         col = self._matrix[:, self._index(x)]
         w = self.scaled_weights()  # the weights times one positive factor: the ratio is the same
         return Fraction(sum(wi for wi, v in zip(w, col) if v), sum(w))
 
-    def distribution_key(self):
+    def distribution_key(self) -> Hashable:
         """The mistake counts less the smallest: the weights up to a common factor, which the draw ignores."""
         low = min(self.e)
         return tuple(k - low for k in self.e)
 
-    def remaining_bound(self, V) -> Fraction:
+    def remaining_bound(self, V: VersionSpace) -> Fraction:
         """The expected mistakes still possible when the best expert is one of V (a bitset of experts, or the
         levels of :mod:`solvers.game_rules` with label errors): max over its experts c of
         (ln W + (e_c + b_c) ln(1/beta)) / (1 - beta), W = sum_i beta^e_i (the class docstring's proof from
@@ -401,18 +406,18 @@ class RandomizedWeightedMajority(_Experts):
         value = (math.log(W) + worst * math.log(1 / b)) / (1 - b)
         return Fraction(value) * (1 + Fraction(1, 10**9)) + Fraction(1, 10**12)
 
-    def learn_one(self, x, y) -> None:
+    def learn_one(self, x: Point, y: int) -> None:
         self._charge(x, y)
         self._draw()
 
-    def state_key(self):
+    def state_key(self) -> Hashable:
         """(mistake counts, the expert drawn for this round, the generator's state)."""
         return (self.e, self.h, rng_key(self.rng))
 
     def get_params(self) -> dict:
         return {"beta": json_number(self.beta), "seed": self.seed}
 
-    def mistake_bound(self, m=0) -> Bound:
+    def mistake_bound(self, m: IntParam = 0) -> Bound:
         """E[M] <= (ln N + m ln(1/beta)) / (1 - beta) (Littlestone-Warmuth; see the class docstring)."""
         m = as_int(m, "m", self.name, low=0)
         b = float(self.beta)

@@ -27,13 +27,17 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import TYPE_CHECKING, Hashable, Sequence
 
 import numpy as np
 
 from .base import (
     Bound,
+    IntParam,
     Lemma,
     OnlineLearner,
+    Point,
+    Points,
     as_bool,
     as_int,
     as_rational,
@@ -46,6 +50,9 @@ from .base import (
     linear_signs,
     number,
 )
+
+if TYPE_CHECKING:
+    from ..classes.protocol import ConceptClassProtocol
 
 __all__ = ["Winnow", "Winnow1", "Winnow2", "BalancedWinnow", "WinnowR", "WinnowKofR"]
 
@@ -136,7 +143,7 @@ class Winnow(OnlineLearner):
         self.w = (_ONE,) * self.n
 
     # ------------------------------------------------------------------ the rule
-    def score(self, x) -> Fraction:
+    def score(self, x: Point) -> Fraction:
         """w.x for a 0/1 vector x."""
         return self._score(binary_vector(x, self.n, self.name))
 
@@ -161,7 +168,7 @@ class Winnow(OnlineLearner):
         total = tden * sum(i for i, v in zip(ints, x) if v)
         return total > rhs if self.strict else total >= rhs
 
-    def predict_one(self, x) -> int:
+    def predict_one(self, x: Point) -> int:
         return int(self._fires_on(binary_vector(x, self.n, self.name)))
 
     def threshold_form(self) -> tuple:
@@ -171,14 +178,14 @@ class Winnow(OnlineLearner):
         _, ints, rhs, tden, _ = self._image()
         return tuple(i * tden for i in ints), rhs, self.strict
 
-    def predict_many(self, P):
+    def predict_many(self, P: Points) -> np.ndarray:
         """The predictions on the 0/1 points ``P`` (rows of a matrix, or a list of tuples), exactly
         (one integer matrix product)."""
         v, t, strict = self.threshold_form()
         s = linear_signs(v, P, t)
         return (s > 0 if strict else s >= 0).astype(np.int8)
 
-    def learn_one(self, x, y) -> None:
+    def learn_one(self, x: Point, y: int) -> None:
         y = check_label(y)
         x = binary_vector(x, self.n, self.name)
         yhat = self._fires_on(x)
@@ -189,12 +196,12 @@ class Winnow(OnlineLearner):
             self.demotion(x)
             self._image()
 
-    def promotion(self, x) -> None:
+    def promotion(self, x: Sequence[int]) -> None:
         """Multiply the weights of the on-variables of x by alpha."""
         a = self.alpha
         self.w = tuple(w * a if v else w for w, v in zip(self.w, x))
 
-    def demotion(self, x) -> None:
+    def demotion(self, x: Sequence[int]) -> None:
         """Divide the weights of the on-variables of x by alpha, or zero them."""
         if self.demotion_rule == "zero":
             self.w = tuple(Fraction(0) if v else w for w, v in zip(self.w, x))
@@ -203,7 +210,7 @@ class Winnow(OnlineLearner):
             self.w = tuple(w / a if v else w for w, v in zip(self.w, x))
 
     # ------------------------------------------------------------------ protocol
-    def state_key(self):
+    def state_key(self) -> Hashable:
         """The weights, exactly, each as the pair (numerator, denominator) of its Fraction in lowest
         terms (pairs of ints hash far faster than Fractions, and the exact search hashes many)."""
         return self._image()[4]
@@ -220,7 +227,7 @@ class Winnow(OnlineLearner):
             w *= self.alpha
         return t
 
-    def bound_on(self, cls, errors: int = 0) -> Bound:
+    def bound_on(self, cls: ConceptClassProtocol, errors: int = 0) -> Bound:
         """``mistake_bound(r=k)`` on a class of ORs of at most k variables without label errors; no bound
         on other classes (the notes prove none with label errors)."""
         facts = class_facts(cls)
@@ -233,7 +240,7 @@ class Winnow(OnlineLearner):
         facts = class_facts(cls)
         return facts["monotone_or"] if "monotone_or" in facts and not errors else None
 
-    def lemmas_on(self, cls, errors: int = 0) -> tuple:
+    def lemmas_on(self, cls: ConceptClassProtocol, errors: int = 0) -> tuple[Lemma, ...]:
         """u <= r t (promotions) and the notes' Lemma 1 on v (demotions), on ORs of at most r variables."""
         r = self._or_size(cls, errors)
         if r is None:
@@ -249,7 +256,7 @@ class Winnow(OnlineLearner):
                       "v <= n/theta + (alpha - 1) u (Lemma 1 for zeroing)", cite("Rivest94", "section 2.4 Winnow algorithm"))
         return (u, v)
 
-    def mistake_bound(self, r=None) -> Bound:
+    def mistake_bound(self, r: IntParam | None = None) -> Bound:
         """The bound for an OR of r variables, derived in the class docstring."""
         r = _target_size(r, "r", self.name, self.n)
         a, theta, n = self.alpha, self.theta, self.n
@@ -306,7 +313,7 @@ class Winnow1(Winnow):
     def get_params(self) -> dict:
         return {"n": self.n}
 
-    def bound_on(self, cls, errors: int = 0) -> Bound:
+    def bound_on(self, cls: ConceptClassProtocol, errors: int = 0) -> Bound:
         """``mistake_bound(k=k)`` on a class of ORs of at most k variables without label errors; no bound
         on other classes."""
         facts = class_facts(cls)
@@ -314,7 +321,7 @@ class Winnow1(Winnow):
             return self.mistake_bound(k=facts["monotone_or"])
         return OnlineLearner.bound_on(self, cls, errors)
 
-    def lemmas_on(self, cls, errors: int = 0) -> tuple:
+    def lemmas_on(self, cls: ConceptClassProtocol, errors: int = 0) -> tuple[Lemma, ...]:
         """[Rivest94]'s u <= k(lg Theta + 1) (Lemmas 2 and 3) and v <= n/Theta + u (Lemma 1)."""
         k = self._or_size(cls, errors)
         if k is None:
@@ -325,7 +332,7 @@ class Winnow1(Winnow):
                 Lemma("false_positive", Fraction(self.n) / theta, 1, "v <= n/Theta + u (Lemma 1)",
                       self.bound_source))
 
-    def mistake_bound(self, k=None) -> Bound:
+    def mistake_bound(self, k: IntParam | None = None) -> Bound:
         """2 + 2k lg n for an OR of k variables ([Rivest94])."""
         k = _target_size(k, "k", self.name, self.n)
         return Bound(number(2 + 2 * k * lg(self.n)), "n/Theta + 2k(lg Theta + 1) = 2 + 2k lg n (Theta = n/2), "
@@ -370,7 +377,7 @@ class Winnow2(Winnow):
     def get_params(self) -> dict:
         return {"n": self.n}
 
-    def lemmas_on(self, cls, errors: int = 0) -> tuple:
+    def lemmas_on(self, cls: ConceptClassProtocol, errors: int = 0) -> tuple[Lemma, ...]:
         """[15-859B]'s u <= r(1 + lg n) (mistakes on positive examples) and v <= 2 + 2u (on negative ones)."""
         r = self._or_size(cls, errors)
         if r is None:
@@ -380,7 +387,7 @@ class Winnow2(Winnow):
                 Lemma("false_positive", 2, 2, "v <= 2 + 2u (mistakes on negative examples: the total weight)",
                       self.bound_source))
 
-    def mistake_bound(self, r=None) -> Bound:
+    def mistake_bound(self, r: IntParam | None = None) -> Bound:
         """2 + 3r(1 + lg n) for an OR of r variables ([15-859B])."""
         r = _target_size(r, "r", self.name, self.n)
         return Bound(number(2 + 3 * r * (1 + lg(self.n))), "2 + 3r(1 + lg n), for an OR of r variables",
@@ -417,12 +424,12 @@ class WinnowR(Winnow2):
     bound_source = cite("Roth", 'section "Winnow - R"')
     summary = "Winnow2 whose weights never go below 1/2"
 
-    def demotion(self, x) -> None:
+    def demotion(self, x: Sequence[int]) -> None:
         """Halve the weights of the on-variables of x, but never below 1/2."""
         a = self.alpha
         self.w = tuple(max(w / a, _HALF) if v else w for w, v in zip(self.w, x))
 
-    def lemmas_on(self, cls, errors: int = 0) -> tuple:
+    def lemmas_on(self, cls: ConceptClassProtocol, errors: int = 0) -> tuple[Lemma, ...]:
         """u <= r(1 + lg n) ([15-859B]'s count: relevant weights are never demoted) and v <= 4u + 4 (derived:
         [Roth] states only the total 5u + 4)."""
         r = self._or_size(cls, errors)
@@ -433,7 +440,7 @@ class WinnowR(Winnow2):
                 Lemma("false_positive", 4, 4, "v <= 4u + 4 (derived here: the notes' 5u + 4 less the u promotions)",
                       self.bound_source))
 
-    def mistake_bound(self, r=None) -> Bound:
+    def mistake_bound(self, r: IntParam | None = None) -> Bound:
         """5u + 4 with u = r(1 + lg n) for an OR of r variables ([Roth], with [15-859B]'s u)."""
         r = _target_size(r, "r", self.name, self.n)
         return Bound(number(5 * r * (1 + lg(self.n)) + 4), "5u + 4 with u = r(1 + lg n) promotions, for an OR of "
@@ -482,12 +489,12 @@ class WinnowKofR(Winnow):
     summary = "multiply / divide by 1 + 1/(2k), threshold n"
 
     @classmethod
-    def params_from_class(cls_, cls) -> dict:
+    def params_from_class(cls_, cls: ConceptClassProtocol) -> dict:
         """k from a class of k-of-r functions: Winnow for k-of-r functions on that class."""
         facts = class_facts(cls)
         return {"k": facts["k_of_r"][0]} if "k_of_r" in facts else {}
 
-    def bound_on(self, cls, errors: int = 0) -> Bound:
+    def bound_on(self, cls: ConceptClassProtocol, errors: int = 0) -> Bound:
         """``mistake_bound(r=r)`` on the class of k-of-r functions with this learner's k, without label errors."""
         facts = class_facts(cls)
         if "k_of_r" in facts and not errors:
@@ -514,7 +521,7 @@ class WinnowKofR(Winnow):
             den *= 2 * self.k
         return c
 
-    def lemmas_on(self, cls, errors: int = 0) -> tuple:
+    def lemmas_on(self, cls: ConceptClassProtocol, errors: int = 0) -> tuple[Lemma, ...]:
         """M_pos <= 2k/(k + 1) (r c + (k - 1)(2k + 1)) and [15-859B]'s M_neg <= (1 + eps) M_pos + (1 + eps)/eps,
         on the class of k-of-r functions with this learner's k."""
         facts = class_facts(cls)
@@ -528,7 +535,7 @@ class WinnowKofR(Winnow):
                 Lemma("false_positive", (1 + eps) / eps, 1 + eps,
                       "M_neg <= (1 + eps) M_pos + (1 + eps)/eps (the total weight)", self.bound_source))
 
-    def mistake_bound(self, r=None) -> Bound:
+    def mistake_bound(self, r: IntParam | None = None) -> Bound:
         """(4k + 1)/(k + 1) (r c + (k - 1)(2k + 1)) + 2k + 1 for a k-of-r target (derived from [15-859B])."""
         r = _target_size(r, "r", self.name, self.n)
         k, c = self.k, self.chips_per_weight()
@@ -590,17 +597,17 @@ class BalancedWinnow(OnlineLearner):
         self.wp = (_ONE,) * self.n
         self.wm = (_ONE,) * self.n
 
-    def score(self, x) -> Fraction:
+    def score(self, x: Point) -> Fraction:
         """(w+ - w-).x for a 0/1 vector x."""
         return self._score(binary_vector(x, self.n, self.name))
 
     def _score(self, x: tuple) -> Fraction:
         return sum((p - m for p, m, v in zip(self.wp, self.wm, x) if v), Fraction(0))
 
-    def predict_one(self, x) -> int:
+    def predict_one(self, x: Point) -> int:
         return int(self.score(x) > self.theta)
 
-    def learn_one(self, x, y) -> None:
+    def learn_one(self, x: Point, y: int) -> None:
         y = check_label(y)
         x = binary_vector(x, self.n, self.name)
         s = self._score(x)
@@ -609,19 +616,19 @@ class BalancedWinnow(OnlineLearner):
         elif y == 0 and s >= self.theta:
             self.demotion(x)
 
-    def promotion(self, x) -> None:
+    def promotion(self, x: Sequence[int]) -> None:
         """w+_i <- alpha w+_i, w-_i <- w-_i / alpha for the on-variables of x."""
         a = self.alpha
         self.wp = tuple(p * a if v else p for p, v in zip(self.wp, x))
         self.wm = tuple(m / a if v else m for m, v in zip(self.wm, x))
 
-    def demotion(self, x) -> None:
+    def demotion(self, x: Sequence[int]) -> None:
         """w+_i <- w+_i / alpha, w-_i <- alpha w-_i for the on-variables of x."""
         a = self.alpha
         self.wp = tuple(p / a if v else p for p, v in zip(self.wp, x))
         self.wm = tuple(m * a if v else m for m, v in zip(self.wm, x))
 
-    def state_key(self):
+    def state_key(self) -> Hashable:
         """(w+, w-), as exact Fractions."""
         return (self.wp, self.wm)
 
