@@ -22,6 +22,7 @@ from ._output import (
     CLIError,
     check_outputs,
     interrupted_code,
+    interrupted_how,
     json_safe,
     stopping,
     write_text_atomic,
@@ -49,12 +50,14 @@ def add(p) -> None:
     p.add_argument("--game", choices=("full", "bandit", "both"), default="both",
                    help="which game's Opt: full information, bandit feedback, or both (default)")
     p.add_argument("--json", action="store_true",
-                   help="print one JSON object: opt_full, opt_bandit, ratio, k_ln_k, and per game its bounds and checks")
+                   help="print one JSON object: opt_full, opt_bandit, ratio, k_ln_k, per game its bounds (with what each "
+                        "rests on) and checks, and 'stopped' and 'missing': the games stopped or not searched, and why")
     p.add_argument("--tree", metavar="OUT.json", help="write the mistake tree of each game to OUT.json")
     p.add_argument("--time-limit", type=positive_seconds, metavar="S",
                    help="seconds for the whole run: each game in turn gets an equal part of the time left (its search "
                         "and the replay of its learner), and what a quick one leaves goes to the next; a game whose "
-                        "part runs out prints its proven bounds (exit code 3)")
+                        "part runs out prints its proven bounds and what they rest on (exit code 3); the lower bound is "
+                        "at least 1 when the class has two concepts (where they differ, a mistake is forced)")
     add_memory_guard(p)
     from ._store import add_no_store
 
@@ -137,11 +140,17 @@ def run(args) -> int:
                **{f"{g}_note": r.tree_note for g, r in results.items() if r.tree is None}}
         write_text_atomic(tree_path, json.dumps(doc, separators=(",", ":")) + "\n")
 
+    why_missing = interrupted_how() if stopping() else "not searched"
+    stopped = {g: (f"stopped by the {r.stopped}" if r.stopped == "time limit" else interrupted_how())
+               for g, r in results.items() if r.value is None}
+    missing = {g: f"not searched ({why_missing})" for g in games if g not in results}
+
     if args.json:
         out = {"class": label, "family": C.family, "params": C.params or None, "k": C.k, "concepts": C.n_concepts,
                "points": C.n_points, "opt_full": v_full, "opt_bandit": v_bandit, "ratio": ratio,
                "k_ln_k": k_ln_k, "ratio_over_k_ln_k": None if ratio is None else ratio / k_ln_k,
-               "long_bound_holds": long_ok, "seconds": round(seconds, 6)}
+               "long_bound_holds": long_ok, "seconds": round(seconds, 6), "games": list(games),
+               "stopped": stopped, "missing": missing}
         for game, r in results.items():
             (t_ok, t_msg), (u_ok, u_msg) = checks[game]
             out[game] = {**r.to_json(), "tree_check": {"ok": t_ok, "message": t_msg},
@@ -159,6 +168,11 @@ def run(args) -> int:
             print(f"{name}: {value} ({what}; {r.nodes} search nodes, {r.seconds:.2f} s)")
             print(f"  tree check: {t_msg}")
             print(f"  learner check: {u_msg}")
+            if r.value is None:
+                print(f"  lower bound rests on: {r.lower_basis}")
+                print(f"  upper bound rests on: {r.upper_basis}")
+        for game, why in missing.items():
+            print(f"{'opt_full' if game == 'full' else 'opt_bandit'}: {why}")
         if full and bandit:
             print(f"ratio bandit/full: {_ratio_text(ratio, v_full, v_bandit)}")
         print(f"k ln k: {k_ln_k:.4g}")
@@ -173,7 +187,7 @@ def run(args) -> int:
         return interrupted_code()
     if any(ok is False for pair in checks.values() for ok, _ in pair):
         return EXIT_FAILED
-    return EXIT_OK if all(r.value is not None for r in results.values()) else EXIT_UNSOLVED
+    return EXIT_OK if not stopped and not missing else EXIT_UNSOLVED
 
 
 def _ratio_text(ratio, v_full, v_bandit) -> str:

@@ -117,7 +117,8 @@ class GameResult:
     value : int or None
         The exact value, None when the search stopped first.
     lower, upper : int
-        Proven bounds (equal to ``value`` when solved): ``lower`` is certified by ``tree``, ``upper`` by
+        Proven bounds (equal to ``value`` when solved): ``lower`` is certified by ``tree`` and is never below
+        the trivial bound (1 for a class of two concepts or more, 0 for one concept), ``upper`` by
         the finished search, or when stopped by the counting bound (floor(log2 |C|) for full information,
         :func:`bandit_upper_bound` for bandit feedback).
     tree : dict or None
@@ -130,6 +131,11 @@ class GameResult:
         ``"time limit"`` or ``"interrupted"`` when the search stopped before the end.
     tree_note : str or None
         Why there is no tree.
+    lower_basis, upper_basis : str
+        What each bound rests on, in a few words: for a stopped search the tree of the best root move
+        found so far, opt_full's tree read as a bandit tree, or the trivial bound (two distinct concepts
+        differ at some point, where the adversary forces one mistake in either game); and the finished
+        search, or the counting bound.
     """
 
     game: str
@@ -142,10 +148,13 @@ class GameResult:
     seconds: float = 0.0
     stopped: str | None = None
     tree_note: str | None = None
+    lower_basis: str = "the mistake tree of the finished search"
+    upper_basis: str = "the finished search"
 
     def to_json(self) -> dict:
         return {"value": self.value, "lower": self.lower, "upper": self.upper, "nodes": self.nodes,
-                "memo": self.memo, "seconds": round(self.seconds, 6), "stopped": self.stopped}
+                "memo": self.memo, "seconds": round(self.seconds, 6), "stopped": self.stopped,
+                "lower_basis": self.lower_basis, "upper_basis": self.upper_basis}
 
 
 def bandit_upper_bound(n: int, labels: int) -> int:
@@ -195,6 +204,7 @@ class MulticlassSolver:
         self.deadline: float | None = None
         self._root: int | None = None
         self._partial = (0, None)  # the root's best move so far: (value, move)
+        self._full_best = (0, None)  # the last full-information solve's (lower, root node of its tree)
 
     # ------------------------------------------------------------------ shared
     def _tick(self) -> None:
@@ -366,6 +376,7 @@ class MulticlassSolver:
         finally:
             self.deadline = None
         memo = self.full_memo if game == "full" else self.bandit_memo
+        bases = {}
         if stopped is None:
             lower = upper = value
         else:
@@ -373,20 +384,43 @@ class MulticlassSolver:
             lower = self._partial[0]
             n = C.n_concepts
             upper = n.bit_length() - 1 if game == "full" else self._ub[n]
+            bases["upper_basis"] = ("the counting bound floor(log2 |C|) (a mistake tree of depth d needs 2^d "
+                                    "concepts)" if game == "full" else
+                                    "the counting bound (predicting the largest cell, each mistake removes at "
+                                    "least a 1/|labels| share of the concepts, each round at least one)")
+            if lower > 0:
+                bases["lower_basis"] = "the mistake tree of the best root point searched before the stop"
+            elif n > 1:
+                # the trivial bound of every class of two concepts or more: at a point where two differ, the
+                # adversary answers whichever label the learner did not predict (a tree of depth 1)
+                self._partial = (1, self._trivial_move(game))
+                lower = 1
+                bases["lower_basis"] = (f"the trivial bound: two concepts differ at point {self._partial[1][0]}, "
+                                        "where one mistake is forced (a tree of depth 1)")
+            else:
+                bases["lower_basis"] = "the trivial bound: a single concept forces no mistake"
         head = {"kind": "multiclass-mistake-tree" if game == "full" else "multiclass-bandit-tree", "game": game,
                 "k": C.k, "concepts": C.n_concepts, "points": C.n_points}
         note = None
         with _recursion(4 * C.n_concepts + 200):
             if game == "full":
-                tree = {**head, "depth": lower, "root": self.full_tree(C.full, lower)}
+                root = self.full_tree(C.full, lower)
+                self._full_best = (lower, root)
+                tree = {**head, "depth": lower, "root": root}
             else:
                 done = self.full_memo.get(C.full)
+                full_lower, full_root = ((done[0], None) if done is not None and done[0] >= self._full_best[0]
+                                         else self._full_best)
                 try:
-                    if stopped is not None and done is not None and done[0] > lower:
+                    if stopped is not None and full_lower > lower:
                         # opt_bandit >= opt_full: a full-information tree is a bandit tree (every prediction
                         # is answered "wrong", followed by a cell the prediction missed)
-                        lower = done[0]
-                        root, nodes = bandit_from_full(C, self.full_tree(C.full, lower))
+                        lower = full_lower
+                        if full_root is None:
+                            full_root = self.full_tree(C.full, lower)
+                        root, nodes = bandit_from_full(C, full_root)
+                        bases["lower_basis"] = (f"the full-information mistake tree of depth {lower}, read as a "
+                                                "bandit tree (opt_bandit >= opt_full)")
                     else:
                         root, nodes = self.bandit_tree(C.full, lower)
                     tree = {**head, "mistakes": lower, "root": root, "nodes": nodes}
@@ -394,9 +428,21 @@ class MulticlassSolver:
                     tree = None
                     note = (f"the bandit tree has more than {MAX_TREE_ENTRIES} prediction entries and was not built; "
                             "the lower bound rests on the search")
+                    bases["lower_basis"] = (("the finished search" if stopped is None else
+                                             bases.get("lower_basis", "the search before the stop"))
+                                            + "; its tree is too large to build")
         self._root = None
         return GameResult(game, value, lower, upper, tree, self.nodes - nodes0, len(memo), time.monotonic() - t0,
-                          stopped, note)
+                          stopped, note, **bases)
+
+    def _trivial_move(self, game: str):
+        """A root move forcing one mistake: a point where two concepts of the class differ (there is one when
+        the class has two concepts or more, its rows being distinct)."""
+        V = self.C.full
+        j, cells = next((j, cells) for j, cells in self.splits(V))
+        if game == "full":
+            return (j, cells[0][0], cells[1][0])
+        return (j, tuple(sorted((y, "wrong") for y, _ in cells)))  # every realised guess is answered "wrong"
 
 
 def bandit_from_full(C, node, *, max_entries: int = MAX_TREE_ENTRIES) -> tuple:

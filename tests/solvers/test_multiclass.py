@@ -323,6 +323,57 @@ def test_a_stopped_search_keeps_proven_bounds():
     assert r.lower >= exact_full and check_tree(C, r.tree)[0]  # the full tree, as a bandit tree
 
 
+class _StopsAfter(MulticlassSolver):
+    """A solver whose search stops after ``budget`` version spaces expanded, as a time limit would stop it
+    (a limit in seconds stops small classes never, or at a point that depends on the machine)."""
+
+    def __init__(self, C, budget):
+        super().__init__(C)
+        self.budget = budget
+
+    def solve(self, game, *, time_limit=None):
+        return super().solve(game, time_limit=1e9)  # a deadline set: the search's ticks may stop it
+
+    def _tick(self):
+        from solvers.multiclass.games import _Stop
+
+        self.nodes += 1
+        if self.deadline is not None and self.nodes > self.budget:  # as a deadline: never in the tree's build
+            raise _Stop
+
+
+@settings(max_examples=120, deadline=None)
+@given(classes(max_rows=7), st.integers(0, 40), st.sampled_from(["full", "bandit", "full then bandit"]))
+def test_stopped_bounds_hold_against_the_naive_twins(C, budget, order):
+    """Stopped anywhere, the bounds hold: the trivial one <= lower <= the brute-force value <= upper, the tree
+    certifies lower, and the bases say what the bounds rest on."""
+    M = rows_of(C)
+    exact = {"full": ldim_naive(M, C.k), "bandit": bldim_naive(M, C.k)}
+    trivial = 1 if len(C) > 1 else 0
+    S = _StopsAfter(C, budget)
+    for game in (("full", "bandit") if order == "full then bandit" else (order,)):
+        r = S.solve(game)
+        assert trivial <= r.lower <= exact[game] <= r.upper
+        assert check_tree(C, r.tree, r.lower)[0], check_tree(C, r.tree, r.lower)[1]
+        if r.stopped is None:
+            assert r.value == r.lower == r.upper == exact[game]
+        else:
+            assert r.stopped == "time limit" and r.value is None
+            assert "counting bound" in r.upper_basis and "finished search" not in r.lower_basis
+            assert r.to_json()["lower_basis"] == r.lower_basis
+        S.budget += budget  # the next game gets as much again
+
+
+def test_a_stop_before_any_root_move_gives_the_trivial_bound():
+    C = make("k-label-thresholds", N=6, k=4)
+    for game in ("full", "bandit"):
+        r = _StopsAfter(C, 0).solve(game)
+        assert (r.lower, r.stopped) == (1, "time limit") and "trivial bound" in r.lower_basis
+        assert check_tree(C, r.tree, 1)[0]
+    one = MulticlassClass([[2, 0, 1]])
+    assert _StopsAfter(one, 0).solve("bandit").lower == 0  # one concept: nothing is forced (and nothing to stop)
+
+
 def test_interrupts_are_looked_at(monkeypatch):
     from solvers import interrupts
 

@@ -109,6 +109,52 @@ def test_time_limit_prints_bounds_and_exits_3(capsys):
     assert code == 3 and "stopped by the time limit" in out
 
 
+def test_a_stopped_run_keeps_the_trivial_lower_bound_and_says_what_it_rests_on(capsys):
+    """Stopped at once, each game's lower bound is still 1 (two concepts differ somewhere), in text and JSON,
+    with what each bound rests on, the stopped games named, and exit 3 (the value of a stopped game is open)."""
+    argv = ("multiclass", "random-multiclass", "m=2000", "N=20", "k=5", "--time-limit", "0.01", "--game", "both")
+    code, out, err = run(capsys, *argv, "--json")
+    r = json.loads(out)
+    stopped = [g for g in ("full", "bandit") if r[g]["stopped"] is not None]
+    assert stopped  # 2000 concepts are not searched in 0.01 s
+    assert code == 3, err
+    assert r["games"] == ["full", "bandit"] and r["missing"] == {}
+    assert r["stopped"] == {g: "stopped by the time limit" for g in stopped}
+    for g in stopped:
+        assert 1 <= r[g]["lower"] <= r[g]["upper"] and r[g]["tree_check"]["ok"] is True
+        assert "counting bound" in r[g]["upper_basis"] and r[g]["lower_basis"]
+    code, out, err = run(capsys, *argv)
+    assert code == 3, err
+    for name in ("opt_full", "opt_bandit"):
+        text = field(out, name)
+        if "stopped" in text:
+            assert int(text.split(" <= ")[0]) >= 1, text
+    assert out.count("lower bound rests on: ") == out.count("upper bound rests on: ") >= 1
+
+
+def test_a_game_not_searched_is_named_missing(capsys, monkeypatch):
+    """A Ctrl-C during the first game: the second is listed as missing, not silently left out."""
+    from adversary.cli import multiclass as cli
+    from solvers.multiclass import MulticlassSolver
+
+    solve = MulticlassSolver.solve
+    seen = []
+
+    def solve_then_ctrl_c(self, game, **kw):
+        seen.append(game)
+        return solve(self, game, **kw)
+
+    monkeypatch.setattr(MulticlassSolver, "solve", solve_then_ctrl_c)
+    monkeypatch.setattr(cli, "stopping", lambda: bool(seen))
+    monkeypatch.setattr(cli, "interrupted_how", lambda: "interrupted by Ctrl-C")
+    code, out, err = run(capsys, "multiclass", "multiclass-singletons", "N=3", "k=4", "--json")
+    r = json.loads(out)
+    assert seen == ["full"] and r["missing"] == {"bandit": "not searched (interrupted by Ctrl-C)"}
+    assert r["opt_full"] == 1 and r["stopped"] == {} and code != 0
+    code, out, err = run(capsys, "multiclass", "multiclass-singletons", "N=3", "k=4")
+    assert field(out, "opt_bandit") == "not searched (interrupted by Ctrl-C)"
+
+
 def test_help_names_the_families(capsys):
     code, out, _ = run(capsys, "multiclass", "--help")
     assert code == 0
