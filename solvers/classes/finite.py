@@ -24,9 +24,10 @@ from __future__ import annotations
 import csv
 import functools
 import json
+import os
 from pathlib import Path
 from types import MappingProxyType
-from typing import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence, Union
 
 import numpy as np
 
@@ -34,7 +35,16 @@ from ..files import load_npy
 from ..jsontext import loads
 from ..numbers import point_text
 
-__all__ = ["ConceptClass", "row_keys", "splits_of"]
+if TYPE_CHECKING:
+    from .automorphisms import Detection
+    from .symmetry import Symmetry
+
+__all__ = ["ConceptClass", "row_keys", "splits_of", "PointLike", "Example"]
+
+#: A point as the class takes it: a tuple (or list) of ints, an int (``3`` is ``(3,)``) or a 1-d integer array.
+PointLike = Union[Sequence[int], int, np.ndarray]
+#: A labelled example ``(x, y)``, y in {0, 1}.
+Example = tuple[PointLike, int]
 
 
 def _ordinal(n: int) -> str:
@@ -173,20 +183,24 @@ class ConceptClass:
 
     # ------------------------------------------------------------------ constructors
     @classmethod
-    def from_matrix(cls, matrix, points=None, **kw) -> "ConceptClass":
-        """Build a class from a 0/1 matrix (concepts x points) and optional point vectors."""
+    def from_matrix(cls, matrix: np.ndarray | Sequence[Sequence[int]], points: Iterable[PointLike] | None = None,
+                    **kw: Any) -> "ConceptClass":
+        """Build a class from a 0/1 matrix (concepts x points) and optional point vectors; ``**kw`` are the
+        constructor's keyword arguments (``names``, ``family``, ...)."""
         return cls(matrix, points, **kw)
 
     @classmethod
-    def from_callable(cls, concepts: Iterable, domain: Sequence, f: Callable, **kw) -> "ConceptClass":
-        """Build ``{x -> f(c, x) : c in concepts}`` over ``domain``."""
+    def from_callable(cls, concepts: Iterable, domain: Sequence[PointLike], f: Callable[[Any, tuple[int, ...]], object],
+                      **kw: Any) -> "ConceptClass":
+        """Build ``{x -> f(c, x) : c in concepts}`` over ``domain``; ``**kw`` are the constructor's keyword
+        arguments."""
         concepts = list(concepts)
         domain = [_as_point(x) for x in domain]
         mat = np.array([[bool(f(c, x)) for x in domain] for c in concepts], dtype=bool).reshape(len(concepts), len(domain))
         return cls(mat, domain, **kw)
 
     @classmethod
-    def from_file(cls, path, *, progress: Callable[[int, int], None] | None = None) -> "ConceptClass":
+    def from_file(cls, path: str | os.PathLike, *, progress: Callable[[int, int], None] | None = None) -> "ConceptClass":
         """Load a class from ``.json`` (``{"matrix": [[0,1,..],..], "points": optional}``), ``.csv`` or ``.npy``.
 
         Parameters
@@ -368,7 +382,7 @@ class ConceptClass:
         """The declared group of symmetries (:class:`~solvers.classes.symmetry.Symmetry`), or None."""
         return self._symmetry
 
-    def checked_symmetry(self):
+    def checked_symmetry(self) -> Symmetry | None:
         """The declared symmetry group once every generator is checked to map the class onto itself
         (checked once), or None when none is declared.
 
@@ -381,7 +395,7 @@ class ConceptClass:
             self._symmetry_checked = True
         return self._symmetry
 
-    def automorphisms(self, *, compute: bool = True, cheap: bool = False):
+    def automorphisms(self, *, compute: bool = True, cheap: bool = False) -> Detection | None:
         """The class's symmetry group as graph automorphism finds it, declared or not
         (:func:`solvers.classes.automorphisms.detect`: a :class:`~solvers.classes.automorphisms.Detection`
         with the group, or None and why, and the seconds it took). Computed once, on first use; with
@@ -393,7 +407,7 @@ class ConceptClass:
             self._detected = detect(self) if compute else settled_by_invariants(self)
         return self._detected
 
-    def adopt_automorphisms(self, found) -> None:
+    def adopt_automorphisms(self, found: Detection) -> None:
         """Keep ``found`` (a :class:`~solvers.classes.automorphisms.Detection` of this class, made elsewhere: by
         :func:`~solvers.classes.automorphisms.detect_async`) as what :meth:`automorphisms` gives."""
         if self._detected is None:
@@ -455,7 +469,7 @@ class ConceptClass:
         return h.hexdigest()[:32]
 
     # ------------------------------------------------------------------ points
-    def index_of(self, x) -> int:
+    def index_of(self, x: PointLike) -> int:
         """The column index of point ``x`` (an int tuple, an int, or a 1-d array)."""
         if self._point_index is None:
             self._point_index = {p: j for j, p in enumerate(self._points)}
@@ -469,7 +483,7 @@ class ConceptClass:
         except KeyError:
             raise ValueError(f"point {key} is not in the domain of this class") from None
 
-    def point(self, x) -> tuple:
+    def point(self, x: PointLike) -> tuple[int, ...]:
         """The class's own point for ``x`` (an int tuple: ``3`` is ``(3,)``); ValueError (one line) when
         ``x`` is not in the domain."""
         try:
@@ -477,11 +491,11 @@ class ConceptClass:
         except ValueError:
             raise ValueError(f"point {point_text(x)} is not in the domain of {self}") from None
 
-    def label(self, c: int, x) -> int:
+    def label(self, c: int, x: PointLike) -> int:
         """The label concept ``c`` gives point ``x``."""
         return int(self._matrix[c, self.index_of(x)])
 
-    def concept_text(self, c: int):
+    def concept_text(self, c: int) -> str | None:
         """Concept ``c`` in words: its name, else its family's wording (``x1 v x3``), else None."""
         if self._names is not None:
             return self._names[c]
@@ -524,7 +538,7 @@ class ConceptClass:
             self._packed.setflags(write=False)
         return self._packed
 
-    def split(self, V: int, x) -> tuple[int, int]:
+    def split(self, V: int, x: PointLike) -> tuple[int, int]:
         """(V_x^0, V_x^1): the concepts of V that label point ``x`` 0, and 1 ([Rivest94]'s xi_0 and xi_1)."""
         V1 = V & self.columns[self.index_of(x)]
         return V ^ V1, V1
@@ -534,7 +548,7 @@ class ConceptClass:
         V1 = V & self.columns[j]
         return V ^ V1, V1
 
-    def consistent(self, examples: Iterable[tuple[object, int]], V: int | None = None) -> int:
+    def consistent(self, examples: Iterable[Example], V: int | None = None) -> int:
         """The bitset of concepts (of V, default all) consistent with the labelled ``examples``."""
         V = self.full if V is None else V
         for x, y in examples:
@@ -547,7 +561,7 @@ class ConceptClass:
     #: [Rivest94]'s name for the concepts consistent with the examples so far.
     version_space = consistent
 
-    def levels(self, examples: Iterable[tuple[object, int]], errors: int = 0):
+    def levels(self, examples: Iterable[Example], errors: int = 0) -> tuple[int, ...]:
         """The state of the game with ``errors`` label errors after the examples (:mod:`solvers.game_rules`):
         the tuple (A_0, ..., A_k) of bitsets, A_j the concepts that disagree with at most k - j of the
         labels; A_0 is empty when no concept is within k errors. ``levels(ex, 0) == (consistent(ex),)``.
@@ -565,7 +579,8 @@ class ConceptClass:
             s = step(s, self.columns[self.index_of(x)], y) or (0,) * (errors + 1)
         return s
 
-    def check_target(self, examples, target=None, *, exact: bool = False, errors: int = 0) -> int:
+    def check_target(self, examples: Iterable[Example], target: int | None = None, *, exact: bool = False,
+                     errors: int = 0) -> int:
         """Check that the labels are realizable, by concept ``target`` when given; return the target (the
         given index, or the lowest concept consistent with every example). With ``errors=k`` the labels may
         disagree with the target k times ([FHMM23]'s k-realizable sequences, :mod:`solvers.game_rules`); without
@@ -648,7 +663,7 @@ class ConceptClass:
         return spec
 
     @classmethod
-    def from_spec(cls, spec) -> "ConceptClass":
+    def from_spec(cls, spec: dict) -> "ConceptClass":
         """The class of a matrix spec ``{"matrix", "points", "names"}``. A family spec names a family of
         the registry, which builds on this module: :func:`solvers.classes.spec.load_class` reads both.
 

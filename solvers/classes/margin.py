@@ -37,11 +37,17 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import compress
 from types import MappingProxyType
-from typing import Optional
+from typing import Iterable, Optional, Sequence, Union
 
 import numpy as np
 
 from ..numbers import as_coordinate, as_rational, json_type, not_ints, num_text, point_text
+
+#: A vector as the class takes it: a tuple or list of numbers (ints, floats, Fractions, or strings of rationals
+#: such as "1/3"), or a 1-d array.
+Vector = Union[Sequence[Union[int, float, Fraction, str]], np.ndarray]
+#: A version space of margin halfspaces: the tuple of labelled examples ``(x, y)`` so far, x in the class's form.
+Examples = tuple[tuple[tuple, int], ...]
 
 __all__ = ["MARGIN_FAMILY", "TOLERANCE", "MarginHalfspaces", "CLASS", "LISTING", "params_from_text"]
 
@@ -147,7 +153,7 @@ class MarginHalfspaces:
         return cls(int(d), gamma, R, full)
 
     @classmethod
-    def from_spec(cls, spec) -> "MarginHalfspaces":
+    def from_spec(cls, spec: dict) -> "MarginHalfspaces":
         """The class of ``{"family": "margin-halfspaces", "params": {...}}``."""
         if not isinstance(spec, dict) or spec.get("family") != MARGIN_FAMILY:
             raise ValueError(f'a {MARGIN_FAMILY} spec is {{"family": "{MARGIN_FAMILY}", "params": {{"d", "gamma", "R"}}}}')
@@ -175,7 +181,7 @@ class MarginHalfspaces:
         return MappingProxyType({"d": self.d, "margin": (self.R, self.gamma)})
 
     # ------------------------------------------------------------------ points and labels
-    def point(self, x) -> tuple:
+    def point(self, x: Vector) -> tuple:
         """``x`` as a tuple of d coordinates (ints, floats, Fractions for strings of rationals); ValueError
         (one line) for a vector of the wrong length or a coordinate that is not a number."""
         if isinstance(x, np.ndarray):
@@ -189,11 +195,11 @@ class MarginHalfspaces:
             x[i] = as_coordinate(x[i], "coordinate")
         return tuple(x)
 
-    def label(self, w, x) -> int:
+    def label(self, w: Sequence[int | float | Fraction], x: Vector) -> int:
         """The label the direction ``w`` gives ``x``: [<w, x> >= 0]."""
         return int(math.fsum(float(a) * float(b) for a, b in zip(w, self.point(x))) >= 0)
 
-    def proposals(self, rng: np.random.Generator, V=None, count: int = 64) -> list[tuple]:
+    def proposals(self, rng: np.random.Generator, V: Examples | None = None, count: int = 64) -> list[tuple]:
         """About ``count`` points with |x| <= R: the axis points +-R e_i, then random directions scaled to R."""
         R = float(self.R)
         out: dict = {}
@@ -207,23 +213,24 @@ class MarginHalfspaces:
         return list(out)[:max(count, 2 * self.d)]
 
     # ------------------------------------------------------------------ version spaces
-    def split(self, V, x) -> tuple[tuple, tuple]:
+    def split(self, V: Examples | None, x: Vector) -> tuple[Examples, Examples]:
         """(V_x^0, V_x^1): the version space as the examples so far, extended by (x, 0) and by (x, 1)."""
         x = self.point(x)
         V = self.full if V is None else V
         return V + ((x, 0),), V + ((x, 1),)
 
-    def consistent(self, examples, V=None) -> tuple:
+    def consistent(self, examples: Iterable[tuple[Vector, int]], V: Examples | None = None) -> Examples:
         """The version space after the examples: the tuple of every example so far (the directions with
         the margin on them are not enumerated; :meth:`check_target` checks one)."""
         V = self.full if V is None else V
         return V + tuple((self.point(x), int(y)) for x, y in examples)
 
-    def concept_text(self, c) -> Optional[str]:
+    def concept_text(self, c: object) -> Optional[str]:
         """A direction has no wording: None."""
         return None
 
-    def check_target(self, examples, target, *, exact: bool = False, errors: int = 0) -> tuple:
+    def check_target(self, examples: Iterable[tuple[tuple, int]], target: dict | None, *, exact: bool = False,
+                     errors: int = 0) -> tuple:
         """Check (on examples whose points are in the class's own form, see :meth:`point`) that the direction ``target = {"w": [...]}`` has |w| = 1 and labels every example with
         margin gamma, every |x| <= R; return w (a tuple). ValueError (one line) saying what is wrong.
         With ``exact`` the radius and margin are checked in rational arithmetic (see the module docstring)."""
@@ -278,7 +285,7 @@ class MarginHalfspaces:
                 raise ValueError(f"example {t} (y = {y}) has margin y<w,x> = {m:.12g} < gamma = {num_text(gamma)}")
         return w
 
-    def margin_stats(self, examples, w) -> tuple[float, float]:
+    def margin_stats(self, examples: Iterable[tuple[tuple, int]], w: Sequence[int | float | Fraction]) -> tuple[float, float]:
         """(smallest margin s<w,x>, largest |x|) over the examples, in floats (for messages)."""
         wf = [float(v) for v in w]
         margins, radii = [], []

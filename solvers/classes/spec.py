@@ -37,7 +37,7 @@ from .protocol import ConceptClassProtocol
 __all__ = ["load_class", "class_spec", "trusted"]
 
 
-def load_class(spec):
+def load_class(spec: dict | ConceptClassProtocol) -> ConceptClassProtocol:
     """Build the class a spec names; a class object already built is returned as it is.
 
     Raises

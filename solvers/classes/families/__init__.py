@@ -150,7 +150,7 @@ def attack_only(name: str):
 
 
 # ---------------------------------------------------------------------------------------- public API
-def make(name: str, **params) -> ConceptClass:
+def make(name: str, **params: object) -> ConceptClass:
     """Build the concept class ``name`` with the given parameters.
 
     Parameters
