@@ -36,6 +36,7 @@ def add(p) -> None:
                         "$LITTLESTONE_STORE or littlestone.db); with --randomized / --errors / --horizon, that game's "
                         "values as the column 'value'")
     t.add_argument("--store", metavar="PATH", help="the results store for --from-store")
+    _no_store_option(t)
     _verify_option(t)
     from ._args import add_game_options
 
@@ -56,6 +57,7 @@ def add(p) -> None:
     g.add_argument("--from-store", action="store_true",
                    help="read the attacks from the results store (--store PATH, $LITTLESTONE_STORE or littlestone.db)")
     g.add_argument("--store", metavar="PATH", help="the results store for --from-store")
+    _no_store_option(g)
     _verify_option(g)
     g.add_argument("files", nargs="*", metavar="FILE",
                    help="tightness CSVs (scripts/tightness.py --format csv) and files of 'littlestone attack --json' "
@@ -79,7 +81,25 @@ def add(p) -> None:
                         "subtree marked +k, the nodes left out")
     r.add_argument("--title", help="a line above the tree's own title (default: the class, when given)")
     r.add_argument("--quiet", action="store_true", help="no progress while a large class file loads")
+    from ._store import add_no_store
+
+    add_no_store(r, "plot tree")
     _output(r)
+
+
+def _no_store_option(p) -> None:
+    p.add_argument("--no-store", action="store_true",
+                   help="accepted as every command takes it: a plot of files reads no results store "
+                        "(refused with --from-store, which reads the store)")
+
+
+def _check_no_store(args) -> None:
+    """``--no-store`` is a no-op on a plot of files and refused beside ``--from-store`` (one line)."""
+    if getattr(args, "no_store", False) and getattr(args, "from_store", None):
+        raise CLIError(f"--from-store reads the results store and --no-store skips it; drop --no-store, or give "
+                       f"the {'table file' if args.kind == 'table' else 'tightness files'} instead of --from-store")
+    if getattr(args, "no_store", False) and getattr(args, "store", None) is not None:
+        raise CLIError("give --store PATH or --no-store, not both")
 
 
 def _verify_option(p) -> None:
@@ -105,6 +125,7 @@ def _require_matplotlib() -> None:
 def run(args) -> int:
     from adversary.plot import FORMATS
 
+    _check_no_store(args)
     inputs = [(f, "the input") for f in (args.files if args.kind == "tightness" else [args.file]) if f is not None]
     if args.kind == "tree":
         inputs.append((args.matrix, "--matrix"))

@@ -70,6 +70,25 @@ def test_each_plot_is_written(capsys, inputs, tmp_path, case, ext):
         assert f'width="{w * 72:g}pt" height="{h * 72:g}pt"' in text[:1000]
 
 
+@pytest.mark.parametrize("case", list(CASES))
+def test_no_store_is_a_no_op_on_files(capsys, inputs, tmp_path, monkeypatch, case):
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "picture.png"
+    code, _, err = run(capsys, *[a.format(d=inputs) for a in CASES[case]], "-o", out, "--no-store")
+    assert code == 0, err
+    assert out.stat().st_size > 5000 and not (tmp_path / "littlestone.db").exists()
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["plot", "table", "--from-store", "thresholds"], "give the table file instead of --from-store"),
+    (["plot", "tightness", "--from-store"], "give the tightness files instead of --from-store"),
+])
+def test_no_store_is_refused_beside_from_store(capsys, tmp_path, argv, words):
+    code, out, err = run(capsys, *argv, "-o", tmp_path / "p.png", "--no-store")
+    line = assert_usage_error(code, out, err, contains="--from-store reads the results store")
+    assert words in line and not (tmp_path / "p.png").exists()
+
+
 def test_tightness_reads_lists_and_several_files(capsys, inputs, tmp_path):
     out = tmp_path / "t.png"
     code, _, err = run(capsys, "plot", "tightness", inputs / "attacks.json", inputs / "attacks.jsonl", "--x", "N",

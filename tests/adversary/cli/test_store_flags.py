@@ -20,15 +20,24 @@ KEEPING_NONE = {  # a quick run of each
 }
 
 
+PLOTS = ["plot table", "plot tightness", "plot tree"]  # --no-store a no-op, refused beside --from-store
+
+
 def help_of(capsys, command: str) -> str:
-    code, out, err = run(capsys, command, "--help")
+    code, out, err = run(capsys, *command.split(), "--help")
     assert code == 0, err
     return " ".join(out.split())
 
 
-@pytest.mark.parametrize("command", USING + list(KEEPING_NONE))
+@pytest.mark.parametrize("command", USING + list(KEEPING_NONE) + PLOTS)
 def test_every_command_takes_no_store(capsys, command):
     assert "--no-store" in help_of(capsys, command)
+
+
+def test_the_plots_say_when_no_store_is_refused(capsys):
+    for command in PLOTS[:2]:
+        assert "refused with --from-store, which reads the store" in help_of(capsys, command), command
+    assert "plot tree reads and writes no results store" in help_of(capsys, "plot tree")
 
 
 def test_the_commands_using_the_store_say_the_same(capsys):
