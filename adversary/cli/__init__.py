@@ -11,6 +11,8 @@ Commands (docs/guide/command-line.md; the reference: docs/cli.md)::
     littlestone verify WITNESS.json [--exact] [--time-limit S]
     littlestone table FAMILY [k=v ...] --grid n=2..8 k=1..3  [--format md|csv|json] [--time-limit S] [--jobs N]
                       [--backend loky|dask] [--scheduler ADDR] [--randomized] [--errors K] [--horizon T] [--memory GB]
+    littlestone table --matrix FILE ...  [--format md|csv|json|latex] [--jobs N] [--randomized] [--errors K]
+                      [--horizon T]   (one row per class file: .json, .csv or .npy)
     littlestone attack LEARNER [k=v ...] (--class FAMILY [k=v ...] | --matrix FILE [--fact r=R|margin=G])
                        [--strategy exact|tree|beam|mcts|local|geometric|auto] [--time-limit S] [--seed N]
                        [--maximize mistakes|false_negative|false_positive] [--jobs N] [--json]
@@ -25,7 +27,7 @@ Commands (docs/guide/command-line.md; the reference: docs/cli.md)::
     littlestone separate A B --points m [--concepts n] [--time-limit S] [--seed N] [--json] [-o CLASS.json]
     littlestone multiclass (FAMILY k=v ... | --matrix FILE) [--game full|bandit|both] [--json] [--tree OUT.json]
                            [--time-limit S]
-    littlestone play FAMILY k=v ... [--as adversary|learner] [--against LEARNER] [--plain]
+    littlestone play (FAMILY k=v ... | --matrix FILE) [--as adversary|learner] [--against LEARNER] [--plain]
     littlestone store list|show KEY|export|prune|verify|merge OTHER.db [--store PATH] [--kind K] [--family F] [--format csv|json|md]
     littlestone plot table TABLE.json|.csv [--x PARAM] [--column opt|value|vc] [--group-by PARAM ...] -o OUT.png|.svg
     littlestone plot tightness FILE.csv|.jsonl ... [--x PARAM] -o OUT.png|.svg
