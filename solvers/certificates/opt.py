@@ -25,7 +25,9 @@ References
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
@@ -35,6 +37,12 @@ from ..jsontext import loads
 from ._reading import (_POINT_KEYS, _POINT_NODE, _fmt, _show, depth_at_most, entry_list, generators, inner,
                        path_entries, point_step, read_tree, whole)
 from .binding import bind, check_made_for, made_for  # the class a certificate is for
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from ..classes.protocol import ConceptClassProtocol
+    from ..game_rules import Game
 
 __all__ = ["MistakeTree", "RandomizedTree", "verify_tree", "verify_upper", "TreeCheck", "UpperCheck", "ProvenInt",
            "ProvenFraction", "load_tree",
@@ -74,7 +82,8 @@ class MistakeTree:
             raise ValueError(f"a tree of depth {self.depth} by levels names {len(self.levels)} points")
 
     @classmethod
-    def shattered(cls, points, C=None, *, label: str | None = None) -> "MistakeTree":
+    def shattered(cls, points: Sequence[int], C: ConceptClassProtocol | None = None, *,
+                  label: str | None = None) -> "MistakeTree":
         """The complete mistake tree over a set of points ``C`` shatters: every node at depth i asks the
         point ``points[i]``; each of the 2^d paths is realised, so it proves Opt(C) >= d ([Rivest94])."""
         return cls(len(points), None, C, label=label, levels=points)
@@ -96,7 +105,7 @@ class MistakeTree:
         self._root = value
 
     @classmethod
-    def from_json(cls, data: dict, C=None, game=None) -> "MistakeTree":
+    def from_json(cls, data: dict, C: ConceptClassProtocol | None = None, game: Game | None = None) -> "MistakeTree":
         """The tree of :meth:`to_json`'s text (by nodes, or by levels)."""
         if data.get("levels") is not None and data.get("root") is None:
             return cls(data["depth"], None, C, game, levels=data["levels"])
@@ -128,10 +137,10 @@ class MistakeTree:
             head = {k: v for k, v in data.items() if k != "root"}
             return json.dumps(head, separators=(",", ":"))[:-1] + ',"root":' + _dumps_node(self.root) + "}"
 
-    def save(self, path) -> None:
+    def save(self, path: str | os.PathLike) -> None:
         Path(path).write_text(self.dumps() + "\n")
 
-    def to_networkx(self):
+    def to_networkx(self) -> nx.DiGraph:
         """The tree as a ``networkx.DiGraph``: nodes carry ``point`` (index) and ``label`` (the point's
         coordinates when the class is known); edges carry ``label`` 0 or 1."""
         import networkx as nx
@@ -349,7 +358,7 @@ class MistakeTree:
         lines.append("\\end{forest}")
         return "\n".join(lines) + "\n"
 
-    def write(self, path) -> None:
+    def write(self, path: str | os.PathLike) -> None:
         """Write by extension: ``.json``, ``.dot`` / ``.gv``, ``.graphml``, or ``.tex`` (:meth:`to_tikz`)."""
         p = Path(path)
         ext = p.suffix.lower()
@@ -485,7 +494,7 @@ def tree_height(root) -> int:
     return best
 
 
-def load_tree(path) -> dict:
+def load_tree(path: str | os.PathLike) -> dict:
     """Read a certificate JSON file (a mistake tree, an upper-bound certificate or a witness), with
     one-line errors for what is wrong.
 
@@ -575,7 +584,7 @@ class UpperCheck(ProvenInt):
         return f"UpperCheck(bound={int(self)}, claim={self.claim!r}, ok=True)"
 
 
-def verify_tree(tree: dict, C) -> TreeCheck:
+def verify_tree(tree: dict, C: ConceptClassProtocol) -> TreeCheck:
     """Check a mistake tree against class ``C`` from scratch; return what it proves, Opt(C) >= its depth.
 
     Every internal node must name a column of ``C``; every leaf must sit at depth ``tree["depth"]``;
@@ -741,7 +750,7 @@ def _matrix_of(table: "_Labels") -> np.ndarray:
     return table._M
 
 
-def verify_upper(proof: dict, C) -> UpperCheck:
+def verify_upper(proof: dict, C: ConceptClassProtocol) -> UpperCheck:
     """Check an upper-bound certificate ``Opt(C) <= u`` against ``C`` from scratch; return ``u`` as an
     :class:`UpperCheck` (the int u, with ``claim`` ``"Opt(C) <= u"``).
 

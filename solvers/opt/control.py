@@ -312,7 +312,7 @@ class Tuning:
         """A rough cost of the table engine (:mod:`solvers.opt.subcube`) on ``N`` distinct points, in seconds."""
         return 3.0**N * N * self.table_factor
 
-    def replace(self, **kw) -> "Tuning":
+    def replace(self, **kw: Any) -> "Tuning":
         """This tuning with the fields ``kw`` changed."""
         return dataclasses.replace(self, **kw)
 

@@ -616,7 +616,7 @@ class Solver(MemoSearch):
                 W &= ~col
         return W == V
 
-    def memo_key(self, V: int):
+    def memo_key(self, V: int) -> int | bytes:
         """The memo's key of a version space reached by examples: itself, its canonical key under the
         class's symmetry group (negative, so that it never equals a bitset), or its key up to isomorphism
         (bytes)."""
@@ -1164,7 +1164,7 @@ class Solver(MemoSearch):
                 "raise the limit or use a smaller class"
             )
 
-    def mistake_tree(self, V: int, d: int):
+    def mistake_tree(self, V: int, d: int) -> dict | None:
         """A mistake tree of depth ``d`` for V as nested dicts (requires Opt(V) >= d). Where the compiled kernel ran
         the search and its table is kept, it walks the tree itself (:meth:`Kernel.tree
         <solvers.opt.kernel.Kernel.tree>`: the same tree as :meth:`_tree`, up to depth
