@@ -97,7 +97,7 @@ import time
 import types
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from solvers import interrupts
 from solvers.classes import spec as class_specs
@@ -118,6 +118,10 @@ from .position import Position, advance
 from .strategies import STRATEGY_NAMES, available, get_strategy
 from .strategies.base import Found, Problem, StrategyError, check_reads
 from .strategies.exact import refusal
+
+if TYPE_CHECKING:
+    from solvers.classes.protocol import ConceptClassProtocol
+    from solvers.learners.base import Bound, Learner
 
 __all__ = ["attack", "AttackResult", "AttackError", "bound_for", "lemmas_for", "VERDICTS", "AUTO_SECONDS", "SMALL",
            "COUNTERS", "opt_applies", "verdict_of"]
@@ -321,7 +325,7 @@ def _canonical(name: str) -> str:
     return spec.name if spec is not None else name
 
 
-def bound_for(learner, cls, errors: int = 0):
+def bound_for(learner: Learner, cls: ConceptClassProtocol, errors: int = 0) -> Bound:
     """The learner's proven mistake bound on the class ``cls`` with ``errors`` label errors:
     ``learner.bound_on(cls, errors)`` (``learner.bound_on(cls)`` without errors; a learner whose
     ``bound_on`` takes no ``errors`` states none with label errors).

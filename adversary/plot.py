@@ -39,10 +39,11 @@ import csv
 import io
 import json
 import math
+import os
 import sys
 from fractions import Fraction
 from pathlib import Path
-from typing import NamedTuple
+from typing import Iterable, NamedTuple, Sequence
 
 from solvers.jsontext import loads  # json.loads refusing a key given twice
 
@@ -327,7 +328,8 @@ def _bounds(row: dict, column: str, i: int):
     return lo, hi
 
 
-def plot_table(rows, x: str, out, *, column: str = "opt", group_by=None, title: str | None = None) -> Written:
+def plot_table(rows: Iterable[dict], x: str, out: str | os.PathLike, *, column: str = "opt",
+               group_by: str | Sequence[str] | None = None, title: str | None = None) -> Written:
     """Draw a column of a table against the parameter ``x``: one line per value of the other parameters.
 
     Solved cells are filled markers on the line; a cell that ran out of time is drawn as the interval of
@@ -1058,7 +1060,8 @@ def tree_layout(G) -> dict:
     return pos
 
 
-def plot_tree(tree, out, *, points=None, max_nodes: int = MAX_NODES, title: str | None = None) -> Written:
+def plot_tree(tree: dict, out: str | os.PathLike, *, points: Sequence | None = None, max_nodes: int = MAX_NODES,
+              title: str | None = None) -> Written:
     """Draw a mistake tree: each node the point shown there, each edge the label given (0 to the left,
     1 to the right), the leaves as dots.
 

@@ -116,7 +116,7 @@ import copy
 import json
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Optional
+from typing import TYPE_CHECKING, Optional, Sequence
 
 import numpy as np
 
@@ -131,6 +131,9 @@ from solvers.numbers import not_ints, num_text
 from solvers.numbers import point_text as _show
 
 from .position import IllegalMove, Position
+
+if TYPE_CHECKING:
+    from solvers.classes.protocol import ConceptClassProtocol
 
 __all__ = [
     "witness_errors",
@@ -528,7 +531,8 @@ def _run(pos: Position, name: str, examples, first: int = 0) -> tuple[Position, 
 
 
 # ---------------------------------------------------------------------------------------- witnesses
-def make_witness(learner_name, learner_params, class_spec, sequence, target=None, *, extra=None,
+def make_witness(learner_name: str, learner_params: dict | None, class_spec: dict | ConceptClassProtocol,
+                 sequence: Sequence[dict | tuple], target: int | dict | None = None, *, extra: dict | None = None,
                  exact: bool = False, errors: int = 0) -> dict:
     """Replay ``sequence`` and return a witness with the mistakes filled in.
 
@@ -673,7 +677,7 @@ class VerifyResult:
         return self.ok
 
 
-def verify_witness(w, *, exact: bool = False, learner=None) -> VerifyResult:
+def verify_witness(w: dict | str, *, exact: bool = False, learner: type | None = None) -> VerifyResult:
     """Re-check a witness from scratch.
 
     Checks, in order: the JSON shape (an object with ``kind == "witness"``, ``learner``, ``class``,

@@ -24,7 +24,7 @@ import weakref
 import zlib
 from dataclasses import replace
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Iterable, Iterator, Optional
 
 from .records import (_COMPACT, Record, StoreError, UnreadableRow, _canonical, _now, _version, number, recomputed,
                       result_key)
@@ -856,7 +856,7 @@ class Store:
             self._drain()
             return self._one("SELECT COUNT(*) FROM results")[0]
 
-    def delete(self, keys) -> int:
+    def delete(self, keys: Iterable[str]) -> int:
         """Remove the rows of these keys (a row that does not read by the key :attr:`unreadable` gives it)."""
         keys = list(keys)
         with self.lock, self._write():
