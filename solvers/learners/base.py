@@ -406,7 +406,7 @@ class OnlineLearner:
         ``remaining_bound``; None lifts the limit. A learner without a search of its own ignores it."""
         self.deadline = deadline
 
-    def remaining_bound(self, V: VersionSpace) -> int | Fraction | None:
+    def remaining_bound(self, V: VersionSpace) -> int | float | Fraction | None:
         """An upper bound on the (expected) mistakes still to come from this state when the version space
         is V (a bitset over the concepts of the learner's class; with label errors the tuple of levels of
         :mod:`solvers.game_rules`), or None when none is known (the default)."""
