@@ -8,7 +8,7 @@ Commands (docs/guide/command-line.md; the reference: docs/cli.md)::
     littlestone export FAMILY k=v ... | --matrix FILE  [-o FILE.json]
     littlestone learners [--json]
     littlestone verify TREE.json (FAMILY k=v ... | --matrix FILE)
-    littlestone verify WITNESS.json [--exact] [--time-limit S]
+    littlestone verify WITNESS.json [--exact] [--time-limit S] [--learner MODULE:CLASS]
     littlestone table FAMILY [k=v ...] --grid n=2..8 k=1..3  [--format md|csv|json] [--time-limit S] [--jobs N]
                       [--backend loky|dask] [--scheduler ADDR] [--randomized] [--errors K] [--horizon T] [--memory GB]
     littlestone table --matrix FILE ...  [--format md|csv|json|latex] [--jobs N] [--randomized] [--errors K]

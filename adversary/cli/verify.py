@@ -19,6 +19,8 @@ know is an error, never ignored.
   the time does not settle (a large class; a value an attack took from the results store) is not accepted: verify
   prints ``NOT CHECKED`` with the bounds found and exits 3, as a run cut short by its limits does. ``"opt": null``
   and a bound the attack could not compute (value null, "...: not computed within the time limit") claim nothing.
+  A learner not in the registry (attacked as ``attack(MyLearner, ...)``) is given by ``--learner MODULE:CLASS``
+  (:func:`import_learner`), registered while its witness is replayed (:class:`solvers.learners.registered`).
 
 Exit codes: 0 every claim holds; 1 a certificate or witness fails its check; 2 bad input (a file that is not a
 certificate at all, a missing class); 3 a witness's claim not settled within ``--time-limit``.
@@ -46,6 +48,11 @@ def add(p) -> None:
     add_class_source(p, what="the class of a mistake tree (a witness names its own)")
     p.add_argument("--exact", action="store_true",
                    help="witnesses on margin-halfspaces: check |x| <= R and the margin in exact rational arithmetic")
+    p.add_argument("--learner", metavar="MODULE:CLASS",
+                   help="witnesses of a learner you attacked without registering it (adversary.attack(MyLearner, "
+                        "...)): its class, imported from MODULE (the current directory first, then sys.path), "
+                        "registered while the witness is replayed; an OnlineLearner subclass with the witness's "
+                        "learner name")
     p.add_argument("--time-limit", type=positive_seconds, default=WITNESS_SECONDS, metavar="S",
                    help="witnesses: the seconds to derive their learner's bound and the class's Opt again "
                         f"(default {WITNESS_SECONDS:g}); a claim not settled in them exits 3")
@@ -184,15 +191,70 @@ def _verify_witness_file(args, data) -> int:
     makes of itself derived again (:func:`adversary.claims.check_claims`: its bound from the learner, its verdict
     from the replayed count against that bound, its Opt(C) by the solver within ``--time-limit``); a claim that is
     wrong fails (exit 1), one the time limit does not settle is NOT CHECKED (exit 3)."""
-    from adversary.claims import check_claims
-    from adversary.referee import verify_witness
-
     if list(args.target) or args.matrix is not None:
         given = "--matrix" if args.matrix is not None else repr(args.target[0])
         raise CLIError(f"{args.file} is a witness, which names its own class; drop {given} and the class arguments")
-    r = verify_witness(data, exact=args.exact)
+    if args.learner is None:
+        return _check_witness(args, data, None)
+    from solvers.learners import registered
+
+    learner = import_learner(args.learner)
+    named = data.get("learner", {}).get("name") if isinstance(data.get("learner"), dict) else data.get("learner")
+    if isinstance(named, str) and named != learner.name:
+        raise CLIError(f"{args.file} is a witness of the learner {named!r}, and {args.learner} is named "
+                       f"{learner.name!r}; give the class the witness was made with")
+    with registered(learner):  # (ValueError, one line: its name taken by another learner)
+        return _check_witness(args, data, learner)
+
+
+def import_learner(text: str) -> type:
+    """The learner class ``MODULE:CLASS`` names, imported with the current directory first on ``sys.path`` (as
+    ``python -m`` does); CLIError (one line) when it cannot be imported or is no OnlineLearner subclass."""
+    import importlib
+    import os
+    import sys
+
+    from solvers.learners.base import OnlineLearner
+
+    module, sep, name = text.partition(":")
+    if not sep or not module or not name or ":" in name:
+        raise CLIError(f"--learner {text!r}: give MODULE:CLASS, e.g. --learner my_learners:MyLearner "
+                       "(my_learners.py in the current directory)")
+    here = os.getcwd()
+    added = here not in sys.path and "" not in sys.path
+    if added:
+        sys.path.insert(0, here)
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError as e:
+        if e.name is not None and (module == e.name or module.startswith(e.name + ".")):  # the module itself
+            raise CLIError(f"--learner {text}: no module {e.name!r} in the current directory ({here}) or on "
+                           "sys.path; run verify where the module's file is, or set PYTHONPATH") from None
+        raise CLIError(f"--learner {text}: importing {module} failed: {one_line(e)}") from None
+    except Exception as e:  # noqa: BLE001 - the user's module raised while it was imported: one line
+        raise CLIError(f"--learner {text}: importing {module} failed: {type(e).__name__}: {one_line(e)}") from None
+    finally:
+        if added:
+            sys.path.remove(here)
+    cls = getattr(mod, name, None)
+    if cls is None:
+        raise CLIError(f"--learner {text}: the module {module} has no {name!r}")
+    if not (isinstance(cls, type) and issubclass(cls, OnlineLearner)):
+        what = f"the class {cls.__name__}" if isinstance(cls, type) else f"an object of type {type(cls).__name__}"
+        raise CLIError(f"--learner {text} is {what}, not an OnlineLearner subclass "
+                       "(solvers.learners.base.OnlineLearner); give the learner's class")
+    return cls
+
+
+def _check_witness(args, data, learner) -> int:
+    from adversary.claims import check_claims
+    from adversary.referee import verify_witness
+
+    r = verify_witness(data, exact=args.exact, learner=learner)
     if not r.ok:
-        print(f"FAILED: {one_line(r.message)} (witness {args.file})", flush=True)
+        hint = ("; on the command line: --learner MODULE:CLASS" if learner is None and r.mistakes is None
+                and "unknown learner" in r.message else "")
+        print(f"FAILED: {one_line(r.message)}{hint} (witness {args.file})", flush=True)
         return EXIT_FAILED
     lemmas, why = _lemmas_again(data)
     if why is not None:
@@ -345,6 +407,9 @@ def run(args) -> int:
     if check is None:
         shown = repr(kind) if len(kind) <= 60 else repr(kind[:57]) + "..."
         raise CLIError(f"{args.file} has kind {shown}; verify knows {', '.join(repr(k) for k in VERIFIERS)}")
+    if getattr(args, "learner", None) is not None and kind != "witness":
+        raise CLIError(f"--learner is for witnesses (attack --witness); {args.file} is a {kind.replace('-', ' ')}: "
+                       "drop --learner")
     extra = _unknown_field(kind, data)
     if extra is not None:
         what = "certificate" if kind.startswith("upper") else kind.replace("-", " ")
