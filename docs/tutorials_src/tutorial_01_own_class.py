@@ -8,8 +8,8 @@ arrive from a file (``littlestone opt --matrix C.csv`` reads the same matrix fro
 """
 
 import json
+import os
 import tempfile
-from pathlib import Path
 
 import numpy as np
 
@@ -38,9 +38,8 @@ print("the refutation proves Opt(C) <=", verify_upper(proof, C))
 # The command line does the same from a file, and ``verify`` checks each certificate from the class alone.
 from adversary.cli import main  # noqa: E402
 
-folder = Path(tempfile.mkdtemp())
-np.savetxt(folder / "C.csv", matrix, fmt="%d", delimiter=",")
-assert main(["opt", "--matrix", str(folder / "C.csv"), "--tree", str(folder / "t.json"),
-             "--proof", str(folder / "p.json"), "--no-store", "--quiet"]) == 0
-assert main(["verify", str(folder / "t.json"), "--matrix", str(folder / "C.csv")]) == 0
-assert main(["verify", str(folder / "p.json"), "--matrix", str(folder / "C.csv")]) == 0
+os.chdir(tempfile.mkdtemp())  # a folder of its own: the files below are written there
+np.savetxt("C.csv", matrix, fmt="%d", delimiter=",")
+assert main(["opt", "--matrix", "C.csv", "--tree", "t.json", "--proof", "p.json", "--no-store", "--quiet"]) == 0
+assert main(["verify", "t.json", "--matrix", "C.csv"]) == 0
+assert main(["verify", "p.json", "--matrix", "C.csv"]) == 0

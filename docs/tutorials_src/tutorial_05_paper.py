@@ -15,8 +15,7 @@ import matplotlib.pyplot as plt
 
 from adversary.cli import main
 
-folder = Path(tempfile.mkdtemp())  # every file written here
-os.chdir(folder)
+folder = tempfile.mkdtemp()  # every file is written here, by its name (each step below starts there)
 
 # %%
 # A table in LaTeX: exact values print as fractions (``\frac{13}{8}``), and a cell stopped by
@@ -27,19 +26,21 @@ assert main(["table", "thresholds", "--grid", "N=3..7", "--randomized", "--forma
 # %%
 # The same grid as JSON, drawn with ``plot table``: Opt(C) against N, with the band
 # VC .. floor(log2 |C|) around it.
-assert main(["table", "monotone-disjunctions", "--grid", "n=2..6", "k=1,2", "--format", "json", "-o", str(folder / "md.json"),
+os.chdir(folder)
+assert main(["table", "monotone-disjunctions", "--grid", "n=2..6", "k=1,2", "--format", "json", "-o", "md.json",
              "--no-store", "--quiet"]) == 0
-assert main(["plot", "table", str(folder / "md.json"), "--x", "n", "-o", str(folder / "opt.png")]) == 0
+assert main(["plot", "table", "md.json", "--x", "n", "-o", "opt.png"]) == 0
 plt.figure(figsize=(6, 4))
-plt.imshow(plt.imread(str(folder / "opt.png")))
+plt.imshow(plt.imread("opt.png"))
 plt.axis("off")
 
 # %%
 # A mistake tree as TikZ (the ``forest`` package) for the paper, and as a picture.
-assert main(["opt", "thresholds", "N=7", "--tree", str(folder / "tree.tex"), "--no-store", "--quiet"]) == 0
-print((folder / "tree.tex").read_text()[:400])
-assert main(["opt", "thresholds", "N=7", "--tree", str(folder / "t.json"), "--no-store", "--quiet"]) == 0
-assert main(["plot", "tree", str(folder / "t.json"), "thresholds", "N=7", "-o", str(folder / "tree.png"), "--quiet"]) == 0
+os.chdir(folder)
+assert main(["opt", "thresholds", "N=7", "--tree", "tree.tex", "--no-store", "--quiet"]) == 0
+print(Path("tree.tex").read_text()[:400])
+assert main(["opt", "thresholds", "N=7", "--tree", "t.json", "--no-store", "--quiet"]) == 0
+assert main(["plot", "tree", "t.json", "thresholds", "N=7", "-o", "tree.png", "--quiet"]) == 0
 plt.figure(figsize=(6, 4))
-plt.imshow(plt.imread(str(folder / "tree.png")))
+plt.imshow(plt.imread("tree.png"))
 plt.axis("off")
