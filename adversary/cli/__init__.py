@@ -9,8 +9,9 @@ Commands (docs/guide/command-line.md; the reference: docs/cli.md)::
     littlestone learners [--json]
     littlestone verify TREE.json (FAMILY k=v ... | --matrix FILE)
     littlestone verify WITNESS.json [--exact] [--time-limit S] [--learner MODULE:CLASS]
-    littlestone table FAMILY [k=v ...] --grid n=2..8 k=1..3  [--format md|csv|json] [--time-limit S] [--jobs N]
-                      [--backend loky|dask] [--scheduler ADDR] [--randomized] [--errors K] [--horizon T] [--memory GB]
+    littlestone table FAMILY [k=v ...] --grid n=2..8 k=1..3  [--format md|csv|json] [--time-limit S]
+                      [--cell-time-limit S] [--jobs N] [--backend loky|dask] [--scheduler ADDR] [--randomized]
+                      [--errors K] [--horizon T] [--memory GB]
     littlestone table --matrix FILE ...  [--format md|csv|json|latex] [--jobs N] [--randomized] [--errors K]
                       [--horizon T]   (one row per class file: .json, .csv or .npy)
     littlestone attack LEARNER [k=v ...] (--class FAMILY [k=v ...] | --matrix FILE [--fact r=R|margin=G])
@@ -18,9 +19,10 @@ Commands (docs/guide/command-line.md; the reference: docs/cli.md)::
                        [--maximize mistakes|false_negative|false_positive] [--jobs N] [--json]
                        [--witness OUT.json] [--quiet]
     littlestone attack LEARNER [k=v ...] --class FAMILY [k=v ...] --grid n=2..12 k=1..3 [--format md|csv|json]
-                       [-o FILE] [--jobs N] [--backend loky|dask] [--scheduler ADDR]
+                       [-o FILE] [--time-limit S] [--cell-time-limit S] [--jobs N] [--backend loky|dask]
+                       [--scheduler ADDR]
     littlestone experts n=1..12 k=0..2 [--deterministic] [--randomized] [--time-limit S] [--memory GB]
-                        [--format md|csv|json] [-o FILE] [--quiet]
+                        [--cell-time-limit S] [--format md|csv|json] [-o FILE] [--quiet]
     littlestone pac LEARNER [k=v ...] (--class FAMILY k=v ... | --matrix FILE) --epsilon E --delta D [--trials T]
                     [--distribution uniform|adversarial|FILE] [--seed S] [--json] [--plot OUT.png]
     littlestone params (FAMILY k=v ... | --matrix FILE) [--only KEYS] [--json] [--time-limit S] [--store PATH]

@@ -45,7 +45,9 @@ def add(p) -> None:
 
     p.add_argument("--time-limit", type=positive_seconds, metavar="S",
                    help=f"stop after S seconds and report the best verified sequence found (default: "
-                        f"{AUTO_SECONDS:g} s for auto, no limit for a strategy named with --strategy)")
+                        f"{AUTO_SECONDS:g} s for auto, no limit for a strategy named with --strategy); with --grid, "
+                        "seconds for the whole run: each cell gets its share of what is left as it begins, and the "
+                        "cells not begun in time are named")
     p.add_argument("--seed", type=seed, default=0, metavar="N", help="seed of the randomized strategies (default 0)")
     add_memory_guard(p)
     p.add_argument("--jobs", type=positive_int, metavar="N",
@@ -73,6 +75,9 @@ def add(p) -> None:
                    help="the grid's rows: md (default), csv, json (a list of row objects), or latex (a booktabs "
                         "tabular; -o FILE.tex)")
     g.add_argument("-o", "--output", metavar="FILE", help="write the grid's rows to FILE instead of stdout")
+    g.add_argument("--cell-time-limit", type=positive_seconds, metavar="S",
+                   help=f"seconds per cell, cut at the end of --time-limit (default: {AUTO_SECONDS:g} s for auto "
+                        "without --time-limit, else none)")
     from ._cells import add_backend_options
 
     add_backend_options(g)
@@ -197,6 +202,7 @@ def run(args) -> int:
 
         return run_grid(args)
     for flag, given in (("--format", args.format != "md"), ("-o", args.output is not None),
+                        ("--cell-time-limit", args.cell_time_limit is not None),
                         ("--backend", args.backend is not None), ("--scheduler", args.scheduler is not None)):
         if given:
             raise CLIError(f"{flag} is for a grid of attacks (--grid k=RANGE ...); give --grid, or drop {flag}")

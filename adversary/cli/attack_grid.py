@@ -114,12 +114,14 @@ class GridWriter:
                 _cell_text(r, "bound", "bound_fraction") if r.get("bound") is not None else "none",
                 _cell_text(r, "gap", "gap_fraction"), r["verdict"], lemmas, opt, f"{r['seconds']:.3f}", r["formula"]]
 
-    def close(self, complete: bool = True) -> None:
+    def close(self, complete: bool = True, late: bool = False) -> None:
+        """The end of the rows (``late``: the cells missing had not begun when the run's time limit was up)."""
         if self.fmt == "json":
             self.out.write("[\n]\n" if not self.rows else "\n]\n")
         elif self.fmt == "latex" and self.rows:
             self.out.write("\\bottomrule\n\\end{tabular}\n"
-                           + ("" if complete else "% interrupted: the cells not computed are not in the table\n"))
+                           + ("" if complete else "% the time limit was up: the cells not begun are not in the table\n"
+                              if late else "% interrupted: the cells not computed are not in the table\n"))
         self.out.flush()
 
 
@@ -203,6 +205,7 @@ def run_grid(args) -> int:
         try:
             run = ws.attack_grid(name, grid, args.learner, learner_items=learner_items, strategy=args.strategy,
                                  seed=args.seed, errors=args.errors, time_limit=args.time_limit,
+                                 cell_time_limit=args.cell_time_limit,
                                  maximize=args.maximize, jobs=args.jobs, progress=progress, on_row=emit,
                                  on_skip=lambda row: (skipped.append(row), bar.clear(), say_skipped(row)))
         finally:
@@ -212,9 +215,11 @@ def run_grid(args) -> int:
                 handle = sys.stdout if out_path is None else StreamedOutput(out_path)
                 writer = GridWriter(args.format, grid.keys, handle)
             if writer is not None:
-                writer.close(complete=run is not None and not run.interrupted)
+                writer.close(complete=run is not None and run.complete,
+                             late=run is not None and not run.interrupted and bool(run.missing))
     finally:
         close_all(handle, ws.store)
+    store_used = ws.store is not None
     code = say_store(run, ws.store, total, "not re-checked: --trust-store" if args.trust_store else
                      "witnesses replayed: --verify-store" if args.verify_store else
                      "witnesses replayed when stored, digest matches")
@@ -228,5 +233,9 @@ def run_grid(args) -> int:
     if run.stopped:
         note(f"{len(run.stopped)} of {len(run.done)} cells stopped by the time limit (their mistakes are lower bounds, "
              "shown >=m)")
-        return EXIT_UNSOLVED
-    return EXIT_OK
+    if run.missing:
+        left = ", ".join(params_text(c) for c in run.missing[:8]) + (" ..." if len(run.missing) > 8 else "")
+        note(f"the time limit of {args.time_limit:g} s was up before {len(run.missing)} of {total} cells began, not "
+             f"attacked: {left} (give more --time-limit"
+             f"{'; a rerun takes the cells attacked from the store' if store_used else ''})")
+    return EXIT_UNSOLVED if run.stopped or run.missing else EXIT_OK

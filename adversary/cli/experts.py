@@ -30,7 +30,10 @@ def add(p) -> None:
     p.add_argument("--deterministic", action="store_true", help="the deterministic game D_k (default: both games)")
     p.add_argument("--randomized", action="store_true", help="the randomized game R_k (default: both games)")
     p.add_argument("--time-limit", type=positive_seconds, metavar="S",
-                   help="seconds per cell (both games of a row); a cell that runs out shows lo..hi (default: none)")
+                   help="seconds for the whole run: each cell gets its share of what is left as it begins; a cell "
+                        "that runs out shows lo..hi, and the cells not begun in time are named (default: none)")
+    p.add_argument("--cell-time-limit", type=positive_seconds, metavar="S",
+                   help="seconds per cell (both games of a row), cut at the end of --time-limit (default: none)")
     p.add_argument("--memory", type=memory_gb, metavar="GB",
                    help=memory_help(" (the deterministic memo; the randomized table, refused if larger)"))
     p.add_argument("--format", choices=("md", "csv", "json", "latex"), default="md",
@@ -242,21 +245,27 @@ class _Writer:
         self.rows += 1
         self.out.flush()
 
-    def close(self, gaps: list, complete: bool) -> None:
+    def close(self, gaps: list, complete: bool, missing=()) -> None:
+        """The end of the table; ``missing``: the cells ``(n, k)`` not begun when --time-limit was up."""
         if self.fmt == "json":
-            self.out.write("\n], " + json.dumps({"gaps": gaps, "complete": complete})[1:] + "\n")
+            tail = {"gaps": gaps, "complete": complete,
+                    **({"missing": [{"n": n, "k": k, "reason": "time limit"} for n, k in missing]} if missing else {})}
+            self.out.write("\n], " + json.dumps(tail)[1:] + "\n")
         elif self.fmt == "md" and gaps:
             self.out.write("\n" + "\n".join(gaps) + "\n")
         elif self.fmt == "latex":
             self.out.write("\\bottomrule\n\\end{tabular}\n" + "".join(f"% {g}\n" for g in gaps)
-                           + ("" if complete else "% interrupted: the cells not computed are not in the table\n"))
+                           + ("" if complete else "% the time limit was up: the cells not begun are not in the table\n"
+                              if missing else "% interrupted: the cells not computed are not in the table\n"))
         self.out.flush()
 
 
 # ---------------------------------------------------------------------------------------- run
 def run(args) -> int:
     """One row per (n, k), n slowest, written as the cell finishes; then a line per row where D_k is below
-    the volume bound. A cell out of time shows lo..hi (exit 3); Ctrl-C keeps the finished rows (exit 130)."""
+    the volume bound. A cell out of time shows lo..hi (exit 3), the cells not begun within --time-limit are named
+    (exit 3); Ctrl-C keeps the finished rows (exit 130)."""
+    from adversary.workspace.cells import Clock, cell_seconds
     from solvers.opt.experts import check_size
 
     ns, ks = _ranges(args.ranges)
@@ -274,7 +283,9 @@ def run(args) -> int:
     cells = [(n, k) for n in ns for k in ks]
     bar = Progress(enabled=not args.quiet)
     done: list = []
+    missing: list = []  # the cells not begun when --time-limit was up
     interrupted = False
+    clock = Clock(args.time_limit, args.cell_time_limit, cells=len(cells))
 
     def progress(n, k, name, info):
         lo, hi = info.get("lower"), info.get("upper")
@@ -287,7 +298,12 @@ def run(args) -> int:
     try:
         writer = _Writer(args.format, games, handle)
         for n, k in cells:
-            row = _cell(n, k, games, args.time_limit, progress, memo)
+            limits = clock.limits()
+            seconds = cell_seconds(limits["seconds"], limits["deadline_at"])
+            if seconds is not None and seconds <= 0:
+                missing.append((n, k))
+                continue
+            row = _cell(n, k, games, seconds, progress, memo)
             bar.close()
             if row["stopped"] == "interrupted":
                 writer.row(row)  # its bounds are proven; it is not counted as computed
@@ -308,7 +324,8 @@ def run(args) -> int:
         gaps = [line for line in map(_gap_line, done) if line]
         try:
             if writer is not None:
-                writer.close(gaps if args.format != "csv" else [], complete=not interrupted)
+                writer.close(gaps if args.format != "csv" else [], complete=not interrupted and not missing,
+                             missing=[] if interrupted else missing)
         finally:
             if handle is not sys.stdout:
                 handle.close()
@@ -326,5 +343,8 @@ def run(args) -> int:
         why = ("the time limit" if not memory else "the memory this process may use (lower n or k)"
                if memory == len(unsolved) else "the time limit or the memory this process may use")
         note(f"{len(unsolved)} of {len(done)} cells not solved within {why} (shown as lo..hi)")
-        return EXIT_UNSOLVED
-    return EXIT_OK
+    if missing:
+        left = ", ".join(f"n={n} k={k}" for n, k in missing[:8]) + (" ..." if len(missing) > 8 else "")
+        note(f"the time limit of {args.time_limit:g} s was up before {len(missing)} of {len(cells)} cells began, not "
+             f"computed: {left} (give more --time-limit)")
+    return EXIT_UNSOLVED if unsolved or missing else EXIT_OK

@@ -43,7 +43,10 @@ def add(p) -> None:
                    help="write the table to FILE instead of stdout, a row as each cell finishes; its extension is the "
                         "format's (.md, .csv, .json, .tex for latex)")
     p.add_argument("--time-limit", type=positive_seconds, metavar="S",
-                   help="seconds per cell, for all of it (making the class, Opt and VC); a cell that runs out shows lo..hi "
+                   help="seconds for the whole run: each cell gets its share of what is left as it begins; a cell that "
+                        "runs out shows lo..hi, and the cells not begun in time are named (default: none)")
+    p.add_argument("--cell-time-limit", type=positive_seconds, metavar="S",
+                   help="seconds per cell, for all of it (making the class, Opt and VC), cut at the end of --time-limit "
                         "(default: none)")
     p.add_argument("--jobs", type=positive_int, metavar="N",
                    help="cells computed at once: loky processes on this machine (default 1, at most its usable CPUs), "
@@ -197,14 +200,17 @@ class _TableWriter:
 
     def close(self, skipped: list, complete: bool, missing=()) -> None:
         """The end of the table. In JSON: ``complete`` (every cell of the grid has its row or is skipped), ``solved``
-        (complete, and every row's values exact: no row ``stopped``), ``missing`` (the cells a Ctrl-C left out)."""
+        (complete, and every row's values exact: no row ``stopped``), ``missing`` (``(cell, reason)``: the cells a
+        Ctrl-C left out, reason "interrupted", or that had not begun when --time-limit was up, "time limit")."""
         if self.fmt == "latex" and self.opened:
+            late = bool(missing) and all(why == "time limit" for _, why in missing)
             self.out.write("\\bottomrule\n\\end{tabular}\n"
-                           + ("" if complete else "% interrupted: the cells not computed are not in the table\n"))
+                           + ("" if complete else "% the time limit was up: the cells not begun are not in the table\n"
+                              if late else "% interrupted: the cells not computed are not in the table\n"))
         if self.fmt == "json":
             tail = {"skipped": [{"params": r["params"], "reason": r["skipped"]} for r in skipped], "complete": complete,
                     "solved": complete and not self.bounded,
-                    **({"missing": [{"params": c, "reason": "interrupted"} for c in missing]} if missing else {})}
+                    **({"missing": [{"params": c, "reason": why} for c, why in missing]} if missing else {})}
             if self.columns is None:
                 self.out.write(json.dumps(json_safe({"family": self.name, "grid": self.keys, "rows": [], **tail})) + "\n")
             else:
@@ -268,7 +274,8 @@ def run(args) -> int:
     done = None
     try:
         try:
-            done = ws.table(name, grid, game=G, time_limit=args.time_limit, memo_bytes=memo_bytes(args),
+            done = ws.table(name, grid, game=G, time_limit=args.time_limit, cell_time_limit=args.cell_time_limit,
+                            memo_bytes=memo_bytes(args),
                             columns=columns, jobs=args.jobs, progress=progress, on_row=emit, on_skip=skip)
         finally:
             bar.close()
@@ -276,14 +283,19 @@ def run(args) -> int:
             # (the workspace's error) or a cluster that never ran a cell writes nothing
             impossible = done is None and bool(skipped) and len(skipped) == total
             interrupted = not impossible if done is None else done.interrupted
-            missing = _missing(grid.cells, done, skipped) if interrupted else []
+            late = [] if done is None else done.missing  # not begun within --time-limit
+            missing = [(c, "interrupted" if interrupted else "time limit")
+                       for c in _missing(grid.cells, done, skipped)] if interrupted or late else []
+            complete = not interrupted and not late
             if writer is not None:
-                writer.close(skipped, complete=not interrupted, missing=missing)
-            elif args.format == "json" and started and (interrupted or not skipped or done is not None and done.done):
+                writer.close(skipped, complete=complete, missing=missing)
+            elif args.format == "json" and started and (interrupted or late or not skipped or
+                                                        done is not None and done.done):
                 handle = sys.stdout if out_path is None else StreamedOutput(out_path)
-                _TableWriter(args.format, name, keys, handle).close(skipped, complete=not interrupted, missing=missing)
+                _TableWriter(args.format, name, keys, handle).close(skipped, complete=complete, missing=missing)
     finally:
         close_all(handle, ws.store)
+    store_used = ws.store is not None
     code = say_store(done, ws.store, total, _how_served(args))
     if code is not None:
         return code
@@ -291,8 +303,8 @@ def run(args) -> int:
         note(text)
     if out_path is not None and writer is not None:
         print(f"wrote {writer.rows} row{'s' if writer.rows != 1 else ''} to {out_path}", file=sys.stderr, flush=True)
+    left = ", ".join(params_text({k: c[k] for k in keys}) for c, _ in missing[:8]) + (" ..." if len(missing) > 8 else "")
     if done.interrupted:
-        left = ", ".join(params_text({k: c[k] for k in keys}) for c in missing[:8]) + (" ..." if len(missing) > 8 else "")
         note(f"interrupted: {len(done.done)} of {total} cells computed" + (f"; not computed: {left}" if missing else ""))
         return interrupted_code()
     unsolved = done.unsolved
@@ -302,8 +314,10 @@ def run(args) -> int:
         why = ("the time limit" if not memory else "the memory this process may use (lower the parameters)"
                if memory == len(unsolved) else "the time limit or the memory this process may use")
         note(f"{len(unsolved)} of {len(done.done)} cells not solved within {why} (shown as {shown})")
-        return EXIT_UNSOLVED
-    return EXIT_OK
+    if missing:
+        note(f"the time limit of {args.time_limit:g} s was up before {len(missing)} of {total} cells began, not "
+             f"computed: {left} (give more --time-limit{'; a rerun takes the cells computed from the store' if store_used else ''})")
+    return EXIT_UNSOLVED if unsolved or missing else EXIT_OK
 
 
 def _source(args):

@@ -27,7 +27,8 @@ from functools import partial
 from ._messages import WorkspaceError, note
 
 __all__ = ["BACKENDS", "SCHEDULER_ENV", "CONNECT_SECONDS", "run_cells", "close_all", "connect", "answers", "Drained",
-           "drain", "usable_cpus", "cap_jobs", "scheduler_of", "where"]
+           "drain", "usable_cpus", "cap_jobs", "scheduler_of", "where", "Clock", "cell_seconds", "in_flight", "NOT_STARTED",
+           "check_seconds"]
 
 BACKENDS = ("loky", "dask")
 SCHEDULER_ENV = "LITTLESTONE_SCHEDULER"  # the scheduler's address when --scheduler is not given
@@ -152,6 +153,73 @@ def run_cells(func, cells, *, jobs: int | None = None, backend: str = "loky", sc
     return (func(c, progress=None if progress is None else partial(progress, c), **prepare(c, True)) for c in cells)
 
 
+# ---------------------------------------------------------------------------------------- the run's seconds
+NOT_STARTED = "_not_started"  # the key of a cell's row when the run's time limit had passed before it began
+
+
+def check_seconds(value, name: str) -> None:
+    """``value`` is None or a positive number of seconds (else a :class:`WorkspaceError` naming ``name``)."""
+    import math
+
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0
+                              or math.isnan(value)):
+        raise WorkspaceError(f"{name}={value!r} is not positive; give a number of seconds > 0, or None")
+
+
+class Clock:
+    """The seconds of a grid's run: ``time_limit`` for the whole run (None: no limit) and ``cell_time_limit`` for
+    each cell (None: no limit of its own).
+
+    :meth:`limits` is called for each cell just before it is handed out (in the order they are handed out) and
+    gives the keywords that bound it: ``seconds``, the cell's own limit, and ``deadline_at``, the run's end as a
+    wall-clock time (:func:`time.time`, which a worker process or a Dask worker reads alike). Without a cell limit
+    of its own a cell gets its share of the run's seconds left: ``left * min(jobs, cells) / cells`` for the
+    ``cells`` not handed out yet, so that every cell of a run with a time limit gets a try and what a quick cell
+    leaves goes to the next ones; with one, it gets that, cut at the run's end. A cell that begins after the
+    run's end computes nothing (:func:`cell_seconds`) and is listed as missing."""
+
+    def __init__(self, time_limit=None, cell_time_limit=None, *, cells: int = 1, jobs: int | None = 1):
+        check_seconds(time_limit, "time_limit")
+        check_seconds(cell_time_limit, "cell_time_limit")
+        self.time_limit, self.cell_time_limit = time_limit, cell_time_limit
+        self.deadline_at = None if time_limit is None else time.time() + time_limit
+        self.cells_left = max(int(cells), 1)
+        self.jobs = max(int(jobs or 1), 1)
+
+    def over(self) -> bool:
+        """Whether the run's time limit has passed."""
+        return self.deadline_at is not None and time.time() >= self.deadline_at
+
+    def limits(self) -> dict:
+        """``{"seconds", "deadline_at"}`` for the next cell handed out."""
+        cells, self.cells_left = self.cells_left, max(self.cells_left - 1, 1)
+        if self.deadline_at is None:
+            return {"seconds": self.cell_time_limit, "deadline_at": None}
+        left = max(self.deadline_at - time.time(), 0.0)
+        share = left if self.cell_time_limit is not None else left * min(self.jobs, cells) / cells
+        seconds = share if self.cell_time_limit is None else min(self.cell_time_limit, share)
+        return {"seconds": seconds, "deadline_at": self.deadline_at}
+
+
+def in_flight(backend: str, jobs) -> int:
+    """The cells that run at once, for :class:`Clock`'s shares: loky's ``jobs`` lowered to the usable CPUs (as
+    :func:`run_cells` lowers them); on a cluster ``jobs``, or without it as many as the grid has (the workers'
+    threads are not known before it connects)."""
+    if backend == "dask":
+        return jobs or 10**6
+    return max(1, min(jobs or 1, usable_cpus()))
+
+
+def cell_seconds(seconds, deadline_at):
+    """The seconds a cell may take, as it begins: ``seconds`` (None: no limit) cut at the run's end
+    ``deadline_at`` (a :func:`time.time`, or None). None when neither limits it; 0 when the run's end has passed
+    (the cell then computes nothing: its row is ``{..., NOT_STARTED: True}``)."""
+    if deadline_at is None:
+        return seconds
+    left = max(deadline_at - time.time(), 0.0)
+    return left if seconds is None else min(seconds, left)
+
+
 # ---------------------------------------------------------------------------------------- the results, as they come
 class Drained:
     """What :func:`drain` saw: the finished rows (``done``, in the order they came), the skipped cells, whether a
@@ -163,6 +231,7 @@ class Drained:
         self._written = None if store is None else store.written
         self.done: list = []
         self.skipped: list = []
+        self.missing: list = []  # the cells the run's time limit left out (they had not begun): each cell's parameters
         self.interrupted = False
         self.store_error = None
         self.served = 0
@@ -183,7 +252,8 @@ def drain(runs, out: Drained, *, store, emit, skip, status, bar) -> Drained:
     ``attack --grid``: each row's ``"_records"`` go to ``store`` (only this process writes it), a skipped cell
     (``"skipped"`` in its row) goes to ``skip(row)`` (which says so), every other row to ``emit(row)``; one
     stopped by Ctrl-C (``"stopped": "interrupted"``), or a Ctrl-C taken between cells, ends the loop. ``bar`` counts
-    the cells (``status(row)``: the text of a finished one); it is closed and the store's last batch flushed at
+    the cells (``status(row)``: the text of a finished one); a cell that began after the run's time limit (its row
+    ``NOT_STARTED``) goes to ``out.missing``, neither emitted nor stored. ``bar`` is closed and the store's last batch flushed at
     the end, whatever ends the loop. Fills ``out`` (given, so the caller keeps what was seen if this raises)."""
     from adversary.store import StoreError
 
@@ -208,11 +278,15 @@ def drain(runs, out: Drained, *, store, emit, skip, status, bar) -> Drained:
                             emit(row)  # printed, though not stored
                         break
                     say_unwritable(store, e)  # a full disk: one note, the cells go on unstored
+            if row.pop(NOT_STARTED, False):
+                out.missing.append(row.get("params", row.get("grid")))
+                bar.count(len(out.done) + len(out.skipped) + len(out.missing))
+                continue
             if "skipped" in row:
                 out.skipped.append(row)
                 bar.clear()
                 skip(row)
-                bar.count(len(out.done) + len(out.skipped))
+                bar.count(len(out.done) + len(out.skipped) + len(out.missing))
                 continue
             if row.get("stopped") == "interrupted" or row.pop("_interrupted", False):
                 out.interrupted = True
@@ -223,7 +297,7 @@ def drain(runs, out: Drained, *, store, emit, skip, status, bar) -> Drained:
             if stopping():  # a Ctrl-C that a cell took as finished: no next cell
                 out.interrupted = True
                 break
-            bar.count(len(out.done) + len(out.skipped), status=status(row))
+            bar.count(len(out.done) + len(out.skipped) + len(out.missing), status=status(row))
     except KeyboardInterrupt:
         out.interrupted = True
     except BaseException:  # e.g. a cluster's workers died: what was written says it is not complete

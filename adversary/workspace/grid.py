@@ -144,16 +144,24 @@ def learner_params_of(items: dict, cell_learner: dict, class_params: dict) -> di
 # ---------------------------------------------------------------------------------------- one cell
 def attack_cell(family: str, cell: dict, *, learner: str, learner_items: dict, strategy: str, seed: int,
                 time_limit, errors: int, maximize: str = "mistakes", progress=None, served=None,
-                records: bool = False, C=None, known_opt=None) -> dict:
+                records: bool = False, C=None, known_opt=None, seconds=None, deadline_at=None) -> dict:
     """One attack of the grid (in this process or a worker): the row, and with ``records`` the store's
     record under ``"_records"`` (the client stores it; workers never touch the store). ``served``: the row
     the store already proves (then nothing is computed). A cell whose class or learner cannot be made comes
-    back as ``{"grid", "skipped"}``."""
+    back as ``{"grid", "skipped"}``. ``time_limit`` is the cell's limit as asked (the store's task keeps it);
+    ``seconds`` (default ``time_limit``) what the run's clock gives the cell, cut at the run's end ``deadline_at``
+    (a :func:`time.time`): a cell that begins after it computes nothing (``{"grid", NOT_STARTED: True}``).
+    A cell cut short is ``stopped`` as any other, and a stopped row is never served."""
     from adversary.attack import attack
     from adversary.referee import witness_class
 
+    from .cells import NOT_STARTED, cell_seconds
+
     if served is not None:
         return served
+    limit = cell_seconds(time_limit if seconds is None else seconds, deadline_at)
+    if limit is not None and limit <= 0:
+        return {"grid": cell["grid"], NOT_STARTED: True}
     t0 = time.monotonic()
     try:
         C = witness_class({"family": family, "params": cell["class"]}) if C is None else C
@@ -164,7 +172,7 @@ def attack_cell(family: str, cell: dict, *, learner: str, learner_items: dict, s
     params = learner_params_of(learner_items, cell["learner"], dict(getattr(C, "params", {}) or {}))
     optimum = []
     try:
-        r = attack(learner, C, learner_params=params, strategy=strategy, time_limit=time_limit, seed=seed,
+        r = attack(learner, C, learner_params=params, strategy=strategy, time_limit=limit, seed=seed,
                    errors=errors, progress=progress, known_opt=known_opt, maximize=maximize,
                    on_opt=optimum.append if records else None)
     except (ValueError, TypeError) as e:
@@ -233,7 +241,8 @@ def say_skipped(row: dict) -> None:
 # ---------------------------------------------------------------------------------------- the run
 class GridRun(Drained):
     """What :func:`attack_grid` did: its rows (``rows``, in the order the cells finished),
-    the cells skipped (``{"grid", "skipped"}``: a class or learner that cannot be made), whether a Ctrl-C ended it
+    the cells skipped (``{"grid", "skipped"}``: a class or learner that cannot be made), the cells the run's time
+    limit left out (``missing``: their grid values; they had not begun), whether a Ctrl-C ended it
     (``interrupted``), the rows served from the store (``served``), the records written to it (``wrote``), and a
     store error that stopped the writes (``store_error``).
 
@@ -254,6 +263,11 @@ class GridRun(Drained):
         return self.done
 
     @property
+    def complete(self) -> bool:
+        """Every cell of the grid has its row or is skipped: no Ctrl-C, no cell left out by the time limit."""
+        return not self.interrupted and not self.missing
+
+    @property
     def stopped(self) -> list:
         """The rows whose search the time limit stopped: their mistakes are lower bounds."""
         return [r for r in self.done if r["verdict"] == "stopped"]
@@ -261,12 +275,13 @@ class GridRun(Drained):
     def __repr__(self) -> str:
         return (f"GridRun({self.learner} on {self.family}: {len(self.done)} of {self.cells} cells, "
                 f"{len(self.skipped)} skipped, {self.served} served, {self.wrote} written"
-                f"{', interrupted' if self.interrupted else ''})")
+                f"{', interrupted' if self.interrupted else ''}"
+                f"{f', {len(self.missing)} not begun within the time limit' if self.missing else ''})")
 
 
 def attack_grid(ws, family: str, grid, learner: str, *, fixed=None, learner_items=None, strategy: str = "auto",
-                seed: int = 0, errors: int = 0, time_limit=None, maximize: str = "mistakes", jobs=None,
-                progress=None, on_row=None, on_skip=None) -> GridRun:
+                seed: int = 0, errors: int = 0, time_limit=None, cell_time_limit=None, maximize: str = "mistakes",
+                jobs=None, progress=None, on_row=None, on_skip=None) -> GridRun:
     """One attack of ``learner`` per cell of ``grid`` over ``family``, a row as each cell finishes; each served from
     the workspace's store when its stored witness replays, else computed and recorded.
 
@@ -287,8 +302,15 @@ def attack_grid(ws, family: str, grid, learner: str, *, fixed=None, learner_item
     learner_items : dict, optional
         The learner's parameters; a value naming a parameter of the class takes its value in each cell
         (``{"n": "n"}``).
-    strategy, seed, errors, time_limit, maximize
-        As :func:`adversary.attack.attack` takes them, for each cell (``time_limit``: seconds per cell).
+    strategy, seed, errors, maximize
+        As :func:`adversary.attack.attack` takes them, for each cell.
+    time_limit : float, optional
+        Seconds for the whole run. Without ``cell_time_limit`` each cell gets its share of the seconds left as it
+        begins (what a quick cell leaves goes to the next ones); the cells that had not begun when the time was up
+        are listed in ``missing`` (:class:`~adversary.workspace.cells.Clock`).
+    cell_time_limit : float, optional
+        Seconds per cell (the attack's ``time_limit``; without either, ``auto`` gives itself
+        :data:`adversary.attack.AUTO_SECONDS`), cut at the run's end when ``time_limit`` is given too.
     jobs : int, optional
         Cells at once: loky processes (default: the workspace's ``jobs``, lowered to the usable CPUs and the cells
         with a note), or on a Dask cluster (the workspace's ``backend``/``scheduler``) the cells in flight.
@@ -303,7 +325,7 @@ def attack_grid(ws, family: str, grid, learner: str, *, fixed=None, learner_item
     Returns
     -------
     GridRun
-        Its ``rows``, ``skipped``, ``stopped``, ``interrupted``, ``served``, ``wrote``,
+        Its ``rows``, ``skipped``, ``stopped``, ``missing``, ``complete``, ``interrupted``, ``served``, ``wrote``,
         ``store_error``.
 
     Raises
@@ -320,9 +342,11 @@ def attack_grid(ws, family: str, grid, learner: str, *, fixed=None, learner_item
     >>> [(r["N"], r["mistakes"], r["bound"], r["verdict"]) for r in run.rows]  # floor(log2 (N + 1)): the bound met
     [(3, 2, 2, 'tight'), (7, 3, 3, 'tight')]
     """
-    from .cells import drain, run_cells, where
+    from .cells import Clock, check_seconds, drain, in_flight, run_cells, where
 
     with speaking_to(ws.note):
+        check_seconds(time_limit, "time_limit")
+        check_seconds(cell_time_limit, "cell_time_limit")
         if learner_items is not None and not hasattr(learner_items, "items"):
             raise WorkspaceError(f"learner_items={learner_items!r}: give the learner's parameters as a dict, e.g. "
                                  "{'alpha': 2}")
@@ -333,20 +357,24 @@ def attack_grid(ws, family: str, grid, learner: str, *, fixed=None, learner_item
         backend, scheduler, jobs = where(ws, jobs)  # (run_cells lowers loky's jobs to the CPUs and the cells)
         store, trust, verify = ws.store, ws.trust, ws.verify
         run = GridRun(family, learner, keys, len(cells), store)
+        clock = Clock(time_limit, cell_time_limit, cells=len(cells), jobs=in_flight(backend, jobs))
 
         def prepare(c, here: bool) -> dict:
-            """The row the store proves of cell ``c`` (then the cell computes nothing), looked up just before it
-            starts; ``here``: the cell runs in this process (it takes the class made here, and Opt(C) as stored)."""
-            if store is None:
-                return {}
-            return _prepared(c, here, family, learner, learner_items, strategy, seed, errors, time_limit, maximize,
-                             store, trust, verify)
+            """The cell's seconds (:class:`Clock`), and the row the store proves of cell ``c`` (then the cell computes
+            nothing), looked up just before it starts; ``here``: the cell runs in this process (it takes the class
+            made here, and Opt(C) as stored). Past the run's time limit nothing is looked up: the cell will not
+            begin."""
+            limits = clock.limits()
+            if store is None or clock.over():
+                return limits
+            return {**limits, **_prepared(c, here, family, learner, learner_items, strategy, seed, errors,
+                                          cell_time_limit, maximize, store, trust, verify)}
 
         def live(cell, info):  # inside the cell being attacked, here or on a cluster
             progress({**info, "cell": cell["grid"]})
 
         cell_fn = functools.partial(attack_cell, family, learner=learner, learner_items=learner_items,
-                                    strategy=strategy, seed=seed, time_limit=time_limit, errors=errors,
+                                    strategy=strategy, seed=seed, time_limit=cell_time_limit, errors=errors,
                                     maximize=maximize)
         runs = run_cells(cell_fn, cells, jobs=jobs, backend=backend, scheduler=scheduler,
                          timeout=ws.scheduler_timeout, progress=None if progress is None else live, prepare=prepare)

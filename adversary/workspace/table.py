@@ -200,7 +200,7 @@ def _reason(e: BaseException) -> str:
 
 # ---------------------------------------------------------------------------------------- one cell
 def table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=None, game=None, warm=None,
-               records: bool = False, C=None, columns=()) -> dict:
+               records: bool = False, C=None, columns=(), deadline_at=None) -> dict:
     """One cell: make the class, solve it, its VC dimension, all within ``time_limit`` seconds together
     (and the value of ``game``, a :class:`solvers.game_rules.Game` other than Opt's, when given).
     Runs in a worker with ``jobs``. A cell whose parameters are impossible (``make`` raises) comes
@@ -208,6 +208,9 @@ def table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=No
     bounds proven by then (the VC search is then not started). A search that runs out of the process's
     memory (a MemoryError: ``ulimit -v``, the machine's) leaves its part with the bounds known without it
     (0 and the volume bound), ``stopped == "memory"``.
+    ``deadline_at`` (a :func:`time.time`): the end of the whole run, which cuts ``time_limit``; a cell that
+    begins after it computes nothing and comes back as ``{"params", NOT_STARTED: True}``
+    (:func:`adversary.workspace.cells.cell_seconds`).
 
     ``warm`` (from the store) gives what is already proven: ``{"opt": Lookup, "game": Lookup, "vc":
     Lookup}`` (:class:`adversary.workspace.storage.Lookup`); a solved part is taken as it is, and Opt(C)'s
@@ -224,6 +227,11 @@ def table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=No
 
     from .storage import proof_seconds, warm_solver
 
+    from .cells import NOT_STARTED, cell_seconds
+
+    time_limit = cell_seconds(time_limit, deadline_at)
+    if time_limit is not None and time_limit <= 0:
+        return {"params": params, NOT_STARTED: True}
     t0 = time.monotonic()
     deadline = None if time_limit is None else t0 + time_limit
     try:
@@ -432,7 +440,8 @@ def _light(warm):
 # ---------------------------------------------------------------------------------------- the run
 class TableRun(Drained):
     """What :func:`table` did: its rows (``rows``, in the order the cells finished: iterate the run for them),
-    the cells skipped (impossible parameters: ``{"params", "skipped"}``), whether a Ctrl-C ended it, the rows served
+    the cells skipped (impossible parameters: ``{"params", "skipped"}``), the cells the run's time limit left out
+    (``missing``: their parameters; they had not begun), whether a Ctrl-C ended it, the rows served
     from the store (``served``) and the records written to it (``wrote``), and a store error that stopped the writes
     (``store_error``).
 
@@ -460,6 +469,11 @@ class TableRun(Drained):
         return len(self.done)
 
     @property
+    def complete(self) -> bool:
+        """Every cell of the grid has its row or is skipped: no Ctrl-C, no cell left out by the time limit."""
+        return not self.interrupted and not self.missing
+
+    @property
     def unsolved(self) -> list:
         """The rows with a value not solved (within the time limit or the memory; a column's too): their proven bounds
         are shown, and ``stopped`` says why."""
@@ -467,7 +481,8 @@ class TableRun(Drained):
 
     def __repr__(self) -> str:
         return (f"TableRun({self.family}: {len(self.done)} of {self.cells} cells, {len(self.skipped)} skipped, "
-                f"{self.served} served, {self.wrote} written{', interrupted' if self.interrupted else ''})")
+                f"{self.served} served, {self.wrote} written{', interrupted' if self.interrupted else ''}"
+                f"{f', {len(self.missing)} not begun within the time limit' if self.missing else ''})")
 
 
 class _Counter:
@@ -488,8 +503,8 @@ class _Counter:
 
 
 def table(ws, family: str, grid, *, fixed=None, game="deterministic", errors: int = 0, horizon=None,
-          time_limit=None, memo_bytes=None, columns=(), jobs=None, progress=None, on_row=None,
-          on_skip=None) -> TableRun:
+          time_limit=None, cell_time_limit=None, memo_bytes=None, columns=(), jobs=None, progress=None,
+          on_row=None, on_skip=None) -> TableRun:
     """Opt(C), floor(log2 |C|) and the VC dimension of ``family`` at every cell of ``grid``, a row as each cell
     finishes; served from the workspace's store where it proves them, recorded there otherwise.
 
@@ -509,8 +524,13 @@ def table(ws, family: str, grid, *, fixed=None, game="deterministic", errors: in
         With a game other than Opt's (``game="randomized"``, ``errors=K``, ``horizon=T``), its value follows Opt's:
         RL, D_K, R_K (:meth:`solvers.game_rules.Game.of`); a :class:`~solvers.game_rules.Game` is taken as well.
     time_limit : float, optional
-        Seconds per cell, for all of it (making the class, Opt, the game, VC, the columns); what runs out keeps its
-        proven bounds (``opt`` None, ``lower`` < ``upper``).
+        Seconds for the whole run. Without ``cell_time_limit`` each cell gets its share of the seconds left as it
+        begins (what a quick cell leaves goes to the next ones); a cell that runs out keeps its proven bounds (``opt``
+        None, ``lower`` < ``upper``, ``stopped`` "time limit"), and the cells that had not begun when the time was
+        up are listed in ``missing`` (:class:`~adversary.workspace.cells.Clock`).
+    cell_time_limit : float, optional
+        Seconds per cell, for all of it (making the class, Opt, the game, VC, the columns), cut at the run's end
+        when ``time_limit`` is given too.
     memo_bytes : int, optional
         The memory each cell's search may keep in its memo.
     columns : sequence of str
@@ -529,7 +549,8 @@ def table(ws, family: str, grid, *, fixed=None, game="deterministic", errors: in
     Returns
     -------
     TableRun
-        Its ``rows`` (iterate it), ``skipped``, ``interrupted``, ``served``, ``wrote``, ``store_error``.
+        Its ``rows`` (iterate it), ``skipped``, ``missing``, ``complete``, ``interrupted``, ``served``, ``wrote``,
+        ``store_error``.
 
     Raises
     ------
@@ -547,9 +568,11 @@ def table(ws, family: str, grid, *, fixed=None, game="deterministic", errors: in
     """
     from solvers.game_rules import Game
 
-    from .cells import drain, run_cells, where
+    from .cells import Clock, check_seconds, drain, in_flight, run_cells, where
 
     with speaking_to(ws.note):
+        check_seconds(time_limit, "time_limit")
+        check_seconds(cell_time_limit, "cell_time_limit")
         try:
             G = game if isinstance(game, Game) else Game.of(game, errors, horizon)
         except ValueError as e:
@@ -560,20 +583,25 @@ def table(ws, family: str, grid, *, fixed=None, game="deterministic", errors: in
         backend, scheduler, jobs = where(ws, jobs)
         store, trust, verify = ws.store, ws.trust, ws.verify
         run = TableRun(family, keys, len(cells), None if G is None else G.symbol, columns)
+        clock = Clock(time_limit, cell_time_limit, cells=len(cells), jobs=in_flight(backend, jobs))
 
         def prepare(c, here: bool) -> dict:
-            """What the store proves of cell ``c``, looked up just before it starts (so a cell that another run
-            on the same store has finished meanwhile is served too); ``here``: the cell runs in this process
-            (it then takes the class the look-up built)."""
-            if store is None:
-                return {}
+            """The cell's seconds (:class:`Clock`), and what the store proves of cell ``c``, looked up just before
+            it starts (so a cell that another run on the same store has finished meanwhile is served too);
+            ``here``: the cell runs in this process (it then takes the class the look-up built). Past the run's
+            time limit nothing is looked up: the cell will not begin."""
+            limits = clock.limits()
+            limits = {"time_limit": limits["seconds"], "deadline_at": limits["deadline_at"]}
+            if store is None or clock.over():
+                return limits
             C, warm = _looked_up(store, family, c, G, trust, columns, verify)
-            return {"warm": warm, "records": True, "C": C} if here else {"warm": _light(warm), "records": True}
+            return {**limits, **({"warm": warm, "records": True, "C": C} if here else
+                                 {"warm": _light(warm), "records": True})}
 
         def live(cell, info):  # inside the cell being solved, here or on a cluster
             progress({**info, "cell": cell})
 
-        cell = functools.partial(table_cell, family, time_limit=time_limit, memo_bytes=memo_bytes, game=G,
+        cell = functools.partial(table_cell, family, time_limit=cell_time_limit, memo_bytes=memo_bytes, game=G,
                                  columns=columns)
         runs = run_cells(cell, cells, jobs=jobs, backend=backend, scheduler=scheduler, timeout=ws.scheduler_timeout,
                          progress=None if progress is None else live, prepare=prepare)  # a cluster may stop here

@@ -130,7 +130,7 @@ def test_a_grid_killed_with_sigkill_resumes(tmp_path):
     to be in the store, however slow the machine."""
     db = tmp_path / "grid.db"
     env = {**os.environ, "LITTLESTONE_STORE": str(db)}
-    p = subprocess.Popen([sys.executable, "-c", RUN_MAIN, *GRID, "--time-limit", "600"], stdout=subprocess.PIPE,
+    p = subprocess.Popen([sys.executable, "-c", RUN_MAIN, *GRID, "--cell-time-limit", "600"], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, start_new_session=True, env=env)
     try:
         t = time.monotonic()
@@ -141,7 +141,7 @@ def test_a_grid_killed_with_sigkill_resumes(tmp_path):
         os.killpg(p.pid, signal.SIGKILL)
         out, err = p.communicate()
     assert p.returncode == -signal.SIGKILL and _rows_in_store(db, solved=True) == 10, err
-    again = subprocess.run([sys.executable, "-c", RUN_MAIN, *GRID, "--time-limit", "1"], capture_output=True,
+    again = subprocess.run([sys.executable, "-c", RUN_MAIN, *GRID, "--cell-time-limit", "1"], capture_output=True,
                            text=True, env=env, timeout=120)
     assert again.returncode == 3, again.stderr  # the last cell, computed again, is not solved in a second
     assert "5 of 6 cells served" in again.stderr, again.stderr

@@ -266,7 +266,7 @@ def test_table_json_streams_and_closes_on_interrupt(tmp_path):
 def test_a_rows_flags_agree_and_the_tail_says_solved(capsys):
     """``stopped`` is None exactly when every value of the row is exact; ``solved`` is complete with no stopped
     row (a row said "stopped": "time limit" beside exact values and "complete": true)."""
-    code, out, err = run(capsys, "table", "random", "N=10", "--grid", "m=2..40", "--format", "json", "--time-limit",
+    code, out, err = run(capsys, "table", "random", "N=10", "--grid", "m=2..40", "--format", "json", "--cell-time-limit",
                          "0.002", "--columns", "td", "--no-store", "--quiet")
     data = json.loads(out)
     for r in data["rows"]:
