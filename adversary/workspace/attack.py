@@ -17,8 +17,14 @@ from __future__ import annotations
 import json
 import math
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Callable
 
 from ._messages import WorkspaceError, note, speaking_to
+
+if TYPE_CHECKING:
+    from adversary.attack import AttackResult
+
+    from . import Workspace
 from .storage import CHECKED, SEALED, VERIFIED, lookup, put
 
 __all__ = ["METHODS", "attack", "task_of", "attack_record", "served_attack", "trusted_attack", "stopped_row",
@@ -29,9 +35,10 @@ METHODS: tuple = ("attack",)
 
 
 # ---------------------------------------------------------------------------------------- the method
-def attack(ws, C, learner, *, learner_params: dict | None = None, params: dict | None = None,
+def attack(ws: Workspace, C: Any, learner: Any, *, learner_params: dict | None = None, params: dict | None = None,
            strategy: str = "auto", seed: int = 0, errors: int = 0, time_limit: float | None = None,
-           maximize: str = "mistakes", jobs: int | None = None, progress=None, matrix=None):
+           maximize: str = "mistakes", jobs: int | None = None, progress: Callable[[dict], None] | None = None,
+           matrix: str | None = None) -> AttackResult:
     """Search for the sequence that makes ``learner`` err most on ``C``, served from the workspace's store when
     it holds the attack and its witness replays, else computed (:func:`adversary.attack.attack`) and recorded.
 

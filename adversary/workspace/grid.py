@@ -27,12 +27,15 @@ import itertools
 import math
 import time
 from fractions import Fraction
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Sequence
 
 from ._messages import WorkspaceError, note, speaking_to
 from .cells import Drained
 from .cells import _text as params_text  # k=v k=v
 from .table import _Counter, _grid_entries, _reason, check_grid_size
+
+if TYPE_CHECKING:
+    from . import Workspace
 
 __all__ = ["METHODS", "attack_grid", "GridRun", "GRID_VERDICTS", "grid_verdict", "AttackGrid", "attack_grid_cells",
            "learner_params_of", "attack_cell", "row_of", "say_skipped"]
@@ -279,9 +282,12 @@ class GridRun(Drained):
                 f"{f', {len(self.missing)} not begun within the time limit' if self.missing else ''})")
 
 
-def attack_grid(ws, family: str, grid, learner: str, *, fixed=None, learner_items=None, strategy: str = "auto",
-                seed: int = 0, errors: int = 0, time_limit=None, cell_time_limit=None, maximize: str = "mistakes",
-                jobs=None, progress=None, on_row=None, on_skip=None) -> GridRun:
+def attack_grid(ws: Workspace, family: str, grid: Mapping[str, Any] | Sequence[str] | AttackGrid, learner: str, *,
+                fixed: Mapping[str, Any] | None = None, learner_items: Mapping[str, Any] | None = None,
+                strategy: str = "auto", seed: int = 0, errors: int = 0, time_limit: float | None = None,
+                cell_time_limit: float | None = None, maximize: str = "mistakes", jobs: int | None = None,
+                progress: Callable[[dict], None] | None = None, on_row: Callable[[dict], None] | None = None,
+                on_skip: Callable[[dict], None] | None = None) -> GridRun:
     """One attack of ``learner`` per cell of ``grid`` over ``family``, a row as each cell finishes; each served from
     the workspace's store when its stored witness replays, else computed and recorded.
 

@@ -9,8 +9,15 @@ from __future__ import annotations
 import functools
 import math
 import time
+from typing import TYPE_CHECKING, Callable
 
 from ._messages import WorkspaceError, note, speaking_to
+
+if TYPE_CHECKING:
+    from solvers.classes.protocol import ConceptClassProtocol
+    from solvers.opt import OptResult
+
+    from . import Workspace
 
 __all__ = ["METHODS", "ENGINES", "opt", "uses_states", "served_result", "spread_parts", "forget_parts"]
 
@@ -21,9 +28,12 @@ METHODS: tuple = ("opt",)
 ENGINES = ("auto", "search", "table", "states", "packed")
 
 
-def opt(ws, C, *, game: str = "deterministic", errors: int = 0, horizon=None, time_limit=None, engine: str = "auto",
-        memo_bytes=None, progress=None, symmetry: bool = True, isomorphism: bool = True, tree: bool = True,
-        proof: bool = False, family=None, params=None, matrix_name=None, label=None, seal: bool = True):
+def opt(ws: Workspace, C: ConceptClassProtocol, *, game: str = "deterministic", errors: int = 0,
+        horizon: int | None = None, time_limit: float | None = None, engine: str = "auto",
+        memo_bytes: int | None = None, progress: Callable[[dict], None] | None = None, symmetry: bool = True,
+        isomorphism: bool = True, tree: bool = True, proof: bool = False, family: str | None = None,
+        params: dict | None = None, matrix_name: str | None = None, label: str | None = None,
+        seal: bool = True) -> OptResult:
     """Opt(C), the Littlestone dimension of ``C`` (or the value of another game), with the workspace's store.
 
     The store is looked up first: a result whose certificates (by its seal) prove the value is served as stored

@@ -8,8 +8,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from ._messages import WorkspaceError, note, speaking_to
+
+if TYPE_CHECKING:
+    from solvers.classes.protocol import ConceptClassProtocol
+
+    from . import Workspace
 
 __all__ = ["ParamsRun", "params", "param_keys", "share", "trivial_bounds", "METHODS"]
 
@@ -116,7 +122,9 @@ def share(deadline, left: int):
     return max((deadline - time.monotonic()) / max(left, 1), 0.05)
 
 
-def params(ws, C, keys=None, *, time_limit=None, progress=None, family=None, params=None) -> ParamsRun:
+def params(ws: Workspace, C: ConceptClassProtocol, keys: str | Sequence[str] | None = None, *,
+           time_limit: float | None = None, progress: Callable[[dict], None] | None = None,
+           family: str | None = None, params: dict | None = None) -> ParamsRun:
     """The parameters ``keys`` of the class ``C``, each exact with its witness, served from the workspace's store or
     computed and recorded.
 

@@ -20,11 +20,16 @@ from __future__ import annotations
 import functools
 import itertools
 import time
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Sequence
 
 from ._messages import WorkspaceError, note, speaking_to
 from .cells import Drained
 from .cells import _text as params_text  # k=v k=v
+
+if TYPE_CHECKING:
+    from solvers.game_rules import Game
+
+    from . import Workspace
 
 __all__ = ["METHODS", "table", "TableRun", "MAX_GRID_CELLS", "parse_grid_values", "check_grid_size", "Grid", "grid_cells",
            "check_columns", "OPT_SHARE", "GAME_SHARE", "MATRIX", "make_class"]
@@ -502,9 +507,12 @@ class _Counter:
             self.progress({"done": done, "total": self.total, **({"row": status} if status is not None else {})})
 
 
-def table(ws, family: str, grid, *, fixed=None, game="deterministic", errors: int = 0, horizon=None,
-          time_limit=None, cell_time_limit=None, memo_bytes=None, columns=(), jobs=None, progress=None,
-          on_row=None, on_skip=None) -> TableRun:
+def table(ws: Workspace, family: str, grid: Mapping[str, Any] | Sequence[str] | Grid, *,
+          fixed: Mapping[str, Any] | Sequence[str] | None = None, game: str | Game = "deterministic",
+          errors: int = 0, horizon: int | None = None, time_limit: float | None = None,
+          cell_time_limit: float | None = None, memo_bytes: int | None = None, columns: Sequence[str] = (),
+          jobs: int | None = None, progress: Callable[[dict], None] | None = None,
+          on_row: Callable[[dict], None] | None = None, on_skip: Callable[[dict], None] | None = None) -> TableRun:
     """Opt(C), floor(log2 |C|) and the VC dimension of ``family`` at every cell of ``grid``, a row as each cell
     finishes; served from the workspace's store where it proves them, recorded there otherwise.
 
