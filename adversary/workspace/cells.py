@@ -28,7 +28,7 @@ from ._messages import WorkspaceError, note
 
 __all__ = ["BACKENDS", "SCHEDULER_ENV", "CONNECT_SECONDS", "run_cells", "close_all", "connect", "answers", "Drained",
            "drain", "usable_cpus", "cap_jobs", "scheduler_of", "where", "Clock", "cell_seconds", "in_flight", "NOT_STARTED",
-           "check_seconds"]
+           "check_time_limit"]
 
 BACKENDS = ("loky", "dask")
 SCHEDULER_ENV = "LITTLESTONE_SCHEDULER"  # the scheduler's address when --scheduler is not given
@@ -157,7 +157,7 @@ def run_cells(func, cells, *, jobs: int | None = None, backend: str = "loky", sc
 NOT_STARTED = "_not_started"  # the key of a cell's row when the run's time limit had passed before it began
 
 
-def check_seconds(value, name: str) -> None:
+def check_time_limit(value, name: str) -> None:
     """``value`` is None or a positive number of seconds (else a :class:`WorkspaceError` naming ``name``)."""
     import math
 
@@ -179,8 +179,8 @@ class Clock:
     run's end computes nothing (:func:`cell_seconds`) and is listed as missing."""
 
     def __init__(self, time_limit=None, cell_time_limit=None, *, cells: int = 1, jobs: int | None = 1):
-        check_seconds(time_limit, "time_limit")
-        check_seconds(cell_time_limit, "cell_time_limit")
+        check_time_limit(time_limit, "time_limit")
+        check_time_limit(cell_time_limit, "cell_time_limit")
         self.time_limit, self.cell_time_limit = time_limit, cell_time_limit
         self.deadline_at = None if time_limit is None else time.time() + time_limit
         self.cells_left = max(int(cells), 1)

@@ -348,11 +348,11 @@ def attack_grid(ws: Workspace, family: str, grid: Mapping[str, Any] | Sequence[s
     >>> [(r["N"], r["mistakes"], r["bound"], r["verdict"]) for r in run.rows]  # floor(log2 (N + 1)): the bound met
     [(3, 2, 2, 'tight'), (7, 3, 3, 'tight')]
     """
-    from .cells import Clock, check_seconds, drain, in_flight, run_cells, where
+    from .cells import Clock, check_time_limit, drain, in_flight, run_cells, where
 
     with speaking_to(ws.note):
-        check_seconds(time_limit, "time_limit")
-        check_seconds(cell_time_limit, "cell_time_limit")
+        check_time_limit(time_limit, "time_limit")
+        check_time_limit(cell_time_limit, "cell_time_limit")
         if learner_items is not None and not hasattr(learner_items, "items"):
             raise WorkspaceError(f"learner_items={learner_items!r}: give the learner's parameters as a dict, e.g. "
                                  "{'alpha': 2}")
@@ -366,7 +366,7 @@ def attack_grid(ws: Workspace, family: str, grid: Mapping[str, Any] | Sequence[s
         clock = Clock(time_limit, cell_time_limit, cells=len(cells), jobs=in_flight(backend, jobs))
 
         def prepare(c, here: bool) -> dict:
-            """The cell's seconds (:class:`Clock`), and the row the store proves of cell ``c`` (then the cell computes
+            """The cell's seconds (:class:`~adversary.workspace.cells.Clock`), and the row the store proves of cell ``c`` (then the cell computes
             nothing), looked up just before it starts; ``here``: the cell runs in this process (it takes the class
             made here, and Opt(C) as stored). Past the run's time limit nothing is looked up: the cell will not
             begin."""

@@ -576,11 +576,11 @@ def table(ws: Workspace, family: str, grid: Mapping[str, Any] | Sequence[str] | 
     """
     from solvers.game_rules import Game
 
-    from .cells import Clock, check_seconds, drain, in_flight, run_cells, where
+    from .cells import Clock, check_time_limit, drain, in_flight, run_cells, where
 
     with speaking_to(ws.note):
-        check_seconds(time_limit, "time_limit")
-        check_seconds(cell_time_limit, "cell_time_limit")
+        check_time_limit(time_limit, "time_limit")
+        check_time_limit(cell_time_limit, "cell_time_limit")
         try:
             G = game if isinstance(game, Game) else Game.of(game, errors, horizon)
         except ValueError as e:
@@ -594,7 +594,7 @@ def table(ws: Workspace, family: str, grid: Mapping[str, Any] | Sequence[str] | 
         clock = Clock(time_limit, cell_time_limit, cells=len(cells), jobs=in_flight(backend, jobs))
 
         def prepare(c, here: bool) -> dict:
-            """The cell's seconds (:class:`Clock`), and what the store proves of cell ``c``, looked up just before
+            """The cell's seconds (:class:`~adversary.workspace.cells.Clock`), and what the store proves of cell ``c``, looked up just before
             it starts (so a cell that another run on the same store has finished meanwhile is served too);
             ``here``: the cell runs in this process (it then takes the class the look-up built). Past the run's
             time limit nothing is looked up: the cell will not begin."""
