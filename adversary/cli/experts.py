@@ -245,7 +245,7 @@ class _Writer:
         self.rows += 1
         self.out.flush()
 
-    def close(self, gaps: list, complete: bool, missing=()) -> None:
+    def close(self, gaps: list, complete: bool, missing=(), interrupted: bool = False) -> None:
         """The end of the table; ``missing``: the cells ``(n, k)`` not begun when --time-limit was up."""
         if self.fmt == "json":
             tail = {"gaps": gaps, "complete": complete,
@@ -256,7 +256,8 @@ class _Writer:
         elif self.fmt == "latex":
             self.out.write("\\bottomrule\n\\end{tabular}\n" + "".join(f"% {g}\n" for g in gaps)
                            + ("" if complete else "% the time limit was up: the cells not begun are not in the table\n"
-                              if missing else "% interrupted: the cells not computed are not in the table\n"))
+                              if missing and not interrupted else
+                              "% interrupted: the cells not computed are not in the table\n"))
         self.out.flush()
 
 
@@ -325,7 +326,7 @@ def run(args) -> int:
         try:
             if writer is not None:
                 writer.close(gaps if args.format != "csv" else [], complete=not interrupted and not missing,
-                             missing=[] if interrupted else missing)
+                             missing=missing, interrupted=interrupted)
         finally:
             if handle is not sys.stdout:
                 handle.close()

@@ -284,7 +284,7 @@ def run(args) -> int:
             impossible = done is None and bool(skipped) and len(skipped) == total
             interrupted = not impossible if done is None else done.interrupted
             late = [] if done is None else done.missing  # not begun within --time-limit
-            missing = [(c, "interrupted" if interrupted else "time limit")
+            missing = [(c, "time limit" if c in late else "interrupted")
                        for c in _missing(grid.cells, done, skipped)] if interrupted or late else []
             complete = not interrupted and not late
             if writer is not None:

@@ -27,7 +27,7 @@ from functools import partial
 from ._messages import WorkspaceError, note
 
 __all__ = ["BACKENDS", "SCHEDULER_ENV", "CONNECT_SECONDS", "run_cells", "close_all", "connect", "answers", "Drained",
-           "drain", "usable_cpus", "cap_jobs", "scheduler_of", "where", "Clock", "cell_seconds", "in_flight", "NOT_STARTED",
+           "drain", "usable_cpus", "cap_jobs", "scheduler_of", "where", "Clock", "cell_seconds", "NOT_STARTED",
            "check_time_limit"]
 
 BACKENDS = ("loky", "dask")
@@ -95,7 +95,7 @@ def where(ws, jobs: int | None = None) -> tuple[str, str | None, int | None]:
 
 
 def run_cells(func, cells, *, jobs: int | None = None, backend: str = "loky", scheduler: str | None = None,
-              timeout: float = CONNECT_SECONDS, progress=None, prepare=None):
+              timeout: float = CONNECT_SECONDS, progress=None, prepare=None, on_jobs=None):
     """``func(cell)`` for every cell of ``cells``; an iterator of the results in the order the cells finish.
 
     Parameters
@@ -120,7 +120,11 @@ def run_cells(func, cells, *, jobs: int | None = None, backend: str = "loky", sc
     prepare : callable, optional
         ``prepare(cell, here) -> dict``: keyword arguments for ``func``, computed in this process just
         before the cell starts (``here``: the cell runs in this process, not in a worker), e.g. what a
-        results store already proves of it. Called lazily, one cell ahead of the workers.
+        results store already proves of it. Called lazily, as a worker is free (loky dispatches no cell
+        ahead of its workers, so that a cell's share of a run's seconds is reckoned when it begins).
+    on_jobs : callable, optional
+        ``on_jobs(n)``: the cells that will run at once, once known (on a cluster, after connecting: its
+        worker threads or ``jobs``), before the first cell is prepared.
 
     Raises
     ------
@@ -135,10 +139,14 @@ def run_cells(func, cells, *, jobs: int | None = None, backend: str = "loky", sc
             return {}
     if backend == "dask":
         client, jobs = connect(scheduler, timeout=timeout, jobs=jobs, cells=len(cells), func=func)
+        if on_jobs is not None:
+            on_jobs(jobs)
         return _on_dask(func, cells, client, jobs, progress, prepare)
     if backend != "loky":
         raise WorkspaceError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     jobs = cap_jobs(jobs or 1, tasks=len(cells))
+    if on_jobs is not None:
+        on_jobs(jobs)
     if jobs > 1 and len(cells) > 1:
         from joblib import Parallel, delayed
         from joblib._parallel_backends import LokyBackend
@@ -148,7 +156,7 @@ def run_cells(func, cells, *, jobs: int | None = None, backend: str = "loky", sc
         # The workers start here, ignore Ctrl-C (the drain below stops them) and end with this process.
         loky = LokyBackend(initializer=worker_init, initargs=worker_args())
         with spawning():
-            return Parallel(n_jobs=jobs, return_as="generator_unordered", backend=loky)(
+            return Parallel(n_jobs=jobs, return_as="generator_unordered", backend=loky, pre_dispatch="n_jobs")(
                 delayed(func)(c, **prepare(c, False)) for c in cells)
     return (func(c, progress=None if progress is None else partial(progress, c), **prepare(c, True)) for c in cells)
 
@@ -186,6 +194,11 @@ class Clock:
         self.cells_left = max(int(cells), 1)
         self.jobs = max(int(jobs or 1), 1)
 
+    def running(self, jobs: int) -> None:
+        """The cells that run at once, once known (:func:`run_cells`'s ``on_jobs``: loky's processes, or the
+        cluster's threads)."""
+        self.jobs = max(int(jobs), 1)
+
     def over(self) -> bool:
         """Whether the run's time limit has passed."""
         return self.deadline_at is not None and time.time() >= self.deadline_at
@@ -199,15 +212,6 @@ class Clock:
         share = left if self.cell_time_limit is not None else left * min(self.jobs, cells) / cells
         seconds = share if self.cell_time_limit is None else min(self.cell_time_limit, share)
         return {"seconds": seconds, "deadline_at": self.deadline_at}
-
-
-def in_flight(backend: str, jobs) -> int:
-    """The cells that run at once, for :class:`Clock`'s shares: loky's ``jobs`` lowered to the usable CPUs (as
-    :func:`run_cells` lowers them); on a cluster ``jobs``, or without it as many as the grid has (the workers'
-    threads are not known before it connects)."""
-    if backend == "dask":
-        return jobs or 10**6
-    return max(1, min(jobs or 1, usable_cpus()))
 
 
 def cell_seconds(seconds, deadline_at):

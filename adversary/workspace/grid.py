@@ -348,7 +348,7 @@ def attack_grid(ws: Workspace, family: str, grid: Mapping[str, Any] | Sequence[s
     >>> [(r["N"], r["mistakes"], r["bound"], r["verdict"]) for r in run.rows]  # floor(log2 (N + 1)): the bound met
     [(3, 2, 2, 'tight'), (7, 3, 3, 'tight')]
     """
-    from .cells import Clock, check_time_limit, drain, in_flight, run_cells, where
+    from .cells import Clock, check_time_limit, drain, run_cells, where
 
     with speaking_to(ws.note):
         check_time_limit(time_limit, "time_limit")
@@ -363,15 +363,14 @@ def attack_grid(ws: Workspace, family: str, grid: Mapping[str, Any] | Sequence[s
         backend, scheduler, jobs = where(ws, jobs)  # (run_cells lowers loky's jobs to the CPUs and the cells)
         store, trust, verify = ws.store, ws.trust, ws.verify
         run = GridRun(family, learner, keys, len(cells), store)
-        clock = Clock(time_limit, cell_time_limit, cells=len(cells), jobs=in_flight(backend, jobs))
+        clock = Clock(time_limit, cell_time_limit, cells=len(cells))
 
         def prepare(c, here: bool) -> dict:
             """The cell's seconds (:class:`~adversary.workspace.cells.Clock`), and the row the store proves of cell ``c`` (then the cell computes
             nothing), looked up just before it starts; ``here``: the cell runs in this process (it takes the class
-            made here, and Opt(C) as stored). Past the run's time limit nothing is looked up: the cell will not
-            begin."""
+            made here, and Opt(C) as stored). A cell the store proves is served after the run's time limit too."""
             limits = clock.limits()
-            if store is None or clock.over():
+            if store is None:
                 return limits
             return {**limits, **_prepared(c, here, family, learner, learner_items, strategy, seed, errors,
                                           cell_time_limit, maximize, store, trust, verify)}
@@ -383,7 +382,8 @@ def attack_grid(ws: Workspace, family: str, grid: Mapping[str, Any] | Sequence[s
                                     strategy=strategy, seed=seed, time_limit=cell_time_limit, errors=errors,
                                     maximize=maximize)
         runs = run_cells(cell_fn, cells, jobs=jobs, backend=backend, scheduler=scheduler,
-                         timeout=ws.scheduler_timeout, progress=None if progress is None else live, prepare=prepare)
+                         timeout=ws.scheduler_timeout, progress=None if progress is None else live, prepare=prepare,
+                         on_jobs=clock.running)
         counter = _Counter(progress, len(cells))
         counter.count(0)
         drain(runs, run, store=store, emit=on_row or (lambda row: None), skip=on_skip or say_skipped, bar=counter,

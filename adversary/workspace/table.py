@@ -214,7 +214,8 @@ def table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=No
     memory (a MemoryError: ``ulimit -v``, the machine's) leaves its part with the bounds known without it
     (0 and the volume bound), ``stopped == "memory"``.
     ``deadline_at`` (a :func:`time.time`): the end of the whole run, which cuts ``time_limit``; a cell that
-    begins after it computes nothing and comes back as ``{"params", NOT_STARTED: True}``
+    begins after it computes nothing and comes back as ``{"params", NOT_STARTED: True}``, unless ``warm``
+    proves all of it (it is then served)
     (:func:`adversary.workspace.cells.cell_seconds`).
 
     ``warm`` (from the store) gives what is already proven: ``{"opt": Lookup, "game": Lookup, "vc":
@@ -236,7 +237,9 @@ def table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=No
 
     time_limit = cell_seconds(time_limit, deadline_at)
     if time_limit is not None and time_limit <= 0:
-        return {"params": params, NOT_STARTED: True}
+        if not (warm and _settled(warm)):
+            return {"params": params, NOT_STARTED: True}
+        time_limit = 1e-3  # served whole from the store: nothing to compute
     t0 = time.monotonic()
     deadline = None if time_limit is None else t0 + time_limit
     try:
@@ -576,7 +579,7 @@ def table(ws: Workspace, family: str, grid: Mapping[str, Any] | Sequence[str] | 
     """
     from solvers.game_rules import Game
 
-    from .cells import Clock, check_time_limit, drain, in_flight, run_cells, where
+    from .cells import Clock, check_time_limit, drain, run_cells, where
 
     with speaking_to(ws.note):
         check_time_limit(time_limit, "time_limit")
@@ -591,16 +594,16 @@ def table(ws: Workspace, family: str, grid: Mapping[str, Any] | Sequence[str] | 
         backend, scheduler, jobs = where(ws, jobs)
         store, trust, verify = ws.store, ws.trust, ws.verify
         run = TableRun(family, keys, len(cells), None if G is None else G.symbol, columns)
-        clock = Clock(time_limit, cell_time_limit, cells=len(cells), jobs=in_flight(backend, jobs))
+        clock = Clock(time_limit, cell_time_limit, cells=len(cells))
 
         def prepare(c, here: bool) -> dict:
             """The cell's seconds (:class:`~adversary.workspace.cells.Clock`), and what the store proves of cell ``c``, looked up just before
             it starts (so a cell that another run on the same store has finished meanwhile is served too);
-            ``here``: the cell runs in this process (it then takes the class the look-up built). Past the run's
-            time limit nothing is looked up: the cell will not begin."""
+            ``here``: the cell runs in this process (it then takes the class the look-up built). A cell the store
+            proves whole is served after the run's time limit too."""
             limits = clock.limits()
             limits = {"time_limit": limits["seconds"], "deadline_at": limits["deadline_at"]}
-            if store is None or clock.over():
+            if store is None:
                 return limits
             C, warm = _looked_up(store, family, c, G, trust, columns, verify)
             return {**limits, **({"warm": warm, "records": True, "C": C} if here else
@@ -612,7 +615,8 @@ def table(ws: Workspace, family: str, grid: Mapping[str, Any] | Sequence[str] | 
         cell = functools.partial(table_cell, family, time_limit=cell_time_limit, memo_bytes=memo_bytes, game=G,
                                  columns=columns)
         runs = run_cells(cell, cells, jobs=jobs, backend=backend, scheduler=scheduler, timeout=ws.scheduler_timeout,
-                         progress=None if progress is None else live, prepare=prepare)  # a cluster may stop here
+                         progress=None if progress is None else live, prepare=prepare,
+                         on_jobs=clock.running)  # a cluster may stop here
         counter = _Counter(progress, len(cells))
         counter.count(0)
 

@@ -67,7 +67,7 @@ def test_output_file(capsys, tmp_path):
 
 
 def test_time_limit_shows_bounds_and_exits_3(capsys):
-    code, out, err = run(capsys, "experts", "n=2,250", "k=2", "--randomized", "--time-limit", "0.1", "--quiet")
+    code, out, err = run(capsys, "experts", "n=2,250", "k=2", "--randomized", "--cell-time-limit", "0.1", "--quiet")
     assert code == 3, err
     _, rows = _md_rows(out)
     assert rows[0][3] == "47/16 (2.9375)"

@@ -69,7 +69,7 @@ def test_table_jobs_1_stops_at(point):
 @pytest.mark.slow
 @pytest.mark.parametrize("delay", DELAYS)
 def test_table_jobs_1_stops_after_a_random_delay(delay):
-    w = Watched(*SLOW_GRID, "--jobs", "1", "--time-limit", "2")  # the delays reach the proof and the VC search
+    w = Watched(*SLOW_GRID, "--jobs", "1", "--cell-time-limit", "2")  # the delays reach the proof and the VC search
     after(w, r"^7,", delay=delay)
     check_table(*w.stop(signal.SIGINT), 3)
 

@@ -100,6 +100,31 @@ def test_an_attack_grid_lists_its_missing_cells(tmp_path):
     assert [r["mistakes"] for r in sorted(again.rows, key=lambda r: r["N"])] == [2, 3, 4]
 
 
+def test_cells_the_store_proves_are_served_after_the_run_limit(tmp_path):
+    with Workspace(tmp_path / "s.db") as ws:
+        first = ws.table("thresholds", {"N": [3, 4, 5]})
+        again = ws.table("thresholds", {"N": [3, 4, 5]}, time_limit=1, on_row=_until_over(1))
+    assert first.complete and again.complete and again.missing == []
+    assert again.served == 3 and [r["opt"] for r in again] == [r["opt"] for r in first]
+
+
+def _slow_cell(cell, **keywords):
+    time.sleep(0.2)
+    return cell
+
+
+def test_loky_prepares_a_cell_only_as_a_worker_is_free():
+    """Each cell's share of the run's seconds is reckoned as it is handed out: loky takes no cell ahead of its
+    workers (joblib's default dispatches two per worker at once)."""
+    from adversary.workspace.cells import run_cells
+
+    prepared = []
+    runs = run_cells(_slow_cell, list(range(8)), jobs=2, prepare=lambda c, here: prepared.append(c) or {})
+    first = next(iter(runs))
+    assert first in range(8) and len(prepared) <= 4, prepared  # one a worker, and one for each finished cell
+    assert sorted([first, *runs]) == list(range(8)) and sorted(prepared) == list(range(8))
+
+
 def test_a_cell_that_begins_too_late_computes_nothing():
     from adversary.workspace.grid import attack_cell
     from adversary.workspace.table import table_cell
