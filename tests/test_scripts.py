@@ -1,4 +1,4 @@
-"""The benchmark scripts: the naive baseline's values and a smoke run of scripts/bench_opt.py."""
+"""The benchmark scripts: the naive and careful baselines' values and smoke runs of the benchmarks."""
 
 import importlib.util
 import subprocess
@@ -7,6 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "scripts"
@@ -64,6 +66,55 @@ def test_baseline_agrees_with_opt_on_random_classes():
 def test_baseline_time_limit():
     with pytest.raises(TimeoutError):
         baseline_opt(all_functions(5), time_limit=1e-9)
+
+
+careful = _load("careful_opt")
+
+
+def test_careful_hand_known_values():
+    assert careful.careful_opt(thresholds(7)) == 3
+    assert careful.careful_opt(all_functions(3)) == 3
+    assert careful.careful_opt(singletons(5)) == 1
+    assert careful.careful_opt(np.array(singletons(5), dtype=bool)) == 1
+    assert careful.careful_opt([]) == -1
+    assert careful.careful_opt(np.zeros((0, 4), dtype=bool)) == -1
+    assert careful.careful_opt([[0, 1, 1]]) == 0
+    assert careful.careful_opt([[0, 1], [0, 1]]) == 0  # duplicate rows are one concept
+    assert careful.careful_opt([[1], [1], [0]]) == 1
+    assert careful.careful_opt(singletons(5) + [[0] * 5]) == 1
+
+
+def test_careful_takes_a_concept_class_and_its_cli_prints_the_value(capsys):
+    from solvers.classes.families import make
+
+    assert careful.careful_opt(make("thresholds", N=7)) == 3
+    assert careful.main(["thresholds", "N=7"]) == 0
+    assert capsys.readouterr().out == "3\n"
+
+
+def test_careful_time_limit():
+    with pytest.raises(TimeoutError):
+        careful.careful_opt(all_functions(12), time_limit=1e-9)
+
+
+@given(st.integers(1, 12).flatmap(lambda n: st.integers(1, 6).flatmap(
+    lambda m: st.lists(st.lists(st.integers(0, 1), min_size=m, max_size=m), min_size=n, max_size=n))))
+@settings(deadline=None)
+def test_careful_agrees_with_the_naive_baseline(matrix):
+    assert careful.careful_opt(matrix) == baseline_opt(matrix)
+
+
+@pytest.mark.parametrize("family,params", [
+    ("thresholds", {"N": 30}), ("intervals", {"N": 12}), ("monotone-disjunctions", {"n": 6, "k": 2}),
+    ("conjunctions", {"n": 3}), ("halfspaces", {"n": 3}), ("rectangles", {"N": 4}), ("parities", {"n": 4}),
+    ("random", {"m": 60, "N": 8, "seed": 3}),
+])
+def test_careful_agrees_with_opt_on_families(family, params):
+    from solvers.classes.families import make
+    from solvers.opt import opt
+
+    C = make(family, **params)
+    assert careful.careful_opt(C.matrix) == opt(C).value
 
 
 @pytest.mark.slow
