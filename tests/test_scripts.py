@@ -117,6 +117,34 @@ def test_careful_agrees_with_opt_on_families(family, params):
     assert careful.careful_opt(C.matrix) == opt(C).value
 
 
+def test_bench_raw_smoke(tmp_path):
+    """scripts/bench_raw.py on one small class (thresholds N=100, shuffled and complemented): both searches
+    agree, the row and the geometric mean are printed, the CSV is written (no timing is asserted)."""
+    out = tmp_path / "raw.csv"
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPTS / "bench_raw.py"), "--only", "thresholds", "--params", "N=100",
+         "--repeats", "1", "--time-limit", "120", "--csv", str(out)],
+        capture_output=True, text=True, timeout=300, cwd=str(ROOT),
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "MISMATCH" not in proc.stdout
+    assert "| thresholds N=100 | 101 | 100 | 6 |" in proc.stdout
+    assert "geometric mean of careful/opt over the 1 classes both solved" in proc.stdout
+    assert out.read_text().startswith("class,concepts,points,opt,")
+
+
+def test_bench_raw_matrix_is_the_class_shuffled_and_complemented():
+    raw = _load("bench_raw")
+    M = raw.raw_matrix("intervals", {"N": 9}, seed=0)
+    from solvers.classes.families import make
+
+    A = np.asarray(make("intervals", N=9).matrix, dtype=bool)
+    assert M.shape == A.shape and (raw.raw_matrix("intervals", {"N": 9}, seed=0) == M).all()
+    assert not (M == A).all() and not (raw.raw_matrix("intervals", {"N": 9}, seed=1) == M).all()
+    assert sorted(M.sum(axis=0)) != sorted(A.sum(axis=0))  # some columns complemented (a permutation keeps these)
+    assert careful.careful_opt(M) == careful.careful_opt(A)
+
+
 @pytest.mark.slow
 def test_bench_quick_smoke():
     """The quick run ends, agrees with the baseline and with the pinned solvers, and prints its tables (the
