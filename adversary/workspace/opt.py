@@ -7,7 +7,6 @@ Its methods are named in :data:`METHODS` (functions whose first argument is the 
 from __future__ import annotations
 
 import functools
-import math
 import time
 from typing import TYPE_CHECKING, Callable
 
@@ -131,14 +130,14 @@ def _checked(C, game, errors, horizon, time_limit, engine, memo_bytes):
     """The game, after the input is checked (a WorkspaceError, one line, before the store is read)."""
     from solvers.game_rules import Game
 
+    from .cells import check_time_limit
+
     if not hasattr(C, "n_concepts"):
         raise WorkspaceError(f"C={type(C).__name__}: give a concept class (e.g. solvers.classes.families.make("
                              "'intervals', N=30))")
     if engine not in ENGINES:
         raise WorkspaceError(f"unknown engine {engine!r}; use one of {', '.join(ENGINES)}")
-    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                   or not time_limit > 0 or math.isnan(time_limit)):
-        raise WorkspaceError(f"time_limit={time_limit!r} is not positive; give a number of seconds > 0, or None")
+    check_time_limit(time_limit, "time_limit")
     if memo_bytes is not None and (isinstance(memo_bytes, bool) or not isinstance(memo_bytes, int) or memo_bytes < 1):
         raise WorkspaceError(f"memo_bytes={memo_bytes!r}: give a whole number of bytes >= 1, or None")
     try:
