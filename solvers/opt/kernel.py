@@ -419,7 +419,7 @@ class Kernel:
                 + self.seqs.nbytes)
 
     def _limit(self) -> int:
-        return len(self.seqs) // 2  # at most half full
+        return len(self.seqs) * 3 // 4  # at most three quarters full
 
     def _make_room(self) -> None:
         """Double the table, or at its largest drop the older half of its entries."""
