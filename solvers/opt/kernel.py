@@ -64,7 +64,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import _kernel_cache
+from . import _kernel_cache, _kernel_so
 from ._kernel_abi import SIGNATURES
 from ._kernel_cache import BuildError, end_build  # noqa: F401 (end_build: the builds this process started)
 
@@ -102,7 +102,7 @@ def mode(value: str | None = None) -> str:
 
 _fns: dict | None = None  # name -> the entry point as a ctypes function, once loaded
 _saved = None  # the machine-code file, once seen
-_how: str | None = None  # how it was loaded: "machine code" (llvmlite) or "numba"
+_how: str | None = None  # how it was loaded: "shared object" (ctypes), "machine code" (llvmlite) or "numba"
 _module_error: str | None = None
 _import_error: str | None = None
 
@@ -113,7 +113,8 @@ def loaded() -> bool:
 
 
 def how() -> str | None:
-    """How this process loaded the kernel: "machine code" (the saved machine code, through llvmlite), "numba"
+    """How this process loaded the kernel: "shared object" (the saved machine code linked for this CPU, through
+    ctypes: :mod:`solvers.opt._kernel_so`), "machine code" (the saved machine code, through llvmlite), "numba"
     (numba in this process), or None (not loaded)."""
     return _how
 
@@ -238,12 +239,19 @@ def _load():
         _import_error = "numba (with llvmlite) is not installed"
         return None
     if _kernel_cache.usable():
-        addresses = _kernel_cache.load()
-        if addresses is None and _kernel_cache.start_build(wait=True):
+        target = _kernel_cache.path()
+        addresses = _kernel_so.load(target)  # (linked for this CPU: no llvmlite)
+        how = "shared object"
+        if addresses is None or set(addresses) != set(SIGNATURES):
+            how = "machine code"
             addresses = _kernel_cache.load()
+            if addresses is None and _kernel_cache.start_build(wait=True):
+                addresses = _kernel_cache.load()
+            if addresses is not None and set(addresses) == set(SIGNATURES) and target is not None:
+                _kernel_so.start_link(target)  # (checked for this CPU just now: later processes load it with ctypes)
         if addresses is not None and set(addresses) == set(SIGNATURES):
             _fns = {name: _ctypes_fn(name, a) for name, a in addresses.items()}
-            _how = "machine code"
+            _how = how
             return _fns
     jit = _module()
     if jit is None:

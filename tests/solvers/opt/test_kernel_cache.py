@@ -49,7 +49,7 @@ def test_a_fresh_process_loads_the_machine_code_without_numba(built):
               "    vals.append([Solver(C, symmetry=False, kernel=k).value() for k in ('numba', 'python')])\n"
               "print(json.dumps([kernel.how(), 'numba' in sys.modules, vals]))\n", LITTLESTONE_KERNEL="")
     how, imported, vals = json.loads(out)
-    assert how == "machine code" and not imported
+    assert how in ("shared object", "machine code") and not imported  # (linked for this CPU once loaded)
     assert all(a == b for a, b in vals) and vals[2] == [5, 5]  # (Opt of parities n=5 is n)
 
 
