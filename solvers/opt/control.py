@@ -149,15 +149,19 @@ class Tuning:
     isomorphism : bool
         Key large version spaces by canonical forms (:func:`~solvers.opt.opt`'s ``isomorphism``).
     kernel_after_seconds : float
-        Seconds the Python search spends in root queries before it hands them to the compiled kernel
-        (:mod:`solvers.opt.kernel`) in "auto" mode: loading the kernel's saved machine code takes about 0.04 s
-        (:mod:`solvers.opt._kernel_cache`), while a node costs from 5 us to over 100 us in Python (it scans the
-        parent's splits), so the hand-over is timed (a search that ends sooner never loads it).
+        The least time the Python search spends in root queries before it hands them to the compiled kernel
+        (:mod:`solvers.opt.kernel`) in "auto" mode: about what setting up the kernel's state for a search costs
+        (a search that ends sooner never loads it). Past it the rule is one: the Python search runs on as long as
+        loading the kernel would take (:func:`solvers.opt.kernel.load_seconds`: nothing once loaded, 0.3 ms from
+        its shared object, about 0.04 s from its machine code through llvmlite, :attr:`kernel_numba_after_seconds`
+        through numba), then hands over: never more than about twice the time of the better of the two
+        (measured on issue 37's raw classes: monotone disjunctions n=12 k=2 0.091 s handing over at 0.05 s, 0.049
+        s at 0.002 s; thresholds N=1000 0.022 s, 0.009 s; monotone disjunctions n=8 k=2, which Python settles in 3
+        ms, 0.0031 and 0.0046 s).
     kernel_after : int
-        The nodes it expands at least before that. In a process that has loaded the kernel already (an earlier
-        search: SOA, a table, a benchmark), a search hands over after this many nodes or
-        :attr:`kernel_loaded_after_seconds`, whichever comes first (a node of a class with many concepts and points
-        can take a millisecond in Python).
+        The nodes it expands at least before that (0: time alone decides). In a process that has loaded the kernel
+        already, a search hands over after this many nodes or :attr:`kernel_loaded_after_seconds`, whichever comes
+        first.
     kernel_loaded_after_seconds : float
     kernel_wide : int
         A class whose root splits times words per version space reach this is *wide*: a node costs some 0.1-5 ms in
@@ -269,8 +273,8 @@ class Tuning:
     symmetry: bool = True
     isomorphism: bool = True
     # the search and its compiled kernel
-    kernel_after_seconds: float = 0.05
-    kernel_after: int = 256
+    kernel_after_seconds: float = 0.002
+    kernel_after: int = 0
     kernel_loaded_after_seconds: float = 0.002
     kernel_wide: int = 1 << 14
     kernel_numba_after_seconds: float = 0.3

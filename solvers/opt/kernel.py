@@ -102,6 +102,7 @@ def mode(value: str | None = None) -> str:
 
 _fns: dict | None = None  # name -> the entry point as a ctypes function, once loaded
 _saved = None  # the machine-code file, once seen
+_so_saved = None  # the machine-code file whose shared object for this CPU was seen
 _how: str | None = None  # how it was loaded: "shared object" (ctypes), "machine code" (llvmlite) or "numba"
 _module_error: str | None = None
 _import_error: str | None = None
@@ -143,25 +144,32 @@ def _module():
     return _kernel_jit
 
 
-#: What loading the kernel takes, measured here: from its saved machine code (llvmlite), and through numba from
-#: numba's own cache (where no machine code is kept).
+#: What loading the kernel takes, measured here: from its shared object (ctypes, :mod:`solvers.opt._kernel_so`), from
+#: its saved machine code (llvmlite), and through numba from numba's own cache (where no machine code is kept).
+SO_LOAD_SECONDS = 0.0005
 LOAD_SECONDS = 0.04
 NUMBA_LOAD_SECONDS = 0.6
 
 
 def load_seconds() -> float | None:
-    """What loading the kernel costs now: 0 when this process has it, :data:`LOAD_SECONDS` from its saved
-    machine code (:mod:`solvers.opt._kernel_cache`), :data:`NUMBA_LOAD_SECONDS` where numba loads it from its own
+    """What loading the kernel costs now: 0 when this process has it, :data:`SO_LOAD_SECONDS` from its shared
+    object for this CPU, :data:`LOAD_SECONDS` from its saved machine code (:mod:`solvers.opt._kernel_cache`),
+    :data:`NUMBA_LOAD_SECONDS` where numba loads it from its own
     cache (no machine code kept here, or its build failed), None when it is not built yet (the first build takes
     15-25 s)."""
-    global _saved
+    global _saved, _so_saved
     if _fns is not None:
         return 0.0
     p = _kernel_cache.path()
     if p is not None:
         if _saved is p or p.exists():
             _saved = p  # (looked at once: a search asks at every query)
-            return LOAD_SECONDS
+            if _so_saved is not p:
+                target = _kernel_so.so_path(p)
+                if target is None or not target.exists():
+                    return LOAD_SECONDS
+                _so_saved = p
+            return SO_LOAD_SECONDS
         if _kernel_cache.failed(p) is None:
             return None
     here = Path(__file__).resolve().parent / "__pycache__"

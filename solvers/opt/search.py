@@ -802,11 +802,12 @@ class Solver(MemoSearch):
                         self._python_left = math.inf
                         self._build_poll = time.monotonic() + self.tuning.kernel_build_poll
                         return self._query(V, d)
-                    if cost is None or cost > _kernel.LOAD_SECONDS:
-                        # numba in this process: compiling (the first time), or loading from its cache.
-                        T = self.tuning
-                        self._python_left = ((T.kernel_compile_after_seconds if cost is None
-                                              else T.kernel_numba_after_seconds) - T.kernel_after_seconds)
+                    T = self.tuning
+                    left = python_seconds(cost, T) - T.kernel_after_seconds
+                    if left > 0:
+                        # As long again in Python as loading the kernel takes: its machine code through llvmlite,
+                        # or numba in this process (compiling it the first time, or loading from its cache).
+                        self._python_left = left
                         return self._query(V, d)  # on in Python, from the memo it filled
             if not self._kernel_allowed():
                 return self._at_least(V, n, d, self.root_masks, self.root_points)
@@ -1234,6 +1235,20 @@ class Solver(MemoSearch):
         V1 = V & cols[j]
         V0 = V ^ V1
         return {"point": j, "0": self._tree(V0, d - 1, masks, idxs), "1": self._tree(V1, d - 1, masks, idxs)}
+
+
+def python_seconds(cost: float | None, tuning: Tuning) -> float:
+    """How long a search in "auto" mode runs in Python before the compiled kernel takes it over, given what loading
+    the kernel costs now (``cost``: :func:`solvers.opt.kernel.load_seconds`, None when it is not built): as long
+    as loading it takes (a search that ends sooner never loads it, and one that runs on pays at most about twice
+    the better of the two), at least :attr:`~solvers.opt.control.Tuning.kernel_after_seconds`; where numba itself
+    would load it, :attr:`~solvers.opt.control.Tuning.kernel_numba_after_seconds`, and where it is not built yet
+    and cannot be built in the background, :attr:`~solvers.opt.control.Tuning.kernel_compile_after_seconds`."""
+    if cost is None:
+        return tuning.kernel_compile_after_seconds
+    if cost > _kernel.LOAD_SECONDS:
+        return tuning.kernel_numba_after_seconds
+    return max(cost, tuning.kernel_after_seconds)
 
 
 def _kernel_cheap() -> bool:

@@ -26,6 +26,7 @@ from solvers.classes.families import make
 from solvers.classes.symmetry import Symmetry
 from solvers.opt import Solver, Tuning, opt
 from solvers.opt import kernel as kernel_module
+from solvers.opt.search import python_seconds
 
 from ...oracles import matrices, opt_brute
 
@@ -253,13 +254,14 @@ def test_symmetric_search_runs_in_the_kernel(symmetry_after):
         assert verify_tree({"depth": v, "root": b.mistake_tree(b.full, v)}, b.C) == v
 
 
-@pytest.mark.parametrize("cost", ["loaded", "machine code", "numba cache"])
+@pytest.mark.parametrize("cost", ["loaded", "shared object", "numba cache"])
 def test_auto_mode_with_a_group_hands_over_only_where_the_kernel_is_cheap(monkeypatch, cost):
     """"auto": a search with a symmetry group (found or to come) hands over to the kernel only where loading it is
-    cheap (loaded already, or its machine code saved: 0.04 s), not where numba would load it (0.5-0.7 s, more than
+    cheap (loaded already, or its shared object there: 0.3 ms), not where numba would load it (0.5-0.7 s, more than
     the search left once the group is in use); the same value either way."""
     at_once = Tuning(kernel_after_seconds=0.0, kernel_after=0)
-    seconds = {"loaded": 0.0, "machine code": kernel_module.LOAD_SECONDS, "numba cache": kernel_module.NUMBA_LOAD_SECONDS}
+    seconds = {"loaded": 0.0, "shared object": kernel_module.SO_LOAD_SECONDS,
+               "numba cache": kernel_module.NUMBA_LOAD_SECONDS}
     monkeypatch.setattr(kernel_module, "load_seconds", lambda: seconds[cost])
     monkeypatch.setattr(kernel_module, "loaded", lambda: cost == "loaded")
     kernel_module._load()
@@ -422,23 +424,36 @@ def test_ctrl_c_stops_a_kernel_search():
     assert why == "interrupted" and 1 <= int(lo) <= 12 <= int(hi)
 
 
-@pytest.mark.parametrize("cost", ["machine code", "numba cache", "not built, no background build"])
+@pytest.mark.parametrize("cost", ["shared object", "numba cache", "not built, no background build"])
 def test_auto_mode_hands_over_after_its_time(monkeypatch, cost):
-    """"auto": the Python search runs KERNEL_AFTER_SECONDS, then the kernel takes the query over when its machine
-    code is saved (cheap to load); where numba would load it from its own cache it waits KERNEL_NUMBA_AFTER_SECONDS,
-    and where nothing is built and no background build can start, KERNEL_COMPILE_AFTER_SECONDS (15-25 s of
-    compilation ahead)."""
+    """"auto": the Python search runs as long as loading the kernel takes (:func:`python_seconds`), then the kernel
+    takes the query over: at once from its shared object (0.3 ms); where numba would load it from its own cache it
+    waits KERNEL_NUMBA_AFTER_SECONDS, and where nothing is built and no background build can start,
+    KERNEL_COMPILE_AFTER_SECONDS (15-25 s of compilation ahead)."""
     tuning = Tuning(kernel_after_seconds=0.0, kernel_after=0, kernel_numba_after_seconds=1e9,
                     kernel_compile_after_seconds=1e9)
-    seconds = {"machine code": kernel_module.LOAD_SECONDS, "numba cache": kernel_module.NUMBA_LOAD_SECONDS}.get(cost)
+    seconds = {"shared object": kernel_module.SO_LOAD_SECONDS, "numba cache": kernel_module.NUMBA_LOAD_SECONDS}.get(cost)
     monkeypatch.setattr(kernel_module, "load_seconds", lambda: seconds)
     monkeypatch.setattr(kernel_module, "start_build", lambda: False)
     monkeypatch.setattr(kernel_module, "loaded", lambda: False)  # as in a process that has not loaded it yet
-    M = np.asarray(make("intervals", N=30).matrix, dtype=bool)
+    M = np.asarray(make("intervals", N=60).matrix, dtype=bool)  # (some 15 ms in Python: past 0.5 ms)
     S = Solver(ConceptClass.from_matrix(M), symmetry=False, kernel="auto", tuning=tuning)
     assert S.value() == Solver(ConceptClass.from_matrix(M), symmetry=False, kernel="python").value()
     assert S.nodes > 64  # past the first look at the clock
-    assert (S.kernel_nodes > 0) == (cost == "machine code")
+    assert (S.kernel_nodes > 0) == (cost == "shared object")
+
+
+@pytest.mark.parametrize("cost, expected", [
+    (0.0, 0.002),                             # loaded already: the least time (setting up the kernel's state)
+    (kernel_module.SO_LOAD_SECONDS, 0.002),   # its shared object: 0.5 ms, less than that least time
+    (0.01, 0.01),                             # a load of 10 ms: as long in Python first
+    (kernel_module.LOAD_SECONDS, kernel_module.LOAD_SECONDS),  # its machine code through llvmlite
+    (kernel_module.NUMBA_LOAD_SECONDS, 0.3),  # numba in this process: kernel_numba_after_seconds
+    (None, 10.0),                             # not built, no build in the background: kernel_compile_after_seconds
+])
+def test_python_seconds_is_the_load_cost_at_least_the_least_time(cost, expected):
+    T = Tuning(kernel_after_seconds=0.002, kernel_numba_after_seconds=0.3, kernel_compile_after_seconds=10.0)
+    assert python_seconds(cost, T) == pytest.approx(expected)
 
 
 def test_auto_mode_hands_over_when_the_background_build_lands(monkeypatch):

@@ -104,3 +104,14 @@ def test_a_process_that_loads_the_machine_code_links_it_for_the_next(folder, tmp
     assert made.exists()
     assert json.loads(run(code, LITTLESTONE_CACHE_DIR=str(tmp_path)).strip().splitlines()[-1]) == "shared object"
     assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_the_versions_naming_the_files_are_those_importlib_metadata_reads():
+    """The machine-code file's name is keyed by the versions of numba and llvmlite, read from their dist-info by
+    name (a millisecond, where importlib.metadata takes ten): the same versions."""
+    from importlib.metadata import version
+
+    for dist in ("numba", "llvmlite"):
+        cache._version.cache_clear()
+        assert cache._version(dist) == version(dist)
+    assert cache._version("no-such-distribution-here") is None
