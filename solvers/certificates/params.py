@@ -76,7 +76,7 @@ def _patterns(D, idx) -> int:
     sub = np.asarray(D[:, list(idx)], dtype=bool)
     if sub.shape[1] == 0:
         return 1 if sub.shape[0] else 0
-    return len(np.unique(row_keys(sub)))
+    return len(np.unique(row_keys(sub), return_counts=True)[0])  # (counts: see certificates.opt)
 
 
 def _check_bounds(C, key: str, p: dict) -> tuple:
