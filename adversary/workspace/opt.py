@@ -199,7 +199,11 @@ def _run_of(r, **extra):
 
     from solvers.opt import OptResult
 
-    return _run_type()(**{f.name: getattr(r, f.name) for f in fields(OptResult)}, **extra)
+    run = _run_type()(**{f.name: getattr(r, f.name) for f in fields(OptResult) if f.name != "solver"}, solver=None,
+                      **extra)
+    # (the solver as it is: made on first use where the engine left a recipe, see OptResult)
+    run.__dict__.update(_solver=r.__dict__.get("_solver"), _solver_recipe=r.__dict__.get("_solver_recipe"))
+    return run
 
 
 def _by_search(ws, C, G, *, time_limit, engine, memo_bytes, progress, symmetry, isomorphism, tree, proof, family,

@@ -86,11 +86,16 @@ class OptResult:
     #: spread over workers, :mod:`solvers.opt.distributed`)
     proof: Optional[Callable[[int], dict]] = field(default=None, repr=False, compare=False)
 
-    def __init__(self, value, lower, upper, tree, stats=None, solver=None, game=None, proof=None):
+    def __init__(self, value, lower, upper, tree, stats=None, solver=None, game=None, proof=None, *,
+                 solver_recipe: Optional[Callable[[], Solver]] = None):
         # (the fields set at once: a frozen dataclass's own __init__ sets them one by one, ~2 us a result)
+        # ``solver_recipe``: a callable (picklable: a functools.partial) making the solver on first use of
+        # ``solver``, for an engine that settled Opt(C) without one (a shattered set: making the Solver, the class's
+        # distinct splits, took most of such a call)
         self.__dict__.update(value=value, lower=lower, upper=upper, tree=tree,
                              stats=stats if isinstance(stats, Stats) else Stats(() if stats is None else stats),
-                             solver=solver, game=Game.of() if game is None else game, proof=proof)
+                             _solver=solver, _solver_recipe=solver_recipe if solver is None else None,
+                             game=Game.of() if game is None else game, proof=proof)
 
     @property
     def stopped(self) -> str | None:
@@ -162,3 +167,23 @@ class OptResult:
         proofs += "; upper bound: the certificate of upper_certificate()"
         svg = self.tree._repr_svg_(max_depth) if self.tree is not None and hasattr(self.tree, "_repr_svg_") else ""
         return (f"<div>{head}<br><small>{'; '.join(how)}; {escape(proofs)}</small><br>{svg}</div>")
+
+
+class _MadeOnUse:
+    """:attr:`OptResult.solver`: the solver given, or made once from the result's recipe on first use."""
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return None  # (the field's default)
+        d = obj.__dict__
+        S = d.get("_solver")
+        if S is None and d.get("_solver_recipe") is not None:
+            S = d["_solver"] = d["_solver_recipe"]()
+            d["_solver_recipe"] = None
+        return S
+
+    def __set__(self, obj, value):  # (a frozen dataclass's own __init__: a subclass's; users meet FrozenInstanceError)
+        obj.__dict__.update(_solver=value, _solver_recipe=None)
+
+
+OptResult.solver = _MadeOnUse()
