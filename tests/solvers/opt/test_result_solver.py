@@ -51,5 +51,7 @@ def test_the_workspace_run_keeps_the_recipe(tmp_path):
     from adversary.workspace import Workspace
 
     C = shuffled_parities(12)
-    run = Workspace(tmp_path / "s.db").opt(C)
+    run = Workspace().opt(C)  # (no store: a stored result's certificate is written, which makes the solver)
     assert run.value == 12 and run.__dict__["_solver"] is None and isinstance(run.solver, Solver)
+    stored = Workspace(tmp_path / "s.db").opt(C)
+    assert stored.value == 12 and verify_upper(stored.upper_certificate(), C) == 12
