@@ -29,14 +29,16 @@ Two routes compute them, chosen by ``method``:
   through python-sat) gets a CNF written here from the matrix: a clause per other concept, a cardinality network
   for "at most k points". A second, independent route checks its refutations where that is cheap: every set of k
   points tried by numpy, else OR-Tools' CP-SAT on a model of linear constraints. The witness records both, e.g.
-  ``"lower": {"by": "glucose4", "checked_by": "exhaustive"}`` (``"cp-sat"``, or None where no second route was
-  cheap enough).
+  ``"lower": {"by": "glucose4", "refuted": 4, "checked_by": "exhaustive"}`` (no teaching set of 4 points;
+  ``"cp-sat"``, or ``"unchecked": why`` where no second route was cheap enough), and for RTD the ``"step"``
+  whose concepts left the refutation is about.
 * ``"auto"`` (the default): ``"search"`` on tiny classes (where it is the quicker), else ``"sat"``.
 
 Under a time limit both routes give the bounds they proved, with no witness: the "sat" route the largest TD(c)
 it settled and the largest greedy teaching set for TD; for RTD the least lower bound of the latest round, and
 the largest step so far or greedy set of a concept left (a teaching plan). A time limit that ends while the
-solver proves the value leaves it proven by the branch and bound alone (``"by": "branch and bound"``).
+solver proves the value leaves it proven by the branch and bound alone (``"by": "branch and bound"``,
+``"unchecked"``).
 
 References
 ----------
@@ -54,7 +56,7 @@ Examples
 1
 >>> r = search(make("thresholds", N=30), "td", method="sat")
 >>> r.value, r.witness["lower"]
-(2, {'by': 'glucose4', 'checked_by': 'exhaustive'})
+(2, {'by': 'glucose4', 'refuted': 1, 'checked_by': 'exhaustive'})
 """
 
 from __future__ import annotations
@@ -424,7 +426,8 @@ class _Sat:
         """That no set of k - 1 points teaches any of ``concepts`` among the concepts ``alive``: refuted by the SAT
         solver, then checked by a second route where cheap. Returns the witness's ``"lower"``."""
         if k == 0:
-            return {"by": "no proof needed: 0", "checked_by": None}
+            return {"by": "bound", "text": "no teaching set is smaller than the empty one"}
+        proof = {"by": SOLVER, "refuted": k - 1}
         try:
             for c in concepts:
                 found = sat_refutes(self.M, alive, c, k - 1, self.look)
@@ -432,31 +435,31 @@ class _Sat:
                     raise RuntimeError(f"teaching: the SAT solver teaches concept {c} with the points {found}, fewer "
                                        f"than the branch and bound found (a bug: please report it)")
         except (_Stop, KeyboardInterrupt):  # the time is up: the branch and bound's refutation stands alone
-            return {"by": "branch and bound", "checked_by": None}
-        return {"by": SOLVER, "checked_by": self.second_route(alive, concepts, k - 1)}
+            return {"by": "branch and bound", "refuted": k - 1, "unchecked": "no time left for the SAT solver"}
+        return {**proof, **self.second_route(alive, concepts, k - 1)}
 
-    def second_route(self, alive: list, concepts: list, k: int) -> Optional[str]:
-        """The name of the route that checked the solver's refutations (None: none was cheap enough in time)."""
+    def second_route(self, alive: list, concepts: list, k: int) -> dict:
+        """``{"checked_by": route}``: the route that checked the solver's refutations, or ``{"unchecked": why}``."""
         try:
             if comb(self.n, k) * len(alive) <= EXHAUSTIVE_CELLS:
                 if not none_teach(self.M, alive, concepts, k, self.look):
                     raise RuntimeError("teaching: a set of points tried by numpy refutes the SAT solver (a bug: "
                                        "please report it)")
-                return "exhaustive"
+                return {"checked_by": "exhaustive"}
             budget = CPSAT_BUDGET
             for c in concepts:
                 if budget <= 0:
-                    return None
+                    return {"unchecked": f"CP-SAT's work for the second route ({CPSAT_BUDGET:g}) is used up"}
                 got, used = cpsat_refutes(self.M, alive, c, k, budget, self.left())
                 if got is False:
                     raise RuntimeError(f"teaching: CP-SAT teaches concept {c} with {k} points, refuting the SAT "
                                        "solver (a bug: please report it)")
                 if got is None:
-                    return None
+                    return {"unchecked": "CP-SAT did not finish in the work or time left"}
                 budget -= used
-            return "cp-sat"
+            return {"checked_by": "cp-sat"}
         except (_Stop, KeyboardInterrupt):
-            return None
+            return {"unchecked": "no time left for the second route"}
 
     def left(self) -> Optional[float]:
         self.look()

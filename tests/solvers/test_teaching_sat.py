@@ -82,8 +82,8 @@ def test_td_routes_against_the_definition(C):
         S = w["sets"][str(c)]
         assert teaches(M, range(len(M)), c, S) and len(S) == td_of(M, range(len(M)), c)
     assert len(w["teaching_set"]) == sat.value == len(w["sets"][str(w["concept"])])
-    assert w["lower"]["checked_by"] == ("exhaustive" if sat.value else None)
-    assert w["lower"]["by"] == (teaching.SOLVER if sat.value else "no proof needed: 0")
+    assert w["lower"] == ({"by": teaching.SOLVER, "refuted": sat.value - 1, "checked_by": "exhaustive"} if sat.value
+                          else {"by": "bound", "text": "no teaching set is smaller than the empty one"})
     assert check(C, "td", sat.to_json())[0]
     json.dumps(sat.to_json())  # JSON as it is (no numpy numbers)
 
@@ -176,7 +176,7 @@ def test_warmuths_class():
     r = teaching.search(C, "rtd", method="sat")
     assert r.value == 3 == rtd_brute(rows_of(C))
     assert [(s["size"], len(s["concepts"])) for s in r.witness["steps"]] == [(3, 10)]
-    assert r.witness["lower"] == {"by": teaching.SOLVER, "checked_by": "exhaustive", "step": 0}
+    assert r.witness["lower"] == {"by": teaching.SOLVER, "refuted": 2, "checked_by": "exhaustive", "step": 0}
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -212,7 +212,8 @@ def test_no_second_route_when_cp_sat_has_no_work_left(monkeypatch):
     monkeypatch.setattr(teaching, "EXHAUSTIVE_CELLS", 0)
     monkeypatch.setattr(teaching, "CPSAT_BUDGET", 0.0)
     r = teaching.search(make("intervals", N=9), "td", method="sat")
-    assert r.value == 9 and r.witness["lower"] == {"by": teaching.SOLVER, "checked_by": None}
+    assert r.value == 9 and r.witness["lower"] == {"by": teaching.SOLVER, "refuted": 8,
+                                                   "unchecked": "CP-SAT's work for the second route (0) is used up"}
 
 
 def test_a_finder_that_misses_a_smaller_set_is_caught(monkeypatch):
@@ -289,7 +290,8 @@ def test_a_time_limit_during_the_proof_leaves_the_branch_and_bound(monkeypatch):
     monkeypatch.setattr(teaching, "sat_refutes", late)
     r = teaching.search(make("intervals", N=9), "rtd", method="sat")
     assert calls and r.value == 2
-    assert r.witness["lower"] == {"by": "branch and bound", "checked_by": None, "step": r.witness["lower"]["step"]}
+    assert r.witness["lower"] == {"by": "branch and bound", "refuted": 1, "unchecked": "no time left for the SAT solver",
+                                  "step": r.witness["lower"]["step"]}
 
 
 # ------------------------------------------------------------------------------------------ bad input
