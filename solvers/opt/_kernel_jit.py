@@ -4,8 +4,8 @@ or loads them from numba's cache).
 The search of ``Solver._at_least`` written iteratively over arrays (see :mod:`solvers.opt.kernel`):
 
 frame[f] = d, n, lo, hi, phase, good index, good count, own split count, inherited split count, which
-child went first. ``pool[f]`` holds the splits frame f inherits (indices into the root's splits; row 0:
-all of them), ``pool[f + 1]`` its own distinct splits (what its children inherit), ``goods[f]`` its splits
+child went first, level, whether ``Ks[f]`` holds the plain row of ``Gs[f]`` already (left by the parent's lookup).
+``pool[f]`` holds the splits frame f inherits (indices into the root's splits; row 0: all of them), ``pool[f + 1]`` its own distinct splits (what its children inherit), ``goods[f]`` its splits
 balanced enough to try, most balanced first. Phases: 0 entering, 1 trying the next good split, 2 waiting
 for the first child, 3 waiting for the second.
 
@@ -196,9 +196,24 @@ def _mix(h, x):
 
 @njit(cache=True)
 def _hash_row(row):
-    h = _SEED
-    for w in range(row.shape[0]):
-        h = _mix(h, row[w])
+    """A key row's hash: four lanes over the words (w mod 4), mixed at the end, so that the multiplications of a
+    wide row (intervals N=160 as a matrix: 203 words) do not wait on one another."""
+    W = row.shape[0]
+    h0 = _SEED
+    h1 = _SEED ^ _MUL
+    h2 = _SEED ^ _M1
+    h3 = _SEED ^ _M2
+    w = 0
+    while w + 4 <= W:
+        h0 = _mix(h0, row[w])
+        h1 = _mix(h1, row[w + 1])
+        h2 = _mix(h2, row[w + 2])
+        h3 = _mix(h3, row[w + 3])
+        w += 4
+    while w < W:
+        h0 = _mix(h0, row[w])
+        w += 1
+    h = _mix(_mix(_mix(h0, h1), h2), h3)
     return h ^ (h >> _S29)
 
 
@@ -512,8 +527,9 @@ def search(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, 
                 K = Ks[f]
                 if canon and n >= cmin:
                     _orbit_row(G, cols, tables, flips, wide, ties, scratch, K)
-                else:
+                elif frame[f, 11] == 0:  # (1: the parent left G's plain row in K as it looked the child up)
                     _plain_row(G, K)
+                frame[f, 11] = 0
                 i = _find(keys, seqs, K)
                 if i >= 0:
                     l = np.int64(lo[i])
@@ -604,7 +620,9 @@ def search(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, 
                     if k1 <= n - k1:  # the smaller child first: C holds s
                         frame[f, 9] = 1
                         frame[f + 1, 1] = k1
+                        frame[f + 1, 11] = 1  # (and CK its plain row)
                     else:
+                        frame[f + 1, 11] = 0
                         frame[f, 9] = 0
                         for w in range(lw):
                             C[w] ^= V[w]
@@ -643,6 +661,7 @@ def search(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, 
                 frame[f + 1, 4] = 0
                 frame[f + 1, 8] = frame[f, 7]
                 frame[f + 1, 10] = L
+                frame[f + 1, 11] = 0
                 frame[f, 4] = 3
                 sp = f + 1
         else:  # ph == 3
