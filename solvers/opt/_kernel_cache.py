@@ -24,7 +24,20 @@ Nothing is unpickled. Object files are read as ELF (Linux); elsewhere :func:`usa
 loaded through numba itself (:mod:`solvers.opt.kernel`).
 
 The file lives in ``$LITTLESTONE_CACHE_DIR`` when set, else beside this module in ``__pycache__`` when that is
-writable (as numba's cache), else in ``$XDG_CACHE_HOME/littlestone`` (``~/.cache/littlestone``).
+writable (as numba's cache), else in ``$XDG_CACHE_HOME/littlestone`` (``~/.cache/littlestone``), else in a folder of
+this user's own in the temporary folder (``/tmp/littlestone-<uid>``, made private: an account whose home cannot be
+written, a service's or a container's, still keeps the kernel; without it numba compiled the kernel in every process
+that ran 10 s, and where numba's own cache had no folder either the search stopped with an error).
+
+Waiting for the build. A search that starts the build goes on in Python meanwhile and hands over when it lands;
+with a CPU of its own the build costs that search nothing (measured on two CPUs, rectangles N=28 as a raw matrix:
+24 s from a fresh install to the end, against 39 s building first). Where the build and the search share one CPU
+(:func:`cpus_available`: the process's affinity and its cgroup's quota), each slows the other, and the process waits
+for the build at its end anyway: :func:`await_build`, which the search calls at each look for the build, then stops
+the search and waits for the build (a note says so and how long), and the search goes on compiled; at once in a
+command or a script, and in an interactive session once the search has run in Python as long as the build still
+needs (:func:`build_left`), so that a small search there keeps its quick answer (:func:`should_wait`: the rule, as a
+pure function).
 """
 
 from __future__ import annotations
@@ -44,7 +57,8 @@ from pathlib import Path
 from ..files import write_atomic
 
 __all__ = ["compile_to", "load", "path", "usable", "start_build", "end_build", "building", "failed", "cache_status", "BuildError",
-           "BUILD_SECONDS"]
+           "BUILD_SECONDS", "BUILD_CPU_SECONDS", "await_build", "should_wait", "build_left", "cpus_available",
+           "quota_of", "cpu_seconds_of", "interactive"]
 
 MAGIC = b"littlestone kernel 1\n"
 FORMAT = 1
@@ -64,10 +78,18 @@ WAIT_SECONDS = 120.0
 
 #: About how long a build takes (15-25 s measured here, one core), for the notes that say it.
 BUILD_SECONDS = 20
+#: The processor time a build takes (user and system: 14.8-15.0 s measured here, 3 builds on a busy machine that
+#: took 25-29 s of wall clock): what is left of a running build is this less what it has used (:func:`build_left`).
+BUILD_CPU_SECONDS = 15.0
 
 _engines: list = []  # the llvmlite engines holding the loaded code (alive as long as the process)
 #: The builds this process started, while they may run: (process, target, lock, time.monotonic() at start, pid).
 _builds: list = []
+#: Per machine-code file (its path), when this process first found its build under way, or started it
+#: (time.monotonic()): how long a search here has run in Python beside the build (:func:`await_build`).
+_since: dict = {}
+#: The files whose build this process has waited for once (:func:`await_build` waits once, then goes on in Python).
+_waited: set = set()
 
 
 def _say(text: str) -> None:
@@ -152,7 +174,30 @@ def _cache_dir(given: str) -> Path | None:
         return here
     base = os.environ.get("XDG_CACHE_HOME", "").strip() or os.path.join(os.path.expanduser("~"), ".cache")
     folder = Path(base) / "littlestone"
-    return folder if _writable(folder) else None
+    return folder if _writable(folder) else _private_dir(Path(tempfile.gettempdir()))
+
+
+def _private_dir(parent: Path) -> Path | None:
+    """``parent/littlestone-<uid>``, made if missing, when it is a folder of this user's that no one else may enter
+    (the temporary folder is everyone's: machine code found in a folder another user could write would be run by
+    this one); else None."""
+    try:
+        uid = os.getuid()
+    except AttributeError:  # (not POSIX: machine code is not kept there anyway)
+        return None
+    folder = parent / f"littlestone-{uid}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        st = folder.lstat()  # (not followed: a link planted there is refused)
+    except OSError:
+        return None
+    import stat
+
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != uid or st.st_mode & 0o077:
+        return None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return None
+    return folder
 
 
 def usable() -> bool:
@@ -321,6 +366,7 @@ def start_build(target: Path | None = None, *, wait: bool = False, say: bool = T
         return True
     if failed(target) is not None:
         return False
+    _since.setdefault(str(target), time.monotonic())
     lock = _lock(target)
     if not building(target):
         try:
@@ -340,8 +386,8 @@ def start_build(target: Path | None = None, *, wait: bool = False, say: bool = T
                 # A session of its own: its own share of the CPU where the scheduler groups processes by session
                 # (autogroup; in this process's session a busy machine slowed the search tenfold). It is still
                 # this process's: it ends with it (end_build, at its exit; at once after a Ctrl-C of the command).
-                proc = subprocess.Popen([sys.executable, "-m", "solvers.opt._kernel_cache", str(target), str(lock)],
-                                        env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                proc = subprocess.Popen(_command(target, lock), env=env, stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL, close_fds=True, start_new_session=True)
             except OSError:
                 lock.unlink(missing_ok=True)
@@ -373,6 +419,179 @@ def start_build(target: Path | None = None, *, wait: bool = False, say: bool = T
             time.sleep(0.05)
         return target.exists()
     return True
+
+
+def _command(target: Path, lock: Path) -> list[str]:
+    """The builder's command line: :func:`main` in a process of its own (a test puts a stand-in here)."""
+    return [sys.executable, "-m", "solvers.opt._kernel_cache", str(target), str(lock)]
+
+
+# ---------------------------------------------------------------------- waiting for the build
+def quota_of(cpu_max: str | None = None, cfs_quota: str | None = None, cfs_period: str | None = None) -> float | None:
+    """The CPUs a cgroup's quota allows (a container's ``--cpus``), from the text of its ``cpu.max`` (cgroup v2:
+    ``"150000 100000"``, or ``"max 100000"`` for none) or of its ``cpu.cfs_quota_us`` and ``cpu.cfs_period_us``
+    (v1: ``-1`` for none); None for no quota or text that says none.
+
+    >>> quota_of("150000 100000"), quota_of("max 100000")
+    (1.5, None)
+    >>> quota_of(None, "50000", "100000"), quota_of(None, "-1", "100000")
+    (0.5, None)
+    """
+    try:
+        if cpu_max is not None:
+            quota, period = cpu_max.split()[:2]
+            return None if quota == "max" else int(quota) / int(period)
+        if cfs_quota is not None and cfs_period is not None:
+            quota_us, period_us = int(cfs_quota), int(cfs_period)
+            return quota_us / period_us if quota_us > 0 and period_us > 0 else None
+    except (ValueError, ZeroDivisionError):
+        pass
+    return None
+
+
+def _read(p: Path) -> str | None:
+    try:
+        return p.read_text()
+    except OSError:
+        return None
+
+
+@functools.lru_cache(maxsize=1)
+def cpus_available() -> float:
+    """The CPUs this process may run on: those of its affinity (``os.sched_getaffinity``), at most its cgroup's
+    quota (v2 ``cpu.max``, v1 ``cpu.cfs_quota_us``, of the process's own group or the root's); read once."""
+    try:
+        n: float = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        n = os.cpu_count() or 1
+    groups = {}
+    for line in (_read(Path("/proc/self/cgroup")) or "").splitlines():
+        parts = line.split(":", 2)
+        if len(parts) == 3:
+            for controller in parts[1].split(",") or [""]:
+                groups[controller] = parts[2].strip()
+    root = Path("/sys/fs/cgroup")
+    quotas = []
+    if "" in groups:  # v2
+        for folder in {root / groups[""].lstrip("/"), root}:
+            quotas.append(quota_of(_read(folder / "cpu.max")))
+    if "cpu" in groups:  # v1
+        for folder in {root / "cpu" / groups["cpu"].lstrip("/"), root / "cpu"}:
+            quotas.append(quota_of(None, _read(folder / "cpu.cfs_quota_us"), _read(folder / "cpu.cfs_period_us")))
+    for q in quotas:
+        if q is not None:
+            n = min(n, q)
+    return max(n, 0.01)
+
+
+def should_wait(*, cpus: float, searched: float, left: float, time_left: float | None = None,
+                interactive: bool = False) -> bool:
+    """Whether a search running in Python beside the kernel's build should stop and wait for it.
+
+    Only where the two would share one CPU (``cpus`` < 2): each then slows the other. With a CPU each the search
+    goes on beside the build and hands over when it lands, losing nothing. Not when the time limit, if any
+    (``time_left`` seconds), comes before the build would land (``left`` seconds). Then, in a process that ends
+    (a command, a script: it waits for the build at its end anyway, so waiting now costs nothing and the rest of
+    the search runs compiled), at once; in an interactive session (``interactive``: a notebook, a shell), which
+    does not end, once the search has run ``searched`` seconds in Python, as long as the build still needs: a
+    search that ends sooner has its answer sooner in Python, and one that runs on loses at most as much again.
+
+    >>> should_wait(cpus=1, searched=0.0, left=8.0), should_wait(cpus=2, searched=60.0, left=1.0)
+    (True, False)
+    >>> should_wait(cpus=1, searched=2.0, left=8.0, interactive=True)
+    False
+    >>> should_wait(cpus=1, searched=9.0, left=8.0, interactive=True)
+    True
+    """
+    if cpus >= 2:
+        return False
+    if time_left is not None and time_left < left:
+        return False
+    return not interactive or searched >= left
+
+
+def interactive() -> bool:
+    """Whether this process is an interactive session: Python's own (``python -i``, the shell), IPython's, or a
+    Jupyter kernel's."""
+    return hasattr(sys, "ps1") or bool(sys.flags.interactive) or "IPython" in sys.modules or "ipykernel" in sys.modules
+
+
+def cpu_seconds_of(stat: str, ticks: int) -> float | None:
+    """The processor time (user and system) a process has used, from the text of its ``/proc/PID/stat``.
+
+    >>> cpu_seconds_of("42 (python3 -m x) S 1 2 3 4 5 6 7 8 9 10 250 50 0 0 20", 100)
+    3.0
+    """
+    try:
+        fields = stat.rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / ticks  # utime, stime (fields 14 and 15 of proc(5))
+    except (IndexError, ValueError, ZeroDivisionError):
+        return None
+
+
+def build_left(target: Path | None = None) -> float:
+    """About how many seconds the build of ``target`` (default :func:`path`) under way still needs with a CPU of
+    its own: :data:`BUILD_CPU_SECONDS` less the processor time its process has used (a build of this machine),
+    else :data:`BUILD_SECONDS` less the time since its lock was taken; at least a second."""
+    target = path() if target is None else target
+    if target is None:
+        return 1.0
+    lock = _lock(target)
+    pid = _holder(lock)
+    used = None
+    if pid is not None:
+        try:
+            used = cpu_seconds_of(Path(f"/proc/{pid}/stat").read_text(), os.sysconf("SC_CLK_TCK"))
+        except (OSError, ValueError):
+            used = None
+    if used is not None:
+        return max(1.0, BUILD_CPU_SECONDS - used)
+    try:
+        age = time.time() - lock.stat().st_mtime
+    except OSError:
+        return float(BUILD_SECONDS)
+    return max(1.0, BUILD_SECONDS - age)
+
+
+def await_build(time_left: float | None = None, tick=None, target: Path | None = None) -> bool:
+    """Called by a search running in Python while the kernel's build (of ``target``, default :func:`path`) is under
+    way, at each look for it: when :func:`should_wait` says so (one CPU for the two; in an interactive session, the
+    search has run in Python as long as the build still needs; ``time_left``, the seconds to the search's time
+    limit, lets it land), say so on standard error and wait for the build, calling ``tick()`` (the search's clock:
+    its time limit, Ctrl-C, its progress) every 0.1 s; at most :data:`WAIT_SECONDS`, and once per file. True when
+    the machine code is there (the search goes on compiled), else False (on in Python)."""
+    target = path() if target is None else target
+    if target is None:
+        return False
+    if target.exists():
+        return True
+    key = str(target)
+    now = time.monotonic()
+    if key in _waited or not building(target):
+        return False
+    since = _since.setdefault(key, now)
+    cpus = cpus_available()
+    left = build_left(target) if cpus < 2 else 0.0  # (its process's clock read only where it decides)
+    if not should_wait(cpus=cpus, searched=now - since, left=left, time_left=time_left, interactive=interactive()):
+        return False
+    _waited.add(key)
+    _say(f"this search waits for the kernel's build, about {max(1, round(left))} s more (one CPU for both: it "
+         f"ran {now - since:.1f} s in Python), then goes on compiled")
+    own = next((b[0] for b in _builds if b[1] == target and b[4] == os.getpid()), None)
+    end = now + WAIT_SECONDS
+    while not target.exists() and building(target) and time.monotonic() < end:
+        if tick is not None:
+            tick()
+        if own is not None:
+            import subprocess
+
+            try:
+                own.wait(timeout=0.1)  # (returns as soon as the build ends)
+            except subprocess.TimeoutExpired:
+                pass
+        else:
+            time.sleep(0.1)
+    return target.exists()
 
 
 def end_build(wait: bool = True) -> None:

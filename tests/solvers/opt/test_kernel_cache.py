@@ -1,7 +1,9 @@
 """The kernel's saved machine code (solvers/opt/_kernel_cache.py): loaded in a fresh process without numba, with the
 values of the Python search; a file that is missing, malformed or made elsewhere is refused (never loaded); the
 outside names the code calls are read from its object files and are only those allowed; where no cache folder is
-writable, numba loads the kernel itself."""
+writable, numba loads the kernel itself; where neither the install's folder nor the home is, the file goes to a private
+temporary folder. When a search waits for the build (issue 37, part 3): the rule as a table, and the wait with a
+stand-in build that lands when the test says so (a named pipe: the tests wait for events, not for time)."""
 
 from __future__ import annotations
 
@@ -218,3 +220,178 @@ def test_the_python_mode_never_touches_the_build(tmp_path):
                             "LITTLESTONE_KERNEL": "python"})
     assert p.returncode in (0, 3), p.stderr
     assert "kernel" not in p.stderr and list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------------- where the file goes (issue 37, part 3)
+def test_without_a_writable_site_or_home_the_file_goes_to_a_private_temporary_folder(tmp_path, monkeypatch):
+    """Neither the install's folder nor ``~/.cache`` writable (a read-only site-packages, a service's account): the
+    file goes to ``$TMPDIR/littlestone-<uid>``, made for this user alone (without it, numba compiled the kernel in
+    each process, and stopped the search with an error where its own cache had no folder either)."""
+    import tempfile
+
+    monkeypatch.setattr(cache, "_writable", lambda folder: False)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    cache._cache_dir.cache_clear()
+    try:
+        folder = cache._cache_dir("")
+    finally:
+        cache._cache_dir.cache_clear()
+    assert folder == tmp_path / f"littlestone-{os.getuid()}" and folder.is_dir()
+    assert folder.stat().st_mode & 0o777 == 0o700
+
+
+def test_a_temporary_folder_another_could_write_or_a_link_is_refused(tmp_path):
+    mine = cache._private_dir(tmp_path)
+    assert mine is not None and mine.stat().st_mode & 0o077 == 0
+    mine.chmod(0o777)  # (opened to others since: refused, whatever it holds)
+    assert cache._private_dir(tmp_path) is None
+    mine.rmdir()
+    (tmp_path / "elsewhere").mkdir(mode=0o700)
+    mine.symlink_to(tmp_path / "elsewhere")  # (a link planted in its place: not followed)
+    assert cache._private_dir(tmp_path) is None
+    mine.unlink()
+    mine.write_text("a file")
+    assert cache._private_dir(tmp_path) is None
+
+
+# ---------------------------------------------------------------------- waiting for the build (issue 37, part 3)
+@pytest.mark.parametrize("cpus, searched, left, time_left, interactive, wait", [
+    # one CPU for the search and the build: a command or a script waits at once (it waits at its end anyway) ...
+    (1, 0.0, 8.0, None, False, True),
+    (1.5, 0.0, 8.0, None, False, True),     # (a quota of 1.5 CPUs: the two still share)
+    (1, 0.0, 8.0, 5.0, False, False),       # ... unless its time limit comes before the build lands
+    (1, 0.0, 8.0, 8.0, False, True),
+    # ... an interactive session once the search has run in Python as long as the build still needs
+    (1, 0.0, 8.0, None, True, False),
+    (1, 7.9, 8.0, None, True, False),
+    (1, 8.0, 8.0, None, True, True),
+    (1, 30.0, 1.0, 0.5, True, False),
+    # a CPU each: never (the search hands over when the build lands)
+    (2, 0.0, 20.0, None, False, False),
+    (2, 60.0, 1.0, None, True, False),
+    (16, 600.0, 20.0, None, False, False),
+])
+def test_when_a_search_waits_for_the_build(cpus, searched, left, time_left, interactive, wait):
+    assert cache.should_wait(cpus=cpus, searched=searched, left=left, time_left=time_left,
+                             interactive=interactive) is wait
+
+
+@pytest.mark.parametrize("cpu_max, quota_us, period_us, cpus", [
+    ("max 100000\n", None, None, None),
+    ("100000 100000\n", None, None, 1.0),
+    ("250000 100000", None, None, 2.5),
+    ("garbage", None, None, None),
+    (None, "-1\n", "100000\n", None),
+    (None, "50000", "100000", 0.5),
+    (None, "50000", "0", None),
+    (None, None, None, None),
+])
+def test_a_cgroup_quota_is_read_as_cpus(cpu_max, quota_us, period_us, cpus):
+    assert cache.quota_of(cpu_max, quota_us, period_us) == cpus
+
+
+def test_the_cpus_available_are_at_most_the_affinity():
+    assert 0 < cache.cpus_available() <= len(os.sched_getaffinity(0))
+
+
+def test_a_build_s_processor_time_is_read_from_proc():
+    assert cache.cpu_seconds_of("7 (a (b) c) R 1 1 1 0 -1 4 0 0 0 0 125 75 0 0 20 0 1 0", 100) == 2.0
+    assert cache.cpu_seconds_of("7 (truncated", 100) is None
+    own = cache.cpu_seconds_of(Path("/proc/self/stat").read_text(), os.sysconf("SC_CLK_TCK"))
+    assert own is not None and own >= 0
+
+
+#: A stand-in for the builder: blocks on a named pipe until the test writes to it, then copies FAKE_SOURCE (or
+#: writes a few bytes) to the target and removes its lock, as the builder does.
+_FAKE_BUILDER = """import os, shutil, sys
+target, lock = sys.argv[1], sys.argv[2]
+with open(os.environ["FAKE_FIFO"]) as f:
+    f.read()
+source = os.environ.get("FAKE_SOURCE")
+if source:
+    shutil.copyfile(source, target + ".part")
+else:
+    open(target + ".part", "wb").write(b"made by the stand-in")
+os.replace(target + ".part", target)
+os.unlink(lock)
+"""
+
+
+@pytest.fixture
+def fake_build(tmp_path, monkeypatch):
+    """A build that lands when the test says so: ``(target, release)``; ``release()`` lets it finish."""
+    script = tmp_path / "builder.py"
+    script.write_text(_FAKE_BUILDER)
+    fifo = tmp_path / "go"
+    os.mkfifo(fifo)
+    monkeypatch.setenv("FAKE_FIFO", str(fifo))
+    monkeypatch.delenv("FAKE_SOURCE", raising=False)
+    monkeypatch.setattr(cache, "_command", lambda target, lock: [sys.executable, str(script), str(target), str(lock)])
+    monkeypatch.setattr(cache, "_since", {})
+    monkeypatch.setattr(cache, "_waited", set())
+    target = tmp_path / "cache" / "kernel-test.bin"
+    target.parent.mkdir()
+
+    def release():
+        fd = os.open(fifo, os.O_WRONLY)  # (blocks until the builder reads: an event, not a delay)
+        os.write(fd, b"go")
+        os.close(fd)
+
+    yield target, release
+    cache.end_build(wait=False)
+
+
+def test_with_a_cpu_each_the_search_never_waits(fake_build, monkeypatch, capsys):
+    target, release = fake_build
+    monkeypatch.setattr(cache, "cpus_available", lambda: 2.0)
+    assert cache.start_build(target)
+    assert cache.await_build(target=target) is False
+    assert "waiting" not in capsys.readouterr().err
+    release()
+    cache.end_build()  # (waits for it, saying so)
+    assert target.exists()
+
+
+def test_on_one_cpu_a_long_search_waits_for_the_build_then_goes_on(fake_build, monkeypatch, capsys):
+    """One CPU for the search and the build, in an interactive session, the search past what the build still needs:
+    the note says so and how long, the search's clock runs while it waits (its time limit, Ctrl-C, its progress),
+    and the call returns True once the machine code is there; it waits once."""
+    target, release = fake_build
+    monkeypatch.setattr(cache, "cpus_available", lambda: 1.0)
+    monkeypatch.setattr(cache, "interactive", lambda: True)
+    assert cache.start_build(target)
+    assert "compiling the kernel once" in capsys.readouterr().err
+    monkeypatch.setattr(cache, "build_left", lambda target=None: 8.0)
+    assert cache.await_build(target=target) is False  # (just begun: on in Python)
+    cache._since[str(target)] -= 9.0  # (as if the search had run 9 s in Python beside the build)
+    assert cache.await_build(time_left=5.0, target=target) is False  # (its time limit comes first)
+    ticks = []
+
+    def tick():
+        if not ticks:
+            release()
+        ticks.append(1)
+
+    assert cache.await_build(target=target, tick=tick) is True
+    err = capsys.readouterr().err
+    assert "this search waits for the kernel's build, about 8 s more" in err and "one CPU" in err and ticks
+    assert target.read_bytes() == b"made by the stand-in" and not cache.building(target)
+    assert cache.await_build(target=target) is True  # (there: nothing to wait for)
+
+
+def test_a_ctrl_c_while_waiting_stops_the_wait_and_the_build(fake_build, monkeypatch):
+    target, release = fake_build
+    monkeypatch.setattr(cache, "cpus_available", lambda: 1.0)
+    monkeypatch.setattr(cache, "build_left", lambda target=None: 1.0)
+    monkeypatch.setattr(cache, "interactive", lambda: False)  # (a command: it waits at once)
+    assert cache.start_build(target, say=False)
+    builder = cache._builds[-1][0]
+
+    def tick():
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        cache.await_build(target=target, tick=tick)
+    cache.end_build(wait=False)  # (as the command line does after a Ctrl-C)
+    assert builder.poll() is not None and not target.exists() and not cache.building(target)
+    assert cache.await_build(target=target) is False  # (waited once already; no build under way)
