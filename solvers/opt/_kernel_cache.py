@@ -559,12 +559,11 @@ def await_build(time_left: float | None = None, tick=None, target: Path | None =
     search has run in Python as long as the build still needs; ``time_left``, the seconds to the search's time
     limit, lets it land), say so on standard error and wait for the build, calling ``tick()`` (the search's clock:
     its time limit, Ctrl-C, its progress) every 0.1 s; at most :data:`WAIT_SECONDS`, and once per file. True when
-    the machine code is there (the search goes on compiled), else False (on in Python)."""
+    it waited and the machine code landed (the search goes on compiled), else False (on in Python; a file there
+    already is the caller's to find)."""
     target = path() if target is None else target
-    if target is None:
+    if target is None or target.exists():
         return False
-    if target.exists():
-        return True
     key = str(target)
     now = time.monotonic()
     if key in _waited or not building(target):

@@ -376,7 +376,7 @@ def test_on_one_cpu_a_long_search_waits_for_the_build_then_goes_on(fake_build, m
     err = capsys.readouterr().err
     assert "this search waits for the kernel's build, about 8 s more" in err and "one CPU" in err and ticks
     assert target.read_bytes() == b"made by the stand-in" and not cache.building(target)
-    assert cache.await_build(target=target) is True  # (there: nothing to wait for)
+    assert cache.await_build(target=target) is False  # (there already: nothing to wait for)
 
 
 def test_a_ctrl_c_while_waiting_stops_the_wait_and_the_build(fake_build, monkeypatch):
