@@ -60,6 +60,7 @@ import numpy as np
 from ..certificates import ProofTooLarge
 from ..classes.automorphisms import estimated_seconds
 from ..classes.finite import ConceptClass, splits_of
+from . import _kernel_cache
 from . import kernel as _kernel
 from .canonical import MAX_POINTS as MAX_KEY_POINTS, Canonical
 from .control import Tuning
@@ -815,10 +816,12 @@ class Solver(MemoSearch):
 
     def _built_yet(self) -> None:
         """While the kernel's machine code is built in another process: once it is there, the running query hands
-        over at the next look at the clock; if the build failed, numba compiles it in this process after
-        :attr:`~solvers.opt.control.Tuning.kernel_compile_after_seconds`."""
+        over at the next look at the clock (where the build and this search share one CPU, the search waits for
+        it: :func:`~solvers.opt._kernel_cache.await_build`); if the build failed, numba compiles it in this process
+        after :attr:`~solvers.opt.control.Tuning.kernel_compile_after_seconds`."""
         now = time.monotonic()
-        if _kernel.load_seconds() is not None:
+        if _kernel.load_seconds() is not None or _kernel_cache.await_build(
+                None if self._deadline is None else self._deadline - now, lambda: MemoSearch._tick(self)):
             self._build_poll = None
             self._python_left = 0.0
             if self._kernel_at is not None:

@@ -395,3 +395,50 @@ def test_a_ctrl_c_while_waiting_stops_the_wait_and_the_build(fake_build, monkeyp
     cache.end_build(wait=False)  # (as the command line does after a Ctrl-C)
     assert builder.poll() is not None and not target.exists() and not cache.building(target)
     assert cache.await_build(target=target) is False  # (waited once already; no build under way)
+
+
+def test_a_search_on_one_cpu_waits_for_the_build_and_ends_in_the_kernel(built, tmp_path):
+    """The search's side (Solver._built_yet): on one CPU a script's search says it waits, waits for the build (a
+    stand-in that lands when the test says so, with this tree's machine code), then hands over to the kernel, with
+    the value of the Python search."""
+    script = tmp_path / "builder.py"
+    script.write_text(_FAKE_BUILDER)
+    fifo = tmp_path / "go"
+    os.mkfifo(fifo)
+    code = ("import json, sys\n"
+            "from solvers.opt import Solver, kernel, _kernel_cache as c, _kernel_so\n"
+            "from solvers.opt.control import Tuning\n"
+            "from solvers.classes.families import make\n"
+            f"c._command = lambda t, lock: [sys.executable, {str(script)!r}, str(t), str(lock)]\n"
+            "c.cpus_available = lambda: 1.0\n"
+            "_kernel_so.start_link = lambda p: False\n"  # (no detached link into the test's folder)
+            "C = make('halfspaces', n=4)\n"
+            "S = Solver(C, symmetry=False, tuning=Tuning(kernel_build_poll=0.0))\n"
+            "value = S.value()\n"
+            "print(json.dumps([value, kernel.how(), S.kernel_nodes > 0,"
+            " Solver(C, symmetry=False, kernel='python').value()]))\n")
+    p = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, text=True, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE,
+                         env={**os.environ, "PYTHONPATH": str(ROOT), "LITTLESTONE_CACHE_DIR": str(tmp_path / "cache"),
+                              "LITTLESTONE_KERNEL": "", "FAKE_FIFO": str(fifo), "FAKE_SOURCE": str(built)})
+    try:
+        notes = [p.stderr.readline(), p.stderr.readline()]
+        assert "compiling the kernel once" in notes[0], notes
+        assert "this search waits for the kernel's build" in notes[1], notes
+        fd = os.open(fifo, os.O_WRONLY)
+        os.write(fd, b"go")
+        os.close(fd)
+        out, err = p.communicate(timeout=300)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        try:  # (a stand-in still blocked on the pipe, its process killed: let it end)
+            fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:
+            pass
+        else:
+            os.close(fd)
+    assert p.returncode == 0, err
+    value, how, in_kernel, python_value = json.loads(out)
+    assert how == "machine code" and in_kernel and value == python_value
