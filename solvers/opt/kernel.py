@@ -68,8 +68,8 @@ from . import _kernel_cache, _kernel_so
 from ._kernel_abi import SIGNATURES
 from ._kernel_cache import BuildError, end_build  # noqa: F401 (end_build: the builds this process started)
 
-__all__ = ["Kernel", "Abandon", "available", "compiled", "load_seconds", "loaded", "mode", "start_build", "how",
-           "status", "build", "end_build", "BuildError", "BUILD_SECONDS", "MODES", "SIGNATURES"]
+__all__ = ["Kernel", "Abandon", "Unloadable", "available", "compiled", "load_seconds", "loaded", "mode", "start_build",
+           "how", "status", "build", "end_build", "BuildError", "BUILD_SECONDS", "MODES", "SIGNATURES"]
 
 #: About how long building the kernel's machine code takes (once per install).
 BUILD_SECONDS = _kernel_cache.BUILD_SECONDS
@@ -83,6 +83,12 @@ _WORD = (1 << 64) - 1
 # The compiled search computes Python's hash of an int as the int modulo 2**61 - 1 (64-bit CPython); elsewhere
 # the moves under orbit keys are not written back (the tree builder then finds a proving split itself).
 _HASH_OK = sys.hash_info.modulus == (1 << 61) - 1
+
+
+class Unloadable(RuntimeError):
+    """Raised by :class:`Kernel` when the compiled functions cannot be loaded in this process (numba missing or
+    broken, or numba's cache without a folder: ``cannot cache function ...: no locator available``); the search
+    goes on in Python."""
 
 
 class Abandon(Exception):
@@ -138,7 +144,7 @@ def _module():
         return None
     try:
         from . import _kernel_jit
-    except ImportError as e:  # numba missing (or broken): the Python search serves
+    except Exception as e:  # noqa: BLE001 - numba missing, broken, or without a folder for its cache: Python serves
         _module_error = str(e)
         return None
     return _kernel_jit
@@ -307,7 +313,7 @@ class Kernel:
     def __init__(self, solver, table_bytes: int):
         fns = _load()
         if fns is None:
-            raise RuntimeError(f"the compiled kernel needs numba: {_import_error}")
+            raise Unloadable(f"the compiled kernel needs numba: {_import_error}")
         self.fns = fns
         # (weakly: the solver keeps its kernel after a search, and a cycle would hold the table until the collector
         # runs)

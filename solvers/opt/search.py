@@ -851,7 +851,12 @@ class Solver(MemoSearch):
                 # 1,024 points: 0.2 s in the kernel, 2.7 s with the forms). Their entries stay valid.
                 self._iso_at, self._iso_active = None, False
                 self._set_keys()
-            self._kernel = _kernel.Kernel(self, max(1, (self.memo_bytes - self._memo_used) // self.tuning.kernel_share))
+            budget = max(1, (self.memo_bytes - self._memo_used) // self.tuning.kernel_share)
+            try:
+                self._kernel = _kernel.Kernel(self, budget)
+            except _kernel.Unloadable:  # (numba would not load here): the rest in Python
+                self.kernel_mode = "python"
+                return self._at_least(V, n, d, self.root_masks, self.root_points)
         try:
             return self._kernel.at_least(V, d)
         except _kernel.Abandon:

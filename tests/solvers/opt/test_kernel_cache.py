@@ -107,6 +107,28 @@ def test_without_a_writable_cache_folder_numba_loads_the_kernel(tmp_path):
     assert out.split() == ["False", "True", "numba"]
 
 
+def test_where_numba_cannot_load_the_kernel_the_search_goes_on_in_python():
+    """No machine code kept here, and numba fails as it loads the kernel (as where its cache has no folder either:
+    'cannot cache function ...: no locator available'): the search that would hand over goes on in Python, with
+    its value (it stopped with that error)."""
+    out = run("import importlib.abc, json, sys\n"
+              "class Refuse(importlib.abc.MetaPathFinder):\n"
+              "    def find_spec(self, name, path, target=None):\n"
+              "        if name == 'solvers.opt._kernel_jit':\n"
+              "            raise RuntimeError('cannot cache function: no locator available (a stand-in)')\n"
+              "sys.meta_path.insert(0, Refuse())\n"
+              "from solvers.opt import Solver, kernel\n"
+              "from solvers.opt.control import Tuning\n"
+              "from solvers.classes.families import make\n"
+              "C = make('halfspaces', n=3)\n"
+              "S = Solver(C, symmetry=False, tuning=Tuning(kernel_after_seconds=0.0, kernel_compile_after_seconds=0.0,"
+              " kernel_numba_after_seconds=0.0))\n"
+              "print(json.dumps([S.value(), Solver(C, symmetry=False, kernel='python').value(), S.kernel_nodes,"
+              " kernel.how(), kernel.available()]))\n", LITTLESTONE_CACHE_DIR="/proc/version/cache", LITTLESTONE_KERNEL="")
+    value, python_value, kernel_nodes, how, available = json.loads(out)
+    assert value == python_value and kernel_nodes == 0 and how is None and available is False
+
+
 def _lock_of(tmp_path, pid: int) -> tuple[Path, Path]:
     target = tmp_path / "kernel-test.bin"
     lock = target.with_name(target.name + ".lock")
