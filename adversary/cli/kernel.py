@@ -2,9 +2,12 @@
 :func:`solvers.opt.kernel.build`).
 
 ``status`` says where the machine code is kept, whether it is current (made from this source, by these versions of
-numba and llvmlite, for this CPU), and what ``$LITTLESTONE_KERNEL`` chooses; ``build`` makes it up front, once per
-install, with a progress line (a search otherwise builds it the first time it needs it, and its command waits
-for the build before it ends). ``$LITTLESTONE_CACHE_DIR`` chooses the folder."""
+numba and llvmlite, for this CPU), what ``$LITTLESTONE_KERNEL`` chooses, and, while it is not built, what the first
+search that needs it will do; ``build`` makes it up front, once per install, with a progress line. Otherwise the
+first search that runs more than a few milliseconds builds it in the background: with a CPU to spare it goes on in
+Python meanwhile and hands over when the build lands, on one CPU it waits for the build (in an interactive session,
+once it has run as long as the build still needs), and its command waits for the build before it ends.
+``$LITTLESTONE_CACHE_DIR`` chooses the folder."""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ __all__ = ["HELP", "add", "run"]
 
 HELP = "the compiled search kernel: where its machine code is (status), or build it once, up front (build)"
 
-_MODES = {"auto": "auto (the compiled kernel once a search has run 0.05 s; LITTLESTONE_KERNEL)",
+_MODES = {"auto": "auto (a search hands over to it once it has run as long as loading it takes; LITTLESTONE_KERNEL)",
           "numba": "numba (the compiled kernel for every search; LITTLESTONE_KERNEL)",
           "python": "python (never: LITTLESTONE_KERNEL=python)"}
 
@@ -31,12 +34,31 @@ def add(p) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress line")
 
 
+def _first_use(st: dict) -> str | None:
+    """What the first search that wants the kernel does while it is not current, in words (None: nothing to say)."""
+    if st["current"] or st["mode"] == "python" or not st["numba"] or st["path"] is None or st["failed"]:
+        return None
+    build = (f"builds it in the background (about {st['build_seconds']} s, once) and "
+             if not st["building"] else "finds it being built and ")
+    if st["cpus"] >= 2:
+        return build + "goes on in Python meanwhile, handing over when it lands; the command waits for it before it ends"
+    return build + (f"waits for it, the two sharing the {st['cpus']:g} CPU here (in an interactive session, only once "
+                    "it has run in Python as long as the build still needs)")
+
+
 def _print(st: dict) -> None:
     rows = [("kernel", _MODES[st["mode"]])]
     if not st["numba"]:
         rows.append(("numba", "not installed: every search runs in Python (pip install numba)"))
     rows.append(("machine code", st["path"] or "not kept here"))
-    rows.append(("state", "current (loads in about 0.05 s)" if st["current"] else f"not current: {st['why']}"))
+    if st["current"]:
+        rows.append(("state", "current (loads in about "
+                              + ("half a millisecond, linked for this CPU)" if st["linked"] else "0.05 s)")))
+    else:
+        rows.append(("state", f"not current: {st['why']}"))
+    first = _first_use(st)
+    if first is not None:
+        rows.append(("first search", first + f"; '{PROG} kernel build' builds it now"))
     width = max(len(k) for k, _ in rows) + 2
     for k, v in rows:
         print(f"{k + ':':<{width}}{v}")

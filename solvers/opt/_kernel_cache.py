@@ -631,11 +631,14 @@ def end_build(wait: bool = True) -> None:
 
 def cache_status(target: Path | None = None) -> dict:
     """Where the kernel's machine code is and whether it is current, without loading it or removing anything:
-    ``{"path", "usable", "exists", "current", "building", "failed", "why"}`` (``why``: when not current, in
-    words)."""
+    ``{"path", "usable", "exists", "current", "building", "failed", "why", "linked", "cpus", "build_seconds"}``
+    (``why``: when not current, in words; ``linked``: its shared object for this CPU is there
+    (:mod:`solvers.opt._kernel_so`); ``cpus``: :func:`cpus_available`, which decides whether a search waits for a
+    build; ``build_seconds``: :data:`BUILD_SECONDS`)."""
     target = path() if target is None else target
     out = {"path": None if target is None else str(target), "usable": target is not None, "exists": False,
-           "current": False, "building": False, "failed": None, "why": None}
+           "current": False, "building": False, "failed": None, "why": None, "linked": False,
+           "cpus": cpus_available(), "build_seconds": BUILD_SECONDS}
     if target is None:
         out["why"] = ("machine code is not kept here (it needs Linux on 64 bits, numba and llvmlite installed, and "
                       "a writable cache folder: set LITTLESTONE_CACHE_DIR); numba compiles the kernel in each process")
@@ -650,7 +653,12 @@ def cache_status(target: Path | None = None) -> dict:
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
         out["current"] = got[0].get("environment") == _environment()
-        if not out["current"]:
+        if out["current"]:
+            from . import _kernel_so
+
+            so = _kernel_so.so_path(target)
+            out["linked"] = so is not None and so.exists()
+        else:
             out["why"] = "made from another source, other versions of numba or llvmlite, or for another CPU"
     elif out["exists"]:
         out["why"] = "the file is damaged"

@@ -22,10 +22,12 @@ pytestmark = [
 ]
 
 
-def littlestone(cache_dir: Path, *argv, **env) -> subprocess.CompletedProcess:
+def littlestone(cache_dir: Path, *argv, one_cpu: bool = False, **env) -> subprocess.CompletedProcess:
+    one = min(os.sched_getaffinity(0))
     return subprocess.run([sys.executable, "-m", "adversary", *map(str, argv)], cwd=ROOT, capture_output=True,
                           text=True, timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT),
-                                                       "LITTLESTONE_CACHE_DIR": str(cache_dir), **env})
+                                                       "LITTLESTONE_CACHE_DIR": str(cache_dir), **env},
+                          preexec_fn=(lambda: os.sched_setaffinity(0, {one})) if one_cpu else None)
 
 
 def test_status_of_an_empty_cache_says_where_and_not_built(tmp_path):
@@ -36,6 +38,20 @@ def test_status_of_an_empty_cache_says_where_and_not_built(tmp_path):
     st = json.loads(r.stdout)
     assert st["mode"] == "python" and st["exists"] is False and st["current"] is False
     assert st["path"].startswith(str(tmp_path)) and list(tmp_path.iterdir()) == []  # (status builds nothing)
+
+
+def test_status_says_what_the_first_search_will_do(tmp_path):
+    """Not built yet: with a CPU to spare, the first search builds the kernel beside it; on one CPU it waits for the
+    build (issue 37, part 3); in the Python mode, nothing (it never builds)."""
+    if len(os.sched_getaffinity(0)) >= 2:
+        r = littlestone(tmp_path, "kernel", "status")
+        assert "first search: builds it in the background" in r.stdout and "goes on in Python meanwhile" in r.stdout
+    r = littlestone(tmp_path, "kernel", "status", one_cpu=True)
+    assert "first search: builds it in the background" in r.stdout and "waits for it" in r.stdout, r.stdout
+    assert "'littlestone kernel build' builds it now" in r.stdout
+    assert json.loads(littlestone(tmp_path, "kernel", "status", "--json", one_cpu=True).stdout)["cpus"] == 1
+    r = littlestone(tmp_path, "kernel", "status", LITTLESTONE_KERNEL="python")
+    assert "first search" not in r.stdout and list(tmp_path.iterdir()) == []
 
 
 def test_status_of_a_foreign_file_is_not_current(tmp_path):
@@ -59,6 +75,7 @@ def test_build_makes_it_current_once(tmp_path):
     assert r.stdout.startswith("littlestone kernel: built in ") and str(tmp_path) in r.stdout
     st = json.loads(littlestone(tmp_path, "kernel", "status", "--json").stdout)
     assert st["current"] and not st["building"] and not list(tmp_path.glob("*.lock"))
-    assert "current (loads in about 0.05 s)" in littlestone(tmp_path, "kernel", "status").stdout
+    out = littlestone(tmp_path, "kernel", "status").stdout
+    assert "current (loads in about " in out and "first search" not in out
     r = littlestone(tmp_path, "kernel", "build")
     assert r.returncode == 0 and r.stdout.startswith("littlestone kernel: built already: ")
