@@ -85,6 +85,10 @@ TINY = 128
 #: The most sets of points times concepts the second route tries by numpy (about a second); past it CP-SAT.
 EXHAUSTIVE_CELLS = 30_000_000
 
+#: How many concepts left nearest a concept just peeled RTD's carried bounds look among for one between it and
+#: each concept left (see ``_Sat.carry``).
+DOMINATORS = 8
+
 #: The deterministic work (CP-SAT's measure, about seconds) the second route may give CP-SAT in all.
 CPSAT_BUDGET = 5.0
 
@@ -382,7 +386,7 @@ class _Sat:
             while alive:
                 left = _members(alive)
                 if peeled:
-                    self.carry(left, peeled)
+                    self.carry(left, peeled, alive)
                 t = min(self.lb[c] for c in left)
                 while True:
                     lower = max(lower, t)
@@ -412,14 +416,28 @@ class _Sat:
             return ParamResult("rtd", lower, max(done, plan, lower), {})
         return ParamResult("rtd", value, value, {"steps": steps, "lower": {**proof, "step": j}})
 
-    def carry(self, left: list, peeled: list) -> None:
-        """Each lower bound of the concepts ``left``, lowered by the size of a greedy set of points hitting every
-        diff(h) of the concepts just ``peeled`` (with t points teaching c now, those and t more taught it before)."""
-        R = _bitset(peeled)
+    def carry(self, left: list, peeled: list, alive: int) -> None:
+        """Each lower bound of the concepts ``left`` (``alive``), lowered by the size of a greedy set of points
+        hitting diff(h) for each h just ``peeled`` that no concept left dominates; at least 1 while two concepts
+        are left. With S teaching c now and T such a set, S and T taught c before: a concept g left between c and h
+        (agreeing with c wherever h does) differs from c only where h does, and S separates g. The concepts
+        between are looked for among the DOMINATORS concepts left nearest each h (one missed only lowers a bound
+        more than needed)."""
+        floor = 1 if len(left) > 1 else 0
+        near = {}
+        for h in peeled:
+            near[h] = [g for g in self.rank(h) if alive >> g & 1][:DOMINATORS]
         for c in left:
-            if self.lb[c]:
-                self.look()
-                self.lb[c] = max(self.lb[c] - len(_greedy(self.covers(c, R), R)), 0)
+            if self.lb[c] <= floor:
+                self.lb[c] = floor
+                continue
+            self.look()
+            rc = self.rows[c]
+            needed = [h for h in peeled
+                      if not any(g != c and not (self.rows[g] ^ rc) & (self.rows[g] ^ self.rows[h]) for g in near[h])]
+            if needed:
+                R = _bitset(needed)
+                self.lb[c] = max(self.lb[c] - len(_greedy(self.covers(c, R), R)), floor)
 
     # ------------------------------------------------------------------------------------------------ the proof
     def prove(self, alive: list, concepts: list, k: int) -> dict:

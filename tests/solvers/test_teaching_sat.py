@@ -125,6 +125,20 @@ def test_the_routes_agree_on_larger_classes(C):
         assert check(C, key, sat.to_json())[0]
 
 
+@pytest.mark.parametrize("dominators", [0, 1, 100])
+def test_rtd_carries_its_bounds_soundly(monkeypatch, dominators):
+    """The bounds RTD carries from a round to the next, lowered for every concept peeled (0 looked at for one
+    between), for those of the nearest concept left alone, or for those no concept left dominates: the same
+    peeling as the search, on classes of many rounds."""
+    monkeypatch.setattr(teaching, "DOMINATORS", dominators)
+    rng = np.random.default_rng(6)
+    for C in [make("thresholds", N=30), make("intervals", N=9), make("conjunctions", n=3, false=0),
+              *(ConceptClass.from_matrix(rng.random((40, 10)) < p) for p in (0.2, 0.5, 0.8))]:
+        sat, old = teaching.search(C, "rtd", method="sat"), teaching.search(C, "rtd", method="search")
+        assert [(s["size"], s["concepts"]) for s in sat.witness["steps"]] == [
+            (s["size"], s["concepts"]) for s in old.witness["steps"]]
+
+
 @settings(max_examples=60, deadline=None)
 @given(classes(max_points=7, max_concepts=16), st.data())
 def test_each_refutation_against_the_definition(C, data):
@@ -149,15 +163,17 @@ def test_each_refutation_against_the_definition(C, data):
 @pytest.mark.parametrize("family, params, td, rtd", [
     # the empty concept needs every point; each singleton is taught by its own point, then the empty one by none
     ("singletons", {"N": 6}, 6, 1),
+    # a threshold by the two points around it; peeled from the ends, one point each
     ("thresholds", {"N": 9}, 2, 1),
     ("all-functions", {"n": 4}, 4, 4),
-    # Goldman and Kearns: monotone monomials TD n; Zilles et al.: RTD 1
+    # monotone conjunctions on {0,1}^n: the conjunction of every variable needs the n points with one 0; peeled
+    # from the constant 1 up, each by its own point (its variables set, the others 0)
     ("monotone-conjunctions", {"n": 4}, 4, 1),
-    # monomials: TD n + 1 without the empty concept (Goldman and Kearns), 2^n with it (it needs each minterm's
-    # point); RTD 2 (Zilles et al.: two examples teach any monomial)
+    # conjunctions of literals: n + 1 points (Goldman and Kearns), or 2^n with the empty concept (each minterm's
+    # point); RTD 2 (Zilles et al.: two examples teach a monomial)
     ("conjunctions", {"n": 3, "false": 0}, 4, 2),
     ("conjunctions", {"n": 3}, 8, 2),
-    # intervals: two negative and two positive points; RTD = VC = 2 (intersection-closed, Doliwa et al.)
+    # intervals: the two ends and the two points outside; RTD 2 = VC
     ("intervals", {"N": 7, "empty": 0}, 4, 2),
     ("intervals", {"N": 7}, 7, 2),
 ])
