@@ -34,10 +34,10 @@ with a CPU of its own the build costs that search nothing (measured on two CPUs,
 24 s from a fresh install to the end, against 39 s building first). Where the build and the search share one CPU
 (:func:`cpus_available`: the process's affinity and its cgroup's quota), each slows the other, and the process waits
 for the build at its end anyway: :func:`await_build`, which the search calls at each look for the build, then stops
-the search and waits for the build (a note says so and how long), and the search goes on compiled; at once in a
-command or a script, and in an interactive session once the search has run in Python as long as the build still
-needs (:func:`build_left`), so that a small search there keeps its quick answer (:func:`should_wait`: the rule, as a
-pure function).
+the search and waits for the build (a note says so and how long), and the search goes on compiled. In a command or
+a script it does so once the search has run :data:`WAIT_AFTER_SECONDS` in Python (a search that ends sooner keeps
+its quick answer), in an interactive session once the search has run as long as the build still needs
+(:func:`build_left`): :func:`should_wait` is the rule, as a pure function.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ from ..files import write_atomic
 
 __all__ = ["compile_to", "load", "path", "usable", "start_build", "end_build", "building", "failed", "cache_status", "BuildError",
            "BUILD_SECONDS", "BUILD_CPU_SECONDS", "await_build", "should_wait", "build_left", "cpus_available",
-           "quota_of", "cpu_seconds_of", "interactive"]
+           "quota_of", "cpu_seconds_of", "interactive", "WAIT_AFTER_SECONDS"]
 
 MAGIC = b"littlestone kernel 1\n"
 FORMAT = 1
@@ -78,6 +78,9 @@ WAIT_SECONDS = 120.0
 
 #: About how long a build takes (15-25 s measured here, one core), for the notes that say it.
 BUILD_SECONDS = 20
+#: On one CPU, how long a command's or a script's search runs in Python beside the build before it waits for it
+#: (:func:`should_wait`): a search that ends sooner keeps its quick answer.
+WAIT_AFTER_SECONDS = 2.0
 #: The processor time a build takes (user and system: 14.8-15.0 s measured here, 3 builds on a busy machine that
 #: took 25-29 s of wall clock): what is left of a running build is this less what it has used (:func:`build_left`).
 BUILD_CPU_SECONDS = 15.0
@@ -485,29 +488,31 @@ def cpus_available() -> float:
 
 
 def should_wait(*, cpus: float, searched: float, left: float, time_left: float | None = None,
-                interactive: bool = False) -> bool:
+                interactive: bool = False, after: float | None = None) -> bool:
     """Whether a search running in Python beside the kernel's build should stop and wait for it.
 
     Only where the two would share one CPU (``cpus`` < 2): each then slows the other. With a CPU each the search
     goes on beside the build and hands over when it lands, losing nothing. Not when the time limit, if any
-    (``time_left`` seconds), comes before the build would land (``left`` seconds). Then, in a process that ends
-    (a command, a script: it waits for the build at its end anyway, so waiting now costs nothing and the rest of
-    the search runs compiled), at once; in an interactive session (``interactive``: a notebook, a shell), which
-    does not end, once the search has run ``searched`` seconds in Python, as long as the build still needs: a
-    search that ends sooner has its answer sooner in Python, and one that runs on loses at most as much again.
+    (``time_left`` seconds), comes before the build would land (``left`` seconds). Then once the search has run
+    ``searched`` seconds in Python, at least ``after`` (default :data:`WAIT_AFTER_SECONDS`) in a process that ends,
+    a command or a script: a search that ends sooner keeps its quick answer, and a longer one loses nothing by
+    waiting, the process waiting for the build at its end anyway, and gains the kernel's speed for the rest; in an
+    interactive session (``interactive``: a notebook, a shell), which does not end, at least as long as the build
+    still needs: a search that ends sooner has its answer sooner in Python, and one that runs on loses at most as
+    much again.
 
-    >>> should_wait(cpus=1, searched=0.0, left=8.0), should_wait(cpus=2, searched=60.0, left=1.0)
-    (True, False)
-    >>> should_wait(cpus=1, searched=2.0, left=8.0, interactive=True)
-    False
-    >>> should_wait(cpus=1, searched=9.0, left=8.0, interactive=True)
-    True
+    >>> should_wait(cpus=1, searched=0.5, left=8.0), should_wait(cpus=1, searched=2.0, left=8.0)
+    (False, True)
+    >>> should_wait(cpus=2, searched=60.0, left=1.0), should_wait(cpus=1, searched=2.0, left=8.0, interactive=True)
+    (False, False)
     """
     if cpus >= 2:
         return False
     if time_left is not None and time_left < left:
         return False
-    return not interactive or searched >= left
+    if interactive:
+        return searched >= left
+    return searched >= min(left, WAIT_AFTER_SECONDS if after is None else after)
 
 
 def interactive() -> bool:
@@ -606,9 +611,10 @@ def end_build(wait: bool = True) -> None:
             continue
         try:
             if proc.poll() is None and wait:
-                left = max(1, round(BUILD_SECONDS - (time.monotonic() - started)))
-                _say(f"finishing the kernel's build before exiting (once, about {left} s more); Ctrl-C stops it, "
-                     "and 'littlestone kernel build' builds it later")
+                if not target.exists():  # (there already: its process is only exiting)
+                    left = max(1, round(build_left(target)))
+                    _say(f"finishing the kernel's build before exiting (once, about {left} s more); Ctrl-C stops it, "
+                         "and 'littlestone kernel build' builds it later")
                 try:
                     proc.wait(timeout=WAIT_SECONDS)
                 except (subprocess.TimeoutExpired, KeyboardInterrupt):
@@ -631,14 +637,14 @@ def end_build(wait: bool = True) -> None:
 
 def cache_status(target: Path | None = None) -> dict:
     """Where the kernel's machine code is and whether it is current, without loading it or removing anything:
-    ``{"path", "usable", "exists", "current", "building", "failed", "why", "linked", "cpus", "build_seconds"}``
-    (``why``: when not current, in words; ``linked``: its shared object for this CPU is there
+    ``{"path", "usable", "exists", "current", "building", "failed", "why", "linked", "cpus", "build_seconds",
+    "wait_after"}`` (``why``: when not current, in words; ``linked``: its shared object for this CPU is there
     (:mod:`solvers.opt._kernel_so`); ``cpus``: :func:`cpus_available`, which decides whether a search waits for a
-    build; ``build_seconds``: :data:`BUILD_SECONDS`)."""
+    build; ``build_seconds``: :data:`BUILD_SECONDS`; ``wait_after``: :data:`WAIT_AFTER_SECONDS`)."""
     target = path() if target is None else target
     out = {"path": None if target is None else str(target), "usable": target is not None, "exists": False,
            "current": False, "building": False, "failed": None, "why": None, "linked": False,
-           "cpus": cpus_available(), "build_seconds": BUILD_SECONDS}
+           "cpus": cpus_available(), "build_seconds": BUILD_SECONDS, "wait_after": WAIT_AFTER_SECONDS}
     if target is None:
         out["why"] = ("machine code is not kept here (it needs Linux on 64 bits, numba and llvmlite installed, and "
                       "a writable cache folder: set LITTLESTONE_CACHE_DIR); numba compiles the kernel in each process")

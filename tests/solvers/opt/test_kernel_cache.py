@@ -278,18 +278,22 @@ def test_a_temporary_folder_another_could_write_or_a_link_is_refused(tmp_path):
 
 # ---------------------------------------------------------------------- waiting for the build (issue 37, part 3)
 @pytest.mark.parametrize("cpus, searched, left, time_left, interactive, wait", [
-    # one CPU for the search and the build: a command or a script waits at once (it waits at its end anyway) ...
-    (1, 0.0, 8.0, None, False, True),
-    (1.5, 0.0, 8.0, None, False, True),     # (a quota of 1.5 CPUs: the two still share)
-    (1, 0.0, 8.0, 5.0, False, False),       # ... unless its time limit comes before the build lands
-    (1, 0.0, 8.0, 8.0, False, True),
+    # one CPU for the search and the build: a command or a script waits once its search has run WAIT_AFTER_SECONDS
+    # (2 s) in Python (a search that ends sooner keeps its quick answer; the process waits at its end anyway) ...
+    (1, 0.0, 8.0, None, False, False),
+    (1, 1.9, 8.0, None, False, False),
+    (1, 2.0, 8.0, None, False, True),
+    (1.5, 2.0, 8.0, None, False, True),     # (a quota of 1.5 CPUs: the two still share)
+    (1, 1.0, 1.0, None, False, True),       # (a build nearly done: as soon as the search has run as long)
+    (1, 2.0, 8.0, 5.0, False, False),       # ... unless its time limit comes before the build lands
+    (1, 2.0, 8.0, 8.0, False, True),
     # ... an interactive session once the search has run in Python as long as the build still needs
-    (1, 0.0, 8.0, None, True, False),
+    (1, 2.0, 8.0, None, True, False),
     (1, 7.9, 8.0, None, True, False),
     (1, 8.0, 8.0, None, True, True),
     (1, 30.0, 1.0, 0.5, True, False),
     # a CPU each: never (the search hands over when the build lands)
-    (2, 0.0, 20.0, None, False, False),
+    (2, 2.0, 20.0, None, False, False),
     (2, 60.0, 1.0, None, True, False),
     (16, 600.0, 20.0, None, False, False),
 ])
@@ -405,9 +409,10 @@ def test_a_ctrl_c_while_waiting_stops_the_wait_and_the_build(fake_build, monkeyp
     target, release = fake_build
     monkeypatch.setattr(cache, "cpus_available", lambda: 1.0)
     monkeypatch.setattr(cache, "build_left", lambda target=None: 1.0)
-    monkeypatch.setattr(cache, "interactive", lambda: False)  # (a command: it waits at once)
+    monkeypatch.setattr(cache, "interactive", lambda: False)  # (a command)
     assert cache.start_build(target, say=False)
     builder = cache._builds[-1][0]
+    cache._since[str(target)] -= 2.0  # (as if the search had run 2 s in Python beside the build)
 
     def tick():
         raise KeyboardInterrupt
@@ -420,9 +425,9 @@ def test_a_ctrl_c_while_waiting_stops_the_wait_and_the_build(fake_build, monkeyp
 
 
 def test_a_search_on_one_cpu_waits_for_the_build_and_ends_in_the_kernel(built, tmp_path):
-    """The search's side (Solver._built_yet): on one CPU a script's search says it waits, waits for the build (a
-    stand-in that lands when the test says so, with this tree's machine code), then hands over to the kernel, with
-    the value of the Python search."""
+    """The search's side (Solver._built_yet): on one CPU a script's search past WAIT_AFTER_SECONDS (here 0) says it
+    waits, waits for the build (a stand-in that lands when the test says so, with this tree's machine code), then
+    hands over to the kernel, with the value of the Python search."""
     script = tmp_path / "builder.py"
     script.write_text(_FAKE_BUILDER)
     fifo = tmp_path / "go"
@@ -433,6 +438,7 @@ def test_a_search_on_one_cpu_waits_for_the_build_and_ends_in_the_kernel(built, t
             "from solvers.classes.families import make\n"
             f"c._command = lambda t, lock: [sys.executable, {str(script)!r}, str(t), str(lock)]\n"
             "c.cpus_available = lambda: 1.0\n"
+            "c.WAIT_AFTER_SECONDS = 0.0\n"  # (at the first look: whatever the machine's speed)
             "_kernel_so.start_link = lambda p: False\n"  # (no detached link into the test's folder)
             "C = make('halfspaces', n=4)\n"
             "S = Solver(C, symmetry=False, tuning=Tuning(kernel_build_poll=0.0))\n"
