@@ -19,8 +19,9 @@ Two routes compute them, chosen by ``method``:
   them all with the points left to choose. RTD reuses its work across the rounds: a teaching set stays one when
   concepts are removed (an upper bound carried over), and removing a set R of concepts lowers TD(c) by at most
   the size of a set of points hitting each diff(h) of R (if t points teach c without R, those and that set taught
-  it with R), so a lower bound carries over less a greedy such set; each round decides "TD(c) <= t?" only for the
-  concepts whose lower bound is t, t rising from the least.
+  it with R), leaving out each h of R that a concept left between h and c dominates (its diff within diff(h)), so
+  a lower bound carries over less a greedy such set; each round decides "TD(c) <= t?" only for the concepts whose
+  lower bound is t, t rising from the least.
 
   The side of the value the sets do not prove is then proven by a SAT solver: for TD that no set of one point
   fewer teaches the hardest concept; for RTD that at the last step of size RTD no set of RTD - 1 points teaches
@@ -270,6 +271,12 @@ def smallest_teaching_set(D: list, U: int, diff: dict, rank: list, below: int, e
             return
         room = best[1] - 1 - len(chosen)
         if room <= 0:
+            return
+        if room == 1:  # the last point must separate every concept left
+            for x in range(n):
+                if not U & ~D[x]:
+                    best[0], best[1] = [*chosen, x], len(chosen) + 1
+                    return
             return
         gains = [(D[x] & U).bit_count() for x in range(n)]
         if _points_needed(gains, U.bit_count()) > room:
