@@ -5,9 +5,8 @@
 numba and llvmlite, for this CPU), what ``$LITTLESTONE_KERNEL`` chooses, and, while it is not built, what the first
 search that needs it will do; ``build`` makes it up front, once per install, with a progress line. Otherwise the
 first search that runs more than a few milliseconds builds it in the background: with a CPU to spare it goes on in
-Python meanwhile and hands over when the build lands, on one CPU it waits for the build once it has run a couple of
-seconds (in an interactive session, once it has run as long as the build still needs), and its command waits for
-the build before it ends.
+Python meanwhile and hands over when the build lands (on one CPU, past its first two seconds, it waits for the build
+instead), and its command waits for the build before it ends.
 ``$LITTLESTONE_CACHE_DIR`` chooses the folder."""
 
 from __future__ import annotations
@@ -42,9 +41,9 @@ def _first_use(st: dict) -> str | None:
     build = (f"builds it in the background (about {st['build_seconds']} s, once) and "
              if not st["building"] else "finds it being built and ")
     if st["cpus"] >= 2:
-        return build + "goes on in Python meanwhile, handing over when it lands; the command waits for it before it ends"
-    return build + (f"past its first {st['wait_after']:g} s in Python waits for it, the two sharing the {st['cpus']:g} "
-                    "CPU here (in an interactive session, once it has run as long as the build still needs)")
+        return build + "goes on in Python meanwhile, handing over when it lands; the command waits for it at its end"
+    return build + (f"past its first {st['wait_after']:g} s in Python waits for it, the two sharing the "
+                    f"{st['cpus']:g} CPU here")
 
 
 def _print(st: dict) -> None:

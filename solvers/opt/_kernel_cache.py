@@ -33,11 +33,10 @@ Waiting for the build. A search that starts the build goes on in Python meanwhil
 with a CPU of its own the build costs that search nothing (measured on two CPUs, rectangles N=28 as a raw matrix:
 24 s from a fresh install to the end, against 39 s building first). Where the build and the search share one CPU
 (:func:`cpus_available`: the process's affinity and its cgroup's quota), each slows the other, and the process waits
-for the build at its end anyway: :func:`await_build`, which the search calls at each look for the build, then stops
-the search and waits for the build (a note says so and how long), and the search goes on compiled. In a command or
-a script it does so once the search has run :data:`WAIT_AFTER_SECONDS` in Python (a search that ends sooner keeps
-its quick answer), in an interactive session once the search has run as long as the build still needs
-(:func:`build_left`): :func:`should_wait` is the rule, as a pure function.
+for the build at its end anyway: there :func:`await_build`, which the search calls at each look for the build, stops
+a search that has run :data:`WAIT_AFTER_SECONDS` in Python and waits for the build (a note says so and how long:
+:func:`build_left`), then the search goes on compiled; a search that ends sooner keeps its quick answer
+(:func:`should_wait`: the rule, as a pure function).
 """
 
 from __future__ import annotations
@@ -58,7 +57,7 @@ from ..files import write_atomic
 
 __all__ = ["compile_to", "load", "path", "usable", "start_build", "end_build", "building", "failed", "cache_status", "BuildError",
            "BUILD_SECONDS", "BUILD_CPU_SECONDS", "await_build", "should_wait", "build_left", "cpus_available",
-           "quota_of", "cpu_seconds_of", "interactive", "WAIT_AFTER_SECONDS"]
+           "quota_of", "cpu_seconds_of", "WAIT_AFTER_SECONDS"]
 
 MAGIC = b"littlestone kernel 1\n"
 FORMAT = 1
@@ -78,8 +77,9 @@ WAIT_SECONDS = 120.0
 
 #: About how long a build takes (15-25 s measured here, one core), for the notes that say it.
 BUILD_SECONDS = 20
-#: On one CPU, how long a command's or a script's search runs in Python beside the build before it waits for it
-#: (:func:`should_wait`): a search that ends sooner keeps its quick answer.
+#: On one CPU, how long a search runs in Python beside the build before it waits for it (:func:`should_wait`): one
+#: that ends sooner keeps its quick answer. (From a fresh install on one CPU, waiting at once had delayed the answer
+#: of intervals N=160 as a raw matrix from 3.5 s to 21.6 s, for the same end of the command.)
 WAIT_AFTER_SECONDS = 2.0
 #: The processor time a build takes (user and system: 14.8-15.0 s measured here, 3 builds on a busy machine that
 #: took 25-29 s of wall clock): what is left of a running build is this less what it has used (:func:`build_left`).
@@ -488,37 +488,26 @@ def cpus_available() -> float:
 
 
 def should_wait(*, cpus: float, searched: float, left: float, time_left: float | None = None,
-                interactive: bool = False, after: float | None = None) -> bool:
+                after: float | None = None) -> bool:
     """Whether a search running in Python beside the kernel's build should stop and wait for it.
 
-    Only where the two would share one CPU (``cpus`` < 2): each then slows the other. With a CPU each the search
-    goes on beside the build and hands over when it lands, losing nothing. Not when the time limit, if any
-    (``time_left`` seconds), comes before the build would land (``left`` seconds). Then once the search has run
-    ``searched`` seconds in Python, at least ``after`` (default :data:`WAIT_AFTER_SECONDS`) in a process that ends,
-    a command or a script: a search that ends sooner keeps its quick answer, and a longer one loses nothing by
-    waiting, the process waiting for the build at its end anyway, and gains the kernel's speed for the rest; in an
-    interactive session (``interactive``: a notebook, a shell), which does not end, at least as long as the build
-    still needs: a search that ends sooner has its answer sooner in Python, and one that runs on loses at most as
-    much again.
+    Only where the two would share one CPU (``cpus`` < 2): each then slows the other, and the process waits for the
+    build at its end anyway, so a search that waits loses nothing and runs the rest compiled. With a CPU each the
+    search goes on beside the build and hands over when it lands, losing nothing either. Not when the time limit, if
+    any (``time_left`` seconds), comes before the build would land (``left`` seconds); and not before the search has
+    run ``searched`` seconds in Python, ``after`` (default :data:`WAIT_AFTER_SECONDS`) or as long as the build still
+    needs if that is less: a search that ends sooner keeps its quick answer.
 
     >>> should_wait(cpus=1, searched=0.5, left=8.0), should_wait(cpus=1, searched=2.0, left=8.0)
     (False, True)
-    >>> should_wait(cpus=2, searched=60.0, left=1.0), should_wait(cpus=1, searched=2.0, left=8.0, interactive=True)
+    >>> should_wait(cpus=2, searched=60.0, left=1.0), should_wait(cpus=1, searched=9.0, left=8.0, time_left=5.0)
     (False, False)
     """
     if cpus >= 2:
         return False
     if time_left is not None and time_left < left:
         return False
-    if interactive:
-        return searched >= left
     return searched >= min(left, WAIT_AFTER_SECONDS if after is None else after)
-
-
-def interactive() -> bool:
-    """Whether this process is an interactive session: Python's own (``python -i``, the shell), IPython's, or a
-    Jupyter kernel's."""
-    return hasattr(sys, "ps1") or bool(sys.flags.interactive) or "IPython" in sys.modules or "ipykernel" in sys.modules
 
 
 def cpu_seconds_of(stat: str, ticks: int) -> float | None:
@@ -560,12 +549,12 @@ def build_left(target: Path | None = None) -> float:
 
 def await_build(time_left: float | None = None, tick=None, target: Path | None = None) -> bool:
     """Called by a search running in Python while the kernel's build (of ``target``, default :func:`path`) is under
-    way, at each look for it: when :func:`should_wait` says so (one CPU for the two; in an interactive session, the
-    search has run in Python as long as the build still needs; ``time_left``, the seconds to the search's time
-    limit, lets it land), say so on standard error and wait for the build, calling ``tick()`` (the search's clock:
-    its time limit, Ctrl-C, its progress) every 0.1 s; at most :data:`WAIT_SECONDS`, and once per file. True when
-    it waited and the machine code landed (the search goes on compiled), else False (on in Python; a file there
-    already is the caller's to find)."""
+    way, at each look for it: when :func:`should_wait` says so (one CPU for the two, the search has run
+    :data:`WAIT_AFTER_SECONDS` in Python, and ``time_left``, the seconds to the search's time limit, lets the build
+    land), say so on standard error and wait for the build, calling ``tick()`` (the search's clock: its time limit,
+    Ctrl-C, its progress) every 0.1 s; at most :data:`WAIT_SECONDS`, and once per file. True when it waited and the
+    machine code landed (the search goes on compiled), else False (on in Python; a file there already is the
+    caller's to find)."""
     target = path() if target is None else target
     if target is None or target.exists():
         return False
@@ -576,7 +565,7 @@ def await_build(time_left: float | None = None, tick=None, target: Path | None =
     since = _since.setdefault(key, now)
     cpus = cpus_available()
     left = build_left(target) if cpus < 2 else 0.0  # (its process's clock read only where it decides)
-    if not should_wait(cpus=cpus, searched=now - since, left=left, time_left=time_left, interactive=interactive()):
+    if not should_wait(cpus=cpus, searched=now - since, left=left, time_left=time_left):
         return False
     _waited.add(key)
     _say(f"this search waits for the kernel's build, about {max(1, round(left))} s more (one CPU for both: it "

@@ -124,7 +124,8 @@ def test_where_numba_cannot_load_the_kernel_the_search_goes_on_in_python():
               "S = Solver(C, symmetry=False, tuning=Tuning(kernel_after_seconds=0.0, kernel_compile_after_seconds=0.0,"
               " kernel_numba_after_seconds=0.0))\n"
               "print(json.dumps([S.value(), Solver(C, symmetry=False, kernel='python').value(), S.kernel_nodes,"
-              " kernel.how(), kernel.available()]))\n", LITTLESTONE_CACHE_DIR="/proc/version/cache", LITTLESTONE_KERNEL="")
+              " kernel.how(), kernel.available()]))\n",
+              LITTLESTONE_CACHE_DIR="/proc/version/cache", LITTLESTONE_KERNEL="")
     value, python_value, kernel_nodes, how, available = json.loads(out)
     assert value == python_value and kernel_nodes == 0 and how is None and available is False
 
@@ -277,29 +278,24 @@ def test_a_temporary_folder_another_could_write_or_a_link_is_refused(tmp_path):
 
 
 # ---------------------------------------------------------------------- waiting for the build (issue 37, part 3)
-@pytest.mark.parametrize("cpus, searched, left, time_left, interactive, wait", [
-    # one CPU for the search and the build: a command or a script waits once its search has run WAIT_AFTER_SECONDS
-    # (2 s) in Python (a search that ends sooner keeps its quick answer; the process waits at its end anyway) ...
-    (1, 0.0, 8.0, None, False, False),
-    (1, 1.9, 8.0, None, False, False),
-    (1, 2.0, 8.0, None, False, True),
-    (1.5, 2.0, 8.0, None, False, True),     # (a quota of 1.5 CPUs: the two still share)
-    (1, 1.0, 1.0, None, False, True),       # (a build nearly done: as soon as the search has run as long)
-    (1, 2.0, 8.0, 5.0, False, False),       # ... unless its time limit comes before the build lands
-    (1, 2.0, 8.0, 8.0, False, True),
-    # ... an interactive session once the search has run in Python as long as the build still needs
-    (1, 2.0, 8.0, None, True, False),
-    (1, 7.9, 8.0, None, True, False),
-    (1, 8.0, 8.0, None, True, True),
-    (1, 30.0, 1.0, 0.5, True, False),
+@pytest.mark.parametrize("cpus, searched, left, time_left, wait", [
+    # one CPU for the search and the build: on in Python for WAIT_AFTER_SECONDS (2 s: a small search keeps its quick
+    # answer), then wait for the build ...
+    (1, 0.0, 8.0, None, False),
+    (1, 1.9, 8.0, None, False),
+    (1, 2.0, 8.0, None, True),
+    (1, 30.0, 1.0, None, True),
+    (1, 1.0, 1.0, None, True),      # (a build nearly done: once the search has run as long)
+    (1.5, 2.0, 8.0, None, True),    # (a quota of 1.5 CPUs: the two still share)
+    (1, 2.0, 8.0, 5.0, False),      # ... unless the time limit comes before the build lands
+    (1, 2.0, 8.0, 8.0, True),
     # a CPU each: never (the search hands over when the build lands)
-    (2, 2.0, 20.0, None, False, False),
-    (2, 60.0, 1.0, None, True, False),
-    (16, 600.0, 20.0, None, False, False),
+    (2, 2.0, 20.0, None, False),
+    (2, 60.0, 1.0, None, False),
+    (16, 600.0, 20.0, None, False),
 ])
-def test_when_a_search_waits_for_the_build(cpus, searched, left, time_left, interactive, wait):
-    assert cache.should_wait(cpus=cpus, searched=searched, left=left, time_left=time_left,
-                             interactive=interactive) is wait
+def test_when_a_search_waits_for_the_build(cpus, searched, left, time_left, wait):
+    assert cache.should_wait(cpus=cpus, searched=searched, left=left, time_left=time_left) is wait
 
 
 @pytest.mark.parametrize("cpu_max, quota_us, period_us, cpus", [
@@ -379,17 +375,16 @@ def test_with_a_cpu_each_the_search_never_waits(fake_build, monkeypatch, capsys)
 
 
 def test_on_one_cpu_a_long_search_waits_for_the_build_then_goes_on(fake_build, monkeypatch, capsys):
-    """One CPU for the search and the build, in an interactive session, the search past what the build still needs:
-    the note says so and how long, the search's clock runs while it waits (its time limit, Ctrl-C, its progress),
-    and the call returns True once the machine code is there; it waits once."""
+    """One CPU for the search and the build, the search past WAIT_AFTER_SECONDS in Python: the note says so and how
+    long, the search's clock runs while it waits (its time limit, Ctrl-C, its progress), and the call returns True
+    once the machine code is there; it waits once."""
     target, release = fake_build
     monkeypatch.setattr(cache, "cpus_available", lambda: 1.0)
-    monkeypatch.setattr(cache, "interactive", lambda: True)
     assert cache.start_build(target)
     assert "compiling the kernel once" in capsys.readouterr().err
     monkeypatch.setattr(cache, "build_left", lambda target=None: 8.0)
     assert cache.await_build(target=target) is False  # (just begun: on in Python)
-    cache._since[str(target)] -= 9.0  # (as if the search had run 9 s in Python beside the build)
+    cache._since[str(target)] -= 2.0  # (as if the search had run 2 s in Python beside the build)
     assert cache.await_build(time_left=5.0, target=target) is False  # (its time limit comes first)
     ticks = []
 
@@ -409,7 +404,6 @@ def test_a_ctrl_c_while_waiting_stops_the_wait_and_the_build(fake_build, monkeyp
     target, release = fake_build
     monkeypatch.setattr(cache, "cpus_available", lambda: 1.0)
     monkeypatch.setattr(cache, "build_left", lambda target=None: 1.0)
-    monkeypatch.setattr(cache, "interactive", lambda: False)  # (a command)
     assert cache.start_build(target, say=False)
     builder = cache._builds[-1][0]
     cache._since[str(target)] -= 2.0  # (as if the search had run 2 s in Python beside the build)
@@ -425,9 +419,9 @@ def test_a_ctrl_c_while_waiting_stops_the_wait_and_the_build(fake_build, monkeyp
 
 
 def test_a_search_on_one_cpu_waits_for_the_build_and_ends_in_the_kernel(built, tmp_path):
-    """The search's side (Solver._built_yet): on one CPU a script's search past WAIT_AFTER_SECONDS (here 0) says it
-    waits, waits for the build (a stand-in that lands when the test says so, with this tree's machine code), then
-    hands over to the kernel, with the value of the Python search."""
+    """The search's side (Solver._built_yet): on one CPU a search past WAIT_AFTER_SECONDS (here 0) says it waits,
+    waits for the build (a stand-in that lands when the test says so, with this tree's machine code), then hands over
+    to the kernel, with the value of the Python search."""
     script = tmp_path / "builder.py"
     script.write_text(_FAKE_BUILDER)
     fifo = tmp_path / "go"
