@@ -7,7 +7,7 @@ objects have loaded and passed that check in a process, this module links them i
 system's C compiler driver (``cc``; a few tenths of a second, in a process of its own, once per install), and
 later processes on the same CPU load it with ``dlopen``: no llvmlite, no numba.
 
-* :func:`load` returns each entry point's address from the shared object made for this machine-code file and
+* :func:`open_shared` returns each entry point's address from the shared object made for this machine-code file and
   this CPU, or None (then the kernel loads as before).
 * :func:`start_link` starts the link in the background (a detached process that writes the file atomically and
   removes its scratch folder); :func:`link` runs it and waits (tests, ``littlestone kernel build``).
@@ -19,8 +19,9 @@ machines never hands one machine's code to another. The machine code refers to a
 Python C API (bound by the loader to this Python, which exports it to its extensions) and numba's error and
 reference-counting helpers, which the kernel never calls (:data:`solvers.opt._kernel_cache._ALLOWED`); in the
 shared object those are stubs that abort. numba's objects are not position independent, so the link makes text
-relocations (the loader patches the code as it maps it); where a system refuses that, :func:`load` says None and
-llvmlite serves.
+relocations (the loader patches the code as it maps it); where a system refuses that, :func:`open_shared` says None
+and llvmlite serves. The machine-code file is read by :func:`solvers.opt._kernel_cache.read` and handed in (this
+module imports nothing of the cache's).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["load", "link", "start_link", "so_path", "cpu_tag"]
+__all__ = ["open_shared", "link", "start_link", "so_path", "cpu_tag"]
 
 #: The stubs the shared object defines for the outside names that are not the Python C API or the C library's:
 #: numba's error path and reference counting, never reached (the kernel neither raises nor allocates).
@@ -74,18 +75,14 @@ def so_path(bin_path: Path) -> Path | None:
     return bin_path.with_name(f"{bin_path.stem}-{tag}.so")
 
 
-def load(bin_path: Path | None) -> dict | None:
+def open_shared(bin_path: Path | None, got: tuple | None) -> dict | None:
     """The address of each entry point (name -> int) from the shared object of ``bin_path`` for this CPU, or None
-    when there is none, or it does not load (then llvmlite loads the machine-code file)."""
-    if bin_path is None or not sys.platform.startswith("linux"):
+    when there is none, or it does not load (then llvmlite loads the machine-code file); ``got``: the machine-code
+    file as :func:`solvers.opt._kernel_cache.read` returns it (its header names each entry point's symbol)."""
+    if bin_path is None or got is None or not sys.platform.startswith("linux"):
         return None
     target = so_path(bin_path)
     if target is None or not target.exists():
-        return None
-    from ._kernel_cache import read
-
-    got = read(bin_path)  # (its header names each entry point's symbol)
-    if got is None:
         return None
     header = got[0]
     try:
@@ -122,13 +119,11 @@ def _compiler() -> str | None:
     return None
 
 
-def _script(bin_path: Path, target: Path) -> tuple[str, Path] | None:
-    """A shell script linking ``bin_path``'s objects into ``target`` (atomically) in a fresh scratch folder that
+def _script(got: tuple | None, target: Path) -> tuple[str, Path] | None:
+    """A shell script linking the objects of the machine-code file ``got`` (as
+    :func:`solvers.opt._kernel_cache.read` returns it) into ``target`` (atomically) in a fresh scratch folder that
     it removes, and that folder; None without a compiler or a readable machine-code file."""
-    from ._kernel_cache import read
-
     cc = _compiler()
-    got = read(bin_path)
     if cc is None or got is None:
         return None
     header, blobs = got
@@ -147,27 +142,28 @@ def _script(bin_path: Path, target: Path) -> tuple[str, Path] | None:
     return script, work
 
 
-def link(bin_path: Path) -> Path | None:
-    """Link the machine-code file ``bin_path`` into its shared object for this CPU now (a few tenths of a second);
-    the shared object's path, or None where it could not be made (no C compiler, say)."""
+def link(bin_path: Path, got: tuple | None) -> Path | None:
+    """Link the machine-code file ``bin_path`` (``got``: as :func:`solvers.opt._kernel_cache.read` returns it) into
+    its shared object for this CPU now (a few tenths of a second); the shared object's path, or None where it could
+    not be made (no C compiler, say)."""
     target = so_path(bin_path)
     if target is None:
         return None
-    made = _script(Path(bin_path), target)
+    made = _script(got, target)
     if made is None:
         return None
     subprocess.run(["sh", "-c", made[0]], stdin=subprocess.DEVNULL, check=False)
     return target if target.exists() else None
 
 
-def start_link(bin_path: Path) -> bool:
+def start_link(bin_path: Path, got: tuple | None) -> bool:
     """Start :func:`link` in a detached process (it finishes even after this one exits); False where it cannot
     be started or the shared object is there already. Call it only once the machine-code file has loaded and
     passed its check of the CPU in this process."""
     target = so_path(bin_path)
     if target is None or target.exists() or not sys.platform.startswith("linux"):
         return False
-    made = _script(Path(bin_path), target)
+    made = _script(got, target)
     if made is None:
         return False
     _forget_old(Path(bin_path))

@@ -254,7 +254,8 @@ def _load():
         return None
     if _kernel_cache.usable():
         target = _kernel_cache.path()
-        addresses = _kernel_so.load(target)  # (linked for this CPU: no llvmlite)
+        got = _kernel_cache.read(target) if target is not None else None
+        addresses = _kernel_so.open_shared(target, got)  # (linked for this CPU: no llvmlite)
         how = "shared object"
         if addresses is None or set(addresses) != set(SIGNATURES):
             how = "machine code"
@@ -262,7 +263,8 @@ def _load():
             if addresses is None and _kernel_cache.start_build(wait=True):
                 addresses = _kernel_cache.load()
             if addresses is not None and set(addresses) == set(SIGNATURES) and target is not None:
-                _kernel_so.start_link(target)  # (checked for this CPU just now: later processes load it with ctypes)
+                _kernel_so.start_link(target, got or _kernel_cache.read(target))  # (checked for this CPU just
+                # now: later processes load it with ctypes)
         if addresses is not None and set(addresses) == set(SIGNATURES):
             _fns = {name: _ctypes_fn(name, a) for name, a in addresses.items()}
             _how = how

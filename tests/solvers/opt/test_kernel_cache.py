@@ -433,7 +433,7 @@ def test_a_search_on_one_cpu_waits_for_the_build_and_ends_in_the_kernel(built, t
             f"c._command = lambda t, lock: [sys.executable, {str(script)!r}, str(t), str(lock)]\n"
             "c.cpus_available = lambda: 1.0\n"
             "c.WAIT_AFTER_SECONDS = 0.0\n"  # (at the first look: whatever the machine's speed)
-            "_kernel_so.start_link = lambda p: False\n"  # (no detached link into the test's folder)
+            "_kernel_so.start_link = lambda *a: False\n"  # (no detached link into the test's folder)
             "C = make('halfspaces', n=4)\n"
             "S = Solver(C, symmetry=False, tuning=Tuning(kernel_build_poll=0.0))\n"
             "value = S.value()\n"

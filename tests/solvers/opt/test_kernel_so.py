@@ -30,7 +30,7 @@ def folder(tmp_path_factory):
     here = tmp_path_factory.mktemp("kernel")
     target = here / cache.path().name
     shutil.copy(cache.path(), target)
-    made = so.link(target)
+    made = so.link(target, cache.read(target))
     assert made is not None and made.exists(), "the shared object was not made"
     return here
 
@@ -44,7 +44,7 @@ def run(code: str, **env) -> str:
 
 def test_the_shared_object_serves_every_entry_point(folder):
     target = folder / cache.path().name
-    addresses = so.load(target)
+    addresses = so.open_shared(target, cache.read(target))
     assert addresses is not None and set(addresses) == set(kernel_module.SIGNATURES)
     assert all(isinstance(a, int) and a for a in addresses.values())
 
@@ -66,10 +66,10 @@ def test_another_cpu_or_a_broken_file_falls_back(folder, tmp_path, monkeypatch):
     target = tmp_path / cache.path().name
     shutil.copy(folder / target.name, target)
     shutil.copy(so.so_path(folder / target.name), so.so_path(target))
-    assert so.load(target) is not None
+    assert so.open_shared(target, cache.read(target)) is not None
     # another processor: its tag names another file, which is not there
     monkeypatch.setattr(so, "cpu_tag", lambda: "0" * 12)
-    assert so.so_path(target).name.endswith("-000000000000.so") and so.load(target) is None
+    assert so.so_path(target).name.endswith("-000000000000.so") and so.open_shared(target, cache.read(target)) is None
     monkeypatch.undo()
     # a damaged shared object (in another folder: dlopen hands back a library it has open by its name): not
     # loaded (llvmlite serves)
@@ -77,16 +77,16 @@ def test_another_cpu_or_a_broken_file_falls_back(folder, tmp_path, monkeypatch):
     other.mkdir()
     shutil.copy(target, other / target.name)
     so.so_path(other / target.name).write_bytes(b"\x7fELF not really")
-    assert so.load(other / target.name) is None
+    assert so.open_shared(other / target.name, cache.read(other / target.name)) is None
     # no machine-code file beside it: nothing to name the entry points by
-    assert so.load(tmp_path / "kernel-missing.bin") is None
+    assert so.open_shared(tmp_path / "kernel-missing.bin", cache.read(tmp_path / "kernel-missing.bin")) is None
 
 
 def test_no_compiler_no_shared_object(folder, tmp_path, monkeypatch):
     target = tmp_path / cache.path().name
     shutil.copy(folder / target.name, target)
     monkeypatch.setattr(so, "_compiler", lambda: None)
-    assert so.link(target) is None and not so.start_link(target)
+    assert so.link(target, cache.read(target)) is None and not so.start_link(target, cache.read(target))
     assert not so.so_path(target).exists()
 
 
