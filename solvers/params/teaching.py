@@ -36,8 +36,10 @@ Two routes compute them, chosen by ``method``:
 * ``"auto"`` (the default): ``"search"`` on tiny classes (where it is the quicker), else ``"sat"``.
 
 Under a time limit both routes give the bounds they proved, with no witness: the "sat" route the largest TD(c)
-it settled and the largest greedy teaching set for TD; for RTD the least lower bound of the latest round, and
-the largest step so far or greedy set of a concept left (a teaching plan). A time limit that ends while the
+it settled and the largest greedy teaching set for TD (where the two meet, the value with the sets found as its
+witness); for RTD the least lower bound of the latest round, and the largest step so far or greedy set of a
+concept left (a teaching plan; where the two meet before the peeling is done, the lower one less: a value comes
+with its peeling). A time limit that ends while the
 solver proves the value leaves it proven by the branch and bound alone (``"by": "branch and bound"``,
 ``"unchecked"``).
 
@@ -359,7 +361,7 @@ class _Sat:
 
         m = self.m
         full = (1 << m) - 1
-        settled = 0  # the largest TD(c) settled: a lower bound on TD(C)
+        settled, by = 0, None  # the largest TD(c) settled (a lower bound on TD(C)), and that concept
         try:
             self._bits()
             self.first_sets(full)
@@ -368,14 +370,20 @@ class _Sat:
                 better = self.smallest(c, full, len(self.ub[c]))
                 if better is not None:
                     self.ub[c] = better
-                settled = max(settled, len(self.ub[c]))
+                if by is None or len(self.ub[c]) > settled:
+                    settled, by = len(self.ub[c]), c
             sets = self.ub
             hardest = max(range(m), key=lambda c: len(sets[c]))
             k = len(sets[hardest])
             lower = self.prove(list(range(m)), [hardest], k)
         except (_Stop, KeyboardInterrupt):
             upper = max((len(s) for s in self.ub.values()), default=0) if len(self.ub) == m else self.n
-            return ParamResult("td", settled, max(upper, settled), {})
+            if by is None or upper > settled:
+                return ParamResult("td", settled, max(upper, settled), {})
+            # the bounds met: every set found is a witness, the concept settled needs them all (by the search)
+            sets, hardest, k = self.ub, by, settled
+            lower = {"by": "branch and bound", "refuted": k - 1, "unchecked": "no time left for the SAT solver"} \
+                if k else {"by": "bound", "text": "no teaching set is smaller than the empty one"}
         return ParamResult("td", k, k, {"concept": hardest, "teaching_set": sets[hardest],
                                         "sets": {str(c): s for c, s in sets.items()}, "lower": lower})
 
@@ -422,7 +430,9 @@ class _Sat:
             left = _members(alive)
             done = max((s["size"] for s in steps), default=0)
             plan = max((len(self.ub[c]) for c in left), default=0) if len(self.ub) == m else self.n
-            return ParamResult("rtd", lower, max(done, plan, lower), {})
+            upper = max(done, plan, lower)
+            # a value only with its peeling: where the bounds met before the peeling was done, one less below
+            return ParamResult("rtd", lower - 1 if lower == upper and lower else lower, upper, {})
         return ParamResult("rtd", value, value, {"steps": steps, "lower": {**proof, "step": j}})
 
     def carry(self, left: list, peeled: list, alive: int) -> None:

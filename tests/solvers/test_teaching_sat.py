@@ -270,7 +270,8 @@ class CtrlC:
 @pytest.mark.parametrize("how", ["time limit", "Ctrl-C"])
 def test_stopped_runs_report_sound_bounds(monkeypatch, key, how):
     """Stopped at every look in turn (by the time limit or a Ctrl-C), the bounds hold the value and there is no
-    witness; the first run that finishes is exact and checks."""
+    witness, or the value with a witness that checks (the lower side by the branch and bound alone where the time
+    ran out in the proof); the first run that the solver proves is exact and checks."""
     C = ConceptClass.from_matrix(np.random.default_rng(5).integers(0, 2, (30, 9)).astype(bool))
     value = teaching.search(C, key, method="search").value
     seen = set()
@@ -288,7 +289,7 @@ def test_stopped_runs_report_sound_bounds(monkeypatch, key, how):
             if r.witness["lower"]["by"] == teaching.SOLVER:
                 break
         else:
-            assert r.value is None or r.value == value
+            assert r.value is None  # a value comes with its witness (the CLI printed 'concept None' without)
     else:
         pytest.fail("the search never finished")
     assert len(seen) > 2  # stopped with several different bounds on the way
