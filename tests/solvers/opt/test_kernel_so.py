@@ -5,11 +5,9 @@ never loaded for another CPU or when broken."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -17,7 +15,7 @@ from solvers.opt import _kernel_cache as cache
 from solvers.opt import _kernel_so as so
 from solvers.opt import kernel as kernel_module
 
-ROOT = Path(__file__).resolve().parents[3]
+from .test_kernel_cache import run  # (a fresh Python on this tree)
 
 pytestmark = pytest.mark.skipif(not (sys.platform.startswith("linux") and cache.usable() and so._compiler()),
                                 reason="needs Linux, numba and a C compiler")
@@ -33,13 +31,6 @@ def folder(tmp_path_factory):
     made = so.link(target, cache.read(target))
     assert made is not None and made.exists(), "the shared object was not made"
     return here
-
-
-def run(code: str, **env) -> str:
-    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300,
-                       env={**os.environ, "PYTHONPATH": str(ROOT), **env})
-    assert p.returncode == 0, p.stderr
-    return p.stdout
 
 
 def test_the_shared_object_serves_every_entry_point(folder):
