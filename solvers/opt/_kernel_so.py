@@ -110,6 +110,11 @@ def _forget_old(bin_path: Path) -> None:
                 pass
 
 
+def _failure(target: Path) -> Path:
+    """The mark a failed link leaves beside its target (a new source or new versions name a new target)."""
+    return target.with_name(target.name + ".failed")
+
+
 def _compiler() -> str | None:
     cc = os.environ.get("CC", "").strip()
     for name in ([cc] if cc else []) + ["cc", "gcc", "clang"]:
@@ -138,7 +143,8 @@ def _script(got: tuple | None, target: Path) -> tuple[str, Path] | None:
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     q = shlex.quote
     script = (f"{q(cc)} -shared -fPIC -o {q(str(tmp))} {' '.join(map(q, objs))} {q(str(stubs))} "
-              f">/dev/null 2>&1 && mv -f {q(str(tmp))} {q(str(target))}; rm -f {q(str(tmp))}; rm -rf {q(str(work))}")
+              f">/dev/null 2>&1 && mv -f {q(str(tmp))} {q(str(target))} || : > {q(str(_failure(target)))}; "
+              f"rm -f {q(str(tmp))}; rm -rf {q(str(work))}")
     return script, work
 
 
@@ -161,8 +167,8 @@ def start_link(bin_path: Path, got: tuple | None) -> bool:
     be started or the shared object is there already. Call it only once the machine-code file has loaded and
     passed its check of the CPU in this process."""
     target = so_path(bin_path)
-    if target is None or target.exists() or not sys.platform.startswith("linux"):
-        return False
+    if target is None or target.exists() or _failure(target).exists() or not sys.platform.startswith("linux"):
+        return False  # (there, or its link failed here once: not tried again by every process)
     made = _script(got, target)
     if made is None:
         return False

@@ -106,3 +106,12 @@ def test_the_versions_naming_the_files_are_those_importlib_metadata_reads():
         cache._version.cache_clear()
         assert cache._version(dist) == version(dist)
     assert cache._version("no-such-distribution-here") is None
+
+
+def test_a_failed_link_is_not_tried_by_every_process(folder, tmp_path, monkeypatch):
+    target = tmp_path / cache.path().name
+    shutil.copy(folder / target.name, target)
+    monkeypatch.setattr(so, "_compiler", lambda: "false")  # (a compiler that fails)
+    assert so.link(target, cache.read(target)) is None
+    assert so._failure(so.so_path(target)).exists()
+    assert not so.start_link(target, cache.read(target))
