@@ -1,7 +1,8 @@
 """Named families of concept classes: the classes the seeds name, and the usual test beds.
 
 One module per kind of domain: :mod:`.line` ({1..N} and n abstract points), :mod:`.boolean` ({0,1}^n),
-:mod:`.grid` ({1..N}^2), :mod:`.random`; :mod:`.literal` lists {0,1}^n families by their formulas.
+:mod:`.grid` ({1..N}^2), :mod:`.random`, :mod:`.catalogue` (two classes of the catalogue of combinatorial
+parameters); :mod:`.literal` lists {0,1}^n families by their formulas.
 
 The registry of named families. ``make(name, **params)`` builds a
 :class:`~solvers.classes.finite.ConceptClass` whose ``family`` and
@@ -42,6 +43,8 @@ rectangles N               (N(N+1)/2)^2 + 1                       VC = 4 for N >
 k-of-r n r k               C(n, r)                                -
 decision-lists n (n <= 6)  sum_j C(n, j) A005612(j)               -
 random m N [p] [seed]      <= m                                   -
+blockwise-addressing d     2^(d+1) (on 2^(d+1) + 1 points)        -
+qr-tournament p            p (on F_p)                             -
 =========================  =====================================  ==============================
 
 In both disjunction families k defaults to n.
@@ -92,7 +95,7 @@ import numpy as np
 
 from ..finite import ConceptClass
 from ..symmetry import Symmetry
-from . import boolean, grid, line, literal, random
+from . import boolean, catalogue, grid, line, literal, random
 from ._common import MAX_CELLS, MAX_POINTS, REQUIRED, Family, Param, check_limits, fmt, typed
 from .literal import LITERAL_FAMILIES, MAX_LITERAL_CONCEPTS, LiteralForm
 
@@ -118,13 +121,13 @@ __all__ = [
     "concept_text",
 ]
 
-_KINDS = {f.name: f for f in (*line.FAMILIES, *boolean.FAMILIES, *grid.FAMILIES, *random.FAMILIES)}
+_KINDS = {f.name: f for f in (*line.FAMILIES, *boolean.FAMILIES, *grid.FAMILIES, *random.FAMILIES, *catalogue.FAMILIES)}
 #: name -> Family, every family ``make`` builds, in the order of the ``littlestone families`` listing.
 FAMILIES: dict[str, Family] = {
     name: _KINDS[name]
     for name in ("thresholds", "intervals", "singletons", "all-functions", "monotone-conjunctions", "conjunctions",
                  "monotone-disjunctions", "disjunctions", "parities", "halfspaces", "rectangles", "k-of-r",
-                 "decision-lists", "random")
+                 "decision-lists", "random", "blockwise-addressing", "qr-tournament")
 }
 assert set(FAMILIES) == set(_KINDS), "every family module's family is listed once"
 

@@ -17,7 +17,7 @@ SMALL = [
     ("halfspaces", {"n": 3}), ("halfspaces", {"n": 4}), ("k-of-r", {"n": 5, "r": 3, "k": 2}),
     ("decision-lists", {"n": 3}), ("thresholds", {"N": 9}), ("intervals", {"N": 7}),
     ("intervals", {"N": 7, "empty": 0}), ("singletons", {"N": 5}), ("singletons", {"N": 5, "empty": 0}),
-    ("all-functions", {"n": 4}), ("rectangles", {"N": 4}),
+    ("all-functions", {"n": 4}), ("rectangles", {"N": 4}), ("qr-tournament", {"p": 7}), ("qr-tournament", {"p": 31}),
 ]
 
 
@@ -41,7 +41,7 @@ def test_declared_symmetries_map_the_class_onto_itself(name, params):
 
 def test_every_family_but_random_declares_a_group():
     declared = {f.name for f in FAMILIES.values() if f.symmetry({"n": 3, "N": 3, "k": 1, "r": 2, "false": 1,
-                                                               "empty": 1})}
+                                                               "empty": 1, "p": 7, "d": 2})}
     assert declared >= {"halfspaces", "thresholds", "intervals", "rectangles", "monotone-disjunctions"}
 
 

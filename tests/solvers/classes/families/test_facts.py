@@ -34,6 +34,8 @@ CASES = [
     ("all-functions", {"n": 3}),
     ("rectangles", {"N": 2}),
     ("random", {"m": 5, "N": 4}),
+    ("blockwise-addressing", {"d": 2}),
+    ("qr-tournament", {"p": 7}),
 ]
 
 
