@@ -79,7 +79,8 @@ class _Stop(Exception):
     pass
 
 
-def vc_search(C: ConceptClass, *, time_limit: float | None = None) -> VCResult:
+def vc_search(C: ConceptClass, *, time_limit: float | None = None, upper: int | None = None,
+              known=()) -> VCResult:
     """Find the VC dimension of ``C`` with a shattered set as witness.
 
     Parameters
@@ -87,6 +88,11 @@ def vc_search(C: ConceptClass, *, time_limit: float | None = None) -> VCResult:
     C : ConceptClass
     time_limit : float, optional
         Seconds after which the best bounds found so far are returned.
+    upper : int, optional
+        An upper bound proven elsewhere (e.g. Opt(C), since a shattered set is a mistake tree): the search stops as
+        soon as it finds a shattered set that large.
+    known : sequence of int, optional
+        Column indices of a set known to be shattered: only larger sets are looked for.
 
     Returns
     -------
@@ -108,7 +114,8 @@ def vc_search(C: ConceptClass, *, time_limit: float | None = None) -> VCResult:
     points: list[int] = []
     for j, col in enumerate(C.columns):
         if j & 4095 == 4095 and deadline is not None and time.monotonic() >= deadline:  # millions of points
-            return VCResult(lower=0, upper=min(log_bound, C.n_points), witness=(),
+            return VCResult(lower=len(known), upper=min(log_bound, C.n_points, *(() if upper is None else (upper,))),
+                            witness=tuple(sorted(int(j) for j in known)),
                             stats={"nodes": 0, "seconds": time.monotonic() - start, "stopped": "time limit"})
         if col == 0 or col == full:
             continue
@@ -118,9 +125,9 @@ def vc_search(C: ConceptClass, *, time_limit: float | None = None) -> VCResult:
             points.append(j)
     cols = C.columns
     points.sort(key=lambda j: abs(2 * cols[j].bit_count() - size))
-    upper = min(log_bound, len(points))
+    upper = min(log_bound, len(points), *(() if upper is None else (upper,)))
 
-    best: list[int] = []
+    best: list[int] = [int(j) for j in known]
     nodes = 0
     work = 0  # pattern classes examined since the last look at the clock, each counted by its size in words
     CHECK = 4096  # look at the clock after this many (a few milliseconds of work at most)
@@ -178,6 +185,8 @@ def vc_search(C: ConceptClass, *, time_limit: float | None = None) -> VCResult:
 
     stopped = None
     try:
+        if len(best) >= upper:
+            raise _Stop
         extend([], [full], [size], points)
         finished = True
     except _Stop:

@@ -294,7 +294,7 @@ def table_cell(name: str, params: dict, time_limit, progress=None, memo_bytes=No
         vc_lo, vc_hi = 0, min(C.log2_size(), C.n_points)
     else:
         try:
-            v = vc_search(C, time_limit=left())
+            v = vc_search(C, time_limit=left(), upper=r.upper)  # VC <= Opt: stop at a shattered set that large
         except MemoryError:
             v = None
             vc_lo, vc_hi = 0, min(C.log2_size(), C.n_points)

@@ -4,6 +4,9 @@ witness claims on the class's matrix.
 * ``vc``: the points are shattered (every labelling realised); ``dual_vc``: the concepts are, by the points.
 * ``threshold``: the concepts c_1..c_t and points x_1..x_t have c_i(x_j) = 1 iff i <= j.
 * ``star``: each neighbour agrees with the centre on the other points and differs at its own.
+* For these four, the witness's ``upper`` says what proves the upper bound: a bound that holds for every class
+  (counted again here, so it proves it), or the search, CP-SAT's refutation (and the second solver that checked
+  it: :mod:`solvers.params.sat`), Opt(C): said in the text, not replayed.
 * ``td``: every concept's set is a teaching set (so TD <= the largest), and, where the class is small enough,
   no set of one point fewer teaches the hardest concept (so TD >= it).
 * ``rtd``: each step's sets teach their concepts among those left; where small enough, each step's size is the
@@ -27,7 +30,7 @@ import math
 import sys
 from math import comb
 
-__all__ = ["check", "check_bounds", "EXHAUSTIVE", "ORDERS"]
+__all__ = ["check", "check_bounds", "every_class_bound", "EXHAUSTIVE", "ORDERS"]
 
 #: The most sets of points the lower-bound checks of td and rtd try.
 EXHAUSTIVE = 200_000
@@ -91,7 +94,7 @@ def _check_bounds(C, key: str, p: dict) -> tuple:
                 return False, f"{key}: the {len(idx)} given are not shattered, or not {claim} of them", None, None
             if _patterns(D, idx) != 2 ** len(idx):
                 return False, f"{key}: the {len(idx)} given are not shattered, or not {claim} of them", None, None
-            return True, f"{key} >= {claim}: {len(idx)} shattered", claim, None
+            return _with_upper(C, key, p, f"{key} >= {claim}: {len(idx)} shattered", claim)
         if key == "threshold":
             xs, cs = w["points"], w["concepts"]
             if len(xs) != len(cs) or len(xs) != claim:
@@ -101,7 +104,7 @@ def _check_bounds(C, key: str, p: dict) -> tuple:
                     if int(M[c, x]) != int(i <= j):
                         return False, (f"threshold: concept {c} at point {x} is {int(M[c, x])}, the pattern needs "
                                        f"{int(i <= j)}"), None, None
-            return True, f"threshold >= {claim}: the half graph checks", claim, None
+            return _with_upper(C, key, p, f"threshold >= {claim}: the half graph checks", claim)
         if key == "star":
             c, xs, hs = w["centre"], w["points"], w["neighbours"]
             if len(xs) != claim or len(hs) != len(xs):
@@ -109,7 +112,7 @@ def _check_bounds(C, key: str, p: dict) -> tuple:
             for x, h in zip(xs, hs):
                 if M[h, x] == M[c, x] or any(M[h, y] != M[c, y] for y in xs if y != x):
                     return False, f"star: concept {h} is not the neighbour of {c} at point {x}", None, None
-            return True, f"star >= {claim}: centre {c} and its {len(xs)} neighbours check", claim, None
+            return _with_upper(C, key, p, f"star >= {claim}: centre {c} and its {len(xs)} neighbours check", claim)
         if key == "td":
             sets = {int(k): v for k, v in w["sets"].items()}
             alive = range(C.n_concepts)
@@ -149,6 +152,53 @@ def _check_bounds(C, key: str, p: dict) -> tuple:
     except (KeyError, TypeError, IndexError, ValueError, AttributeError) as e:
         return False, f"{key}: malformed witness ({e})", None, None
     return False, f"unknown parameter {key!r}", None, None
+
+
+def every_class_bound(C, key: str) -> int:
+    """The bound of vc, dual_vc, threshold or star that holds for every class, counted here: floor(log2) of the
+    concepts (of the points, for dual_vc: 2^d patterns need 2^d distinct rows) and the points where concepts differ
+    (the concepts where points differ); |C| and the distinct points some concept labels 1 (threshold: t distinct
+    concepts, and t distinct columns, x_j being 1 under c_j); |C| - 1 and the points where concepts differ (star:
+    a centre and s neighbours, each flipping its own point)."""
+    import numpy as np
+
+    M = np.asarray(C.matrix, dtype=bool)
+    if key == "dual_vc":
+        M = np.unique(M.T, axis=0)
+    m = M.shape[0]
+    split = int((M.min(axis=0) != M.max(axis=0)).sum()) if m else 0
+    if key in ("vc", "dual_vc"):
+        return min(max(m.bit_length() - 1, 0), split)
+    if key == "threshold":
+        return min(m, len({M[:, x].tobytes() for x in range(M.shape[1]) if M[:, x].any()}))
+    return min(max(m - 1, 0), split)
+
+
+def _with_upper(C, key: str, p: dict, text: str, claim: int) -> tuple:
+    """(ok, text, lower, upper) of a witness whose lower bound ``claim`` checked: the text says what the witness's
+    ``upper`` says proves the upper bound; a bound that holds for every class (``"by": "bound"``) is counted again
+    here and proves it, the others (a search that went through, CP-SAT's refutation and the second solver that
+    checked it, Opt) are reported, not replayed."""
+    up = (p.get("witness") or {}).get("upper")
+    value = p.get("value", p.get("upper"))
+    if not isinstance(up, dict) or value is None:
+        return True, text, claim, None
+    by = up.get("by")
+    if by == "bound":
+        bound = every_class_bound(C, key)
+        if bound == value:
+            return True, f"{text}; <= {value}: {up.get('text') or 'the bound of every class'} (counted)", claim, value
+        return True, f"{text}; upper {value} not proven by the bound of every class ({bound})", claim, None
+    if by == "cp-sat":
+        checked = (f"checked by {up['checked_by']} on a CNF written apart" if up.get("checked_by")
+                   else f"not checked by a second solver: {up.get('unchecked', 'no reason given')}")
+        return True, f"{text}; <= {value}: CP-SAT refuted {up.get('refuted')} ({checked}; not replayed here)", \
+            claim, None
+    if by == "opt":
+        return True, f"{text}; <= {value}: Opt(C)'s upper bound ({up.get('text', '')}; not replayed here)", claim, None
+    if by == "search":
+        return True, f"{text}; <= {value}: the search went through (not replayed here)", claim, None
+    return True, text, claim, None
 
 
 def _offline(M, S: tuple, order: tuple, i: int, memo: dict) -> int:

@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional
 
-__all__ = ["ParamResult", "compute", "KEYS", "Stopped", "row_bits", "column_bits"]
+__all__ = ["ParamResult", "compute", "KEYS", "METHODS", "Stopped", "row_bits", "column_bits"]
 
 #: The parameters :func:`compute` knows, in the order it lists them.
 KEYS = ("vc", "dual_vc", "threshold", "star", "td", "rtd", "best_order", "worst_order", "proper")
@@ -123,15 +123,68 @@ def _opt_upper(C, time_limit):
         return None
 
 
-def compute(C, keys=KEYS, *, time_limit: Optional[float] = None) -> dict:
-    """``{key: ParamResult}`` for each key of ``keys`` on the finite class ``C``, each search within ``time_limit``
-    seconds (its proven bounds when stopped)."""
+#: The routes :func:`compute` takes for vc, dual_vc, threshold, star, td and rtd.
+METHODS = ("auto", "search", "sat")
+#: Seconds ``method="auto"`` gives the VC search before it asks Opt(C) for an upper bound (at most a quarter of the
+#: time limit).
+VC_FIRST = 0.25
+#: Seconds Opt's search may take for that bound (at most a tenth of the time left).
+VC_OPT = 1.0
+
+
+def _vc(C, key: str, time_limit, method: str):
+    """vc (``key="vc"``) or dual_vc: the search, CP-SAT (:func:`solvers.params.sat.vc`), or ``"auto"``: the search for
+    :data:`VC_FIRST` seconds; unsettled, Opt(C) (of the dual class for dual_vc) within :data:`VC_OPT` seconds bounds
+    it (a shattered set is a mistake tree, so VC <= Opt), and the search goes on from its shattered set to that
+    bound with the time left. The witness's ``upper`` says what proves the upper bound: ``"search"`` (it went
+    through), ``"bound"`` (floor(log2 |C|) or the distinct points), ``"opt"`` (Opt(C)'s upper bound, reached),
+    ``"cp-sat"``."""
     from ..vc import vc_search
+    from . import sat
+
+    name = "points" if key == "vc" else "concepts"
+    start = time.monotonic()
+    D = C if key == "vc" else _dual(C)
+    trivial = min(max(D.n_concepts.bit_length() - 1, 0), D.n_points)
+    if method == "sat":
+        r = sat.vc(D.matrix, deadline=None if time_limit is None else start + time_limit)
+        return ParamResult(key, r.lower, r.upper, {name: r.witness["points"], "upper": r.witness["upper"]})
+    first = time_limit if method == "search" else VC_FIRST if time_limit is None else min(VC_FIRST, time_limit / 4)
+    r = vc_search(D, time_limit=first)
+    bound = None
+    if r.value is None and method == "auto":
+        left = None if time_limit is None else time_limit - (time.monotonic() - start)
+        bound = _opt_upper(D, VC_OPT if left is None else max(min(VC_OPT, left / 10), 1e-3))
+        left = None if time_limit is None else max(time_limit - (time.monotonic() - start), 1e-3)
+        r = vc_search(D, time_limit=left, upper=bound, known=r.witness)
+    if r.value is None:
+        proof = {"by": "bound", "text": "floor(log2 |C|) and the points where concepts differ"}
+        if bound is not None and bound < r.upper:
+            proof = {"by": "opt", "text": f"Opt <= {bound}"}
+    elif r.value == trivial:
+        proof = {"by": "bound", "text": "floor(log2 |C|) and the points where concepts differ"}
+    elif bound is not None and r.value == bound:
+        proof = {"by": "opt", "text": f"Opt <= {bound}: a shattered set is a mistake tree"}
+    else:
+        proof = {"by": "search"}
+    upper = r.upper if bound is None else min(r.upper, max(bound, r.lower))
+    return ParamResult(key, r.lower, upper, {name: [int(j) for j in r.witness], "upper": proof})
+
+
+def compute(C, keys=KEYS, *, time_limit: Optional[float] = None, method: str = "auto") -> dict:
+    """``{key: ParamResult}`` for each key of ``keys`` on the finite class ``C``, each search within ``time_limit``
+    seconds (its proven bounds when stopped).
+
+    ``method`` (vc, dual_vc, threshold, star, td, rtd): ``"search"``, ``"sat"`` (a constraint solver, its refutation
+    checked by a second one: :mod:`.sat`, :mod:`.teaching`) or ``"auto"`` (each module says how it chooses:
+    :func:`_vc`, :func:`.threshold.search`, :func:`.star.search`, :func:`.teaching.search`)."""
     from . import orders, proper, star, teaching, threshold
 
     unknown = [k for k in keys if k not in KEYS]
     if unknown:
         raise ValueError(f"unknown parameter {unknown[0]!r}; choose from: {', '.join(KEYS)}")
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; choose from: {', '.join(METHODS)}")
     out = {}
     for key in keys:
         t0 = time.monotonic()
@@ -139,14 +192,11 @@ def compute(C, keys=KEYS, *, time_limit: Optional[float] = None) -> dict:
             # the dual (a point per concept) takes longer to make than the time given: its bounds without it
             p = ParamResult(key, 0, min(max(C.n_points.bit_length() - 1, 0), C.n_concepts), {"concepts": []})
         elif key in ("vc", "dual_vc"):
-            D = C if key == "vc" else _dual(C)
-            r = vc_search(D, time_limit=time_limit)
-            witness = {"points": [int(j) for j in r.witness]} if key == "vc" else {"concepts": [int(j) for j in r.witness]}
-            p = ParamResult(key, r.lower, r.upper, witness)
+            p = _vc(C, key, time_limit, method)
         elif key == "threshold":
-            p = threshold.search(C, time_limit=time_limit)
+            p = threshold.search(C, time_limit=time_limit, method=method)
         elif key == "star":
-            p = star.search(C, time_limit=time_limit)
+            p = star.search(C, time_limit=time_limit, method=method)
         elif key in ("best_order", "worst_order"):
             # worst_order stops early at Opt(C): Opt's search gets a quarter of the time, the orders the rest
             upper = _opt_upper(C, None if time_limit is None else time_limit / 4) if key == "worst_order" else None
@@ -155,7 +205,7 @@ def compute(C, keys=KEYS, *, time_limit: Optional[float] = None) -> dict:
         elif key == "proper":
             p = proper.search(C, time_limit=time_limit)
         else:
-            p = teaching.search(C, key, time_limit=time_limit)
+            p = teaching.search(C, key, time_limit=time_limit, method=method)
         p.seconds = time.monotonic() - t0
         out[key] = p
     return out

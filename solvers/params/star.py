@@ -1,10 +1,28 @@
 """The star number: the largest s with a concept c of C and points x_1..x_s such that for each i some concept of
 C agrees with c on every x_j (j != i) and differs at x_i: c is the centre of a star of s neighbours on those
-points (Hanneke and Yang's star number, which governs active learning).
+points (Hanneke and Yang's star number, "Minimax analysis of active learning", 2015, which governs active
+learning).
 
-For a fixed centre c, let diff(h) be the points where h differs from c. A set S is a star iff every x in S has
-some h with diff(h) & S == {x}. The property is hereditary (a star's subsets are stars), so a depth-first search
-adds points in increasing order, each keeping the set a star, and prunes with the points left.
+Two routes (``method``): the search below, and CP-SAT with its refutation checked by a second solver
+(:func:`solvers.params.sat.star`); ``"auto"`` chooses as :func:`search` says.
+
+**The search.** For a centre c, let d(h) be the points where h differs from c and a(h) those where it agrees.
+A star is a set S of points, each x of S with a neighbour h_x: x in d(h_x) and S - {x} inside a(h_x). The search
+chooses points with their neighbours and keeps
+
+* E: the concepts that agree with c on the points chosen (a later point's neighbour is one of them);
+* open: the points not yet decided that every neighbour chosen agrees at (a later point must be one of them).
+
+To beat the best star found it needs ``need`` more points of ``open``; each of them, u, has a neighbour in E that
+differs at u and agrees at the other need - 1. So a concept of E agreeing at fewer than need - 1 open points is no
+neighbour, a point no remaining neighbour differs at is dropped from ``open``, and so on until nothing drops; a node
+is pruned when fewer than ``need`` points are left. It then branches on the open point with the fewest neighbours
+(fail first): in the star with each of its neighbours (one per distinct set of points it leaves open), then out of
+it. Centres are taken one per orbit of the class's
+declared symmetry group (:mod:`.orbits`: a symmetry maps stars to stars).
+
+The star number is at most |C| - 1 (a centre and s neighbours are s + 1 distinct concepts) and at most the number
+of points where two concepts differ: a stopped search reports the smaller.
 
 Examples
 --------
@@ -13,6 +31,8 @@ Examples
 5
 >>> search(make("thresholds", N=5)).value
 2
+>>> search(make("thresholds", N=5), method="sat").witness["upper"]["by"]
+'cp-sat'
 """
 
 from __future__ import annotations
@@ -20,9 +40,14 @@ from __future__ import annotations
 import time
 from typing import Optional
 
+import numpy as np
+
 from .. import interrupts
 
-__all__ = ["search", "is_star"]
+__all__ = ["search", "is_star", "star_bound", "METHODS"]
+
+#: The routes :func:`search` takes.
+METHODS = ("auto", "search", "sat")
 
 
 class _Stop(Exception):
@@ -32,8 +57,6 @@ class _Stop(Exception):
 def is_star(C, centre: int, points) -> list:
     """For each point of ``points``, a concept of C that agrees with ``centre`` on the others and differs there
     (a list of concept indices), or [] when ``points`` is not a star around ``centre``."""
-    import numpy as np
-
     M = C.matrix
     points = [int(x) for x in points]
     out = []
@@ -48,15 +71,76 @@ def is_star(C, centre: int, points) -> list:
     return out
 
 
-def search(C, *, time_limit: Optional[float] = None):
-    """The star number of ``C`` as a :class:`~solvers.params.ParamResult`; witness ``{"centre": c, "points": [...],
-    "neighbours": [h_1, ...]}``."""
-    from . import ParamResult, Stopped, row_bits
+def star_bound(C) -> tuple:
+    """(bound, why): min(|C| - 1, the points where two concepts differ), the star number's bound for every class."""
+    M = np.asarray(C.matrix, dtype=bool)
+    m = M.shape[0]
+    split = int((M.min(axis=0) != M.max(axis=0)).sum()) if m else 0
+    return min(max(m - 1, 0), split), "|C| - 1 and the points where two concepts differ"
 
-    M = C.matrix
+
+def search(C, *, time_limit: Optional[float] = None, method: str = "auto"):
+    """The star number of ``C`` as a :class:`~solvers.params.ParamResult`; witness ``{"centre": c, "points": [...],
+    "neighbours": [h_1, ...], "upper": {"by": ...}}``.
+
+    ``method``: ``"search"`` (above), ``"sat"`` (:func:`solvers.params.sat.star`: CP-SAT, its refutation checked by
+    a CNF on :data:`solvers.params.sat.CHECKER`), or ``"auto"``: the search for up to :data:`SEARCH_SHARE` of the
+    time limit, then, if it has not settled and the CP-SAT model is small enough
+    (:data:`solvers.params.sat.MODEL_MAX_TERMS`), CP-SAT from the search's star for the time left, else the search
+    again from that star;
+    without a time limit, the search alone. ``upper["by"]`` says what proves the upper bound: ``"search"`` (the
+    search finished), ``"cp-sat"`` (with ``"checked_by"`` or ``"unchecked"``) or ``"bound"``."""
+    from . import ParamResult, sat
+
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; choose from: {', '.join(METHODS)}")
+    start = time.monotonic()
+    deadline = None if time_limit is None else start + time_limit
+    cap, why = star_bound(C)
+    if method == "sat":
+        best, lower, upper, proof = _by_sat(C, deadline, None, cap, why)
+    else:
+        first = deadline if method == "search" or time_limit is None else start + SEARCH_SHARE * time_limit
+        best, finished = _search(C, first, None)
+        lower = len(best["points"])
+        if finished:
+            upper, proof = lower, {"by": "search"} if lower < cap else {"by": "bound", "text": why}
+        elif method == "auto" and sat.star_size(C.n_concepts, C.n_points) <= sat.MODEL_MAX_TERMS:
+            best, lower, upper, proof = _by_sat(C, deadline, best, cap, why)
+        else:
+            if method == "auto":
+                best, finished = _search(C, deadline, best)
+                lower = len(best["points"])
+            upper, proof = (lower, {"by": "search"}) if finished else (max(cap, lower), {"by": "bound", "text": why})
+    neighbours = is_star(C, best["centre"], best["points"]) if best["points"] else []
+    witness = {"centre": int(best["centre"]), "points": [int(x) for x in best["points"]], "neighbours": neighbours,
+               "upper": proof}
+    return ParamResult("star", lower, upper, witness)
+
+
+#: The share of the time limit ``method="auto"`` gives the search before CP-SAT takes over.
+SEARCH_SHARE = 0.75
+
+
+def _by_sat(C, deadline, best, cap, why) -> tuple:
+    from . import sat
+    from .orbits import concept_representatives
+
+    r = sat.star(C.matrix, witness=best, upper=cap, upper_by={"by": "bound", "text": why}, deadline=deadline,
+                 centres=concept_representatives(C))
+    return {"centre": r.witness["centre"], "points": r.witness["points"]}, r.lower, r.upper, r.witness["upper"]
+
+
+def _search(C, deadline: Optional[float], best: Optional[dict]) -> tuple:
+    """(best, finished): the largest star found (``{"centre", "points"}``, at least ``best``), and whether every
+    centre was searched through (so nothing larger exists)."""
+    from . import Stopped, column_bits, row_bits
+    from .orbits import concept_representatives
+
+    M = np.asarray(C.matrix, dtype=bool)
     m, n = M.shape
-    deadline = None if time_limit is None else time.monotonic() + time_limit
-    best = {"size": 0, "centre": 0, "points": []}
+    best = dict(best or {"centre": 0, "points": []})
+    cap, _ = star_bound(C)
     nodes = [0]
 
     def look() -> None:
@@ -64,48 +148,70 @@ def search(C, *, time_limit: Optional[float] = None):
         if deadline is not None and time.monotonic() > deadline:
             raise _Stop
 
-    def neighbour(diffs: list, T: int, y: int) -> bool:
-        """Whether some concept differs from the centre on T at y alone (a look at the clock every 4096)."""
-        bit = 1 << y
-        for i in range(0, len(diffs), 4096):
-            look()
-            if any(d & T == bit for d in diffs[i:i + 4096]):
-                return True
-        return False
+    def bits(v: int):
+        while v:
+            low = v & -v
+            yield low.bit_length() - 1
+            v ^= low
 
-    def go(diffs: list, S: int, size: int, start: int, points: list, centre: int) -> None:
-        nodes[0] += 1
-        if nodes[0] & 255 == 0:
-            look()
-        if size > best["size"]:
-            best.update(size=size, centre=centre, points=list(points))
-        if size + (n - start) <= best["size"]:
-            return
-        for x in range(start, n):
-            bit = 1 << x
-            T = S | bit
-            # every point of T needs a neighbour that differs from the centre on T at that point alone
-            if all(neighbour(diffs, T, y) for y in points + [x]):
-                points.append(x)
-                go(diffs, T, size + 1, x + 1, points, centre)
-                points.pop()
-                if size + (n - x - 1) <= best["size"]:
-                    return
-
-    stopped = False
     try:
-        rows = row_bits(M, deadline)
-        for c in range(m):
-            diffs = []
-            for i in range(0, m, 1 << 16):  # (a class of millions of concepts: a look at the clock per block)
-                look()
-                diffs.extend(rows[h] ^ rows[c] for h in range(i, min(m, i + (1 << 16))) if h != c)
-            # a point at which no concept differs from c is never in a star around c
-            if best["size"] >= n:
+        rows = row_bits(M, deadline)     # rows[h]: the points where h is 1
+        cols = column_bits(M, deadline)  # cols[x]: the concepts that are 1 at x
+        everyone, everywhere = (1 << m) - 1, (1 << n) - 1
+        for c in concept_representatives(C):
+            if len(best["points"]) >= cap:
                 break
-            go(diffs, 0, 0, 0, [], c)
+            look()
+            me = 1 << c
+            differ = [(cols[x] ^ (everyone if M[c, x] else 0)) & ~me for x in range(n)]  # concepts differing at x
+            agree_at = [everyone & ~me & ~d for d in differ]                             # concepts agreeing at x
+            mine = rows[c]
+            agree = [everywhere & ~(r ^ mine) for r in rows]                             # points where h agrees
+
+            def go(chosen: list, E: int, open_: int) -> None:
+                # Hot loop: written for speed. chosen: (point, neighbour) pairs; E: the concepts that agree with c
+                # on the chosen points; open_: the points every chosen neighbour agrees at.
+                nodes[0] += 1
+                if nodes[0] & 255 == 0:
+                    look()
+                size = len(chosen)
+                if size > len(best["points"]):
+                    best.update(centre=c, points=sorted(x for x, _ in chosen))
+                while True:
+                    need = len(best["points"]) + 1 - size
+                    if open_.bit_count() < need:
+                        return
+                    # the neighbours that agree at need - 1 open points; a point none of them differs at is dropped
+                    good, e = 0, E
+                    while e:
+                        low = e & -e
+                        e ^= low
+                        if (agree[low.bit_length() - 1] & open_).bit_count() >= need - 1:
+                            good |= low
+                    kept, fewest, u = 0, m + 1, -1
+                    for y in bits(open_):
+                        k = (good & differ[y]).bit_count()
+                        if k:
+                            kept |= 1 << y
+                            if k < fewest:
+                                fewest, u = k, y
+                    if kept != open_:
+                        open_ = kept
+                        continue
+                    # the point with the fewest neighbours: in the star (with each neighbour), then out of it
+                    open_ &= ~(1 << u)
+                    later = E & agree_at[u]
+                    tried = set()
+                    for h in bits(good & differ[u]):
+                        rest = open_ & agree[h]
+                        if rest in tried or size + 1 + rest.bit_count() <= len(best["points"]):
+                            continue
+                        tried.add(rest)
+                        chosen.append((u, h))
+                        go(chosen, later, rest)
+                        chosen.pop()
+
+            go([], everyone & ~me, sum(1 << x for x in range(n) if differ[x]))
+        return best, True
     except (_Stop, Stopped, KeyboardInterrupt):
-        stopped = True
-    neighbours = is_star(C, best["centre"], best["points"]) if best["points"] else []
-    witness = {"centre": int(best["centre"]), "points": [int(x) for x in best["points"]], "neighbours": neighbours}
-    return ParamResult("star", best["size"], best["size"] if not stopped else n, witness)
+        return best, len(best["points"]) >= cap

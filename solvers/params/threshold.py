@@ -1,12 +1,22 @@
 """The threshold dimension: the largest t with points x_1..x_t and concepts c_1..c_t of C such that
 c_i(x_j) = 1 iff i <= j (a "half graph" in C's matrix). Threshold dimension t and Opt(C) bound each other
-logarithmically (Shelah; Hodges): Opt(C) >= floor(log2 t) and t >= floor(log2 Opt(C)), the link between online
-learnability and stability.
+logarithmically (Shelah; Hodges; see Alon, Beimel, Moran and Stemmer, "Closure properties for private
+classification and online prediction", 2020): Opt(C) >= floor(log2 t) and t >= floor(log2 Opt(C)), the link
+between online learnability and stability. The first is elementary: c_1..c_t on x_1..x_t are the thresholds
+[x >= x_i] on a line of t points, whose Opt is floor(log2 t) (binary search; the Halving bound is met), and Opt
+of a subclass on fewer points is no larger. So t <= 2^(Opt(C) + 1) - 1.
 
-The search builds the pattern from its end: a new first pair (c, x) must have c(x) = 1, c = 1 on every point
+Two routes (``method``): the search below, and CP-SAT with its refutation checked by a second solver
+(:func:`solvers.params.sat.threshold`); ``"auto"`` chooses as :func:`search` says.
+
+**The search** builds the pattern from its end: a new first pair (c, x) must have c(x) = 1, c = 1 on every point
 already chosen, and every concept already chosen = 0 at x. It keeps the candidate concepts A (1 on all chosen
-points) and candidate points B (0 under every chosen concept) as bitsets, and prunes with
-depth + min(|A|, |B|).
+points) and candidate points B (0 under every chosen concept) as bitsets: what is left to find is a half graph
+of M[A, B]. A half graph of size k there needs, for each j = 1..k, k - j + 1 concepts of A with at least j ones in
+B (c_1..c_{k-j+1}) and k - j with at least j zeros in B (c_{j+1}..c_k), and the same of the points of B (x_j has
+j ones and k - j zeros under c_1..c_k): a node where these counts cannot give the size still needed is pruned. The
+last point x_t (the first chosen) is taken one per orbit of the class's declared symmetries that keep the labels
+(:mod:`.orbits`).
 
 Examples
 --------
@@ -15,6 +25,8 @@ Examples
 5
 >>> search(make("singletons", N=5)).value
 1
+>>> search(make("intervals", N=4, empty=0), method="sat").value
+4
 """
 
 from __future__ import annotations
@@ -24,22 +36,95 @@ from typing import Optional
 
 from .. import interrupts
 
-__all__ = ["search"]
+__all__ = ["search", "threshold_bound", "METHODS", "SEARCH_SHARE"]
+
+#: The routes :func:`search` takes.
+METHODS = ("auto", "search", "sat")
+#: The share of the time limit ``method="auto"`` gives the search before CP-SAT takes over.
+SEARCH_SHARE = 0.75
 
 
 class _Stop(Exception):
     pass
 
 
-def search(C, *, time_limit: Optional[float] = None):
+def search(C, *, time_limit: Optional[float] = None, method: str = "auto"):
     """The threshold dimension of ``C`` as a :class:`~solvers.params.ParamResult`, the witness ``{"points": [x_1..],
-    "concepts": [c_1..]}`` (column and row indices, in order)."""
-    from . import ParamResult, Stopped, column_bits, row_bits
+    "concepts": [c_1..], "upper": {"by": ...}}`` (column and row indices, in order).
+
+    ``method``: ``"search"`` (above), ``"sat"`` (:func:`solvers.params.sat.threshold`), or ``"auto"``: the search for
+    up to :data:`SEARCH_SHARE` of the time limit, then, if it has not settled and the CP-SAT model is small enough,
+    CP-SAT from the search's half graph for the time left, else the search again; without a time limit, the search
+    alone. ``upper["by"]``: ``"search"``, ``"cp-sat"`` (with ``"checked_by"`` or ``"unchecked"``) or ``"bound"``."""
+    from . import ParamResult, sat
+
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; choose from: {', '.join(METHODS)}")
+    start = time.monotonic()
+    deadline = None if time_limit is None else start + time_limit
+    m, n = C.n_concepts, C.n_points
+    cap, why = threshold_bound(C)
+    if method == "sat":
+        pairs, upper, proof = _by_sat(C, deadline, [])
+    else:
+        first = deadline if method == "search" or time_limit is None else start + SEARCH_SHARE * time_limit
+        pairs, finished = _search(C, first, [])
+        if finished:
+            upper, proof = len(pairs), {"by": "search"} if len(pairs) < cap else {"by": "bound", "text": why}
+        elif method == "auto" and sat.threshold_size(m, n, len(pairs) + 1) <= sat.MODEL_MAX_TERMS:
+            pairs, upper, proof = _by_sat(C, deadline, pairs)
+        else:
+            if method == "auto":
+                pairs, finished = _search(C, deadline, pairs)
+            upper, proof = (len(pairs), {"by": "search"}) if finished else (cap, {"by": "bound", "text": why})
+    witness = {"points": [int(x) for _, x in pairs], "concepts": [int(c) for c, _ in pairs], "upper": proof}
+    return ParamResult("threshold", len(pairs), max(upper, len(pairs)), witness)
+
+
+def threshold_bound(C) -> tuple:
+    """(bound, why): min(|C|, the distinct points some concept labels 1), the threshold dimension's bound for every
+    class: a half graph's t concepts are distinct, and so are its t points' columns (c_{j+1} is 0 at x_j and 1 at
+    x_{j+1}), each labelled 1 by some concept (c_j(x_j) = 1)."""
+    import numpy as np
+
+    M = np.asarray(C.matrix, dtype=bool)
+    cols = {M[:, x].tobytes() for x in range(M.shape[1]) if M[:, x].any()}
+    return min(M.shape[0], len(cols)), "|C| and the distinct points some concept labels 1"
+
+
+def _by_sat(C, deadline, pairs) -> tuple:
+    from . import sat
+    from .orbits import point_representatives
+
+    r = sat.threshold(C.matrix, witness=([x for _, x in pairs], [c for c, _ in pairs]), deadline=deadline,
+                      lasts=point_representatives(C))
+    return list(zip(r.witness["concepts"], r.witness["points"])), r.upper, r.witness["upper"]
+
+
+def _fits(counts: list, size: int, k: int) -> bool:
+    """Whether rows (or columns) with ``counts`` ones among ``size`` can hold a half graph of size k: for each j,
+    k - j + 1 of them with >= j ones and k - j with >= j zeros."""
+    if k <= 0:
+        return True
+    if len(counts) < k:
+        return False
+    ones = sorted(counts, reverse=True)
+    zeros = sorted((size - v for v in counts), reverse=True)
+    for j in range(1, k + 1):
+        if ones[k - j] < j or (j < k and zeros[k - j - 1] < j):
+            return False
+    return True
+
+
+def _search(C, deadline: Optional[float], best_pairs: list) -> tuple:
+    """(pairs, finished): the largest half graph found as (c_i, x_i) pairs, c_1 first (at least ``best_pairs``), and
+    whether the search went through (so nothing larger exists)."""
+    from . import Stopped, column_bits, row_bits
+    from .orbits import point_representatives
 
     M = C.matrix
     m, n = M.shape
-    deadline = None if time_limit is None else time.monotonic() + time_limit
-    best = {"pairs": []}
+    best = {"pairs": list(best_pairs[::-1])}  # kept from the end, as built
     nodes = [0]
 
     def tick() -> None:  # at every node and every pair tried (a pair costs a few ANDs of m-bit sets)
@@ -49,17 +134,29 @@ def search(C, *, time_limit: Optional[float] = None):
             if deadline is not None and time.monotonic() > deadline:
                 raise _Stop
 
-    def go(A: int, B: int, pairs: list) -> None:
+    def bits(v: int):
+        while v:
+            low = v & -v
+            yield low.bit_length() - 1
+            v ^= low
+
+    def go(A: int, B: int, pairs: list, lasts: int) -> None:
+        # Hot loop: written for speed.
         tick()
         if len(pairs) > len(best["pairs"]):
             best["pairs"] = list(pairs)
-        if len(pairs) + min(A.bit_count(), B.bit_count()) <= len(best["pairs"]):
+        na, nb = A.bit_count(), B.bit_count()
+        need = len(best["pairs"]) + 1 - len(pairs)
+        if min(na, nb) < need:
+            return
+        if need >= 2 and not (_fits([(rows[c] & B).bit_count() for c in bits(A)], nb, need)
+                              and _fits([(cols[x] & A).bit_count() for x in bits(B)], na, need)):
             return
         a = A
         while a:
             c = (a & -a).bit_length() - 1
             a &= a - 1
-            b = B & rows[c]  # c(x) = 1 at the new point
+            b = B & rows[c] & lasts  # c(x) = 1 at the new point
             tick()
             while b:
                 x = (b & -b).bit_length() - 1
@@ -67,17 +164,14 @@ def search(C, *, time_limit: Optional[float] = None):
                 tick()
                 # new first pair (c, x): concepts still to come must be 1 at x too; points to come 0 under c
                 pairs.append((c, x))
-                go((A & cols[x]) & ~(1 << c), (B & ~rows[c]) & ~(1 << x), pairs)
+                go((A & cols[x]) & ~(1 << c), (B & ~rows[c]) & ~(1 << x), pairs, -1)
                 pairs.pop()
 
-    stopped = False
     try:
         rows = row_bits(M, deadline)     # points where c is 1
         cols = column_bits(M, deadline)  # concepts that are 1 at j
-        go((1 << m) - 1, (1 << n) - 1, [])
+        go((1 << m) - 1, (1 << n) - 1, [], sum(1 << x for x in point_representatives(C)))
+        finished = True
     except (_Stop, Stopped, KeyboardInterrupt):
-        stopped = True
-    pairs = best["pairs"][::-1]  # built from the end: reversed, c_1 first
-    witness = {"points": [x for _, x in pairs], "concepts": [c for c, _ in pairs]}
-    upper = len(pairs) if not stopped else min(m, n)
-    return ParamResult("threshold", len(pairs), upper, witness)
+        finished = len(best["pairs"]) >= min(m, n)
+    return best["pairs"][::-1], finished  # built from the end: reversed, c_1 first

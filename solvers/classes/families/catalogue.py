@@ -15,8 +15,8 @@ github.com/obousquet/Combinatorial-Parameters, its classes 9 and 41), built from
 
 Known values: the issue that added them (issue 37) measured the star numbers 16 (blockwise-addressing d=4: the
 centre f_1, 0 on every y, with the neighbours g_1..g_m on the points y_1..y_m, so at least m = 2^d for every d)
-and 5 (qr-tournament p=31); :mod:`solvers.params` proves both, the upper side by a SAT refutation checked by a
-second solver (tests/solvers/test_params_sat.py). The catalogue states, for blockwise-addressing, M_sd <= 2,
+and 5 (qr-tournament p=31); :mod:`solvers.params` proves both, by its search and by CP-SAT's refutation checked by
+a second solver (tests/solvers/test_params_sat.py). The catalogue states, for blockwise-addressing, M_sd <= 2,
 M_best = Omega(d) and RTD = 2 (from the direct teaching argument it records).
 
 Examples
