@@ -206,6 +206,16 @@ def test_bench_params_smoke(capsys):
     assert rows[0].startswith("| class |") and len(rows) == 2 + 3
 
 
+@pytest.mark.slow
+def test_bench_params_targets_smoke(capsys):
+    """scripts/bench_params.py --targets --quick: the targets' small stand-ins, today's code (git archive of the
+    baseline revision) against this tree's in fresh processes, every row exact and the two agreeing."""
+    assert _load("bench_params").main(["--targets", "--quick", "--seeds", "1", "--time-limit", "20", "--sat"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0].startswith("| target |") and len(rows) == 2 + 3 + 1 + 6
+    assert all(row.endswith("| yes |") for row in rows[2:]) and "MISMATCH" not in "\n".join(rows)
+
+
 def test_results_regenerates_the_disjunctions_grid_from_the_store(tmp_path, capsys):
     """disjunctions_table.py --store fills a store (a second run serves every cell, certificates re-checked), and
     results.py --check writes the same grid back from it."""
