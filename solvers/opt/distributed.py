@@ -180,6 +180,32 @@ def _local_part(task: int, W, d: int, seconds: float | None, proof: bool) -> dic
     return solve_part(_LOCAL["C"], _LOCAL["opts"], W, d, seconds, cancelled)
 
 
+def _quiet_broken_pools() -> None:
+    """Keep the executors' own threads from printing a traceback as :meth:`LocalPool.close` ends their processes:
+    Python 3.11's ProcessPoolExecutor, finding its processes gone, sets an exception on every pending future,
+    cancelled ones too, and its thread dies on the InvalidStateError that raises (a race with the cancel, fixed in
+    later Pythons); nothing is lost, the parts were cancelled. Installed once; every other thread's exception is
+    reported as before."""
+    import threading
+    from concurrent.futures import InvalidStateError
+
+    previous = threading.excepthook
+    if getattr(previous, "_littlestone_quiet", False):
+        return
+
+    def hook(args):
+        tb = args.exc_traceback
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        where = tb.tb_frame.f_code.co_filename if tb is not None else ""
+        if args.exc_type is InvalidStateError and where.replace("\\", "/").endswith("concurrent/futures/_base.py"):
+            return
+        previous(args)
+
+    hook._littlestone_quiet = True
+    threading.excepthook = hook
+
+
 class LocalPool:
     """``jobs`` worker processes on this machine, one executor each (so a part can be sent to a given one), forked
     from this process where the system forks (the class and its bitsets come without a copy), else spawned."""
@@ -246,6 +272,7 @@ class LocalPool:
 
     def close(self) -> None:
         """Stop the workers at once (a part still running is of no use any more)."""
+        _quiet_broken_pools()
         procs, ends = [], []
         for ex in self.executors:
             procs += list((getattr(ex, "_processes", None) or {}).values())
