@@ -28,7 +28,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional
 
-__all__ = ["ParamResult", "compute", "KEYS", "METHODS", "Stopped", "row_bits", "column_bits"]
+__all__ = ["ParamResult", "compute", "KEYS", "METHODS", "Stopped", "row_bits", "column_bits", "bits_of", "members",
+           "distinct_columns"]
 
 #: The parameters :func:`compute` knows, in the order it lists them.
 KEYS = ("vc", "dual_vc", "threshold", "star", "td", "rtd", "best_order", "worst_order", "proper")
@@ -92,14 +93,54 @@ def row_bits(M, deadline: Optional[float] = None) -> list:
 
 
 def column_bits(M, deadline: Optional[float] = None) -> list:
-    """Each column of ``M`` as an int (bit c: row c), with a look at ``deadline`` between columns."""
+    """Each column of ``M`` as an int (bit c: row c): :func:`row_bits` of its transpose, a block of columns per numpy
+    call with a look at ``deadline`` between blocks (a million points take a second, not a numpy call each)."""
     import numpy as np
 
-    out = []
-    for j in range(M.shape[1]):
-        _look(deadline)
-        out.append(int.from_bytes(np.packbits(np.asarray(M[:, j], dtype=bool), bitorder="little").tobytes(), "little"))
-    return out
+    return row_bits(np.asarray(M).T, deadline)
+
+
+def bits_of(flags) -> int:
+    """The int whose bit j is ``flags[j]`` (a 0/1 vector), made by numpy: a million flags in milliseconds, where summing
+    ``1 << j`` is quadratic."""
+    import numpy as np
+
+    return int.from_bytes(np.packbits(np.asarray(flags, dtype=bool), bitorder="little").tobytes(), "little")
+
+
+#: Bits past which :func:`members` reads an int through numpy (clearing its lowest bit one at a time costs a pass
+#: over the whole int each time: quadratic in a million bits).
+_WIDE = 4096
+
+
+def members(v: int) -> list:
+    """The positions of the 1 bits of ``v`` (>= 0), in increasing order: bit by bit for a narrow int, through numpy
+    past :data:`_WIDE` bits."""
+    if v.bit_length() <= _WIDE:
+        out = []
+        while v:
+            low = v & -v
+            out.append(low.bit_length() - 1)
+            v ^= low
+        return out
+    import numpy as np
+
+    raw = np.frombuffer(v.to_bytes((v.bit_length() + 7) // 8, "little"), dtype=np.uint8)
+    return np.flatnonzero(np.unpackbits(raw, bitorder="little")).tolist()
+
+
+def distinct_columns(M, *, nonzero: bool = False) -> list:
+    """The index of the first of each distinct column of the 0/1 matrix ``M`` (only the columns with a 1 when
+    ``nonzero``), in increasing order, by numpy."""
+    import numpy as np
+
+    M = np.asarray(M, dtype=bool)
+    keep = np.flatnonzero(M.any(axis=0)) if nonzero else np.arange(M.shape[1])
+    if not len(keep):
+        return []
+    packed = np.ascontiguousarray(np.packbits(M[:, keep], axis=0).T)
+    _, first = np.unique(packed.view(np.dtype((np.void, packed.shape[1]))).ravel(), return_index=True)
+    return sorted(int(keep[i]) for i in first)
 
 
 #: Seconds making the dual class takes a concept of the class (measured: about 0.5 s a million concepts on a
@@ -130,13 +171,16 @@ METHODS = ("auto", "search", "sat")
 VC_FIRST = 0.25
 #: Seconds Opt's search may take for that bound (at most a tenth of the time left).
 VC_OPT = 1.0
+#: The largest class (cells, points) whose Opt ``method="auto"`` asks for: past it Opt's setup alone outlasts a
+#: short budget (measured: 64 x 300,000 took 1.2 s for 0.3 s).
+VC_OPT_CELLS, VC_OPT_POINTS = 1 << 24, 1 << 17
 
 
 def _vc(C, key: str, time_limit, method: str):
     """vc (``key="vc"``) or dual_vc: the search, CP-SAT (:func:`solvers.params.sat.vc`), or ``"auto"``: the search for
     :data:`VC_FIRST` seconds; unsettled, Opt(C) (of the dual class for dual_vc) within :data:`VC_OPT` seconds bounds
-    it (a shattered set is a mistake tree, so VC <= Opt), and the search goes on from its shattered set to that
-    bound with the time left. The witness's ``upper`` says what proves the upper bound: ``"search"`` (it went
+    it (a shattered set is a mistake tree, so VC <= Opt) on a class within :data:`VC_OPT_CELLS` cells and
+    :data:`VC_OPT_POINTS` points, and the search goes on from its shattered set to that bound with the time left. The witness's ``upper`` says what proves the upper bound: ``"search"`` (it went
     through), ``"bound"`` (floor(log2 |C|) or the distinct points), ``"opt"`` (Opt(C)'s upper bound, reached),
     ``"cp-sat"``."""
     from ..vc import vc_search
@@ -152,7 +196,8 @@ def _vc(C, key: str, time_limit, method: str):
     first = time_limit if method == "search" else VC_FIRST if time_limit is None else min(VC_FIRST, time_limit / 4)
     r = vc_search(D, time_limit=first)
     bound = None
-    if r.value is None and method == "auto":
+    if r.value is None and method == "auto" and D.n_points <= VC_OPT_POINTS and \
+            D.n_concepts * D.n_points <= VC_OPT_CELLS:
         left = None if time_limit is None else time_limit - (time.monotonic() - start)
         bound = _opt_upper(D, VC_OPT if left is None else max(min(VC_OPT, left / 10), 1e-3))
         left = None if time_limit is None else max(time_limit - (time.monotonic() - start), 1e-3)

@@ -157,16 +157,11 @@ def _solve_cpsat(model, clock: _Clock):
 
 def _vc_points(M) -> list:
     """The columns a shattered set may use, one per class of equal-or-complementary non-constant columns."""
-    seen, out = set(), []
-    for j in range(M.shape[1]):
-        col = M[:, j]
-        if col.all() or not col.any():
-            continue
-        key = (col if not col[0] else ~col).tobytes()
-        if key not in seen:
-            seen.add(key)
-            out.append(j)
-    return out
+    from . import distinct_columns
+
+    split = np.flatnonzero(M.min(axis=0) != M.max(axis=0))
+    flipped = M[:, split] ^ M[0, split]  # each column with its first row 0: complementary columns become equal
+    return [int(split[i]) for i in distinct_columns(flipped)]
 
 
 def vc_size(m: int, n: int, d: int) -> int:
@@ -470,7 +465,7 @@ def vc(M, *, witness=(), upper: Optional[int] = None, upper_by: Optional[dict] =
     M = np.asarray(M, dtype=bool)
     m, n = M.shape
     clock = _Clock(deadline)
-    trivial = min(max(m.bit_length() - 1, 0), len(_vc_points(M)))
+    trivial = min(max(m.bit_length() - 1, 0), int((M.min(axis=0) != M.max(axis=0)).sum()) if m else 0)
     if upper is None or trivial < upper:
         upper, upper_by = trivial, {"by": "bound", "text": "floor(log2 |C|) and the points where concepts differ"}
 
@@ -495,15 +490,14 @@ def threshold(M, *, witness=((), ()), upper: Optional[int] = None, upper_by: Opt
     m, n = M.shape
     clock = _Clock(deadline)
     # distinct points that some concept labels 1 (a half graph never uses two equal columns, nor an all-0 one)
-    seen, cols = set(), []
-    for x in range(n):
-        key = M[:, x].tobytes()
-        if M[:, x].any() and key not in seen:
-            seen.add(key)
-            cols.append(x)
+    from . import distinct_columns
+
+    cols = distinct_columns(M, nonzero=True)
     sub = M[:, cols]
-    kept = {M[:, x].tobytes(): i for i, x in enumerate(cols)}  # a point -> its column's index in sub
-    sub_lasts = None if lasts is None else sorted({kept[M[:, x].tobytes()] for x in lasts if M[:, x].any()})
+    sub_lasts = None
+    if lasts is not None:  # each last point allowed stands for the first column equal to it
+        kept = {M[:, x].tobytes(): i for i, x in enumerate(cols)}
+        sub_lasts = sorted({kept[M[:, int(x)].tobytes()] for x in lasts if M[:, int(x)].any()})
     trivial = min(m, len(cols))
     if upper is None or trivial < upper:
         upper, upper_by = trivial, {"by": "bound", "text": "|C| and the distinct points some concept labels 1"}

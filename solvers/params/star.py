@@ -100,18 +100,16 @@ def search(C, *, time_limit: Optional[float] = None, method: str = "auto"):
     if method == "sat":
         best, lower, upper, proof = _by_sat(C, deadline, None, cap, why)
     else:
-        first = deadline if method == "search" or time_limit is None else start + SEARCH_SHARE * time_limit
-        best, finished = _search(C, first, None)
+        fallback = method == "auto" and time_limit is not None and \
+            sat.star_size(C.n_concepts, C.n_points) <= sat.MODEL_MAX_TERMS
+        best, finished = _search(C, start + SEARCH_SHARE * time_limit if fallback else deadline, None)
         lower = len(best["points"])
         if finished:
             upper, proof = lower, {"by": "search"} if lower < cap else {"by": "bound", "text": why}
-        elif method == "auto" and sat.star_size(C.n_concepts, C.n_points) <= sat.MODEL_MAX_TERMS:
+        elif fallback:
             best, lower, upper, proof = _by_sat(C, deadline, best, cap, why)
         else:
-            if method == "auto":
-                best, finished = _search(C, deadline, best)
-                lower = len(best["points"])
-            upper, proof = (lower, {"by": "search"}) if finished else (max(cap, lower), {"by": "bound", "text": why})
+            upper, proof = max(cap, lower), {"by": "bound", "text": why}
     neighbours = is_star(C, best["centre"], best["points"]) if best["points"] else []
     witness = {"centre": int(best["centre"]), "points": [int(x) for x in best["points"]], "neighbours": neighbours,
                "upper": proof}
@@ -120,6 +118,8 @@ def search(C, *, time_limit: Optional[float] = None, method: str = "auto"):
 
 #: The share of the time limit ``method="auto"`` gives the search before CP-SAT takes over.
 SEARCH_SHARE = 0.75
+#: The points the first centre's greedy star goes through before the search (its size is a first lower bound).
+GREEDY = 4096
 
 
 def _by_sat(C, deadline, best, cap, why) -> tuple:
@@ -134,30 +134,25 @@ def _by_sat(C, deadline, best, cap, why) -> tuple:
 def _search(C, deadline: Optional[float], best: Optional[dict]) -> tuple:
     """(best, finished): the largest star found (``{"centre", "points"}``, at least ``best``), and whether every
     centre was searched through (so nothing larger exists)."""
-    from . import Stopped, column_bits, row_bits
+    from . import Stopped, bits_of, column_bits, members, row_bits
     from .orbits import concept_representatives
 
     M = np.asarray(C.matrix, dtype=bool)
     m, n = M.shape
     best = dict(best or {"centre": 0, "points": []})
     cap, _ = star_bound(C)
-    nodes = [0]
+    nodes, work = [0], [0]
 
     def look() -> None:
         interrupts.check()
         if deadline is not None and time.monotonic() > deadline:
             raise _Stop
 
-    def bits(v: int):
-        while v:
-            low = v & -v
-            yield low.bit_length() - 1
-            v ^= low
-
     try:
         rows = row_bits(M, deadline)     # rows[h]: the points where h is 1
         cols = column_bits(M, deadline)  # cols[x]: the concepts that are 1 at x
         everyone, everywhere = (1 << m) - 1, (1 << n) - 1
+        split = bits_of(M.min(axis=0) != M.max(axis=0))  # the points where some concept differs from any centre
         for c in concept_representatives(C):
             if len(best["points"]) >= cap:
                 break
@@ -167,6 +162,14 @@ def _search(C, deadline: Optional[float], best: Optional[dict]) -> tuple:
             agree_at = [everyone & ~me & ~d for d in differ]                             # concepts agreeing at x
             mine = rows[c]
             agree = [everywhere & ~(r ^ mine) for r in rows]                             # points where h agrees
+            if not best["points"]:  # a first star at once, greedily over the first points (a lower bound to prune by)
+                E, live, greedy = everyone & ~me, [], []
+                for x in members(split)[:GREEDY]:
+                    if E & differ[x] and all(v & agree_at[x] for v in live):
+                        live = [v & agree_at[x] for v in live] + [E & differ[x]]
+                        E &= agree_at[x]
+                        greedy.append(x)
+                best.update(centre=c, points=greedy)
 
             def go(chosen: list, E: int, open_: int) -> None:
                 # Hot loop: written for speed. chosen: (point, neighbour) pairs; E: the concepts that agree with c
@@ -182,14 +185,20 @@ def _search(C, deadline: Optional[float], best: Optional[dict]) -> tuple:
                     if open_.bit_count() < need:
                         return
                     # the neighbours that agree at need - 1 open points; a point none of them differs at is dropped
-                    good, e = 0, E
-                    while e:
-                        low = e & -e
-                        e ^= low
-                        if (agree[low.bit_length() - 1] & open_).bit_count() >= need - 1:
-                            good |= low
+                    work[0] += E.bit_count() + open_.bit_count()
+                    if work[0] > 65536:  # (many concepts or points: a look at the clock per 65536 of them gone through)
+                        work[0] = 0
+                        look()
+                    good = 0
+                    for i, h in enumerate(members(E)):
+                        if i & 65535 == 65535:
+                            look()
+                        if (agree[h] & open_).bit_count() >= need - 1:
+                            good |= 1 << h
                     kept, fewest, u = 0, m + 1, -1
-                    for y in bits(open_):
+                    for i, y in enumerate(members(open_)):
+                        if i & 65535 == 65535:  # (a million points: a look at the clock per 65536)
+                            look()
                         k = (good & differ[y]).bit_count()
                         if k:
                             kept |= 1 << y
@@ -202,7 +211,7 @@ def _search(C, deadline: Optional[float], best: Optional[dict]) -> tuple:
                     open_ &= ~(1 << u)
                     later = E & agree_at[u]
                     tried = set()
-                    for h in bits(good & differ[u]):
+                    for h in members(good & differ[u]):
                         rest = open_ & agree[h]
                         if rest in tried or size + 1 + rest.bit_count() <= len(best["points"]):
                             continue
@@ -211,7 +220,7 @@ def _search(C, deadline: Optional[float], best: Optional[dict]) -> tuple:
                         go(chosen, later, rest)
                         chosen.pop()
 
-            go([], everyone & ~me, sum(1 << x for x in range(n) if differ[x]))
+            go([], everyone & ~me, split)
         return best, True
     except (_Stop, Stopped, KeyboardInterrupt):
         return best, len(best["points"]) >= cap

@@ -52,10 +52,10 @@ def search(C, *, time_limit: Optional[float] = None, method: str = "auto"):
     """The threshold dimension of ``C`` as a :class:`~solvers.params.ParamResult`, the witness ``{"points": [x_1..],
     "concepts": [c_1..], "upper": {"by": ...}}`` (column and row indices, in order).
 
-    ``method``: ``"search"`` (above), ``"sat"`` (:func:`solvers.params.sat.threshold`), or ``"auto"``: the search for
-    up to :data:`SEARCH_SHARE` of the time limit, then, if it has not settled and the CP-SAT model is small enough,
-    CP-SAT from the search's half graph for the time left, else the search again; without a time limit, the search
-    alone. ``upper["by"]``: ``"search"``, ``"cp-sat"`` (with ``"checked_by"`` or ``"unchecked"``) or ``"bound"``."""
+    ``method``: ``"search"`` (above), ``"sat"`` (:func:`solvers.params.sat.threshold`), or ``"auto"``: the search;
+    under a time limit, when the CP-SAT model is small enough (:data:`solvers.params.sat.MODEL_MAX_TERMS`), the search
+    gets :data:`SEARCH_SHARE` of it and, if it has not settled by then, CP-SAT goes on from the search's half graph
+    for the time left. ``upper["by"]``: ``"search"``, ``"cp-sat"`` (with ``"checked_by"`` or ``"unchecked"``) or ``"bound"``."""
     from . import ParamResult, sat
 
     if method not in METHODS:
@@ -67,14 +67,14 @@ def search(C, *, time_limit: Optional[float] = None, method: str = "auto"):
     if method == "sat":
         pairs, upper, proof = _by_sat(C, deadline, [])
     else:
-        first = deadline if method == "search" or time_limit is None else start + SEARCH_SHARE * time_limit
-        pairs, finished = _search(C, first, [])
+        fallback = method == "auto" and time_limit is not None and sat.threshold_size(m, n, 2) <= sat.MODEL_MAX_TERMS
+        pairs, finished = _search(C, start + SEARCH_SHARE * time_limit if fallback else deadline, [])
         if finished:
             upper, proof = len(pairs), {"by": "search"} if len(pairs) < cap else {"by": "bound", "text": why}
-        elif method == "auto" and sat.threshold_size(m, n, len(pairs) + 1) <= sat.MODEL_MAX_TERMS:
+        elif fallback and sat.threshold_size(m, n, len(pairs) + 1) <= sat.MODEL_MAX_TERMS:
             pairs, upper, proof = _by_sat(C, deadline, pairs)
         else:
-            if method == "auto":
+            if fallback:  # the model of the size needed is too large after all: the search again, for the rest
                 pairs, finished = _search(C, deadline, pairs)
             upper, proof = (len(pairs), {"by": "search"}) if finished else (cap, {"by": "bound", "text": why})
     witness = {"points": [int(x) for _, x in pairs], "concepts": [int(c) for c, _ in pairs], "upper": proof}
@@ -85,19 +85,19 @@ def threshold_bound(C) -> tuple:
     """(bound, why): min(|C|, the distinct points some concept labels 1), the threshold dimension's bound for every
     class: a half graph's t concepts are distinct, and so are its t points' columns (c_{j+1} is 0 at x_j and 1 at
     x_{j+1}), each labelled 1 by some concept (c_j(x_j) = 1)."""
-    import numpy as np
+    from . import distinct_columns
 
-    M = np.asarray(C.matrix, dtype=bool)
-    cols = {M[:, x].tobytes() for x in range(M.shape[1]) if M[:, x].any()}
-    return min(M.shape[0], len(cols)), "|C| and the distinct points some concept labels 1"
+    return min(C.n_concepts, len(distinct_columns(C.matrix, nonzero=True))), \
+        "|C| and the distinct points some concept labels 1"
 
 
 def _by_sat(C, deadline, pairs) -> tuple:
     from . import sat
     from .orbits import point_representatives
 
+    reps = point_representatives(C)
     r = sat.threshold(C.matrix, witness=([x for _, x in pairs], [c for c, _ in pairs]), deadline=deadline,
-                      lasts=point_representatives(C))
+                      lasts=reps if len(reps) < C.n_points else None)
     return list(zip(r.witness["concepts"], r.witness["points"])), r.upper, r.witness["upper"]
 
 
@@ -119,7 +119,9 @@ def _fits(counts: list, size: int, k: int) -> bool:
 def _search(C, deadline: Optional[float], best_pairs: list) -> tuple:
     """(pairs, finished): the largest half graph found as (c_i, x_i) pairs, c_1 first (at least ``best_pairs``), and
     whether the search went through (so nothing larger exists)."""
-    from . import Stopped, column_bits, row_bits
+    import numpy as np
+
+    from . import Stopped, bits_of, column_bits, members, row_bits
     from .orbits import point_representatives
 
     M = C.matrix
@@ -127,18 +129,13 @@ def _search(C, deadline: Optional[float], best_pairs: list) -> tuple:
     best = {"pairs": list(best_pairs[::-1])}  # kept from the end, as built
     nodes = [0]
 
-    def tick() -> None:  # at every node and every pair tried (a pair costs a few ANDs of m-bit sets)
-        nodes[0] += 1
-        if nodes[0] & 255 == 0:
+    def tick(work: int = 1) -> None:  # at every node and every pair tried, ``work`` the concepts and points counted
+        nodes[0] += work
+        if nodes[0] >= 4096:
+            nodes[0] = 0
             interrupts.check()
             if deadline is not None and time.monotonic() > deadline:
                 raise _Stop
-
-    def bits(v: int):
-        while v:
-            low = v & -v
-            yield low.bit_length() - 1
-            v ^= low
 
     def go(A: int, B: int, pairs: list, lasts: int) -> None:
         # Hot loop: written for speed.
@@ -149,18 +146,13 @@ def _search(C, deadline: Optional[float], best_pairs: list) -> tuple:
         need = len(best["pairs"]) + 1 - len(pairs)
         if min(na, nb) < need:
             return
-        if need >= 2 and not (_fits([(rows[c] & B).bit_count() for c in bits(A)], nb, need)
-                              and _fits([(cols[x] & A).bit_count() for x in bits(B)], na, need)):
+        tick(na + nb)  # (counting the ones below goes through every concept and point left)
+        if need >= 2 and not (_fits([(rows[c] & B).bit_count() for c in members(A)], nb, need)
+                              and _fits([(cols[x] & A).bit_count() for x in members(B)], na, need)):
             return
-        a = A
-        while a:
-            c = (a & -a).bit_length() - 1
-            a &= a - 1
-            b = B & rows[c] & lasts  # c(x) = 1 at the new point
+        for c in members(A):
             tick()
-            while b:
-                x = (b & -b).bit_length() - 1
-                b &= b - 1
+            for x in members(B & rows[c] & lasts):  # c(x) = 1 at the new point
                 tick()
                 # new first pair (c, x): concepts still to come must be 1 at x too; points to come 0 under c
                 pairs.append((c, x))
@@ -170,7 +162,9 @@ def _search(C, deadline: Optional[float], best_pairs: list) -> tuple:
     try:
         rows = row_bits(M, deadline)     # points where c is 1
         cols = column_bits(M, deadline)  # concepts that are 1 at j
-        go((1 << m) - 1, (1 << n) - 1, [], sum(1 << x for x in point_representatives(C)))
+        reps = point_representatives(C)
+        lasts = -1 if len(reps) == n else bits_of(np.isin(np.arange(n), reps))
+        go((1 << m) - 1, (1 << n) - 1, [], lasts)
         finished = True
     except (_Stop, Stopped, KeyboardInterrupt):
         finished = len(best["pairs"]) >= min(m, n)

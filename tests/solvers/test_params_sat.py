@@ -296,3 +296,30 @@ def test_a_sat_result_goes_through_the_store_and_is_served(tmp_path):
         again = ws.params(C, "star")
     assert again.served == ["star"] and again.values == {"star": p.value}
     assert again.results["star"]["witness"]["upper"]["by"] == "cp-sat" and not again.failed
+
+
+# ------------------------------------------------------------------------------------------ helpers on wide sets
+@settings(max_examples=30, deadline=None)
+@given(st.sets(st.integers(0, 20_000), max_size=300))
+def test_members_and_bits_of_read_and_write_wide_sets(positions):
+    from solvers.params import bits_of, members
+
+    v = sum(1 << p for p in positions)
+    assert members(v) == sorted(positions)
+    flags = np.zeros(20_001, dtype=bool)
+    flags[list(positions)] = True
+    assert bits_of(flags) == v
+
+
+@settings(max_examples=30, deadline=None)
+@given(matrices(max_points=8, max_concepts=6))
+def test_distinct_columns_and_the_checkers_counts(M):
+    from solvers.certificates.params import every_class_bound
+    from solvers.params import distinct_columns
+
+    cols = [tuple(M[:, x]) for x in range(M.shape[1])]
+    firsts = [x for x in range(M.shape[1]) if cols[x] not in cols[:x]]
+    assert distinct_columns(M) == firsts
+    assert distinct_columns(M, nonzero=True) == [x for x in firsts if any(cols[x])]
+    C = ConceptClass.from_matrix(M)
+    assert every_class_bound(C, "dual_vc") == every_class_bound(ConceptClass.from_matrix(C.matrix.T), "vc")
