@@ -44,6 +44,7 @@ _S3 = np.uint64(3)
 _S8 = np.uint64(8)
 _S32 = np.uint64(32)
 _S61 = np.uint64(61)
+_S63 = np.uint64(63)
 _B255 = np.uint64(255)
 _MAXW = np.uint64(0xFFFFFFFFFFFFFFFF)
 
@@ -75,6 +76,48 @@ def _plain_row(V, K):
         K[w] = V[w]
     for w in range(W, K.shape[0]):
         K[w] = _ZERO
+
+
+@njit(cache=True)
+def _narrow_row(V, L, levels, lconc, K, b16):
+    """The narrow key row of V (given at level L: its first ``levels[L, 0]`` words) in K: its concepts' indices in
+    the class, ascending, 16 bits each (``b16``; else 32), the rest of the row all ones. The same version space
+    has the same row at every level (a level's concepts are numbered in the class's order), so that the narrow
+    table is keyed by the version space itself, like the wide one."""
+    per = 4 if b16 else 2
+    bits = np.uint64(16) if b16 else _S32
+    ones = (_S1 << bits) - _S1
+    for w in range(K.shape[0]):
+        K[w] = _MAXW
+    off = levels[L, 5]
+    i = 0
+    for w in range(levels[L, 0]):
+        x = V[w]
+        while x != _ZERO:
+            b = _tz(x)
+            c = np.int64(64 * w + b)
+            if L > 0:
+                c = np.int64(lconc[off + c])
+            sh = bits * np.uint64(i % per)
+            q = i // per
+            K[q] = (K[q] & ~(ones << sh)) | (np.uint64(c) << sh)
+            i += 1
+            x &= x - _S1
+
+
+@njit(cache=True, inline="always")
+def _is_narrow(n, S, canon, cmin):
+    """Whether a version space of n concepts is keyed in the narrow table (its concepts' indices): at most S
+    concepts, and no orbit key for it."""
+    return n <= S and not (canon and n >= cmin)
+
+
+@njit(cache=True, inline="always")
+def _needs_g(n, S, gmin):
+    """Whether a version space of n concepts needs its words over the class (``Gs``): for a wide key, or for an
+    orbit key (``gmin``: the least size keyed by its orbit once a group is adopted, whether it is yet or not). A
+    down-set's complement in n, so that such a version space's parent has them too."""
+    return n > S or n >= gmin
 
 
 @njit(cache=True)
@@ -186,6 +229,12 @@ def _popcount(x):
     x = (x & _M2) + ((x >> _S2) & _M2)
     x = (x + (x >> _S4)) & _M4
     return np.int64((x * _H01) >> _S56)
+
+
+@njit(cache=True, inline="always")
+def _tz(x):
+    """The number of trailing zeros of a non-zero word."""
+    return _popcount((x & (~x + _S1)) - _S1)
 
 
 @njit(cache=True, inline="always")
@@ -379,18 +428,21 @@ def _scan(roots, off, st, V, n, inherited, ninh, own, stab, sgen, stamp, need, g
     ng = 0
     for q in range(ninh):
         r = inherited[q]
-        # one pass: the split's size, and the hash of the side holding V's lowest concept
+        # one pass: the split's size, and a hash of the side holding V's lowest concept (its words folded by
+        # rotations and XORs, mixed once: a wide V's pass is not held up by a multiplication per word; the
+        # hash only places the split in the table, where equal splits are found by comparing their words)
         flip = (roots[off + r * st + lw] & lbit) == _ZERO
         k1 = 0
-        hsh = _SEED
+        acc = _ZERO
         for w in range(W):
             x = roots[off + r * st + w] & V[w]
             k1 += _popcount(x)
             if flip:
                 x ^= V[w]
-            hsh = _mix(hsh, x)
+            acc = ((acc << _S1) | (acc >> _S63)) ^ x
         if k1 == 0 or k1 == n:
             continue
+        hsh = _mix(_mix(_SEED, acc), np.uint64(k1 if not flip else n - k1))
         t = np.int64(hsh & np.uint64(tmask))
         dup = False
         while sgen[t] == stamp:
@@ -425,17 +477,12 @@ def _scan(roots, off, st, V, n, inherited, ninh, own, stab, sgen, stamp, need, g
     return cnt, ng
 
 
-@njit(cache=True, inline="always")
-def _tz(x):
-    """The number of trailing zeros of a non-zero word."""
-    return _popcount((x & (~x + _S1)) - _S1)
-
-
 @njit(cache=True)
-def _compact(roots, levels, lsplit, L, V, n, own, cnt):
+def _compact(roots, levels, lsplit, lconc, L, V, n, own, cnt):
     """Make level L + 1 from the version space V of level L (n concepts) and its ``cnt`` distinct splits
-    ``own`` (indices into level L): V's concepts renumbered 0..n-1, each split a row of ceil(n / 64) words over
-    them, split q of the new level being own[q]. Rewrites ``own`` as 0..cnt-1 and V as the new level's full set."""
+    ``own`` (indices into level L): V's concepts renumbered 0..n-1 in order, each split a row of ceil(n / 64)
+    words over them, split q of the new level being own[q], and concept i of the new level being concept
+    ``lconc[levels[L + 1, 5] + i]`` of the class. Rewrites ``own`` as 0..cnt-1 and V as the new level's full set."""
     lw = levels[L, 0]
     off = levels[L, 1]
     nw = (n + 63) // 64
@@ -444,6 +491,8 @@ def _compact(roots, levels, lsplit, L, V, n, own, cnt):
     levels[Lc, 0] = nw
     levels[Lc, 1] = start
     levels[Lc, 2] = cnt
+    coff = 0 if L == 0 else levels[L, 5] + 64 * lw  # (level L's concepts: at most 64 per word)
+    levels[Lc, 5] = coff
     for q in range(cnt):
         for w in range(nw):
             roots[start + q * nw + w] = _ZERO
@@ -460,6 +509,8 @@ def _compact(roots, levels, lsplit, L, V, n, own, cnt):
             for q in range(cnt):
                 if roots[off + own[q] * lw + w] & bit:
                     roots[ow + q * nw] |= out
+            c = 64 * w + b
+            lconc[coff + i] = c if L == 0 else lconc[levels[L, 5] + c]
             i += 1
             x &= x - _S1
     for q in range(cnt):
@@ -472,28 +523,57 @@ def _compact(roots, levels, lsplit, L, V, n, own, cnt):
     return Lc
 
 
+@njit(cache=True, inline="always")
+def _get(nar, K, keys, lo, hi, seqs, nkeys, nlo, nhi, nseqs):
+    """(found, lower, upper) of the entry of key row K: in the narrow table (``nar``: K's first words) or the wide."""
+    if nar:
+        i = _find(nkeys, nseqs, K[:nkeys.shape[1] - 1])
+        if i >= 0:
+            return True, np.int64(nlo[i]), np.int64(nhi[i])
+    else:
+        i = _find(keys, seqs, K)
+        if i >= 0:
+            return True, np.int64(lo[i]), np.int64(hi[i])
+    return False, np.int64(0), np.int64(0)
+
+
+@njit(cache=True, inline="always")
+def _put2(nar, K, keys, lo, hi, move, mhash, seqs, nkeys, nlo, nhi, nmove, nmhash, nseqs, l, h, mv, mh, count,
+          ncount, seq):
+    """:func:`_put` into the narrow table (``nar``) or the wide one: (count, narrow count, seq) after."""
+    if nar:
+        ncount, seq = _put(nkeys, nlo, nhi, nmove, nmhash, nseqs, K[:nkeys.shape[1] - 1], l, h, mv, 0, ncount, seq)
+    else:
+        count, seq = _put(keys, lo, hi, move, mhash, seqs, K, l, h, mv, mh, count, seq)
+    return count, ncount, seq
+
+
 @njit(cache=True)
-def search(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, sgen, gm, sortg, sortm, state,
-           keys, lo, hi, move, mhash, seqs, count, limit, stop_at, canon, cmin, cols, tables, flips, wide, ties,
-           scratch):
+def search(roots, levels, lsplit, lconc, points, Vs, Gs, Ks, pool, goods, frame, stab, sgen, gm, sortg, sortm, state,
+           keys, lo, hi, move, mhash, seqs, count, limit, nkeys, nlo, nhi, nmove, nmhash, nseqs, ncount, nlimit, S,
+           b16, gmin, stop_at, canon, cmin, cols, tables, flips, wide, ties, scratch):
     """Run the query on the stack (``state`` = sp, last result, nodes, next insertion number) until it is
-    decided (DONE), ``stop_at`` nodes have been expanded (PAUSED) or the memo needs room (FULL).
+    decided (DONE), ``stop_at`` nodes have been expanded (PAUSED) or a memo table needs room (FULL); returns
+    (status, the wide table's count, the narrow table's count).
 
     Levels. A version space far smaller than the class is searched over its own concepts: where V holds a
-    quarter of its level's words or fewer, its distinct splits are copied onto V's concepts renumbered
+    sixteenth of its level's words or fewer, its distinct splits are copied onto V's concepts renumbered
     (:func:`_compact`), and its subtree works on those shorter rows. ``roots`` holds every level's splits: level L
-    (``levels[L]`` = words per row, first word, number of splits) has split r in ``roots[first + r * words:]``,
-    ``lsplit[L, q]`` is the root split its split q is (level 0:
-    the root's distinct splits, from word 0). Frame f's
-    version space ``Vs[f]`` is given at level ``frame[f, 10]`` (its first ``levels[L, 0]`` words), its splits
-    ``pool[f]`` are indices into that level; ``Gs[f]`` holds it over the class (the memo's keys are the
-    class's, whatever the level).
+    (``levels[L]`` = words per row, first word, number of splits, -, -, first entry of ``lconc``) has split r in
+    ``roots[first + r * words:]``, ``lsplit[L, q]`` is the root split its split q is (level 0: the root's distinct
+    splits, from word 0), and its concept i is the class's concept ``lconc[levels[L, 5] + i]`` (level 0: i). Frame
+    f's version space ``Vs[f]`` is given at level ``frame[f, 10]`` (its first ``levels[L, 0]`` words), its splits
+    ``pool[f]`` are indices into that level.
 
-    ``Ks[f]`` is frame f's memo key row; with ``canon`` = 1, version spaces of ``cmin`` concepts or more are
-    keyed by their orbit (``cols``: the class's columns as word rows; ``tables``, ``flips``, ``wide``: the
-    :class:`~solvers.opt.canonical.Canonical`'s; ``ties``: scratch, one slot per element; ``scratch``: 32 slots;
-    ``sortg``, ``sortm``: scratch for sorting, one slot per root split)."""
+    Keys. ``Ks[f]`` is frame f's memo key row. A version space of at most S concepts (:func:`_is_narrow`) is
+    keyed in the narrow table (``nkeys`` ...) by its concepts' indices in the class (:func:`_narrow_row`, made
+    from its level's words); any other in the wide table by its words over the class, ``Gs[f]`` (kept for those
+    frames only), or with ``canon`` = 1 and ``cmin`` concepts or more by its orbit (``cols``: the class's columns
+    as word rows; ``tables``, ``flips``, ``wide``: the :class:`~solvers.opt.canonical.Canonical`'s; ``ties``:
+    scratch, one slot per element; ``scratch``: 32 slots). ``sortg``, ``sortm``: scratch for sorting, one slot per
+    root split."""
     W = Gs.shape[1]
+    NKW = nkeys.shape[1] - 1
     LMAX = levels.shape[0] - 1
     sp = state[0]
     res = state[1]
@@ -501,7 +581,7 @@ def search(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, 
     seq = state[3]
     status = DONE
     while sp >= 0:
-        if count >= limit:
+        if count >= limit or ncount >= nlimit:
             status = FULL
             break
         f = sp
@@ -511,6 +591,7 @@ def search(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, 
         V = Vs[f, :lw]
         d = frame[f, 0]
         n = frame[f, 1]
+        nar = frame[f, 11] == 2  # (once entered: where its key is)
         popped = False
         if ph == 0:
             if d <= 1:
@@ -523,18 +604,19 @@ def search(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, 
                 res = 0
                 popped = True
             else:
-                G = Gs[f]  # (set by the parent: its own AND the root split's, or by the caller)
+                G = Gs[f]  # (set by the parent: its own AND the root split's, or by the caller; see _needs_g)
                 K = Ks[f]
+                nar = _is_narrow(n, S, canon, cmin)
                 if canon and n >= cmin:
                     _orbit_row(G, cols, tables, flips, wide, ties, scratch, K)
-                elif frame[f, 11] == 0:  # (1: the parent left G's plain row in K as it looked the child up)
-                    _plain_row(G, K)
-                frame[f, 11] = 0
-                i = _find(keys, seqs, K)
-                if i >= 0:
-                    l = np.int64(lo[i])
-                    h = np.int64(hi[i])
-                else:
+                elif frame[f, 11] != 1:  # (1: the parent left the row in K as it looked the child up)
+                    if nar:
+                        _narrow_row(V, L, levels, lconc, K[:NKW], b16)
+                    else:
+                        _plain_row(G, K)
+                frame[f, 11] = 2 if nar else 0  # (the frame's key is narrow: a group adopted later keeps it so)
+                found, l, h = _get(nar, K, keys, lo, hi, seqs, nkeys, nlo, nhi, nseqs)
+                if not found:
                     l = 1
                     h = 0
                     x = n
@@ -559,19 +641,21 @@ def search(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, 
                     if cnt < h:
                         h = cnt  # Opt(V) <= number of distinct splits of V
                     if h < d or ng == 0:
-                        count, seq = _put(keys, lo, hi, move, mhash, seqs, K, l, min(h, d - 1), -1, 0, count, seq)
+                        count, ncount, seq = _put2(nar, K, keys, lo, hi, move, mhash, seqs, nkeys, nlo, nhi, nmove,
+                                                   nmhash, nseqs, l, min(h, d - 1), -1, 0, count, ncount, seq)
                         res = 0
                         popped = True
                     elif d == 2:  # both sides hold >= 2 concepts, so each has Opt >= 1
                         r = own[goods[f, 0]]
-                        count, seq = _put(keys, lo, hi, move, mhash, seqs, K, 2, h,
-                                          points[r if L == 0 else lsplit[L, r]], _move_hash(G, K), count, seq)
+                        count, ncount, seq = _put2(nar, K, keys, lo, hi, move, mhash, seqs, nkeys, nlo, nhi, nmove,
+                                                   nmhash, nseqs, 2, h, points[r if L == 0 else lsplit[L, r]],
+                                                   0 if nar else _move_hash(G, K), count, ncount, seq)
                         res = 1
                         popped = True
                     else:
                         _sort_goods(goods[f], gm, ng, sortg, sortm)  # stable: as Python's sort
                         if L < LMAX and d >= levels[0, 3] and lw >= 4 and levels[0, 4] * ((n + 63) // 64) <= lw:
-                            frame[f, 10] = _compact(roots, levels, lsplit, L, Vs[f], n, own, cnt)
+                            frame[f, 10] = _compact(roots, levels, lsplit, lconc, L, Vs[f], n, own, cnt)
                         frame[f, 2] = l
                         frame[f, 3] = h
                         frame[f, 4] = 1
@@ -581,14 +665,15 @@ def search(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, 
         elif ph == 1:
             gi = frame[f, 5]
             if gi >= frame[f, 6]:
-                count, seq = _put(keys, lo, hi, move, mhash, seqs, Ks[f], frame[f, 2], d - 1, -1, 0, count, seq)
+                count, ncount, seq = _put2(nar, Ks[f], keys, lo, hi, move, mhash, seqs, nkeys, nlo, nhi, nmove,
+                                           nmhash, nseqs, frame[f, 2], d - 1, -1, 0, count, ncount, seq)
                 res = 0
                 popped = True
             else:
                 off = levels[L, 1]
                 r = pool[f + 1, goods[f, gi]]
-                r0 = r if L == 0 else lsplit[L, r]  # the root split it is: the children over the class are
-                G = Gs[f]                           # V's words over the class AND (NOT) the root split's
+                r0 = r if L == 0 else lsplit[L, r]  # the root split it is: a wide child's words over the class
+                G = Gs[f]                           # are V's AND (NOT) the root split's
                 C = Vs[f + 1, :lw]
                 CG = Gs[f + 1]
                 d1 = d - 1
@@ -597,38 +682,48 @@ def search(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, 
                     x = roots[off + r * lw + w] & V[w]
                     C[w] = x ^ V[w]
                     k1 += _popcount(x)
-                for w in range(W):
-                    CG[w] = G[w] & ~roots[r0 * W + w]
-                skip = False
-                CK = Ks[f + 1]  # (the children's entries are looked up under their own keys, as in Python)
-                _plain_row(CG, CK)
-                i = _find(keys, seqs, CK)
-                if i >= 0 and hi[i] < d1:
-                    skip = True
+                k0 = n - k1
+                # (the children's entries are looked up under their own keys, as in Python)
+                CK = Ks[f + 1]
+                nar0 = _is_narrow(k0, S, canon, cmin)
+                if _needs_g(k0, S, gmin):
+                    for w in range(W):
+                        CG[w] = G[w] & ~roots[r0 * W + w]
+                if nar0:
+                    _narrow_row(C, L, levels, lconc, CK[:NKW], b16)
+                else:
+                    _plain_row(CG, CK)
+                found, l, h = _get(nar0, CK, keys, lo, hi, seqs, nkeys, nlo, nhi, nseqs)
+                skip = found and h < d1
                 if not skip:
                     for w in range(lw):
                         C[w] = roots[off + r * lw + w] & V[w]
-                    for w in range(W):
-                        CG[w] = G[w] & roots[r0 * W + w]
-                    _plain_row(CG, CK)
-                    i = _find(keys, seqs, CK)
-                    if i >= 0 and hi[i] < d1:
-                        skip = True
+                    if _needs_g(k1, S, gmin):
+                        for w in range(W):
+                            CG[w] = G[w] & roots[r0 * W + w]
+                    if _is_narrow(k1, S, canon, cmin):
+                        _narrow_row(C, L, levels, lconc, CK[:NKW], b16)
+                        found, l, h = _get(True, CK, keys, lo, hi, seqs, nkeys, nlo, nhi, nseqs)
+                    else:
+                        _plain_row(CG, CK)
+                        found, l, h = _get(False, CK, keys, lo, hi, seqs, nkeys, nlo, nhi, nseqs)
+                    skip = found and h < d1
                 if skip:
                     frame[f, 5] = gi + 1
                 else:
-                    if k1 <= n - k1:  # the smaller child first: C holds s
+                    if k1 <= k0:  # the smaller child first: C (and CG) hold s
                         frame[f, 9] = 1
                         frame[f + 1, 1] = k1
-                        frame[f + 1, 11] = 1  # (and CK its plain row)
+                        frame[f + 1, 11] = 1  # (and CK its row)
                     else:
                         frame[f + 1, 11] = 0
                         frame[f, 9] = 0
                         for w in range(lw):
                             C[w] ^= V[w]
-                        for w in range(W):
-                            CG[w] ^= G[w]
-                        frame[f + 1, 1] = n - k1
+                        if _needs_g(k0, S, gmin):
+                            for w in range(W):
+                                CG[w] = G[w] & ~roots[r0 * W + w]
+                        frame[f + 1, 1] = k0
                     frame[f + 1, 0] = d1
                     frame[f + 1, 4] = 0
                     frame[f + 1, 8] = frame[f, 7]
@@ -653,9 +748,10 @@ def search(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, 
                         x ^= V[w]
                     C[w] = x
                     k1 += _popcount(x)
-                for w in range(W):
-                    x = G[w] & roots[r0 * W + w]
-                    CG[w] = x ^ G[w] if frame[f, 9] == 1 else x
+                if _needs_g(k1, S, gmin):
+                    for w in range(W):
+                        x = G[w] & roots[r0 * W + w]
+                        CG[w] = x ^ G[w] if frame[f, 9] == 1 else x
                 frame[f + 1, 0] = d - 1
                 frame[f + 1, 1] = k1
                 frame[f + 1, 4] = 0
@@ -670,8 +766,9 @@ def search(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, 
                 frame[f, 4] = 1
             else:
                 r = pool[f + 1, goods[f, frame[f, 5]]]
-                count, seq = _put(keys, lo, hi, move, mhash, seqs, Ks[f], d, frame[f, 3],
-                                  points[r if L == 0 else lsplit[L, r]], _move_hash(Gs[f], Ks[f]), count, seq)
+                count, ncount, seq = _put2(nar, Ks[f], keys, lo, hi, move, mhash, seqs, nkeys, nlo, nhi, nmove,
+                                           nmhash, nseqs, d, frame[f, 3], points[r if L == 0 else lsplit[L, r]],
+                                           0 if nar else _move_hash(Gs[f], Ks[f]), count, ncount, seq)
                 res = 1
                 popped = True
         if popped:
@@ -680,7 +777,7 @@ def search(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, 
     state[1] = res
     state[2] = nodes
     state[3] = seq
-    return status, count
+    return status, count, ncount
 
 
 ERROR = 3  # the tree walk found no split proving a depth (an internal error: the memo claimed too much)
@@ -731,9 +828,10 @@ def _tree_order(roots, V, Tf, t, Tpool, Tord, Tgm, Tstab, Tsgen, sortg, sortm, w
 
 
 @njit(cache=True)
-def tree(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, sgen, gm, sortg, sortm, state,
-         keys, lo, hi, move, mhash, seqs, count, limit, stop_at, canon, cmin, cols, tables, flips, wide, ties,
-         scratch, TV, Tf, Tpool, Tord, Tgm, Tstab, Tsgen, p2r, X, out, wstate):
+def tree(roots, levels, lsplit, lconc, points, Vs, Gs, Ks, pool, goods, frame, stab, sgen, gm, sortg, sortm, state,
+         keys, lo, hi, move, mhash, seqs, count, limit, nkeys, nlo, nhi, nmove, nmhash, nseqs, ncount, nlimit, S,
+         b16, gmin, stop_at, canon, cmin, cols, tables, flips, wide, ties, scratch, TV, Tf, Tpool, Tord, Tgm, Tstab,
+         Tsgen, p2r, X, out, wstate):
     """Write a mistake tree of depth Tf[0, 0] for the version space TV[0] into ``out`` (its points in preorder:
     a node, its "0" subtree, its "1" subtree; a tree of depth d has 2^d - 1 nodes), as
     ``Solver._tree <solvers.opt.search.Solver._tree>`` builds it: at depth <= 2 the first inherited split leaving
@@ -753,11 +851,12 @@ def tree(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, sg
     krow = Ks[Ks.shape[0] - 1]  # (a row the searches leave alone)
     while True:
         if wstate[1] == 1:  # a query under way: on with it
-            status, count = search(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, sgen, gm,
-                                   sortg, sortm, state, keys, lo, hi, move, mhash, seqs, count, limit, stop_at, canon,
-                                   cmin, cols, tables, flips, wide, ties, scratch)
+            status, count, ncount = search(roots, levels, lsplit, lconc, points, Vs, Gs, Ks, pool, goods, frame,
+                                           stab, sgen, gm, sortg, sortm, state, keys, lo, hi, move, mhash, seqs,
+                                           count, limit, nkeys, nlo, nhi, nmove, nmhash, nseqs, ncount, nlimit, S,
+                                           b16, gmin, stop_at, canon, cmin, cols, tables, flips, wide, ties, scratch)
             if status != DONE:
-                return status, count
+                return status, count, ncount
             wstate[1] = 0
             t = wstate[0]
             V = TV[t]
@@ -787,7 +886,7 @@ def tree(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, sg
             else:
                 Tf[t, 8] += 1
             if Tf[t, 8] >= Tf[t, 5]:
-                return ERROR, count
+                return ERROR, count, ncount
             r = Tpool[t + 1, Tord[t, Tf[t, 8]]]
             Tf[t, 6] = r
             Tf[t, 2] = 1
@@ -797,13 +896,13 @@ def tree(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, sg
             continue
         t = wstate[0]
         if t < 0:
-            return DONE, count
+            return DONE, count, ncount
         V = TV[t]
         d = Tf[t, 0]
         ph = Tf[t, 2]
         if ph == 0:
             if wstate[4] >= 4096:
-                return PAUSED, count
+                return PAUSED, count, ncount
             wstate[4] += 1
             if d <= 0:
                 wstate[0] = t - 1
@@ -832,7 +931,7 @@ def tree(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, sg
                         found = r
                         break
                 if found < 0:
-                    return ERROR, count
+                    return ERROR, count, ncount
                 out[wstate[2]] = points[found]
                 wstate[2] += 1
                 Tf[t, 6] = found
@@ -852,7 +951,13 @@ def tree(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, sg
                 i = _find(keys, seqs, krow)
                 if i >= 0 and move[i] >= 0 and mhash[i] == _pyhash(V):
                     j = move[i]
-            if j < 0:
+            if j < 0 and _is_narrow(n, S, canon, cmin):
+                NKW = nkeys.shape[1] - 1
+                _narrow_row(V, 0, levels, lconc, krow[:NKW], b16)
+                i = _find(nkeys, nseqs, krow[:NKW])
+                if i >= 0 and nmove[i] >= 0:
+                    j = nmove[i]
+            elif j < 0:
                 _plain_row(V, krow)
                 i = _find(keys, seqs, krow)
                 if i >= 0 and move[i] >= 0 and (KW == W or krow[KW - 1] == _ZERO):
@@ -867,7 +972,7 @@ def tree(roots, levels, lsplit, points, Vs, Gs, Ks, pool, goods, frame, stab, sg
             else:
                 _tree_order(roots, V, Tf, t, Tpool, Tord, Tgm, Tstab, Tsgen, sortg, sortm, wstate)
                 if Tf[t, 5] == 0:
-                    return ERROR, count
+                    return ERROR, count, ncount
                 r = Tpool[t + 1, Tord[t, 0]]
             Tf[t, 6] = r
             Tf[t, 2] = 1
@@ -905,52 +1010,60 @@ def _entry(name):
 
 
 @_entry("search")
-def search_c(roots_p, NL, W, levels_p, LM, lsplit_p, R, points_p, vs_p, gs_p, ks_p, D, KW, pool_p, goods_p,
-             frame_p, stab_p, sgen_p, ntab, gm_p, sortg_p, sortm_p, state_p, keys_p, lo_p, hi_p, move_p, mhash_p, seqs_p,
-             cap, tstate_p, limit, stop_at, canon, cmin, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_p,
-             scratch_p):
-    """:func:`search` over raw pointers (NL words of ``roots``, ``LM`` + 1 levels, R root splits): ``state`` = sp,
-    last result, nodes; ``tstate`` = the table's count and next insertion number, read and written back here (so
-    that a Ctrl-C landing as the call returns cannot leave them stale); returns the status."""
+def search_c(roots_p, NL, W, levels_p, LM, lsplit_p, R, lconc_p, NC, points_p, vs_p, gs_p, ks_p, D, KW, pool_p,
+             goods_p, frame_p, stab_p, sgen_p, ntab, gm_p, sortg_p, sortm_p, state_p, keys_p, lo_p, hi_p, move_p,
+             mhash_p, seqs_p, cap, limit, nkeys_p, nlo_p, nhi_p, nmove_p, nmhash_p, nseqs_p, ncap, NKW, nlimit, S, b16,
+             gmin,
+             tstate_p, stop_at, canon, cmin, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_p, scratch_p):
+    """:func:`search` over raw pointers (NL words of ``roots``, ``LM`` + 1 levels, R root splits, NC entries of
+    ``lconc``; the wide table's ``cap`` slots of KW + 1 words, the narrow one's ``ncap`` of NKW + 1): ``state`` =
+    sp, last result, nodes; ``tstate`` = the wide table's count, the next insertion number, the narrow table's
+    count, read and written back here (so that a Ctrl-C landing as the call returns cannot leave them stale);
+    returns the status."""
     state = carray(state_p, (5,))
-    tstate = carray(tstate_p, (2,))
+    tstate = carray(tstate_p, (3,))
     state[3] = tstate[1]
-    status, count = search(carray(roots_p, (NL,)), carray(levels_p, (LM + 1, 5)),
-                           carray(lsplit_p, (LM + 1, R)), carray(points_p, (R,)), carray(vs_p, (D, W)),
-                           carray(gs_p, (D, W)), carray(ks_p, (D, KW)), carray(pool_p, (D + 1, R)),
-                           carray(goods_p, (D, R)), carray(frame_p, (D, 12)), carray(stab_p, (ntab,)),
-                           carray(sgen_p, (ntab,)), carray(gm_p, (R,)), carray(sortg_p, (R,)), carray(sortm_p, (R,)),
-                           state, carray(keys_p, (cap, KW + 1)), carray(lo_p, (cap,)), carray(hi_p, (cap,)),
-                           carray(move_p, (cap,)), carray(mhash_p, (cap,)), carray(seqs_p, (cap,)), tstate[0], limit,
-                           stop_at, canon, cmin, carray(cols_p, (ncols, W)), carray(tables_p, (nb, 256, order)),
-                           carray(flips_p, (order,)), wide, carray(ties_p, (order,)), carray(scratch_p, (32,)))
+    status, count, ncount = search(
+        carray(roots_p, (NL,)), carray(levels_p, (LM + 1, 6)), carray(lsplit_p, (LM + 1, R)), carray(lconc_p, (NC,)),
+        carray(points_p, (R,)), carray(vs_p, (D, W)), carray(gs_p, (D, W)), carray(ks_p, (D, KW)),
+        carray(pool_p, (D + 1, R)), carray(goods_p, (D, R)), carray(frame_p, (D, 12)), carray(stab_p, (ntab,)),
+        carray(sgen_p, (ntab,)), carray(gm_p, (R,)), carray(sortg_p, (R,)), carray(sortm_p, (R,)), state,
+        carray(keys_p, (cap, KW + 1)), carray(lo_p, (cap,)), carray(hi_p, (cap,)), carray(move_p, (cap,)),
+        carray(mhash_p, (cap,)), carray(seqs_p, (cap,)), tstate[0], limit,
+        carray(nkeys_p, (ncap, NKW + 1)), carray(nlo_p, (ncap,)), carray(nhi_p, (ncap,)), carray(nmove_p, (ncap,)),
+        carray(nmhash_p, (ncap,)), carray(nseqs_p, (ncap,)), tstate[2], nlimit, S, b16, gmin,
+        stop_at, canon, cmin, carray(cols_p, (ncols, W)), carray(tables_p, (nb, 256, order)),
+        carray(flips_p, (order,)), wide, carray(ties_p, (order,)), carray(scratch_p, (32,)))
     tstate[0] = count
     tstate[1] = state[3]
+    tstate[2] = ncount
     return status
 
 
 @_entry("insert_many")
-def insert_many_c(rows_p, n, KW, l_p, h_p, mv_p, mh_p, keys_p, lo_p, hi_p, move_p, mhash_p, seqs_p, cap, state_p):
-    """Store n entries (rows of KW words, lower, upper, move, move hash) in the table (slots of KW + 1 words: the
-    hash, the key); ``state`` = count, next insertion number (read and written back)."""
-    state = carray(state_p, (2,))
+def insert_many_c(rows_p, n, KW, l_p, h_p, mv_p, mh_p, keys_p, lo_p, hi_p, move_p, mhash_p, seqs_p, cap, count_p,
+                  seq_p):
+    """Store n entries (rows of KW words, lower, upper, move, move hash) in a table (slots of KW + 1 words: the
+    hash, the key); ``count_p``, ``seq_p``: its count and the next insertion number (read and written back)."""
+    cnt = carray(count_p, (1,))
+    sq = carray(seq_p, (1,))
     count, seq = insert_many(carray(rows_p, (n, KW)), carray(l_p, (n,)), carray(h_p, (n,)), carray(mv_p, (n,)),
                              carray(mh_p, (n,)), carray(keys_p, (cap, KW + 1)), carray(lo_p, (cap,)), carray(hi_p, (cap,)),
-                             carray(move_p, (cap,)), carray(mhash_p, (cap,)), carray(seqs_p, (cap,)), state[0], state[1])
-    state[0] = count
-    state[1] = seq
+                             carray(move_p, (cap,)), carray(mhash_p, (cap,)), carray(seqs_p, (cap,)), cnt[0], sq[0])
+    cnt[0] = count
+    sq[0] = seq
     return 0
 
 
 @_entry("rehash")
 def rehash_c(okeys_p, olo_p, ohi_p, omove_p, omhash_p, oseqs_p, ocap, KW, cut, keys_p, lo_p, hi_p, move_p, mhash_p,
-             seqs_p, cap, tstate_p):
-    """:func:`rehash` over raw pointers: the number of entries copied (also written to ``tstate[0]``)."""
+             seqs_p, cap, count_p):
+    """:func:`rehash` over raw pointers: the number of entries copied (also written to ``count_p``)."""
     count = rehash(carray(okeys_p, (ocap, KW + 1)), carray(olo_p, (ocap,)), carray(ohi_p, (ocap,)), carray(omove_p, (ocap,)),
                   carray(omhash_p, (ocap,)), carray(oseqs_p, (ocap,)), cut, carray(keys_p, (cap, KW + 1)),
                   carray(lo_p, (cap,)), carray(hi_p, (cap,)), carray(move_p, (cap,)), carray(mhash_p, (cap,)),
                   carray(seqs_p, (cap,)))
-    carray(tstate_p, (2,))[0] = count
+    carray(count_p, (1,))[0] = count
     return count
 
 
@@ -963,30 +1076,33 @@ def orbit_row_c(v_p, W, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_
 
 
 @_entry("tree")
-def tree_c(roots_p, NL, W, levels_p, LM, lsplit_p, R, points_p, vs_p, gs_p, ks_p, D, KW, pool_p, goods_p,
-           frame_p, stab_p, sgen_p, ntab, gm_p, sortg_p, sortm_p, state_p, keys_p, lo_p, hi_p, move_p, mhash_p, seqs_p,
-           cap, tstate_p, limit, stop_at, canon, cmin, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_p,
-           scratch_p, tv_p,
-           tf_p, DT, tpool_p, tord_p, tgm_p, tstab_p, tsgen_p, p2r_p, npoints, x_p, out_p, nout, wstate_p):
+def tree_c(roots_p, NL, W, levels_p, LM, lsplit_p, R, lconc_p, NC, points_p, vs_p, gs_p, ks_p, D, KW, pool_p,
+           goods_p, frame_p, stab_p, sgen_p, ntab, gm_p, sortg_p, sortm_p, state_p, keys_p, lo_p, hi_p, move_p,
+           mhash_p, seqs_p, cap, limit, nkeys_p, nlo_p, nhi_p, nmove_p, nmhash_p, nseqs_p, ncap, NKW, nlimit, S, b16,
+             gmin,
+           tstate_p, stop_at, canon, cmin, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_p, scratch_p,
+           tv_p, tf_p, DT, tpool_p, tord_p, tgm_p, tstab_p, tsgen_p, p2r_p, npoints, x_p, out_p, nout, wstate_p):
     """:func:`tree` over raw pointers (the arguments of :func:`search_c`, then the walk's arrays: ``DT`` frames)."""
     state = carray(state_p, (5,))
-    tstate = carray(tstate_p, (2,))
+    tstate = carray(tstate_p, (3,))
     state[3] = tstate[1]
-    status, count = tree(carray(roots_p, (NL,)), carray(levels_p, (LM + 1, 5)),
-                         carray(lsplit_p, (LM + 1, R)), carray(points_p, (R,)), carray(vs_p, (D, W)),
-                         carray(gs_p, (D, W)), carray(ks_p, (D, KW)), carray(pool_p, (D + 1, R)),
-                         carray(goods_p, (D, R)), carray(frame_p, (D, 12)), carray(stab_p, (ntab,)),
-                         carray(sgen_p, (ntab,)), carray(gm_p, (R,)), carray(sortg_p, (R,)), carray(sortm_p, (R,)),
-                         state, carray(keys_p, (cap, KW + 1)), carray(lo_p, (cap,)), carray(hi_p, (cap,)),
-                         carray(move_p, (cap,)), carray(mhash_p, (cap,)), carray(seqs_p, (cap,)), tstate[0], limit,
-                         stop_at, canon, cmin, carray(cols_p, (ncols, W)), carray(tables_p, (nb, 256, order)),
-                         carray(flips_p, (order,)), wide, carray(ties_p, (order,)), carray(scratch_p, (32,)),
-                         carray(tv_p, (DT, W)), carray(tf_p, (DT, 10)), carray(tpool_p, (DT + 1, R)),
-                         carray(tord_p, (DT, R)), carray(tgm_p, (max(R, W),)), carray(tstab_p, (ntab,)),
-                         carray(tsgen_p, (ntab,)), carray(p2r_p, (npoints,)), carray(x_p, (W,)), carray(out_p, (nout,)),
-                         carray(wstate_p, (5,)))
+    status, count, ncount = tree(
+        carray(roots_p, (NL,)), carray(levels_p, (LM + 1, 6)), carray(lsplit_p, (LM + 1, R)), carray(lconc_p, (NC,)),
+        carray(points_p, (R,)), carray(vs_p, (D, W)), carray(gs_p, (D, W)), carray(ks_p, (D, KW)),
+        carray(pool_p, (D + 1, R)), carray(goods_p, (D, R)), carray(frame_p, (D, 12)), carray(stab_p, (ntab,)),
+        carray(sgen_p, (ntab,)), carray(gm_p, (R,)), carray(sortg_p, (R,)), carray(sortm_p, (R,)), state,
+        carray(keys_p, (cap, KW + 1)), carray(lo_p, (cap,)), carray(hi_p, (cap,)), carray(move_p, (cap,)),
+        carray(mhash_p, (cap,)), carray(seqs_p, (cap,)), tstate[0], limit,
+        carray(nkeys_p, (ncap, NKW + 1)), carray(nlo_p, (ncap,)), carray(nhi_p, (ncap,)), carray(nmove_p, (ncap,)),
+        carray(nmhash_p, (ncap,)), carray(nseqs_p, (ncap,)), tstate[2], nlimit, S, b16, gmin,
+        stop_at, canon, cmin, carray(cols_p, (ncols, W)), carray(tables_p, (nb, 256, order)),
+        carray(flips_p, (order,)), wide, carray(ties_p, (order,)), carray(scratch_p, (32,)),
+        carray(tv_p, (DT, W)), carray(tf_p, (DT, 10)), carray(tpool_p, (DT + 1, R)), carray(tord_p, (DT, R)),
+        carray(tgm_p, (max(R, W),)), carray(tstab_p, (ntab,)), carray(tsgen_p, (ntab,)), carray(p2r_p, (npoints,)),
+        carray(x_p, (W,)), carray(out_p, (nout,)), carray(wstate_p, (5,)))
     tstate[0] = count
     tstate[1] = state[3]
+    tstate[2] = ncount
     return status
 
 

@@ -56,6 +56,7 @@ import ctypes
 import functools
 import gc
 import importlib.util
+import mmap
 import os
 import sys
 import time
@@ -294,6 +295,112 @@ def _p(a: np.ndarray) -> int:
     return a.ctypes.data
 
 
+def _pages(shape, dtype, fill: int = 0) -> np.ndarray:
+    """An array of ``fill`` for a memo table: past 2 MB, in pages of its own that the system is asked not to make
+    huge (numpy asks for huge pages, and where memory is fragmented a fault on one then waits for the system to
+    compact memory: up to 0.3 s in a 0.2 s search, measured on intervals N=160); probes land anywhere in a table, so
+    huge pages buy little there."""
+    dtype = np.dtype(dtype)
+    size = int(np.prod(shape)) * dtype.itemsize
+    if size < 1 << 21:
+        return np.full(shape, fill, dtype=dtype)
+    m = mmap.mmap(-1, size)  # (anonymous: zero pages, mapped when first touched)
+    advise = getattr(m, "madvise", None)
+    if advise is not None and hasattr(mmap, "MADV_NOHUGEPAGE"):
+        try:
+            advise(mmap.MADV_NOHUGEPAGE)
+        except OSError:
+            pass
+    a = np.frombuffer(m, dtype=dtype).reshape(shape)
+    if fill:
+        a.fill(fill)
+    return a
+
+
+class _Table:
+    """One of a :class:`Kernel`'s memo tables: an open-addressing hash table in numpy arrays (a slot: the key's
+    hash, then its ``kwords`` words; lower, upper, the move, the move's hash, the insertion number), its count in
+    ``tstate[slot]``, at most three quarters full, doubling up to what ``budget`` bytes hold and then dropping its
+    older half."""
+
+    def __init__(self, fns: dict, kwords: int, budget: int, tstate: np.ndarray, slot: int):
+        self.fns = fns
+        self.kwords = kwords
+        self.tstate = tstate
+        self.slot = slot
+        size = (kwords + 1) * 8 + Kernel.ENTRY_OVERHEAD
+        self.max_cap = 16
+        while self.max_cap * 2 * size <= budget:
+            self.max_cap *= 2
+        self.alloc(min(1 << 12, self.max_cap))
+
+    def alloc(self, cap: int) -> None:
+        # a slot: the key's hash, then the key (read only where ``seqs`` says the slot is used)
+        self.keys = _pages((cap, self.kwords + 1), np.uint64)
+        self.lo = _pages(cap, np.int16)
+        self.hi = _pages(cap, np.int16)
+        self.move = _pages(cap, np.int32, -1)
+        self.mhash = _pages(cap, np.int64)
+        self.seqs = _pages(cap, np.int64, _EMPTY)
+        self.tstate[self.slot] = 0
+        #: the table's arguments of the compiled functions, up to its capacity
+        self.args = (_p(self.keys), _p(self.lo), _p(self.hi), _p(self.move), _p(self.mhash), _p(self.seqs), cap)
+
+    @property
+    def count(self) -> int:
+        return int(self.tstate[self.slot])
+
+    @property
+    def nbytes(self) -> int:
+        return (self.keys.nbytes + self.lo.nbytes + self.hi.nbytes + self.move.nbytes + self.mhash.nbytes
+                + self.seqs.nbytes)
+
+    def limit(self) -> int:
+        return len(self.seqs) * 3 // 4  # at most three quarters full
+
+    def _count_p(self) -> int:
+        return _p(self.tstate) + 8 * self.slot
+
+    def make_room(self) -> int:
+        """Double the table, or at its largest drop the older half of its entries (then 1: an eviction)."""
+        cap = len(self.seqs)
+        evicted = 0
+        if cap < self.max_cap:
+            cut = -1
+            cap *= 2
+        else:
+            used = self.seqs[self.seqs != _EMPTY]
+            drop = len(used) // 2 + 1  # as MemoSearch._evict
+            cut = int(np.partition(used, drop - 1)[drop - 1])
+            evicted = 1
+        old = self.args
+        keep = self.keys, self.lo, self.hi, self.move, self.mhash, self.seqs  # (alive while rehashed)
+        self.alloc(cap)
+        self.fns["rehash"](*old, self.kwords, cut, *self.args, self._count_p())  # (sets the count)
+        del keep
+        return evicted
+
+    def insert(self, rows: np.ndarray, items: list, moves: dict) -> int:
+        """Store the entries ``items`` ((key, (lower, upper)) pairs, their moves in ``moves``) under the key rows
+        ``rows``, in order; the evictions this took."""
+        lo = np.array([e[0] for _, e in items], dtype=np.int16)
+        hi = np.array([e[1] for _, e in items], dtype=np.int16)
+        mvs = [moves.get(V) for V, _ in items]
+        mv = np.array([_plain_move(m) for m in mvs], dtype=np.int32)
+        mh = np.array([m[0] if type(m) is tuple else 0 for m in mvs], dtype=np.int64)
+        evicted = 0
+        start = 0
+        while start < len(items):
+            while self.count >= self.limit():
+                evicted += self.make_room()
+            take = min(len(items) - start, self.limit() - self.count)
+            part = [np.ascontiguousarray(a[start:start + take]) for a in (rows, lo, hi, mv, mh)]
+            self.fns["insert_many"](_p(part[0]), take, self.kwords, _p(part[1]), _p(part[2]), _p(part[3]),
+                                    _p(part[4]), *self.args, self._count_p(), _p(self.tstate) + 8)
+            start += take
+        return evicted
+
+
 class Kernel:
     """The compiled search's state for one :class:`~solvers.opt.search.Solver`: the root's splits as
     words, the memo table, the stack of the query under way.
@@ -307,6 +414,10 @@ class Kernel:
     """
 
     ENTRY_OVERHEAD = 24  # lo, hi (int16), move (int32), the move's hash (int64), insertion number (int64)
+    #: The words of a narrow key (a version space of at most 4 words' worth of 16-bit concept indices, or 2
+    #: words' worth of 32-bit ones: 32 or 16 concepts at 8 words), used where the class's words are at least
+    #: twice as many (see solvers.opt._kernel_jit.search); 0: every key wide
+    NARROW_WORDS = 8
     #: Whether deep version spaces are searched over their own concepts (levels: see solvers.opt._kernel_jit.search)
     LEVELS = True
     LEVEL_DEPTH = 3  # the least depth of a query whose version space gets a level of its own
@@ -344,28 +455,36 @@ class Kernel:
         while w >= 4 and self.LEVELS:
             w //= 4
             LM += 1
-        self.levels = np.zeros((LM + 1, 5), dtype=np.int64)
-        self.levels[0] = (W, 0, self.R, self.LEVEL_DEPTH, self.LEVEL_RATIO)
+        self.levels = np.zeros((LM + 1, 6), dtype=np.int64)
+        self.levels[0] = (W, 0, self.R, self.LEVEL_DEPTH, self.LEVEL_RATIO, 0)
         # every level's splits in one buffer: the root's first (R rows of W words), the deeper levels after them
         self.lroots = np.zeros(R1 * W + (R1 * (W // 3 + 2 * LM) if LM else 0), dtype=np.uint64)
         self.lroots[:self.roots.size] = self.roots.ravel()
         self.lsplit = np.zeros((LM + 1, R1), dtype=np.int32)
+        # the deeper levels' concepts (their indices in the class), level after level: each has at most 64 per
+        # word of the level above, which holds at most a quarter of the words of the one above it
+        self.lconc = np.zeros(max(1, 64 * (W // 2 + 2 * LM)), dtype=np.int32)
         self._level_args = (_p(self.lroots), len(self.lroots), W, _p(self.levels), LM,
-                            _p(self.lsplit), R1)
+                            _p(self.lsplit), R1, _p(self.lconc), len(self.lconc))
+        # narrow keys (a version space's concept indices) for version spaces of at most narrow_max concepts
+        self.b16 = C.n_concepts < 0xFFFF
+        self.nkwords = max(1, self.NARROW_WORDS)
+        self.narrow_max = (4 if self.b16 else 2) * self.nkwords if 0 < 2 * self.NARROW_WORDS <= W else 0
+        # the least version space keyed by its orbit once a group is adopted (now or later): it and larger ones
+        # keep their words over the class, which orbit keys are made from
+        self.gmin = int(solver._orbit_min) if self.tagged else 1 << 62
         self.canonical = None  # the Canonical whose keys the table holds (adopted by _adopt)
         self._orbit_arrays = (np.zeros((1, W), dtype=np.uint64), np.zeros((1, 256, 1), dtype=np.uint64),
                               np.zeros(1, dtype=np.uint8), np.zeros(1, dtype=np.int32))
         self._scratch = np.zeros(32, dtype=np.int64)
         self._orbit_args = self._orbit_call(0, 0, 0, *self._orbit_arrays)
-        slot = (self.kwords + 1) * 8 + self.ENTRY_OVERHEAD
-        self.max_cap = 16
-        while self.max_cap * 2 * slot <= table_bytes:
-            self.max_cap *= 2
-        # The table's count of entries and next insertion number: written by the compiled code itself, so that a
-        # Ctrl-C landing as a call returns cannot leave a stale copy (a table believed emptier than it is would
+        # The tables' counts of entries and the next insertion number: written by the compiled code itself, so that
+        # a Ctrl-C landing as a call returns cannot leave a stale copy (a table believed emptier than it is would
         # fill up, and a probe of a full table never ends).
-        self.tstate = np.zeros(2, dtype=np.int64)
-        self._alloc(min(1 << 12, self.max_cap))
+        self.tstate = np.zeros(3, dtype=np.int64)  # the wide table's count, the next insertion number, the narrow's
+        share = table_bytes // 2 if self.narrow_max else table_bytes
+        self.wide = _Table(fns, self.kwords, share, self.tstate, 0)
+        self.narrow = _Table(fns, self.nkwords, share if self.narrow_max else 0, self.tstate, 2)
         self.evictions = 0
         self.evictions_counted = 0  # (counted in the solver's evictions already)
         self.budget = 64  # nodes per call, adapted to take about 10 ms
@@ -413,23 +532,11 @@ class Kernel:
                               self.kwords)
         return row.tobytes()
 
-    # ------------------------------------------------------------------ the memo table
-    def _alloc(self, cap: int) -> None:
-        # a slot: the key's hash, then the key (read only where ``seqs`` says the slot is used)
-        self.keys = np.empty((cap, self.kwords + 1), dtype=np.uint64)
-        self.lo = np.zeros(cap, dtype=np.int16)
-        self.hi = np.zeros(cap, dtype=np.int16)
-        self.move = np.full(cap, -1, dtype=np.int32)
-        self.mhash = np.zeros(cap, dtype=np.int64)
-        self.seqs = np.full(cap, _EMPTY, dtype=np.int64)
-        self.tstate[0] = 0
-        self._table_args = (_p(self.keys), _p(self.lo), _p(self.hi), _p(self.move), _p(self.mhash), _p(self.seqs), cap,
-                            _p(self.tstate))
-
+    # ------------------------------------------------------------------ the memo tables
     @property
     def count(self) -> int:
-        """The entries in the table."""
-        return int(self.tstate[0])
+        """The entries in the tables."""
+        return int(self.tstate[0] + self.tstate[2])
 
     @property
     def seq(self) -> int:
@@ -438,29 +545,19 @@ class Kernel:
 
     @property
     def table_bytes(self) -> int:
-        """The bytes the memo table's arrays take."""
-        return (self.keys.nbytes + self.lo.nbytes + self.hi.nbytes + self.move.nbytes + self.mhash.nbytes
-                + self.seqs.nbytes)
+        """The bytes the memo tables' arrays take."""
+        return self.wide.nbytes + self.narrow.nbytes
 
-    def _limit(self) -> int:
-        return len(self.seqs) * 3 // 4  # at most three quarters full
+    def _table_args(self) -> tuple:
+        """The tables' arguments of the compiled search (from the wide table's keys to the counts)."""
+        return (*self.wide.args, self.wide.limit(), *self.narrow.args, self.nkwords, self.narrow.limit(),
+                self.narrow_max, int(self.b16), self.gmin, _p(self.tstate))
 
     def _make_room(self) -> None:
-        """Double the table, or at its largest drop the older half of its entries."""
-        cap = len(self.seqs)
-        used = self.seqs[self.seqs != _EMPTY]
-        if cap < self.max_cap:
-            cut = -1
-            cap *= 2
-        else:
-            drop = len(used) // 2 + 1  # as MemoSearch._evict
-            cut = int(np.partition(used, drop - 1)[drop - 1])
-            self.evictions += 1
-        old = self._table_args
-        keep = self.keys, self.lo, self.hi, self.move, self.mhash, self.seqs  # (alive while rehashed)
-        self._alloc(cap)
-        self.fns["rehash"](*old[:6], old[6], self.kwords, cut, *self._table_args)  # (sets the count)
-        del keep
+        """Make room in the table that is full (see :meth:`_Table.make_room`)."""
+        for T in (self.wide, self.narrow):
+            if T.count >= T.limit():
+                self.evictions += T.make_room()
 
     def _row(self, key: int) -> bytes:
         """The key row (bytes) of a memo key: a version space, or an orbit's key (negative)."""
@@ -482,55 +579,94 @@ class Kernel:
             k = (k >> 64) | ((k & _WORD) << 64)
         return ~k
 
+    def _narrow_key(self, V: int) -> bool:
+        """Whether the version space V is keyed in the narrow table (as :func:`solvers.opt._kernel_jit._is_narrow`)."""
+        n = V.bit_count()
+        return n <= self.narrow_max and not (self._orbit_args[0] and n >= self._orbit_args[1])
+
+    def _narrow_rows(self, Vs: list) -> np.ndarray:
+        """The narrow key rows of version spaces (ints): their concepts' indices, ascending, padded with ones."""
+        per = 4 if self.b16 else 2
+        dt = np.uint16 if self.b16 else np.uint32
+        rows = np.full((len(Vs), self.nkwords * per), np.iinfo(dt).max, dtype=dt)
+        nb = (self.nwords * 64 + 7) // 8
+        for k, V in enumerate(Vs):
+            idx = np.flatnonzero(np.unpackbits(np.frombuffer(V.to_bytes(nb, "little"), dtype=np.uint8),
+                                               bitorder="little"))
+            rows[k, :len(idx)] = idx
+        return rows.view(np.uint64).reshape(len(Vs), self.nkwords)
+
+    def _narrow_versions(self, rows: np.ndarray) -> list:
+        """The version spaces (ints) of narrow key rows (the inverse of :meth:`_narrow_rows`)."""
+        dt = np.uint16 if self.b16 else np.uint32
+        idx = np.ascontiguousarray(rows).view(dt).reshape(len(rows), -1).astype(np.int64)
+        pad = np.iinfo(dt).max
+        words = np.zeros((len(rows), self.nwords), dtype=np.uint64)
+        r, c = np.nonzero(idx != pad)
+        i = idx[r, c]
+        np.bitwise_or.at(words, (r, i >> 6), np.left_shift(np.uint64(1), (i & 63).astype(np.uint64)))
+        W8 = self.nwords * 8
+        raw = words.tobytes()
+        frm = int.from_bytes
+        return [frm(raw[k:k + W8], "little") for k in range(0, len(raw), W8)]
+
     def _load_memo(self) -> None:
         """The solver's memo (plain keys, and orbit keys once adopted; not keys up to isomorphism) and moves,
-        in insertion order."""
+        in insertion order, each entry into its table."""
         S = self.S
         orbits = self.canonical is not None
         items = [(V, e) for V, e in S.memo.items() if type(V) is int and (V > 0 or orbits)]
         if not items:
             return
-        W = self.kwords
-        rows = np.frombuffer(b"".join(self._row(V) for V, _ in items), dtype="<u8").reshape(-1, W)
-        lo = np.array([e[0] for _, e in items], dtype=np.int16)
-        hi = np.array([e[1] for _, e in items], dtype=np.int16)
-        moves = [S.moves.get(V) for V, _ in items]
-        mv = np.array([_plain_move(m) for m in moves], dtype=np.int32)
-        mh = np.array([m[0] if type(m) is tuple else 0 for m in moves], dtype=np.int64)
-        start = 0
-        while start < len(items):
-            while self.count >= self._limit():
-                self._make_room()
-            take = min(len(items) - start, self._limit() - self.count)
-            part = [np.ascontiguousarray(a[start:start + take]) for a in (rows, lo, hi, mv, mh)]
-            self.fns["insert_many"](_p(part[0]), take, W, _p(part[1]), _p(part[2]), _p(part[3]), _p(part[4]),
-                                    *self._table_args)  # (the last argument: the table's count and sequence)
-            start += take
+        narrow = [V > 0 and self._narrow_key(V) for V, _ in items]
+        for T, mine in ((self.wide, False), (self.narrow, True)):
+            part = [it for it, nar in zip(items, narrow) if nar == mine]
+            if not part:
+                continue
+            if mine:
+                rows = self._narrow_rows([V for V, _ in part])
+            else:
+                rows = np.frombuffer(b"".join(self._row(V) for V, _ in part), dtype="<u8").reshape(-1, self.kwords)
+            self.evictions += T.insert(rows, part, S.moves)
 
     def write_back(self) -> None:
-        """Store every entry of the table in the solver's memo (ints, insertion order), with its move (under an
+        """Store every entry of the tables in the solver's memo (ints, insertion order), with its move (under an
         orbit key: ``(hash of the version space, point)``, as ``Solver._at_least`` records it); the memo's byte
         count grows as by ``Solver._store``, and an eviction follows when it passes the budget."""
         S = self.S
-        used = np.flatnonzero(self.seqs != _EMPTY)
-        used = used[np.argsort(self.seqs[used], kind="stable")]
-        W8 = self.kwords * 8
-        raw = self.keys[used, 1:].tobytes()
-        if self.tagged:
-            key = self._key
-            keys = [key(raw[i:i + W8]) for i in range(0, len(raw), W8)]
-        else:
-            frm = int.from_bytes
-            keys = [frm(raw[i:i + W8], "little") for i in range(0, len(raw), W8)]
+        parts = []
+        for T in (self.wide, self.narrow):
+            used = np.flatnonzero(T.seqs != _EMPTY)
+            if not len(used):
+                continue
+            rows = T.keys[used, 1:]
+            if T is self.narrow:
+                keys = self._narrow_versions(rows)
+            else:
+                W8 = self.kwords * 8
+                raw = rows.tobytes()
+                if self.tagged:
+                    key = self._key
+                    keys = [key(raw[i:i + W8]) for i in range(0, len(raw), W8)]
+                else:
+                    frm = int.from_bytes
+                    keys = [frm(raw[i:i + W8], "little") for i in range(0, len(raw), W8)]
+            parts.append((T.seqs[used], keys, T.lo[used], T.hi[used], T.move[used], T.mhash[used]))
+        if not parts:
+            return
+        seqs = np.concatenate([q[0] for q in parts])
+        order = np.argsort(seqs, kind="stable")
+        keys = [k for q in parts for k in q[1]]
+        keys = [keys[i] for i in order.tolist()]
+        lo, hi, mv, mh = (np.concatenate([q[j] for q in parts])[order] for j in (2, 3, 4, 5))
         memo = S.memo
         S._memo_used += sum([(V.bit_length() >> 3) + 120 for V in keys if V not in memo])
         paused = gc.isenabled()
         gc.disable()  # (a tuple per entry: the collections they would set off cost as much as the copy)
         try:
-            memo.update(zip(keys, zip(self.lo[used].tolist(), self.hi[used].tolist())))
-            mv = self.move[used]
+            memo.update(zip(keys, zip(lo.tolist(), hi.tolist())))
             has = np.flatnonzero(mv >= 0).tolist()
-            mh = self.mhash[used].tolist()
+            mh = mh.tolist()
             mv = mv.tolist()
             S.moves.update([(keys[i], mv[i] if keys[i] > 0 else (mh[i], mv[i])) for i in has
                             if _HASH_OK or keys[i] > 0])
@@ -579,7 +715,7 @@ class Kernel:
             state[2] = S.nodes
             stop_at = S.nodes + self.budget
             t0 = time.perf_counter()
-            status = fn(*args, *self._table_args, self._limit(), stop_at, *self._orbit_args, *more)
+            status = fn(*args, *self._table_args(), stop_at, *self._orbit_args, *more)
             spent = time.perf_counter() - t0
             S.kernel_nodes += int(state[2]) - S.nodes
             S.nodes = int(state[2])

@@ -107,6 +107,68 @@ def test_kernel_and_python_agree_where_the_kernel_compacts(m, n, seed, p):
         kernel_module.Kernel.LEVEL_RATIO = old
 
 
+@pytest.fixture
+def narrow_keys():
+    """Narrow keys (a version space's concept indices) from one word on: in use on classes of two words or more,
+    for version spaces of at most 4 concepts (the default waits for 16 words and keys up to 32 concepts)."""
+    old = kernel_module.Kernel.NARROW_WORDS
+    kernel_module.Kernel.NARROW_WORDS = 1
+    yield
+    kernel_module.Kernel.NARROW_WORDS = old
+
+
+@settings(max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(65, 300), st.integers(4, 10), st.integers(0, 2**32 - 1), st.floats(0.2, 0.8))
+def test_narrow_keys_make_the_same_search(m, n, seed, p):
+    """Version spaces keyed in the narrow table by their concepts: the same memo (written back as version spaces),
+    moves, trees and certificates as the Python search, and the kernel keyed some in each table."""
+    rows = np.random.default_rng(seed).random((m, n)) < p
+    old = kernel_module.Kernel.NARROW_WORDS
+    kernel_module.Kernel.NARROW_WORDS = 1
+    try:
+        S = same_search(rows, brute=False)
+    finally:
+        kernel_module.Kernel.NARROW_WORDS = old
+    assert S.kernel_nodes == 0 or S.nodes > 0
+
+
+@pytest.mark.parametrize("family,params", [("intervals", {"N": 40}), ("rectangles", {"N": 5}), ("decision-lists", {"n": 3}),
+                                           ("random", {"m": 900, "N": 11, "seed": 4})])
+def test_narrow_keys_fill_both_tables(narrow_keys, family, params):
+    """On classes of several words, the narrow table holds the small version spaces and the wide one the others;
+    each entry written back is the version space it was stored for (its bounds are those the Python search
+    proves for it)."""
+    rows = np.asarray(make(family, **params).matrix, dtype=bool)
+    same_search(rows, brute=False)
+    K = Solver(ConceptClass.from_matrix(rows), symmetry=False, kernel="numba")
+    K.value()
+    T = K._kept
+    assert T.narrow_max == 4 and T.narrow.count > 0 and T.wide.count > 0
+    P = Solver(ConceptClass.from_matrix(rows), symmetry=False, kernel="python")
+    for V, (lo, hi) in list(K.memo.items())[:200]:
+        v = P.value(V)
+        assert lo <= v <= hi
+
+
+def test_narrow_rows_round_trip(narrow_keys):
+    """A narrow key row (concept indices, 16 bits, padded with ones) and back, for sets of 1 to 4 concepts, and
+    with 32-bit indices."""
+    rows = np.random.default_rng(1).random((300, 9)) < 0.5
+    S = Solver(ConceptClass.from_matrix(rows), symmetry=False, kernel="numba")
+    S.value()
+    K = S._kept
+    rng = random.Random(3)
+    Vs = [sum(1 << c for c in rng.sample(range(K.S.C.n_concepts), rng.randint(1, 4))) for _ in range(50)]
+    rows16 = K._narrow_rows(Vs)
+    assert rows16.shape == (50, 1)
+    assert K._narrow_versions(rows16) == Vs
+    first = sorted(c for c in range(300) if Vs[0] >> c & 1)
+    assert rows16[0].view(np.uint16).tolist() == first + [0xFFFF] * (4 - len(first))
+    K.b16 = False  # (two 32-bit indices to a word)
+    pairs = [V for V in Vs if V.bit_count() <= 2]
+    assert K._narrow_versions(K._narrow_rows(pairs)) == pairs
+
+
 def test_levels_are_made_and_change_nothing():
     """A class of some 2,600 concepts: the kernel's search makes levels (default ratio) and agrees with the
     Python search on everything."""
@@ -235,6 +297,23 @@ def test_kernel_and_python_agree_with_orbit_keys_on_families(family, params):
     S = same_search_with_group(ConceptClass(C.matrix, C.points, symmetry=C.symmetry))
     assert S.canonical is not None and S.searched[1] > 0
     assert any(type(k) is int and k < 0 for k in S.memo)
+
+
+@pytest.mark.parametrize("family,params,least", [("halfspaces", {"n": 3}, 2), ("decision-lists", {"n": 3}, 3),
+                                                 ("rectangles", {"N": 4}, 4)])
+def test_orbit_keys_and_narrow_keys_together(narrow_keys, family, params, least):
+    """Orbit keys from ``least`` concepts (symmetry_min), narrow keys below them and up to 4 concepts: the same
+    search as Python's, and at a group adopted after 30 nodes (entries in the narrow table made before it stay
+    valid) the same values and certificates."""
+    C = make(family, **params)
+    C = ConceptClass(C.matrix, C.points, symmetry=C.symmetry)
+    S = same_search_with_group(C, symmetry_min=least)
+    assert S.canonical is not None and S.searched[1] > 0
+    late = Solver(C, kernel="numba", symmetry_after=30, symmetry_min=least)
+    v = late.value()
+    assert v == S.value()
+    assert verify_upper(late.upper_proof(v), C) == v
+    assert verify_tree({"depth": v, "root": late.mistake_tree(late.full, v)}, C) == v
 
 
 @pytest.mark.parametrize("symmetry_after", [0, 30, 2_000])
