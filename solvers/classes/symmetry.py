@@ -155,7 +155,7 @@ class Symmetry:
 
 
 def _row_set(m: np.ndarray) -> set:
-    packed = np.packbits(m, axis=1)
+    packed = np.ascontiguousarray(np.packbits(m, axis=1))  # (a column-major matrix packs column-major)
     return set(packed.view(np.dtype((np.void, packed.shape[1]))).ravel().tolist())
 
 

@@ -72,6 +72,21 @@ def test_the_group_found_is_the_brute_force_group(M):
         assert D.source == "none" and D.order is None
 
 
+def test_a_column_major_matrix_is_checked_as_any_other():
+    """Complementing every label maps the halfspaces of {0,1}^4 onto themselves: said so for the matrix in either
+    order (a column-major one packed column-major, which the check took for a failed map and sent to bliss)."""
+    from solvers.classes.automorphisms import _is_symmetry
+    from solvers.classes.symmetry import Symmetry
+
+    M = np.asarray(make("halfspaces", n=4).matrix, dtype=bool)  # (16 points: two bytes a row)
+    n = M.shape[1]
+    for A in (M, np.asfortranarray(M), M[:, ::-1]):
+        assert _is_symmetry((tuple(range(n)), True), A, n)
+        Symmetry([(tuple(range(n)), True)], n).check(A)
+    half = np.asfortranarray(M[M[:, 0]])  # (the concepts through point 0: not closed under complements)
+    assert not _is_symmetry((tuple(range(n)), True), half, n)
+
+
 def test_equal_columns_are_not_listed_but_counted():
     # thresholds N=6, each column four times: the mirror image, times 4!^6 renamings of equal columns
     C = ConceptClass.from_matrix(np.repeat(make("thresholds", N=6).matrix, 4, axis=1))
