@@ -359,3 +359,23 @@ def test_no_module_of_the_solver_imports_the_learners():
                 assert "learners" not in name, (path, name)
             elif isinstance(node, ast.Import):
                 assert not any("learners" in a.name for a in node.names), path
+
+
+@pytest.mark.parametrize("bitsets", [True, False])
+def test_the_growth_that_settles_passes_over_a_few_points_that_do_not_join(bitsets, monkeypatch):
+    """Parities of 6 variables on the points e1, e2, e1 + e2, e3, ... (all balanced, so taken in this order): the
+    third is the sum of the first two and does not join, and the growth still reaches 6 points; with every
+    point after the first two a sum of them, it gives up after MISSES of them."""
+    n = 6
+    units = [1 << i for i in range(n)]
+    pts = units[:2] + [3] + units[2:] + [x for x in range(1, 1 << n) if x not in units and x != 3]
+    rows = np.array([[bin(S & x).count("1") & 1 for x in pts] for S in range(1 << n)], dtype=bool)
+    if not bitsets:
+        monkeypatch.setattr(anytime, "_BITSET_MOST", 0)
+    C = ConceptClass.from_matrix(rows)
+    got = anytime.shattered_points(C, float("inf"), all_or_nothing=True)
+    assert len(got) == n and 2 not in got
+    # e1, e2, MISSES copies of e1 + e2, then e3: the growth gives up before it reaches e3
+    stuck = ConceptClass.from_matrix(rows[:, [0, 1] + [2] * anytime.MISSES + [3]])
+    assert anytime.shattered_points(stuck, float("inf"), all_or_nothing=True) == [0, 1]
+    assert anytime.shattered_points(stuck, float("inf")) == [0, 1, 2 + anytime.MISSES]
