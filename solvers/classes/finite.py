@@ -112,7 +112,7 @@ class ConceptClass:
 
     __slots__ = ("_matrix", "_points", "_names", "family", "params", "_columns", "_packed", "_splits", "_point_index",
                  "_facts", "_words", "_fingerprint", "_symmetry", "_symmetry_checked", "_sorted_rows", "_detected",
-                 "_declared", "_derived")
+                 "_declared", "_derived", "_invariants_tried")
 
     #: The points are listed (the class protocol's ``finite``).
     finite = True
@@ -178,6 +178,7 @@ class ConceptClass:
         self._symmetry = symmetry
         self._symmetry_checked = False
         self._detected = None  # the group found by automorphisms() (computed once; pickled with the class)
+        self._invariants_tried = False  # whether the invariants were asked and did not settle it
         self._declared = {}  # the facts the user declared (solvers.classes.facts.declare), kept in the spec
         self._derived = None  # the facts its points show (derived_facts), found when a bound first asks
 
@@ -401,10 +402,11 @@ class ConceptClass:
         with the group, or None and why, and the seconds it took). Computed once, on first use; with
         ``compute=False`` None until then, unless ``cheap`` and the columns' invariants settle it in
         milliseconds (:func:`~solvers.classes.automorphisms.settled_by_invariants`: the group is trivial)."""
-        if self._detected is None and (compute or cheap):
+        if self._detected is None and (compute or (cheap and not getattr(self, "_invariants_tried", False))):
             from .automorphisms import detect, settled_by_invariants
 
             self._detected = detect(self) if compute else settled_by_invariants(self)
+            self._invariants_tried = True  # (a search asks at every pause: the invariants once are enough)
         return self._detected
 
     def adopt_automorphisms(self, found: Detection) -> None:

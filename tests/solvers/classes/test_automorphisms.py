@@ -87,6 +87,20 @@ def test_a_column_major_matrix_is_checked_as_any_other():
     assert not _is_symmetry((tuple(range(n)), True), half, n)
 
 
+def test_the_invariants_are_asked_once(monkeypatch):
+    """A search asks for the group at every pause (``automorphisms(compute=False, cheap=True)``): invariants that do
+    not settle it are computed once, and the detection proper still runs when asked."""
+    from solvers.classes import automorphisms as A
+
+    calls = []
+    real = A.settled_by_invariants
+    monkeypatch.setattr(A, "settled_by_invariants", lambda C: calls.append(1) or real(C))
+    C = ConceptClass.from_matrix(make("halfspaces", n=3).matrix)
+    assert [C.automorphisms(compute=False, cheap=True) for _ in range(5)] == [None] * 5
+    assert len(calls) == 1
+    assert C.automorphisms().order == 96
+
+
 def test_equal_columns_are_not_listed_but_counted():
     # thresholds N=6, each column four times: the mirror image, times 4!^6 renamings of equal columns
     C = ConceptClass.from_matrix(np.repeat(make("thresholds", N=6).matrix, 4, axis=1))
