@@ -724,7 +724,7 @@ class Kernel:
             if status == _FULL:
                 self._make_room()
                 continue
-            self.budget = next_budget(self.budget, spent, getattr(S, "_detection", None) is not None)
+            self.budget = next_budget(self.budget, spent, S.awaiting_group())
             S._tick()
             if not self._adopt():
                 raise Abandon()
@@ -781,15 +781,15 @@ class Kernel:
 
 def next_budget(budget: int, spent: float, waiting: bool) -> int:
     """The nodes of the compiled search's next call, after a call of ``budget`` nodes took ``spent`` seconds: calls
-    of about 10 ms (5-20), or of about 2 ms (1-3) while the class's group is ``waiting`` to be found in a child
-    process, so that it is adopted soon after it comes (halfspaces n=4 as a raw matrix: found 13 ms into the
-    search, adopted 14 ms later with calls of 10 ms, 7 ms later with calls of 2 ms: the call 0.056 -> 0.050 s)."""
-    fast, slow = (0.001, 0.003) if waiting else (0.005, 0.02)
-    if spent < fast and budget < 1 << 22:
-        return budget * 2
-    if spent > slow and budget > 1:
-        return budget // 2
-    return budget
+    of about 10 ms, or of about 2 ms while the class's group is ``waiting`` to be found in a child process, so that
+    it is adopted soon after it comes (halfspaces n=4 as a raw matrix: found 13 ms into the search, adopted 14 ms
+    later with calls of 10 ms). The budget follows the time a node took, at most doubling or shrinking eightfold
+    a call, from 1 to 2^22 nodes."""
+    target = 0.002 if waiting else 0.01
+    scale = min(2.0, max(0.125, target / spent)) if spent > 0 else 2.0
+    if 0.5 <= scale <= 1.5 and not waiting and 0.005 <= spent <= 0.02:
+        return budget  # (within the band: left alone)
+    return int(min(1 << 22, max(1, budget * scale)))
 
 
 def _table_size(R: int) -> int:

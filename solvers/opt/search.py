@@ -527,6 +527,12 @@ class Solver(MemoSearch):
             self.group = group
         self._set_keys()
 
+    def awaiting_group(self) -> bool:
+        """Whether the class's group is being found alongside the search, or is about to be (the search has reached
+        ``symmetry_after`` nodes and the detection waits out its delay): the kernel then returns to Python more
+        often, so that the group is adopted soon after it comes (:func:`solvers.opt.kernel.next_budget`)."""
+        return self._detection is not None or (self._symmetry_at is not None and self._detect_at is not None)
+
     @property
     def symmetry_info(self) -> dict:
         """The symmetry the search used: ``{"order", "source", "seconds"}``. ``order`` is the order of

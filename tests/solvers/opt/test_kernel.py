@@ -418,9 +418,9 @@ def test_orbit_key_rows_round_trip():
 
 
 @pytest.mark.parametrize("budget,spent,waiting,expected", [
-    (64, 0.0005, False, 128), (64, 0.004, False, 128), (64, 0.010, False, 64), (64, 0.030, False, 32),
-    (64, 0.0005, True, 128), (64, 0.002, True, 64), (64, 0.004, True, 32), (1, 0.5, False, 1),
-    (1 << 22, 0.0001, False, 1 << 22),
+    (64, 0.0005, False, 128), (64, 0.004, False, 128), (64, 0.010, False, 64), (64, 0.030, False, 21),
+    (64, 0.0005, True, 128), (64, 0.002, True, 64), (64, 0.004, True, 32), (4096, 0.008, True, 1024),
+    (4096, 0.1, True, 512), (1, 0.5, False, 1), (1 << 22, 0.0001, False, 1 << 22), (64, 0.0, False, 128),
 ])
 def test_next_budget_keeps_calls_short_while_a_group_is_awaited(budget, spent, waiting, expected):
     assert kernel_module.next_budget(budget, spent, waiting) == expected
