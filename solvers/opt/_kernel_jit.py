@@ -224,6 +224,30 @@ def _move_hash(V, K):
 
 
 @njit(cache=True, inline="always")
+def _orbit_narrow(K, NKW, wide):
+    """Rewrite the orbit key row K (words 0-1, tagged in its last word) as a row of the narrow table in its first NKW
+    words: all ones (which no row of concept indices starts with: they hold at least 4 concepts), then the key's words
+    (the rest all ones)."""
+    b = K[1] if wide else _MAXW
+    K[1] = K[0]
+    K[2] = b
+    K[0] = _MAXW
+    for w in range(3, NKW):
+        K[w] = _MAXW
+
+
+@njit(cache=True, inline="always")
+def _kind_hash(kind, G, K):
+    """The hash recorded with a move of a frame whose key is of ``kind`` (0: wide, its own or an orbit's; 2: narrow;
+    3: an orbit's in the narrow table): Python's hash of its version space G under an orbit key, else 0."""
+    if kind == 3:
+        return _pyhash(G)
+    if kind == 2:
+        return np.int64(0)
+    return _move_hash(G, K)
+
+
+@njit(cache=True, inline="always")
 def _popcount(x):
     x = x - ((x >> _S1) & _M1)
     x = (x & _M2) + ((x >> _S2) & _M2)
@@ -542,7 +566,7 @@ def _put2(nar, K, keys, lo, hi, move, mhash, seqs, nkeys, nlo, nhi, nmove, nmhas
           ncount, seq):
     """:func:`_put` into the narrow table (``nar``) or the wide one: (count, narrow count, seq) after."""
     if nar:
-        ncount, seq = _put(nkeys, nlo, nhi, nmove, nmhash, nseqs, K[:nkeys.shape[1] - 1], l, h, mv, 0, ncount, seq)
+        ncount, seq = _put(nkeys, nlo, nhi, nmove, nmhash, nseqs, K[:nkeys.shape[1] - 1], l, h, mv, mh, ncount, seq)
     else:
         count, seq = _put(keys, lo, hi, move, mhash, seqs, K, l, h, mv, mh, count, seq)
     return count, ncount, seq
@@ -591,7 +615,8 @@ def search(roots, levels, lsplit, lconc, points, Vs, Gs, Ks, pool, goods, frame,
         V = Vs[f, :lw]
         d = frame[f, 0]
         n = frame[f, 1]
-        nar = frame[f, 11] == 2  # (once entered: where its key is)
+        kind = frame[f, 11]  # (once entered: its key's kind, see _kind_hash)
+        nar = kind >= 2
         popped = False
         if ph == 0:
             if d <= 1:
@@ -607,14 +632,19 @@ def search(roots, levels, lsplit, lconc, points, Vs, Gs, Ks, pool, goods, frame,
                 G = Gs[f]  # (set by the parent: its own AND the root split's, or by the caller; see _needs_g)
                 K = Ks[f]
                 nar = _is_narrow(n, S, canon, cmin)
+                kind = 2 if nar else 0
                 if canon and n >= cmin:
                     _orbit_row(G, cols, tables, flips, wide, ties, scratch, K)
+                    if S > 0 and NKW >= 3:  # (orbit keys go to the narrow table where there is one)
+                        _orbit_narrow(K, NKW, wide)
+                        kind = 3
+                        nar = True
                 elif frame[f, 11] != 1:  # (1: the parent left the row in K as it looked the child up)
                     if nar:
                         _narrow_row(V, L, levels, lconc, K[:NKW], b16)
                     else:
                         _plain_row(G, K)
-                frame[f, 11] = 2 if nar else 0  # (the frame's key is narrow: a group adopted later keeps it so)
+                frame[f, 11] = kind  # (a group adopted at a later pause leaves the frame's key where it is)
                 found, l, h = _get(nar, K, keys, lo, hi, seqs, nkeys, nlo, nhi, nseqs)
                 if not found:
                     l = 1
@@ -649,7 +679,7 @@ def search(roots, levels, lsplit, lconc, points, Vs, Gs, Ks, pool, goods, frame,
                         r = own[goods[f, 0]]
                         count, ncount, seq = _put2(nar, K, keys, lo, hi, move, mhash, seqs, nkeys, nlo, nhi, nmove,
                                                    nmhash, nseqs, 2, h, points[r if L == 0 else lsplit[L, r]],
-                                                   0 if nar else _move_hash(G, K), count, ncount, seq)
+                                                   _kind_hash(kind, G, K), count, ncount, seq)
                         res = 1
                         popped = True
                     else:
@@ -768,7 +798,7 @@ def search(roots, levels, lsplit, lconc, points, Vs, Gs, Ks, pool, goods, frame,
                 r = pool[f + 1, goods[f, frame[f, 5]]]
                 count, ncount, seq = _put2(nar, Ks[f], keys, lo, hi, move, mhash, seqs, nkeys, nlo, nhi, nmove,
                                            nmhash, nseqs, d, frame[f, 3], points[r if L == 0 else lsplit[L, r]],
-                                           0 if nar else _move_hash(Gs[f], Ks[f]), count, ncount, seq)
+                                           _kind_hash(kind, Gs[f], Ks[f]), count, ncount, seq)
                 res = 1
                 popped = True
         if popped:
@@ -948,9 +978,16 @@ def tree(roots, levels, lsplit, lconc, points, Vs, Gs, Ks, pool, goods, frame, s
             j = -1
             if canon and n >= cmin:
                 _orbit_row(V, cols, tables, flips, wide, ties, scratch, krow)
-                i = _find(keys, seqs, krow)
-                if i >= 0 and move[i] >= 0 and mhash[i] == _pyhash(V):
-                    j = move[i]
+                NKW = nkeys.shape[1] - 1
+                if S > 0 and NKW >= 3:
+                    _orbit_narrow(krow, NKW, wide)
+                    i = _find(nkeys, nseqs, krow[:NKW])
+                    if i >= 0 and nmove[i] >= 0 and nmhash[i] == _pyhash(V):
+                        j = nmove[i]
+                else:
+                    i = _find(keys, seqs, krow)
+                    if i >= 0 and move[i] >= 0 and mhash[i] == _pyhash(V):
+                        j = move[i]
             if j < 0 and _is_narrow(n, S, canon, cmin):
                 NKW = nkeys.shape[1] - 1
                 _narrow_row(V, 0, levels, lconc, krow[:NKW], b16)

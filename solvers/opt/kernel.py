@@ -596,6 +596,42 @@ class Kernel:
             rows[k, :len(idx)] = idx
         return rows.view(np.uint64).reshape(len(Vs), self.nkwords)
 
+    @property
+    def orbits_narrow(self) -> bool:
+        """Whether orbit keys are kept in the narrow table (where there is one, of 3 words or more)."""
+        return bool(self.narrow_max) and self.nkwords >= 3
+
+    def _narrow_orbit_rows(self, keys: list) -> np.ndarray:
+        """The narrow table's rows of orbit keys (negative ints): all ones, then the key's words (as
+        :func:`solvers.opt._kernel_jit._orbit_narrow` writes them)."""
+        wide = np.frombuffer(b"".join(self._row(k) for k in keys), dtype="<u8").reshape(len(keys), self.kwords)
+        rows = np.full((len(keys), self.nkwords), np.uint64(_WORD), dtype=np.uint64)
+        rows[:, 1] = wide[:, 0]
+        if self.canonical.wide:
+            rows[:, 2] = wide[:, 1]
+        return rows
+
+    def _narrow_keys(self, rows: np.ndarray) -> list:
+        """The memo keys of the narrow table's rows: version spaces (ints), or orbit keys (negative ints) where a row
+        starts with a word of all ones."""
+        orbit = rows[:, 0] == np.uint64(_WORD)
+        out = [None] * len(rows)
+        plain = np.flatnonzero(~orbit)
+        for i, V in zip(plain.tolist(), self._narrow_versions(rows[plain])):
+            out[i] = V
+        idx = np.flatnonzero(orbit)
+        if len(idx):
+            wide = np.zeros((len(idx), self.kwords), dtype=np.uint64)
+            wide[:, 0] = rows[idx, 1]
+            if self.canonical.wide:
+                wide[:, 1] = rows[idx, 2]
+            wide[:, -1] = 1
+            raw = wide.tobytes()
+            W8 = self.kwords * 8
+            for k, i in enumerate(idx.tolist()):
+                out[i] = self._key(raw[k * W8:(k + 1) * W8])
+        return out
+
     def _narrow_versions(self, rows: np.ndarray) -> list:
         """The version spaces (ints) of narrow key rows (the inverse of :meth:`_narrow_rows`)."""
         dt = np.uint16 if self.b16 else np.uint32
@@ -618,13 +654,16 @@ class Kernel:
         items = [(V, e) for V, e in S.memo.items() if type(V) is int and (V > 0 or orbits)]
         if not items:
             return
-        narrow = [V > 0 and self._narrow_key(V) for V, _ in items]
-        for T, mine in ((self.wide, False), (self.narrow, True)):
-            part = [it for it, nar in zip(items, narrow) if nar == mine]
+        on = self.orbits_narrow
+        where = [(1 if self._narrow_key(V) else 0) if V > 0 else (2 if on else 0) for V, _ in items]
+        for T, mine in ((self.wide, 0), (self.narrow, 1), (self.narrow, 2)):
+            part = [it for it, w in zip(items, where) if w == mine]
             if not part:
                 continue
-            if mine:
+            if mine == 1:
                 rows = self._narrow_rows([V for V, _ in part])
+            elif mine == 2:
+                rows = self._narrow_orbit_rows([V for V, _ in part])
             else:
                 rows = np.frombuffer(b"".join(self._row(V) for V, _ in part), dtype="<u8").reshape(-1, self.kwords)
             self.evictions += T.insert(rows, part, S.moves)
@@ -641,7 +680,7 @@ class Kernel:
                 continue
             rows = T.keys[used, 1:]
             if T is self.narrow:
-                keys = self._narrow_versions(rows)
+                keys = self._narrow_keys(rows)
             else:
                 W8 = self.kwords * 8
                 raw = rows.tobytes()

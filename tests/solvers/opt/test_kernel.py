@@ -316,6 +316,27 @@ def test_orbit_keys_and_narrow_keys_together(narrow_keys, family, params, least)
     assert verify_tree({"depth": v, "root": late.mistake_tree(late.full, v)}, C) == v
 
 
+@pytest.mark.parametrize("family,params", [("rectangles", {"N": 6}), ("decision-lists", {"n": 4}),
+                                           ("halfspaces", {"n": 4})])
+def test_orbit_keys_in_the_narrow_table(family, params, monkeypatch):
+    """Narrow keys of 3 words: orbit keys are kept in the narrow table too (a row of all ones, then the key), and the
+    search is the same as Python's (the memo written back, orbit keys included, the moves with their hashes, the
+    trees and certificates)."""
+    monkeypatch.setattr(kernel_module.Kernel, "NARROW_WORDS", 3)
+    C = make(family, **params)
+    C = ConceptClass(C.matrix, C.points, symmetry=C.symmetry)
+    S = same_search_with_group(C)
+    assert S.canonical is not None and S.searched[1] > 0
+    K = Solver(C, kernel="numba", symmetry_after=0)
+    K._use_symmetry()
+    K.value()
+    T = K._kept
+    assert T.orbits_narrow
+    rows = T.narrow.keys[T.narrow.seqs != -1, 1:]
+    assert (rows[:, 0] == np.uint64((1 << 64) - 1)).any()  # orbit keys there
+    assert any(type(k) is int and k < 0 for k in K.memo)
+
+
 @pytest.mark.parametrize("symmetry_after", [0, 30, 2_000])
 def test_symmetric_search_runs_in_the_kernel(symmetry_after):
     """With canonical keys the queries run in the kernel, which keys version spaces by their orbits; a group
