@@ -518,25 +518,32 @@ def _compact(roots, levels, lsplit, lconc, L, V, n, own, cnt):
     coff = 0 if L == 0 else levels[L, 5] + 64 * lw  # (level L's concepts: at most 64 per word)
     levels[Lc, 5] = coff
     for q in range(cnt):
-        for w in range(nw):
-            roots[start + q * nw + w] = _ZERO
         r = own[q]
         lsplit[Lc, q] = r if L == 0 else lsplit[L, r]
+    # V's concepts' positions in level L, in order (then their indices in the class, once the splits are copied)
     i = 0
     for w in range(lw):
         x = V[w]
         while x != _ZERO:
-            b = _tz(x)
-            bit = _S1 << np.uint64(b)
-            out = _S1 << np.uint64(i & 63)
-            ow = start + (i >> 6)
-            for q in range(cnt):
-                if roots[off + own[q] * lw + w] & bit:
-                    roots[ow + q * nw] |= out
-            c = 64 * w + b
-            lconc[coff + i] = c if L == 0 else lconc[levels[L, 5] + c]
+            lconc[coff + i] = 64 * w + _tz(x)
             i += 1
             x &= x - _S1
+    # each split's bits at those positions, gathered in a register a word at a time (no branch, no store a bit)
+    for q in range(cnt):
+        src = off + own[q] * lw
+        dst = start + q * nw
+        acc = _ZERO
+        for k in range(n):
+            c = lconc[coff + k]
+            acc |= ((roots[src + (c >> 6)] >> np.uint64(c & 63)) & _S1) << np.uint64(k & 63)
+            if (k & 63) == 63:
+                roots[dst + (k >> 6)] = acc
+                acc = _ZERO
+        if n & 63:
+            roots[dst + (n >> 6)] = acc
+    if L > 0:
+        for k in range(n):
+            lconc[coff + k] = lconc[levels[L, 5] + lconc[coff + k]]
     for q in range(cnt):
         own[q] = q
     for w in range(lw):
