@@ -323,8 +323,8 @@ def _pages(shape, dtype, fill: int = 0, populate: bool = False) -> np.ndarray:
 class _Table:
     """One of a :class:`Kernel`'s memo tables: an open-addressing hash table in numpy arrays (a slot: the key's
     hash, then its ``kwords`` words; lower, upper, the move, the move's hash, the insertion number), its count in
-    ``tstate[slot]``, at most three quarters full, doubling up to what ``budget`` bytes hold and then dropping its
-    older half."""
+    ``tstate[slot]``, at most three quarters full; when full it doubles, or drops its older half where the
+    kernel's tables may not grow (:meth:`Kernel._make_room`: they share the kernel's bytes)."""
 
     def __init__(self, fns: dict, kwords: int, budget: int, tstate: np.ndarray, slot: int):
         self.fns = fns
@@ -332,10 +332,10 @@ class _Table:
         self.tstate = tstate
         self.slot = slot
         size = (kwords + 1) * 8 + Kernel.ENTRY_OVERHEAD
-        self.max_cap = 16
-        while self.max_cap * 2 * size <= budget:
-            self.max_cap *= 2
-        self.alloc(min(1 << 12, self.max_cap))
+        cap = 16
+        while cap < 1 << 12 and cap * 2 * size <= budget:
+            cap *= 2
+        self.alloc(cap)
 
     def alloc(self, cap: int, populate: bool = False) -> None:
         # a slot: the key's hash, then the key (read only where ``seqs`` says the slot is used)
@@ -364,11 +364,11 @@ class _Table:
     def _count_p(self) -> int:
         return _p(self.tstate) + 8 * self.slot
 
-    def make_room(self) -> int:
-        """Double the table, or at its largest drop the older half of its entries (then 1: an eviction)."""
+    def make_room(self, grow: bool) -> int:
+        """Double the table (``grow``), or drop the older half of its entries (then 1: an eviction)."""
         cap = len(self.seqs)
         evicted = 0
-        if cap < self.max_cap:
+        if grow:
             cut = -1
             cap *= 2
         else:
@@ -383,9 +383,9 @@ class _Table:
         del keep
         return evicted
 
-    def insert(self, rows: np.ndarray, items: list, moves: dict) -> int:
+    def insert(self, rows: np.ndarray, items: list, moves: dict, may_grow) -> int:
         """Store the entries ``items`` ((key, (lower, upper)) pairs, their moves in ``moves``) under the key rows
-        ``rows``, in order; the evictions this took."""
+        ``rows``, in order (``may_grow(table)``: whether it may double when full); the evictions this took."""
         lo = np.array([e[0] for _, e in items], dtype=np.int16)
         hi = np.array([e[1] for _, e in items], dtype=np.int16)
         mvs = [moves.get(V) for V, _ in items]
@@ -395,7 +395,7 @@ class _Table:
         start = 0
         while start < len(items):
             while self.count >= self.limit():
-                evicted += self.make_room()
+                evicted += self.make_room(may_grow(self))
             take = min(len(items) - start, self.limit() - self.count)
             part = [np.ascontiguousarray(a[start:start + take]) for a in (rows, lo, hi, mv, mh)]
             self.fns["insert_many"](_p(part[0]), take, self.kwords, _p(part[1]), _p(part[2]), _p(part[3]),
@@ -485,9 +485,9 @@ class Kernel:
         # a Ctrl-C landing as a call returns cannot leave a stale copy (a table believed emptier than it is would
         # fill up, and a probe of a full table never ends).
         self.tstate = np.zeros(3, dtype=np.int64)  # the wide table's count, the next insertion number, the narrow's
-        share = table_bytes // 2 if self.narrow_max else table_bytes
-        self.wide = _Table(fns, self.kwords, share, self.tstate, 0)
-        self.narrow = _Table(fns, self.nkwords, share if self.narrow_max else 0, self.tstate, 2)
+        self.budget_bytes = table_bytes
+        self.wide = _Table(fns, self.kwords, table_bytes, self.tstate, 0)
+        self.narrow = _Table(fns, self.nkwords, table_bytes if self.narrow_max else 0, self.tstate, 2)
         self.evictions = 0
         self.evictions_counted = 0  # (counted in the solver's evictions already)
         self.budget = 64  # nodes per call, adapted to take about 10 ms
@@ -556,11 +556,17 @@ class Kernel:
         return (*self.wide.args, self.wide.limit(), *self.narrow.args, self.nkwords, self.narrow.limit(),
                 self.narrow_max, int(self.b16), self.gmin, _p(self.tstate))
 
+    def _may_grow(self, T: _Table) -> bool:
+        """Whether the table T may double: the two tables share the kernel's bytes (``table_bytes`` of the
+        constructor), so that the one that holds the search's entries takes them (intervals N=150, a worker's 2^28
+        bytes split in halves: the wide table dropped its older half 8 times in a 0.7 s part)."""
+        return self.table_bytes + T.nbytes <= self.budget_bytes
+
     def _make_room(self) -> None:
-        """Make room in the table that is full (see :meth:`_Table.make_room`)."""
+        """Make room in the table that is full: double it where the tables' bytes allow, else drop its older half."""
         for T in (self.wide, self.narrow):
             if T.count >= T.limit():
-                self.evictions += T.make_room()
+                self.evictions += T.make_room(self._may_grow(T))
 
     def _row(self, key: int) -> bytes:
         """The key row (bytes) of a memo key: a version space, or an orbit's key (negative)."""
@@ -669,7 +675,7 @@ class Kernel:
                 rows = self._narrow_orbit_rows([V for V, _ in part])
             else:
                 rows = np.frombuffer(b"".join(self._row(V) for V, _ in part), dtype="<u8").reshape(-1, self.kwords)
-            self.evictions += T.insert(rows, part, S.moves)
+            self.evictions += T.insert(rows, part, S.moves, self._may_grow)
 
     def write_back(self) -> None:
         """Store every entry of the tables in the solver's memo (ints, insertion order), with its move (under an
@@ -753,22 +759,27 @@ class Kernel:
         """Call the compiled ``fn`` until it is done (DONE or ERROR), making room in the table when it is full
         and running the solver's ``_tick`` at each pause (it may raise SearchStop or KeyboardInterrupt)."""
         S = self.S
+        stop_at = None
         while True:
             state[2] = S.nodes
-            stop_at = S.nodes + self.budget
-            t0 = time.perf_counter()
+            if stop_at is None:  # (a new stretch between pauses; a table made room for goes on with the same)
+                stop_at = S.nodes + self.budget
+                t0 = time.perf_counter()
             status = fn(*args, *self._table_args(), stop_at, *self._orbit_args, *more)
-            spent = time.perf_counter() - t0
             S.kernel_nodes += int(state[2]) - S.nodes
             S.nodes = int(state[2])
             if status == _DONE or status == _ERROR:
                 return status
             if status == _FULL:
+                # Room made, the stretch goes on to its node budget: a table that keeps dropping its older half
+                # must not keep the search from its pauses (its deadline, a cancel, Ctrl-C); while the class's group
+                # is awaited, a pause now (it may have come meanwhile)
                 self._make_room()
                 if not S.awaiting_group():
-                    continue  # (else a pause too: the group may have come meanwhile)
+                    continue
             else:
-                self.budget = next_budget(self.budget, spent, S.awaiting_group())
+                self.budget = next_budget(self.budget, time.perf_counter() - t0, S.awaiting_group())
+            stop_at = None
             S._tick()
             if not self._adopt():
                 raise Abandon()

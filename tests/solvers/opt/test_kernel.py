@@ -498,6 +498,24 @@ def test_deadline_stops_a_kernel_search():
     assert verify_tree(r.tree.to_json(), C) == r.lower
 
 
+def test_a_table_that_keeps_dropping_entries_still_pauses():
+    """A memo budget so small that a table fills and drops its older half every few hundred nodes: the search still
+    reaches its pauses (where a cancel, a deadline, Ctrl-C are seen), and a cancel stops it. (A full table used to
+    start the node budget of the next stretch again, so that such a search never paused.)"""
+    from solvers.opt import distributed
+
+    C = make("intervals", N=150)  # the root query at 13: refuted after some 60,000 nodes
+    looks = []
+
+    def cancelled():
+        looks.append(1)
+        return True
+
+    out = distributed.solve_part(C, {"memo_bytes": 2**20, "symmetry": False, "isomorphism": False,
+                                     "kernel": "numba"}, C.full, 13, None, cancelled)
+    assert looks and out["answer"] is None
+
+
 CTRL_C = textwrap.dedent("""
     from solvers.classes.families import make
     from solvers.opt import Solver, Tuning, opt
