@@ -551,6 +551,14 @@ class Kernel:
         """The bytes the memo tables' arrays take."""
         return self.wide.nbytes + self.narrow.nbytes
 
+    def entry_bytes(self) -> float:
+        """The bytes an entry of the tables takes on average: a slot (its key's hash and words, its bounds, move and
+        insertion number) and its share of the slots a table keeps empty (a quarter or more)."""
+        n = self.count
+        if not n:
+            return (self.kwords + 1) * 8 + self.ENTRY_OVERHEAD
+        return self.table_bytes / n
+
     def _table_args(self) -> tuple:
         """The tables' arguments of the compiled search (from the wide table's keys to the counts)."""
         return (*self.wide.args, self.wide.limit(), *self.narrow.args, self.nkwords, self.narrow.limit(),

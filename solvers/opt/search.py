@@ -917,7 +917,7 @@ class Solver(MemoSearch):
     def memo_used_bytes(self) -> int:
         """The bytes the memo's entries are counted as now (those a kernel holds too, see :attr:`memo_entries`)."""
         K = self._kernel if self._kernel is not None else self._kept
-        extra = max(0, K.count - K.loaded) * (K.kwords * 8 + 120) if K is not None else 0
+        extra = max(0, K.count - K.loaded) * K.entry_bytes() if K is not None else 0
         return self._memo_used + extra
 
     # ------------------------------------------------------------------ bounds from elsewhere
