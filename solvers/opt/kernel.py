@@ -11,8 +11,12 @@ upper-bound certificates, built afterwards from the memo):
 * the cardinality bound, Opt(V) <= the number of distinct splits, the d == 2 shortcut, the balanced
   splits first (a stable sort, as Python's), the smaller child first, the children's memo entries looked
   at before either is searched;
-* the memo is an open-addressing hash table in numpy arrays (keys = word rows; values lower, upper, the
-  move, and an insertion number so that an eviction drops the older half, as the Python memo does);
+* the memo is two open-addressing hash tables in numpy arrays sharing one byte budget (values lower, upper, the
+  move, and an insertion number so that an eviction drops the older half, as the Python memo does): a version
+  space of at most :attr:`Kernel.narrow_max` concepts is keyed in the narrow table by its concepts' indices in
+  the class (16 bits each where the class has fewer than 65,535 concepts), any other in the wide table by its
+  words over the class; both name the version space itself, as Python's int keys do (:meth:`Kernel.write_back`
+  turns them into those ints);
 * with a symmetry group in use (``Solver.canonical``), a version space of ``Solver._canon_min`` concepts or
   more is keyed by its orbit, as in Python: the compiled search computes the same least image as
   :meth:`Canonical.key <solvers.opt.canonical.Canonical.key>` (the closure from the class's columns as word
