@@ -1053,12 +1053,32 @@ def _entry(name):
     return cfunc(types.int64(*[_TYPES[t] for t in SIGNATURES[name].split()]), cache=True, error_model="numpy")
 
 
+@njit(cache=True)
+def _search_args(roots_p, NL, W, levels_p, LM, lsplit_p, R, lconc_p, NC, points_p, vs_p, gs_p, ks_p, D, KW, pool_p,
+           goods_p, frame_p, stab_p, sgen_p, ntab, gm_p, sortg_p, sortm_p, state, keys_p, lo_p, hi_p, move_p,
+           mhash_p, seqs_p, cap, count, limit, nkeys_p, nlo_p, nhi_p, nmove_p, nmhash_p, nseqs_p, ncap, NKW, ncount,
+           nlimit, S, b16, gmin, stop_at, canon, cmin, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_p,
+           scratch_p):
+    """The arguments of :func:`search` from the entry points' raw pointers (``state``: the state array itself,
+    ``count``, ``ncount``: the tables' counts)."""
+    return (carray(roots_p, (NL,)), carray(levels_p, (LM + 1, 6)), carray(lsplit_p, (LM + 1, R)),
+            carray(lconc_p, (NC,)), carray(points_p, (R,)), carray(vs_p, (D, W)), carray(gs_p, (D, W)),
+            carray(ks_p, (D, KW)), carray(pool_p, (D + 1, R)), carray(goods_p, (D, R)), carray(frame_p, (D, 12)),
+            carray(stab_p, (ntab,)), carray(sgen_p, (ntab,)), carray(gm_p, (R,)), carray(sortg_p, (R,)),
+            carray(sortm_p, (R,)), state, carray(keys_p, (cap, KW + 1)), carray(lo_p, (cap,)), carray(hi_p, (cap,)),
+            carray(move_p, (cap,)), carray(mhash_p, (cap,)), carray(seqs_p, (cap,)), count, limit,
+            carray(nkeys_p, (ncap, NKW + 1)), carray(nlo_p, (ncap,)), carray(nhi_p, (ncap,)),
+            carray(nmove_p, (ncap,)), carray(nmhash_p, (ncap,)), carray(nseqs_p, (ncap,)), ncount, nlimit, S, b16,
+            gmin, stop_at, canon, cmin, carray(cols_p, (ncols, W)), carray(tables_p, (nb, 256, order)),
+            carray(flips_p, (order,)), wide, carray(ties_p, (order,)), carray(scratch_p, (32,)))
+
+
 @_entry("search")
 def search_c(roots_p, NL, W, levels_p, LM, lsplit_p, R, lconc_p, NC, points_p, vs_p, gs_p, ks_p, D, KW, pool_p,
              goods_p, frame_p, stab_p, sgen_p, ntab, gm_p, sortg_p, sortm_p, state_p, keys_p, lo_p, hi_p, move_p,
              mhash_p, seqs_p, cap, limit, nkeys_p, nlo_p, nhi_p, nmove_p, nmhash_p, nseqs_p, ncap, NKW, nlimit, S, b16,
-             gmin,
-             tstate_p, stop_at, canon, cmin, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_p, scratch_p):
+             gmin, tstate_p, stop_at, canon, cmin, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_p,
+             scratch_p):
     """:func:`search` over raw pointers (NL words of ``roots``, ``LM`` + 1 levels, R root splits, NC entries of
     ``lconc``; the wide table's ``cap`` slots of KW + 1 words, the narrow one's ``ncap`` of NKW + 1): ``state`` =
     sp, last result, nodes; ``tstate`` = the wide table's count, the next insertion number, the narrow table's
@@ -1067,17 +1087,11 @@ def search_c(roots_p, NL, W, levels_p, LM, lsplit_p, R, lconc_p, NC, points_p, v
     state = carray(state_p, (5,))
     tstate = carray(tstate_p, (3,))
     state[3] = tstate[1]
-    status, count, ncount = search(
-        carray(roots_p, (NL,)), carray(levels_p, (LM + 1, 6)), carray(lsplit_p, (LM + 1, R)), carray(lconc_p, (NC,)),
-        carray(points_p, (R,)), carray(vs_p, (D, W)), carray(gs_p, (D, W)), carray(ks_p, (D, KW)),
-        carray(pool_p, (D + 1, R)), carray(goods_p, (D, R)), carray(frame_p, (D, 12)), carray(stab_p, (ntab,)),
-        carray(sgen_p, (ntab,)), carray(gm_p, (R,)), carray(sortg_p, (R,)), carray(sortm_p, (R,)), state,
-        carray(keys_p, (cap, KW + 1)), carray(lo_p, (cap,)), carray(hi_p, (cap,)), carray(move_p, (cap,)),
-        carray(mhash_p, (cap,)), carray(seqs_p, (cap,)), tstate[0], limit,
-        carray(nkeys_p, (ncap, NKW + 1)), carray(nlo_p, (ncap,)), carray(nhi_p, (ncap,)), carray(nmove_p, (ncap,)),
-        carray(nmhash_p, (ncap,)), carray(nseqs_p, (ncap,)), tstate[2], nlimit, S, b16, gmin,
-        stop_at, canon, cmin, carray(cols_p, (ncols, W)), carray(tables_p, (nb, 256, order)),
-        carray(flips_p, (order,)), wide, carray(ties_p, (order,)), carray(scratch_p, (32,)))
+    status, count, ncount = search(*_search_args(
+        roots_p, NL, W, levels_p, LM, lsplit_p, R, lconc_p, NC, points_p, vs_p, gs_p, ks_p, D, KW, pool_p, goods_p,
+        frame_p, stab_p, sgen_p, ntab, gm_p, sortg_p, sortm_p, state, keys_p, lo_p, hi_p, move_p, mhash_p, seqs_p,
+        cap, tstate[0], limit, nkeys_p, nlo_p, nhi_p, nmove_p, nmhash_p, nseqs_p, ncap, NKW, tstate[2], nlimit, S,
+        b16, gmin, stop_at, canon, cmin, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_p, scratch_p))
     tstate[0] = count
     tstate[1] = state[3]
     tstate[2] = ncount
@@ -1123,24 +1137,17 @@ def orbit_row_c(v_p, W, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_
 def tree_c(roots_p, NL, W, levels_p, LM, lsplit_p, R, lconc_p, NC, points_p, vs_p, gs_p, ks_p, D, KW, pool_p,
            goods_p, frame_p, stab_p, sgen_p, ntab, gm_p, sortg_p, sortm_p, state_p, keys_p, lo_p, hi_p, move_p,
            mhash_p, seqs_p, cap, limit, nkeys_p, nlo_p, nhi_p, nmove_p, nmhash_p, nseqs_p, ncap, NKW, nlimit, S, b16,
-             gmin,
-           tstate_p, stop_at, canon, cmin, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_p, scratch_p,
+           gmin, tstate_p, stop_at, canon, cmin, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_p, scratch_p,
            tv_p, tf_p, DT, tpool_p, tord_p, tgm_p, tstab_p, tsgen_p, p2r_p, npoints, x_p, out_p, nout, wstate_p):
     """:func:`tree` over raw pointers (the arguments of :func:`search_c`, then the walk's arrays: ``DT`` frames)."""
     state = carray(state_p, (5,))
     tstate = carray(tstate_p, (3,))
     state[3] = tstate[1]
-    status, count, ncount = tree(
-        carray(roots_p, (NL,)), carray(levels_p, (LM + 1, 6)), carray(lsplit_p, (LM + 1, R)), carray(lconc_p, (NC,)),
-        carray(points_p, (R,)), carray(vs_p, (D, W)), carray(gs_p, (D, W)), carray(ks_p, (D, KW)),
-        carray(pool_p, (D + 1, R)), carray(goods_p, (D, R)), carray(frame_p, (D, 12)), carray(stab_p, (ntab,)),
-        carray(sgen_p, (ntab,)), carray(gm_p, (R,)), carray(sortg_p, (R,)), carray(sortm_p, (R,)), state,
-        carray(keys_p, (cap, KW + 1)), carray(lo_p, (cap,)), carray(hi_p, (cap,)), carray(move_p, (cap,)),
-        carray(mhash_p, (cap,)), carray(seqs_p, (cap,)), tstate[0], limit,
-        carray(nkeys_p, (ncap, NKW + 1)), carray(nlo_p, (ncap,)), carray(nhi_p, (ncap,)), carray(nmove_p, (ncap,)),
-        carray(nmhash_p, (ncap,)), carray(nseqs_p, (ncap,)), tstate[2], nlimit, S, b16, gmin,
-        stop_at, canon, cmin, carray(cols_p, (ncols, W)), carray(tables_p, (nb, 256, order)),
-        carray(flips_p, (order,)), wide, carray(ties_p, (order,)), carray(scratch_p, (32,)),
+    status, count, ncount = tree(*_search_args(
+        roots_p, NL, W, levels_p, LM, lsplit_p, R, lconc_p, NC, points_p, vs_p, gs_p, ks_p, D, KW, pool_p, goods_p,
+        frame_p, stab_p, sgen_p, ntab, gm_p, sortg_p, sortm_p, state, keys_p, lo_p, hi_p, move_p, mhash_p, seqs_p,
+        cap, tstate[0], limit, nkeys_p, nlo_p, nhi_p, nmove_p, nmhash_p, nseqs_p, ncap, NKW, tstate[2], nlimit, S,
+        b16, gmin, stop_at, canon, cmin, cols_p, ncols, tables_p, nb, order, flips_p, wide, ties_p, scratch_p),
         carray(tv_p, (DT, W)), carray(tf_p, (DT, 10)), carray(tpool_p, (DT + 1, R)), carray(tord_p, (DT, R)),
         carray(tgm_p, (max(R, W),)), carray(tstab_p, (ntab,)), carray(tsgen_p, (ntab,)), carray(p2r_p, (npoints,)),
         carray(x_p, (W,)), carray(out_p, (nout,)), carray(wstate_p, (5,)))
