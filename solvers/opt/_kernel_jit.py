@@ -106,10 +106,10 @@ def _narrow_row(V, L, levels, lconc, K, b16):
 
 
 @njit(cache=True, inline="always")
-def _is_narrow(n, S, canon, cmin):
-    """Whether a version space of n concepts is keyed in the narrow table (its concepts' indices): at most S
-    concepts, and no orbit key for it."""
-    return n <= S and not (canon and n >= cmin)
+def _is_narrow(n, S):
+    """Whether a version space of n concepts keyed by itself is keyed in the narrow table (its concepts' indices):
+    at most S concepts (whether a group is in use or not, so that an entry made before one came is still found)."""
+    return n <= S
 
 
 @njit(cache=True, inline="always")
@@ -638,7 +638,7 @@ def search(roots, levels, lsplit, lconc, points, Vs, Gs, Ks, pool, goods, frame,
             else:
                 G = Gs[f]  # (set by the parent: its own AND the root split's, or by the caller; see _needs_g)
                 K = Ks[f]
-                nar = _is_narrow(n, S, canon, cmin)
+                nar = _is_narrow(n, S)
                 kind = 2 if nar else 0
                 if canon and n >= cmin:
                     _orbit_row(G, cols, tables, flips, wide, ties, scratch, K)
@@ -646,6 +646,9 @@ def search(roots, levels, lsplit, lconc, points, Vs, Gs, Ks, pool, goods, frame,
                         _orbit_narrow(K, NKW, wide)
                         kind = 3
                         nar = True
+                    else:
+                        kind = 0
+                        nar = False
                 elif frame[f, 11] != 1:  # (1: the parent left the row in K as it looked the child up)
                     if nar:
                         _narrow_row(V, L, levels, lconc, K[:NKW], b16)
@@ -722,7 +725,7 @@ def search(roots, levels, lsplit, lconc, points, Vs, Gs, Ks, pool, goods, frame,
                 k0 = n - k1
                 # (the children's entries are looked up under their own keys, as in Python)
                 CK = Ks[f + 1]
-                nar0 = _is_narrow(k0, S, canon, cmin)
+                nar0 = _is_narrow(k0, S)
                 if _needs_g(k0, S, gmin):
                     for w in range(W):
                         CG[w] = G[w] & ~roots[r0 * W + w]
@@ -738,7 +741,7 @@ def search(roots, levels, lsplit, lconc, points, Vs, Gs, Ks, pool, goods, frame,
                     if _needs_g(k1, S, gmin):
                         for w in range(W):
                             CG[w] = G[w] & roots[r0 * W + w]
-                    if _is_narrow(k1, S, canon, cmin):
+                    if _is_narrow(k1, S):
                         _narrow_row(C, L, levels, lconc, CK[:NKW], b16)
                         found, l, h = _get(True, CK, keys, lo, hi, seqs, nkeys, nlo, nhi, nseqs)
                     else:
@@ -995,7 +998,7 @@ def tree(roots, levels, lsplit, lconc, points, Vs, Gs, Ks, pool, goods, frame, s
                     i = _find(keys, seqs, krow)
                     if i >= 0 and move[i] >= 0 and mhash[i] == _pyhash(V):
                         j = move[i]
-            if j < 0 and _is_narrow(n, S, canon, cmin):
+            if j < 0 and _is_narrow(n, S):
                 NKW = nkeys.shape[1] - 1
                 _narrow_row(V, 0, levels, lconc, krow[:NKW], b16)
                 i = _find(nkeys, nseqs, krow[:NKW])

@@ -310,6 +310,8 @@ def _pages(shape, dtype, fill: int = 0, populate: bool = False) -> np.ndarray:
         return np.full(shape, fill, dtype=dtype)
     # anonymous zero pages; with ``populate`` (a table grown into, whose probes will touch all its pages soon) mapped
     # at once, which one call does faster than as many faults
+    # (up to 64 MB: a larger one, mapped at once, would hold the search past a deadline for as long as that takes)
+    populate = populate and size <= 1 << 26
     flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | (getattr(mmap, "MAP_POPULATE", 0) if populate else 0)
     m = mmap.mmap(-1, size, flags=flags)
     advise = getattr(m, "madvise", None)
@@ -422,9 +424,12 @@ class Kernel:
 
     ENTRY_OVERHEAD = 24  # lo, hi (int16), move (int32), the move's hash (int64), insertion number (int64)
     #: The words of a narrow key (a version space of at most 4 words' worth of 16-bit concept indices, or 2
-    #: words' worth of 32-bit ones: 32 or 16 concepts at 8 words), used where the class's words are at least
-    #: twice as many (see solvers.opt._kernel_jit.search); 0: every key wide
+    #: words' worth of 32-bit ones: 32 or 16 concepts at 8 words), used where the class has at least
+    #: NARROW_FROM times the words of a narrow key (see solvers.opt._kernel_jit.search); 0: every key wide
     NARROW_WORDS = 8
+    NARROW_FROM = 2
+    #: 32-bit concept indices in narrow keys even where 16 bits would do (for the tests)
+    WIDE_INDICES = False
     #: Whether deep version spaces are searched over their own concepts (levels: see solvers.opt._kernel_jit.search)
     LEVELS = True
     LEVEL_DEPTH = 3  # the least depth of a query whose version space gets a level of its own
@@ -474,9 +479,11 @@ class Kernel:
         self._level_args = (_p(self.lroots), len(self.lroots), W, _p(self.levels), LM,
                             _p(self.lsplit), R1, _p(self.lconc), len(self.lconc))
         # narrow keys (a version space's concept indices) for version spaces of at most narrow_max concepts
-        self.b16 = C.n_concepts < 0xFFFF
+        self.b16 = C.n_concepts < 0xFFFF and not self.WIDE_INDICES
         self.nkwords = max(1, self.NARROW_WORDS)
-        self.narrow_max = (4 if self.b16 else 2) * self.nkwords if 0 < 2 * self.NARROW_WORDS <= W else 0
+        # (a key row holds a narrow row in its first words: it must be as wide)
+        on = 0 < self.NARROW_WORDS <= self.kwords and self.NARROW_FROM * self.NARROW_WORDS <= W
+        self.narrow_max = (4 if self.b16 else 2) * self.nkwords if on else 0
         # the least version space keyed by its orbit once a group is adopted (now or later): it and larger ones
         # keep their words over the class, which orbit keys are made from
         self.gmin = int(solver._orbit_min) if self.tagged else 1 << 62
@@ -490,8 +497,9 @@ class Kernel:
         # fill up, and a probe of a full table never ends).
         self.tstate = np.zeros(3, dtype=np.int64)  # the wide table's count, the next insertion number, the narrow's
         self.budget_bytes = table_bytes
-        self.wide = _Table(fns, self.kwords, table_bytes, self.tstate, 0)
-        self.narrow = _Table(fns, self.nkwords, table_bytes if self.narrow_max else 0, self.tstate, 2)
+        first = table_bytes // 2 if self.narrow_max else table_bytes  # (each table starts within half; they grow
+        self.wide = _Table(fns, self.kwords, first, self.tstate, 0)  # into the rest as they fill: _may_grow)
+        self.narrow = _Table(fns, self.nkwords, first if self.narrow_max else 0, self.tstate, 2)
         self.evictions = 0
         self.evictions_counted = 0  # (counted in the solver's evictions already)
         self.budget = 64  # nodes per call, adapted to take about 10 ms
@@ -601,9 +609,9 @@ class Kernel:
         return ~k
 
     def _narrow_key(self, V: int) -> bool:
-        """Whether the version space V is keyed in the narrow table (as :func:`solvers.opt._kernel_jit._is_narrow`)."""
-        n = V.bit_count()
-        return n <= self.narrow_max and not (self._orbit_args[0] and n >= self._orbit_args[1])
+        """Whether the version space V, keyed by itself, is keyed in the narrow table (as
+        :func:`solvers.opt._kernel_jit._is_narrow`)."""
+        return V.bit_count() <= self.narrow_max
 
     def _narrow_rows(self, Vs: list) -> np.ndarray:
         """The narrow key rows of version spaces (ints): their concepts' indices, ascending, padded with ones."""
@@ -655,6 +663,8 @@ class Kernel:
 
     def _narrow_versions(self, rows: np.ndarray) -> list:
         """The version spaces (ints) of narrow key rows (the inverse of :meth:`_narrow_rows`)."""
+        if not len(rows):
+            return []
         dt = np.uint16 if self.b16 else np.uint32
         idx = np.ascontiguousarray(rows).view(dt).reshape(len(rows), -1).astype(np.int64)
         pad = np.iinfo(dt).max

@@ -117,19 +117,73 @@ def narrow_keys():
     kernel_module.Kernel.NARROW_WORDS = old
 
 
+def _narrow(kernel_words: int = 2, wide_indices: bool = False):
+    """Set narrow keys of ``kernel_words`` words on every class (a context: the old settings back after)."""
+    import contextlib
+
+    @contextlib.contextmanager
+    def cm():
+        K = kernel_module.Kernel
+        old = K.NARROW_WORDS, K.NARROW_FROM, K.WIDE_INDICES
+        K.NARROW_WORDS, K.NARROW_FROM, K.WIDE_INDICES = kernel_words, 0, wide_indices
+        try:
+            yield
+        finally:
+            K.NARROW_WORDS, K.NARROW_FROM, K.WIDE_INDICES = old
+    return cm()
+
+
 @settings(max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(65, 300), st.integers(4, 10), st.integers(0, 2**32 - 1), st.floats(0.2, 0.8))
-def test_narrow_keys_make_the_same_search(m, n, seed, p):
-    """Version spaces keyed in the narrow table by their concepts: the same memo (written back as version spaces),
-    moves, trees and certificates as the Python search, and the kernel keyed some in each table."""
+@given(matrices(max_rows=24, max_cols=9), st.booleans())
+def test_narrow_keys_against_the_brute_force(rows, wide_indices):
+    """Version spaces of at most 8 concepts (4 with 32-bit indices) keyed in the narrow table: the value of the brute
+    force, and the same memo (written back as version spaces), moves, trees and certificates as the Python search."""
+    with _narrow(2, wide_indices):
+        same_search(rows)
+
+
+@settings(max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(65, 300), st.integers(4, 10), st.integers(0, 2**32 - 1), st.floats(0.2, 0.8), st.booleans())
+def test_narrow_keys_make_the_same_search(m, n, seed, p, wide_indices):
+    """Classes of several words, version spaces of at most 8 (or 4) concepts keyed in the narrow table: the same search
+    as Python's, and where the kernel searched, entries in the narrow table."""
     rows = np.random.default_rng(seed).random((m, n)) < p
-    old = kernel_module.Kernel.NARROW_WORDS
-    kernel_module.Kernel.NARROW_WORDS = 1
+    with _narrow(2, wide_indices):
+        same_search(rows, brute=False)
+        S = Solver(ConceptClass.from_matrix(rows), symmetry=False, kernel="numba")
+        S.value()
+        K = S._kept
+        if K is not None and K.kwords >= 2:  # (a key row of one word has no room for a narrow row of two)
+            assert K.narrow_max == (4 if wide_indices else 8)
+
+
+def test_narrow_keys_with_levels_two_deep():
+    """Some 2,150 concepts (34 words), levels from a quarter of a level's words: version spaces keyed by their
+    concepts from level 2 (two maps of concepts chained), 16- and 32-bit indices, the same search as Python's."""
+    rows = np.random.default_rng(11).random((3000, 12)) < 0.5
+    old = kernel_module.Kernel.LEVEL_RATIO
+    kernel_module.Kernel.LEVEL_RATIO = 4
     try:
-        S = same_search(rows, brute=False)
+        for wide_indices in (False, True):
+            with _narrow(2, wide_indices):
+                same_search(rows, brute=False)
+                S = Solver(ConceptClass.from_matrix(rows), symmetry=False, kernel="numba")
+                S.value()
+                assert S._kept.levels[2, 0] > 0 and S._kept.narrow.count > 0  # level 2 made, narrow keys used
     finally:
-        kernel_module.Kernel.NARROW_WORDS = old
-    assert S.kernel_nodes == 0 or S.nodes > 0
+        kernel_module.Kernel.LEVEL_RATIO = old
+
+
+@settings(max_examples=30, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(matrices(max_rows=24, max_cols=9))
+def test_narrow_keys_with_a_small_memo_budget(rows):
+    """Both tables dropping their older halves: values and certificates still right."""
+    with _narrow(2):
+        r, S = solved(rows, "numba", memo_bytes=3000)
+    assert r.value == opt_brute(rows)
+    if r.value >= 0:
+        assert verify_tree(r.tree.to_json(), S.C) == r.value
+        assert verify_upper(S.upper_proof(r.value), S.C) == r.value
 
 
 @pytest.mark.parametrize("family,params", [("intervals", {"N": 40}), ("rectangles", {"N": 5}), ("decision-lists", {"n": 3}),
@@ -301,19 +355,23 @@ def test_kernel_and_python_agree_with_orbit_keys_on_families(family, params):
 
 @pytest.mark.parametrize("family,params,least", [("halfspaces", {"n": 3}, 2), ("decision-lists", {"n": 3}, 3),
                                                  ("rectangles", {"N": 4}, 4)])
-def test_orbit_keys_and_narrow_keys_together(narrow_keys, family, params, least):
-    """Orbit keys from ``least`` concepts (symmetry_min), narrow keys below them and up to 4 concepts: the same
-    search as Python's, and at a group adopted after 30 nodes (entries in the narrow table made before it stay
-    valid) the same values and certificates."""
+@pytest.mark.parametrize("words", [1, 3])
+def test_orbit_keys_and_narrow_keys_together(family, params, least, words):
+    """Orbit keys from ``least`` concepts (symmetry_min), narrow keys of version spaces up to 4 concepts (1 word) or 12
+    (3 words, orbit keys in the narrow table too): the same search as Python's; and with a group adopted after 30
+    nodes (entries made before it stay where they are, and are found there) the same value, a mistake tree walked
+    in the kernel from its tables, and the certificates."""
     C = make(family, **params)
     C = ConceptClass(C.matrix, C.points, symmetry=C.symmetry)
-    S = same_search_with_group(C, symmetry_min=least)
-    assert S.canonical is not None and S.searched[1] > 0
-    late = Solver(C, kernel="numba", symmetry_after=30, symmetry_min=least)
-    v = late.value()
-    assert v == S.value()
-    assert verify_upper(late.upper_proof(v), C) == v
-    assert verify_tree({"depth": v, "root": late.mistake_tree(late.full, v)}, C) == v
+    with _narrow(words):
+        S = same_search_with_group(C, symmetry_min=least)
+        assert S.canonical is not None and S.searched[1] > 0
+        late = Solver(C, kernel="numba", symmetry_after=30, symmetry_min=least)
+        v = late.value()
+        assert v == S.value() and late._kept is not None
+        tree = late.mistake_tree(late.full, v)  # (walked in the kernel: its tables not yet written back)
+        assert verify_tree({"depth": v, "root": tree}, C) == v
+        assert verify_upper(late.upper_proof(v), C) == v
 
 
 @pytest.mark.parametrize("family,params", [("rectangles", {"N": 6}), ("decision-lists", {"n": 4}),
