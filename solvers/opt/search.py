@@ -963,17 +963,22 @@ class Solver(MemoSearch):
         return self.table
 
     # ------------------------------------------------------------------ the root
-    def solve_root(self, queries: list, *, warmup_nodes: int = 0, warmup_seconds: float = 0.25) -> tuple[int, int]:
+    def solve_root(self, queries: list, *, warmup_nodes: int | None = None,
+                   warmup_seconds: float = 0.25) -> tuple[int, int]:
         """Opt(C) by this process's search: a short warm-up going up, then :meth:`descend`.
 
         The warm-up asks "Opt(C) >= lo + 1?" going up until its queries have expanded ``warmup_nodes`` nodes
-        (looked at between queries, so that the Python search and the kernel ask the same ones; default: one query)
-        or ``warmup_seconds`` have passed. Lower bounds on a search that a time limit stops come from the plan's
-        anytime pass (:mod:`solvers.opt.anytime`), and the queries going up are rarely of use to the query at the
-        top: measured on the raw classes of ``scripts/bench_raw.py`` (whole calls in fresh processes), 2,048 nodes
-        against one query took rectangles N=16 from 0.105 to 0.061 s, thresholds N=4000 0.072 -> 0.046 s,
-        conjunctions n=9 0.048 -> 0.025 s, and none slower.
+        (looked at between queries, so that the Python search and the kernel ask the same ones) or
+        ``warmup_seconds`` have passed. It is for a search that may be stopped, or whose progress is shown: its
+        lower bound rises while the query at the top runs. So by default it takes 2,048 nodes where the search has a
+        deadline or a progress hook, else one query: the queries going up are rarely of use to the query at the
+        top, measured on the raw classes of ``scripts/bench_raw.py`` (whole calls in fresh processes, 2,048 nodes
+        against one query): rectangles N=16 0.105 -> 0.061 s, thresholds N=4000 0.072 -> 0.046 s, conjunctions
+        n=9 0.048 -> 0.025 s, none slower.
         """
+        if warmup_nodes is None:
+            watched = self._deadline is not None or self._progress is not None
+            warmup_nodes = 2048 if watched else 0
         try:
             self._warm_up(queries, warmup_nodes, warmup_seconds)
             return self.descend(queries)

@@ -5,7 +5,6 @@ import json
 import numpy as np
 import pytest
 
-from .checks import monotone_disjunctions
 
 
 @pytest.fixture(scope="module")
@@ -23,14 +22,19 @@ def cluster():
 
 @pytest.fixture(scope="module")
 def hard_npy(tmp_path_factory):
-    path = tmp_path_factory.mktemp("hard") / "md13_5.npy"
-    np.save(path, monotone_disjunctions(13, 5))
+    """A class that takes minutes (intervals N=300 as a matrix, 13.5 MB: not solved in 20 s, where monotone
+    disjunctions n=13 k=5 as a matrix, this fixture before, takes 2 s now)."""
+    from solvers.classes.families import make
+
+    path = tmp_path_factory.mktemp("hard") / "intervals300.npy"
+    np.save(path, np.asarray(make("intervals", N=300).matrix, dtype=bool))
     return path
 
 
 @pytest.fixture
 def hard_matrix(tmp_path):
-    """A class that takes minutes: an output error must come before any of it."""
+    """A class as a JSON file (the command's input, for the checks that an output never overwrites it); its search
+    takes a second or more (tests that need a class far longer than their time limit take :func:`hard_npy`)."""
     from solvers.classes.families import make
 
     path = tmp_path / "hard.json"

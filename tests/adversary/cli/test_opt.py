@@ -118,8 +118,8 @@ def test_opt_quiet_and_human_bounds(capsys, hard_npy):
 
 
 @pytest.mark.slow
-def test_opt_exit_3_when_unsolved_within_the_time_limit(capsys, hard_matrix):
-    code, out, err = run(capsys, "opt", "--matrix", hard_matrix, "--time-limit", "0.5", "--quiet")
+def test_opt_exit_3_when_unsolved_within_the_time_limit(capsys, hard_npy):
+    code, out, err = run(capsys, "opt", "--matrix", hard_npy, "--time-limit", "0.5", "--quiet")
     assert code == 3, err
     assert "not solved: stopped by the time limit" in out
 

@@ -19,9 +19,9 @@ from .checks import assert_usage_error, one_error_line, run
 
 
 @pytest.mark.parametrize("option", ["--tree", "--proof"])
-def test_unwritable_output_fails_at_once(capsys, hard_matrix, option):
+def test_unwritable_output_fails_at_once(capsys, hard_npy, option):
     t = time.monotonic()
-    code, out, err = run(capsys, "opt", "--matrix", hard_matrix, option, "/proc/no-such-dir-here.json")
+    code, out, err = run(capsys, "opt", "--matrix", hard_npy, option, "/proc/no-such-dir-here.json")
     one_error_line(code, err, contains=["cannot write", "/proc/no-such-dir-here.json"])
     assert time.monotonic() - t < 2.0
 

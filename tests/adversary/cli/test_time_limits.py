@@ -123,9 +123,9 @@ _ONE_SECOND = {
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", list(_ONE_SECOND), ids=list(_ONE_SECOND))
-def test_every_command_and_game_keeps_a_one_second_limit(case, hard_matrix, tmp_path):
+def test_every_command_and_game_keeps_a_one_second_limit(case, hard_npy, tmp_path):
     argv, codes = _ONE_SECOND[case]
-    argv = [a.format(hard=hard_matrix, tree=tmp_path / "tree.json") for a in argv]
+    argv = [a.format(hard=hard_npy, tree=tmp_path / "tree.json") for a in argv]
     quiet = [] if case == "multiclass" else ["--quiet"]  # (multiclass prints no progress, and takes no --quiet)
     code, out, err, seconds = timed(*argv, *quiet, limit=1)
     assert code in codes, (code, err[-500:])

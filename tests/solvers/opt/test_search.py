@@ -246,3 +246,17 @@ def test_reached_against_the_examples(rows, data):
         shared = [j for j in range(C.n_points) if len({bool(M[c, j]) for c in members}) == 1]
         agree = {c for c in range(C.n_concepts) if all(M[c, j] == M[members[0], j] for j in shared)}
         assert S.reached(V) == (agree == set(members))
+
+
+def test_the_warm_up_goes_up_where_the_search_is_watched_or_may_stop():
+    """With a progress hook or a time limit the root's queries go up first (a lower bound that rises while the top is
+    asked); without either, one query going up, then the descent from the upper bound. The same value either way."""
+    C = ConceptClass.from_matrix(np.asarray(make("rectangles", N=8).matrix, dtype=bool))
+    plain = opt(C, anytime=False)
+    watched = opt(C, anytime=False, progress=lambda info: None)
+    limited = opt(C, anytime=False, time_limit=600)
+    assert plain.value == watched.value == limited.value == 9
+    assert [q["d"] for q in plain.stats["queries"]][:2] == [2, 10]
+    for r in (watched, limited):
+        ups = [q["d"] for q in r.stats["queries"]]
+        assert ups[:4] == [2, 3, 4, 5]
