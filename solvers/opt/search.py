@@ -975,6 +975,10 @@ class Solver(MemoSearch):
         top, measured on the raw classes of ``scripts/bench_raw.py`` (whole calls in fresh processes, 2,048 nodes
         against one query): rectangles N=16 0.105 -> 0.061 s, thresholds N=4000 0.072 -> 0.046 s, conjunctions
         n=9 0.048 -> 0.025 s, none slower.
+
+        Returns (lower, upper), equal unless a deadline stopped it (then :class:`SearchStop` is raised
+        and :attr:`root_bounds` holds the bounds proven so far). Every root query is appended to
+        ``queries`` as ``{"d", "answer", "seconds"}``.
         """
         if warmup_nodes is None:
             watched = self._deadline is not None or self._progress is not None
