@@ -82,7 +82,9 @@ def search(C, control: Control, tuning: Tuning, *, table: bool = False, table_on
                         finally:
                             S.stop_detection()
                     elif jobs == 1:
-                        lo, hi = S.solve_root(queries)
+                        # (the warm-up is for a run that may stop or shows its progress: the caller's deadline, not
+                        # the table's cap, says so)
+                        lo, hi = S.solve_root(queries, warmup_nodes=warmup_nodes(deadline, progress))
                     else:
                         try:
                             lo, hi = _search_root_with_workers(S, jobs, queries, t0, budget, progress)
@@ -176,6 +178,12 @@ def _search_root_with_workers(S: Solver, jobs: int, queries: list, t0: float, bu
     return done if done is not None else solve_root_parallel(S, jobs, queries)
 
 
+def warmup_nodes(deadline: float | None, progress) -> int:
+    """The root's warm-up (:meth:`Solver.solve_root <solvers.opt.search.Solver.solve_root>`): 2,048 nodes of queries
+    going up for a run the caller may stop (a deadline) or watches (a progress hook), else one query."""
+    return 2048 if deadline is not None or progress is not None else 0
+
+
 def _trial(S: Solver, queries: list, t0: float, budget: float | None, progress, seconds: float):
     """The search in this process for ``seconds`` from ``t0`` before workers take over: its (lower, upper) if that
     settles it, else None; the caller's own ``budget`` ending first raises SearchStop."""
@@ -184,7 +192,7 @@ def _trial(S: Solver, queries: list, t0: float, budget: float | None, progress, 
     trial = t0 + seconds if budget is None else min(budget, t0 + seconds)
     try:
         with S.limits(deadline=trial, progress=progress):
-            return S.solve_root(queries)
+            return S.solve_root(queries, warmup_nodes=warmup_nodes(budget, progress))
     except SearchStop:
         if trial == budget:
             raise

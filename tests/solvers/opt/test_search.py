@@ -260,3 +260,7 @@ def test_the_warm_up_goes_up_where_the_search_is_watched_or_may_stop():
     for r in (watched, limited):
         ups = [q["d"] for q in r.stats["queries"]]
         assert ups[:4] == [2, 3, 4, 5]
+    # 16 points: the plan caps the search's time for the table after it, which is no caller's deadline
+    C = ConceptClass.from_matrix(np.asarray(make("random", m=3000, N=16, seed=0).matrix, dtype=bool))
+    r = opt(C, anytime=False)
+    assert r.stats["plan"] == ["search", "table"] and [q["d"] for q in r.stats["queries"]] == [2, 11]
