@@ -104,7 +104,12 @@ def _stopped_text(key: str, v: dict) -> str:
     if v.get("bounds"):
         text = f"{text}; " if text else ""
         return f"{text}{v['bounds']}"
-    return text or f"the lower bound {v['lower']} holds for every class; no witness found before the search stopped"
+    if text:
+        return text
+    if v["lower"] <= 0:
+        return "the lower bound 0 holds for every class; no witness found before the search stopped"
+    # (td, rtd: what the search refuted before it stopped, which its partial result does not list)
+    return f"the lower bound {v['lower']} was proven by the search before it stopped; no witness of a value found"
 
 
 def _witness_text(key: str, w: dict) -> str:

@@ -45,3 +45,14 @@ def test_the_json_names_the_parameters_not_computed(capsys, monkeypatch):
     assert r["missing"] == {"vc": "not computed (interrupted)", "td": "not computed (interrupted)"}, r
     assert code == 130, err
     assert wp.ParamsRun(["vc", "td"], {"vc": {"value": 1}}).missing == ["td"]
+
+
+def test_a_stopped_bound_says_what_it_rests_on():
+    """A stopped parameter without a witness: a lower bound of 0 holds for every class; a larger one (td, rtd: what
+    the search refuted before it stopped) is said to be the search's, not every class's."""
+    from adversary.cli.params import _stopped_text
+
+    assert "holds for every class" in _stopped_text("td", {"lower": 0, "upper": 6, "witness": {}})
+    text = _stopped_text("rtd", {"lower": 4, "upper": 7, "witness": {}})
+    assert "proven by the search" in text and "every class" not in text
+    assert _stopped_text("vc", {"lower": 3, "upper": 5, "bounds": "b"}) == "b"
