@@ -25,7 +25,8 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["as_rational", "huge_exponent", "as_coordinate", "not_ints", "num_text", "point_text", "json_type"]
+__all__ = ["as_rational", "huge_exponent", "as_coordinate", "not_ints", "num_text", "point_text", "json_type",
+           "bit_positions"]
 
 
 def as_rational(value, name: str, who: Optional[str] = None) -> Fraction:
@@ -131,3 +132,22 @@ _INT = frozenset({int})
 def json_type(v) -> str:
     """The JSON name of a value's type, for messages: ``an object``, ``a list``, ``null``..."""
     return {dict: "an object", list: "a list", str: "a string", type(None): "null"}.get(type(v), type(v).__name__)
+
+
+#: Bits past which :func:`bit_positions` reads an int through numpy (clearing its lowest bit one at a time costs a
+#: pass over the whole int each time: quadratic in a million bits).
+_WIDE_BITS = 4096
+
+
+def bit_positions(v: int) -> list:
+    """The positions of the 1 bits of ``v`` (>= 0), in increasing order: bit by bit for a narrow int, through numpy
+    past :data:`_WIDE_BITS` bits (a bitset of concepts or points as a list of their indices)."""
+    if v.bit_length() <= _WIDE_BITS:
+        out = []
+        while v:
+            low = v & -v
+            out.append(low.bit_length() - 1)
+            v ^= low
+        return out
+    raw = np.frombuffer(v.to_bytes((v.bit_length() + 7) // 8, "little"), dtype=np.uint8)
+    return np.flatnonzero(np.unpackbits(raw, bitorder="little")).tolist()

@@ -33,7 +33,7 @@ import numpy as np
 
 from ..files import load_npy
 from ..jsontext import loads
-from ..numbers import point_text
+from ..numbers import bit_positions, point_text
 
 if TYPE_CHECKING:
     from .automorphisms import Detection
@@ -692,12 +692,7 @@ class ConceptClass:
 
     def concepts_of(self, V: int) -> list[int]:
         """The concept indices in bitset ``V``, in increasing order."""
-        out = []
-        while V:
-            low = V & -V
-            out.append(low.bit_length() - 1)
-            V ^= low
-        return out
+        return bit_positions(V)
 
     def restrict(self, concepts: Sequence[int]) -> "ConceptClass":
         """The subclass made of the given concept indices (same points)."""

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Hashable
 
 import numpy as np
 
+from ..numbers import bit_positions
 from .base import (Bound, IntParam, OnlineLearner, Point, VersionSpace, as_int, as_rational, check_label, cite,
                    json_number, number, rng_key)
 
@@ -119,10 +120,10 @@ class _Experts(OnlineLearner):
         """(expert, budget) for every expert still possible as the best one: V a bitset of experts (budget
         0), or the levels (A_0, ..., A_k) of :mod:`solvers.game_rules` (budget: the last level holding it)."""
         if isinstance(V, int):
-            return [(c, 0) for c in _bits(V)]
+            return [(c, 0) for c in bit_positions(V)]
         levels = tuple(V)
         out = []
-        for c in _bits(levels[0]):
+        for c in bit_positions(levels[0]):
             b = 0
             while b + 1 < len(levels) and levels[b + 1] >> c & 1:
                 b += 1
@@ -219,7 +220,7 @@ class WeightedMajority(_Experts):
             m += 1
             x *= q
         if isinstance(V, int) and m > 0 and V.bit_count() <= LIGHT_MAX_EXPERTS:
-            inside = _bits(V)
+            inside = bit_positions(V)
             O = W - len(inside)
             if O <= LIGHT_MAX_EXPERTS * len(inside) and all(e[c] == 0 for c in inside):
                 # the realizable game (the experts of V never erred): the sharper bound of _light_outside
@@ -304,16 +305,6 @@ def _light_outside(k: int, O, beta, memo: dict, left: list) -> int:
     best = min(best, cap)
     memo[key] = best
     return best
-
-
-def _bits(V: int) -> list[int]:
-    """The indices of the set bits of V, in increasing order."""
-    out = []
-    while V:
-        low = V & -V
-        out.append(low.bit_length() - 1)
-        V ^= low
-    return out
 
 
 class RandomizedWeightedMajority(_Experts):

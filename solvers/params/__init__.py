@@ -28,6 +28,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional
 
+from ..numbers import bit_positions
+
 __all__ = ["ParamResult", "compute", "KEYS", "METHODS", "Stopped", "row_bits", "column_bits", "bits_of", "members",
            "distinct_columns"]
 
@@ -108,25 +110,9 @@ def bits_of(flags) -> int:
     return int.from_bytes(np.packbits(np.asarray(flags, dtype=bool), bitorder="little").tobytes(), "little")
 
 
-#: Bits past which :func:`members` reads an int through numpy (clearing its lowest bit one at a time costs a pass
-#: over the whole int each time: quadratic in a million bits).
-_WIDE = 4096
-
-
 def members(v: int) -> list:
-    """The positions of the 1 bits of ``v`` (>= 0), in increasing order: bit by bit for a narrow int, through numpy
-    past :data:`_WIDE` bits."""
-    if v.bit_length() <= _WIDE:
-        out = []
-        while v:
-            low = v & -v
-            out.append(low.bit_length() - 1)
-            v ^= low
-        return out
-    import numpy as np
-
-    raw = np.frombuffer(v.to_bytes((v.bit_length() + 7) // 8, "little"), dtype=np.uint8)
-    return np.flatnonzero(np.unpackbits(raw, bitorder="little")).tolist()
+    """The positions of the 1 bits of ``v`` (>= 0), in increasing order (:func:`solvers.numbers.bit_positions`)."""
+    return bit_positions(v)
 
 
 def distinct_columns(M, *, nonzero: bool = False) -> list:

@@ -423,6 +423,18 @@ def _check(proof: dict, cnfs: list, size: int, clock: _Clock) -> dict:
 
 
 # ------------------------------------------------------------------------------------------------ the drivers
+def _finder(model_of: Callable, clock: _Clock, found: Callable = lambda w: w) -> Callable:
+    """``find(k)`` for :func:`_climb`: CP-SAT on ``model_of(k)`` -> (model, read) (read None: no such structure, by
+    counting), the structure it finds as ``found(read(solver))``."""
+    def find(k):
+        model, read = model_of(k)
+        if read is None:
+            return REFUTED, None
+        status, solver = _solve_cpsat(model, clock)
+        return status, (found(read(solver)) if status == FOUND else None)
+    return find
+
+
 def _climb(find: Callable, refute_cnfs: Callable, cnf_size: Callable, lower: int, witness, upper: int,
            upper_by: dict, clock: _Clock, check: bool) -> SatResult:
     """From ``lower`` (``witness``), ask ``find(k)`` -> (status, witness): first k = lower + 1 (where a search's lower
@@ -469,11 +481,7 @@ def vc(M, *, witness=(), upper: Optional[int] = None, upper_by: Optional[dict] =
     if upper is None or trivial < upper:
         upper, upper_by = trivial, {"by": "bound", "text": "floor(log2 |C|) and the points where concepts differ"}
 
-    def find(d):
-        model, read = vc_model(M, d)
-        status, solver = _solve_cpsat(model, clock)
-        return status, (read(solver) if status == FOUND else None)
-
+    find = _finder(lambda d: vc_model(M, d), clock)
     r = _climb(find, lambda d: [lambda: vc_cnf(M, d)], lambda d: vc_cnf_size(m, n, d), len(witness), list(witness), upper,
                upper_by or {"by": "bound"}, clock, check)
     r.witness = {"points": [int(j) for j in r.witness["found"]], "upper": r.witness["upper"]}
@@ -502,16 +510,7 @@ def threshold(M, *, witness=((), ()), upper: Optional[int] = None, upper_by: Opt
     if upper is None or trivial < upper:
         upper, upper_by = trivial, {"by": "bound", "text": "|C| and the distinct points some concept labels 1"}
 
-    def find(t):
-        model, read = threshold_model(sub, t, sub_lasts)
-        if read is None:
-            return REFUTED, None
-        status, solver = _solve_cpsat(model, clock)
-        if status != FOUND:
-            return status, None
-        xs, cs = read(solver)
-        return FOUND, ([cols[x] for x in xs], cs)
-
+    find = _finder(lambda t: threshold_model(sub, t, sub_lasts), clock, lambda w: ([cols[x] for x in w[0]], w[1]))
     start = (list(witness[0]), list(witness[1]))
     r = _climb(find, lambda t: [lambda: threshold_cnf(M, t, lasts)], lambda t: threshold_cnf_size(m, n, t),
                len(start[0]), start,
@@ -536,15 +535,7 @@ def star(M, *, witness: Optional[dict] = None, upper: Optional[int] = None, uppe
         upper, upper_by = trivial, {"by": "bound", "text": "|C| - 1 and the points where two concepts differ"}
     best = dict(witness or {"centre": centres[0] if centres else 0, "points": []})
 
-    def find(s):
-        model, read = star_model(M, s, centres)
-        if read is None:
-            return REFUTED, None
-        status, solver = _solve_cpsat(model, clock)
-        if status != FOUND:
-            return status, None
-        c, points = read(solver)
-        return FOUND, (points, c)
+    find = _finder(lambda s: star_model(M, s, centres), clock, lambda w: (w[1], w[0]))  # (read gives centre, points)
 
     def cnfs(s):
         return [(lambda c=c: star_cnf(M, c, s)) for c in centres]

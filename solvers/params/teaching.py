@@ -70,6 +70,7 @@ from math import comb
 from typing import Optional
 
 from .. import interrupts
+from ..numbers import bit_positions
 
 __all__ = ["search", "teaching_set", "is_teaching_set", "smallest_teaching_set", "METHODS"]
 
@@ -401,7 +402,7 @@ class _Sat:
             self.first_sets(alive)
             peeled: list = []
             while alive:
-                left = _members(alive)
+                left = bit_positions(alive)
                 if peeled:
                     self.carry(left, peeled, alive)
                 t = min(self.lb[c] for c in left)
@@ -427,7 +428,7 @@ class _Sat:
             j = max(i for i, s in enumerate(steps) if s["size"] == value)  # the fewest concepts left
             proof = self.prove(lives[j], lives[j], value)
         except (_Stop, KeyboardInterrupt):
-            left = _members(alive)
+            left = bit_positions(alive)
             done = max((s["size"] for s in steps), default=0)
             plan = max((len(self.ub[c]) for c in left), default=0) if len(self.ub) == m else self.n
             upper = max(done, plan, lower)
@@ -515,17 +516,8 @@ class _Diffs(dict):
         return d
 
 
-def _members(bits: int) -> list:
-    """The indices of the set bits of ``bits``, in increasing order (by numpy: a bitset of a million concepts in
-    milliseconds)."""
-    import numpy as np
-
-    raw = np.frombuffer(bits.to_bytes((bits.bit_length() + 7) // 8, "little"), dtype=np.uint8)
-    return np.flatnonzero(np.unpackbits(raw, bitorder="little")).tolist()
-
-
 def _bitset(members) -> int:
-    """The bitset of the indices ``members`` (by numpy, as :func:`_members`)."""
+    """The bitset of the indices ``members`` (by numpy)."""
     import numpy as np
 
     members = np.asarray(list(members), dtype=np.int64)
