@@ -69,6 +69,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..numbers import bit_positions
 from . import _kernel_cache, _kernel_so
 from ._kernel_abi import SIGNATURES
 from ._kernel_cache import BuildError, end_build  # noqa: F401 (end_build: the builds this process started)
@@ -618,10 +619,8 @@ class Kernel:
         per = 4 if self.b16 else 2
         dt = np.uint16 if self.b16 else np.uint32
         rows = np.full((len(Vs), self.nkwords * per), np.iinfo(dt).max, dtype=dt)
-        nb = (self.nwords * 64 + 7) // 8
         for k, V in enumerate(Vs):
-            idx = np.flatnonzero(np.unpackbits(np.frombuffer(V.to_bytes(nb, "little"), dtype=np.uint8),
-                                               bitorder="little"))
+            idx = bit_positions(V)
             rows[k, :len(idx)] = idx
         return rows.view(np.uint64).reshape(len(Vs), self.nkwords)
 
