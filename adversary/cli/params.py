@@ -14,16 +14,20 @@ from ._output import (EXIT_FAILED, EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progr
 __all__ = ["HELP", "add", "run"]
 
 HELP = ("VC, dual VC, threshold dimension, star number, teaching and recursive teaching dimension, offline (best and "
-        "worst order) and proper mistake bounds, with witnesses")
+        "worst order) and proper mistake bounds, and with --only the catalogue's others (co-VC, path, eluder, "
+        "minimum star, extended / no-clash / minimum teaching, self-directed and query complexities, dual Opt), with "
+        "witnesses")
 
 
 def add(p) -> None:
     from ._args import add_class_source, add_memory_guard, positive_seconds
 
     add_class_source(p)
-    p.add_argument("--only", metavar="KEYS", help="a comma list of the parameters to compute (default all: "
+    p.add_argument("--only", metavar="KEYS", help="'all', or a comma list of the parameters to compute (default: "
                                                    "opt,vc,dual_vc,threshold,star,td,rtd,best_order,worst_order,"
-                                                   "proper)")
+                                                   "proper; also dual_opt, threshold_chain, path, eluder, covc, "
+                                                   "min_star, min_td, xtd, nctd, self_directed, mq, peq, mpeq, meq, "
+                                                   "majority)")
     p.add_argument("--json", action="store_true", help="print one JSON object: each key with value (or lower and "
                                                        "upper when stopped) and witness, and 'missing': the keys "
                                                        "not computed, each with why")
@@ -67,6 +71,7 @@ def run(args) -> int:
                                     **({"missing": missing} if missing else {})})))
     else:
         print(f"class: {label} ({C.n_concepts} concepts, {C.n_points} points)")
+        width = max([12, *(len(k) for k in got.keys)])
         for k in [k for k in got.keys if k in out]:
             v = out[k]
             if "value" in v:
@@ -74,12 +79,12 @@ def run(args) -> int:
             else:  # stopped: what is proven, never a witness of None
                 value = f"{v['lower']}..{v['upper']} (stopped: {why})"
                 witness = _stopped_text(k, v)
-            print(f"  {k:<12} {value!s:<8} {witness}")
+            print(f"  {k:<{width}} {value!s:<8} {witness}")
             if k in got.checks:
                 ok, text = got.checks[k]
                 said = ("nothing to replay (stopped before a witness)" if text == "stopped: no witness"
                         else f"{'OK' if ok else 'FAILED'}: {text}")
-                print(f"  {'':<12} {'':<8} check: {said}")
+                print(f"  {'':<{width}} {'':<8} check: {said}")
         if got.served:
             how = "not re-checked: --trust-store" if args.trust_store else "witnesses replayed"
             print(f"  served from the store ({how}): {', '.join(got.served)}")
@@ -99,7 +104,11 @@ def _stopped_text(key: str, v: dict) -> str:
     w = v.get("witness") or {}
     has = {"opt": w.get("tree_depth"), "vc": w.get("points"), "dual_vc": w.get("concepts"), "threshold": w.get("points"),
            "star": w.get("points"), "td": w.get("teaching_set"), "rtd": w.get("steps"), "best_order": w.get("order"),
-           "worst_order": w.get("order"), "proper": w.get("tree")}.get(key)
+           "worst_order": w.get("order"), "proper": w.get("tree"), "dual_opt": w.get("tree"),
+           "threshold_chain": w.get("points"), "path": w.get("points"), "eluder": w.get("points"),
+           "covc": w.get("points"), "min_star": w.get("labelling"), "min_td": w.get("teaching_set"),
+           "xtd": w.get("labelling"), "nctd": w.get("sets"), "majority": w.get("run"),
+           **{k: w.get("strategy") for k in ("self_directed", "mq", "peq", "mpeq", "meq")}}.get(key)
     text = _witness_text(key, w) if has else ""
     if v.get("bounds"):
         text = f"{text}; " if text else ""
@@ -135,4 +144,39 @@ def _witness_text(key: str, w: dict) -> str:
         tree = w.get("tree")
         return ("a mistake tree of the proper game" if tree is not None else "mistake tree too large to list") + (
             ", and the learner's choice at each version space" if w.get("learner") is not None else "")
-    return ""
+    return _more_text(key, w)
+
+
+def _labels(bits) -> str:
+    return "".join(str(int(b)) for b in bits) if bits is not None else "?"
+
+
+def _more_text(key: str, w: dict) -> str:
+    """The witness of a parameter past the first nine (:data:`solvers.params.DEFAULT_KEYS`), in a line."""
+    if key == "dual_opt":
+        parts = ["the dual's mistake tree" if w.get("tree") is not None else "",
+                 "its upper-bound certificate" if w.get("upper_certificate") is not None else ""]
+        return " and ".join(p for p in parts if p) + " (in --json)" if any(parts) else "no certificate kept"
+    if key == "threshold_chain":
+        return f"points {w.get('points')}, concepts {w.get('concepts')}: c_k(x_j) = 1 iff j <= k"
+    if key == "path":
+        return f"points {w.get('points')}, concepts {w.get('concepts')}: h_k flips h_0 at x_1..x_k"
+    if key == "eluder":
+        return f"base {w.get('base')}, points {w.get('points')}, concepts {w.get('concepts')}"
+    if key == "covc":
+        return f"points {w.get('points')}, the labels {_labels(w.get('labels'))} missing, neighbours " \
+               f"{w.get('neighbours')}"
+    if key == "min_star":
+        return f"the labelling {_labels(w.get('labelling'))}: its largest star has points {w.get('points')}"
+    if key == "min_td":
+        return f"concept {w.get('concept')} is taught by {w.get('teaching_set')}"
+    if key == "xtd":
+        return f"the labelling {_labels(w.get('labelling'))} needs that many points"
+    if key == "nctd":
+        sets = w.get("sets") or {}
+        return f"a non-clashing set for each of the {len(sets)} concepts (in --json)"
+    if key == "majority":
+        return f"the counterexamples {w.get('run')}"
+    if w.get("strategy") is not None:
+        return f"the learner's strategy at {len(w['strategy'])} version spaces (in --json)"
+    return "strategy too large to list"

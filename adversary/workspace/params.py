@@ -75,26 +75,34 @@ class ParamsRun:
 
 
 def param_keys(keys=None, *, option: str = "keys") -> list:
-    """The parameters named by ``keys`` (None: ``opt`` and every one of :data:`solvers.params.KEYS`; a comma list
-    as text, or a list), checked: a :class:`WorkspaceError` naming ``option`` when they name none or an unknown one."""
-    from solvers.params import KEYS
+    """The parameters named by ``keys`` (None: ``opt`` and :data:`solvers.params.DEFAULT_KEYS`; ``"all"``: ``opt`` and
+    every one of :data:`solvers.params.KEYS`; a comma list as text, or a list), checked: a :class:`WorkspaceError`
+    naming ``option`` when they name none or an unknown one."""
+    from solvers.params import DEFAULT_KEYS, KEYS
 
     if keys is None:
-        return ["opt", *KEYS]
+        return ["opt", *DEFAULT_KEYS]
     text = keys if isinstance(keys, str) else ",".join(map(str, keys))
+    if text.strip() == "all":
+        return ["opt", *KEYS]
     names = [k.strip() for k in text.split(",") if k.strip()]
     if not names:  # ',,,' would compute nothing
-        raise WorkspaceError(f"{option} {text!r} names no parameter; give a comma list of: opt, {', '.join(KEYS)}")
+        raise WorkspaceError(f"{option} {text!r} names no parameter; give 'all' or a comma list of: opt, "
+                             f"{', '.join(KEYS)}")
     bad = [k for k in names if k not in ("opt", *KEYS)]
     if bad:
-        raise WorkspaceError(f"unknown parameter {bad[0]!r} in {option}; choose from: opt, {', '.join(KEYS)}")
-    return names
+        raise WorkspaceError(f"unknown parameter {bad[0]!r} in {option}; choose from: all, opt, {', '.join(KEYS)}")
+    return list(dict.fromkeys(names))
 
 
 #: The parameters that are at least 1 on a class of two distinct concepts, at a point where they differ: it is
 #: shattered (vc; Opt >= VC), every concept needs it to be taught apart from the other (td, and rtd's first
 #: peeling step), and the learner errs there in every order (best_order <= worst_order) and properly (proper >= Opt).
-AT_LEAST_ONE = ("opt", "vc", "td", "rtd", "best_order", "worst_order", "proper")
+#: Likewise it is a chain, a path and an eluder sequence of one point (one concept is 0 there, the other 1), a star
+#: around every labelling (min_star >= VC), a point every teaching, specifying or non-clashing set needs, and a
+#: query or a mistake every learner of the games spends.
+AT_LEAST_ONE = ("opt", "vc", "td", "rtd", "best_order", "worst_order", "proper", "threshold_chain", "path", "eluder",
+                "min_star", "min_td", "xtd", "nctd", "self_directed", "mq", "peq", "mpeq", "meq", "majority")
 
 
 def trivial_bounds(C, key: str, lower: int, upper: int) -> tuple:
@@ -108,7 +116,7 @@ def trivial_bounds(C, key: str, lower: int, upper: int) -> tuple:
         M = np.asarray(C.matrix)
         if bool((M.min(axis=0) != M.max(axis=0)).any()):
             lower, why = 1, ["lower 1: two concepts disagree at a point"]
-    if key in ("vc", "td") and upper > C.n_points:
+    if key in ("vc", "td", "min_td", "xtd", "nctd") and upper > C.n_points:
         upper, why = C.n_points, [*why, f"upper {C.n_points}: the number of points"]
     return lower, max(upper, lower), "; ".join(why)
 

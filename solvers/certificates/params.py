@@ -15,6 +15,7 @@ witness claims on the class's matrix.
   learner knowing the order, the adversary labelling consistently) has the claimed value; the game tree, when
   given, is that game's; where few enough points split C distinctly, every other order is played too (so no
   order does better, or worse).
+* the parameters past these: :mod:`solvers.certificates.params_more`.
 * ``proper``: the mistake tree catches every hypothesis of each version space with a reply that is a mistake and
   leaves a version space worth one less (so every proper learner errs that often); the learner, when given, picks
   a concept of each version space it reaches and errs no more than claimed whatever the adversary does.
@@ -172,6 +173,10 @@ def _check_bounds(C, key: str, p: dict) -> tuple:
             return _check_order(M, key, w, p)
         if key == "proper":
             return _check_proper(M, w, p)
+        from . import params_more
+
+        if key in params_more.KEYS:
+            return params_more.check_more(C, key, p)
     except (KeyError, TypeError, IndexError, ValueError, AttributeError) as e:
         return False, f"{key}: malformed witness ({e})", None, None
     return False, f"unknown parameter {key!r}", None, None

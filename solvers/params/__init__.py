@@ -9,6 +9,17 @@
 | ``td``, ``rtd`` | teaching dimension, recursive teaching dimension | :mod:`.teaching` |
 | ``best_order``, ``worst_order`` | offline mistake bounds: every point shown once, in the best / worst order | :mod:`.orders` |
 | ``proper`` | Opt when the learner predicts with a concept of C each round | :mod:`.proper` |
+| ``dual_opt`` | Opt of the dual class (the dual Littlestone dimension) | :mod:`.dual` |
+| ``threshold_chain`` | the catalogue's threshold dimension: d + 1 nested traces on d points, the empty one included | :mod:`.chains` |
+| ``path``, ``eluder`` | path dimension; combinatorial eluder dimension | :mod:`.chains` |
+| ``covc``, ``min_star`` | co-VC dimension (hollow star number); minimum star number | :mod:`.holes` |
+| ``min_td``, ``xtd``, ``nctd`` | minimum teaching set size; extended and no-clash teaching dimensions | :mod:`.specify` |
+| ``self_directed``, ``mq``, ``peq``, ``mpeq``, ``meq``, ``majority`` | self-directed learning; membership, proper equivalence, both, membership and equivalence queries; the Halving learner's queries | :mod:`.queries` |
+
+:data:`DEFAULT_KEYS` are the first nine; :data:`KEYS` all of them. Two conventions of the threshold dimension are
+offered: ``threshold`` (t concepts whose traces are the nonempty suffixes of t points, littlestone's default) and
+``threshold_chain`` (the catalogue obousquet/Combinatorial-Parameters: d + 1 nested traces on d points); they differ
+by at most one.
 
 Each is a :class:`ParamResult` (``value``, or ``lower``/``upper`` when a time limit stopped its search, and
 ``witness``). A class is a set of functions: duplicate rows are merged before anything is computed.
@@ -30,11 +41,18 @@ from typing import Optional
 
 from ..numbers import bit_positions
 
-__all__ = ["ParamResult", "compute", "KEYS", "METHODS", "Stopped", "row_bits", "column_bits", "bits_of", "members",
+__all__ = ["ParamResult", "compute", "KEYS", "DEFAULT_KEYS", "ROUTES", "METHODS", "Stopped", "row_bits", "column_bits", "bits_of", "members",
            "distinct_columns"]
 
+#: The parameters ``littlestone params`` computes when not told which (``--only all``: every one of :data:`KEYS`).
+DEFAULT_KEYS = ("vc", "dual_vc", "threshold", "star", "td", "rtd", "best_order", "worst_order", "proper")
 #: The parameters :func:`compute` knows, in the order it lists them.
-KEYS = ("vc", "dual_vc", "threshold", "star", "td", "rtd", "best_order", "worst_order", "proper")
+KEYS = DEFAULT_KEYS + ("dual_opt", "threshold_chain", "path", "eluder", "covc", "min_star", "min_td", "xtd", "nctd",
+                       "self_directed", "mq", "peq", "mpeq", "meq", "majority")
+#: Where each key of :data:`KEYS` past :data:`DEFAULT_KEYS` is computed: (module, function).
+ROUTES = {"threshold_chain": ("chains", "threshold_chain"), "path": ("chains", "path_dimension"), "eluder": ("chains", "eluder"),
+          "covc": ("holes", "covc"), "min_star": ("holes", "min_star"), "min_td": ("specify", "min_td"),
+          "xtd": ("specify", "xtd"), "nctd": ("specify", "nctd"), **{k: ("queries", k) for k in ("self_directed", "mq", "peq", "mpeq", "meq", "majority")}, "dual_opt": ("dual", "dual_opt")}
 
 
 @dataclass
@@ -202,9 +220,9 @@ def _vc(C, key: str, time_limit, method: str):
     return ParamResult(key, r.lower, upper, {name: [int(j) for j in r.witness], "upper": proof})
 
 
-def compute(C, keys=KEYS, *, time_limit: Optional[float] = None, method: str = "auto") -> dict:
-    """``{key: ParamResult}`` for each key of ``keys`` on the finite class ``C``, each search within ``time_limit``
-    seconds (its proven bounds when stopped).
+def compute(C, keys=DEFAULT_KEYS, *, time_limit: Optional[float] = None, method: str = "auto") -> dict:
+    """``{key: ParamResult}`` for each key of ``keys`` (default :data:`DEFAULT_KEYS`; :data:`KEYS` for all) on the
+    finite class ``C``, each search within ``time_limit`` seconds (its proven bounds when stopped).
 
     ``method`` (vc, dual_vc, threshold, star, td, rtd): ``"search"``, ``"sat"`` (a constraint solver, its refutation
     checked by a second one: :mod:`.sat`, :mod:`.teaching`) or ``"auto"`` (each module says how it chooses:
@@ -235,6 +253,11 @@ def compute(C, keys=KEYS, *, time_limit: Optional[float] = None, method: str = "
             p = orders.search(C, key, time_limit=left, upper=upper)
         elif key == "proper":
             p = proper.search(C, time_limit=time_limit)
+        elif key in ROUTES:
+            import importlib
+
+            where, name = ROUTES[key]
+            p = getattr(importlib.import_module(f"{__name__}.{where}"), name)(C, time_limit=time_limit)
         else:
             p = teaching.search(C, key, time_limit=time_limit, method=method)
         p.seconds = time.monotonic() - t0

@@ -36,7 +36,7 @@ from typing import Optional
 
 from .. import interrupts
 
-__all__ = ["search", "threshold_bound", "METHODS", "SEARCH_SHARE"]
+__all__ = ["search", "half_graph", "threshold_bound", "METHODS", "SEARCH_SHARE"]
 
 #: The routes :func:`search` takes.
 METHODS = ("auto", "search", "sat")
@@ -119,14 +119,23 @@ def _fits(counts: list, size: int, k: int) -> bool:
 def _search(C, deadline: Optional[float], best_pairs: list) -> tuple:
     """(pairs, finished): the largest half graph found as (c_i, x_i) pairs, c_1 first (at least ``best_pairs``), and
     whether the search went through (so nothing larger exists)."""
+    from .orbits import point_representatives
+
+    return half_graph(C.matrix, deadline, best_pairs, lasts=point_representatives(C))
+
+
+def half_graph(M, deadline: Optional[float] = None, best_pairs: list = (), *, at_least: int = 0,
+               lasts: Optional[list] = None) -> tuple:
+    """(pairs, finished): the largest half graph of the 0/1 matrix ``M`` (its rows need not be distinct) as
+    (c_i, x_i) pairs, c_1 first: at least ``best_pairs``; only one larger than ``at_least`` pairs is looked for (none
+    found: ``best_pairs`` back). ``lasts``: the points x_t may be (default all). ``finished``: the search went
+    through (so nothing larger exists), or stopped at ``deadline``."""
     import numpy as np
 
     from . import Stopped, bits_of, column_bits, members, row_bits
-    from .orbits import point_representatives
 
-    M = C.matrix
     m, n = M.shape
-    best = {"pairs": list(best_pairs[::-1])}  # kept from the end, as built
+    best = {"pairs": list(best_pairs[::-1]), "floor": max(at_least - len(best_pairs), 0)}  # kept from the end, as built
     nodes = [0]
 
     def tick(work: int = 1) -> None:  # at every node and every pair tried, ``work`` the concepts and points counted
@@ -140,10 +149,10 @@ def _search(C, deadline: Optional[float], best_pairs: list) -> tuple:
     def go(A: int, B: int, pairs: list, lasts: int) -> None:
         # Hot loop: written for speed.
         tick()
-        if len(pairs) > len(best["pairs"]):
-            best["pairs"] = list(pairs)
+        if len(pairs) > len(best["pairs"]) + best["floor"]:
+            best["pairs"], best["floor"] = list(pairs), 0
         na, nb = A.bit_count(), B.bit_count()
-        need = len(best["pairs"]) + 1 - len(pairs)
+        need = len(best["pairs"]) + best["floor"] + 1 - len(pairs)
         if min(na, nb) < need:
             return
         tick(na + nb)  # (counting the ones below goes through every concept and point left)
@@ -162,9 +171,8 @@ def _search(C, deadline: Optional[float], best_pairs: list) -> tuple:
     try:
         rows = row_bits(M, deadline)     # points where c is 1
         cols = column_bits(M, deadline)  # concepts that are 1 at j
-        reps = point_representatives(C)
-        lasts = -1 if len(reps) == n else bits_of(np.isin(np.arange(n), reps))
-        go((1 << m) - 1, (1 << n) - 1, [], lasts)
+        go((1 << m) - 1, (1 << n) - 1, [], -1 if lasts is None or len(lasts) == n else
+           bits_of(np.isin(np.arange(n), lasts)))
         finished = True
     except (_Stop, Stopped, KeyboardInterrupt):
         finished = len(best["pairs"]) >= min(m, n)

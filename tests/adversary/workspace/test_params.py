@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from adversary.workspace import Workspace, WorkspaceError
 from solvers.classes import ConceptClass
 from solvers.classes.families import make
-from solvers.params import KEYS
+from solvers.params import DEFAULT_KEYS as KEYS
 from tests.oracles import opt_brute, vc_brute
 from tests.solvers.test_params import orders_brute, proper_brute, rtd_brute, star_brute, td_in, threshold_brute
 

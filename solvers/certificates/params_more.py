@@ -1,0 +1,453 @@
+"""Checkers of the witnesses of the parameters of :mod:`solvers.params` past its first nine, written from the
+definitions without the searches (:func:`check_more` returns ``(ok, message, lower, upper)``: the bounds the witness
+proves by itself, None on a side it does not).
+
+* ``threshold_chain``, ``path``, ``eluder``, ``covc``: the structure given is replayed on the matrix (the lower
+  side); the upper side is the bound of every class counted again, else the search's (said, not replayed).
+* ``min_star``: the labelling g given has a star of the value's size around it and none of value + 1 points, every
+  set of that size tried (the upper side, where at most :data:`EXHAUSTIVE` sets); a shattered set of the value's
+  size proves the lower side.
+* ``min_td``: the concept's teaching set (upper); no set of one point fewer teaches any concept (lower, every set
+  tried where few enough).
+* ``xtd``: no set of value - 1 points specifies the labelling given (lower, every set tried); where 2^n labellings
+  times the sets of value points are few enough, every labelling is specified by one of them (upper).
+* ``nctd``: the sets are non-clashing and at most the value large (upper); the count of labelled samples (lower,
+  counted here) or CP-SAT's optimality (said).
+* ``self_directed``, ``mq``, ``peq``, ``mpeq``, ``meq``: the learner's strategy table is played against every
+  target and every answer (upper); mq's ceil(log2 |C|), or a plain minimax written here over every move the
+  definition allows on classes of at most :data:`GAME_CONCEPTS` concepts, proves the lower side.
+* ``majority``: the run of counterexamples is replayed against the Halving learner's votes (lower); every run is
+  played where the version spaces reached are few enough (both sides).
+* ``dual_opt``: the mistake tree and the upper-bound certificate, checked on the dual class by
+  :func:`solvers.certificates.verify_tree` and :func:`solvers.certificates.verify_upper`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import lru_cache
+from math import comb
+
+import numpy as np
+
+__all__ = ["check_more", "KEYS", "EXHAUSTIVE", "GAME_CONCEPTS"]
+
+#: The keys checked here.
+KEYS = ("dual_opt", "threshold_chain", "path", "eluder", "covc", "min_star", "min_td", "xtd", "nctd",
+        "self_directed", "mq", "peq", "mpeq", "meq", "majority")
+#: The most sets of points (times labellings, for xtd) an exhaustive check tries.
+EXHAUSTIVE = 200_000
+#: The most concepts on which the games' lower side is recomputed here by plain minimax.
+GAME_CONCEPTS = 14
+
+
+def _split_points(M) -> int:
+    return int((M.min(axis=0) != M.max(axis=0)).sum()) if M.shape[0] else 0
+
+
+def _upper_text(key, M, w, p, claim, text, bound) -> tuple:
+    value = p.get("value", p.get("upper"))
+    up = (w.get("upper") or {}) if isinstance(w.get("upper"), dict) else {}
+    if value is None:
+        return True, text, claim, None
+    if up.get("by") == "bound":
+        if bound == value:
+            return True, f"{text}; <= {value}: {up.get('text', 'the bound of every class')} (counted)", claim, value
+        return True, f"{text}; upper {value} not proven by the bound of every class ({bound})", claim, None
+    return True, f"{text}; <= {value}: the search went through (not replayed here)", claim, None
+
+
+def _ints(xs) -> list:
+    return [int(x) for x in xs]
+
+
+def check_more(C, key: str, p: dict) -> tuple:
+    """``(ok, message, lower, upper)`` of the JSON ``p`` of parameter ``key`` of ``C``."""
+    M = np.asarray(C.matrix, dtype=np.int64)
+    m, n = M.shape
+    w = p.get("witness") or {}
+    claim = p.get("value", p.get("lower"))
+    chain_cap = min(max(m - 1, 0), _split_points(M))
+    if key == "threshold_chain":
+        xs, cs = _ints(w.get("points") or []), _ints(w.get("concepts") or [])
+        d = len(xs)
+        if claim != d or (d and len(cs) != d + 1) or len(set(xs)) != d:
+            return False, "threshold_chain: give d points and d + 1 concepts, d the value", None, None
+        for k, c in enumerate(cs):
+            for j, x in enumerate(xs, start=1):
+                if M[c, x] != int(j <= k):
+                    return False, f"threshold_chain: concept {c} at point {x} is {M[c, x]}, not {int(j <= k)}", None, None
+        return _upper_text(key, M, w, p, d, f"threshold_chain >= {d}: the {d + 1} nested traces check", chain_cap)
+    if key == "path":
+        xs, hs = _ints(w.get("points") or []), _ints(w.get("concepts") or [])
+        d = len(xs)
+        if claim != d or (d and len(hs) != d + 1) or len(set(xs)) != d:
+            return False, "path: give d points and d + 1 concepts, d the value", None, None
+        for k, h in enumerate(hs):
+            for j, x in enumerate(xs, start=1):
+                if M[h, x] != M[hs[0], x] ^ int(j <= k):
+                    return False, f"path: concept {h} at point {x} breaks the path", None, None
+        return _upper_text(key, M, w, p, d, f"path >= {d}: the path of {d + 1} traces checks", chain_cap)
+    if key == "eluder":
+        xs, hs = _ints(w.get("points") or []), _ints(w.get("concepts") or [])
+        d = len(xs)
+        if claim != d or len(hs) != d or len(set(xs)) != d:
+            return False, "eluder: give the base, and as many points as concepts as the value", None, None
+        if d:
+            b = int(w["base"])
+            for i, (x, h) in enumerate(zip(xs, hs)):
+                if M[h, x] == M[b, x] or any(M[h, y] != M[b, y] for y in xs[:i]):
+                    return False, f"eluder: concept {h} does not differ from the base at point {x} alone so far", \
+                        None, None
+        return _upper_text(key, M, w, p, d, f"eluder >= {d}: the sequence checks", chain_cap)
+    if key == "covc":
+        S, T, hs = _ints(w.get("points") or []), _ints(w.get("labels") or []), _ints(w.get("neighbours") or [])
+        d = len(S)
+        if claim != d or len(T) != d or len(hs) != d or len(set(S)) != d:
+            return False, "covc: give d points, the labels there and d neighbours, d the value", None, None
+        if d and (M[:, S] == T).all(axis=1).any():
+            return False, "covc: a concept gives the labels, so they are no hole", None, None
+        for j, h in enumerate(hs):
+            want = list(T)
+            want[j] ^= 1
+            if list(M[h, S]) != want:
+                return False, f"covc: concept {h} is not the labels flipped at point {S[j]}", None, None
+        return _upper_text(key, M, w, p, d, f"covc >= {d}: the hollow star checks", min(m, n))
+    if key == "min_star":
+        return _check_min_star(M, w, p, claim)
+    if key == "min_td":
+        return _check_min_td(M, w, p, claim)
+    if key == "xtd":
+        return _check_xtd(M, w, p, claim)
+    if key == "nctd":
+        return _check_nctd(M, w, p, claim)
+    if key in ("self_directed", "mq", "peq", "mpeq", "meq", "majority"):
+        return _check_game(M, key, w, p, claim)
+    if key == "dual_opt":
+        return _check_dual_opt(C, w, p, claim)
+    return False, f"unknown parameter {key!r}", None, None
+
+
+def _shattered(M, S) -> bool:
+    return len({tuple(r) for r in M[:, list(S)].tolist()}) == 2 ** len(S)
+
+
+def _check_min_star(M, w, p, claim) -> tuple:
+    m, n = M.shape
+    low = w.get("lower") or {}
+    lo = None
+    if low.get("by") == "vc":
+        S = _ints(low.get("points") or [])
+        if not _shattered(M, S) or len(set(S)) != len(S):
+            return False, "min_star: the points given as shattered are not", None, None
+        lo = len(S) if len(S) == claim else None
+    if "value" not in p:
+        return True, f"min_star >= {lo}: a shattered set" if lo is not None else "min_star: bounds only", lo, None
+    g = w.get("labelling")
+    k = claim
+    if g is None or len(g) != n:
+        return False, "min_star: give the labelling of every point", None, None
+    g = np.asarray(g, dtype=np.int64)
+    S, h0, hs = _ints(w.get("points") or []), w.get("centre"), _ints(w.get("neighbours") or [])
+    if len(S) != k or len(set(S)) != k or len(hs) != k or (k and h0 is None):
+        return False, f"min_star: give a star of {k} points around the labelling", None, None
+    if k and (M[int(h0), S] != g[S]).any() or any((M[h, S] != g[S]).tolist() != [j == i for j in range(k)]
+                                                 for i, h in enumerate(hs)):
+        return False, "min_star: the star given is not one around the labelling", None, None
+    if comb(n, k + 1) > EXHAUSTIVE:
+        return True, f"min_star: the upper side not rechecked ({comb(n, k + 1)} sets)", lo, None
+    for S in itertools.combinations(range(n), k + 1):
+        S = list(S)
+        agree = M[:, S] == g[S]
+        if agree.all(axis=1).any() and all((agree.sum(axis=1) == k + 1 - 1)[~agree[:, j]].any()
+                                           for j in range(k + 1)):
+            return False, f"min_star: points {S} are a star of {k + 1} around the labelling given", None, None
+    text = f"min_star <= {k}: no star of {k + 1} points around the labelling given ({comb(n, k + 1)} sets tried)"
+    return True, text + (f"; >= {k}: a shattered set of {k} point{'s' if k != 1 else ''}" if lo is not None else
+                         "; the lower side is the search's (not replayed here)"), lo, k
+
+
+def _teachers(M, alive, S) -> int:
+    """How many rows of ``alive`` are alone in their pattern on the points ``S``."""
+    pats = [tuple(r) for r in M[np.ix_(alive, list(S))].tolist()] if S else [()] * len(alive)
+    counts = {}
+    for q in pats:
+        counts[q] = counts.get(q, 0) + 1
+    return sum(1 for q in pats if counts[q] == 1)
+
+
+def _check_min_td(M, w, p, claim) -> tuple:
+    m, n = M.shape
+    if "value" not in p:
+        return True, "min_td: bounds only (no witness)", None, None
+    c, S = int(w["concept"]), _ints(w["teaching_set"])
+    if len(S) != claim or any(h != c and (M[h, S] == M[c, S]).all() for h in range(m)):
+        return False, f"min_td: the set given does not teach concept {c}, or is not {claim} points", None, None
+    if claim == 0:
+        return True, "min_td = 0: the class has one concept", 0, 0
+    if comb(n, claim - 1) > EXHAUSTIVE:
+        return True, f"min_td <= {claim}: concept {c}'s set teaches it (the lower side not rechecked)", None, claim
+    alive = list(range(m))
+    for T in itertools.combinations(range(n), claim - 1):
+        if _teachers(M, alive, T):
+            return False, f"min_td: the {claim - 1} points {list(T)} teach a concept", None, None
+    return True, f"min_td = {claim}: concept {c}'s set teaches it, and no {claim - 1} points teach any concept", \
+        claim, claim
+
+
+def _specified(M, f, S) -> bool:
+    return int((M[:, list(S)] == f[list(S)]).all(axis=1).sum()) <= 1
+
+
+def _check_xtd(M, w, p, claim) -> tuple:
+    m, n = M.shape
+    if "value" not in p and w.get("labelling") is None:
+        return True, "xtd: bounds only (no labelling found before the search stopped)", None, None
+    if claim == 0:
+        ok = m <= 1
+        return ok, "xtd = 0: at most one concept" if ok else "xtd: two concepts need a point", (0 if ok else None), \
+            (0 if ok else None)
+    f = w.get("labelling")
+    if f is None or len(f) != n:
+        return True, "xtd: no labelling given (bounds only)", None, None
+    f = np.asarray(f, dtype=np.int64)
+    if comb(n, claim - 1) > EXHAUSTIVE:
+        return True, "xtd: the lower side not rechecked (too many sets)", None, None
+    for S in itertools.combinations(range(n), claim - 1):
+        if _specified(M, f, S):
+            return False, f"xtd: the points {list(S)} specify the labelling given", None, None
+    text = f"xtd >= {claim}: no {claim - 1} points specify the labelling given"
+    if "value" not in p:
+        return True, text, claim, None
+    if (2 ** n) * comb(n, claim) > EXHAUSTIVE:
+        return True, text + "; <= the search's (not replayed here: too many labellings)", claim, None
+    sets = list(itertools.combinations(range(n), claim))
+    for bits in itertools.product((0, 1), repeat=n):
+        g = np.asarray(bits, dtype=np.int64)
+        if not any(_specified(M, g, S) for S in sets):
+            return False, f"xtd: the labelling {list(bits)} needs more than {claim} points", None, None
+    return True, text + f"; <= {claim}: every labelling checked", claim, claim
+
+
+def _check_nctd(M, w, p, claim) -> tuple:
+    m, n = M.shape
+    sets = w.get("sets")
+    lo = None
+    total, k = 1, 0
+    while total < m and k < n:  # the labelled samples of at most k points
+        k += 1
+        total += comb(n, k) * 2 ** k
+    if (w.get("lower") or {}).get("by") == "bound":
+        if k != claim:
+            return False, f"nctd: the count of labelled samples gives {k}, not {claim}", None, None
+        lo = k
+    if sets is None:
+        return True, "nctd: no sets given (bounds only)", lo, None
+    A = {int(c): _ints(s) for c, s in sets.items()}
+    if sorted(A) != list(range(m)):
+        return False, "nctd: give a set for every concept", None, None
+    top = max((len(s) for s in A.values()), default=0)
+    for c in range(m):
+        for h in range(c + 1, m):
+            U = sorted(set(A[c]) | set(A[h]))
+            if not (M[c, U] != M[h, U]).any():
+                return False, f"nctd: concepts {c} and {h} clash", None, None
+    value = p.get("value", p.get("upper"))
+    if top != value:
+        return False, f"nctd: the largest set has {top} points, not {value}", None, None
+    why = (f"; >= {lo}: {m} concepts need distinct labelled samples (counted)" if lo is not None else
+           "; the lower side is CP-SAT's (its optimality, not replayed here)")
+    return True, f"nctd <= {top}: the sets are non-clashing" + why, lo, top
+
+
+class _Bad(ValueError):
+    pass
+
+
+def _bits(M) -> tuple:
+    m, n = M.shape
+    return [sum(1 << c for c in range(m) if M[c, x]) for x in range(n)], (1 << m) - 1
+
+
+def _eq_replies(V: int, cols: list, full: int, labels, accept: bool) -> list:
+    """The answers to the equivalence query proposing ``labels`` (one per point) on V: for each point, the
+    concepts of V that differ there; ``accept``: {the concept proposed} too. An answer leaving V whole is refused."""
+    out = []
+    for col, y in zip(cols, labels):
+        r = V & (full & ~col if int(y) else col)
+        if r == V:
+            raise _Bad("a query whose answer could leave the version space as it was")
+        if r:
+            out.append(r)
+    return out
+
+
+#: The moves each game allows.
+_ALLOWED = {"self_directed": ("sd",), "mq": ("mq",), "peq": ("peq",), "mpeq": ("mq", "peq"), "meq": ("mq", "eq")}
+
+
+def _replay(M, key: str, strategy: dict) -> int:
+    """The worst case of the strategy table over every target and every answer."""
+    cols, full = _bits(M)
+    memo: dict = {}
+
+    def cost(V: int) -> int:
+        if V.bit_count() <= 1:
+            return 0
+        if V in memo:
+            return memo[V]
+        move = strategy.get(format(V, "x"))
+        if move is None:
+            raise _Bad(f"the strategy has no move for the version space {format(V, 'x')}")
+        kind = move[0]
+        if kind in ("mq", "sd"):
+            x = int(move[1])
+            V1, V0 = V & cols[x], V & ~cols[x]
+            if not V1 or not V0:
+                raise _Bad(f"point {x} does not split the version space")
+            if kind == "sd":
+                p = int(move[2])
+                got = max(cost((V0, V1)[p]), 1 + cost((V1, V0)[p]))
+            else:
+                got = 1 + max(cost(V0), cost(V1))
+        elif kind == "eq" and isinstance(move[1], int):
+            kind = "peq"
+            g = int(move[1])
+            got = 1 + max(cost(r) for r in _eq_replies(V, cols, full, M[g], False))
+        else:
+            got = 1 + max(cost(r) for r in _eq_replies(V, cols, full, str(move[1]), False))
+        if kind not in _ALLOWED[key]:
+            raise _Bad(f"{key} does not allow the move {move[0]!r}")
+        memo[V] = got
+        return got
+
+    return cost(full)
+
+
+def _minimax(M, key: str) -> int:
+    """The game's value by plain minimax over every version space and every move the definition allows (every
+    labelling of the points for meq's equivalence queries)."""
+    m, n = M.shape
+    cols, full = _bits(M)
+    proposals = []
+    if key in ("peq", "mpeq"):
+        proposals = [M[g] for g in range(m)]
+    if key == "meq":
+        proposals = [np.array(bits) for bits in itertools.product((0, 1), repeat=n)]
+
+    @lru_cache(maxsize=None)
+    def value(V: int) -> int:
+        if V.bit_count() <= 1:
+            return 0
+        out = []
+        if key != "peq":
+            for col in cols:
+                a, b = V & ~col, V & col
+                if a and b:
+                    va, vb = value(a), value(b)
+                    out.append((va + 1 if va == vb else max(va, vb)) if key == "self_directed" else 1 + max(va, vb))
+        for g in proposals:
+            try:
+                out.append(1 + max(value(r) for r in _eq_replies(V, cols, full, g, False)))
+            except _Bad:
+                pass
+        return min(out)
+
+    return value(full)
+
+
+def _majority_run(M, run) -> int:
+    """Replays the counterexamples of a run of the Halving learner (ties vote 0); the number of queries."""
+    cols, full = _bits(M)
+    V = full
+    for i, x in enumerate(run):
+        if V.bit_count() <= 1:
+            raise _Bad(f"the run goes on after the target is known (step {i + 1})")
+        one = 2 * (V & cols[x]).bit_count() > V.bit_count()
+        r = V & (full & ~cols[x] if one else cols[x])
+        if not r:
+            raise _Bad(f"point {x} is no counterexample to the majority vote at step {i + 1}")
+        V = r
+    return len(run)
+
+
+def _majority_value(M, budget: int) -> "int | None":
+    cols, full = _bits(M)
+    memo: dict = {}
+
+    def cost(V: int) -> int:
+        if V.bit_count() <= 1:
+            return 0
+        if V not in memo:
+            if len(memo) > budget:
+                raise _Bad("budget")
+            best = 0
+            for col in cols:
+                one = 2 * (V & col).bit_count() > V.bit_count()
+                r = V & (full & ~col if one else col)
+                if r:
+                    best = max(best, 1 + cost(r))
+            memo[V] = best
+        return memo[V]
+
+    try:
+        return cost(full)
+    except _Bad:
+        return None
+
+
+def _check_game(M, key, w, p, claim) -> tuple:
+    m, n = M.shape
+    lo = hi = None
+    texts = []
+    try:
+        if key == "majority":
+            run = w.get("run")
+            if run is not None:
+                lo = _majority_run(M, [int(x) for x in run])
+                texts.append(f"majority >= {lo}: the run of counterexamples replays")
+            v = _majority_value(M, EXHAUSTIVE)
+            if v is not None:
+                lo = hi = v
+                texts.append(f"= {v}: every run played")
+        else:
+            strategy = w.get("strategy")
+            if strategy is not None and "value" in p:
+                hi = _replay(M, key, strategy)
+                texts.append(f"{key} <= {hi}: the strategy plays against every target and answer")
+            if key == "mq" and m > 1 and (m - 1).bit_length() == claim:
+                lo = claim
+                texts.append(f">= {claim}: ceil(log2 of {m} concepts)")
+            elif m <= GAME_CONCEPTS and (key != "meq" or n <= 10):
+                lo = hi = _minimax(M, key)
+                texts.append(f"= {lo}: plain minimax over every version space and move")
+    except _Bad as e:
+        return False, f"{key}: {e}", None, None
+    value = p.get("value")
+    if value is not None and ((lo is not None and lo != value) or (hi is not None and hi != value)):
+        return False, f"{key}: the check gives {lo}..{hi}, not {value}", None, None
+    if value is None and ((lo is not None and lo > p.get("upper", lo)) or (hi is not None and hi < p.get("lower", hi))):
+        return False, f"{key}: the check gives {lo}..{hi}, outside the bounds stated", None, None
+    return True, "; ".join(texts) or f"{key}: nothing to replay", lo, hi
+
+
+def _check_dual_opt(C, w, p, claim) -> tuple:
+    from ..classes.finite import ConceptClass
+    from . import TreeError, verify_tree, verify_upper
+
+    D = ConceptClass.from_matrix(np.asarray(C.matrix).T)
+    lo = hi = None
+    texts = []
+    try:
+        if w.get("tree") is not None:
+            lo = int(verify_tree(w["tree"], D))
+            texts.append(f"dual_opt >= {lo}: the dual's mistake tree checks")
+        if w.get("upper_certificate") is not None:
+            hi = int(verify_upper(w["upper_certificate"], D))
+            texts.append(f"<= {hi}: the dual's upper-bound certificate checks")
+    except TreeError as e:
+        return False, f"dual_opt: {e}", None, None
+    value = p.get("value")
+    if value is not None and ((lo is not None and lo != value) or (hi is not None and hi != value)):
+        return False, f"dual_opt: the certificates prove {lo}..{hi}, not {value}", None, None
+    return True, "; ".join(texts) or "dual_opt: no certificate given", lo, hi
