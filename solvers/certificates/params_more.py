@@ -16,6 +16,13 @@ proves by itself, None on a side it does not).
 * ``self_directed``, ``mq``, ``peq``, ``mpeq``, ``meq``: the learner's strategy table is played against every
   target and every answer (upper); mq's ceil(log2 |C|), or a plain minimax written here over every move the
   definition allows on classes of at most :data:`GAME_CONCEPTS` concepts, proves the lower side.
+* ``partial_eq``: likewise, its queries labels on some points ("-" elsewhere); the minimax on at most 6 points.
+* ``rtd_p``: the peeling of C restricted to the points given is checked as ``rtd`` is (lower); the upper side is
+  the search's.
+* ``prefix_2``, ``prefix_3``, ``block_2``: the tree is walked: complete to the value's depth, every path realised
+  by the concept at its leaf, the prefix's levels (the blocks' second levels) asking one point (lower); a plain
+  recursion written here over every version space, on at most :data:`GAME_CONCEPTS` concepts, proves the upper
+  side.
 * ``majority``: the run of counterexamples is replayed against the Halving learner's votes (lower); every run is
   played where the version spaces reached are few enough (both sides).
 * ``dual_opt``: the mistake tree and the upper-bound certificate, checked on the dual class by
@@ -33,8 +40,8 @@ import numpy as np
 __all__ = ["check_more", "KEYS", "EXHAUSTIVE", "GAME_CONCEPTS"]
 
 #: The keys checked here.
-KEYS = ("dual_opt", "threshold_chain", "path", "eluder", "covc", "min_star", "min_td", "xtd", "nctd",
-        "self_directed", "mq", "peq", "mpeq", "meq", "majority")
+KEYS = ("dual_opt", "threshold_chain", "path", "eluder", "covc", "min_star", "min_td", "xtd", "nctd", "rtd_p",
+        "self_directed", "mq", "peq", "mpeq", "meq", "partial_eq", "majority", "prefix_2", "prefix_3", "block_2")
 #: The most sets of points (times labellings, for xtd) an exhaustive check tries.
 EXHAUSTIVE = 200_000
 #: The most concepts on which the games' lower side is recomputed here by plain minimax.
@@ -121,8 +128,12 @@ def check_more(C, key: str, p: dict) -> tuple:
         return _check_xtd(M, w, p, claim)
     if key == "nctd":
         return _check_nctd(M, w, p, claim)
-    if key in ("self_directed", "mq", "peq", "mpeq", "meq", "majority"):
+    if key in ("self_directed", "mq", "peq", "mpeq", "meq", "partial_eq", "majority"):
         return _check_game(M, key, w, p, claim)
+    if key == "rtd_p":
+        return _check_rtd_p(C, M, w, p, claim)
+    if key in ("prefix_2", "prefix_3", "block_2"):
+        return _check_tree(M, key, w, p, claim)
     if key == "dual_opt":
         return _check_dual_opt(C, w, p, claim)
     return False, f"unknown parameter {key!r}", None, None
@@ -282,8 +293,24 @@ def _eq_replies(V: int, cols: list, full: int, labels, accept: bool) -> list:
     return out
 
 
+def _partial_replies(V: int, cols: list, full: int, labels: str) -> list:
+    """The answers to the partial equivalence query ``labels`` ("0", "1", or "-" where undefined, one per point) on
+    V: "yes" (the concepts agreeing wherever it is defined) and a counterexample at each point where it is. An
+    answer leaving V whole is refused."""
+    yes, out = V, []
+    for col, y in zip(cols, labels):
+        if y != "-":
+            yes &= col if y == "1" else full & ~col
+            out.append(V & (full & ~col if y == "1" else col))
+    out.append(yes)
+    if not any(y != "-" for y in labels) or V in out:
+        raise _Bad("a query whose answer could leave the version space as it was")
+    return [r for r in out if r]
+
+
 #: The moves each game allows.
-_ALLOWED = {"self_directed": ("sd",), "mq": ("mq",), "peq": ("peq",), "mpeq": ("mq", "peq"), "meq": ("mq", "eq")}
+_ALLOWED = {"self_directed": ("sd",), "mq": ("mq",), "peq": ("peq",), "mpeq": ("mq", "peq"), "meq": ("mq", "eq"),
+            "partial_eq": ("pq",)}
 
 
 def _replay(M, key: str, strategy: dict) -> int:
@@ -310,6 +337,8 @@ def _replay(M, key: str, strategy: dict) -> int:
                 got = max(cost((V0, V1)[p]), 1 + cost((V1, V0)[p]))
             else:
                 got = 1 + max(cost(V0), cost(V1))
+        elif kind == "pq":
+            got = 1 + max(cost(r) for r in _partial_replies(V, cols, full, str(move[1])))
         elif kind == "eq" and isinstance(move[1], int):
             kind = "peq"
             g = int(move[1])
@@ -334,13 +363,19 @@ def _minimax(M, key: str) -> int:
         proposals = [M[g] for g in range(m)]
     if key == "meq":
         proposals = [np.array(bits) for bits in itertools.product((0, 1), repeat=n)]
+    partials = ["".join(q) for q in itertools.product("-01", repeat=n)] if key == "partial_eq" else []
 
     @lru_cache(maxsize=None)
     def value(V: int) -> int:
         if V.bit_count() <= 1:
             return 0
         out = []
-        if key != "peq":
+        for q in partials:
+            try:
+                out.append(1 + max(value(r) for r in _partial_replies(V, cols, full, q)))
+            except _Bad:
+                pass
+        if key not in ("peq", "partial_eq"):
             for col in cols:
                 a, b = V & ~col, V & col
                 if a and b:
@@ -418,7 +453,7 @@ def _check_game(M, key, w, p, claim) -> tuple:
             if key == "mq" and m > 1 and (m - 1).bit_length() == claim:
                 lo = claim
                 texts.append(f">= {claim}: ceil(log2 of {m} concepts)")
-            elif m <= GAME_CONCEPTS and (key != "meq" or n <= 10):
+            elif m <= GAME_CONCEPTS and (key not in ("meq", "partial_eq") or n <= (10 if key == "meq" else 6)):
                 lo = hi = _minimax(M, key)
                 texts.append(f"= {lo}: plain minimax over every version space and move")
     except _Bad as e:
@@ -451,3 +486,100 @@ def _check_dual_opt(C, w, p, claim) -> tuple:
     if value is not None and ((lo is not None and lo != value) or (hi is not None and hi != value)):
         return False, f"dual_opt: the certificates prove {lo}..{hi}, not {value}", None, None
     return True, "; ".join(texts) or "dual_opt: no certificate given", lo, hi
+
+
+def _check_rtd_p(C, M, w, p, claim) -> tuple:
+    from ..classes.finite import ConceptClass
+    from .params import check_bounds
+
+    S = _ints(w.get("points") or [])
+    steps = w.get("steps")
+    if steps is None:
+        return True, "rtd_p: bounds only (no projection given)", None, None
+    if not S:
+        ok = claim == 0
+        return ok, "rtd_p = 0: no projection splits the class" if ok else "rtd_p: no projection given", \
+            (0 if ok else None), None
+    D = ConceptClass.from_matrix(M[:, S])
+    index = {tuple(r): i for i, r in enumerate(np.asarray(D.matrix, dtype=np.int64).tolist())}
+    mapped = [{**st, "concepts": [index[tuple(M[c, S].tolist())] for c in st["concepts"]]} for st in steps]
+    if any(len(set(st["concepts"])) != len(st["concepts"]) for st in mapped):
+        return False, "rtd_p: two concepts of a step have one trace on the points given", None, None
+    ok, why, lo, _ = check_bounds(D, "rtd", {"value": claim, "witness": {"steps": mapped}})
+    if not ok:
+        return False, f"rtd_p: on the points {S}: {why}", None, None
+    return True, f"rtd_p >= {claim}: on the points {S}, {why}; the upper side is the search's (not replayed here)", \
+        lo, None
+
+
+def _tree_value(M, key: str) -> int:
+    """prefix_k or block_2 by a plain recursion over version spaces (sets of concepts)."""
+    m, n = M.shape
+    k = int(key.split("_")[1])
+
+    @lru_cache(maxsize=None)
+    def L(V: frozenset) -> int:
+        return max([1 + min(L(a), L(V - a)) for x in range(n)
+                    if (a := frozenset(h for h in V if M[h, x] == 0)) and V - a], default=0)
+
+    def split(V, x):
+        return frozenset(h for h in V if M[h, x] == 0), frozenset(h for h in V if M[h, x] == 1)
+
+    if key == "block_2":
+        @lru_cache(maxsize=None)
+        def B(V: frozenset) -> int:
+            best = 1 if any(all(split(V, x)) for x in range(n)) else 0
+            for x in range(n):
+                for y in range(n):
+                    four = [half for side in split(V, x) for half in split(side, y)]
+                    if all(four):
+                        best = max(best, 2 + min(B(W) for W in four))
+            return best
+
+        return B(frozenset(range(m)))
+    best = 0
+    everyone = frozenset(range(m))
+    for d in range(1, k + 1):
+        for S in itertools.combinations(range(n), d):
+            parts = [everyone]
+            for x in S:
+                parts = [half for W in parts for half in split(W, x)]
+            if all(parts):
+                best = max(best, d + (min(L(W) for W in parts) if d == k else 0))
+    return best
+
+
+def _check_tree(M, key, w, p, claim) -> tuple:
+    m, n = M.shape
+    tree = w.get("tree")
+    lo = hi = None
+    texts = []
+    if tree is not None:
+        k = int(key.split("_")[1])
+        levels: dict = {}
+
+        def walk(node, depth: int, path: list) -> bool:
+            if depth == claim:
+                return isinstance(node, int) and 0 <= node < m and all(M[node, x] == y for x, y in path)
+            if not isinstance(node, dict):
+                return False
+            x = int(node["point"])
+            if key.startswith("prefix") and depth < k and levels.setdefault(depth, x) != x:
+                return False
+            if key == "block_2" and depth % 2 == 1:
+                parent_point = path[-1][0]
+                if levels.setdefault((tuple(path[:-1]), parent_point), x) != x:
+                    return False
+            return all(walk(node[str(y)], depth + 1, path + [(x, y)]) for y in (0, 1))
+
+        if not walk(tree, 0, []):
+            return False, f"{key}: the tree is not a shattered {key} tree of depth {claim}", None, None
+        lo = claim
+        texts.append(f"{key} >= {claim}: the tree is shattered, its levels as the definition says")
+    if m <= GAME_CONCEPTS:
+        v = _tree_value(M, key)
+        if v != p.get("value", v) or (lo is not None and v < lo):
+            return False, f"{key}: a plain recursion gives {v}, not {p.get('value')}", None, None
+        lo = hi = v
+        texts.append(f"= {v}: a plain recursion over every version space")
+    return True, "; ".join(texts) or f"{key}: nothing to replay", lo, hi

@@ -13,8 +13,9 @@
 | ``threshold_chain`` | the catalogue's threshold dimension: d + 1 nested traces on d points, the empty one included | :mod:`.chains` |
 | ``path``, ``eluder`` | path dimension; combinatorial eluder dimension | :mod:`.chains` |
 | ``covc``, ``min_star`` | co-VC dimension (hollow star number); minimum star number | :mod:`.holes` |
-| ``min_td``, ``xtd``, ``nctd`` | minimum teaching set size; extended and no-clash teaching dimensions | :mod:`.specify` |
-| ``self_directed``, ``mq``, ``peq``, ``mpeq``, ``meq``, ``majority`` | self-directed learning; membership, proper equivalence, both, membership and equivalence queries; the Halving learner's queries | :mod:`.queries` |
+| ``min_td``, ``xtd``, ``nctd``, ``rtd_p`` | minimum teaching set size; extended and no-clash teaching dimensions; projected RTD | :mod:`.specify` |
+| ``self_directed``, ``mq``, ``peq``, ``mpeq``, ``meq``, ``partial_eq``, ``majority`` | self-directed learning; membership, proper equivalence, both, membership and equivalence, partial equivalence queries; the Halving learner's queries | :mod:`.queries` |
+| ``prefix_2``, ``prefix_3``, ``block_2`` | prefix-k and 2-block Littlestone dimensions | :mod:`.trees` |
 
 :data:`DEFAULT_KEYS` are the first nine; :data:`KEYS` all of them. Two conventions of the threshold dimension are
 offered: ``threshold`` (t concepts whose traces are the nonempty suffixes of t points, littlestone's default) and
@@ -48,11 +49,15 @@ __all__ = ["ParamResult", "compute", "KEYS", "DEFAULT_KEYS", "ROUTES", "METHODS"
 DEFAULT_KEYS = ("vc", "dual_vc", "threshold", "star", "td", "rtd", "best_order", "worst_order", "proper")
 #: The parameters :func:`compute` knows, in the order it lists them.
 KEYS = DEFAULT_KEYS + ("dual_opt", "threshold_chain", "path", "eluder", "covc", "min_star", "min_td", "xtd", "nctd",
-                       "self_directed", "mq", "peq", "mpeq", "meq", "majority")
+                       "rtd_p", "self_directed", "mq", "peq", "mpeq", "meq", "partial_eq", "majority", "prefix_2",
+                       "prefix_3", "block_2")
 #: Where each key of :data:`KEYS` past :data:`DEFAULT_KEYS` is computed: (module, function).
 ROUTES = {"threshold_chain": ("chains", "threshold_chain"), "path": ("chains", "path_dimension"), "eluder": ("chains", "eluder"),
           "covc": ("holes", "covc"), "min_star": ("holes", "min_star"), "min_td": ("specify", "min_td"),
-          "xtd": ("specify", "xtd"), "nctd": ("specify", "nctd"), **{k: ("queries", k) for k in ("self_directed", "mq", "peq", "mpeq", "meq", "majority")}, "dual_opt": ("dual", "dual_opt")}
+          "xtd": ("specify", "xtd"), "nctd": ("specify", "nctd"), "rtd_p": ("specify", "rtd_p"),
+          "dual_opt": ("dual", "dual_opt"), "prefix_2": ("trees", "prefix_2"), "prefix_3": ("trees", "prefix_3"),
+          "block_2": ("trees", "block_2"),
+          **{k: ("queries", k) for k in ("self_directed", "mq", "peq", "mpeq", "meq", "partial_eq", "majority")}}
 
 
 @dataclass

@@ -16,13 +16,17 @@ whose answer could leave V as it was is not allowed (the adversary would give th
 * ``meq``: membership and equivalence queries with any labelling g of the points. An equivalence query is worth
   1 + max over the points x splitting V of the smaller of Q(V_0), Q(V_1) (g takes, at each point, the label that
   leaves the other side). Equivalence queries alone are Opt(C) (Littlestone), so meq <= Opt.
+* ``partial_eq``: partial equivalence queries (Maass and Turan): the learner proposes labels on a set D of points
+  of its choice; the answer is "yes" (the target agrees on D) or a point of D where it differs. A query at one
+  point is a membership query and one defined everywhere an equivalence query, so partial_eq <= min(mq, meq). The
+  search tries 3^s queries on a version space of s distinct splits (at most :data:`PARTIAL_SPLITS`).
 * ``majority``: the queries of the Halving algorithm as an equivalence-query learner. It proposes the strict
   majority vote of V at each point (a tie votes 0) and the adversary picks any counterexample, leaving the
   minority there. The learner does not choose, so this is the longest such run. Opt <= majority <= floor(log2 |C|).
 
 Each value comes with the learner's strategy, a table from version spaces (their concepts as a bitset, in hex) to
 moves: ``["mq", x]``, ``["sd", x, prediction]``, ``["eq", concept]`` (proper), ``["eq", "0110..."]`` (a labelling,
-one character a point). The checker plays it against every target and every answer. majority's witness is the
+one character a point), ``["pq", "01-1-..."]`` (a partial one, "-" where undefined). The checker plays it against every target and every answer. majority's witness is the
 longest run, its counterexamples in order.
 
 The search is a memo over version spaces, one move per distinct split (and per concept for proper queries),
@@ -32,7 +36,9 @@ References
 ----------
 The catalogue obousquet/Combinatorial-Parameters, entries "Self-Directed Queries Complexity", "Membership Query
 Complexity", "Proper Equivalence Queries Complexity", "Membership and Proper Equivalence Queries Complexity",
-"Membership and Equivalence Queries Complexity" and "Majority Complexity". S. A. Goldman and R. H. Sloan, "The
+"Membership and Equivalence Queries Complexity", "Partial Equivalence Queries Complexity" and "Majority
+Complexity". W. Maass and G. Turan, "Lower bound methods and separation results for on-line learning models",
+1992. S. A. Goldman and R. H. Sloan, "The
 power of self-directed learning", 1994. D. Angluin, "Queries and concept learning", 1988. N. Littlestone,
 "Learning quickly when irrelevant attributes abound", 1988.
 
@@ -41,11 +47,12 @@ Examples
 >>> from solvers.classes.families import make
 >>> C = make("thresholds", N=7)
 >>> [play_game(C, key).value for key in GAMES]   # query from the left; binary search; ...
-[1, 3, 3, 3, 3, 3]
+[1, 3, 3, 3, 3, 2, 3]
 """
 
 from __future__ import annotations
 
+import itertools
 import sys
 import time
 from typing import Optional
@@ -55,9 +62,15 @@ from .. import interrupts
 __all__ = ["play_game", "GAMES", "MAX_STRATEGY", "game_bound"]
 
 #: The games of this module.
-GAMES = ("self_directed", "mq", "peq", "mpeq", "meq", "majority")
+GAMES = ("self_directed", "mq", "peq", "mpeq", "meq", "partial_eq", "majority")
 #: The most version spaces a strategy table lists (past it the upper side is the search's, not replayed).
 MAX_STRATEGY = 50_000
+#: The most distinct splits of a version space partial equivalence queries take (3^8 = 6,561 queries a node).
+PARTIAL_SPLITS = 8
+
+
+class TooManySplits(ValueError):
+    """A version space with more than :data:`PARTIAL_SPLITS` distinct splits, for partial equivalence queries."""
 
 
 class _Stop(Exception):
@@ -77,7 +90,7 @@ def game_bound(key: str, m: int) -> int:
     or propose, the majority vote), m - 1 for the others (each query removes a concept)."""
     if m <= 1:
         return 0
-    return m.bit_length() - 1 if key in ("self_directed", "meq", "majority") else m - 1
+    return m.bit_length() - 1 if key in ("self_directed", "meq", "partial_eq", "majority") else m - 1
 
 
 class _Game:
@@ -162,6 +175,8 @@ class _Game:
             v = 1 + max(min(self.solve(V0), self.solve(V1)) for _, V0, V1 in halves)
             if v < best:
                 best, move = v, ["eq", self._labelling(V)]
+        if key == "partial_eq":
+            best, move = self._partial(V, halves, floor)
         if key in ("peq", "mpeq") and (best is None or best > floor):
             for g in range(self.m):
                 self.look()
@@ -179,6 +194,41 @@ class _Game:
                         break
         self.memo[V] = (best, move)
         return best
+
+    def _partial(self, V: int, halves: list, floor: int) -> tuple:
+        """The best partial equivalence query on V: a label (or none) at one point per distinct split of V (two
+        points splitting V alike add nothing a query at one of them does not). Its answers: "yes" (the concepts
+        of V that agree with it wherever it is defined) and, at each point where it is defined, a counterexample
+        (those that differ there)."""
+        if len(halves) > PARTIAL_SPLITS:
+            raise TooManySplits(f"{len(halves)} distinct splits of a version space: partial equivalence queries "
+                                f"try 3^splits queries, at most {PARTIAL_SPLITS} splits")
+        best, move = None, None
+        for q in itertools.product((None, 0, 1), repeat=len(halves)):
+            self.look()
+            yes, replies = V, []
+            for (c, V0, V1), y in zip(halves, q):
+                if y is not None:
+                    yes &= V1 if y else V0
+                    replies.append(V0 if y else V1)
+            if not replies or yes == V:
+                continue
+            if yes:
+                replies.append(yes)
+            v = 0
+            for r in sorted(replies, key=lambda r: -r.bit_count()):
+                v = max(v, 1 + self.solve(r))
+                if best is not None and v >= best:
+                    break
+            if best is None or v < best:
+                labels = ["-"] * self.n
+                for (c, _, _), y in zip(halves, q):
+                    if y is not None:
+                        labels[self.point[c]] = str(y)
+                best, move = v, ["pq", "".join(labels)]
+                if best <= floor:
+                    break
+        return best, move
 
     def _labelling(self, V: int) -> str:
         """The labelling an equivalence query proposes on V: at a point splitting V, the label that leaves the side
@@ -210,6 +260,13 @@ class _Game:
 
     def replies(self, V: int, move) -> list:
         kind = move[0]
+        if kind == "pq":
+            yes, out = V, []
+            for c, lab in zip(self.cols, move[1]):
+                if lab != "-":
+                    yes &= c if lab == "1" else ~c
+                    out.append(V & (~c if lab == "1" else c))
+            return [r for r in out + [yes] if r]
         if kind in ("mq", "sd", "cx"):
             c = self.cols[move[1]]
             return [V & c, V & ~c]
@@ -233,7 +290,7 @@ def play_game(C, key: str, *, time_limit: Optional[float] = None):
     sys.setrecursionlimit(max(limit, 4 * G.m + 1000))
     try:
         v = G.solve(G.full)
-    except (_Stop, RecursionError):
+    except (_Stop, RecursionError, TooManySplits):
         return ParamResult(key, _floor(key, G.full), game_bound(key, G.m), {"strategy": None})
     finally:
         sys.setrecursionlimit(limit)
@@ -257,4 +314,4 @@ def _game(key: str):
     return f
 
 
-self_directed, mq, peq, mpeq, meq, majority = (_game(k) for k in GAMES)
+self_directed, mq, peq, mpeq, meq, partial_eq, majority = (_game(k) for k in GAMES)

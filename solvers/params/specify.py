@@ -5,6 +5,10 @@
 * ``xtd``: the extended teaching dimension (Hegedus), the largest over every labelling f of the points (a
   concept's or not) of the smallest set S on which at most one concept agrees with f. On concepts it is their
   teaching set, so TD <= xtd <= the number of points.
+* ``rtd_p``: the projected recursive teaching dimension, the largest RTD of C restricted to a set of points (its
+  traces there, merged). RTD is not monotone under projection (the four concepts 001, 010, 011, 100 have RTD 1 and
+  a projection of RTD 2), so rtd_p >= RTD. The search tries every set of points, largest first, the distinct
+  projections once each.
 * ``nctd``: the no-clash teaching dimension (Kirkpatrick, Simon and Zilles): the least k such that each concept c
   can be given a set A_c of at most k points (labelled by c) with no clash: no two concepts c != c' both agree
   with A_c labelled by c and A_c' labelled by c'; that is, c and c' differ somewhere in A_c | A_c'. A teaching
@@ -34,14 +38,17 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import time
 from math import comb
 from typing import Optional
 
 import numpy as np
 
-__all__ = ["min_td", "xtd", "nctd", "labelled_samples_bound", "NCTD_MAX_TERMS"]
+__all__ = ["min_td", "xtd", "nctd", "rtd_p", "PROJECTED_POINTS", "labelled_samples_bound", "NCTD_MAX_TERMS"]
 
+#: The most points whose every subset rtd_p projects the class on (2^n projections).
+PROJECTED_POINTS = 16
 #: The largest CP-SAT model of nctd (pairs of concepts times points): past it the bounds of every class.
 NCTD_MAX_TERMS = 4_000_000
 
@@ -154,3 +161,47 @@ def nctd(C, *, time_limit: Optional[float] = None):
     bound = max(low, int(solver.BestObjectiveBound()))
     return ParamResult("nctd", bound, max(top, bound), {"sets": sets, "lower": {"by": "cp-sat" if bound > low else
                                                                                  "bound"}})
+
+
+def rtd_p(C, *, time_limit: Optional[float] = None):
+    """The projected RTD as a :class:`~solvers.params.ParamResult`: witness ``{"points": S, "steps": the peeling of
+    C restricted to S}`` (concepts named by the index of the first concept of C with that trace), and ``"upper"``.
+    Every set of points is tried (distinct projections once), largest first, each RTD by
+    :func:`solvers.params.teaching.search`; a stopped search gives the best found and the points."""
+    from ..classes.finite import ConceptClass
+    from . import ParamResult, Stopped, _look
+    from .teaching import search as teaching_search
+
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    M = np.asarray(C.matrix, dtype=np.uint8)
+    m, n = M.shape
+    if n > PROJECTED_POINTS:
+        return ParamResult("rtd_p", 0, n, {"upper": {"by": "bound", "text": "the points"}})
+    best, found, seen = 0, None, set()
+    try:
+        for d in range(n, 0, -1):
+            if d <= best:
+                break
+            for S in itertools.combinations(range(n), d):
+                _look(deadline)
+                sub = M[:, list(S)]
+                rows, first = np.unique(sub, axis=0, return_index=True)
+                key = (rows.tobytes(), rows.shape)
+                if key in seen:
+                    continue
+                seen.add(key)
+                if len(rows) <= 1:
+                    continue
+                left = None if deadline is None else max(deadline - time.monotonic(), 1e-3)
+                r = teaching_search(ConceptClass.from_matrix(rows), "rtd", time_limit=left, method="search")
+                if r.value is None:
+                    raise Stopped
+                if r.value > best:
+                    D = ConceptClass.from_matrix(rows)
+                    order = [int(first[int(np.flatnonzero((rows == D.matrix[i]).all(axis=1))[0])])
+                             for i in range(D.n_concepts)]
+                    steps = [{**st, "concepts": [order[c] for c in st["concepts"]]} for st in r.witness["steps"]]
+                    best, found = r.value, {"points": list(S), "steps": steps}
+        return ParamResult("rtd_p", best, best, {**(found or {"points": [], "steps": []}), "upper": {"by": "search"}})
+    except Stopped:
+        return ParamResult("rtd_p", best, n, {**(found or {}), "upper": {"by": "bound", "text": "the points"}})

@@ -152,6 +152,84 @@ def game_brute(M, key: str) -> int:
     return value(frozenset(range(m)))
 
 
+def partial_brute(M) -> int:
+    """Partial equivalence queries: labels on a set D of points; "yes" or a counterexample in D."""
+    m, n = M.shape
+
+    @lru_cache(maxsize=None)
+    def value(V) -> int:
+        if len(V) <= 1:
+            return 0
+        out = []
+        for q in itertools.product((None, 0, 1), repeat=n):
+            if all(y is None for y in q):
+                continue
+            replies = [frozenset(h for h in V if all(y is None or M[h, x] == y for x, y in enumerate(q)))]
+            replies += [frozenset(h for h in V if M[h, x] != y) for x, y in enumerate(q) if y is not None]
+            if V not in replies:
+                out.append(1 + max(value(r) for r in replies if r))
+        return min(out)
+
+    return value(frozenset(range(m)))
+
+
+def rtd_brute(M) -> int:
+    """Peel, step by step, every concept whose smallest teaching set among those left is the smallest there."""
+    alive, value = list(range(M.shape[0])), 0
+    n = M.shape[1]
+    while alive:
+        sizes = {c: next(k for k in range(n + 1) for S in itertools.combinations(range(n), k)
+                         if all(any(M[h, x] != M[c, x] for x in S) for h in alive if h != c)) for c in alive}
+        low = min(sizes.values())
+        value = max(value, low)
+        alive = [c for c in alive if sizes[c] != low]
+    return value
+
+
+def rtd_p_brute(M) -> int:
+    n = M.shape[1]
+    return max(rtd_brute(np.unique(M[:, list(S)], axis=0)) for d in range(n + 1)
+               for S in itertools.combinations(range(n), d))
+
+
+def littlestone(M, V) -> int:
+    n = M.shape[1]
+    return max([1 + min(littlestone(M, a), littlestone(M, V - a)) for x in range(n)
+                if (a := frozenset(h for h in V if M[h, x] == 0)) and V - a], default=0)
+
+
+def prefix_brute(M, k) -> int:
+    """The deepest shattered tree whose first min(k, d) levels each ask one point."""
+    m, n = M.shape
+    best = 0
+    for j in range(1, k + 1):
+        for xs in itertools.permutations(range(n), j):
+            parts = [frozenset(h for h in range(m) if tuple(M[h, list(xs)]) == b)
+                     for b in itertools.product((0, 1), repeat=j)]
+            if all(parts):
+                best = max(best, j + (min(littlestone(M, W) for W in parts) if j == k else 0))
+    return best
+
+
+def block_brute(M) -> int:
+    m, n = M.shape
+
+    @lru_cache(maxsize=None)
+    def value(V) -> int:
+        best = 0
+        for x in range(n):
+            sides = [frozenset(h for h in V if M[h, x] == b) for b in (0, 1)]
+            if all(sides):
+                best = max(best, 1)
+                for y in range(n):
+                    four = [frozenset(h for h in side if M[h, y] == b) for side in sides for b in (0, 1)]
+                    if all(four):
+                        best = max(best, 2 + min(value(W) for W in four))
+        return best
+
+    return value(frozenset(range(m)))
+
+
 def majority_brute(M) -> int:
     m, n = M.shape
 
@@ -187,7 +265,8 @@ def dual_opt_brute(M) -> int:
 
 BRUTE = {"threshold_chain": chain_brute, "path": path_brute, "eluder": eluder_brute, "covc": covc_brute,
          "min_star": min_star_brute, "min_td": min_td_brute, "xtd": xtd_brute, "nctd": nctd_brute,
-         "majority": majority_brute, "dual_opt": dual_opt_brute,
+         "majority": majority_brute, "dual_opt": dual_opt_brute, "partial_eq": partial_brute, "rtd_p": rtd_p_brute,
+         "prefix_2": lambda M: prefix_brute(M, 2), "prefix_3": lambda M: prefix_brute(M, 3), "block_2": block_brute,
          **{k: (lambda M, k=k: game_brute(M, k)) for k in ("self_directed", "mq", "peq", "mpeq", "meq")}}
 
 
@@ -226,7 +305,7 @@ def test_nctd_against_every_assignment(C):
 @settings(max_examples=40, deadline=None)
 @given(classes(max_points=6, max_concepts=12))
 def test_the_relations_between_them(C):
-    r = {k: p.value for k, p in compute(C, ["vc", "threshold", "star", "td", "best_order", *NEW]).items()}
+    r = {k: p.value for k, p in compute(C, ["vc", "threshold", "star", "td", "rtd", "best_order", *NEW]).items()}
     from solvers.opt import opt
 
     L = opt(C).value
@@ -238,6 +317,8 @@ def test_the_relations_between_them(C):
     assert r["self_directed"] <= r["best_order"]
     assert r["meq"] <= min(L, r["mq"], r["mpeq"]) and r["mpeq"] <= min(r["mq"], r["peq"])
     assert L <= r["majority"] <= max(C.n_concepts.bit_length() - 1, 0)
+    assert r["partial_eq"] <= min(r["mq"], r["meq"]) and r["rtd_p"] >= r["rtd"]
+    assert min(r["vc"], 3) <= r["prefix_3"] and min(r["vc"], 2) <= r["prefix_2"] <= L and r["block_2"] <= L
 
 
 def test_the_extended_teaching_dimension_is_not_the_star_number():
@@ -287,24 +368,30 @@ CATALOGUE = [
     *[(f"S_{n}", lambda n=n: singletons(n), {"covc": n, "xtd": n - 1, "nctd": 1, "min_td": 1, "min_star": 1,
                                              "self_directed": 1, "mq": n - 1, "meq": 1, "mpeq": n - 1, "peq": n - 1,
                                              "path": 2, "eluder": n - 1, "majority": 1, "threshold_chain": 1,
-                                             "dual_opt": 1}) for n in (3, 4, 5)],
+                                             "dual_opt": 1, "rtd_p": 1, "partial_eq": 1, "prefix_2": 1,
+                                             "prefix_3": 1, "block_2": 1}) for n in (3, 4, 5)],
     *[(f"cube_{n}", lambda n=n: make("all-functions", n=n),
        {"covc": 0, "xtd": n, "nctd": -(-n // 2), "min_td": n, "min_star": n, "self_directed": n, "mq": n, "peq": n,
-        "path": n, "eluder": n, "majority": n, "threshold_chain": n, "dual_opt": max(n.bit_length() - 1, 0)})
+        "path": n, "eluder": n, "majority": n, "threshold_chain": n, "dual_opt": max(n.bit_length() - 1, 0),
+        "rtd_p": n, "prefix_2": n, "prefix_3": n, "block_2": n})
       for n in (2, 3, 4)],
     *[(f"S0_{n}", lambda n=n: singletons(n, empty=True),
        {"covc": 2, "xtd": n, "nctd": 1, "min_td": 1, "min_star": 1, "self_directed": 1, "mq": n, "meq": 1, "mpeq": 1,
-        "peq": 1, "path": 2, "eluder": n, "majority": 1, "threshold_chain": 1}) for n in (2, 3, 5)],
+        "peq": 1, "path": 2, "eluder": n, "majority": 1, "threshold_chain": 1, "rtd_p": 1, "partial_eq": 1,
+        "prefix_2": 1, "prefix_3": 1, "block_2": 1}) for n in (2, 3, 5)],
     *[(f"I_{n}", lambda n=n: halfintervals(n),
        {"covc": 2, "xtd": 2, "nctd": 1, "min_td": 1, "min_star": 1, "self_directed": 1, "mq": (n - 1).bit_length(),
-        "path": n - 1, "eluder": n - 1, "threshold_chain": n - 1}) for n in (3, 5, 8)],
+        "path": n - 1, "eluder": n - 1, "threshold_chain": n - 1, "rtd_p": 1, "prefix_2": 1, "prefix_3": 1,
+        "block_2": 1}) for n in (3, 5, 8)],
     *[(f"trivial_{n}", lambda n=n: rows("0" * n, "1" * n),
        {"covc": 2, "xtd": 1, "nctd": 1, "min_td": 1, "min_star": 1, "self_directed": 1, "mq": 1, "meq": 1, "mpeq": 1,
-        "peq": 1, "path": 1, "eluder": 1, "majority": 1, "threshold_chain": 1}) for n in (2, 4)],
+        "peq": 1, "path": 1, "eluder": 1, "majority": 1, "threshold_chain": 1, "rtd_p": 1, "partial_eq": 1,
+        "prefix_2": 1, "prefix_3": 1, "block_2": 1}) for n in (2, 4)],
     ("C5", warmuth, {"covc": 4, "xtd": 3, "nctd": 2, "min_td": 3, "min_star": 3, "mq": 4, "path": 4, "eluder": 4,
-                     "threshold_chain": 2}),
+                     "threshold_chain": 2, "rtd_p": 3, "prefix_2": 3, "prefix_3": 2, "block_2": 3}),
     *[(f"Maj_{n}", lambda n=n: majority_class(n),
-       {"covc": n // 2 + 2, "xtd": n, "min_star": n, "mq": n, "eluder": n + 1, "majority": n, "threshold_chain": n})
+       {"covc": n // 2 + 2, "xtd": n, "min_star": n, "mq": n, "eluder": n + 1, "majority": n, "threshold_chain": n,
+        "prefix_2": n, "block_2": n})
       for n in (2, 3, 4)],
     ("three-code", lambda: rows("000", "011", "101"),
      {"peq": 2, "mpeq": 2, "mq": 2, "path": 2, "eluder": 2, "threshold_chain": 2}),
@@ -312,6 +399,7 @@ CATALOGUE = [
     ("membership-projection", lambda: rows("0001", "0011", "0100", "1000"), {"mq": 2}),
     ("membership-projected", lambda: rows("000", "001", "010", "100"), {"mq": 3}),
     ("proper-eq-three", lambda: rows("001", "010", "100"), {"peq": 2}),
+    ("projected_rtd_gap", lambda: rows("001", "010", "011", "100"), {"rtd_p": 2}),
 ]
 
 
@@ -344,6 +432,10 @@ def _tamper(key: str, w: dict, M) -> None:
             w["sets"][c] = []
     elif key == "majority":
         w["run"] = w["run"] + w["run"][-1:]
+    elif key == "rtd_p":
+        w["steps"][0]["sets"][0] = []
+    elif key in ("prefix_2", "prefix_3", "block_2"):
+        w["tree"]["0"], w["tree"]["1"] = w["tree"]["1"], w["tree"]["0"]  # each leaf's concept off its path
     elif key == "dual_opt":
         w["tree"]["depth"] += 1
     else:
