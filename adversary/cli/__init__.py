@@ -69,8 +69,8 @@ import sys
 
 from solvers import interrupts
 
-from . import (attack, experts, export, families, kernel, learners, multiclass, opt, pac, params, play, plot, separate,
-               store, table, verify)
+from . import (attack, catalogue, experts, export, families, kernel, learners, multiclass, opt, pac, params, play, plot,
+               separate, store, table, verify)
 from ._args import Parser
 from ._output import (EXIT_CODES, EXIT_FAILED, EXIT_UNSOLVED, EXIT_USAGE, PROG, CLIError, error, interrupted_code,
                       memory_note)
@@ -89,6 +89,7 @@ COMMANDS = {
     "experts": experts,
     "params": params,
     "separate": separate,
+    "catalogue": catalogue,
     "multiclass": multiclass,
     "pac": pac,
     "play": play,

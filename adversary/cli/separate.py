@@ -7,6 +7,7 @@ as a file that ``--matrix`` reads."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 from ._output import (EXIT_FAILED, EXIT_OK, EXIT_UNSOLVED, PROG, CLIError, Progress, check_outputs, interrupted_code,
@@ -23,8 +24,12 @@ def add(p) -> None:
     from ._args import add_memory_guard, positive_seconds, seed
 
     keys = ", ".join(parameter_keys())
-    p.add_argument("a", metavar="A", help=f"the parameter that should be large ({keys})")
-    p.add_argument("b", metavar="B", help="the parameter that should be small; the gap is value(A) - value(B)")
+    p.add_argument("a", metavar="A", nargs="?", help=f"the parameter that should be large ({keys})")
+    p.add_argument("b", metavar="B", nargs="?",
+                   help="the parameter that should be small; the gap is value(A) - value(B)")
+    p.add_argument("--relation", metavar="'A<=B'",
+                   help="instead of A B: a claimed relation 'A<=B', 'A<=k*B' or 'A>=k*B' (k a positive integer or "
+                        "fraction p/q): look for a class where it fails, else report the largest gap found")
     p.add_argument("--points", type=int, required=True, metavar="m", help=f"the number of points, 1 to {MAX_POINTS}")
     p.add_argument("--concepts", type=int, metavar="n", help="exactly n concepts (default: any number)")
     p.add_argument("--time-limit", type=positive_seconds, metavar="S",
@@ -59,16 +64,43 @@ def run(args) -> int:
         else:
             bar[0].status(f"best gap {info['gap']}, {info['examined']} classes")
 
+    a, b, scale, relation = _pair(args)
     try:
-        s = separate(args.a, args.b, args.points, args.concepts, time_limit=args.time_limit, seed=args.seed,
-                     progress=progress)
+        s = separate(a, b, args.points, args.concepts, time_limit=args.time_limit, seed=args.seed,
+                     progress=progress, scale=scale)
     except ValueError as e:
         raise CLIError(str(e)) from None
     finally:
         if bar:
             bar[0].close()
     with interrupts.paused():  # after a Ctrl-C: the checks of one small class still run
-        return _report(s, args, out)
+        return _report(s, args, out, relation)
+
+
+_RELATION = re.compile(r"^\s*([a-z_0-9]+)\s*(<=|>=)\s*(?:([0-9]+(?:/[0-9]+)?)\s*\*\s*)?([a-z_0-9]+)\s*$")
+
+
+def _pair(args) -> tuple:
+    """(A, B, scale, the relation as given or None): the gap value(A) - scale * value(B) is positive exactly where
+    the relation fails ('A>=k*B' is searched as B - A/k)."""
+    from fractions import Fraction
+
+    if args.relation is None:
+        if args.a is None or args.b is None:
+            raise CLIError("give two parameters A B, or --relation 'A<=B'")
+        return args.a, args.b, Fraction(1), None
+    if args.a is not None:
+        raise CLIError("give two parameters A B or --relation, not both")
+    got = _RELATION.match(args.relation)
+    if not got:
+        raise CLIError(f"--relation {args.relation!r} is not of the form 'A<=B', 'A<=k*B' or 'A>=k*B' (e.g. "
+                       "'worst_order<=vc', 'path<=2*threshold_chain')")
+    a, op, k, b = got.groups()
+    k = Fraction(k or 1)
+    if k <= 0:
+        raise CLIError(f"--relation {args.relation!r}: the factor k must be positive")
+    text = f"{a} {op} {'' if k == 1 else f'{k}*'}{b}"
+    return (a, b, k, text) if op == "<=" else (b, a, 1 / k, text)
 
 
 def _check(C, key: str, value: int, witness: dict) -> tuple:
@@ -86,7 +118,19 @@ def _check(C, key: str, value: int, witness: dict) -> tuple:
     return ok, message
 
 
-def _report(s, args, out) -> int:
+def _relation_text(s, relation: str) -> str:
+    """The verdict on a relation: where the gap (value(A) - scale * value(B), positive where it fails) is."""
+    k = "" if s.scale == 1 else f"{s.scale}*"
+    if s.gap is not None and s.gap > 0:
+        return (f"relation {relation} fails on this class: {s.a} = {s.value_a} > {k}{s.b} = {s.scale * s.value_b} "
+                f"(checked below)")
+    best = "" if s.gap is None else f"; the largest {s.a} - {k}{s.b} found is {s.gap} ({s.a} = {s.value_a}, " \
+                                     f"{s.b} = {s.value_b})"
+    where = "every class" if s.exhaustive else "every class examined (not exhaustive)"
+    return f"relation {relation} holds on {where} on {s.points} points{best}"
+
+
+def _report(s, args, out, relation=None) -> int:
     found = s.matrix is not None
     checks = {}
     if found:
@@ -96,6 +140,10 @@ def _report(s, args, out) -> int:
     for key, (ok, message) in checks.items():
         data["values"][key]["check"] = message
     data["search"] = _search_text(s)
+    if relation is not None:
+        data["relation"] = {"claim": relation, "fails": bool(s.gap is not None and s.gap > 0),
+                            "verdict": _relation_text(s, relation)}
+        print(_relation_text(s, relation)) if not args.json else None
     if args.json:
         print(json.dumps(json_safe(data)))
     elif not found:
@@ -103,7 +151,8 @@ def _report(s, args, out) -> int:
     else:
         from .params import _witness_text
 
-        print(f"{s.a} - {s.b} on {s.points} points: gap {s.gap} ({s.a} = {s.value_a}, {s.b} = {s.value_b})")
+        k = "" if s.scale == 1 else f"{s.scale}*"
+        print(f"{s.a} - {k}{s.b} on {s.points} points: gap {s.gap} ({s.a} = {s.value_a}, {s.b} = {s.value_b})")
         for key, value, witness in ((s.a, s.value_a, s.witness_a), (s.b, s.value_b, s.witness_b)):
             ok, message = checks[key]
             text = _witness_text(key, witness) or _short(witness)

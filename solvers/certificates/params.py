@@ -176,7 +176,7 @@ def _check_bounds(C, key: str, p: dict) -> tuple:
         from . import params_more
 
         if key in params_more.KEYS:
-            return params_more.check_more(C, key, p)
+            return params_more.check_more(C, key, p, rtd=_check_bounds)
     except (KeyError, TypeError, IndexError, ValueError, AttributeError) as e:
         return False, f"{key}: malformed witness ({e})", None, None
     return False, f"unknown parameter {key!r}", None, None

@@ -68,8 +68,9 @@ def _ints(xs) -> list:
     return [int(x) for x in xs]
 
 
-def check_more(C, key: str, p: dict) -> tuple:
-    """``(ok, message, lower, upper)`` of the JSON ``p`` of parameter ``key`` of ``C``."""
+def check_more(C, key: str, p: dict, *, rtd=None) -> tuple:
+    """``(ok, message, lower, upper)`` of the JSON ``p`` of parameter ``key`` of ``C``; ``rtd(C, "rtd", p)``: the
+    checker of RTD's peeling (:func:`solvers.certificates.params.check_bounds`), for rtd_p."""
     M = np.asarray(C.matrix, dtype=np.int64)
     m, n = M.shape
     w = p.get("witness") or {}
@@ -131,7 +132,7 @@ def check_more(C, key: str, p: dict) -> tuple:
     if key in ("self_directed", "mq", "peq", "mpeq", "meq", "partial_eq", "majority"):
         return _check_game(M, key, w, p, claim)
     if key == "rtd_p":
-        return _check_rtd_p(C, M, w, p, claim)
+        return _check_rtd_p(C, M, w, p, claim, rtd)
     if key in ("prefix_2", "prefix_3", "block_2"):
         return _check_tree(M, key, w, p, claim)
     if key == "dual_opt":
@@ -488,9 +489,8 @@ def _check_dual_opt(C, w, p, claim) -> tuple:
     return True, "; ".join(texts) or "dual_opt: no certificate given", lo, hi
 
 
-def _check_rtd_p(C, M, w, p, claim) -> tuple:
+def _check_rtd_p(C, M, w, p, claim, check_bounds) -> tuple:
     from ..classes.finite import ConceptClass
-    from .params import check_bounds
 
     S = _ints(w.get("points") or [])
     steps = w.get("steps")

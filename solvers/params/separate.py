@@ -57,6 +57,7 @@ import itertools
 import math
 import time
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Callable, Optional
 
 import numpy as np
@@ -100,7 +101,7 @@ class Separation:
     Attributes
     ----------
     a, b : str
-        The two parameters; ``gap = value_a - value_b``.
+        The two parameters; ``gap = value_a - scale * value_b``.
     points : int
     concepts : int or None
         The number of rows asked for (None: any).
@@ -129,6 +130,8 @@ class Separation:
         local search always ends by one of the first two).
     seconds : float
     seed : int
+    scale : Fraction
+        The factor of B in the gap (1 unless asked).
     """
 
     a: str
@@ -149,6 +152,7 @@ class Separation:
     stopped: Optional[str] = None
     seconds: float = 0.0
     seed: int = 0
+    scale: Fraction = Fraction(1)
 
     @property
     def concept_class(self):
@@ -164,7 +168,8 @@ class Separation:
                 "matrix": None if self.matrix is None else self.matrix.astype(int).tolist(),
                 "examined": self.examined, "undecided": self.undecided, "classes": self.classes,
                 "exhaustive": self.exhaustive, "method": self.method, "stopped": self.stopped,
-                "seconds": round(self.seconds, 4), "seed": self.seed}
+                "seconds": round(self.seconds, 4), "seed": self.seed,
+                **({"scale": str(self.scale)} if self.scale != 1 else {})}
 
 
 # ---------------------------------------------------------------------------------------- classes as numbers
@@ -294,10 +299,11 @@ class _Best:
 class _Evaluator:
     """Computes the gap of classes given by their rows, keeps the best and the counts (the search's state)."""
 
-    def __init__(self, a: str, b: str, m: int, deadline: Optional[float], progress, total: Optional[int]):
+    def __init__(self, a: str, b: str, m: int, deadline: Optional[float], progress, total: Optional[int],
+                 scale: Fraction = Fraction(1)):
         from ..classes.finite import ConceptClass
 
-        self.a, self.b, self.m, self.deadline = a, b, m, deadline
+        self.a, self.b, self.m, self.deadline, self.scale = a, b, m, deadline, scale
         self.progress, self.total = progress, total
         self.ConceptClass = ConceptClass
         self.best = _Best()
@@ -325,7 +331,9 @@ class _Evaluator:
             self.undecided += 1
             return None
         self.examined += 1
-        g = va - vb
+        g = va - vb if self.scale == 1 else va - self.scale * vb
+        if isinstance(g, Fraction) and g.denominator == 1:
+            g = int(g)
         if self.best.gap is None or (g, va) > (self.best.gap, self.best.value_a):  # ties: the larger value(A)
             self.best = _Best(g, list(rows), va, vb, wa, wb)
         if self.progress is not None:
@@ -400,7 +408,7 @@ def _local(ev: _Evaluator, n: Optional[int], rng: np.random.Generator, max_steps
 
 def separate(a: str, b: str, points: int, concepts: Optional[int] = None, *, time_limit: Optional[float] = None,
              seed: int = 0, progress: Optional[Callable[[dict], None]] = None, max_steps: Optional[int] = None,
-             budget: int = EXHAUSTIVE_CLASSES) -> Separation:
+             budget: int = EXHAUSTIVE_CLASSES, scale=1) -> Separation:
     """The class on ``points`` points (with ``concepts`` rows) with the largest gap value(A) - value(B) found.
 
     Parameters
@@ -422,6 +430,8 @@ def separate(a: str, b: str, points: int, concepts: Optional[int] = None, *, tim
         The most steps of local search (a restart or a neighbour tried, remembered ones included).
     budget : int
         The most classes (before isomorphism) the exhaustive search may enumerate (0: local search always).
+    scale : int or Fraction
+        The gap is value(A) - scale * value(B) (a claim A <= scale * B fails where it is positive).
 
     Returns
     -------
@@ -451,7 +461,10 @@ def separate(a: str, b: str, points: int, concepts: Optional[int] = None, *, tim
     elif time_limit is None and max_steps is None:
         time_limit = LOCAL_SECONDS
     deadline = None if time_limit is None else t0 + time_limit
-    ev = _Evaluator(a, b, points, deadline, progress, total if exhaustive else None)
+    scale = Fraction(scale)
+    if scale <= 0:
+        raise ValueError(f"the factor of {b} must be positive, not {scale}")
+    ev = _Evaluator(a, b, points, deadline, progress, total if exhaustive else None, scale)
     stopped = None
     try:
         if exhaustive:
@@ -467,4 +480,4 @@ def separate(a: str, b: str, points: int, concepts: Optional[int] = None, *, tim
                       best.value_a, best.value_b, best.witness_a, best.witness_b, best.gap, ev.examined,
                       ev.undecided, total if exhaustive else None,
                       exhaustive and stopped is None and ev.undecided == 0,
-                      "exhaustive" if exhaustive else "local search", stopped, time.monotonic() - t0, seed)
+                      "exhaustive" if exhaustive else "local search", stopped, time.monotonic() - t0, seed, scale)

@@ -127,7 +127,8 @@ FAMILIES: dict[str, Family] = {
     name: _KINDS[name]
     for name in ("thresholds", "intervals", "singletons", "all-functions", "monotone-conjunctions", "conjunctions",
                  "monotone-disjunctions", "disjunctions", "parities", "halfspaces", "rectangles", "k-of-r",
-                 "decision-lists", "random", "blockwise-addressing", "qr-tournament")
+                 "decision-lists", "random", "blockwise-addressing", "qr-tournament", "halfintervals", "constants",
+                 "majority-vote", "addressing")
 }
 assert set(FAMILIES) == set(_KINDS), "every family module's family is listed once"
 

@@ -1,5 +1,16 @@
-"""Two classes of the catalogue of combinatorial parameters (O. Bousquet's "Combinatorial Parameters" database,
-github.com/obousquet/Combinatorial-Parameters, its classes 9 and 41), built from the definitions given there.
+"""Classes of the catalogue of combinatorial parameters (O. Bousquet's "Combinatorial Parameters" database,
+github.com/obousquet/Combinatorial-Parameters), built from the definitions given there: its classes 9 and 41,
+and the parametric classes its value records are stated for that littlestone's other families do not already give
+(``littlestone catalogue import`` names them; :mod:`solvers.catalogue` maps the catalogue's classes to these).
+
+* ``halfintervals n`` (its class 5): I_n = {[i] : 1 <= i <= n}, [i] = {1..i}: n concepts on n points, point 1 in
+  all of them (``thresholds`` has the empty concept too).
+* ``constants n`` (its class 1, "trivial concepts"): the two constant concepts on n points.
+* ``majority-vote n`` (its class 7, "majority"): the sets S of [n+1] with n+1 in S exactly when
+  |S & [n]| > n/2, the 2^n rows in binary order of their first n labels.
+* ``addressing n`` (its class 8, after Maass and Turan): with r = ceil(log2 n), n concepts on n address points
+  and r bit points: concept i (i = 1..n) is 1 at address point i alone, and on the bit points the r bits of
+  i - 1, most significant first (the encoding the catalogue leaves open; its complete-code values are for n = 2^r).
 
 * ``blockwise-addressing d``: Example 2 of Ben-David, Kushilevitz and Mansour, "Online learning versus offline
   learning" (Machine Learning 29, 1997). Put m = 2^d (d a power of two, so that d divides m). The domain is
@@ -36,7 +47,8 @@ import numpy as np
 
 from ._common import Family, Param
 
-__all__ = ["FAMILIES", "blockwise_addressing", "qr_tournament"]
+__all__ = ["FAMILIES", "blockwise_addressing", "qr_tournament", "halfintervals", "constants", "majority_vote",
+           "addressing"]
 
 
 def blockwise_addressing(d: int):
@@ -50,6 +62,38 @@ def blockwise_addressing(d: int):
     f = np.hstack([np.zeros((m, 1), dtype=bool), eye, blocks])
     g = np.hstack([np.ones((m, 1), dtype=bool), blocks, eye])
     return np.vstack([f, g]), [(j,) for j in range(2 * m + 1)]
+
+
+def halfintervals(n: int):
+    """I_n: concept i (i = 1..n) is 1 on the points 1..i."""
+    return np.tri(n, dtype=bool), [(j,) for j in range(1, n + 1)]
+
+
+def constants(n: int):
+    """The two constant concepts on n points."""
+    return np.array([[False] * n, [True] * n], dtype=bool).reshape(2, n), [(j,) for j in range(1, n + 1)]
+
+
+def majority_vote(n: int):
+    """The 2^n sets S of [n+1] with n+1 in S exactly when |S & [n]| > n/2."""
+    i = np.arange(1 << n)
+    bits = ((i[:, None] >> (n - 1 - np.arange(n))[None, :]) & 1).astype(bool)
+    return np.hstack([bits, (2 * bits.sum(axis=1) > n)[:, None]]), [(j,) for j in range(1, n + 2)]
+
+
+def addressing(n: int):
+    """n concepts on n address points and ceil(log2 n) bit points: {address i} and the bits of i - 1."""
+    r = max((n - 1).bit_length(), 0)
+    i = np.arange(n)
+    bits = ((i[:, None] >> (r - 1 - np.arange(r))[None, :]) & 1).astype(bool)
+    return np.hstack([np.eye(n, dtype=bool), bits]), [(j,) for j in range(1, n + r + 1)]
+
+
+def _at_least(name: str, low: int):
+    def check(q) -> None:
+        if q["n"] < low:
+            raise ValueError(f"{name}: n must be at least {low}, got {q['n']}")
+    return check
 
 
 def _residues(p: int) -> np.ndarray:
@@ -94,10 +138,35 @@ def _qr_symmetry(q) -> list:
 
 
 _d = Param("d", int, None, "block length, a power of two (m = 2^d addresses)")
+_size = Param("n", int, None, "the catalogue's n")
 _p = Param("p", int, None, "a prime = 3 (mod 4)")
 
 #: The families of this module, in the order of the registry.
 FAMILIES = [
+    Family(
+        name="halfintervals", params=(_size,), domain="{1..n}", size="n",
+        description="the catalogue's half-intervals I_n = {[i] : 1 <= i <= n} ([i] = {1..i}; no empty concept)",
+        known="VC = 1; Opt = floor(log2 n)", builder=halfintervals, check=_at_least("halfintervals", 1),
+        count=lambda q: q["n"], n_points=lambda q: q["n"], main=("n",),
+    ),
+    Family(
+        name="constants", params=(_size,), domain="{1..n}", size="2",
+        description="the two constant concepts on n points (the catalogue's trivial concepts)",
+        known="Opt = VC = 1", builder=constants, check=_at_least("constants", 1),
+        count=lambda q: 2, n_points=lambda q: q["n"], main=("n",),
+    ),
+    Family(
+        name="majority-vote", params=(_size,), domain="{1..n+1}", size="2^n",
+        description="the catalogue's majority class: S of [n+1] with n+1 in S iff |S & [n]| > n/2",
+        known="VC = n (catalogue)", builder=majority_vote, check=_at_least("majority-vote", 1),
+        count=lambda q: 1 << q["n"] if q["n"] <= 64 else float("inf"), n_points=lambda q: q["n"] + 1, main=("n",),
+    ),
+    Family(
+        name="addressing", params=(_size,), domain="n address points, then ceil(log2 n) bit points",
+        size="n", description="the catalogue's addressing class: {address i} and the ceil(log2 n) bits of i - 1",
+        known="Opt = floor(log2 n) for n = 2^r (catalogue)", builder=addressing, check=_at_least("addressing", 2),
+        count=lambda q: q["n"], n_points=lambda q: q["n"] + max((q["n"] - 1).bit_length(), 0), main=("n",),
+    ),
     Family(
         name="blockwise-addressing", params=(_d,), domain="2^(d+1) + 1 points (j,): z, x_1..x_m, y_1..y_m",
         description="blockwise addressing (Ben-David, Kushilevitz and Mansour 1997, Example 2): f_i, g_i, m = 2^d",

@@ -95,7 +95,7 @@ def test_every_command_is_a_module_in_the_registry():
     from adversary.cli import COMMANDS
 
     assert list(COMMANDS) == ["families", "opt", "export", "learners", "verify", "attack", "table", "experts", "params",
-                             "separate", "multiclass", "pac", "play", "store", "plot", "kernel"]
+                             "separate", "catalogue", "multiclass", "pac", "play", "store", "plot", "kernel"]
     for name, command in COMMANDS.items():
         assert command.__name__ == f"adversary.cli.{name}"
         assert isinstance(command.HELP, str) and callable(command.add) and callable(command.run)

@@ -72,3 +72,40 @@ def test_output_file_reads_back(capsys, tmp_path):
 ])
 def test_bad_input(capsys, argv, contains):
     assert_usage_error(*run(capsys, "separate", *argv), contains=contains)
+
+
+def test_a_relation_that_fails_is_shown_on_a_class(capsys):
+    code, out, err = run(capsys, "separate", "--relation", "worst_order<=vc", "--points", 3, "--quiet")
+    assert code == 0, err
+    first = out.splitlines()[0]
+    assert first.startswith("relation worst_order <= vc fails on this class: worst_order = 2 > vc = 1")
+    assert "check: OK" in out
+
+
+def test_a_relation_that_holds_reports_the_largest_gap_and_how_far_it_looked(capsys):
+    code, out, err = run(capsys, "separate", "--relation", "path<=2*threshold_chain", "--points", 3, "--json",
+                         "--quiet")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["relation"]["fails"] is False and data["exhaustive"] and data["scale"] == "2"
+    assert "holds on every class on 3 points" in data["relation"]["verdict"]
+    assert data["gap"] <= 0
+
+
+def test_a_lower_bound_relation_is_searched_the_other_way(capsys):
+    """'A>=k*B' fails where k*B - A > 0: searched as B - A/k."""
+    code, out, err = run(capsys, "separate", "--relation", "vc>=1/2*worst_order", "--points", 3, "--json", "--quiet")
+    data = json.loads(out)
+    assert data["a"] == "worst_order" and data["b"] == "vc" and data["scale"] == "2"
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--relation", "vc<<opt"], "is not of the form"),
+    (["vc", "opt", "--relation", "vc<=opt"], "not both"),
+    (["vc"], "give two parameters A B"),
+    (["--relation", "vc<=0*opt"], "must be positive"),
+])
+def test_relation_errors_are_one_line(capsys, argv, says):
+    code, out, err = run(capsys, "separate", *argv, "--points", 3)
+    assert_usage_error(code, out, err)
+    assert says in err

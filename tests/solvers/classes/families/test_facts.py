@@ -36,6 +36,10 @@ CASES = [
     ("random", {"m": 5, "N": 4}),
     ("blockwise-addressing", {"d": 2}),
     ("qr-tournament", {"p": 7}),
+    ("halfintervals", {"n": 4}),
+    ("constants", {"n": 3}),
+    ("majority-vote", {"n": 3}),
+    ("addressing", {"n": 5}),
 ]
 
 
