@@ -246,3 +246,13 @@ def test_bench_spread_overlap_counts_the_workers_entries():
     entries = int(re.search(r"workers' entries (\d+)", line).group(1))
     again = int(re.search(r"another worker also holds (\d+)", line).group(1))
     assert entries > 0 and 0 <= again <= entries
+
+
+def test_catalogue_queue_smoke():
+    """scripts/catalogue_queue.py: a row per relation of the witness queue, its families' values exact."""
+    r = subprocess.run([sys.executable, str(SCRIPTS / "catalogue_queue.py"), "--points", "3", "--max-n", "2"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    rows = [line for line in r.stdout.splitlines() if line.startswith("| ") and line[2:4].strip().isdigit()]
+    assert [int(line.split("|")[1]) for line in rows] == [38, 53, 87, 96, 298]
+    assert "| 87 |" in r.stdout and "3/2; 6/4" in r.stdout  # W and W^2: Opt 3, 6; meq 2, 4

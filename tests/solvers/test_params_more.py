@@ -463,3 +463,32 @@ def test_a_large_class_stopped_at_once_gives_bounds(key):
     p = compute(C, [key], time_limit=1e-3)[key]
     assert 0 <= p.lower <= p.upper
     assert check(C, key, p.to_json())[0]
+
+
+# ------------------------------------------------------------------------------------------------ the command line
+def test_params_only_all_and_the_store(capsys, tmp_path):
+    import json
+
+    from tests.adversary.cli.checks import run
+
+    store = tmp_path / "s.db"
+    code, out, err = run(capsys, "params", "intervals", "N=4", "--only", "all", "--json", "--store", store, "--quiet")
+    assert code == 0, err
+    data = json.loads(out)
+    assert set(KEYS) <= set(data) and all("value" in data[k] for k in KEYS)
+    assert all(data[k]["check"] for k in NEW)  # each witness replayed (a failed one exits 1)
+    code, out, err = run(capsys, "params", "intervals", "N=4", "--only", "path,mq", "--store", store)
+    assert code == 0 and "served from the store (witnesses replayed): path, mq" in out
+    assert [line.split()[:2] for line in out.splitlines() if line.startswith("  path") or line.startswith("  mq")] == [
+        ["path", "4"], ["mq", "4"]]
+
+
+def test_table_columns_of_the_new_keys(capsys, tmp_path):
+    from tests.adversary.cli.checks import run
+
+    code, out, err = run(capsys, "table", "intervals", "--grid", "N=3..4", "--columns", "threshold_chain,path,mq",
+                         "--no-store", "--quiet")
+    assert code == 0, err
+    head, rule, *body = [line for line in out.splitlines() if line.startswith("|")]
+    assert [c.strip() for c in head.strip("|").split("|")][-4:-1] == ["threshold_chain", "path", "mq"]
+    assert [c.strip() for c in body[0].strip("|").split("|")][-4:-1] == ["3", "3", "3"]  # N=3: 7 concepts
