@@ -67,36 +67,36 @@ CLASSES = {
     "warmuth_c5": (None, _warmuth_c5),
 }
 
-#: The catalogue's parameter short names littlestone computes -> its key (``opt``: Opt(C); the others
-#: :data:`solvers.params.KEYS`).
-PARAMETERS = {
-    "littlestone_dimension": "opt", "vc_dimension": "vc", "dual_vc_dimension": "dual_vc",
-    "threshold_dimension": "threshold_chain", "star_number": "star", "teaching_dimension": "td",
-    "recursive_teaching_dimension": "rtd", "best_mistakes": "best_order", "worst_mistakes": "worst_order",
-    "dual_littlestone_dimension": "dual_opt", "path_dimension": "path", "combinatorial_eluder_dimension": "eluder",
-    "covc_dimension": "covc", "minimum_star_number": "min_star", "minimum_teaching_set_size": "min_td",
-    "extended_teaching_dimension": "xtd", "noclashing_teaching_dimension": "nctd",
-    "monotone_recursive_teaching_dimension": "rtd_p", "selfdirected_queries_complexity": "self_directed",
-    "membership_query_complexity": "mq", "proper_equivalence_queries_complexity": "peq",
-    "membership_and_proper_equivalence_queries_complexity": "mpeq",
-    "membership_and_equivalence_queries_complexity": "meq", "partial_equivalence_queries_complexity": "partial_eq",
-    "majority_complexity": "majority", "2block_littlestone_dimension": "block_2",
-}
-
-#: The catalogue's names of those parameters (for a record's ``name``).
-_NAMES = {
-    "opt": "Littlestone Dimension", "vc": "VC Dimension", "dual_vc": "Dual VC Dimension",
-    "threshold_chain": "Threshold Dimension", "star": "Star Number", "td": "Teaching Dimension",
-    "rtd": "Recursive Teaching Dimension", "best_order": "Best Mistakes", "worst_order": "Worst Mistakes",
-    "dual_opt": "Dual Littlestone Dimension", "path": "Path Dimension", "eluder": "Combinatorial Eluder Dimension",
-    "covc": "co-VC dimension", "min_star": "Minimum Star Number", "min_td": "Minimum Teaching Set Size",
-    "xtd": "Extended Teaching Dimension", "nctd": "No-Clashing Teaching Dimension",
-    "rtd_p": "Projected Recursive Teaching Dimension", "self_directed": "Self-Directed Queries Complexity",
-    "mq": "Membership Query Complexity", "peq": "Proper Equivalence Queries Complexity",
-    "mpeq": "Membership and Proper Equivalence Queries Complexity",
-    "meq": "Membership and Equivalence Queries Complexity", "partial_eq": "Partial Equivalence Queries Complexity",
-    "majority": "Majority Complexity", "block_2": "2-Block Littlestone Dimension",
-}
+#: (the catalogue's parameter short name, littlestone's key, the catalogue's name of it), for every parameter both
+#: have (``opt``: Opt(C); the others :data:`solvers.params.KEYS`).
+_TABLE = (
+    ("littlestone_dimension", "opt", "Littlestone Dimension"), ("vc_dimension", "vc", "VC Dimension"),
+    ("dual_vc_dimension", "dual_vc", "Dual VC Dimension"), ("threshold_dimension", "threshold_chain",
+                                                             "Threshold Dimension"),
+    ("star_number", "star", "Star Number"), ("teaching_dimension", "td", "Teaching Dimension"),
+    ("recursive_teaching_dimension", "rtd", "Recursive Teaching Dimension"),
+    ("best_mistakes", "best_order", "Best Mistakes"), ("worst_mistakes", "worst_order", "Worst Mistakes"),
+    ("dual_littlestone_dimension", "dual_opt", "Dual Littlestone Dimension"),
+    ("path_dimension", "path", "Path Dimension"),
+    ("combinatorial_eluder_dimension", "eluder", "Combinatorial Eluder Dimension"),
+    ("covc_dimension", "covc", "co-VC dimension"), ("minimum_star_number", "min_star", "Minimum Star Number"),
+    ("minimum_teaching_set_size", "min_td", "Minimum Teaching Set Size"),
+    ("extended_teaching_dimension", "xtd", "Extended Teaching Dimension"),
+    ("noclashing_teaching_dimension", "nctd", "No-Clashing Teaching Dimension"),
+    ("monotone_recursive_teaching_dimension", "rtd_p", "Projected Recursive Teaching Dimension"),
+    ("selfdirected_queries_complexity", "self_directed", "Self-Directed Queries Complexity"),
+    ("membership_query_complexity", "mq", "Membership Query Complexity"),
+    ("proper_equivalence_queries_complexity", "peq", "Proper Equivalence Queries Complexity"),
+    ("membership_and_proper_equivalence_queries_complexity", "mpeq",
+     "Membership and Proper Equivalence Queries Complexity"),
+    ("membership_and_equivalence_queries_complexity", "meq", "Membership and Equivalence Queries Complexity"),
+    ("partial_equivalence_queries_complexity", "partial_eq", "Partial Equivalence Queries Complexity"),
+    ("majority_complexity", "majority", "Majority Complexity"),
+    ("2block_littlestone_dimension", "block_2", "2-Block Littlestone Dimension"),
+)
+#: The catalogue's parameter short names littlestone computes -> its key.
+PARAMETERS = {short: key for short, key, _ in _TABLE}
+_NAMES = {key: name for _, key, name in _TABLE}
 
 _WORD = re.compile(r"(?<![0-9A-Za-z])[01]{2,}(?![0-9A-Za-z])")
 

@@ -57,7 +57,7 @@ import sys
 import time
 from typing import Optional
 
-from .. import interrupts
+from .spaces import Stop, VersionSpaces, worst
 
 __all__ = ["play_game", "GAMES", "MAX_STRATEGY", "game_bound"]
 
@@ -71,10 +71,6 @@ PARTIAL_SPLITS = 8
 
 class TooManySplits(ValueError):
     """A version space with more than :data:`PARTIAL_SPLITS` distinct splits, for partial equivalence queries."""
-
-
-class _Stop(Exception):
-    pass
 
 
 def _floor(key: str, V: int) -> int:
@@ -93,32 +89,11 @@ def game_bound(key: str, m: int) -> int:
     return m.bit_length() - 1 if key in ("self_directed", "meq", "partial_eq", "majority") else m - 1
 
 
-class _Game:
+class _Game(VersionSpaces):
     def __init__(self, C, key: str, deadline: Optional[float]):
-        import numpy as np
-
-        from . import column_bits
-
-        self.key, self.deadline = key, deadline
-        self.M = np.asarray(C.matrix, dtype=np.uint8)
-        self.m, self.n = self.M.shape
-        self.full = (1 << self.m) - 1
-        cols = column_bits(self.M)
-        self.cols = cols
-        self.splits = list(dict.fromkeys(c for c in cols if c and c != self.full))
-        self.point = {}
-        for x, c in enumerate(cols):
-            self.point.setdefault(c, x)
+        super().__init__(C, deadline)
+        self.key = key
         self.memo: dict = {}
-        self.ticks = 0
-
-    def look(self) -> None:
-        self.ticks += 1
-        if self.ticks >= 256:
-            self.ticks = 0
-            interrupts.check()
-            if self.deadline is not None and time.monotonic() > self.deadline:
-                raise _Stop
 
     def proper_replies(self, V: int, g: int):
         """The answers to proposing concept g on V (the sets left by each counterexample; the "yes" leaves {g}),
@@ -154,12 +129,7 @@ class _Game:
                         best, move = v, ["cx", self.point[c]]
             self.memo[V] = (best, move)
             return best
-        halves, seen = [], set()
-        for c in self.splits:
-            V1 = V & c
-            if V1 and V1 != V and V1 not in seen:
-                seen.update((V1, V & ~c))
-                halves.append((c, V & ~c, V1))
+        halves = self.halves(V)
         if key in ("self_directed", "mq", "mpeq", "meq"):
             for c, V0, V1 in halves:
                 a, b = self.solve(V0), self.solve(V1)
@@ -183,11 +153,7 @@ class _Game:
                 replies = self.proper_replies(V, g)
                 if replies is None:
                     continue
-                v = 0
-                for r in sorted(replies, key=lambda r: -r.bit_count()):
-                    v = max(v, 1 + self.solve(r))
-                    if best is not None and v >= best:
-                        break
+                v = worst(self.solve, replies, best)
                 if best is None or v < best:
                     best, move = v, ["eq", g]
                     if best <= floor:
@@ -215,11 +181,7 @@ class _Game:
                 continue
             if yes:
                 replies.append(yes)
-            v = 0
-            for r in sorted(replies, key=lambda r: -r.bit_count()):
-                v = max(v, 1 + self.solve(r))
-                if best is not None and v >= best:
-                    break
+            v = worst(self.solve, replies, best)
             if best is None or v < best:
                 labels = ["-"] * self.n
                 for (c, _, _), y in zip(halves, q):
@@ -290,7 +252,7 @@ def play_game(C, key: str, *, time_limit: Optional[float] = None):
     sys.setrecursionlimit(max(limit, 4 * G.m + 1000))
     try:
         v = G.solve(G.full)
-    except (_Stop, RecursionError, TooManySplits):
+    except (Stop, RecursionError, TooManySplits):
         return ParamResult(key, _floor(key, G.full), game_bound(key, G.m), {"strategy": None})
     finally:
         sys.setrecursionlimit(limit)

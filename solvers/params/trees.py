@@ -39,7 +39,7 @@ import sys
 import time
 from typing import Optional
 
-from .. import interrupts
+from .spaces import Stop, VersionSpaces
 
 __all__ = ["prefix", "block_2", "MAX_TREE_DEPTH"]
 
@@ -47,45 +47,11 @@ __all__ = ["prefix", "block_2", "MAX_TREE_DEPTH"]
 MAX_TREE_DEPTH = 14
 
 
-class _Stop(Exception):
-    pass
-
-
-class _Trees:
+class _Trees(VersionSpaces):
     def __init__(self, C, deadline):
-        import numpy as np
-
-        from . import column_bits
-
-        self.M = np.asarray(C.matrix, dtype=np.uint8)
-        self.m, self.n = self.M.shape
-        self.full = (1 << self.m) - 1
-        self.cols = column_bits(self.M)
-        self.point: dict = {}
-        for x, c in enumerate(self.cols):
-            self.point.setdefault(c, x)
-        self.splits = list(dict.fromkeys(c for c in self.cols if c and c != self.full))
-        self.deadline = deadline
-        self.ticks = 0
+        super().__init__(C, deadline)
         self.L: dict = {}
         self.B: dict = {}
-
-    def look(self) -> None:
-        self.ticks += 1
-        if self.ticks >= 256:
-            self.ticks = 0
-            interrupts.check()
-            if self.deadline is not None and time.monotonic() > self.deadline:
-                raise _Stop
-
-    def halves(self, V: int) -> list:
-        out, seen = [], set()
-        for c in self.splits:
-            V1 = V & c
-            if V1 and V1 != V and V1 not in seen:
-                seen.update((V1, V & ~c))
-                out.append((c, V & ~c, V1))
-        return out
 
     def opt(self, V: int) -> int:
         got = self.L.get(V)
@@ -120,9 +86,6 @@ class _Trees:
                     best, move = v, (cx, cy)
         self.B[V] = (best, move)
         return best
-
-    def leaf(self, V: int) -> int:
-        return (V & -V).bit_length() - 1  # a concept of V
 
     def opt_tree(self, V: int, d: int):
         if d == 0:
@@ -175,14 +138,14 @@ def _run(C, key: str, k: int, time_limit: Optional[float]):
 
             r = vc_search(C, time_limit=None if deadline is None else max(deadline - time.monotonic(), 1e-3))
             if r.value is None:
-                raise _Stop
+                raise Stop
             pts = [int(x) for x in r.witness]
             tree = _prefix_tree(T, [T.cols[x] for x in pts], T.full, None, 0)
             return ParamResult(key, r.value, r.value, {"tree": tree})
         S, parts = found
         tree = _prefix_tree(T, list(S), T.full, best - k, 0) if best <= MAX_TREE_DEPTH else None
         return ParamResult(key, best, best, {"tree": tree})
-    except (_Stop, RecursionError):
+    except (Stop, RecursionError):
         return ParamResult(key, 0, cap, {"tree": None})
     finally:
         sys.setrecursionlimit(limit)

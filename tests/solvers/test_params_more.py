@@ -349,16 +349,8 @@ def majority_class(n):  # all S of [n+1] with n+1 in S iff |S & [n]| > n/2
                                               itertools.product((0, 1), repeat=n)], dtype=np.uint8))
 
 
-def warmuth():
-    out = []
-    for s in range(5):
-        for free in (0, 1):
-            w = [0] * 5
-            for i, v in enumerate((1, 0, 0, 1)):
-                w[(s + i) % 5] = v
-            w[(s + 4) % 5] = free
-            out.append("".join(map(str, w)))
-    return rows(*out)
+def warmuth():  # C5: 1,0,0,1 on four consecutive cyclic positions of Z/5, the fifth free (written out)
+    return rows("10010", "10011", "01001", "11001", "10100", "11100", "01010", "01110", "00101", "00111")
 
 
 # (class, {key: value}) from the catalogue's value records, at the sizes shown. One differs: the catalogue gives the
