@@ -10,7 +10,8 @@ it computes, and the two conversions ``littlestone catalogue import`` and ``expo
 * :data:`PARAMETERS` maps the catalogue's parameter short names to littlestone's keys (``opt`` for its Littlestone
   dimension, ``threshold_chain`` for its threshold dimension: see :mod:`solvers.params`).
 * :func:`value_record` writes a store row as a record in the catalogue's value format: the value (or bounds) in
-  TeX, a status (``established`` for an exact value whose certificates checked, ``open`` for bounds), and in
+  TeX, a status (``established`` for an exact value its certificates prove on both sides, ``needs_verification``
+  when one side is the search's, ``open`` for bounds), and in
   ``details``, ``proof`` and ``proof_source`` the size, the command that reproduces it and what its certificates
   prove. The catalogue states values as formulas in n; a record here is one value at one n, and says so.
 
@@ -102,9 +103,10 @@ _WORD = re.compile(r"(?<![0-9A-Za-z])[01]{2,}(?![0-9A-Za-z])")
 
 
 def _strings(text: str) -> Optional[np.ndarray]:
-    """The 0/1 strings a definition lists, when there are some and all have one length."""
+    """The 0/1 strings a definition lists, when it speaks of strings, there are at least two and all have one
+    length."""
     words = _WORD.findall(text or "")
-    if not words or len({len(w) for w in words}) != 1:
+    if len(words) < 2 or len({len(w) for w in words}) != 1:
         return None
     return np.array([[int(ch) for ch in w] for w in dict.fromkeys(words)], dtype=np.uint8)
 
@@ -135,9 +137,11 @@ def class_of_record(record: dict, n: Optional[int] = None):
     if not isinstance(record, dict):
         raise CatalogueError("a catalogue class record is a JSON object (its data/classes/NNN_name.json)")
     short = record.get("short_name")
+    if not isinstance(short, str):
+        raise CatalogueError(f"a catalogue class record names its class by a string short_name, not {short!r}")
     if short in CLASSES:
         return catalogue_class(short, n)
-    M = _strings(str(record.get("definition", "")))
+    M = _strings(str(record.get("definition", ""))) if "string" in str(record.get("definition", "")) else None
     if M is not None:
         if n is not None:
             raise CatalogueError(f"the catalogue's {short or 'class'} lists its {len(M)} concepts: give no --n")
@@ -163,19 +167,22 @@ def _reverse(family: Optional[str], params: Optional[dict]) -> Optional[tuple]:
     return None
 
 
-def _tex(rec) -> tuple:
-    """(value, status) of a row in TeX."""
+def _tex(rec, checked: bool) -> tuple:
+    """(value, status) of a row in TeX: ``established`` when its certificates prove the value on both sides,
+    ``needs_verification`` when a side is the search's (not replayed), ``open`` for bounds."""
     if rec.value is not None:
-        return f"${rec.value}$", "established"
+        return f"${rec.value}$", "established" if checked else "needs_verification"
     lo = "?" if rec.lower is None else rec.lower
     hi = "?" if rec.upper is None else rec.upper
     return f"$\\ge {lo},\\ \\le {hi}$", "open"
 
 
-def value_record(rec, *, record_id: int, check: str, version: str, fixed: Optional[dict] = None) -> Optional[dict]:
+def value_record(rec, *, record_id: int, check: str, version: str, fixed: Optional[dict] = None,
+                 checked: bool = False) -> Optional[dict]:
     """The catalogue value record of the store row ``rec`` (kind ``param``, or ``opt`` of Opt(C)), or None when its
     class or parameter is not one of the catalogue's. ``check`` says what proves the row (the store's check text);
-    ``fixed``: class fingerprints -> catalogue short names, for fixed classes read from files."""
+    ``fixed``: class fingerprints -> catalogue short names, for fixed classes read from files; ``checked``: its
+    certificates prove the value on both sides (else a side is the search's: ``needs_verification``)."""
     key = (rec.task or {}).get("param") if rec.kind == "param" else "opt" if rec.kind == "opt" else None
     if rec.kind == "opt" and (rec.task or {}).get("game", "deterministic") not in ("deterministic", None):
         return None
@@ -188,7 +195,7 @@ def value_record(rec, *, record_id: int, check: str, version: str, fixed: Option
     if where is None:
         return None
     short, n = where
-    value, status = _tex(rec)
+    value, status = _tex(rec, checked)
     at = f" at n = {n}" if n is not None else ""
     if rec.family is not None:
         from .classes.families import make  # noqa: F401 - the family exists (it was computed)
@@ -196,9 +203,10 @@ def value_record(rec, *, record_id: int, check: str, version: str, fixed: Option
         command = f"littlestone params {rec.family} {args} --only {key}" if key != "opt" else \
             f"littlestone opt {rec.family} {args}"
     else:
-        command = f"littlestone catalogue import {short}.json -o {short}.json && littlestone params --matrix " \
-                  f"{short}.json --only {key}"
-    what = "Exact value" if status == "established" else "Bounds"
+        command = f"littlestone catalogue import {short}.json -o {short}_class.json && littlestone params " \
+                  f"--matrix {short}_class.json --only {key}"
+    what = {"established": "Exact value", "open": "Bounds"}.get(status, "Exact value (one side is littlestone's search, "
+                                                                        "not replayed by a checker)")
     return {
         "id": int(record_id),
         "name": f"{_NAMES[key]} of {short}{at}",
@@ -209,7 +217,7 @@ def value_record(rec, *, record_id: int, check: str, version: str, fixed: Option
         "details": f"{what}{at} only (one size, not a formula in n), computed by littlestone {version} on the class "
                    f"as its family {rec.family or 'file'} builds it. Reproduce: `{command}`.",
         "status": status,
-        "proof": f"Computed exactly by littlestone; its certificates, replayed by an independent checker: {check}",
+        "proof": f"Computed by littlestone; what its certificates prove, replayed by an independent checker: {check}",
         "references": f"littlestone {version}",
         "proof_source": f"littlestone results store row {rec.key}",
     }

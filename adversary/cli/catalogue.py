@@ -93,6 +93,25 @@ def _import(args) -> int:
     return EXIT_OK
 
 
+def _both_sides(rec, check: str) -> bool:
+    """Whether the row's certificates prove its value on both sides (its seal, else the check just made)."""
+    import re
+
+    from adversary.store import sealed_bounds
+
+    if rec.value is None:
+        return False
+    try:
+        sealed = sealed_bounds(rec)
+    except Exception:  # noqa: BLE001 - a seal that does not match: the check said FAILED, and the row is left out
+        return False
+    if sealed is not None:
+        lo, hi, how = sealed
+        return lo == hi and str(lo) == str(rec.value) and all(v == "checked" for v in how.values())
+    got = re.match(r"OK: the certificates prove (\S+) <= value <= (\S+)$", check)
+    return bool(got) and got.group(1) == got.group(2) == str(rec.value)
+
+
 def _export(args) -> int:
     from adversary.store import class_key
     from solvers import __version__
@@ -106,12 +125,15 @@ def _export(args) -> int:
         raise CLIError("give -o FILE.json or --dir DIR, not both")
     out, = check_outputs([(args.output, (".json",), "the records file", "-o")],
                          [(c, "--classes") for c in (args.classes or [])], args=args)
+    from solvers.catalogue import CLASSES
+
     fixed = {}
     for path in args.classes or []:
         record = _read_record(path)
+        if record.get("short_name") in CLASSES and CLASSES[record["short_name"]][0] is not None:
+            continue  # a class stated for every n: its rows are found by their family
         C, family, _ = class_of_record(record)
-        if family is None:
-            fixed[class_key(C)] = record.get("short_name", Path(path).stem)
+        fixed[class_key(C)] = record["short_name"]
     records, skipped, failed = [], 0, 0
     with _open(args) as S:
         for rec in S.rows(None, None):
@@ -122,7 +144,7 @@ def _export(args) -> int:
                 failed += 1
                 continue
             r = value_record(rec, record_id=args.start_id + len(records), check=check, version=__version__,
-                             fixed=fixed)
+                             fixed=fixed, checked=_both_sides(rec, check))
             if r is None:
                 skipped += 1
             else:

@@ -15,8 +15,8 @@ __all__ = ["HELP", "add", "run"]
 
 HELP = ("VC, dual VC, threshold dimension, star number, teaching and recursive teaching dimension, offline (best and "
         "worst order) and proper mistake bounds, and with --only the catalogue's others (co-VC, path, eluder, "
-        "minimum star, extended / no-clash / minimum teaching, self-directed and query complexities, dual Opt), with "
-        "witnesses")
+        "minimum star, extended / no-clash / minimum / projected recursive teaching, self-directed and query "
+        "complexities, prefix and block Littlestone dimensions, dual Opt), with witnesses")
 
 
 def add(p) -> None:
@@ -26,8 +26,8 @@ def add(p) -> None:
     p.add_argument("--only", metavar="KEYS", help="'all', or a comma list of the parameters to compute (default: "
                                                    "opt,vc,dual_vc,threshold,star,td,rtd,best_order,worst_order,"
                                                    "proper; also dual_opt, threshold_chain, path, eluder, covc, "
-                                                   "min_star, min_td, xtd, nctd, self_directed, mq, peq, mpeq, meq, "
-                                                   "majority)")
+                                                   "min_star, min_td, xtd, nctd, rtd_p, self_directed, mq, peq, mpeq, "
+                                                   "meq, partial_eq, majority, prefix_2, prefix_3, block_2)")
     p.add_argument("--json", action="store_true", help="print one JSON object: each key with value (or lower and "
                                                        "upper when stopped) and witness, and 'missing': the keys "
                                                        "not computed, each with why")
@@ -107,8 +107,9 @@ def _stopped_text(key: str, v: dict) -> str:
            "worst_order": w.get("order"), "proper": w.get("tree"), "dual_opt": w.get("tree"),
            "threshold_chain": w.get("points"), "path": w.get("points"), "eluder": w.get("points"),
            "covc": w.get("points"), "min_star": w.get("labelling"), "min_td": w.get("teaching_set"),
-           "xtd": w.get("labelling"), "nctd": w.get("sets"), "majority": w.get("run"),
-           **{k: w.get("strategy") for k in ("self_directed", "mq", "peq", "mpeq", "meq")}}.get(key)
+           "xtd": w.get("labelling"), "nctd": w.get("sets"), "majority": w.get("run"), "rtd_p": w.get("steps"),
+           **{k: w.get("tree") for k in ("prefix_2", "prefix_3", "block_2")},
+           **{k: w.get("strategy") for k in ("self_directed", "mq", "peq", "mpeq", "meq", "partial_eq")}}.get(key)
     text = _witness_text(key, w) if has else ""
     if v.get("bounds"):
         text = f"{text}; " if text else ""
@@ -157,12 +158,20 @@ def _more_text(key: str, w: dict) -> str:
         parts = ["the dual's mistake tree" if w.get("tree") is not None else "",
                  "its upper-bound certificate" if w.get("upper_certificate") is not None else ""]
         return " and ".join(p for p in parts if p) + " (in --json)" if any(parts) else "no certificate kept"
+    if key in ("threshold_chain", "path", "eluder") and not w.get("points"):
+        return "no point: the class is one concept, or its concepts agree everywhere"
     if key == "threshold_chain":
         return f"points {w.get('points')}, concepts {w.get('concepts')}: c_k(x_j) = 1 iff j <= k"
     if key == "path":
         return f"points {w.get('points')}, concepts {w.get('concepts')}: h_k flips h_0 at x_1..x_k"
     if key == "eluder":
         return f"base {w.get('base')}, points {w.get('points')}, concepts {w.get('concepts')}"
+    if key == "rtd_p":
+        steps = w.get("steps") or []
+        return f"on the points {w.get('points')}: peeling " + ", ".join(f"{len(s['concepts'])} x {s['size']}"
+                                                                     for s in steps)
+    if key in ("prefix_2", "prefix_3", "block_2"):
+        return "the shattered tree (in --json)" if w.get("tree") is not None else "tree too large to list"
     if key == "covc":
         return f"points {w.get('points')}, the labels {_labels(w.get('labels'))} missing, neighbours " \
                f"{w.get('neighbours')}"

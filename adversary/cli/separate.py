@@ -96,11 +96,14 @@ def _pair(args) -> tuple:
         raise CLIError(f"--relation {args.relation!r} is not of the form 'A<=B', 'A<=k*B' or 'A>=k*B' (e.g. "
                        "'worst_order<=vc', 'path<=2*threshold_chain')")
     a, op, k, b = got.groups()
-    k = Fraction(k or 1)
+    try:
+        k = Fraction(k or 1)
+    except ZeroDivisionError:
+        k = Fraction(0)
     if k <= 0:
         raise CLIError(f"--relation {args.relation!r}: the factor k must be positive")
     text = f"{a} {op} {'' if k == 1 else f'{k}*'}{b}"
-    return (a, b, k, text) if op == "<=" else (b, a, 1 / k, text)
+    return (a, b, k, (text, a, op, k, b)) if op == "<=" else (b, a, 1 / k, (text, a, op, k, b))
 
 
 def _check(C, key: str, value: int, witness: dict) -> tuple:
@@ -118,12 +121,16 @@ def _check(C, key: str, value: int, witness: dict) -> tuple:
     return ok, message
 
 
-def _relation_text(s, relation: str) -> str:
-    """The verdict on a relation: where the gap (value(A) - scale * value(B), positive where it fails) is."""
-    k = "" if s.scale == 1 else f"{s.scale}*"
+def _relation_text(s, relation: tuple) -> str:
+    """The verdict on a relation, in its own terms: where the gap (value(A) - scale * value(B) of the search,
+    positive where it fails) is."""
+    relation, a, op, k, b = relation
     if s.gap is not None and s.gap > 0:
-        return (f"relation {relation} fails on this class: {s.a} = {s.value_a} > {k}{s.b} = {s.scale * s.value_b} "
-                f"(checked below)")
+        va, vb = (s.value_a, s.value_b) if op == "<=" else (s.value_b, s.value_a)
+        kk = "" if k == 1 else f"{k}*"
+        sign = ">" if op == "<=" else "<"
+        return (f"relation {relation} fails on this class: {a} = {va} {sign} {kk}{b} = {k * vb} (checked below)")
+    k = "" if s.scale == 1 else f"{s.scale}*"
     best = "" if s.gap is None else f"; the largest {s.a} - {k}{s.b} found is {s.gap} ({s.a} = {s.value_a}, " \
                                      f"{s.b} = {s.value_b})"
     where = "every class" if s.exhaustive else "every class examined (not exhaustive)"
@@ -141,7 +148,7 @@ def _report(s, args, out, relation=None) -> int:
         data["values"][key]["check"] = message
     data["search"] = _search_text(s)
     if relation is not None:
-        data["relation"] = {"claim": relation, "fails": bool(s.gap is not None and s.gap > 0),
+        data["relation"] = {"claim": relation[0], "fails": bool(s.gap is not None and s.gap > 0),
                             "verdict": _relation_text(s, relation)}
         print(_relation_text(s, relation)) if not args.json else None
     if args.json:

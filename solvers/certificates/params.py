@@ -53,6 +53,7 @@ def _none_smaller(M, alive, concepts, k) -> bool | None:
     alive, n = list(alive), M.shape[1]
     if k == 0:
         return True
+    k = min(k, n + 1)  # a set of more points than there are is no set: try the largest there is, all of them
     if comb(n, k - 1) * len(alive) > EXHAUSTIVE * 150:
         return None
     if k == 1:  # the empty set teaches a concept alone in the class
@@ -76,6 +77,14 @@ def _none_smaller(M, alive, concepts, k) -> bool | None:
         np.put_along_axis(taught, order, alone, axis=0)
         if taught[rows].any():
             return False
+
+
+def _point_set(S, n: int) -> list:
+    """The points of a teaching set: distinct ints below n (a repeated or out-of-range point is refused)."""
+    S = list(S)
+    if any(isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < n for x in S) or len(set(S)) != len(S):
+        raise ValueError(f"a teaching set must be distinct points from 0 to {n - 1}, got {S}")
+    return S
 
 
 def check(C, key: str, p: dict) -> tuple:
@@ -117,7 +126,7 @@ def _check_bounds(C, key: str, p: dict) -> tuple:
             D = M if key == "vc" else M.T
             if len(idx) != claim or len(set(map(int, idx))) != len(idx):
                 return False, f"{key}: the {len(idx)} given are not shattered, or not {claim} of them", None, None
-            if _patterns(D, idx) != 2 ** len(idx):
+            if _patterns(D, idx) != 2 ** len(idx) and not (key == "dual_vc" and D.shape[0] == 0 and not idx):
                 return False, f"{key}: the {len(idx)} given are not shattered, or not {claim} of them", None, None
             return _with_upper(C, key, p, f"{key} >= {claim}: {len(idx)} shattered", claim)
         if key == "threshold":
@@ -139,7 +148,8 @@ def _check_bounds(C, key: str, p: dict) -> tuple:
                     return False, f"star: concept {h} is not the neighbour of {c} at point {x}", None, None
             return _with_upper(C, key, p, f"star >= {claim}: centre {c} and its {len(xs)} neighbours check", claim)
         if key == "td":
-            sets = {int(k): v for k, v in w["sets"].items()}
+            sets = {int(k): _point_set(v, M.shape[1]) for k, v in w["sets"].items()}
+            _point_set(w["teaching_set"], M.shape[1])
             alive = range(C.n_concepts)
             bad = [c for c, S in sets.items() if not _teaches(M, alive, c, S)]
             if bad or set(sets) != set(alive):
@@ -157,6 +167,7 @@ def _check_bounds(C, key: str, p: dict) -> tuple:
             value, exhaustive = 0, True
             for step in w["steps"]:
                 for c, S in zip(step["concepts"], step["sets"]):
+                    S = _point_set(S, M.shape[1])
                     if c not in alive or not _teaches(M, alive, c, S) or len(S) != step["size"]:
                         return False, f"rtd: concept {c}'s set does not teach it among those left", None, None
                 low = _none_smaller(M, alive, alive, step["size"])  # no concept left has a smaller set
@@ -193,6 +204,8 @@ def every_class_bound(C, key: str) -> int:
     M = np.asarray(C.matrix, dtype=bool)
     m = M.shape[0]
     if key == "dual_vc":  # the dual's concepts are the distinct points; its points split where a concept is not constant
+        if M.shape[1] == 0:  # no points: the dual has no concept
+            return 0
         return min(max(_distinct_columns(M).bit_length() - 1, 0), int((M.min(axis=1) != M.max(axis=1)).sum()))
     split = int((M.min(axis=0) != M.max(axis=0)).sum()) if m else 0
     if key == "vc":

@@ -39,6 +39,10 @@ import numpy as np
 
 __all__ = ["check_more", "KEYS", "EXHAUSTIVE", "GAME_CONCEPTS"]
 
+
+class _Bad(ValueError):
+    """A witness that does not say what it must (its message says what)."""
+
 #: The keys checked here.
 KEYS = ("dual_opt", "threshold_chain", "path", "eluder", "covc", "min_star", "min_td", "xtd", "nctd", "rtd_p",
         "self_directed", "mq", "peq", "mpeq", "meq", "partial_eq", "majority", "prefix_2", "prefix_3", "block_2")
@@ -64,8 +68,21 @@ def _upper_text(key, M, w, p, claim, text, bound) -> tuple:
     return True, f"{text}; <= {value}: the search went through (not replayed here)", claim, None
 
 
-def _ints(xs) -> list:
-    return [int(x) for x in xs]
+def _ints(xs, bound: int, what: str = "point") -> list:
+    """The ints of ``xs``, each in range(bound) (a point index below n, a concept index below m, a label below 2);
+    anything else (a bool, a float, a negative index numpy would read from the end) is refused."""
+    out = []
+    for x in xs:
+        if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or not 0 <= int(x) < bound:
+            raise _Bad(f"{x!r} is not a {what} (an int from 0 to {bound - 1})")
+        out.append(int(x))
+    return out
+
+
+def _distinct(xs: list, what: str = "points") -> list:
+    if len(set(xs)) != len(xs):
+        raise _Bad(f"the {what} given repeat")
+    return xs
 
 
 def check_more(C, key: str, p: dict, *, rtd=None) -> tuple:
@@ -77,7 +94,7 @@ def check_more(C, key: str, p: dict, *, rtd=None) -> tuple:
     claim = p.get("value", p.get("lower"))
     chain_cap = min(max(m - 1, 0), _split_points(M))
     if key == "threshold_chain":
-        xs, cs = _ints(w.get("points") or []), _ints(w.get("concepts") or [])
+        xs, cs = _ints(w.get("points") or [], n), _ints(w.get("concepts") or [], m, "concept")
         d = len(xs)
         if claim != d or (d and len(cs) != d + 1) or len(set(xs)) != d:
             return False, "threshold_chain: give d points and d + 1 concepts, d the value", None, None
@@ -87,7 +104,7 @@ def check_more(C, key: str, p: dict, *, rtd=None) -> tuple:
                     return False, f"threshold_chain: concept {c} at point {x} is {M[c, x]}, not {int(j <= k)}", None, None
         return _upper_text(key, M, w, p, d, f"threshold_chain >= {d}: the {d + 1} nested traces check", chain_cap)
     if key == "path":
-        xs, hs = _ints(w.get("points") or []), _ints(w.get("concepts") or [])
+        xs, hs = _ints(w.get("points") or [], n), _ints(w.get("concepts") or [], m, "concept")
         d = len(xs)
         if claim != d or (d and len(hs) != d + 1) or len(set(xs)) != d:
             return False, "path: give d points and d + 1 concepts, d the value", None, None
@@ -97,19 +114,20 @@ def check_more(C, key: str, p: dict, *, rtd=None) -> tuple:
                     return False, f"path: concept {h} at point {x} breaks the path", None, None
         return _upper_text(key, M, w, p, d, f"path >= {d}: the path of {d + 1} traces checks", chain_cap)
     if key == "eluder":
-        xs, hs = _ints(w.get("points") or []), _ints(w.get("concepts") or [])
+        xs, hs = _ints(w.get("points") or [], n), _ints(w.get("concepts") or [], m, "concept")
         d = len(xs)
         if claim != d or len(hs) != d or len(set(xs)) != d:
             return False, "eluder: give the base, and as many points as concepts as the value", None, None
         if d:
-            b = int(w["base"])
+            b, = _ints([w["base"]], m, "concept")
             for i, (x, h) in enumerate(zip(xs, hs)):
                 if M[h, x] == M[b, x] or any(M[h, y] != M[b, y] for y in xs[:i]):
                     return False, f"eluder: concept {h} does not differ from the base at point {x} alone so far", \
                         None, None
         return _upper_text(key, M, w, p, d, f"eluder >= {d}: the sequence checks", chain_cap)
     if key == "covc":
-        S, T, hs = _ints(w.get("points") or []), _ints(w.get("labels") or []), _ints(w.get("neighbours") or [])
+        S, T = _ints(w.get("points") or [], n), _ints(w.get("labels") or [], 2, "label")
+        hs = _ints(w.get("neighbours") or [], m, "concept")
         d = len(S)
         if claim != d or len(T) != d or len(hs) != d or len(set(S)) != d:
             return False, "covc: give d points, the labels there and d neighbours, d the value", None, None
@@ -149,7 +167,7 @@ def _check_min_star(M, w, p, claim) -> tuple:
     low = w.get("lower") or {}
     lo = None
     if low.get("by") == "vc":
-        S = _ints(low.get("points") or [])
+        S = _ints(low.get("points") or [], n)
         if not _shattered(M, S) or len(set(S)) != len(S):
             return False, "min_star: the points given as shattered are not", None, None
         lo = len(S) if len(S) == claim else None
@@ -159,8 +177,9 @@ def _check_min_star(M, w, p, claim) -> tuple:
     k = claim
     if g is None or len(g) != n:
         return False, "min_star: give the labelling of every point", None, None
-    g = np.asarray(g, dtype=np.int64)
-    S, h0, hs = _ints(w.get("points") or []), w.get("centre"), _ints(w.get("neighbours") or [])
+    g = np.asarray(_ints(g, 2, "label"), dtype=np.int64)
+    S, hs = _ints(w.get("points") or [], n), _ints(w.get("neighbours") or [], m, "concept")
+    h0 = None if w.get("centre") is None else _ints([w["centre"]], m, "concept")[0]
     if len(S) != k or len(set(S)) != k or len(hs) != k or (k and h0 is None):
         return False, f"min_star: give a star of {k} points around the labelling", None, None
     if k and (M[int(h0), S] != g[S]).any() or any((M[h, S] != g[S]).tolist() != [j == i for j in range(k)]
@@ -192,11 +211,13 @@ def _check_min_td(M, w, p, claim) -> tuple:
     m, n = M.shape
     if "value" not in p:
         return True, "min_td: bounds only (no witness)", None, None
-    c, S = int(w["concept"]), _ints(w["teaching_set"])
+    c, = _ints([w["concept"]], m, "concept")
+    S = _distinct(_ints(w["teaching_set"], n))
     if len(S) != claim or any(h != c and (M[h, S] == M[c, S]).all() for h in range(m)):
         return False, f"min_td: the set given does not teach concept {c}, or is not {claim} points", None, None
     if claim == 0:
-        return True, "min_td = 0: the class has one concept", 0, 0
+        return (True, "min_td = 0: the class has one concept", 0, 0) if m <= 1 else \
+            (False, "min_td: two concepts need a point", None, None)
     if comb(n, claim - 1) > EXHAUSTIVE:
         return True, f"min_td <= {claim}: concept {c}'s set teaches it (the lower side not rechecked)", None, claim
     alive = list(range(m))
@@ -222,7 +243,9 @@ def _check_xtd(M, w, p, claim) -> tuple:
     f = w.get("labelling")
     if f is None or len(f) != n:
         return True, "xtd: no labelling given (bounds only)", None, None
-    f = np.asarray(f, dtype=np.int64)
+    if claim > n:
+        return False, f"xtd: {claim} is more than the {n} points", None, None
+    f = np.asarray(_ints(f, 2, "label"), dtype=np.int64)
     if comb(n, claim - 1) > EXHAUSTIVE:
         return True, "xtd: the lower side not rechecked (too many sets)", None, None
     for S in itertools.combinations(range(n), claim - 1):
@@ -255,7 +278,7 @@ def _check_nctd(M, w, p, claim) -> tuple:
         lo = k
     if sets is None:
         return True, "nctd: no sets given (bounds only)", lo, None
-    A = {int(c): _ints(s) for c, s in sets.items()}
+    A = {int(c): _distinct(_ints(s, n)) for c, s in sets.items()}
     if sorted(A) != list(range(m)):
         return False, "nctd: give a set for every concept", None, None
     top = max((len(s) for s in A.values()), default=0)
@@ -270,10 +293,6 @@ def _check_nctd(M, w, p, claim) -> tuple:
     why = (f"; >= {lo}: {m} concepts need distinct labelled samples (counted)" if lo is not None else
            "; the lower side is CP-SAT's (its optimality, not replayed here)")
     return True, f"nctd <= {top}: the sets are non-clashing" + why, lo, top
-
-
-class _Bad(ValueError):
-    pass
 
 
 def _bits(M) -> tuple:
@@ -314,8 +333,16 @@ _ALLOWED = {"self_directed": ("sd",), "mq": ("mq",), "peq": ("peq",), "mpeq": ("
             "partial_eq": ("pq",)}
 
 
+def _labels(text, n: int, alphabet: str) -> str:
+    """A labelling of the n points as a string over ``alphabet``, refused otherwise."""
+    if not isinstance(text, str) or len(text) != n or set(text) - set(alphabet):
+        raise _Bad(f"a query must label each of the {n} points with one of {alphabet!r}")
+    return text
+
+
 def _replay(M, key: str, strategy: dict) -> int:
     """The worst case of the strategy table over every target and every answer."""
+    m, n = M.shape
     cols, full = _bits(M)
     memo: dict = {}
 
@@ -325,38 +352,53 @@ def _replay(M, key: str, strategy: dict) -> int:
         if V in memo:
             return memo[V]
         move = strategy.get(format(V, "x"))
-        if move is None:
+        if not isinstance(move, list) or not move:
             raise _Bad(f"the strategy has no move for the version space {format(V, 'x')}")
         kind = move[0]
+        if kind == "eq":
+            kind = "peq" if isinstance(move[1], int) and not isinstance(move[1], bool) else "eq"
+        if kind not in _ALLOWED[key]:
+            raise _Bad(f"{key} does not allow the move {move[:2]!r}")
         if kind in ("mq", "sd"):
-            x = int(move[1])
+            x, = _ints([move[1]], n)
             V1, V0 = V & cols[x], V & ~cols[x]
             if not V1 or not V0:
                 raise _Bad(f"point {x} does not split the version space")
             if kind == "sd":
-                p = int(move[2])
+                p, = _ints([move[2]], 2, "prediction")
                 got = max(cost((V0, V1)[p]), 1 + cost((V1, V0)[p]))
             else:
                 got = 1 + max(cost(V0), cost(V1))
         elif kind == "pq":
-            got = 1 + max(cost(r) for r in _partial_replies(V, cols, full, str(move[1])))
-        elif kind == "eq" and isinstance(move[1], int):
-            kind = "peq"
-            g = int(move[1])
+            got = 1 + max(cost(r) for r in _partial_replies(V, cols, full, _labels(move[1], n, "-01")))
+        elif kind == "peq":
+            g, = _ints([move[1]], m, "concept")
             got = 1 + max(cost(r) for r in _eq_replies(V, cols, full, M[g], False))
         else:
-            got = 1 + max(cost(r) for r in _eq_replies(V, cols, full, str(move[1]), False))
-        if kind not in _ALLOWED[key]:
-            raise _Bad(f"{key} does not allow the move {move[0]!r}")
+            got = 1 + max(cost(r) for r in _eq_replies(V, cols, full, _labels(move[1], n, "01"), False))
         memo[V] = got
         return got
 
     return cost(full)
 
 
+def _splits_only(M):
+    """M with one column per split of its concepts: a column equal or complementary to an earlier one, or constant,
+    asks nothing another does not (a query or a tree node on it has a twin on the one kept)."""
+    keep, seen = [], set()
+    for x in range(M.shape[1]):
+        col = tuple(int(v) for v in M[:, x])
+        key = min(col, tuple(1 - v for v in col))
+        if len(set(col)) == 2 and key not in seen:
+            seen.add(key)
+            keep.append(x)
+    return M[:, keep]
+
+
 def _minimax(M, key: str) -> int:
     """The game's value by plain minimax over every version space and every move the definition allows (every
-    labelling of the points for meq's equivalence queries)."""
+    labelling of the points for meq's equivalence queries), on one point per split (:func:`_splits_only`)."""
+    M = _splits_only(M)
     m, n = M.shape
     cols, full = _bits(M)
     proposals = []
@@ -440,7 +482,7 @@ def _check_game(M, key, w, p, claim) -> tuple:
         if key == "majority":
             run = w.get("run")
             if run is not None:
-                lo = _majority_run(M, [int(x) for x in run])
+                lo = _majority_run(M, _ints(run, n))
                 texts.append(f"majority >= {lo}: the run of counterexamples replays")
             v = _majority_value(M, EXHAUSTIVE)
             if v is not None:
@@ -454,7 +496,8 @@ def _check_game(M, key, w, p, claim) -> tuple:
             if key == "mq" and m > 1 and (m - 1).bit_length() == claim:
                 lo = claim
                 texts.append(f">= {claim}: ceil(log2 of {m} concepts)")
-            elif m <= GAME_CONCEPTS and (key not in ("meq", "partial_eq") or n <= (10 if key == "meq" else 6)):
+            elif m <= GAME_CONCEPTS and (key not in ("meq", "partial_eq") or
+                                         _splits_only(M).shape[1] <= (10 if key == "meq" else 6)):
                 lo = hi = _minimax(M, key)
                 texts.append(f"= {lo}: plain minimax over every version space and move")
     except _Bad as e:
@@ -471,6 +514,10 @@ def _check_dual_opt(C, w, p, claim) -> tuple:
     from ..classes.finite import ConceptClass
     from . import TreeError, verify_tree, verify_upper
 
+    if C.n_points == 0:
+        ok = p.get("value", p.get("upper")) == 0
+        return ok, "dual_opt = 0: no points, so the dual class has no concept" if ok else \
+            "dual_opt: a class with no points has dual Opt 0", (0 if ok else None), (0 if ok else None)
     D = ConceptClass.from_matrix(np.asarray(C.matrix).T)
     lo = hi = None
     texts = []
@@ -492,7 +539,8 @@ def _check_dual_opt(C, w, p, claim) -> tuple:
 def _check_rtd_p(C, M, w, p, claim, check_bounds) -> tuple:
     from ..classes.finite import ConceptClass
 
-    S = _ints(w.get("points") or [])
+    m, n = M.shape
+    S = _distinct(_ints(w.get("points") or [], n))
     steps = w.get("steps")
     if steps is None:
         return True, "rtd_p: bounds only (no projection given)", None, None
@@ -502,7 +550,8 @@ def _check_rtd_p(C, M, w, p, claim, check_bounds) -> tuple:
             (0 if ok else None), None
     D = ConceptClass.from_matrix(M[:, S])
     index = {tuple(r): i for i, r in enumerate(np.asarray(D.matrix, dtype=np.int64).tolist())}
-    mapped = [{**st, "concepts": [index[tuple(M[c, S].tolist())] for c in st["concepts"]]} for st in steps]
+    mapped = [{**st, "concepts": [index[tuple(M[c, S].tolist())] for c in _ints(st["concepts"], m, "concept")],
+               "sets": [_distinct(_ints(T, len(S))) for T in st["sets"]]} for st in steps]
     if any(len(set(st["concepts"])) != len(st["concepts"]) for st in mapped):
         return False, "rtd_p: two concepts of a step have one trace on the points given", None, None
     ok, why, lo, _ = check_bounds(D, "rtd", {"value": claim, "witness": {"steps": mapped}})
@@ -513,27 +562,39 @@ def _check_rtd_p(C, M, w, p, claim, check_bounds) -> tuple:
 
 
 def _tree_value(M, key: str) -> int:
-    """prefix_k or block_2 by a plain recursion over version spaces (sets of concepts)."""
+    """prefix_k or block_2 by a plain recursion over version spaces (sets of concepts), on one point per split
+    (:func:`_splits_only`)."""
+    M = _splits_only(M)
     m, n = M.shape
     k = int(key.split("_")[1])
 
     @lru_cache(maxsize=None)
     def L(V: frozenset) -> int:
-        return max([1 + min(L(a), L(V - a)) for x in range(n)
-                    if (a := frozenset(h for h in V if M[h, x] == 0)) and V - a], default=0)
+        return max([1 + min(L(a), L(V - a)) for x in points_of(V) for a in [split(V, x)[0]]], default=0)
 
     def split(V, x):
         return frozenset(h for h in V if M[h, x] == 0), frozenset(h for h in V if M[h, x] == 1)
 
+    def points_of(V: frozenset) -> list:
+        """One point per distinct split of V (a point splitting V as another does gives the same subtrees)."""
+        out, seen = [], set()
+        for x in range(n):
+            a, b = split(V, x)
+            if a and b and min(a, b, key=sorted) not in seen:
+                seen.add(min(a, b, key=sorted))
+                out.append(x)
+        return out
+
     if key == "block_2":
         @lru_cache(maxsize=None)
         def B(V: frozenset) -> int:
-            best = 1 if any(all(split(V, x)) for x in range(n)) else 0
-            for x in range(n):
-                for y in range(n):
+            xs = points_of(V)
+            best = 1 if xs else 0
+            for x in xs:
+                for y in xs:  # y splits both halves, so V, and alike points alike
                     four = [half for side in split(V, x) for half in split(side, y)]
-                    if all(four):
-                        best = max(best, 2 + min(B(W) for W in four))
+                    if all(four) and 2 + min(B(W) for W in four) > best:
+                        best = 2 + min(B(W) for W in four)
             return best
 
         return B(frozenset(range(m)))

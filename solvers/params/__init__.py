@@ -242,7 +242,9 @@ def compute(C, keys=DEFAULT_KEYS, *, time_limit: Optional[float] = None, method:
     out = {}
     for key in keys:
         t0 = time.monotonic()
-        if key == "dual_vc" and time_limit is not None and C.n_concepts * DUAL_SECONDS > time_limit:
+        if key == "dual_vc" and C.n_points == 0:  # no points: the dual has no concept, and shatters nothing
+            p = ParamResult(key, 0, 0, {"concepts": [], "upper": {"by": "bound", "text": "no points"}})
+        elif key == "dual_vc" and time_limit is not None and C.n_concepts * DUAL_SECONDS > time_limit:
             # the dual (a point per concept) takes longer to make than the time given: its bounds without it
             p = ParamResult(key, 0, min(max(C.n_points.bit_length() - 1, 0), C.n_concepts), {"concepts": []})
         elif key in ("vc", "dual_vc"):

@@ -27,6 +27,8 @@ def dual_opt(C, *, time_limit: Optional[float] = None):
     from ..opt import SearchStop, opt
     from . import ParamResult, _dual
 
+    if C.n_points == 0:  # no points: the dual has no concepts to predict with, and no game to play
+        return ParamResult("dual_opt", 0, 0, {"tree": None, "upper_certificate": None, "empty": True})
     D = _dual(C)
     r = opt(D, time_limit=time_limit)
     cert = None

@@ -46,6 +46,8 @@ def hollow_star(M, S) -> Optional[tuple]:
     (bit j: the label at S[j]) that no row gives there and, for each j, a row that gives T with bit j flipped; else
     None."""
     d = len(S)
+    if d > 62:  # past int64: the patterns as Python ints
+        return _hollow_star_wide(M, S)
     pat = np.asarray(M, dtype=np.int64)[:, list(S)] @ (np.int64(1) << np.arange(d, dtype=np.int64))
     P = np.unique(pat)
     if len(P) < d:
@@ -60,6 +62,21 @@ def hollow_star(M, S) -> Optional[tuple]:
         return None
     T = int(cand[np.argmax(ok)])
     return T, [int(np.flatnonzero(pat == (T ^ (1 << j)))[0]) for j in range(d)]
+
+
+def _hollow_star_wide(M, S) -> Optional[tuple]:
+    """:func:`hollow_star` with each pattern a Python int (for more than 62 points)."""
+    from . import bits_of
+
+    d = len(S)
+    pats = [bits_of(row) for row in np.asarray(M)[:, list(S)]]
+    P = set(pats)
+    if len(P) < d:
+        return None
+    for T in {p ^ (1 << j) for p in P for j in range(d)} - P:
+        if all(T ^ (1 << j) in P for j in range(d)):
+            return T, [pats.index(T ^ (1 << j)) for j in range(d)]
+    return None
 
 
 def covc(C, *, time_limit: Optional[float] = None):

@@ -484,3 +484,42 @@ def test_table_columns_of_the_new_keys(capsys, tmp_path):
     head, rule, *body = [line for line in out.splitlines() if line.startswith("|")]
     assert [c.strip() for c in head.strip("|").split("|")][-4:-1] == ["threshold_chain", "path", "mq"]
     assert [c.strip() for c in body[0].strip("|").split("|")][-4:-1] == ["3", "3", "3"]  # N=3: 7 concepts
+
+
+# ------------------------------------------------------------------------------- forged witnesses (found in review)
+FORGED = [  # (class, key, JSON a checker must refuse): each would otherwise prove a wrong value
+    (lambda: make("all-functions", n=3), "min_star", {"value": 0, "witness": {  # a label 2 agrees with no concept
+        "labelling": [2, 2, 2], "points": [], "neighbours": [], "lower": {"by": "vc", "points": []}}}),
+    (lambda: make("all-functions", n=2), "covc", {"value": 2, "witness": {  # -2 is point 0 again, read by numpy
+        "points": [0, -2], "labels": [0, 1], "neighbours": [3, 0], "upper": {"by": "bound"}}}),
+    (lambda: make("singletons", N=16, empty=0), "peq", {"value": 1, "witness": {  # a proposal outside C
+        "strategy": {"ffff": ["eq", "0" * 16]}}}),
+    (lambda: make("singletons", N=16, empty=0), "meq", {"value": 1, "witness": {  # a labelling of one point of 16
+        "strategy": {"ffff": ["eq", "0"]}}}),
+    (lambda: rows("0", "1"), "min_td", {"value": 3, "witness": {"concept": 0, "teaching_set": [0, 0, 0]}}),
+    (lambda: rows("0", "1"), "xtd", {"lower": 3, "upper": 3, "witness": {"labelling": [0]}}),
+    (lambda: rows("0", "1"), "td", {"value": 3, "witness": {"concept": 0, "teaching_set": [0, 0, 0],
+                                                            "sets": {"0": [0, 0, 0], "1": [0]}}}),
+    (lambda: rows("0", "1"), "rtd", {"value": 3, "witness": {"steps": [{"size": 3, "concepts": [0, 1],
+                                                                        "sets": [[0, 0, 0], [0, 0, 0]]}]}}),
+]
+
+
+@pytest.mark.parametrize("build, key, forged", FORGED, ids=[f[1] + str(i) for i, f in enumerate(FORGED)])
+def test_forged_witnesses_are_refused(build, key, forged):
+    assert not check(build(), key, forged)[0]
+
+
+def test_covc_past_62_points():
+    """Patterns of more than 62 points do not fit an int64: the wide path (66 singletons: the empty trace is the
+    hole, its 66 flips the concepts)."""
+    C = make("singletons", N=66, empty=0)
+    p = compute(C, ["covc"], time_limit=60)["covc"]
+    assert p.value == 66 and check(C, "covc", p.to_json())[0]
+
+
+def test_no_points_gives_zero_for_the_duals():
+    C = ConceptClass.from_matrix(np.zeros((1, 0), dtype=np.uint8))
+    r = compute(C, ["dual_vc", "dual_opt"])
+    assert (r["dual_vc"].value, r["dual_opt"].value) == (0, 0)
+    assert all(check(C, k, p.to_json())[0] for k, p in r.items())

@@ -109,3 +109,9 @@ def test_relation_errors_are_one_line(capsys, argv, says):
     code, out, err = run(capsys, "separate", *argv, "--points", 3)
     assert_usage_error(code, out, err)
     assert says in err
+
+
+def test_a_factor_of_zero_denominator_is_refused(capsys):
+    code, out, err = run(capsys, "separate", "--relation", "vc<=1/0*opt", "--points", 2)
+    assert_usage_error(code, out, err)
+    assert "must be positive" in err
