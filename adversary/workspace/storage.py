@@ -218,10 +218,23 @@ def _forget(store, key) -> None:
             pass
 
 
+#: A solved result's upper-bound certificate may take this many times the search's seconds (at least
+#: :data:`PROOF_FLOOR`): most are read off the memo in a fraction of the search, but the randomized game's may
+#: search again (monotone disjunctions n=9 k=3: RL in 2.7 s, its certificate over 100 s).
+PROOF_FACTOR = 10.0
+PROOF_FLOOR = 30.0
+
+
 def proof_seconds(r, time_limit) -> Optional[float]:
-    """The time the upper-bound certificate of an unsolved result may take (None: no limit, the result is
-    solved): a tenth of the run's time limit, at least half a second."""
-    return None if r.value is not None else max(0.5, 0.1 * (time_limit or 5.0))
+    """The time the upper-bound certificate of a result may take. Unsolved: a tenth of the run's time limit, at
+    least half a second. Solved: :data:`PROOF_FACTOR` times the search's seconds (at least :data:`PROOF_FLOOR`),
+    and within a time limit no more than what is left of it (at least half a second). Past it the row is stored
+    without that certificate, its value as computed (``store verify`` proves it again)."""
+    if r.value is None:
+        return max(0.5, 0.1 * (time_limit or 5.0))
+    spent = float(r.stats.get("seconds") or 0.0)
+    budget = max(PROOF_FLOOR, PROOF_FACTOR * spent)
+    return budget if time_limit is None else min(budget, max(0.5, time_limit - spent))
 
 
 def put(store, record, C=None):
