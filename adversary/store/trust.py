@@ -279,7 +279,17 @@ def _check_opt(rec: Record, C, value, lower, upper, upper_budget, notes, recompu
             notes.append(f"its upper-bound certificate would take about {check_seconds(rec):.3g} s to check, "
                          f"over {upper_budget:g} s")
         rec = replace(rec, upper_cert=None)
-    return _verified_game(rec, C, lower, upper)
+    lo, hi = _verified_game(rec, C, lower, upper)
+    if (lo is None or hi is None) and recompute and not computed:
+        # a side kept without its certificate (one that would have taken longer than the run allowed to write):
+        # a solved row's value is computed again; a stopped search's bound is not (a shorter run proves less)
+        if value is not None:
+            v, _ = _verified_by_recomputing(rec, C, value, upper_budget, notes)
+            if v is not None:
+                return (v if lo is None else lo), (v if hi is None else hi)
+        elif notes is not None:
+            notes.append("a bound kept without its certificate by a stopped search is not computed again")
+    return lo, hi
 
 
 def _check_vc(rec: Record, C, value, lower, upper, upper_budget, notes, recompute, computed) -> tuple:

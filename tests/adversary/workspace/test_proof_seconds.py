@@ -25,3 +25,28 @@ def result(value, seconds):
 ])
 def test_proof_seconds(value, seconds, limit, expected):
     assert proof_seconds(result(value, seconds), limit) == pytest.approx(expected)
+
+
+def test_a_game_row_stored_without_its_upper_certificate_is_verified_by_computing_it_again(monkeypatch, tmp_path,
+                                                                                          capsys):
+    """A solved row whose upper-bound certificate ran out of its budget is stored with that side as computed; store
+    verify computes the value again (it used to call the row FAILED: its seal's side proven, the check nothing)."""
+    from adversary.store import Store
+    from solvers.certificates import ProofTooLarge
+
+    from ..cli.checks import run
+
+    def no_certificate(self, *a, **k):
+        raise ProofTooLarge("no room")  # (what a certificate out of its budget leaves: none)
+
+    monkeypatch.setattr("solvers.opt.result.OptResult.upper_certificate", no_certificate)
+    store = tmp_path / "s.db"
+    code, out, err = run(capsys, "opt", "thresholds", "N=9", "--randomized", "--store", store, "--quiet")
+    assert code == 0, out + err
+    monkeypatch.undo()
+    with Store(store, readonly=True) as S:
+        (rec,) = [r for r in S.rows("opt", None) if (r.task or {}).get("game") == "randomized"]
+        assert rec.upper_cert is None and rec.proven["how"]["upper"] == "computed"
+    code, out, err = run(capsys, "store", "verify", "--store", store)
+    assert code == 0, out + err
+    assert "FAILED" not in out and "RL: 13/8 <= value <= 13/8" in out
