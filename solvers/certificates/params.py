@@ -291,17 +291,6 @@ def _tree_ok(M, S: tuple, order: tuple, node, i: int = 0) -> bool:
     return _tree_ok(M, S0, order, node["0"], pos + 1) and _tree_ok(M, S1, order, node["1"], pos + 1)
 
 
-def _distinct_splits(M) -> list:
-    out, seen = [], set()
-    for j in range(M.shape[1]):
-        col = tuple(int(v) for v in M[:, j])
-        key = min(col, tuple(1 - v for v in col))
-        if len(set(col)) == 2 and key not in seen:
-            seen.add(key)
-            out.append(j)
-    return out
-
-
 def _check_order(M, key: str, w: dict, p: dict) -> tuple:
     order = tuple(int(x) for x in w["order"])
     if sorted(order) != list(range(M.shape[1])):
@@ -315,7 +304,9 @@ def _check_order(M, key: str, w: dict, p: dict) -> tuple:
         return False, f"{key}: the game tree given is not the order's", None, None
     bound = f"{key} {'<=' if key == 'best_order' else '>='} {v}: the order replays"
     one_side = (None, v) if key == "best_order" else (v, None)
-    splits = _distinct_splits(M)
+    from .params_more import distinct_splits
+
+    splits = distinct_splits(M)
     if "value" not in p:
         return True, bound, *one_side
     m = M.shape[0]

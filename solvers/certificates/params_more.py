@@ -382,17 +382,23 @@ def _replay(M, key: str, strategy: dict) -> int:
     return cost(full)
 
 
-def _splits_only(M):
-    """M with one column per split of its concepts: a column equal or complementary to an earlier one, or constant,
-    asks nothing another does not (a query or a tree node on it has a twin on the one kept)."""
-    keep, seen = [], set()
+def distinct_splits(M) -> list:
+    """The first point of each split of the concepts of the 0/1 matrix M (a column equal or complementary to an
+    earlier one, or constant, is left out)."""
+    out, seen = [], set()
     for x in range(M.shape[1]):
         col = tuple(int(v) for v in M[:, x])
         key = min(col, tuple(1 - v for v in col))
         if len(set(col)) == 2 and key not in seen:
             seen.add(key)
-            keep.append(x)
-    return M[:, keep]
+            out.append(x)
+    return out
+
+
+def _splits_only(M):
+    """M with one column per split (:func:`distinct_splits`): a column left out asks nothing another does not (a
+    query or a tree node on it has a twin on the one kept)."""
+    return M[:, distinct_splits(M)]
 
 
 def _minimax(M, key: str) -> int:
