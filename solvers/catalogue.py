@@ -198,7 +198,6 @@ def value_record(rec, *, record_id: int, check: str, version: str, fixed: Option
     value, status = _tex(rec, checked)
     at = f" at n = {n}" if n is not None else ""
     if rec.family is not None:
-        from .classes.families import make  # noqa: F401 - the family exists (it was computed)
         args = " ".join(f"{k}={v}" for k, v in (rec.params or {}).items())
         command = f"littlestone params {rec.family} {args} --only {key}" if key != "opt" else \
             f"littlestone opt {rec.family} {args}"

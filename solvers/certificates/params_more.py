@@ -93,26 +93,19 @@ def check_more(C, key: str, p: dict, *, rtd=None) -> tuple:
     w = p.get("witness") or {}
     claim = p.get("value", p.get("lower"))
     chain_cap = min(max(m - 1, 0), _split_points(M))
-    if key == "threshold_chain":
+    if key in ("threshold_chain", "path"):  # c_k = c_0 flipped at x_1..x_k on the points; a chain's c_0 is 0 there
         xs, cs = _ints(w.get("points") or [], n), _ints(w.get("concepts") or [], m, "concept")
         d = len(xs)
         if claim != d or (d and len(cs) != d + 1) or len(set(xs)) != d:
-            return False, "threshold_chain: give d points and d + 1 concepts, d the value", None, None
+            return False, f"{key}: give d points and d + 1 concepts, d the value", None, None
+        base = [0] * d if key == "threshold_chain" or not d else [int(M[cs[0], x]) for x in xs]
         for k, c in enumerate(cs):
             for j, x in enumerate(xs, start=1):
-                if M[c, x] != int(j <= k):
-                    return False, f"threshold_chain: concept {c} at point {x} is {M[c, x]}, not {int(j <= k)}", None, None
-        return _upper_text(key, M, w, p, d, f"threshold_chain >= {d}: the {d + 1} nested traces check", chain_cap)
-    if key == "path":
-        xs, hs = _ints(w.get("points") or [], n), _ints(w.get("concepts") or [], m, "concept")
-        d = len(xs)
-        if claim != d or (d and len(hs) != d + 1) or len(set(xs)) != d:
-            return False, "path: give d points and d + 1 concepts, d the value", None, None
-        for k, h in enumerate(hs):
-            for j, x in enumerate(xs, start=1):
-                if M[h, x] != M[hs[0], x] ^ int(j <= k):
-                    return False, f"path: concept {h} at point {x} breaks the path", None, None
-        return _upper_text(key, M, w, p, d, f"path >= {d}: the path of {d + 1} traces checks", chain_cap)
+                want = base[j - 1] ^ int(j <= k)
+                if M[c, x] != want:
+                    return False, f"{key}: concept {c} at point {x} is {M[c, x]}, not {want}", None, None
+        what = f"the {d + 1} nested traces check" if key == "threshold_chain" else f"the path of {d + 1} traces checks"
+        return _upper_text(key, M, w, p, d, f"{key} >= {d}: {what}", chain_cap)
     if key == "eluder":
         xs, hs = _ints(w.get("points") or [], n), _ints(w.get("concepts") or [], m, "concept")
         d = len(xs)

@@ -49,26 +49,19 @@ from typing import Optional
 import numpy as np
 
 from .. import interrupts
+from .star import star_bound  # (the same bound: distinct concepts along the sequence, points where they differ)
 
-__all__ = ["threshold_chain", "path_dimension", "eluder", "chain_bound"]
+__all__ = ["threshold_chain", "path_dimension", "eluder"]
 
 
 class _Stop(Exception):
     pass
 
 
-def chain_bound(C) -> tuple:
-    """(bound, why): min(|C| - 1, the points where two concepts differ), the bound of all three for every class."""
-    M = np.asarray(C.matrix, dtype=bool)
-    m = M.shape[0]
-    split = int((M.min(axis=0) != M.max(axis=0)).sum()) if m else 0
-    return min(max(m - 1, 0), split), "|C| - 1 and the points where two concepts differ"
-
-
 def _result(key: str, C, found: Optional[dict], finished: bool, best: int):
     from . import ParamResult
 
-    cap, why = chain_bound(C)
+    cap, why = star_bound(C)
     if finished:
         proof = {"by": "bound", "text": why} if best == cap else {"by": "search"}
         upper = best
@@ -86,7 +79,7 @@ def _chains(C, key: str, time_limit: Optional[float]):
     deadline = None if time_limit is None else time.monotonic() + time_limit
     M = np.asarray(C.matrix, dtype=np.uint8)
     m, n = M.shape
-    cap, _ = chain_bound(C)
+    cap, _ = star_bound(C)
     best, found, finished = 0, None, True
     empties = concept_representatives(C) if key == "path" else range(m)
     seen = set()
@@ -139,7 +132,7 @@ def eluder(C, *, time_limit: Optional[float] = None):
     deadline = None if time_limit is None else time.monotonic() + time_limit
     M = np.asarray(C.matrix, dtype=np.uint8)
     m, n = M.shape
-    cap, _ = chain_bound(C)
+    cap, _ = star_bound(C)
     best, found, finished = 0, None, True
     ticks = [0]
     try:

@@ -193,11 +193,11 @@ def rtd_p(C, *, time_limit: Optional[float] = None):
                 if len(rows) <= 1:
                     continue
                 left = None if deadline is None else max(deadline - time.monotonic(), 1e-3)
-                r = teaching_search(ConceptClass.from_matrix(rows), "rtd", time_limit=left, method="search")
+                D = ConceptClass.from_matrix(rows)
+                r = teaching_search(D, "rtd", time_limit=left, method="search")
                 if r.value is None:
                     raise Stopped
                 if r.value > best:
-                    D = ConceptClass.from_matrix(rows)
                     order = [int(first[int(np.flatnonzero((rows == D.matrix[i]).all(axis=1))[0])])
                              for i in range(D.n_concepts)]
                     steps = [{**st, "concepts": [order[c] for c in st["concepts"]]} for st in r.witness["steps"]]
