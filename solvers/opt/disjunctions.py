@@ -59,6 +59,7 @@ True
 from __future__ import annotations
 
 import itertools
+import time
 
 import numpy as np
 
@@ -130,13 +131,16 @@ def canonical_form(k: int, R: int, edges) -> tuple[tuple, list[int]]:
     then still the state renamed (two states with one form are isomorphic), just not always the least.
     """
     m = len(edges)
-    groups: dict[int, list[int]] = {}
-    for i in _bits(R):
-        p = 0
-        for j in range(m):
-            if edges[j] >> i & 1:
-                p |= 1 << j
-        groups.setdefault(p, []).append(i)
+    parts = {0: R} if R else {}  # pattern (the edges holding a variable) -> the variables with it, as a mask
+    for j in range(m):
+        e, bit, split = edges[j], 1 << j, {}
+        for p, mask in parts.items():
+            if mask & e:
+                split[p | bit] = mask & e
+            if mask & ~e:
+                split[p] = mask & ~e
+        parts = split
+    groups = {p: _bits(mask) for p, mask in sorted(parts.items(), key=lambda t: t[1] & -t[1])}
     pats = list(groups)
     sizes = [len(groups[p]) for p in pats]
     if m <= 1:
@@ -154,10 +158,12 @@ def canonical_form(k: int, R: int, edges) -> tuple[tuple, list[int]]:
             if twin[j2] == j2 and _swap_is_automorphism(weight, j, j2):
                 twin[j2] = j
 
+    pat_bits = [_bits(p) for p in pats]
+
     def refine(col: list[int]) -> list[int]:
         ncol = len(set(col))
         while True:
-            bsig = [(sizes[b], tuple(sorted(col[j] for j in _bits(p)))) for b, p in enumerate(pats)]
+            bsig = [(sizes[b], tuple(sorted([col[j] for j in pat_bits[b]]))) for b in range(len(pats))]
             brank = _ranks(bsig)
             esig = [(col[j], tuple(sorted(brank[b] for b in in_edge[j]))) for j in range(m)]
             new = _ranks(esig)
@@ -177,7 +183,7 @@ def canonical_form(k: int, R: int, edges) -> tuple[tuple, list[int]]:
         tied = [c for c, t in counts.items() if t > 1]
         if not tied:
             leaves[0] += 1
-            blocks = tuple(sorted((sum(1 << col[j] for j in _bits(p)), s) for p, s in zip(pats, sizes)))
+            blocks = tuple(sorted((sum([1 << col[j] for j in bits]), s) for bits, s in zip(pat_bits, sizes)))
             if best[0] is None or blocks < best[0]:
                 best[0], best[1] = blocks, col
             return
@@ -193,7 +199,7 @@ def canonical_form(k: int, R: int, edges) -> tuple[tuple, list[int]]:
 
     search([0] * m)
     blocks, col = best
-    relabel = {p: sum(1 << col[j] for j in _bits(p)) for p in pats}
+    relabel = {p: sum([1 << col[j] for j in bits]) for p, bits in zip(pats, pat_bits)}
     order = [i for p in sorted(pats, key=lambda p: (relabel[p], weight[p])) for i in groups[p]]
     return (k, m, blocks), order
 
@@ -270,6 +276,8 @@ class DisjunctionSolver(StateSearch):
         masks = [sum(1 << i for i in S) for j in range(k + 1) for S in itertools.combinations(range(n), j)]
         self.root = _State(np.array(sorted(masks), dtype=np.uint32), k, ())
         self._init_search(memo_bytes, 400)
+        self._fast = None  # the compiled enumeration of the points, once chosen (:meth:`_points`)
+        self._points_since = None
 
     # ------------------------------------------------------------------ states by examples
     def state(self, examples=()) -> _State:
@@ -318,7 +326,52 @@ class DisjunctionSolver(StateSearch):
         """The points worth trying for "Opt(V) >= d" with ``need`` = 2^(d-1): one per orbit of the swaps
         within the blocks of ``s``, both sides >= ``need``; as (smaller side, point mask), most balanced
         first."""
-        return _balanced_points(s.blocks, s.V, s.size, need)
+        return self._points(s.blocks, s.V, s.size, need)
+
+    #: In "auto" kernel mode, the seconds of search after which the points are enumerated by the compiled twin
+    #: of :func:`_balanced_points` (loading numba costs about half a second, compiling it once a few seconds).
+    compile_after_seconds = 1.0
+
+    def _points(self, blocks, V: np.ndarray, N: int, need: int) -> list[tuple[int, int]]:
+        """:func:`_balanced_points`, by its compiled twin (:mod:`solvers.opt._disjunctions_jit`) where the kernel
+        mode allows it: always under ``LITTLESTONE_KERNEL=numba``, never under ``python``, and in ``auto`` once
+        the search has run :attr:`compile_after_seconds`. Both give the same list (tested), so the search, its
+        tree and its certificate do not depend on which ran."""
+        fast = self._fast
+        if fast is None:
+            fast = self._fast = self._compiled_points()
+        if not fast:
+            return _balanced_points(blocks, V, N, need)
+        if blocks:
+            variables = np.fromiter((i for blk in blocks for i in blk), np.int64)
+        else:
+            variables = np.zeros(0, np.int64)
+        starts = np.zeros(len(blocks) + 1, np.int64)
+        np.cumsum([len(blk) for blk in blocks], out=starts[1:])
+        sides, masks = fast(variables, starts, V, N, need)
+        return list(zip(sides.tolist(), masks.tolist()))
+
+    def _compiled_points(self):
+        """The compiled enumeration, False (Python's from now on), or None (Python's for now: "auto" before
+        :attr:`compile_after_seconds` of search)."""
+        from . import kernel
+
+        try:
+            how = kernel.mode()
+        except ValueError:
+            how = "auto"
+        if how == "python" or not kernel.available():
+            return False
+        if how == "auto":
+            if self._points_since is None:
+                self._points_since = time.monotonic()
+            if time.monotonic() - self._points_since < self.compile_after_seconds:
+                return None
+        try:
+            from ._disjunctions_jit import balanced_points
+        except Exception:  # numba broken or its cache unusable here: the Python enumeration, as ever
+            return False
+        return balanced_points
 
     # ------------------------------------------------------------------ the search
     def at_least(self, s: _State, d: int) -> bool:
@@ -446,7 +499,7 @@ class DisjunctionSolver(StateSearch):
             if b == 0:
                 raise RuntimeError("internal error: a version space of >= 2 concepts claimed Opt <= 0")
             R, edges = _certificate_state(s)
-            for _, A in _balanced_points(_blocks(R, edges), s.V, s.size, 1 << b):
+            for _, A in self._points(_blocks(R, edges), s.V, s.size, 1 << b):
                 self._clock()  # (each point costs two canonical forms: at n = 26 the walk outlasts the search)
                 sides = sorted(((self._child(s, A, lab), lab) for lab in (0, 1)), key=lambda t: t[0].size)
                 # A side the memo already bounds first, as the search took it: asking the other side first

@@ -324,3 +324,65 @@ def test_the_root_alternates_when_one_direction_never_ends():
     assert S.solve_root(queries, warmup_seconds=0.01) == (5, 5)
     assert [q["d"] for q in queries] == [1, 2, 3, 4, 5, 6]  # only the finished queries are recorded
     assert DisjunctionSolver.alternate_root
+
+
+# ---------------------------------------------------------------------------------------- the compiled points
+def _compiled_or_skip():
+    from solvers.opt import kernel
+
+    if not kernel.available():
+        pytest.skip("numba is not installed")
+    from solvers.opt._disjunctions_jit import balanced_points
+
+    return balanced_points
+
+
+def _compiled_points(fn, s, need):
+    variables = np.array([i for b in s.blocks for i in b], np.int64)
+    starts = np.cumsum([0] + [len(b) for b in s.blocks]).astype(np.int64)
+    sides, masks = fn(variables, starts, s.V, s.size, need)
+    return list(zip(sides.tolist(), masks.tolist()))
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(n=st.integers(1, 14), k=st.integers(0, 5), data=st.data())
+def test_the_compiled_points_are_the_python_ones(n, k, data):
+    """The compiled enumeration of the points (solvers.opt._disjunctions_jit) returns Python's list, in its
+    order, for every version space and bound: the search cannot tell which one ran."""
+    from solvers.opt.disjunctions import _balanced_points
+
+    fn = _compiled_or_skip()
+    S = DisjunctionSolver(n, k)
+    examples = data.draw(st.lists(st.tuples(st.integers(0, 2**n - 1), st.integers(0, 1)), max_size=5))
+    s = S.state(examples)
+    for need in (1, 2, 3, 8, 1 << data.draw(st.integers(0, 6))):
+        assert _compiled_points(fn, s, need) == _balanced_points(s.blocks, s.V, s.size, need)
+
+
+def test_the_compiled_points_use_all_32_bits():
+    """Variable 31 is the top bit of the uint32 masks: the compiled walk keeps it (no sign, no overflow)."""
+    from solvers.opt.disjunctions import _balanced_points
+
+    fn = _compiled_or_skip()
+    S = DisjunctionSolver(32, 2)
+    for examples in ([((1 << 31) | (1 << 30) | 1, 1), (1 << 5, 0)], [(1 << 5, 0)]):
+        s = S.state(examples)
+        for need in (1, 64, 300):
+            assert _compiled_points(fn, s, need) == _balanced_points(s.blocks, s.V, s.size, need)
+    assert any(A >> 31 & 1 for _, A in _compiled_points(fn, s, 1))  # (every variable but 5: bit 31 too)
+
+
+@pytest.mark.parametrize("mode", ["numba", "python"])
+def test_both_kernel_modes_give_one_search(mode, monkeypatch):
+    """The whole search, its tree and its certificate are the same whichever enumeration ran."""
+    if mode == "numba":
+        _compiled_or_skip()
+    monkeypatch.setenv("LITTLESTONE_KERNEL", mode)
+    S = DisjunctionSolver(13, 3)
+    v = S.value()
+    assert (S._fast is not False) == (mode == "numba")
+    monkeypatch.setenv("LITTLESTONE_KERNEL", "python")
+    P = DisjunctionSolver(13, 3)
+    assert P.value() == v == 7 and P.nodes == S.nodes
+    assert S.mistake_tree(v) == P.mistake_tree(v)
+    assert S.upper_proof(v) == P.upper_proof(v)
