@@ -19,7 +19,7 @@ from solvers.classes import ImplicitFamily
 from solvers.classes.families import make
 from solvers.opt import Solver, opt
 from solvers.opt import Tuning
-from solvers.opt.disjunctions import DisjunctionSolver, canonical_form, handles
+from solvers.opt.disjunctions import DisjunctionSolver, canonical_form, canonical_form_refined, handles
 
 from ...oracles import opt_brute, tree_ok_brute
 
@@ -142,6 +142,22 @@ def test_canonical_form_is_a_renaming_and_invariant(case):
     assert got == sorted(want)
     # and renaming the state first gives the same form
     assert canonical_form(k, _renamed(R, pi), sorted(_renamed(e, pi) for e in edges))[0] == form
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(a=states(), b=states(), rename=st.booleans())
+def test_bliss_form_and_its_python_twin_name_the_same_states_alike(a, b, rename):
+    """canonical_form (bliss) and canonical_form_refined (pure Python) agree on which states are one up to
+    renaming: on a state and a renaming of it (both say so), and on two random states."""
+    n, k, R, edges, pi = a
+    if rename:
+        n2, R2, edges2 = n, _renamed(R, pi), sorted(_renamed(e, pi) for e in edges)
+    else:
+        n2, _, R2, edges2, _ = b
+    same = canonical_form(k, R, edges)[0] == canonical_form(k, R2, edges2)[0]
+    twin = canonical_form_refined(k, R, edges)[0] == canonical_form_refined(k, R2, edges2)[0]
+    assert same == twin
+    assert same or not rename
 
 
 # ---------------------------------------------------------------------------------------- certificates
