@@ -74,6 +74,7 @@ __all__ = ["DisjunctionSolver", "canonical_form", "canonical_form_refined", "by_
 FAMILY = "monotone-disjunctions"
 #: Concepts are bit masks in uint32 words.
 MAX_N = 32
+_FORMS_KEPT = 150_000  # canonical forms a solver keeps by the states' own names (emptied when full: about 0.25 GB)
 _LEAF_BUDGET = 64  # leaves of the canonical-form search tried before ties are broken by input order
 
 
@@ -90,7 +91,12 @@ def handles(C) -> bool:
 
 def _bits(mask: int) -> list[int]:
     """The variables of a mask, increasing."""
-    return [i for i in range(mask.bit_length()) if mask >> i & 1]
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def _minimal(edges) -> tuple[int, ...]:
@@ -285,7 +291,7 @@ class _State:
 
     __slots__ = ("V", "k0", "k", "R", "F", "edges", "blocks", "key", "size")
 
-    def __init__(self, V: np.ndarray, k0: int, edges):
+    def __init__(self, V: np.ndarray, k0: int, edges, forms: dict | None = None):
         self.V = V
         self.k0 = k0  # the class's k: the concepts in V still hold the forced variables
         self.size = int(V.size)
@@ -293,9 +299,18 @@ class _State:
         F = int(np.bitwise_and.reduce(V)) if V.size else 0
         self.R = R = U & ~F
         self.F = F
-        self.k = k0 - F.bit_count()
+        self.k = k = k0 - F.bit_count()
         self.edges = _minimal(e & R for e in edges if not e & F)
-        form, order = canonical_form(self.k, R, self.edges)
+        if forms is None:
+            form, order = canonical_form(k, R, self.edges)
+        else:  # the forms of the states met lately, as they are named (a third or more recur in a search)
+            raw = (k, R, self.edges)
+            hit = forms.get(raw)
+            if hit is None:
+                if len(forms) >= _FORMS_KEPT:
+                    forms.clear()
+                hit = forms[raw] = canonical_form(k, R, self.edges)
+            form, order = hit
         self.key = form
         blocks: list[list[int]] = []
         at = 0
@@ -336,6 +351,7 @@ class DisjunctionSolver(StateSearch):
         masks = [sum(1 << i for i in S) for j in range(k + 1) for S in itertools.combinations(range(n), j)]
         self.root = _State(np.array(sorted(masks), dtype=np.uint32), k, ())
         self._init_search(memo_bytes, 400)
+        self._forms: dict = {}  # (k, R, edges) -> canonical_form(k, R, edges), for the states met lately
         self._fast = None  # the compiled enumeration of the points, once chosen (:meth:`_points`)
         self._points_since = None
 
@@ -358,8 +374,8 @@ class DisjunctionSolver(StateSearch):
         V = s.V
         hit = (V & np.uint32(A)) != 0
         if label:  # a point holding a forced variable is labelled 1 by all of V: no new edge
-            return _State(V[hit], s.k0, s.edges if A & s.F else (*s.edges, A & s.R))
-        return _State(V[~hit], s.k0, tuple(e & ~A for e in s.edges))
+            return _State(V[hit], s.k0, s.edges if A & s.F else (*s.edges, A & s.R), self._forms)
+        return _State(V[~hit], s.k0, tuple(e & ~A for e in s.edges), self._forms)
 
     engine = "disjunctions"
 
