@@ -101,12 +101,15 @@ def _bits(mask: int) -> list[int]:
 
 def _minimal(edges) -> tuple[int, ...]:
     """The inclusion-minimal sets among ``edges`` (masks), sorted, duplicates merged."""
-    es = sorted(set(edges), key=lambda e: (e.bit_count(), e))
     out: list[int] = []
-    for e in es:
-        if not any(f & e == f for f in out):
+    for e in sorted(set(edges), key=int.bit_count):  # (a set's subsets come before it)
+        for f in out:
+            if f & e == f:
+                break
+        else:
             out.append(e)
-    return tuple(sorted(out))
+    out.sort()
+    return tuple(out)
 
 
 # ---------------------------------------------------------------------------------------- canonical form

@@ -402,3 +402,12 @@ def test_both_kernel_modes_give_one_search(mode, monkeypatch):
     assert P.value() == v == 7 and P.nodes == S.nodes
     assert S.mistake_tree(v) == P.mistake_tree(v)
     assert S.upper_proof(v) == P.upper_proof(v)
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(edges=st.lists(st.integers(0, 2**8 - 1), max_size=9))
+def test_minimal_edges_are_the_brute_force_ones(edges):
+    from solvers.opt.disjunctions import _minimal
+
+    want = sorted({e for e in edges if not any(f != e and f & e == f for f in edges)})
+    assert _minimal(edges) == tuple(want)
