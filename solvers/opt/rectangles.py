@@ -242,14 +242,34 @@ class RectangleSolver(StateSearch):
             blo, bhi = self._b_bounds(B, c1)
             if bhi < need:
                 continue
-            if blo < need and not self._at_least_b(B, c1, need):
-                continue
-            if self._at_least_a(Q | {p}, self._a_child(A, p), n - c1, need):
+            Q0, A0 = Q | {p}, self._a_child(A, p)
+            if blo >= need:
+                ok = self._at_least_a(Q0, A0, n - c1, need)
+            else:  # the box is a search: first whether the 0-side fails at once (rectangles N = 64: most do)
+                ok = (not self._a_refuted(Q0, A0, n - c1, need) and self._at_least_b(B, c1, need)
+                      and self._at_least_a(Q0, A0, n - c1, need))
+            if ok:
                 self._store(key, d, hi)
                 self.moves[key] = ("a", self._images(p)[g])
                 return True
         self._store(key, lo, d - 1)
         return False
+
+    def _a_refuted(self, Q, A: np.ndarray, n: int, d: int) -> bool:
+        """Whether "Opt >= d" fails for the A-state at once, without a search: by its count, its memo entry, or
+        because no point splits it into two sides of >= 2^(d-1) rectangles each (one count of every point, which
+        the search of the state would make first anyway); the last is kept in the memo."""
+        settled = self._count_settles(n, d)
+        if settled is not None:
+            return not settled
+        key, _ = self._a_key(Q)
+        known, lo, hi = self._recall(key, n, d)
+        if known is not None:
+            return not known
+        if self._a_candidates(Q, A, n, d - 1):
+            return False
+        self._store(key, lo, d - 1)
+        return True
 
     # ------------------------------------------------------------------ the B-states
     @staticmethod
@@ -451,10 +471,13 @@ class RectangleSolver(StateSearch):
                     c1 = int(cnt[i, j])
                     B = self._b_child(X, p)
                     col = self._column(*p)
-                    if not self._at_least_b(B, c1, b):
+                    Q0, A0 = Q | {p}, self._a_child(X, p)
+                    if self._a_refuted(Q0, A0, n - c1, b):  # (as the search asks: this side first when it is quick)
+                        stack.append(("a", Q0, A0, None, path + ((col, 0),), b - 1))
+                    elif not self._at_least_b(B, c1, b):
                         stack.append(("b", Q, B, (p[0], p[0], p[1], p[1]), path + ((col, 1),), b - 1))
-                    elif not self._at_least_a(Q | {p}, self._a_child(X, p), n - c1, b):
-                        stack.append(("a", Q | {p}, self._a_child(X, p), None, path + ((col, 0),), b - 1))
+                    elif not self._at_least_a(Q0, A0, n - c1, b):
+                        stack.append(("a", Q0, A0, None, path + ((col, 0),), b - 1))
                     else:
                         raise RuntimeError(f"internal error: Opt <= {b} does not hold after {path}")
                 continue
