@@ -256,3 +256,13 @@ def test_catalogue_queue_smoke():
     rows = [line for line in r.stdout.splitlines() if line.startswith("| ") and line[2:4].strip().isdigit()]
     assert [int(line.split("|")[1]) for line in rows] == [38, 53, 87, 96, 298]
     assert "| 87 |" in r.stdout and "3/2; 6/4" in r.stdout  # W and W^2: Opt 3, 6; meq 2, 4
+
+
+@pytest.mark.slow
+def test_bench_disjunctions_smoke(capsys):
+    """scripts/bench_disjunctions.py on two small cells: the earlier commit, the Python points and today's engine
+    agree (it returns 1 on a mismatch)."""
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git clone: the baseline cannot be extracted")
+    assert _load("bench_disjunctions").main(["--cells", "10:3,14:2"]) == 0
+    assert "| n=14 k=2 |" in capsys.readouterr().out
