@@ -1,4 +1,4 @@
-"""Opt(C) of axis-aligned rectangles on the N x N grid by a search over compact states, up to N = 32.
+"""Opt(C) of axis-aligned rectangles on the N x N grid by a search over compact states.
 
 Concepts [a1, b1] x [a2, b2] (1 <= a1 <= b1 <= N, 1 <= a2 <= b2 <= N) label the grid point (i, j) 1 iff
 a1 <= i <= b1 and a2 <= j <= b2, and the empty rectangle labels every point 0. The recurrence of
@@ -42,7 +42,8 @@ N = 32 it is a single entry: every point leaves fewer than 2^17 rectangles on it
 **Why this engine is kept** (issue 19: an engine the generic search comes within 1.5x of is retired). It
 does what no matrix can: from N = 32 the matrix ((N (N + 1) / 2)^2 + 1 rectangles x N^2 points, 285
 million cells at N = 32) is past ``make``'s limit, and this search solves N = 32 in about 5 s (Opt = 17)
-and bounds larger grids. On the grids that fit a matrix ``opt`` runs the generic search (engine
+and N = 64 in under five minutes (Opt = 20; the 0-side of a point is asked first whether it fails at once, see
+:meth:`RectangleSolver._a_refuted`). On the grids that fit a matrix ``opt`` runs the generic search (engine
 ``auto``), which ``scripts/bench_engines.py`` measured, with its compiled kernel, at 0.35-2.75x this engine's
 time (N = 8: 0.45x, 12: 0.35x, 16: 0.71x, 20: 1.49x, 24: 2.75x, listed; 0.37-2.95x as a raw matrix; idle 2-core
 machine): faster up to N = 20, not within 1.5x at N = 24.

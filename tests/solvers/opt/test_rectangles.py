@@ -86,6 +86,31 @@ def test_random_version_spaces_equal_generic(N, data):
         assert expected == opt_brute(D.matrix[keep].astype(int).tolist())
 
 
+@SETTINGS
+@given(N=st.integers(2, 6), data=st.data())
+def test_a_state_refuted_at_once_is_below_d(N, data):
+    """_a_refuted (the 0-side asked first) says "fails at once" only of an A-state whose generic Opt is below d,
+    and says it of every A-state no point splits into two sides of >= 2^(d-1) rectangles."""
+    points = st.tuples(st.integers(1, N), st.integers(1, N))
+    Q = frozenset(data.draw(st.sets(points, max_size=4)))
+    d = data.draw(st.integers(1, 6))
+    S = _solver(N)
+    A = S._array(Q)
+    n = 1 + int(A.sum())
+    D = make("rectangles", N=N)
+    keep = np.ones(D.n_concepts, dtype=bool)
+    for i, j in Q:
+        keep &= ~D.matrix[:, (i - 1) * N + (j - 1)]
+    V = D.matrix[keep]
+    assert V.shape[0] == n
+    value = opt(D.restrict(np.flatnonzero(keep)), engine="search").value
+    ones = V.sum(axis=0)
+    no_split = not any(min(c, n - c) >= 1 << (d - 1) for c in ones) if d >= 1 else False
+    refuted = S._a_refuted(Q, A, n, d)
+    assert not refuted or value < d
+    assert refuted or not (no_split and d >= 2 and n >= 1 << d)
+
+
 def test_a_full_box_is_not_a_product_of_chains():
     """Why B-states have no product upper bound: around the point (2, 2) of the 4 x 4 grid the extensions
     form a full box of extents 2, 3, 2, 3 (sum of floor(log2) = 4) and Opt is 5, through the points beyond
