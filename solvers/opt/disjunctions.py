@@ -65,6 +65,7 @@ import igraph
 import numpy as np
 
 from ..certificates import MistakeTree, ProofTooLarge
+from ..numbers import bit_positions as _bits  # (the variables of a mask, increasing)
 from .memo import MemoSearch
 from .states import StateSearch
 
@@ -87,16 +88,6 @@ def handles(C) -> bool:
             return False  # a matrix that only claims the family
     n = C.params.get("n")
     return isinstance(n, int) and 1 <= n <= MAX_N
-
-
-def _bits(mask: int) -> list[int]:
-    """The variables of a mask, increasing."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _minimal(edges) -> tuple[int, ...]:
@@ -142,13 +133,9 @@ def canonical_form(k: int, R: int, edges) -> tuple[tuple, list[int]]:
     n = 27, k = 5; the tests hold the two to the same partition of states.
     """
     m = len(edges)
-    groups = _groups(R, edges)
-    pats = list(groups)
-    sizes = [len(groups[p]) for p in pats]
-    if m <= 1:
-        blocks = sorted(zip(pats, sizes))
-        order = [i for p, _ in blocks for i in groups[p]]
-        return (k, m, tuple(blocks)), order
+    groups, pats, sizes, done = _start_form(k, R, edges)
+    if done is not None:
+        return done
     pat_bits = [_bits(p) for p in pats]
     graph = igraph.Graph(n=m + len(pats), edges=[(j, m + b) for b, bits in enumerate(pat_bits) for j in bits])
     perm = graph.canonical_permutation(color=[0] * m + sizes)
@@ -163,6 +150,18 @@ def canonical_form(k: int, R: int, edges) -> tuple[tuple, list[int]]:
     blocks = tuple(sorted((relabel[p], s) for p, s in zip(pats, sizes)))
     order = [i for p in sorted(pats, key=lambda p: (relabel[p], len(groups[p]))) for i in groups[p]]
     return (k, m, blocks), order
+
+
+def _start_form(k: int, R: int, edges):
+    """What both canonical forms start from: the blocks of R (:func:`_groups`), their patterns and sizes, and the
+    form itself when at most one edge leaves nothing to order (else None)."""
+    groups = _groups(R, edges)
+    pats = list(groups)
+    sizes = [len(groups[p]) for p in pats]
+    if len(edges) > 1:
+        return groups, pats, sizes, None
+    blocks = sorted(zip(pats, sizes))
+    return groups, pats, sizes, ((k, len(edges), tuple(blocks)), [i for p, _ in blocks for i in groups[p]])
 
 
 def _groups(R: int, edges) -> dict[int, list[int]]:
@@ -182,24 +181,8 @@ def _groups(R: int, edges) -> dict[int, list[int]]:
 
 def canonical_form_refined(k: int, R: int, edges) -> tuple[tuple, list[int]]:
     """A form of the state (k, R, H) under renaming of the variables, and a labelling, in pure Python: the
-    twin of :func:`canonical_form` that the tests hold it against (the two name the same states alike).
-
-    Parameters
-    ----------
-    k : int
-    R : int
-        The variables (a bit mask).
-    edges : sequence of int
-        The edges, subsets of R, no one inside another.
-
-    Returns
-    -------
-    form : tuple
-        ``(k, m, ((pattern, size), ...))``: the blocks of R (variables in the same edges) as the set of
-        edges holding them, edges numbered in a canonical order, with the block's size; sorted.
-    order : list of int
-        The variables of R in the form's order (block by block, each block increasing): renaming
-        ``order[i]`` to ``i`` maps the state onto the one the form describes.
+    twin of :func:`canonical_form` that the tests hold it against (the two name the same states alike). Its
+    parameters and returns are :func:`canonical_form`'s.
 
     Notes
     -----
@@ -209,13 +192,9 @@ def canonical_form_refined(k: int, R: int, edges) -> tuple[tuple, list[int]]:
     then still the state renamed (two states with one form are isomorphic), just not always the least.
     """
     m = len(edges)
-    groups = _groups(R, edges)
-    pats = list(groups)
-    sizes = [len(groups[p]) for p in pats]
-    if m <= 1:
-        blocks = sorted(zip(pats, sizes))
-        order = [i for p, _ in blocks for i in groups[p]]
-        return (k, m, tuple(blocks)), order
+    groups, pats, sizes, done = _start_form(k, R, edges)
+    if done is not None:
+        return done
     in_edge = [[b for b, p in enumerate(pats) if p >> j & 1] for j in range(m)]
     weight = dict(zip(pats, sizes))
     # Edges j, j' whose swap maps every block to a block of the same size are twins: one is tried.
