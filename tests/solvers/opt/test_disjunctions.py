@@ -214,7 +214,7 @@ def _swap_renaming(p):
 
 @pytest.mark.parametrize("how", list(TAMPER))
 def test_tampered_upper_certificates_fail(how):
-    C, r, _, proof = _solved(15, 3)  # Opt 8 < floor(log2 |C|) = 9: entries with children
+    C, r, _, proof = _solved(16, 3)  # Opt 8 < floor(log2 |C|) = 9: entries with children, and with edges
     bad = copy.deepcopy(proof)
     TAMPER[how](bad)
     with pytest.raises(TreeError):
