@@ -75,7 +75,7 @@ __all__ = ["DisjunctionSolver", "canonical_form", "canonical_form_refined", "by_
 FAMILY = "monotone-disjunctions"
 #: Concepts are bit masks in uint32 words.
 MAX_N = 32
-_FORMS_KEPT = 150_000  # canonical forms a solver keeps by the states' own names (emptied when full: about 0.25 GB)
+_FORMS_KEPT = 150_000  # canonical forms a solver keeps by the states' descriptions (emptied when full: ~0.25 GB)
 _LEAF_BUDGET = 64  # leaves of the canonical-form search tried before ties are broken by input order
 
 
@@ -346,8 +346,9 @@ class DisjunctionSolver(StateSearch):
         whose split of the root has two sides of >= 2^(h-1) concepts (h the Halving bound, the root's hardest
         query), Opt of that class is found first, r increasing, each going up from 0 (:meth:`value`). Each is a
         lower bound on the root's Opt (its tree is a tree of the root), and the memo then knows those sides, which
-        the root's refutation mostly rests on: n = 31, k = 5 refutes 17 in milliseconds after n = 20..28 (52 s in
-        all), where from the top it had not in an hour."""
+        the root's refutation mostly rests on: n = 31, k = 5 refutes 17 in milliseconds once the sub-classes are
+        solved (46 s in all, with its tree), where from the top it had not in an hour. Under a time limit the
+        sub-classes get half of it."""
         N = self.root.size
         need = 1 << max(N.bit_length() - 2, 0)
         deadline = self._deadline
