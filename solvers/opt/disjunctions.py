@@ -422,8 +422,9 @@ class DisjunctionSolver(StateSearch):
         return self._points(s.blocks, s.V, s.size, need)
 
     #: In "auto" kernel mode, the seconds of search after which the points are enumerated by the compiled twin
-    #: of :func:`_balanced_points` (loading numba costs about half a second, compiling it once a few seconds).
-    compile_after_seconds = 1.0
+    #: of :func:`_balanced_points` (loading numba costs about half a second, compiling it the first time, before
+    #: numba's cache holds it, about four).
+    compile_after_seconds = 3.0
 
     def _points(self, blocks, V: np.ndarray, N: int, need: int) -> list[tuple[int, int]]:
         """:func:`_balanced_points`, by its compiled twin (:mod:`solvers.opt._disjunctions_jit`) where the kernel

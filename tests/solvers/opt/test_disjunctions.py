@@ -360,6 +360,7 @@ def _compiled_points(fn, s, need):
     return list(zip(sides.tolist(), masks.tolist()))
 
 
+@pytest.mark.slow  # (numba compiles the twin once per process, seconds: the kernel-mode runs of CI run these)
 @settings(max_examples=150, deadline=None, database=None)
 @given(n=st.integers(1, 14), k=st.integers(0, 5), data=st.data())
 def test_the_compiled_points_are_the_python_ones(n, k, data):
@@ -375,6 +376,7 @@ def test_the_compiled_points_are_the_python_ones(n, k, data):
         assert _compiled_points(fn, s, need) == _balanced_points(s.blocks, s.V, s.size, need)
 
 
+@pytest.mark.slow
 def test_the_compiled_points_use_all_32_bits():
     """Variable 31 is the top bit of the uint32 masks: the compiled walk keeps it (no sign, no overflow)."""
     from solvers.opt.disjunctions import _balanced_points
@@ -388,6 +390,7 @@ def test_the_compiled_points_use_all_32_bits():
     assert any(A >> 31 & 1 for _, A in _compiled_points(fn, s, 1))  # (every variable but 5: bit 31 too)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["numba", "python"])
 def test_both_kernel_modes_give_one_search(mode, monkeypatch):
     """The whole search, its tree and its certificate are the same whichever enumeration ran."""
