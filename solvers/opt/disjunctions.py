@@ -61,7 +61,6 @@ from __future__ import annotations
 import itertools
 import time
 
-import igraph
 import numpy as np
 
 from ..certificates import MistakeTree, ProofTooLarge
@@ -137,7 +136,7 @@ def canonical_form(k: int, R: int, edges) -> tuple[tuple, list[int]]:
     if done is not None:
         return done
     pat_bits = [_bits(p) for p in pats]
-    graph = igraph.Graph(n=m + len(pats), edges=[(j, m + b) for b, bits in enumerate(pat_bits) for j in bits])
+    graph = _graph_type()(n=m + len(pats), edges=[(j, m + b) for b, bits in enumerate(pat_bits) for j in bits])
     perm = graph.canonical_permutation(color=[0] * m + sizes)
     place = [0] * len(perm)  # each vertex's place in the canonical order (perm read as that order: with igraph 1.0
     # this way round the form is invariant under renaming, which the tests check on random renamings)
@@ -150,6 +149,20 @@ def canonical_form(k: int, R: int, edges) -> tuple[tuple, list[int]]:
     blocks = tuple(sorted((relabel[p], s) for p, s in zip(pats, sizes)))
     order = [i for p in sorted(pats, key=lambda p: (relabel[p], len(groups[p]))) for i in groups[p]]
     return (k, m, blocks), order
+
+
+_GRAPH: list = []
+
+
+def _graph_type():
+    """igraph's graph type with bliss, loaded on first use from igraph's compiled core alone
+    (:func:`solvers.classes.automorphisms.load_igraph`: milliseconds, where importing igraph takes about half a
+    second, which every command that loads this engine would pay)."""
+    if not _GRAPH:
+        from ..classes.automorphisms import load_igraph
+
+        _GRAPH.append(load_igraph().Graph)
+    return _GRAPH[0]
 
 
 def _start_form(k: int, R: int, edges):
