@@ -445,7 +445,7 @@ class DisjunctionSolver(StateSearch):
         the search has run :attr:`compile_after_seconds`. Both give the same list (tested), so the search, its
         tree and its certificate do not depend on which ran."""
         fast = self._fast
-        if fast is None:
+        if fast is None:  # (not chosen yet: "auto" before its seconds of search)
             fast = self._fast = self._compiled_points()
         if not fast:
             return _balanced_points(blocks, V, N, need)
@@ -461,19 +461,18 @@ class DisjunctionSolver(StateSearch):
     def _compiled_points(self):
         """The compiled enumeration, False (Python's from now on), or None (Python's for now: "auto" before
         :attr:`compile_after_seconds` of search)."""
-        from . import kernel
+        if self._points_since is None:  # (the mode is read once: then only the clock, while "auto" waits)
+            from . import kernel
 
-        try:
-            how = kernel.mode()
-        except ValueError:
-            how = "auto"
-        if how == "python" or not kernel.available():
-            return False
-        if how == "auto":
-            if self._points_since is None:
-                self._points_since = time.monotonic()
-            if time.monotonic() - self._points_since < self.compile_after_seconds:
-                return None
+            try:
+                how = kernel.mode()
+            except ValueError:
+                how = "auto"
+            if how == "python" or not kernel.available():
+                return False
+            self._points_since = time.monotonic() - (self.compile_after_seconds if how == "numba" else 0.0)
+        if time.monotonic() - self._points_since < self.compile_after_seconds:
+            return None
         try:
             from ._disjunctions_jit import balanced_points
         except Exception:  # numba broken or its cache unusable here: the Python enumeration, as ever

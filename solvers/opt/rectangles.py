@@ -43,7 +43,7 @@ N = 32 it is a single entry: every point leaves fewer than 2^17 rectangles on it
 does what no matrix can: from N = 32 the matrix ((N (N + 1) / 2)^2 + 1 rectangles x N^2 points, 285
 million cells at N = 32) is past ``make``'s limit, and this search solves N = 32 in about 5 s (Opt = 17)
 and N = 64 in under five minutes (Opt = 20; the 0-side of a point is asked first whether it fails at once, see
-:meth:`RectangleSolver._a_refuted`). On the grids that fit a matrix ``opt`` runs the generic search (engine
+:meth:`RectangleSolver._a_quick`). On the grids that fit a matrix ``opt`` runs the generic search (engine
 ``auto``), which ``scripts/bench_engines.py`` measured, with its compiled kernel, at 0.35-2.75x this engine's
 time (N = 8: 0.45x, 12: 0.35x, 16: 0.71x, 20: 1.49x, 24: 2.75x, listed; 0.37-2.95x as a raw matrix; idle 2-core
 machine): faster up to N = 20, not within 1.5x at N = 24.
@@ -227,7 +227,7 @@ class RectangleSolver(StateSearch):
         A0[:p[0], p[0] - 1:, :p[1], p[1] - 1:] = False
         return A0
 
-    def _at_least_a(self, Q, A: np.ndarray, n: int, d: int) -> bool:
+    def _at_least_a(self, Q, A: np.ndarray, n: int, d: int, cands=None) -> bool:
         settled = self._count_settles(n, d)
         if settled is not None:
             return settled
@@ -238,7 +238,7 @@ class RectangleSolver(StateSearch):
         self.nodes += 1
         self._tick()
         need = d - 1
-        for c1, p in self._a_candidates(Q, A, n, need):
+        for c1, p in self._a_candidates(Q, A, n, need) if cands is None else cands:
             B = self._b_child(A, p)
             blo, bhi = self._b_bounds(B, c1)
             if bhi < need:
@@ -247,8 +247,9 @@ class RectangleSolver(StateSearch):
             if blo >= need:
                 ok = self._at_least_a(Q0, A0, n - c1, need)
             else:  # the box is a search: first whether the 0-side fails at once (rectangles N = 64: most do)
-                ok = (not self._a_refuted(Q0, A0, n - c1, need) and self._at_least_b(B, c1, need)
-                      and self._at_least_a(Q0, A0, n - c1, need))
+                quick = self._a_quick(Q0, A0, n - c1, need)
+                ok = quick is not False and self._at_least_b(B, c1, need) and (
+                    quick is True or self._at_least_a(Q0, A0, n - c1, need, cands=quick))
             if ok:
                 self._store(key, d, hi)
                 self.moves[key] = ("a", self._images(p)[g])
@@ -256,21 +257,23 @@ class RectangleSolver(StateSearch):
         self._store(key, lo, d - 1)
         return False
 
-    def _a_refuted(self, Q, A: np.ndarray, n: int, d: int) -> bool:
-        """Whether "Opt >= d" fails for the A-state at once, without a search: by its count, its memo entry, or
-        because no point splits it into two sides of >= 2^(d-1) rectangles each (one count of every point, which
-        the search of the state would make first anyway); the last is kept in the memo."""
+    def _a_quick(self, Q, A: np.ndarray, n: int, d: int):
+        """"Opt >= d" for the A-state without a search: True or False when its count or its memo entry settles it,
+        False too when no point splits it into two sides of >= 2^(d-1) rectangles each (kept in the memo); else
+        the points its search would try (:meth:`_a_candidates`, handed to :meth:`_at_least_a` so that they are
+        counted once)."""
         settled = self._count_settles(n, d)
         if settled is not None:
-            return not settled
+            return settled
         key, _ = self._a_key(Q)
         known, lo, hi = self._recall(key, n, d)
         if known is not None:
-            return not known
-        if self._a_candidates(Q, A, n, d - 1):
+            return known
+        cands = self._a_candidates(Q, A, n, d - 1)
+        if not cands:
+            self._store(key, lo, d - 1)
             return False
-        self._store(key, lo, d - 1)
-        return True
+        return cands
 
     # ------------------------------------------------------------------ the B-states
     @staticmethod
@@ -473,7 +476,7 @@ class RectangleSolver(StateSearch):
                     B = self._b_child(X, p)
                     col = self._column(*p)
                     Q0, A0 = Q | {p}, self._a_child(X, p)
-                    if self._a_refuted(Q0, A0, n - c1, b):  # (as the search asks: this side first when it is quick)
+                    if self._a_quick(Q0, A0, n - c1, b) is False:  # (as the search asks: this side first when quick)
                         stack.append(("a", Q0, A0, None, path + ((col, 0),), b - 1))
                     elif not self._at_least_b(B, c1, b):
                         stack.append(("b", Q, B, (p[0], p[0], p[1], p[1]), path + ((col, 1),), b - 1))

@@ -89,7 +89,7 @@ def test_random_version_spaces_equal_generic(N, data):
 @SETTINGS
 @given(N=st.integers(2, 6), data=st.data())
 def test_a_state_refuted_at_once_is_below_d(N, data):
-    """_a_refuted (the 0-side asked first) says "fails at once" only of an A-state whose generic Opt is below d,
+    """_a_quick (the 0-side asked first) says "fails at once" only of an A-state whose generic Opt is below d,
     and says it of every A-state no point splits into two sides of >= 2^(d-1) rectangles."""
     points = st.tuples(st.integers(1, N), st.integers(1, N))
     Q = frozenset(data.draw(st.sets(points, max_size=4)))
@@ -106,7 +106,7 @@ def test_a_state_refuted_at_once_is_below_d(N, data):
     value = opt(D.restrict(np.flatnonzero(keep)), engine="search").value
     ones = V.sum(axis=0)
     no_split = not any(min(c, n - c) >= 1 << (d - 1) for c in ones) if d >= 1 else False
-    refuted = S._a_refuted(Q, A, n, d)
+    refuted = S._a_quick(Q, A, n, d) is False
     assert not refuted or value < d
     assert refuted or not (no_split and d >= 2 and n >= 1 << d)
 
