@@ -227,12 +227,19 @@ class RectangleSolver(StateSearch):
         A0[:p[0], p[0] - 1:, :p[1], p[1] - 1:] = False
         return A0
 
-    def _at_least_a(self, Q, A: np.ndarray, n: int, d: int, cands=None) -> bool:
+    def _a_recall(self, Q, n: int, d: int) -> tuple:
+        """(answer, key, g, lo, hi) for "Opt >= d" of the A-state with negatives Q and n rectangles: the answer when
+        the count or the memo settles it (else None), the state's key and symmetry (:meth:`_a_key`), and its bounds
+        (key, g, lo and hi are None when the count settles it)."""
         settled = self._count_settles(n, d)
         if settled is not None:
-            return settled
+            return settled, None, None, None, None
         key, g = self._a_key(Q)
         known, lo, hi = self._recall(key, n, d)
+        return known, key, g, lo, hi
+
+    def _at_least_a(self, Q, A: np.ndarray, n: int, d: int, cands=None) -> bool:
+        known, key, g, lo, hi = self._a_recall(Q, n, d)
         if known is not None:
             return known
         self.nodes += 1
@@ -262,11 +269,7 @@ class RectangleSolver(StateSearch):
         False too when no point splits it into two sides of >= 2^(d-1) rectangles each (kept in the memo); else
         the points its search would try (:meth:`_a_candidates`, handed to :meth:`_at_least_a` so that they are
         counted once)."""
-        settled = self._count_settles(n, d)
-        if settled is not None:
-            return settled
-        key, _ = self._a_key(Q)
-        known, lo, hi = self._recall(key, n, d)
+        known, key, _, lo, _ = self._a_recall(Q, n, d)
         if known is not None:
             return known
         cands = self._a_candidates(Q, A, n, d - 1)
