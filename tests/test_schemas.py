@@ -85,6 +85,24 @@ def test_the_tree_and_the_certificate_opt_writes_fit_their_schemas_and_verify(ca
         assert code == 0 and out.startswith("OK: "), (out, err)
 
 
+def test_the_rectangles_state_certificate_fits_its_schema_and_verifies(capsys, tmp_path, monkeypatch):
+    """Rectangles write their states (A-states and B-states) past the path form's entries: N = 13 with that
+    limit lowered to 100 (its path form has over a thousand)."""
+    from solvers.opt import rectangles
+
+    monkeypatch.setattr(rectangles, "PATH_ENTRIES", 100)
+    proof = tmp_path / "p.json"
+    assert run(capsys, "opt", "rectangles", "N=13", "--engine", "states", "--proof", proof, "--no-store")[0] == 0
+    p = json.loads(proof.read_text())
+    _valid("certificate", p)
+    assert (p["kind"], p["rule"], p["family"]) == ("upper-bound-states", "states", "rectangles")
+    assert {"negatives", "extensions"} <= {k for e in p["entries"] for k in e}
+    _invalid("certificate", {**p, "entries": [{"negatives": [[1]], "bound": 2}]})
+    _invalid("certificate", {**p, "entries": [{"extensions": [], "bound": 2}]})
+    code, out, err = run(capsys, "verify", proof, "rectangles", "N=13")
+    assert code == 0 and out.startswith("OK: "), (out, err)
+
+
 @pytest.mark.parametrize("args", [["intervals", "N=8"], ["intervals", "N=6", "--errors", "1"],
                                   ["intervals", "N=6", "--randomized"]], ids=["mistake", "errors", "randomized"])
 def test_the_tree_opt_writes_names_its_format_and_a_newer_one_is_refused_in_one_line(capsys, tmp_path, args):

@@ -30,7 +30,8 @@ rule                kind                  version spaces are
 ``packed``          ``upper-bound``       truth tables over at most 64 points, matched by their closures
                                           up to the cube's signed permutations
 ``renaming``        ``upper-bound``       monotone disjunctions, matched up to renaming the variables
-``states``          ``upper-bound-states``  intervals: multisets of free segments
+``states``          ``upper-bound-states``  intervals: multisets of free segments; rectangles: negatives, or
+                                          boxes of extensions, up to the square's symmetries
 ``game-paths``      ``upper-bound``       budget states of the games RL, D_k, R_k, horizons
 ``game-orbit``      ``upper-bound``       the same, up to checked renamings of the points
 ``experts``         ``experts-upper``     count vectors of the experts game
@@ -141,7 +142,8 @@ _PROVES = {
     "packed": f"{_SPACES} over truth tables, matched by their closures up to the cube's signed permutations (the "
               "class checked closed under the group)",
     "renaming": f"{_SPACES} of monotone disjunctions, matched up to renaming the variables",
-    "states": f"{_SPACES} of intervals, as multisets of free segments",
+    "states": f"{_SPACES} of intervals, as multisets of free segments, or of rectangles, as negatives or boxes of "
+              "extensions up to the square's symmetries",
     "game-paths": f"the game's value <= u: budget states {_PATHS}",
     "game-orbit": "the game's value <= u: budget states up to renamings of the points, each merge checked",
     "experts": f"the experts game's value <= u, {_COUNT}",

@@ -83,8 +83,13 @@ def verify_state_upper(proof: dict, C) -> int:
 def check_states(proof: dict, C) -> int:
     """The checker of the rule ``states`` (:mod:`solvers.certificates.rules`): :func:`verify_state_upper` once its
     class is matched."""
+    if proof.get("family") == "rectangles":
+        from .rectangles import check_rectangles
+
+        return check_rectangles(proof, C)
     if proof.get("family") != "intervals":
-        raise TreeError(f"a state certificate is written for intervals, not for {_show(proof.get('family'))}")
+        raise TreeError(f"a state certificate is written for intervals or rectangles, not for "
+                        f"{_show(proof.get('family'))}")
     family, params = getattr(C, "family", None), dict(getattr(C, "params", {}) or {})
     if family != "intervals":
         raise TreeError(f"the certificate is for intervals {_params(proof.get('params'))}, and the class given is "

@@ -33,11 +33,14 @@ upper bound of that kind.)
 (computed for all points at once: a matrix product for an A-state, 4-d suffix sums for a B-state), the
 most balanced splits first, and symmetric splits of a symmetric state tried once.
 
-**Certificates.** The mistake tree names explicit grid points (column (i - 1) N + (j - 1)); the
+**Certificates.** The mistake tree names explicit grid points (column (i - 1) N + (j - 1)). The
 upper-bound certificate is the path form of :func:`solvers.certificates.verify_upper` (each entry a
 version space named by its labelled points), which the checker verifies against the family's own labels
-(:class:`~solvers.classes.evaluated.EvaluatedClass`) without the matrix and without any lemma. For
-N = 32 it is a single entry: every point leaves fewer than 2^17 rectangles on its 1-side.
+(:class:`~solvers.classes.evaluated.EvaluatedClass`) without the matrix and without any lemma, while it needs at
+most :data:`PATH_ENTRIES` entries (N = 13: 1,154; N = 32: a single entry, every point leaving fewer than 2^17
+rectangles on its 1-side). Past that it names the A-states and B-states above, up to the square's symmetries
+(:meth:`RectangleSolver.state_proof`), for :mod:`solvers.certificates.rectangles`, whose checker counts every state
+from the definition of rectangles (N = 13: 141 entries).
 
 **Why this engine is kept** (issue 19: an engine the generic search comes within 1.5x of is retired). It
 does what no matrix can: from N = 32 the matrix ((N (N + 1) / 2)^2 + 1 rectangles x N^2 points, 285
@@ -79,6 +82,25 @@ _FLOOR_LOG2 = np.array([0] + [k.bit_length() - 1 for k in range(1, 4096)], dtype
 
 def _fl(m: int) -> int:
     return int(m).bit_length() - 1
+
+
+#: The most entries :meth:`RectangleSolver.upper_proof` writes in the path form, checked without any lemma; past
+#: them it writes the state form.
+PATH_ENTRIES = 10_000
+
+
+def _maximal(B: np.ndarray) -> list[list[int]]:
+    """The maximal cells of the down-set B (none of the four cells one step up along an axis is in B)."""
+    top = B.copy()
+    for axis in range(4):
+        above = np.zeros_like(B)
+        cut = [slice(None)] * 4
+        cut[axis] = slice(0, B.shape[axis] - 1)
+        up = [slice(None)] * 4
+        up[axis] = slice(1, None)
+        above[tuple(cut)] = B[tuple(up)]
+        top &= ~above
+    return [[int(c) for c in e] for e in np.argwhere(top)]
 
 
 def _trim(B: np.ndarray) -> np.ndarray:
@@ -443,6 +465,85 @@ class RectangleSolver(StateSearch):
 
     # ------------------------------------------------------------------ the upper bound
     def upper_proof(self, h: int, *, limit: int = 100_000) -> dict:
+        """The certificate of Opt(C) <= h: in the path form (:meth:`path_proof`) when it needs at most
+        :data:`PATH_ENTRIES` entries, else over the search's states (:meth:`state_proof`).
+
+        Raises
+        ------
+        ProofTooLarge
+            Past ``limit`` entries in the form written.
+        RuntimeError
+            If the claim is false (h below Opt(C)).
+        """
+        try:
+            return self.path_proof(h, limit=min(limit, PATH_ENTRIES))
+        except ProofTooLarge:
+            if limit <= PATH_ENTRIES:
+                raise
+        return self.state_proof(h, limit=limit)
+
+    def state_proof(self, h: int, *, limit: int = 100_000) -> dict:
+        """The certificate of Opt(C) <= h over A-states and B-states, each up to the square's symmetries, for
+        :mod:`solvers.certificates.rectangles`: ``{"negatives": [[i, j], ...], "bound": b}`` and
+        ``{"extensions": [maximal [eL, eR, eD, eU], ...], "bound": b}``.
+
+        Raises
+        ------
+        ProofTooLarge
+            Past ``limit`` entries.
+        RuntimeError
+            If the claim is false (h below Opt(C)).
+        """
+        entries: list[dict] = []
+        seen: dict[tuple, int] = {}
+        stack = [("a", frozenset(), self._full, h)]
+        while stack:
+            kind, Q, X, b = stack.pop()
+            n = 1 + int(X.sum()) if kind == "a" else int(X.sum())
+            if n.bit_length() <= b + 1:
+                continue
+            key = self._a_key(Q)[0] if kind == "a" else self._b_key(X)[0]
+            if seen.get(key, b + 1) <= b:
+                continue
+            seen[key] = b
+            if kind == "a":
+                entries.append({"negatives": [list(p) for p in sorted(Q)], "bound": b})
+            else:
+                entries.append({"extensions": _maximal(X), "bound": b})
+            if len(entries) > limit:
+                raise ProofTooLarge(f"the upper-bound certificate needs more than {limit} entries; raise the limit")
+            if b == 0:
+                raise RuntimeError("internal error: a version space of >= 2 concepts claimed Opt <= 0")
+            if kind == "a":
+                for c1, p in self._a_candidates(Q, X, n, b):  # (one point per orbit: the checker matches images)
+                    B = self._b_child(X, p)
+                    Q0, A0 = Q | {p}, self._a_child(X, p)
+                    if self._a_quick(Q0, A0, n - c1, b) is False:  # (as the search asks: this side first when quick)
+                        stack.append(("a", Q0, A0, b - 1))
+                    elif not self._at_least_b(B, c1, b):
+                        stack.append(("b", None, B, b - 1))
+                    elif not self._at_least_a(Q0, A0, n - c1, b):
+                        stack.append(("a", Q0, A0, b - 1))
+                    else:
+                        raise RuntimeError(f"internal error: Opt <= {b} does not hold for the negatives {sorted(Q)}")
+                continue
+            for c1, v in self._b_candidates(X, n, b):
+                B0, B1 = self._b_children(X, v)
+                sides = [(B1, c1), (B0, n - c1)]
+                if c1 > n - c1:
+                    sides.reverse()  # the smaller side first, as the search asked (its memo has that answer)
+                for side, size in sides:
+                    if not self._at_least_b(side, size, b):
+                        stack.append(("b", None, side, b - 1))
+                        break
+                else:
+                    raise RuntimeError(f"internal error: Opt <= {b} does not hold for a B-state of shape {X.shape}")
+        from ..certificates.rules import stamp
+
+        return stamp({"kind": "upper-bound-states", "family": "rectangles", "params": dict(self.C.params), "bound": h,
+                      "entries": entries}, "states")
+
+    def path_proof(self, h: int, *, limit: int = 100_000) -> dict:
         """The certificate of Opt(C) <= h in the path form of :func:`solvers.certificates.verify_upper`:
         every version space whose splits need it, named by its labelled points.
 
@@ -494,10 +595,13 @@ class RectangleSolver(StateSearch):
                 B0, B1 = self._b_children(X, v)
                 col = self._column(*self._point_of(box, v))
                 l1, r1, l2, r2 = box
-                if not self._at_least_b(B1, c1, b):
-                    stack.append(("b", Q, B1, (l1 - v[0], r1 + v[1], l2 - v[2], r2 + v[3]), path + ((col, 1),), b - 1))
-                elif not self._at_least_b(B0, n - c1, b):
-                    stack.append(("b", Q, B0, box, path + ((col, 0),), b - 1))
+                sides = [(B1, c1, (l1 - v[0], r1 + v[1], l2 - v[2], r2 + v[3]), 1), (B0, n - c1, box, 0)]
+                if c1 > n - c1:
+                    sides.reverse()  # the smaller side first, as the search asked
+                for side, size, where, y in sides:
+                    if not self._at_least_b(side, size, b):
+                        stack.append(("b", Q, side, where, path + ((col, y),), b - 1))
+                        break
                 else:
                     raise RuntimeError(f"internal error: Opt <= {b} does not hold after {path}")
         from ..certificates.rules import stamp
