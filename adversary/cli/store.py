@@ -237,8 +237,8 @@ def run(args) -> int:
 
 def _class_of(rec):
     """The class a row was computed on, made again: from its witness (attack rows), else from its family and
-    parameters (as a listed class, or in the implicit form a large one is stored in). None for a class that
-    came from a matrix file."""
+    parameters (as a listed class, in the implicit form a large one is stored in, or evaluated, as ``opt`` made it,
+    for thresholds, intervals and rectangles past ``make``'s matrix). None for a class that came from a matrix file."""
     from adversary.referee import witness_class
     from adversary.store import class_key
 
@@ -246,8 +246,11 @@ def _class_of(rec):
         return witness_class(rec.lower_cert["class"])
     if rec.family is None:
         return None
+    from solvers.classes.evaluated import EVALUATED_FAMILIES, EvaluatedClass, beyond_matrix
     from solvers.classes.families import make
 
+    if rec.family in EVALUATED_FAMILIES and beyond_matrix(rec.family, rec.params):
+        return EvaluatedClass(rec.family, rec.params)  # past make's matrix: labels computed from each concept's ends
     C = witness_class({"family": rec.family, "params": rec.params})
     if class_key(C) != rec.class_key and not getattr(C, "finite", False):
         C = make(rec.family, **rec.params)

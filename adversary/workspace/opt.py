@@ -296,9 +296,10 @@ def _by_states(ws, C, G, *, time_limit, engine, memo_bytes, progress, proof, fam
         note(f"--jobs {ws.jobs}: the states engine runs in one process")
     r = solve(C, engine="states", time_limit=time_limit, progress=progress, memo_bytes=memo_bytes)
     certificate = None
-    if proof and r.proof is not None:  # (the packed engine's: Halving's, without entries)
+    want = proof or ws.store is not None  # (a stored row keeps its certificates, as the search engine's do)
+    if want and r.proof is not None:  # (the packed engine's: Halving's, without entries)
         certificate = r.upper_certificate()
-    elif proof:
+    elif want:
         # An unsolved run's certificate gets a short time (it may need a search of its own).
         limit_s = proof_seconds(r, time_limit)
         try:

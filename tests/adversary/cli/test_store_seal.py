@@ -407,3 +407,15 @@ def test_a_grid_says_every_row_it_wrote(capsys, jobs):
     assert after == 6  # three attacks, three Opt(C)
     code, _, err = run(capsys, "table", "thresholds", "--grid", "N=7,8", "--quiet")
     assert code == 0 and _written(err) == 4  # (Opt and VC of two classes)
+
+
+def test_store_verify_checks_state_certificates_and_classes_past_the_matrix(capsys):
+    """Rows whose upper bound is a certificate over states (intervals N=150: free segments) and whose class is past
+    make's matrix (intervals N=1000: made again as an evaluated class, as opt made it) check from scratch."""
+    assert run(capsys, "opt", "intervals", "N=150", "--engine", "states")[0] == 0
+    assert run(capsys, "opt", "intervals", "N=1000")[0] == 0
+    (states,) = [r for r in _rows("opt") if r.params.get("N") == 150]
+    assert states.upper_cert["kind"] == "upper-bound-states"
+    code, out, err = run(capsys, "store", "verify", "--kind", "opt")
+    assert code == 0 and "2 OK, 0 FAILED" in err, (out, err)
+    assert all(line.startswith("OK ") for line in out.splitlines()), out
