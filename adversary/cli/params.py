@@ -27,7 +27,8 @@ def add(p) -> None:
                                                    "opt,vc,dual_vc,threshold,star,td,rtd,best_order,worst_order,"
                                                    "proper; also dual_opt, threshold_chain, path, eluder, covc, "
                                                    "min_star, min_td, xtd, nctd, rtd_p, self_directed, mq, peq, mpeq, "
-                                                   "meq, partial_eq, majority, prefix_2, prefix_3, block_2)")
+                                                   "meq, partial_eq, majority, prefix_2, prefix_3, block_2, req, "
+                                                   "rpeq)")
     p.add_argument("--json", action="store_true", help="print one JSON object: each key with value (or lower and "
                                                        "upper when stopped) and witness, and 'missing': the keys "
                                                        "not computed, each with why")
@@ -109,7 +110,8 @@ def _stopped_text(key: str, v: dict) -> str:
            "covc": w.get("points"), "min_star": w.get("labelling"), "min_td": w.get("teaching_set"),
            "xtd": w.get("labelling"), "nctd": w.get("sets"), "majority": w.get("run"), "rtd_p": w.get("steps"),
            **{k: w.get("tree") for k in ("prefix_2", "prefix_3", "block_2")},
-           **{k: w.get("strategy") for k in ("self_directed", "mq", "peq", "mpeq", "meq", "partial_eq")}}.get(key)
+           **{k: w.get("strategy") for k in ("self_directed", "mq", "peq", "mpeq", "meq", "partial_eq", "req",
+                                             "rpeq")}}.get(key)
     text = _witness_text(key, w) if has else ""
     if v.get("bounds"):
         text = f"{text}; " if text else ""
@@ -186,6 +188,13 @@ def _more_text(key: str, w: dict) -> str:
         return f"a non-clashing set for each of the {len(sets)} concepts (in --json)"
     if key == "majority":
         return f"the counterexamples {w.get('run')}"
+    if key in ("req", "rpeq") and w.get("strategy") is not None:
+        def nodes(t):
+            return 0 if not isinstance(t, dict) else 1 + sum(nodes(c) for c in (t.get("after") or {}).values())
+
+        k = nodes(w["strategy"])
+        return (f"the learner as a tree of {k} {'query' if k == 1 else 'queries'} (in --json); counterexamples uniform "
+                "on the points where the hypothesis is wrong")
     if w.get("strategy") is not None:
         return f"the learner's strategy at {len(w['strategy'])} version spaces (in --json)"
     return "strategy too large to list"

@@ -57,7 +57,7 @@ def add(p) -> None:
     p.add_argument("--columns", metavar="KEYS",
                    help="more columns: parameters beside Opt, a comma list of dual_vc, threshold, star, td, rtd, "
                         "best_order, worst_order, proper, dual_opt, threshold_chain, path, eluder, covc, min_star, "
-                        "min_td, xtd, nctd, self_directed, mq, peq, mpeq, meq, majority ('littlestone params'); opt "
+                        "min_td, xtd, nctd, self_directed, mq, peq, mpeq, meq, majority, req, rpeq ('littlestone params'); opt "
                         "and vc are always there")
     p.add_argument("--memory", type=memory_gb, metavar="GB", help=memory_help(" in each cell"))
     add_store_options(p)

@@ -102,7 +102,7 @@ def param_keys(keys=None, *, option: str = "keys") -> list:
 #: around every labelling (min_star >= VC), a point every teaching, specifying or non-clashing set needs, and a
 #: query or a mistake every learner of the games spends.
 AT_LEAST_ONE = ("opt", "vc", "td", "rtd", "best_order", "worst_order", "proper", "threshold_chain", "path", "eluder",
-                "min_star", "min_td", "xtd", "nctd", "self_directed", "mq", "peq", "mpeq", "meq", "majority")
+                "min_star", "min_td", "xtd", "nctd", "self_directed", "mq", "peq", "mpeq", "meq", "majority", "req", "rpeq")
 
 
 def trivial_bounds(C, key: str, lower: int, upper: int) -> tuple:

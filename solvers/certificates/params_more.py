@@ -25,6 +25,10 @@ proves by itself, None on a side it does not).
   side.
 * ``majority``: the run of counterexamples is replayed against the Halving learner's votes (lower); every run is
   played where the version spaces reached are few enough (both sides).
+* ``req``, ``rpeq``: the learner's tree is played against every target, each counterexample taken in turn and
+  weighted as mu (uniform on the points) gives it, in exact fractions: its worst expected cost is the upper side.
+  On at most :data:`RANDOM_CONCEPTS` concepts and points, every cost vector of every deterministic learner is
+  enumerated here (their Pareto frontier, version space by version space), which proves both sides.
 * ``dual_opt``: the mistake tree and the upper-bound certificate, checked on the dual class by
   :func:`solvers.certificates.verify_tree` and :func:`solvers.certificates.verify_upper`.
 """
@@ -32,12 +36,13 @@ proves by itself, None on a side it does not).
 from __future__ import annotations
 
 import itertools
+from fractions import Fraction
 from functools import lru_cache
 from math import comb
 
 import numpy as np
 
-__all__ = ["check_more", "KEYS", "EXHAUSTIVE", "GAME_CONCEPTS"]
+__all__ = ["check_more", "KEYS", "EXHAUSTIVE", "GAME_CONCEPTS", "RANDOM_CONCEPTS"]
 
 
 class _Bad(ValueError):
@@ -45,11 +50,14 @@ class _Bad(ValueError):
 
 #: The keys checked here.
 KEYS = ("dual_opt", "threshold_chain", "path", "eluder", "covc", "min_star", "min_td", "xtd", "nctd", "rtd_p",
-        "self_directed", "mq", "peq", "mpeq", "meq", "partial_eq", "majority", "prefix_2", "prefix_3", "block_2")
+        "self_directed", "mq", "peq", "mpeq", "meq", "partial_eq", "majority", "prefix_2", "prefix_3", "block_2",
+        "req", "rpeq")
 #: The most sets of points (times labellings, for xtd) an exhaustive check tries.
 EXHAUSTIVE = 200_000
 #: The most concepts on which the games' lower side is recomputed here by plain minimax.
 GAME_CONCEPTS = 14
+#: The most concepts (and points) on which every learner's costs for random equivalence queries are enumerated here.
+RANDOM_CONCEPTS = 5
 
 
 def _split_points(M) -> int:
@@ -148,6 +156,8 @@ def check_more(C, key: str, p: dict, *, rtd=None) -> tuple:
         return _check_tree(M, key, w, p, claim)
     if key == "dual_opt":
         return _check_dual_opt(C, w, p, claim)
+    if key in ("req", "rpeq"):
+        return _check_random(M, key, w, p)
     return False, f"unknown parameter {key!r}", None, None
 
 
@@ -642,4 +652,122 @@ def _check_tree(M, key, w, p, claim) -> tuple:
             return False, f"{key}: a plain recursion gives {v}, not {p.get('value')}", None, None
         lo = hi = v
         texts.append(f"= {v}: a plain recursion over every version space")
+    return True, "; ".join(texts) or f"{key}: nothing to replay", lo, hi
+
+
+# ------------------------------------------------------------------------------------ random equivalence queries
+def _fraction(v):
+    """A value of the JSON (an int, or exact text "a/b") as a Fraction, refused otherwise."""
+    if isinstance(v, Fraction):
+        return v
+    if isinstance(v, bool) or not isinstance(v, (int, str)):
+        raise _Bad(f"{v!r} is not an exact value (an int or a fraction as text, such as \"7/4\")")
+    try:
+        return Fraction(v)
+    except (ValueError, ZeroDivisionError):
+        raise _Bad(f"{v!r} is not an exact value (an int or a fraction as text, such as \"7/4\")") from None
+
+
+def _random_hypothesis(M, key: str, query) -> list:
+    m, n = M.shape
+    if key == "rpeq":
+        g, = _ints([query], m, "concept")
+        return [int(v) for v in M[g]]
+    return [int(c) for c in _labels(query, n, "01")]
+
+
+def _random_cost(M, key: str, V: list, node, t: int) -> Fraction:
+    """Target t's expected number of queries when the learner's tree ``node`` plays on the concepts V (a list)."""
+    if len(V) <= 1:
+        return Fraction(0)
+    if not isinstance(node, dict) or set(node) != {"query", "after"} or not isinstance(node["after"], dict):
+        raise _Bad('a node of the learner is {"query": h, "after": {point: node}} wherever two concepts are left')
+    h = _random_hypothesis(M, key, node["query"])
+    n = M.shape[1]
+    for x in range(n):
+        if all(M[c, x] != h[x] for c in V):
+            raise _Bad(f"the hypothesis {node['query']!r} differs from every concept left at point {x}: a "
+                       "counterexample there would leave them all")
+    differ = [x for x in range(n) if M[t, x] != h[x]]
+    if not differ:
+        return Fraction(1)  # the hypothesis is the target: accepted
+    total = Fraction(0)
+    for x in differ:
+        Vx = [c for c in V if M[c, x] != h[x]]
+        total += _random_cost(M, key, Vx, node["after"].get(str(x)), t) if len(Vx) > 1 else 0
+    return 1 + total / len(differ)
+
+
+def _random_frontier(M, key: str, V: tuple, memo: dict) -> list:
+    """Every cost vector (over V) some deterministic learner achieves from V, but those another is at most
+    everywhere: the frontier, from every hypothesis and every choice of a vector after each counterexample."""
+    if V in memo:
+        return memo[V]
+    if len(V) <= 1:
+        return [(Fraction(0),) * len(V)]
+    m, n = M.shape
+    split = [x for x in range(n) if len({int(M[c, x]) for c in V}) == 2]
+    if key == "rpeq":
+        hyps = [[int(v) for v in M[g]] for g in range(m)]
+    else:
+        hyps = []
+        for bits in itertools.product((0, 1), repeat=len(split)):
+            h = [int(v) for v in M[V[0]]]
+            for x, b in zip(split, bits):
+                h[x] = b
+            hyps.append(h)
+    vectors = set()
+    for h in hyps:
+        if any(all(M[c, x] != h[x] for c in V) for x in range(n)):
+            continue
+        sides = [(x, tuple(c for c in V if M[c, x] != h[x])) for x in split]
+        choices = [_random_frontier(M, key, Vx, memo) for _, Vx in sides]
+        for pick in itertools.product(*choices):
+            vec = []
+            for t in V:
+                differ = [x for x in range(n) if M[t, x] != h[x]]
+                if not differ:
+                    vec.append(Fraction(1))
+                    continue
+                got = Fraction(0)
+                for (x, Vx), sv in zip(sides, pick):
+                    if t in Vx:
+                        got += sv[Vx.index(t)]
+                vec.append(1 + got / len(differ))
+            vectors.add(tuple(vec))
+    out = [v for v in vectors if not any(u != v and all(a <= b for a, b in zip(u, v)) for u in vectors)]
+    memo[V] = out
+    return out
+
+
+def _check_random(M, key: str, w, p) -> tuple:
+    m, n = M.shape
+    lo = hi = strategy = None
+    texts = []
+    try:
+        value = None if p.get("value") is None else _fraction(p["value"])
+        stated = (value, value) if value is not None else (_fraction(p.get("lower")), _fraction(p.get("upper")))
+        if w.get("mu", "uniform") != "uniform":
+            raise _Bad(f"the counterexamples' distribution {w.get('mu')!r} is not the uniform one over the points")
+        strategy = w.get("strategy")
+        if strategy is not None:
+            V = list(range(m))
+            hi = max((_random_cost(M, key, V, strategy, t) for t in V), default=Fraction(0))
+            texts.append(f"{key} <= {hi}: the learner plays against every target and counterexample")
+        if m <= RANDOM_CONCEPTS and n <= RANDOM_CONCEPTS:
+            F = _random_frontier(M, key, tuple(range(m)), {})
+            best = min(max(v, default=Fraction(0)) for v in F)
+            lo = best
+            hi = best if hi is None else hi
+            texts.append(f">= {best}: every learner's costs enumerated")
+    except _Bad as e:
+        return False, f"{key}: {e}", None, None
+    low, high = stated
+    if value is not None:
+        wrong = (lo is not None and lo != value) or (hi is not None and hi != value)
+    else:  # a stopped search's bounds: its learner costs at most the upper one; the value, where enumerated, lies
+        # within them
+        wrong = (strategy is not None and hi > high) or (lo is not None and not low <= lo <= high)
+    if wrong:
+        return False, f"{key}: the check gives {lo}..{hi}, not {p.get('value', f'{low}..{high}')}", None, None
     return True, "; ".join(texts) or f"{key}: nothing to replay", lo, hi

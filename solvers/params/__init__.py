@@ -16,6 +16,7 @@
 | ``min_td``, ``xtd``, ``nctd``, ``rtd_p`` | minimum teaching set size; extended and no-clash teaching dimensions; projected RTD | :mod:`.specify` |
 | ``self_directed``, ``mq``, ``peq``, ``mpeq``, ``meq``, ``partial_eq``, ``majority`` | self-directed learning; membership, proper equivalence, both, membership and equivalence, partial equivalence queries; the Halving learner's queries | :mod:`.queries` |
 | ``prefix_2``, ``prefix_3``, ``block_2`` | prefix-k and 2-block Littlestone dimensions | :mod:`.trees` |
+| ``req``, ``rpeq`` | random equivalence queries, any or proper hypotheses (an expected cost: an exact fraction) | :mod:`.random_queries` |
 
 :data:`DEFAULT_KEYS` are the first nine; :data:`KEYS` all of them. Two conventions of the threshold dimension are
 offered: ``threshold`` (t concepts whose traces are the nonempty suffixes of t points, littlestone's default) and
@@ -50,20 +51,21 @@ DEFAULT_KEYS = ("vc", "dual_vc", "threshold", "star", "td", "rtd", "best_order",
 #: The parameters :func:`compute` knows, in the order it lists them.
 KEYS = DEFAULT_KEYS + ("dual_opt", "threshold_chain", "path", "eluder", "covc", "min_star", "min_td", "xtd", "nctd",
                        "rtd_p", "self_directed", "mq", "peq", "mpeq", "meq", "partial_eq", "majority", "prefix_2",
-                       "prefix_3", "block_2")
+                       "prefix_3", "block_2", "req", "rpeq")
 #: Where each key of :data:`KEYS` past :data:`DEFAULT_KEYS` is computed: (module, function).
 ROUTES = {"threshold_chain": ("chains", "threshold_chain"), "path": ("chains", "path_dimension"), "eluder": ("chains", "eluder"),
           "covc": ("holes", "covc"), "min_star": ("holes", "min_star"), "min_td": ("specify", "min_td"),
           "xtd": ("specify", "xtd"), "nctd": ("specify", "nctd"), "rtd_p": ("specify", "rtd_p"),
           "dual_opt": ("dual", "dual_opt"), "prefix_2": ("trees", "prefix_2"), "prefix_3": ("trees", "prefix_3"),
-          "block_2": ("trees", "block_2"),
+          "block_2": ("trees", "block_2"), "req": ("random_queries", "req"), "rpeq": ("random_queries", "rpeq"),
           **{k: ("queries", k) for k in ("self_directed", "mq", "peq", "mpeq", "meq", "partial_eq", "majority")}}
 
 
 @dataclass
 class ParamResult:
-    """One parameter of a class: its exact ``value`` (None when stopped), proven ``lower`` and ``upper`` bounds,
-    a ``witness`` (JSON-able, replayed by :func:`solvers.certificates.params.check`) and the ``seconds`` it took."""
+    """One parameter of a class: its exact ``value`` (None when stopped), proven ``lower`` and ``upper`` bounds (ints,
+    or :class:`~fractions.Fraction` for the expected costs of ``req`` and ``rpeq``), a ``witness`` (JSON-able, replayed
+    by :func:`solvers.certificates.params.check`) and the ``seconds`` it took."""
 
     key: str
     lower: int
@@ -76,7 +78,12 @@ class ParamResult:
         return self.lower if self.lower == self.upper else None
 
     def to_json(self) -> dict:
-        out = {"value": self.value} if self.value is not None else {"lower": self.lower, "upper": self.upper}
+        """The JSON of the result: a fraction as exact text ("7/4"), an int as it is."""
+        def text(v):
+            return v if type(v) is int else (int(v) if v.denominator == 1 else f"{v.numerator}/{v.denominator}")
+
+        out = {"value": text(self.value)} if self.value is not None else {"lower": text(self.lower),
+                                                                          "upper": text(self.upper)}
         out.update(witness=self.witness, seconds=round(self.seconds, 4))
         return out
 
