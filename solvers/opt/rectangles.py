@@ -464,6 +464,32 @@ class RectangleSolver(StateSearch):
                 "1": self._chain(box, lengths, rest, axis, t, hi)}
 
     # ------------------------------------------------------------------ the upper bound
+    def _a_refuted_side(self, Q, X: np.ndarray, n: int, c1: int, p, b: int) -> tuple:
+        """(label, state) of a side of point p of the A-state (negatives Q, array X, n concepts) worth at most
+        b - 1, asked as the search asked: the 0-side first when it fails at once, then the B-state of the 1-side,
+        then the 0-side (label 0: the A-state's array; label 1: the B-state's)."""
+        Q0, A0 = Q | {p}, self._a_child(X, p)
+        if self._a_quick(Q0, A0, n - c1, b) is False:
+            return 0, A0
+        B = self._b_child(X, p)
+        if not self._at_least_b(B, c1, b):
+            return 1, B
+        if not self._at_least_a(Q0, A0, n - c1, b):
+            return 0, A0
+        raise RuntimeError(f"internal error: Opt <= {b} does not hold for the negatives {sorted(Q)}")
+
+    def _b_refuted_side(self, X: np.ndarray, n: int, c1: int, v, b: int) -> tuple:
+        """(label, B-state) of a side of the vector v of the B-state X worth at most b - 1, the smaller side asked
+        first, as the search asked (its memo has that answer)."""
+        B0, B1 = self._b_children(X, v)
+        sides = [(1, B1, c1), (0, B0, n - c1)]
+        if c1 > n - c1:
+            sides.reverse()
+        for y, side, size in sides:
+            if not self._at_least_b(side, size, b):
+                return y, side
+        raise RuntimeError(f"internal error: Opt <= {b} does not hold for a B-state of shape {X.shape}")
+
     def upper_proof(self, h: int, *, limit: int = 100_000) -> dict:
         """The certificate of Opt(C) <= h: in the path form (:meth:`path_proof`) when it needs at most
         :data:`PATH_ENTRIES` entries, else over the search's states (:meth:`state_proof`).
@@ -516,28 +542,11 @@ class RectangleSolver(StateSearch):
                 raise RuntimeError("internal error: a version space of >= 2 concepts claimed Opt <= 0")
             if kind == "a":
                 for c1, p in self._a_candidates(Q, X, n, b):  # (one point per orbit: the checker matches images)
-                    B = self._b_child(X, p)
-                    Q0, A0 = Q | {p}, self._a_child(X, p)
-                    if self._a_quick(Q0, A0, n - c1, b) is False:  # (as the search asks: this side first when quick)
-                        stack.append(("a", Q0, A0, b - 1))
-                    elif not self._at_least_b(B, c1, b):
-                        stack.append(("b", None, B, b - 1))
-                    elif not self._at_least_a(Q0, A0, n - c1, b):
-                        stack.append(("a", Q0, A0, b - 1))
-                    else:
-                        raise RuntimeError(f"internal error: Opt <= {b} does not hold for the negatives {sorted(Q)}")
+                    y, side = self._a_refuted_side(Q, X, n, c1, p, b)
+                    stack.append(("a", Q | {p}, side, b - 1) if y == 0 else ("b", None, side, b - 1))
                 continue
             for c1, v in self._b_candidates(X, n, b):
-                B0, B1 = self._b_children(X, v)
-                sides = [(B1, c1), (B0, n - c1)]
-                if c1 > n - c1:
-                    sides.reverse()  # the smaller side first, as the search asked (its memo has that answer)
-                for side, size in sides:
-                    if not self._at_least_b(side, size, b):
-                        stack.append(("b", None, side, b - 1))
-                        break
-                else:
-                    raise RuntimeError(f"internal error: Opt <= {b} does not hold for a B-state of shape {X.shape}")
+                stack.append(("b", None, self._b_refuted_side(X, n, c1, v, b)[1], b - 1))
         from ..certificates.rules import stamp
 
         return stamp({"kind": "upper-bound-states", "family": "rectangles", "params": dict(self.C.params), "bound": h,
@@ -576,34 +585,18 @@ class RectangleSolver(StateSearch):
                 cnt = self._counts(X)
                 for i, j in np.argwhere((cnt >= 1 << b) & (n - cnt >= 1 << b)):
                     p = (int(i) + 1, int(j) + 1)
-                    c1 = int(cnt[i, j])
-                    B = self._b_child(X, p)
-                    col = self._column(*p)
-                    Q0, A0 = Q | {p}, self._a_child(X, p)
-                    if self._a_quick(Q0, A0, n - c1, b) is False:  # (as the search asks: this side first when quick)
-                        stack.append(("a", Q0, A0, None, path + ((col, 0),), b - 1))
-                    elif not self._at_least_b(B, c1, b):
-                        stack.append(("b", Q, B, (p[0], p[0], p[1], p[1]), path + ((col, 1),), b - 1))
-                    elif not self._at_least_a(Q0, A0, n - c1, b):
-                        stack.append(("a", Q0, A0, None, path + ((col, 0),), b - 1))
-                    else:
-                        raise RuntimeError(f"internal error: Opt <= {b} does not hold after {path}")
+                    y, side = self._a_refuted_side(Q, X, n, int(cnt[i, j]), p, b)
+                    step = path + ((self._column(*p), y),)
+                    stack.append(("a", Q | {p}, side, None, step, b - 1) if y == 0 else
+                                 ("b", Q, side, (p[0], p[0], p[1], p[1]), step, b - 1))
                 continue
             for v, c1 in self._b_splits(X):
                 if c1 < 1 << b or n - c1 < 1 << b:
                     continue
-                B0, B1 = self._b_children(X, v)
-                col = self._column(*self._point_of(box, v))
+                y, side = self._b_refuted_side(X, n, c1, v, b)
                 l1, r1, l2, r2 = box
-                sides = [(B1, c1, (l1 - v[0], r1 + v[1], l2 - v[2], r2 + v[3]), 1), (B0, n - c1, box, 0)]
-                if c1 > n - c1:
-                    sides.reverse()  # the smaller side first, as the search asked
-                for side, size, where, y in sides:
-                    if not self._at_least_b(side, size, b):
-                        stack.append(("b", Q, side, where, path + ((col, y),), b - 1))
-                        break
-                else:
-                    raise RuntimeError(f"internal error: Opt <= {b} does not hold after {path}")
+                where = (l1 - v[0], r1 + v[1], l2 - v[2], r2 + v[3]) if y else box
+                stack.append(("b", Q, side, where, path + ((self._column(*self._point_of(box, v)), y),), b - 1))
         from ..certificates.rules import stamp
 
         return stamp({"kind": "upper-bound", "bound": h, "concepts": self.C.n_concepts, "entries": entries}, "paths")
