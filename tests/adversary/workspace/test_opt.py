@@ -121,19 +121,22 @@ def test_a_store_that_cannot_be_written_loses_nothing(tmp_path, monkeypatch):
 
 
 def test_the_states_engine_writes_a_row_the_search_serves(tmp_path):
-    """The states engine starts afresh (never served) and writes its row unsealed: with its upper-bound certificate
-    (proof=True) the search serves it, checked when first served; without, it proves the lower bound only."""
+    """The states engine starts afresh (never served) and writes its row unsealed, with its upper-bound certificate
+    whether or not it was asked for (as the search engine's rows keep theirs): the search serves it, checked when
+    first served. Without a store, the certificate is built only when asked for."""
     path = tmp_path / "r.db"
     C = make("intervals", N=30)
+    with Workspace(None) as ws:
+        assert ws.opt(C, engine="states").certificate is None
     with Workspace(path) as ws:
-        lower_only = ws.opt(C, engine="states")
-        assert lower_only.stats["engine"] == "states" and lower_only.certificate is None
-        assert ws.opt(C).stats.get("stored") is None  # (computed: the row proves the lower bound only)
-        states = ws.opt(C, engine="states", proof=True)
-        assert states.stats.get("stored") is None and verify_upper(states.certificate, C) == states.value
+        states = ws.opt(C, engine="states")
+        assert states.stats["engine"] == "states" and states.stats.get("stored") is None
+        assert verify_upper(states.certificate, C) == states.value
+        again = ws.opt(C, engine="states", proof=True)
+        assert again.stats.get("stored") is None  # (the engine starts afresh)
         served = ws.opt(C)
     assert served.stats["stored"]["how"] == CHECKED
-    assert lower_only.value == states.value == served.value
+    assert states.value == again.value == served.value
     assert verify_tree(served.tree.to_json(), C) == served.value
 
 

@@ -145,7 +145,7 @@ def test_state_certificate_of_a_large_class():
     (lambda p: p["entries"].append([3]), "entry"),
     (lambda p: p.update(entries={}), "must be a list"),
     (lambda p: p.update(params={"N": 151, "empty": 1}), "the class given is intervals N=150"),
-    (lambda p: p.update(family="rectangles"), "written for intervals"),
+    (lambda p: p.update(family="rectangles"), "the class given is intervals"),
     (lambda p: p.update(kind="upper"), "a state certificate is"),
 ])
 def test_tampered_state_certificate_fails(tamper, message):
