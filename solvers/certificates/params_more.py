@@ -660,12 +660,12 @@ def _fraction(v):
     """A value of the JSON (an int, or exact text "a/b") as a Fraction, refused otherwise."""
     if isinstance(v, Fraction):
         return v
-    if isinstance(v, bool) or not isinstance(v, (int, str)):
-        raise _Bad(f"{v!r} is not an exact value (an int or a fraction as text, such as \"7/4\")")
-    try:
-        return Fraction(v)
-    except (ValueError, ZeroDivisionError):
-        raise _Bad(f"{v!r} is not an exact value (an int or a fraction as text, such as \"7/4\")") from None
+    if not isinstance(v, bool) and isinstance(v, (int, str)):
+        try:
+            return Fraction(v)
+        except (ValueError, ZeroDivisionError):
+            pass
+    raise _Bad(f"{v!r} is not an exact value (an int or a fraction as text, such as \"7/4\")")
 
 
 def _random_hypothesis(M, key: str, query) -> list:

@@ -56,10 +56,8 @@ from typing import Optional
 from ..numbers import bit_positions
 from .spaces import Stop, VersionSpaces
 
-__all__ = ["req", "rpeq", "RANDOM_GAMES", "MAX_SPLIT_POINTS", "MAX_TREE"]
+__all__ = ["req", "rpeq", "MAX_SPLIT_POINTS", "MAX_TREE"]
 
-#: The keys of this module.
-RANDOM_GAMES = ("req", "rpeq")
 #: The most points splitting a version space that ``req`` tries every labelling of (2^12 hypotheses a state).
 MAX_SPLIT_POINTS = 12
 
@@ -107,6 +105,10 @@ class _Frontiers(VersionSpaces):
 
     def _split_points(self, V: int) -> list:
         return [x for x, c in enumerate(self.cols) if V & c and V & c != V]
+
+    def _labels(self, name) -> list:
+        """The labels of the hypothesis named ``name``: a concept's index (proper), or a string of 0/1."""
+        return self.rows[name] if self.proper else [int(b) for b in name]
 
     def _side(self, V: int, h, x: int) -> int:
         """V_x: the concepts of V that differ from h at x (those a counterexample at x leaves)."""
@@ -170,8 +172,7 @@ class _Frontiers(VersionSpaces):
         """Target t's expected number of queries when the learner ``tree`` plays on V."""
         if V & (V - 1) == 0:
             return Fraction(0)
-        name = tree["query"]
-        h = self.rows[name] if self.proper else [int(b) for b in name]
+        h = self._labels(tree["query"])
         differ = [x for x in range(self.n) if self.rows[t][x] != h[x]]
         if not differ:
             return Fraction(1)
@@ -233,7 +234,7 @@ class _Frontiers(VersionSpaces):
         if V & (V - 1) == 0:
             return None
         name, how = self.frontier(V, cap)[k][1]
-        h = self.rows[name] if self.proper else [int(b) for b in name]
+        h = self._labels(name)
         return {"query": name, "after": {str(x): self.strategy(self._side(V, h, x), c, j) for x, c, j in how}}
 
 
