@@ -342,12 +342,7 @@ def _verified_game(rec: Record, C, lower, upper) -> tuple:
     if p is not None:
         if read_game(p) != G:
             raise TreeError("the stored upper-bound certificate is for another game than its row's")
-        if G.standard and p.get("kind") == "upper-bound-states":  # intervals and rectangles, over their states
-            from solvers.certificates.states import verify_state_upper
-
-            hi = verify_state_upper(p, C)
-        else:
-            hi = verify_upper(p, C) if G.standard else verify_game_upper(p, C)
+        hi = verify_upper(p, C) if G.standard else verify_game_upper(p, C)
         if upper is not None and hi > upper:
             raise TreeError(f"the stored certificate proves {exact(hi)}, more than the row's upper bound {rec.upper}")
         _same(hi, upper, "upper-bound")

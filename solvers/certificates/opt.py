@@ -786,7 +786,9 @@ def verify_upper(proof: dict, C: ConceptClassProtocol) -> UpperCheck:
     ``packed`` (version 1: ``"form": "packed"``; the search over truth tables, :mod:`solvers.opt.packed_exact`) goes
     to :func:`solvers.certificates.packed.verify_packed_upper`, one of the rule ``renaming`` (version 1:
     ``"symmetry": "renaming"``; entries that rename variables, from :mod:`solvers.opt.disjunctions`) to
-    :func:`solvers.certificates.disjunctions.verify_upper`.
+    :func:`solvers.certificates.disjunctions.verify_upper`, and one of the rule ``states`` (kind
+    ``upper-bound-states``: intervals and rectangles over their compact states, :mod:`solvers.opt.intervals`,
+    :mod:`solvers.opt.rectangles`) to :func:`solvers.certificates.states.verify_state_upper`.
 
     Like :func:`verify_tree`, this uses only the boolean matrix (or the family's labels), never the solver.
 
@@ -796,8 +798,9 @@ def verify_upper(proof: dict, C: ConceptClassProtocol) -> UpperCheck:
         Saying which entry fails and why; :class:`ClassMismatch` when the certificate records
         (``"made_for"``) another class than ``C``.
     """
-    if not isinstance(proof, dict) or proof.get("kind") != "upper-bound":
-        raise TreeError('an upper-bound certificate is {"kind": "upper-bound", "bound": u, "entries": [...]}')
+    if not isinstance(proof, dict) or proof.get("kind") not in ("upper-bound", "upper-bound-states"):
+        raise TreeError('an upper-bound certificate is {"kind": "upper-bound", "bound": u, "entries": [...]} (or, '
+                        'over the states of intervals or rectangles, of kind "upper-bound-states")')
     from .rules import OPT_UPPER, verify
 
     done = verify(proof, C, within=OPT_UPPER)

@@ -162,7 +162,7 @@ RULES: dict[str, Rule] = {
     for name, kind, bound, game, checker, level in (line.split() for line in _TABLE.strip().splitlines())}
 
 #: The rules whose certificates bound Opt(C) (what :func:`solvers.certificates.verify_upper` checks).
-OPT_UPPER = frozenset({"paths", "orbit", "packed", "renaming"})
+OPT_UPPER = frozenset({"paths", "orbit", "packed", "renaming", "states"})
 #: The rules whose certificates bound a game's value (:func:`solvers.certificates.games.verify_game_upper`):
 #: the game rules, and the Opt(C) rules, whose bound is one of the deterministic game without errors, with or
 #: without a horizon.

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvers.certificates import ProofTooLarge, TreeError
+from solvers.certificates import ProofTooLarge, TreeError, verify_upper
 from solvers.certificates.rectangles import _a_key, _b_key, _down_set, _Grid, _trim, _vectors, check_rectangles
 from solvers.certificates.rules import verify
 from solvers.classes.evaluated import EvaluatedClass
@@ -125,7 +125,7 @@ def test_the_engines_certificates_check(grid13):
     assert r.value == 11 and proof["rule"] == "states" and proof["family"] == "rectangles"
     kinds = {next(k for k in e if k != "bound") for e in proof["entries"]}
     assert kinds == {"negatives", "extensions"}
-    assert verify(proof, C) == check_rectangles(proof, C) == 11
+    assert verify(proof, C) == check_rectangles(proof, C) == verify_upper(proof, C) == 11  # a bound of Opt(C)
     assert verify(proof, make("rectangles", N=13)) == 11  # the listed class too
     for N in range(1, 11):
         D = EvaluatedClass("rectangles", {"N": N})
