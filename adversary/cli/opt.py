@@ -196,6 +196,9 @@ def run(args) -> int:
         finally:
             bar.close()
         code = _report(args, r, G, C, label, family, params, tree_path, proof_path, r.certificate)
+        if proof_path is None and getattr(r, "no_certificate", None) and r.store_error is None:
+            note(f"the upper bound is stored without its certificate ({r.no_certificate}); 'littlestone store verify' "
+                 "computes it again")
         if r.store_error is not None:  # stored before it was printed; a failed write is said after it
             if states:
                 note(f"{r.store_error} (the result above was not stored)")
@@ -252,7 +255,10 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
                       if not getattr(args, "symmetry", True) else
                       "drop --no-isomorphism (isomorphic version spaces then share an entry)"
                       if not getattr(args, "isomorphism", True) else "use a smaller class")
-            proof_note = f"no certificate written to {str(proof_path)!r}: it needs more than 100000 entries; {advice}"
+            why = getattr(r, "no_certificate", None) or "its certificate needs more than 100,000 entries"
+            if "within" in why:  # out of its time (what was left of --time-limit), not of its size
+                advice = "raise the time limit"
+            proof_note = f"no certificate written to {str(proof_path)!r}: {why}; {advice}"
         else:
             proof = bind(proof, C, label)  # the certificate records the class it was made for
             try:

@@ -302,7 +302,9 @@ def _check_text(rec, recheck: bool = False) -> str:
         return (f"not re-checked within {CHECK_BUDGET:g} s ({'; '.join(notes)}): the row's upper bound {rec.upper} is "
                 f"not proven here; the certificates prove {proven}")
     if unproven:
-        return f"not proven: the row's {' and '.join(unproven)} without a certificate that checks; the certificates prove {proven}"
+        why = f" ({rec.extra['no_upper_cert']})" if rec.extra.get("no_upper_cert") else ""
+        return (f"not proven: the row's {' and '.join(unproven)} without a certificate that checks{why}; the "
+                f"certificates prove {proven}")
     return f"OK: the certificates prove {proven}"
 
 
@@ -326,7 +328,8 @@ def _seal_text(rec) -> str:
     computed = [side for side in ("lower", "upper") if how.get(side) == "computed"]
     return (f"OK: the certificates proved {proven} when stored (digest matches)"
             + (f"; its {' and '.join(computed)} bound{'s' if len(computed) > 1 else ''} as computed, not checked "
-               "('littlestone store verify' checks it)" if computed else ""))
+               "('littlestone store verify' checks it)" if computed else "")
+            + (f" ({rec.extra['no_upper_cert']})" if "upper" in computed and rec.extra.get("no_upper_cert") else ""))
 
 
 # ---------------------------------------------------------------------------------------- verify

@@ -312,8 +312,14 @@ def record_of_opt(C, r, *, family: Optional[str] = None, params: Optional[dict] 
             else:
                 with r.solver.limits(deadline=time.monotonic() + proof_seconds):
                     upper_cert = r.upper_certificate(limit=proof_limit)
-        except (ProofTooLarge, ValueError, SearchStop, KeyboardInterrupt):
-            upper_cert = None  # ValueError: an unsolved game keeps no refutation
+        except ProofTooLarge:
+            extra["no_upper_cert"] = f"its certificate needs more than {proof_limit:,} entries"
+        except SearchStop:
+            extra["no_upper_cert"] = f"its certificate was not written within {proof_seconds:.0f} s"
+        except KeyboardInterrupt:
+            extra["no_upper_cert"] = "its certificate was interrupted"
+        except ValueError:
+            pass  # an unsolved game keeps no refutation
     return _opt_record(C, r, family, params, lower_cert, upper_cert, extra)
 
 

@@ -240,15 +240,20 @@ class Drained:
         self.store_error = None
         self.served = 0
         self.wrote = 0
+        self.uncertified: list = []  # why each row written without its upper-bound certificate lacks it
 
     def store_note(self, store, cells: int, checked: str) -> str | None:
         """After the run: what the store served and took (None when it did neither), ``checked`` saying how a
         served row was checked ("certificates re-checked", "witnesses replayed")."""
         if store is None or not (self.served or self.wrote):
             return None
+        why = sorted(set(self.uncertified))
         return (f"store {store.path}: {self.served} of {cells} cells served from it"
                 f"{f' ({checked})' if self.served and checked else ''}, "
-                f"{0 if store.unwritable else self.wrote} results written")
+                f"{0 if store.unwritable else self.wrote} results written"
+                + (f"; {len(self.uncertified)} of them without the certificate of their upper bound ({'; '.join(why)}): "
+                   "'littlestone store verify' computes those again" if self.uncertified and not store.unwritable
+                   else ""))
 
 
 def drain(runs, out: Drained, *, store, emit, skip, status, bar) -> Drained:
@@ -275,6 +280,8 @@ def drain(runs, out: Drained, *, store, emit, skip, status, bar) -> Drained:
                 try:
                     for rec in recs:
                         store.put(rec)
+                        if rec.extra.get("no_upper_cert"):
+                            out.uncertified.append(rec.extra["no_upper_cert"])
                 except StoreError as e:
                     if e.unwritable is None:
                         out.store_error = e

@@ -167,10 +167,14 @@ def _run_type():
             None when none was written (not asked for and the run was quick, too large, or out of time).
         store_error : str or None
             A write to the store that failed (the result is not stored; computed again next time), else None.
+        no_certificate : str or None
+            Why a solved result has no ``certificate`` when one was built for it (e.g. "its certificate needs more
+            than 100,000 entries"), else None.
         """
 
         certificate: Optional[dict] = field(default=None, repr=False, compare=False)
         store_error: Optional[str] = field(default=None, compare=False)
+        no_certificate: Optional[str] = field(default=None, compare=False)
         unsealed: Optional[tuple] = field(default=None, repr=False, compare=False)
 
         def seal(self) -> None:
@@ -260,7 +264,8 @@ def _by_search(ws, C, G, *, time_limit, engine, memo_bytes, progress, symmetry, 
             _check_resumed(r, C, store)
         certificate = None
         if store is not None or proof:
-            limit_s = proof_seconds(r, time_limit)
+            # (a certificate asked for with no time limit is written however long it takes)
+            limit_s = None if proof and time_limit is None and r.value is not None else proof_seconds(r, time_limit)
             record = record_of_opt(C, r, family=family, params=params, proof_seconds=limit_s,
                                    certify=True if proof else None)  # (asked for: always)
             if matrix_name is not None:  # listed by the file's name (and the class's fingerprint)
@@ -271,7 +276,8 @@ def _by_search(ws, C, G, *, time_limit, engine, memo_bytes, progress, symmetry, 
     if failed is None and record is not None and record.solved and parts:
         forget_parts(store, C)  # the row serves the value now; the parts were only to resume
     later = (store, record, C) if not seal and failed is None and record is not None and store is not None else None
-    return _run_of(r, certificate=certificate, store_error=None if failed is None else str(failed), unsealed=later)
+    return _run_of(r, certificate=certificate, store_error=None if failed is None else str(failed), unsealed=later,
+                   no_certificate=None if record is None else record.extra.get("no_upper_cert"))
 
 
 def _by_states(ws, C, G, *, time_limit, engine, memo_bytes, progress, proof, family, params, label):

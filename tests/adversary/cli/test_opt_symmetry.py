@@ -167,9 +167,31 @@ def test_a_proof_too_large_to_write_keeps_the_value_and_says_drop_no_symmetry(ca
     assert code == 3, err
     assert field(out, "Opt(C)") == "5" and not proof.exists() and "proof:" not in out
     assert "error" not in err and "no certificate written to" in err and "drop --no-symmetry" in err
+    assert "needs more than 3 entries" in err  # (the limit it ran into)
     code, out, err = run(capsys, "opt", "--matrix", path, "--no-symmetry", "--proof", proof, "--no-store", "--json")
     assert code == 3 and json.loads(out)["opt"] == 5 and json.loads(out)["proof"] is None and not proof.exists()
     assert "no certificate written to" in err and "drop --no-symmetry" in err
     monkeypatch.undo()  # (the proof's own limit)
     code, out, err = run(capsys, "opt", "--matrix", path, "--proof", proof, "--no-store", "--quiet")
     assert code == 0 and proof.exists() and "proof:" in out  # (with its symmetries it is small: written, exit 0)
+
+
+def test_a_row_stored_without_its_upper_certificate_says_why(capsys, tmp_path, monkeypatch):
+    """A table row whose upper-bound certificate is too large is stored with its value as computed: the run's store
+    note, and the row's check text, say why it has no certificate (it said nothing: intervals N=21..24's RL rows,
+    issue 38), and 'store verify' computes it again."""
+    import adversary.store
+
+    record_of_opt = adversary.store.record_of_opt
+    monkeypatch.setattr(adversary.store, "record_of_opt", lambda *a, **kw: record_of_opt(*a, **{**kw, "proof_limit": 3}))
+    db = tmp_path / "s.db"
+    code, out, err = run(capsys, "table", "intervals", "--grid", "N=9", "--randomized", "--store", db, "--quiet")
+    assert code == 0, err
+    assert "without the certificate of their upper bound (its certificate needs more than 3 entries)" in err
+    code, out, err = run(capsys, "store", "export", "--store", db, "--format", "json")
+    checks = [row["check"] for row in json.loads(out) if row.get("task", {}).get("game") == "randomized"]
+    assert code == 0 and checks and all("(its certificate needs more than 3 entries)" in c for c in checks), checks
+    code, out, err = run(capsys, "store", "verify", "--store", db)
+    assert code == 0 and "3 OK, 0 FAILED" in out + err
+    code, out, err = run(capsys, "opt", "intervals", "N=10", "--randomized", "--store", db, "--quiet")
+    assert code == 0 and "stored without its certificate (its certificate needs more than 3 entries)" in err, err
