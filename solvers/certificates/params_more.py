@@ -16,7 +16,9 @@ proves by itself, None on a side it does not).
 * ``self_directed``, ``mq``, ``peq``, ``mpeq``, ``meq``: the learner's strategy table is played against every
   target and every answer (upper); mq's ceil(log2 |C|), or a plain minimax written here over every move the
   definition allows on classes of at most :data:`GAME_CONCEPTS` concepts, proves the lower side.
-* ``partial_eq``: likewise, its queries labels on some points ("-" elsewhere); the minimax on at most 6 points.
+* ``partial_eq``: likewise, its queries labels on some points ("-" elsewhere); the plain minimax on at most 6
+  distinct splits, and past that a minimax with one query per threshold (:func:`_partial_by_threshold`, up to
+  :data:`EXHAUSTIVE` version spaces), which rests on the value being monotone.
 * ``rtd_p``: the peeling of C restricted to the points given is checked as ``rtd`` is (lower); the upper side is
   the search's.
 * ``prefix_2``, ``prefix_3``, ``block_2``: the tree is walked: complete to the value's depth, every path realised
@@ -443,6 +445,49 @@ def _minimax(M, key: str) -> int:
     return value(full)
 
 
+def _partial_by_threshold(M, budget: int) -> "int | None":
+    """partial_eq by minimax over the version spaces reached, with one query per threshold; None past ``budget``
+    version spaces. It rests on one lemma: the value is monotone (V' within V is worth at most V: by induction on
+    |V|, V's best query either stays legal on V', each answer within V's, or has an answer holding all of V', a
+    proper subset of V). So a value <= d needs no other query than this one, for t = d - 1: at each split the
+    label whose counterexamples (the concepts with the other label) are worth <= t, if any; a point where both
+    labels qualify is a membership query worth <= d by itself; and the query is worth <= d when the concepts that
+    agree with all its labels are worth <= t (no other allowed query leaves fewer)."""
+    cols, full = _bits(_splits_only(M))
+    memo: dict = {}
+
+    def value(V: int) -> int:
+        if V.bit_count() <= 1:
+            return 0
+        got = memo.get(V)
+        if got is not None:
+            return got
+        if len(memo) > budget:
+            raise _Bad("budget")
+        sides = [(V & ~col, V & col) for col in cols if V & col and V & ~col]
+        d = 1
+        while True:
+            t, yes, used = d - 1, V, False
+            for zero, one in sides:
+                if value(zero) <= t and value(one) <= t:
+                    break
+                if value(zero) <= t:  # label 1 here: a counterexample leaves the zeros
+                    yes, used = yes & one, True
+                elif value(one) <= t:
+                    yes, used = yes & zero, True
+            else:
+                if not (used and value(yes) <= t):
+                    d += 1
+                    continue
+            memo[V] = d
+            return d
+
+    try:
+        return value(full)
+    except _Bad:
+        return None
+
+
 def _majority_run(M, run) -> int:
     """Replays the counterexamples of a run of the Halving learner (ties vote 0); the number of queries."""
     cols, full = _bits(M)
@@ -509,6 +554,10 @@ def _check_game(M, key, w, p, claim) -> tuple:
                                          _splits_only(M).shape[1] <= (10 if key == "meq" else 6)):
                 lo = hi = _minimax(M, key)
                 texts.append(f"= {lo}: plain minimax over every version space and move")
+            elif key == "partial_eq" and (v := _partial_by_threshold(M, EXHAUSTIVE)) is not None:
+                lo = hi = v
+                texts.append(f"= {v}: minimax over every version space reached, one query per threshold (the value "
+                             "is monotone)")
     except _Bad as e:
         return False, f"{key}: {e}", None, None
     value = p.get("value")

@@ -19,7 +19,8 @@ whose answer could leave V as it was is not allowed (the adversary would give th
 * ``partial_eq``: partial equivalence queries (Maass and Turan): the learner proposes labels on a set D of points
   of its choice; the answer is "yes" (the target agrees on D) or a point of D where it differs. A query at one
   point is a membership query and one defined everywhere an equivalence query, so partial_eq <= min(mq, meq). The
-  search tries 3^s queries on a version space of s distinct splits (at most :data:`PARTIAL_SPLITS`).
+  value is monotone in V, so for each threshold one query dominates the rest (:meth:`_Game._partial`): a version
+  space of s distinct splits takes O(s) solves, not its 3^s queries.
 * ``majority``: the queries of the Halving algorithm as an equivalence-query learner. It proposes the strict
   majority vote of V at each point (a tie votes 0) and the adversary picks any counterexample, leaving the
   minority there. The learner does not choose, so this is the longest such run. Opt <= majority <= floor(log2 |C|).
@@ -65,14 +66,6 @@ __all__ = ["play_game", "GAMES", "MAX_STRATEGY", "game_bound"]
 GAMES = ("self_directed", "mq", "peq", "mpeq", "meq", "partial_eq", "majority")
 #: The most version spaces a strategy table lists (past it the upper side is the search's, not replayed).
 MAX_STRATEGY = 50_000
-#: The most distinct splits of a version space partial equivalence queries take (3^8 = 6,561 queries a node).
-PARTIAL_SPLITS = 8
-
-
-class TooManySplits(ValueError):
-    """A version space with more than :data:`PARTIAL_SPLITS` distinct splits, for partial equivalence queries."""
-
-
 def _floor(key: str, V: int) -> int:
     """The value's lower bound on V: 0 on one concept; ceil(log2 |V|) membership queries; else 1."""
     size = V.bit_count()
@@ -162,35 +155,50 @@ class _Game(VersionSpaces):
         return best
 
     def _partial(self, V: int, halves: list, floor: int) -> tuple:
-        """The best partial equivalence query on V: a label (or none) at one point per distinct split of V (two
-        points splitting V alike add nothing a query at one of them does not). Its answers: "yes" (the concepts
-        of V that agree with it wherever it is defined) and, at each point where it is defined, a counterexample
-        (those that differ there)."""
-        if len(halves) > PARTIAL_SPLITS:
-            raise TooManySplits(f"{len(halves)} distinct splits of a version space: partial equivalence queries "
-                                f"try 3^splits queries, at most {PARTIAL_SPLITS} splits")
-        best, move = None, None
-        for q in itertools.product((None, 0, 1), repeat=len(halves)):
+        """The best partial equivalence query on V, in O(s) solves for s distinct splits (not the 3^s queries).
+
+        A query labels b at some points x (one per distinct split of V: two points splitting V alike add nothing).
+        Its answers are, for each, the concepts of V with x = 1 - b (a counterexample there), and "yes", those that
+        agree everywhere it is defined. The value is monotone (V' a subset of V has a value at most V's: by
+        induction on |V|, V's best query either stays legal on V', each answer a subset of V's, or has an answer
+        containing V', a proper subset of V). So for a threshold t, a label b at x may be used exactly when its
+        counterexample side has a value <= t, and the query with every such label has the smallest "yes" of them
+        all. When both labels are usable at one point the membership query there is already worth t + 1.
+        Otherwise the value is <= t + 1 exactly when that query's "yes" is worth <= t. Between two consecutive
+        values of the sides the usable labels do not change, so the least t comes from one solve per range."""
+        sides = [(c, V0, V1, self.solve(V0), self.solve(V1)) for c, V0, V1 in halves]
+        # the membership query at the split whose worse side is least
+        c, V0, V1, a0, a1 = min(sides, key=lambda s: max(s[3], s[4]))
+        best = max(a0, a1)
+        move = self._pq(V, {self.point[c]: 0})
+        if best + 1 <= floor:
+            return best + 1, move
+        cuts = sorted({v for s in sides for v in s[3:]} | {best})
+        for t, nxt in zip(cuts, cuts[1:]):
+            if t >= best:
+                break
             self.look()
-            yes, replies = V, []
-            for (c, V0, V1), y in zip(halves, q):
-                if y is not None:
-                    yes &= V1 if y else V0
-                    replies.append(V0 if y else V1)
-            if not replies or yes == V:
+            labels, yes = {}, V
+            for c, V0, V1, a0, a1 in sides:
+                if a0 <= t:  # label 1 here: a counterexample leaves V0
+                    labels[self.point[c]], yes = 1, yes & V1
+                elif a1 <= t:
+                    labels[self.point[c]], yes = 0, yes & V0
+            if not labels:
                 continue
-            if yes:
-                replies.append(yes)
-            v = worst(self.solve, replies, best)
-            if best is None or v < best:
-                labels = ["-"] * self.n
-                for (c, _, _), y in zip(halves, q):
-                    if y is not None:
-                        labels[self.point[c]] = str(y)
-                best, move = v, ["pq", "".join(labels)]
-                if best <= floor:
-                    break
-        return best, move
+            y = max(t, self.solve(yes) if yes else 0)
+            if y < nxt:  # the least threshold in [t, nxt) that this query meets
+                if y < best:
+                    best, move = y, self._pq(V, labels)
+                break
+        return best + 1, move
+
+    def _pq(self, V: int, labels: dict) -> list:
+        """The move of a partial query labelling the points of ``labels`` (point -> label)."""
+        out = ["-"] * self.n
+        for x, b in labels.items():
+            out[x] = str(b)
+        return ["pq", "".join(out)]
 
     def _labelling(self, V: int) -> str:
         """The labelling an equivalence query proposes on V: at a point splitting V, the label that leaves the side
@@ -252,7 +260,7 @@ def play_game(C, key: str, *, time_limit: Optional[float] = None):
     sys.setrecursionlimit(max(limit, 4 * G.m + 1000))
     try:
         v = G.solve(G.full)
-    except (Stop, RecursionError, TooManySplits):
+    except (Stop, RecursionError):
         return ParamResult(key, _floor(key, G.full), game_bound(key, G.m), {"strategy": None})
     finally:
         sys.setrecursionlimit(limit)

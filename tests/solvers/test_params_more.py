@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solvers.certificates.params import check, check_bounds
+from solvers.certificates.params_more import _partial_by_threshold
 from solvers.classes import ConceptClass
 from solvers.classes.families import make
 from solvers.params import DEFAULT_KEYS, KEYS, compute
@@ -294,6 +295,21 @@ def test_every_new_parameter_against_its_definition(C):
         ok, why, lo, hi = check_bounds(C, k, p.to_json())
         assert ok, (k, why)
         assert lo in (None, p.value) and hi in (None, p.value), (k, why)
+
+
+@settings(max_examples=60, deadline=None)
+@given(classes(max_concepts=12), st.booleans())
+def test_partial_queries_by_threshold_against_every_query(C, twin):
+    """partial_eq's search tries one query per threshold (its value is monotone), not the 3^s partial labellings:
+    against every query of the definition, on classes with a duplicated and a complemented point too."""
+    M = np.asarray(C.matrix)
+    if twin:
+        M = np.hstack([M, M[:, :1], 1 - M[:, -1:]])
+    D = ConceptClass.from_matrix(M)
+    p = compute(D, ["partial_eq"])["partial_eq"]
+    assert p.value == partial_brute(M) == _partial_by_threshold(M, 10 ** 6)  # (the checker's, past 6 splits)
+    ok, why, lo, hi = check_bounds(D, "partial_eq", p.to_json())
+    assert ok and lo == hi == p.value, why
 
 
 @settings(max_examples=40, deadline=None)
