@@ -53,7 +53,6 @@ Examples
 
 from __future__ import annotations
 
-import itertools
 import sys
 import time
 from typing import Optional
