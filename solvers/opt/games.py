@@ -54,6 +54,7 @@ Fraction(1, 1)
 from __future__ import annotations
 
 import math
+import sys
 import time
 from fractions import Fraction
 from typing import Optional
@@ -1071,6 +1072,11 @@ class GameSolver(MemoSearch):
         """An upper-bound certificate "v(root) <= h" (default h: the value), checked by
         :func:`solvers.certificates.games.verify_game_upper`.
 
+        When its entries would pass ``limit`` and the search did not key its states by orbits only because the
+        class's matrix is large (:attr:`~solvers.opt.control.Tuning.games_key_entries`), a second search that
+        does (:meth:`_keyed_twin`) writes it, under this solver's deadline: e.g. D_1 of halfspaces n=4 needs more
+        than 100,000 entries by paths, and 636 by orbits of its 384 symmetries.
+
         Each entry names a state by its path from the root (``[[j, y], ...]``; with a horizon the path's
         length gives the rounds used) and claims a bound. Deterministic: for every split one child's
         claim is at most h - 1, and a loop's exit is at most h - 1. Randomized: f(claim_0, claim_1) <= h
@@ -1078,9 +1084,31 @@ class GameSolver(MemoSearch):
         not an entry is bounded by the cheap bounds alone (:mod:`solvers.game_rules`). Raises
         :class:`~solvers.certificates.ProofTooLarge` past ``limit`` entries.
         """
-        s, t = self.start()
         if h is None:
             h = self.value()
+        try:
+            return self._upper_proof(h, limit)
+        except ProofTooLarge:
+            twin = self._keyed_twin()
+            if twin is None:
+                raise
+        with twin.limits(deadline=self._deadline, progress=self._progress):
+            return twin._upper_proof(h, limit)
+
+    def _keyed_twin(self) -> "GameSolver | None":
+        """A solver of the same game whose states are keyed by orbits from the start, whatever the matrix's size;
+        None when this one keys them already, was told not to, or the class has too few symmetries to merge."""
+        import dataclasses
+
+        if self._keys is not None or " matrix, past the " not in str(self._symmetry_source):
+            return None  # (keyed already; switched off; too few symmetries; a search too short to need them)
+        twin = GameSolver(self.C, self.game, memo_bytes=self.memo_bytes, opt_seconds=self._opt_seconds,
+                          symmetry_min=self._canon_min, symmetry_after=0, symmetry_min_order=self._min_order,
+                          tuning=dataclasses.replace(self.tuning, games_key_entries=sys.maxsize))
+        return twin if twin._keys is not None else None
+
+    def _upper_proof(self, h, limit: int) -> dict:
+        s, t = self.start()
         if not self.randomized:
             # A horizon only caps the deterministic value: h >= T needs no entry, else prove D_k <= h.
             t = t if t is not None and h >= t else None

@@ -354,3 +354,37 @@ def test_opt_game_leaves_out_a_tree_not_asked_for_or_too_large():
     r = opt(make("thresholds", N=4), errors=1, tree=False)
     assert r.value == 4 and r.tree is None and "tree_note" not in r.stats
     assert opt(make("thresholds", N=4), errors=1).tree.depth == 4
+
+
+def _too_large_by_paths(game, limit):
+    import dataclasses
+
+    from solvers.certificates import ProofTooLarge
+
+    C = make("halfspaces", n=3)
+    S = GameSolver(C, game, tuning=dataclasses.replace(Tuning.default(), games_key_entries=10))
+    v = S.value()
+    assert "matrix, past the" in S.symmetry_info["source"]
+    with pytest.raises(ProofTooLarge):
+        S._upper_proof(v, limit)  # (by paths: 1,021 entries for D_1, 253,603 for R_1; by orbits 43 and 6,908)
+    proof = S.upper_proof(v, limit=limit)
+    assert proof["rule"] == "game-orbit" and len(proof["entries"]) <= limit
+    assert verify_game_upper(proof, C) == v
+    return C
+
+
+def test_a_certificate_too_large_by_paths_is_written_by_orbits():
+    """D_1 of halfspaces n=4 (1,882 x 16) keyed no states by orbits, its matrix being past games_key_entries, and its
+    certificate by paths passed 100,000 entries: none was written. A second search keyed by orbits writes it
+    (636 entries there). Here the threshold is lowered to make halfspaces n=3 such a class."""
+    from solvers.certificates import ProofTooLarge
+
+    C = _too_large_by_paths(Game(errors=1), 100)
+    with pytest.raises(ProofTooLarge):  # no symmetry asked for: no second search
+        S = GameSolver(C, Game(errors=1), symmetry=False)
+        S.upper_proof(S.value(), limit=100)
+
+
+@pytest.mark.slow
+def test_a_randomized_certificate_too_large_by_paths_is_written_by_orbits():
+    _too_large_by_paths(Game(errors=1, randomized=True), 10_000)
