@@ -23,6 +23,8 @@ from ._store import add_store_options, open_store
 __all__ = ["HELP", "add", "run"]
 
 HELP = "compute Opt(C), the Littlestone dimension, with a mistake-tree certificate"
+#: The default of --proof-limit: the most entries of an upper-bound certificate (as the store's rows keep).
+PROOF_LIMIT = 100_000
 TREE_FORMATS = (".json", ".dot", ".gv", ".graphml", ".tex")
 
 
@@ -31,6 +33,9 @@ def add(p) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object (opt, lower, upper, concepts, points, seconds, ...)")
     p.add_argument("--tree", metavar="OUT", help="write the mistake tree (certificate of the lower bound) to OUT: .json, .dot, .graphml, or .tex (a TikZ picture for a paper, drawn with the forest package; a tree of more than 63 nodes is cut to its top levels)")
     p.add_argument("--proof", metavar="OUT", help="write the certificate of the upper bound to OUT (.json; check it with verify)")
+    p.add_argument("--proof-limit", type=positive_int, default=PROOF_LIMIT, metavar="N",
+                   help=f"the most entries the certificate of the upper bound may have (default {PROOF_LIMIT:,}); a "
+                        "larger one takes longer to write and to check, and the store keeps it")
     p.add_argument("--time-limit", type=positive_seconds, metavar="S", help="stop after S seconds and report the proven bounds")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="N",
                    help="worker processes on this machine for one search (default 1); with --backend dask the parts "
@@ -191,7 +196,8 @@ def run(args) -> int:
             r = ws.opt(C, game=G.kind, errors=G.errors, horizon=G.horizon, time_limit=args.time_limit,
                        engine=args.engine, memo_bytes=memo_bytes(args), progress=_progress(bar, G, states),
                        symmetry=args.symmetry, isomorphism=args.isomorphism, tree=tree_path is not None,
-                       proof=proof_path is not None, family=family, params=params, label=label, seal=False,
+                       proof=proof_path is not None, proof_limit=args.proof_limit, family=family, params=params,
+                       label=label, seal=False,
                        matrix_name=None if args.matrix is None else Path(args.matrix).name)
         finally:
             bar.close()
@@ -254,8 +260,9 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
             advice = ("drop --no-symmetry (with the class's symmetries it keeps one entry per orbit)"
                       if not getattr(args, "symmetry", True) else
                       "drop --no-isomorphism (isomorphic version spaces then share an entry)"
-                      if not getattr(args, "isomorphism", True) else "use a smaller class")
-            why = getattr(r, "no_certificate", None) or "its certificate needs more than 100,000 entries"
+                      if not getattr(args, "isomorphism", True) else
+                      f"raise --proof-limit (a certificate that large takes as long to check), or use a smaller class")
+            why = getattr(r, "no_certificate", None) or f"its certificate needs more than {args.proof_limit:,} entries"
             if "within" in why:  # out of its time (what was left of --time-limit), not of its size
                 advice = "raise the time limit"
             proof_note = f"no certificate written to {str(proof_path)!r}: {why}; {advice}"

@@ -30,9 +30,9 @@ ENGINES = ("auto", "search", "table", "states", "packed")
 def opt(ws: Workspace, C: ConceptClassProtocol, *, game: str = "deterministic", errors: int = 0,
         horizon: int | None = None, time_limit: float | None = None, engine: str = "auto",
         memo_bytes: int | None = None, progress: Callable[[dict], None] | None = None, symmetry: bool = True,
-        isomorphism: bool = True, tree: bool = True, proof: bool = False, family: str | None = None,
-        params: dict | None = None, matrix_name: str | None = None, label: str | None = None,
-        seal: bool = True) -> OptResult:
+        isomorphism: bool = True, tree: bool = True, proof: bool = False, proof_limit: int = 100_000,
+        family: str | None = None, params: dict | None = None, matrix_name: str | None = None,
+        label: str | None = None, seal: bool = True) -> OptResult:
     """Opt(C), the Littlestone dimension of ``C`` (or the value of another game), with the workspace's store.
 
     The store is looked up first: a result whose certificates (by its seal) prove the value is served as stored
@@ -70,6 +70,9 @@ def opt(ws: Workspace, C: ConceptClassProtocol, *, game: str = "deterministic", 
     proof : bool
         The upper-bound certificate is wanted (``certificate``): a stored result without one is computed again,
         and a computed one is always certified (otherwise only when the run took a while, or was not solved).
+    proof_limit : int
+        The most entries that certificate may have (default 100,000): past it none is written, and the row
+        says so.
     family, params : optional
         The family and parameters the store lists the row under (default ``C.family``, ``C.params``).
     matrix_name : str, optional
@@ -109,7 +112,7 @@ def opt(ws: Workspace, C: ConceptClassProtocol, *, game: str = "deterministic", 
     with speaking_to(ws.note):
         G = _checked(C, game, errors, horizon, time_limit, engine, memo_bytes)
         keywords = dict(time_limit=time_limit, engine=engine, memo_bytes=memo_bytes, progress=progress,
-                        proof=proof, family=family, params=params)
+                        proof=proof, proof_limit=proof_limit, family=family, params=params)
         if uses_states(C, engine):
             return _by_states(ws, C, G, label=label, **keywords)
         return _by_search(ws, C, G, symmetry=symmetry, isomorphism=isomorphism, tree=tree, matrix_name=matrix_name,
@@ -210,8 +213,8 @@ def _run_of(r, **extra):
     return run
 
 
-def _by_search(ws, C, G, *, time_limit, engine, memo_bytes, progress, symmetry, isomorphism, tree, proof, family,
-               params, matrix_name, seal):
+def _by_search(ws, C, G, *, time_limit, engine, memo_bytes, progress, symmetry, isomorphism, tree, proof, proof_limit,
+               family, params, matrix_name, seal):
     """Opt(C) by the search (and the table, the packed engine, the games' searches): looked up, served or
     warm-started, computed here, on worker processes or on a cluster, recorded."""
     from adversary.store import opt_task, record_of_opt
@@ -266,7 +269,7 @@ def _by_search(ws, C, G, *, time_limit, engine, memo_bytes, progress, symmetry, 
         if store is not None or proof:
             # (a certificate asked for with no time limit is written however long it takes)
             limit_s = None if proof and time_limit is None and r.value is not None else proof_seconds(r, time_limit)
-            record = record_of_opt(C, r, family=family, params=params, proof_seconds=limit_s,
+            record = record_of_opt(C, r, family=family, params=params, proof_seconds=limit_s, proof_limit=proof_limit,
                                    certify=True if proof else None)  # (asked for: always)
             if matrix_name is not None:  # listed by the file's name (and the class's fingerprint)
                 record.extra["matrix"] = str(matrix_name)
@@ -280,7 +283,7 @@ def _by_search(ws, C, G, *, time_limit, engine, memo_bytes, progress, symmetry, 
                    no_certificate=None if record is None else record.extra.get("no_upper_cert"))
 
 
-def _by_states(ws, C, G, *, time_limit, engine, memo_bytes, progress, proof, family, params, label):
+def _by_states(ws, C, G, *, time_limit, engine, memo_bytes, progress, proof, proof_limit, family, params, label):
     """Opt(C) by the states engine (:mod:`solvers.opt.compact`: thresholds, intervals, rectangles, with or without
     a matrix; or, for halfspaces on {0,1}^6, the packed engine). Its result is written to the store (not read from
     it: the engine starts afresh), unsealed: checked when first served."""
@@ -309,7 +312,7 @@ def _by_states(ws, C, G, *, time_limit, engine, memo_bytes, progress, proof, fam
         # An unsolved run's certificate gets a short time (it may need a search of its own).
         limit_s = proof_seconds(r, time_limit)
         try:
-            certificate, _ = r.solver.run(r.upper_certificate,
+            certificate, _ = r.solver.run(lambda: r.upper_certificate(limit=proof_limit),
                                           deadline=None if limit_s is None else time.monotonic() + limit_s)
         except ProofTooLarge:
             certificate = None

@@ -1092,6 +1092,10 @@ class GameSolver(MemoSearch):
             twin = self._keyed_twin()
             if twin is None:
                 raise
+        # this search's memo is done with (its value is known): the twin gets the whole memory budget
+        self.memo.clear()
+        self.moves.clear()
+        self._memo_used = 0
         with twin.limits(deadline=self._deadline, progress=self._progress):
             return twin._upper_proof(h, limit)
 

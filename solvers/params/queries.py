@@ -65,6 +65,8 @@ __all__ = ["play_game", "GAMES", "MAX_STRATEGY", "game_bound"]
 GAMES = ("self_directed", "mq", "peq", "mpeq", "meq", "partial_eq", "majority")
 #: The most version spaces a strategy table lists (past it the upper side is the search's, not replayed).
 MAX_STRATEGY = 50_000
+
+
 def _floor(key: str, V: int) -> int:
     """The value's lower bound on V: 0 on one concept; ceil(log2 |V|) membership queries; else 1."""
     size = V.bit_count()

@@ -195,3 +195,17 @@ def test_a_row_stored_without_its_upper_certificate_says_why(capsys, tmp_path, m
     assert code == 0 and "3 OK, 0 FAILED" in out + err
     code, out, err = run(capsys, "opt", "intervals", "N=10", "--randomized", "--store", db, "--quiet")
     assert code == 0 and "stored without its certificate (its certificate needs more than 3 entries)" in err, err
+
+
+def test_proof_limit_sets_the_most_entries_of_the_certificate(capsys, tmp_path):
+    """--proof-limit N: past N entries no certificate is written, the note says so and to raise it (R_1 of
+    intervals N=12 needs 835,189 entries; checked in under 10 minutes); --proof-limit 0 is a one-line error."""
+    proof = tmp_path / "p.json"
+    argv = ("opt", "intervals", "N=8", "--randomized", "--proof", proof, "--no-store", "--quiet")
+    code, out, err = run(capsys, *argv, "--proof-limit", 3)
+    assert code == 3 and not proof.exists()
+    assert "its certificate needs more than 3 entries; raise --proof-limit" in err, err
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and proof.exists()
+    code, out, err = run(capsys, *argv, "--proof-limit", 0)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "--proof-limit" in err, err
