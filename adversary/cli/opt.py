@@ -261,7 +261,7 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
                       if not getattr(args, "symmetry", True) else
                       "drop --no-isomorphism (isomorphic version spaces then share an entry)"
                       if not getattr(args, "isomorphism", True) else
-                      f"raise --proof-limit (a certificate that large takes as long to check), or use a smaller class")
+                      "raise --proof-limit (a certificate that large takes as long to check), or use a smaller class")
             why = getattr(r, "no_certificate", None) or f"its certificate needs more than {args.proof_limit:,} entries"
             if "within" in why:  # out of its time (what was left of --time-limit), not of its size
                 advice = "raise the time limit"
