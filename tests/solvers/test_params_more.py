@@ -297,7 +297,7 @@ def test_every_new_parameter_against_its_definition(C):
         assert lo in (None, p.value) and hi in (None, p.value), (k, why)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(classes(max_concepts=12), st.booleans())
 def test_partial_queries_by_threshold_against_every_query(C, twin):
     """partial_eq's search tries one query per threshold (its value is monotone), not the 3^s partial labellings:
