@@ -304,7 +304,7 @@ def _by_states(ws, C, G, *, time_limit, engine, memo_bytes, progress, proof, pro
     if ws.jobs > 1:
         note(f"--jobs {ws.jobs}: the states engine runs in one process")
     r = solve(C, engine="states", time_limit=time_limit, progress=progress, memo_bytes=memo_bytes)
-    certificate = None
+    certificate = no_certificate = None
     want = proof or ws.store is not None  # (a stored row keeps its certificates, as the search engine's do)
     if want and r.proof is not None:  # (the packed engine's: Halving's, without entries)
         certificate = r.upper_certificate()
@@ -312,15 +312,19 @@ def _by_states(ws, C, G, *, time_limit, engine, memo_bytes, progress, proof, pro
         # An unsolved run's certificate gets a short time (it may need a search of its own).
         limit_s = proof_seconds(r, time_limit)
         try:
-            certificate, _ = r.solver.run(lambda: r.upper_certificate(limit=proof_limit),
-                                          deadline=None if limit_s is None else time.monotonic() + limit_s)
+            certificate, stopped = r.solver.run(lambda: r.upper_certificate(limit=proof_limit),
+                                                deadline=None if limit_s is None else time.monotonic() + limit_s)
+            if stopped is not None and r.value is not None:
+                no_certificate = (f"its certificate was not written within {limit_s:.0f} s" if stopped == "time limit"
+                                  else "its certificate was interrupted")
         except ProofTooLarge:
-            certificate = None
+            certificate, no_certificate = None, f"its certificate needs more than {proof_limit:,} entries"
     failed = None
     if ws.store is not None:  # its bounds, the tree, and the certificate when one was written
         record = record_of_opt(C, r, family=family, params=params, written=True, upper_cert=certificate)
         failed = put(ws.store, record)
-    return _run_of(r, certificate=certificate, store_error=None if failed is None else str(failed))
+    return _run_of(r, certificate=certificate, store_error=None if failed is None else str(failed),
+                   no_certificate=no_certificate)
 
 
 def served_result(found, C, G, store, trust: bool, t0: float):
