@@ -313,14 +313,25 @@ def record_of_opt(C, r, *, family: Optional[str] = None, params: Optional[dict] 
                 with r.solver.limits(deadline=time.monotonic() + proof_seconds):
                     upper_cert = r.upper_certificate(limit=proof_limit)
         except ProofTooLarge:
-            extra["no_upper_cert"] = f"its certificate needs more than {proof_limit:,} entries"
+            extra["no_upper_cert"] = no_certificate_reason("too large", limit=proof_limit)
         except SearchStop:
-            extra["no_upper_cert"] = f"its certificate was not written within {proof_seconds:.0f} s"
+            extra["no_upper_cert"] = no_certificate_reason("time limit", seconds=proof_seconds)
         except KeyboardInterrupt:
-            extra["no_upper_cert"] = "its certificate was interrupted"
+            extra["no_upper_cert"] = no_certificate_reason("interrupted")
         except ValueError:
             pass  # an unsolved game keeps no refutation
     return _opt_record(C, r, family, params, lower_cert, upper_cert, extra)
+
+
+def no_certificate_reason(stop: str, *, limit: int | None = None, seconds: float | None = None) -> str:
+    """Why a solved result's upper-bound certificate was not written, as its row keeps it (``extra["no_upper_cert"]``)
+    and the commands say it: ``stop`` is "too large" (past ``limit`` entries), "time limit" (past ``seconds``) or
+    "interrupted"."""
+    if stop == "too large":
+        return f"its certificate needs more than {limit:,} entries"
+    if stop == "time limit":
+        return f"its certificate was not written within {seconds:.0f} s"
+    return "its certificate was interrupted"
 
 
 def _opt_record(C, r, family, params, lower_cert, upper_cert, extra) -> Record:

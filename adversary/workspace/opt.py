@@ -287,7 +287,7 @@ def _by_states(ws, C, G, *, time_limit, engine, memo_bytes, progress, proof, pro
     """Opt(C) by the states engine (:mod:`solvers.opt.compact`: thresholds, intervals, rectangles, with or without
     a matrix; or, for halfspaces on {0,1}^6, the packed engine). Its result is written to the store (not read from
     it: the engine starts afresh), unsealed: checked when first served."""
-    from adversary.store import record_of_opt
+    from adversary.store.records import no_certificate_reason, record_of_opt
     from solvers.certificates import ProofTooLarge
     from solvers.opt import opt as solve
 
@@ -315,10 +315,9 @@ def _by_states(ws, C, G, *, time_limit, engine, memo_bytes, progress, proof, pro
             certificate, stopped = r.solver.run(lambda: r.upper_certificate(limit=proof_limit),
                                                 deadline=None if limit_s is None else time.monotonic() + limit_s)
             if stopped is not None and r.value is not None:
-                no_certificate = (f"its certificate was not written within {limit_s:.0f} s" if stopped == "time limit"
-                                  else "its certificate was interrupted")
+                no_certificate = no_certificate_reason(stopped, seconds=limit_s)
         except ProofTooLarge:
-            certificate, no_certificate = None, f"its certificate needs more than {proof_limit:,} entries"
+            certificate, no_certificate = None, no_certificate_reason("too large", limit=proof_limit)
     failed = None
     if ws.store is not None:  # its bounds, the tree, and the certificate when one was written
         record = record_of_opt(C, r, family=family, params=params, written=True, upper_cert=certificate)
