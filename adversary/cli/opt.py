@@ -262,10 +262,10 @@ def _report(args, r, G, C, label, family, params, tree_path, proof_path, proof) 
                       "drop --no-isomorphism (isomorphic version spaces then share an entry)"
                       if not getattr(args, "isomorphism", True) else
                       "raise --proof-limit (a certificate that large takes as long to check), or use a smaller class")
-            from adversary.store.records import no_certificate_reason
+            from adversary.store.records import certificate_stop, no_certificate_reason
 
             why = getattr(r, "no_certificate", None) or no_certificate_reason("too large", limit=args.proof_limit)
-            if "within" in why:  # out of its time (what was left of --time-limit), not of its size
+            if certificate_stop(why) != "too large":  # out of its time (what was left of --time-limit), not of its size
                 advice = "raise the time limit"
             proof_note = f"no certificate written to {str(proof_path)!r}: {why}; {advice}"
         else:

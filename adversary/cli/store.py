@@ -298,11 +298,11 @@ def _check_text(rec, recheck: bool = False) -> str:
     unproven = [f"{what} {text}" for what, text, proven in (("lower bound", rec.lower, lo), ("upper bound", rec.upper, hi))
                 if text is not None and (proven is None or proven != number(text))]
     proven = f"{lo if lo is not None else '?'} <= value <= {hi if hi is not None else '?'}"
+    why = f" ({rec.extra['no_upper_cert']})" if rec.extra.get("no_upper_cert") else ""
     if unproven and notes and rec.upper is not None and hi is None and not (lo is None and rec.lower is not None):
         return (f"not re-checked within {CHECK_BUDGET:g} s ({'; '.join(notes)}): the row's upper bound {rec.upper} is "
-                f"not proven here; the certificates prove {proven}")
+                f"not proven here{why}; the certificates prove {proven}")
     if unproven:
-        why = f" ({rec.extra['no_upper_cert']})" if rec.extra.get("no_upper_cert") else ""
         return (f"not proven: the row's {' and '.join(unproven)} without a certificate that checks{why}; the "
                 f"certificates prove {proven}")
     return f"OK: the certificates prove {proven}"

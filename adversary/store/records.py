@@ -334,6 +334,16 @@ def no_certificate_reason(stop: str, *, limit: int | None = None, seconds: float
     return "its certificate was interrupted"
 
 
+def certificate_stop(reason: str) -> str:
+    """The ``stop`` that :func:`no_certificate_reason` worded as ``reason``: "too large", "time limit" or
+    "interrupted" (so that a command's advice follows the reason a row keeps, read in one place)."""
+    if reason.startswith("its certificate needs more than"):
+        return "too large"
+    if reason.startswith("its certificate was not written within"):
+        return "time limit"
+    return "interrupted"
+
+
 def _opt_record(C, r, family, params, lower_cert, upper_cert, extra) -> Record:
     return Record(kind="opt", class_key=class_key(C), task=opt_task(r.game), family=family or C.family,
                   params=dict(params if params is not None else C.params), concepts=C.n_concepts, points=C.n_points,

@@ -321,6 +321,8 @@ def _by_states(ws, C, G, *, time_limit, engine, memo_bytes, progress, proof, pro
     failed = None
     if ws.store is not None:  # its bounds, the tree, and the certificate when one was written
         record = record_of_opt(C, r, family=family, params=params, written=True, upper_cert=certificate)
+        if no_certificate is not None:  # (why, kept as the search engine's rows keep it: 'store show' says it)
+            record.extra["no_upper_cert"] = no_certificate
         failed = put(ws.store, record)
     return _run_of(r, certificate=certificate, store_error=None if failed is None else str(failed),
                    no_certificate=no_certificate)

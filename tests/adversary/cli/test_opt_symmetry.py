@@ -209,3 +209,21 @@ def test_proof_limit_sets_the_most_entries_of_the_certificate(capsys, tmp_path):
     assert code == 0 and proof.exists()
     code, out, err = run(capsys, *argv, "--proof-limit", 0)
     assert code == 2 and len(err.strip().splitlines()) == 1 and "--proof-limit" in err, err
+
+
+def test_the_states_engine_row_keeps_why_it_has_no_certificate(capsys, tmp_path):
+    """A row the states engine stores without its upper-bound certificate keeps the reason, as the search's rows
+    do, for 'store show' and 'store export' to say (it was printed by opt only; N=150, where Opt is 12 below
+    Halving's 13, so the certificate is over states); the reason's kind, not its wording, picks the advice."""
+    from adversary.store import Store
+    from adversary.store.records import certificate_stop, no_certificate_reason
+
+    db, proof = tmp_path / "s.db", tmp_path / "p.json"
+    code, out, err = run(capsys, "opt", "intervals", "N=150", "--engine", "states", "--proof", proof,
+                         "--proof-limit", 3, "--store", db, "--quiet")
+    assert code == 3 and not proof.exists() and "needs more than 3 entries; raise --proof-limit" in err, err
+    with Store(db) as store:
+        rows = list(store.rows(kind="opt"))
+    assert [r.extra.get("no_upper_cert") for r in rows] == ["its certificate needs more than 3 entries"], rows
+    for stop, kw in (("too large", {"limit": 10**6}), ("time limit", {"seconds": 7.0}), ("interrupted", {})):
+        assert certificate_stop(no_certificate_reason(stop, **kw)) == stop
