@@ -196,5 +196,6 @@ def _more_text(key: str, w: dict) -> str:
         return (f"the learner as a tree of {k} {'query' if k == 1 else 'queries'} (in --json); counterexamples uniform "
                 "on the points where the hypothesis is wrong")
     if w.get("strategy") is not None:
-        return f"the learner's strategy at {len(w['strategy'])} version spaces (in --json)"
+        n = len(w["strategy"])
+        return f"the learner's strategy at {n} version space{'s' if n != 1 else ''} (in --json)"
     return "strategy too large to list"
