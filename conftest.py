@@ -1,6 +1,7 @@
 """Fixtures for the whole suite (tests/ and the doctests of solvers/ and adversary/)."""
 
 import os
+import shutil
 import signal
 import tempfile
 
@@ -17,6 +18,9 @@ settings.register_profile("ci", max_examples=100, print_blob=True, **_NOT_TIMED)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
+_SESSION_DIR = None
+
+
 def pytest_configure(config):
     """Whatever runs outside a test's own store (module-scoped fixtures, subprocesses started early) writes
     to a store of the session's, never to ``littlestone.db`` in the working directory.
@@ -28,11 +32,19 @@ def pytest_configure(config):
     The store keeps the certificates of every row (``LITTLESTONE_CERTIFY_SECONDS=0``), so that the tests of
     stored certificates can use small classes, which the commands would otherwise store without them (the
     tests of that default set the variable back: ``tests/adversary/test_store_recompute.py``)."""
-    os.environ["LITTLESTONE_STORE"] = os.path.join(tempfile.mkdtemp(prefix="littlestone-tests-"), "session.db")
+    global _SESSION_DIR
+    _SESSION_DIR = tempfile.mkdtemp(prefix="littlestone-tests-")
+    os.environ["LITTLESTONE_STORE"] = os.path.join(_SESSION_DIR, "session.db")
     os.environ["LITTLESTONE_CERTIFY_SECONDS"] = "0"
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     _kernel_built()
+
+
+def pytest_unconfigure(config):
+    """The session's store goes with the session (one folder a process was left in /tmp)."""
+    if _SESSION_DIR is not None:
+        shutil.rmtree(_SESSION_DIR, ignore_errors=True)
 
 
 def _kernel_built() -> None:
