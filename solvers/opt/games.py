@@ -124,7 +124,8 @@ class StateKeys:
         self._base = [0] * m + [self._point_colour] * n  # concepts' colours: budget + 1 (0: dead)
         self.order = int(self.graph.count_automorphisms(color=[1] * m + [self._point_colour] * n))
         self._nbytes = (m + 7) // 8
-        self._forms: dict = {}  # canonical edge lists (the class's graph relabelled) -> a small number
+        #: the bytes of a key: the colours in canonical order, and the edges as an m x n bit matrix
+        self.key_bytes = m + n + (m * n + 7) // 8
         self.seconds = time.perf_counter() - t0
 
     def complementing(self, C) -> bool:
@@ -153,6 +154,8 @@ class StateKeys:
     def key(self, levels: tuple) -> tuple:
         """The canonical key of a state given by its levels (:mod:`solvers.game_rules`: ``levels[i]`` the
         concepts with budget >= i)."""
+        if len(levels) >= self._point_colour:
+            raise ValueError(f"a state of {len(levels)} levels, and these keys were made for {self._point_colour - 1}")
         colour = self._bits(levels[0]).astype(np.int64)
         for lv in levels[1:]:
             if lv:
@@ -161,12 +164,18 @@ class StateKeys:
         perm = canonical_labels(self.graph, colours)  # perm[v]: the canonical label of vertex v
         out = np.empty(self._width, dtype=np.int8)
         out[perm] = colours
-        # each edge as (concept's label, point's label): the colours keep the two sides apart
-        form = np.sort(perm[self._concept_ends] * self._width + perm[self._point_ends]).tobytes()
-        fid = self._forms.get(form)
-        if fid is None:
-            fid = self._forms[form] = len(self._forms)
-        return fid, out.tobytes()
+        # The relabelled graph is the colours in canonical order and its edges. A label's side is read off its
+        # colour (points have their own), so an edge is (the concept's rank among the concept labels, the
+        # point's among the point labels): a bit of an m x n matrix, the whole graph in m*n/8 bytes. (It was a
+        # sorted list of 8-byte edges, kept for ever in a table of forms outside the memo's budget: 18 GB for
+        # R_1 of decision lists n=4 under --memory 9.)
+        is_point = out == self._point_colour
+        rank = np.empty(self._width, dtype=np.int64)
+        rank[~is_point] = np.arange(self.m)
+        rank[is_point] = np.arange(self.n)
+        bits = np.zeros(self.m * self.n, dtype=np.uint8)
+        bits[rank[perm[self._concept_ends]] * self.n + rank[perm[self._point_ends]]] = 1
+        return np.packbits(bits).tobytes(), out.tobytes()
 
 
 class TreeTooLarge(ValueError):
@@ -198,6 +207,16 @@ def _distinct(A0: int, cmasks, cidx):
         masks.append(c)
         idxs.append(j)
     return masks, idxs, const
+
+
+def _entry_bytes(m: int, k: int) -> int:
+    """The bytes a memo entry of a state of ``m`` concepts and ``k`` errors takes in Python, as the budget counts
+    it: its key (a tuple of k + 1 ints of m bits), its bounds (a pair of ints of about 100 bits), and its share of
+    the dict's table and of the moves recorded beside the memo. Counted as (k + 1) * m/8 + 150 bytes, the memo of a
+    game took 1.3 to 1.6 times its budget (R_1 of intervals N=12, decision lists n=4, monotone disjunctions n=6
+    k=3)."""
+    ints = (k + 1) * (28 + 4 * -(-m // 30))  # CPython: 28 bytes and 4 per 30 bits
+    return ints + 40 + 8 * (k + 1) + 128 + 40
 
 
 class GameSolver(MemoSearch):
@@ -254,8 +273,7 @@ class GameSolver(MemoSearch):
         self.columns = C.columns
         self.full = C.full
         # memo: key -> proven (lower, upper); moves: key -> the move proving the lower bound ("split" | "loop", j)
-        self._init_memo(default_memo_bytes() if memo_bytes is None else memo_bytes,
-                        (self.k + 1) * ((C.n_concepts + 7) // 8) + 150)
+        self._init_memo(default_memo_bytes() if memo_bytes is None else memo_bytes, _entry_bytes(C.n_concepts, self.k))
         self.nodes = 0
         least = T.games_min_order_errors if self.k > 0 else T.games_min_order
         self._min_order = least if symmetry_min_order is None else max(2, symmetry_min_order)
@@ -347,7 +365,7 @@ class GameSolver(MemoSearch):
     def _key(self, s: tuple, t):
         """The memo's key of a state: its canonical key (:class:`StateKeys`) once symmetry is in use and
         the state has at least ``symmetry_min`` living concepts, else the state itself. A canonical key
-        is a tuple (number, bytes), which no plain key equals."""
+        is a pair of bytes (:meth:`StateKeys.key`), which no plain key equals."""
         if self._keys is None or s[0].bit_count() < self._canon_min:
             return self._plain(s, t)
         plain = s[0] if self.k == 0 else s
@@ -375,9 +393,11 @@ class GameSolver(MemoSearch):
         #: the canonical keys in use (None: every state is its own key)
         self._keys: StateKeys | None = None
         self._kcache: dict = {}  # a state's levels -> its canonical key (cleared when full)
-        # a canonical key holds a byte per vertex of the class's graph: the cache takes at most an eighth
-        # of the memo's budget, and a memo entry under such a key counts those bytes too (_entry_size)
-        self._key_bytes = C.n_concepts + C.n_points + 60
+        # a canonical key holds a byte per vertex of the class's graph and a bit per entry of its matrix: the
+        # cache takes at most an eighth of the memo's budget, and a memo entry under such a key counts those
+        # bytes too (_entry_size)
+        self._key_bytes = C.n_concepts + C.n_points + (C.n_concepts * C.n_points + 7) // 8 + 2 * 33 + 56
+        self._state_bytes = 56 + (self.k + 1) * (28 + 4 * -(-C.n_concepts // 30))  # a state: a tuple of big ints
         self._kcache_max = max(64, min(1 << 18, self.memo_bytes // 8 // (self._key_bytes + 150)))
         self._canon_min = max(2, symmetry_min)
         self.symmetric_search = bool(symmetry)
@@ -397,7 +417,8 @@ class GameSolver(MemoSearch):
 
     def _entry_size(self, key) -> int:
         if type(key) is tuple and (type(key[-1]) is bytes or type(key[0]) is tuple and type(key[0][-1]) is bytes):
-            return self._entry_bytes + self._key_bytes  # a canonical key (with or without the rounds left)
+            # a canonical key (with or without the rounds left); the moves keep the state it stands for
+            return self._entry_bytes + self._key_bytes + self._state_bytes
         return self._entry_bytes
 
     def _tick(self) -> None:
@@ -420,6 +441,8 @@ class GameSolver(MemoSearch):
             return
         self._keys = K
         self._symmetry_source = "detected"
+        # the cache of canonical keys takes up to an eighth of the budget: the memo keeps to the rest
+        self._reserved = min(self.memo_bytes // 8, self._kcache_max * (self._key_bytes + self._state_bytes))
         self._root_key = self._key(*self.start())
 
     @property

@@ -78,6 +78,7 @@ class MemoSearch:
         self.evictions = 0
         self._entry_bytes = entry_bytes
         self._memo_used = 0
+        self._reserved = 0  # bytes of the budget set aside for a cache beside the memo (games' canonical keys)
         self._deadline: float | None = None
         self._progress: Callable | None = None
         self._next_report = 0.0
@@ -95,7 +96,7 @@ class MemoSearch:
     def _store(self, key, lo, hi) -> None:
         if key not in self.memo:
             self._memo_used += self._entry_size(key)
-            if self._memo_used > self.memo_bytes:
+            if self._memo_used + self._reserved > self.memo_bytes:
                 self._evict()
         self.memo[key] = (lo, hi)
 
