@@ -486,13 +486,26 @@ def _reap(child: list) -> None:
     os.waitpid(pid, 0)
 
 
+def bliss(call, **kw):
+    """``call(**kw)``, a method of igraph that runs bliss, with an interrupt kept as it is: a SIGTERM or Ctrl-C
+    whose handler raises while bliss runs (igraph looks at the signals) comes back as a SystemError whose
+    cause is the interrupt, which is raised instead (a ``kill`` of ``scripts/disjunctions_table.py`` then ended
+    with exit 1 and a traceback, not 143 and its table)."""
+    try:
+        return call(**kw)
+    except SystemError as e:
+        if isinstance(e.__cause__, KeyboardInterrupt):
+            raise e.__cause__ from None
+        raise
+
+
 def canonical_labels(graph, colours) -> np.ndarray:
     """The canonical label of each vertex of the igraph ``graph`` coloured by ``colours``, by bliss
     (``canonical_permutation``): ``labels[v]``, so that two coloured graphs are isomorphic exactly when
     relabelling each by its labels gives the same graph. igraph has given the permutation both ways round
     (each vertex's label, or at each label the vertex that gets it): which one is found once, on a graph
     whose two colourings a symmetry relates (they must get one form)."""
-    labels = np.asarray(graph.canonical_permutation(color=colours), dtype=np.int64)
+    labels = np.asarray(bliss(graph.canonical_permutation, color=colours), dtype=np.int64)
     return np.argsort(labels) if _labels_inverted(type(graph)) else labels
 
 

@@ -64,6 +64,7 @@ import time
 import numpy as np
 
 from ..certificates import MistakeTree, ProofTooLarge
+from ..classes.automorphisms import bliss
 from ..numbers import bit_positions as _bits  # (the variables of a mask, increasing)
 from .memo import MemoSearch, SearchStop
 from .states import StateSearch
@@ -137,7 +138,7 @@ def canonical_form(k: int, R: int, edges) -> tuple[tuple, list[int]]:
         return done
     pat_bits = [_bits(p) for p in pats]
     graph = _graph_type()(n=m + len(pats), edges=[(j, m + b) for b, bits in enumerate(pat_bits) for j in bits])
-    perm = graph.canonical_permutation(color=[0] * m + sizes)
+    perm = bliss(graph.canonical_permutation, color=[0] * m + sizes)
     place = [0] * len(perm)  # each vertex's place in the canonical order (perm read as that order: with igraph 1.0
     # this way round the form is invariant under renaming, which the tests check on random renamings)
     for i, q in enumerate(perm):

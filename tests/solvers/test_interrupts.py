@@ -429,3 +429,27 @@ def test_memory_guard_under_its_limit_changes_nothing():
         assert not interrupts.requested()
     with interrupts.memory_guard(None):
         pass
+
+
+def test_an_interrupt_raised_inside_bliss_comes_back_as_itself():
+    """A SIGTERM whose handler raises while igraph's bliss runs comes back as a SystemError caused by it (CI saw
+    scripts/disjunctions_table.py end with exit 1 and that traceback instead of 143): bliss() raises the
+    interrupt itself, and any other SystemError as it was."""
+    import pytest
+
+    from solvers.classes.automorphisms import bliss
+    from solvers.interrupts import Terminated
+
+    def wrapped(cause):
+        def call():
+            try:
+                raise cause
+            except BaseException as e:
+                raise SystemError("<method 'canonical_permutation'> returned a result with an exception set") from e
+        return call
+
+    with pytest.raises(Terminated):
+        bliss(wrapped(Terminated()))
+    with pytest.raises(SystemError):
+        bliss(wrapped(ValueError()))
+    assert bliss(lambda color: sorted(color), color=[2, 1]) == [1, 2]
