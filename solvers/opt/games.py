@@ -215,8 +215,12 @@ def _entry_bytes(m: int, k: int) -> int:
     the dict's table and of the moves recorded beside the memo. Counted as (k + 1) * m/8 + 150 bytes, the memo of a
     game took 1.3 to 1.6 times its budget (R_1 of intervals N=12, decision lists n=4, monotone disjunctions n=6
     k=3)."""
-    ints = (k + 1) * (28 + 4 * -(-m // 30))  # CPython: 28 bytes and 4 per 30 bits
-    return ints + 40 + 8 * (k + 1) + 128 + 40
+    return _state_bytes(m, k) + 128 + 40
+
+
+def _state_bytes(m: int, k: int) -> int:
+    """The bytes of a state in CPython: a tuple of k + 1 ints of m bits (28 bytes and 4 per 30 bits each)."""
+    return 40 + 8 * (k + 1) + (k + 1) * (28 + 4 * -(-m // 30))
 
 
 class GameSolver(MemoSearch):
@@ -397,7 +401,7 @@ class GameSolver(MemoSearch):
         # cache takes at most an eighth of the memo's budget, and a memo entry under such a key counts those
         # bytes too (_entry_size)
         self._key_bytes = C.n_concepts + C.n_points + (C.n_concepts * C.n_points + 7) // 8 + 2 * 33 + 56
-        self._state_bytes = 56 + (self.k + 1) * (28 + 4 * -(-C.n_concepts // 30))  # a state: a tuple of big ints
+        self._state_bytes = _state_bytes(C.n_concepts, self.k)
         self._kcache_max = max(64, min(1 << 18, self.memo_bytes // 8 // (self._key_bytes + 150)))
         self._canon_min = max(2, symmetry_min)
         self.symmetric_search = bool(symmetry)
